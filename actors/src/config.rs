@@ -1,0 +1,56 @@
+//! The domain's configuration; the facade reads it from the TOML file in `ops/`.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct DomainConfig {
+    /// Seconds a player has to confirm a READY machine before the place is missed.
+    pub connect_countdown_secs: u64,
+    /// Milliseconds from confirming to PLAYING (the machine attaching the stream).
+    pub connect_delay_ms: u64,
+    /// Phones whose SMS the sandbox provider fails to deliver (to exercise the failure path).
+    pub sms_fail_numbers: Vec<String>,
+    /// The server nodes and their machines, until game hosts register themselves.
+    pub nodes: Vec<NodeConfig>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct NodeConfig {
+    pub id: i64,
+    pub name: String,
+    /// 1 selectable; anything else is under maintenance.
+    #[serde(default = "one")]
+    pub status: i32,
+    #[serde(default)]
+    pub machines: Vec<String>,
+}
+
+fn one() -> i32 {
+    1
+}
+
+impl Default for DomainConfig {
+    fn default() -> Self {
+        DomainConfig {
+            connect_countdown_secs: 60,
+            connect_delay_ms: 1000,
+            sms_fail_numbers: vec!["19900000000".into()],
+            nodes: vec![
+                NodeConfig { id: 1, name: "华东一区".into(), status: 1, machines: vec!["hd1-01".into(), "hd1-02".into()] },
+                NodeConfig { id: 2, name: "华南一区".into(), status: 1, machines: vec!["hn1-01".into(), "hn1-02".into()] },
+            ],
+        }
+    }
+}
+
+impl DomainConfig {
+    pub fn connect_countdown(&self) -> Duration {
+        Duration::from_secs(self.connect_countdown_secs)
+    }
+    pub fn connect_delay(&self) -> Duration {
+        Duration::from_millis(self.connect_delay_ms)
+    }
+}

@@ -1,0 +1,3 @@
+//! Outside services behind traits, with sandbox providers that behave like the real ones.
+
+pub mod sms;

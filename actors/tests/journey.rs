@@ -1,0 +1,178 @@
+//! The player journey through the real actors and a real SQLite store, on paused tokio time.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::connection::ConnectionSink;
+use actors::player::SessionOp;
+use actors::view::{EndReason, GameState, Push, Status};
+use actors::{DomainConfig, DomainError, NodeConfig, Platform};
+use parking_lot::Mutex;
+
+/// Collects what would be pushed to one socket.
+#[derive(Default)]
+struct Recorder(Mutex<Vec<Push>>);
+
+impl ConnectionSink for Recorder {
+    fn push(&self, push: &Push) -> bool {
+        self.0.lock().push(push.clone());
+        true
+    }
+}
+
+impl Recorder {
+    fn last_state(&self) -> Option<GameState> {
+        self.0.lock().iter().rev().find_map(|p| match p {
+            Push::GameStatus(s) => Some(s.clone()),
+            _ => None,
+        })
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("yoo-actors-{name}-{}-{}", std::process::id(), rand_suffix()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn rand_suffix() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64
+}
+
+async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf) {
+    let dir = temp_dir(name);
+    let store = storage::Store::open_sqlite(&dir).unwrap();
+    let config = DomainConfig {
+        connect_countdown_secs: 10,
+        connect_delay_ms: 500,
+        sms_fail_numbers: vec![],
+        nodes: vec![
+            NodeConfig { id: 1, name: "测试一区".into(), status: 1, machines: (0..machines).map(|i| format!("m{i}")).collect() },
+            NodeConfig { id: 2, name: "维护区".into(), status: 2, machines: vec![] },
+        ],
+    };
+    (Platform::start(store, config).await.unwrap(), dir)
+}
+
+async fn user(p: &Platform, phone: &str) -> i64 {
+    p.passport().send_code(phone).await.unwrap();
+    let code = p.passport().sms().outbox(phone).unwrap()[0].code.clone();
+    p.passport().login(phone, &code, "dev-a").await.unwrap().0.uid
+}
+
+async fn settle() {
+    for _ in 0..5 {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+async fn online(p: &Platform, uid: i64) -> actors::view::SessionView {
+    match p.game_state(uid).await.unwrap() {
+        GameState::Online(v) => v,
+        other => panic!("expected a session, got {other:?}"),
+    }
+}
+
+/// Two players, one machine: ready, confirm, play, hand-over on exit, and a missed countdown.
+#[tokio::test(start_paused = true)]
+async fn two_players_one_machine() {
+    let (p, dir) = platform("two", 1).await;
+    let a = user(&p, "13800000001").await;
+    let b = user(&p, "13800000002").await;
+    let (rec_a, rec_b) = (Arc::new(Recorder::default()), Arc::new(Recorder::default()));
+    p.connect(a, rec_a.clone()).await.unwrap();
+    p.connect(b, rec_b.clone()).await.unwrap();
+
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    assert_eq!((va.status, va.sort), (Status::Queue, 1));
+    settle().await;
+    let va = online(&p, a).await;
+    assert_eq!(va.status, Status::Ready);
+    assert!(matches!(rec_a.last_state(), Some(GameState::Online(v)) if v.status == Status::Ready));
+
+    let vb = p.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
+    assert_eq!((vb.status, vb.sort), (Status::Queue, 1));
+
+    let confirmed = p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    assert!(matches!(confirmed, GameState::Online(v) if v.status == Status::Connecting));
+    tokio::time::advance(Duration::from_millis(600)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    // The ready countdown was cancelled by the confirm: long after it, A still plays.
+    tokio::time::advance(Duration::from_secs(30)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+
+    p.session_op(a, SessionOp::Over, va.id).await.unwrap();
+    settle().await;
+    assert!(matches!(rec_a.last_state(), Some(GameState::Ended { reason: EndReason::Over, .. })));
+    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    let vb = online(&p, b).await;
+    assert_eq!(vb.status, Status::Ready, "B gets the machine A freed");
+    assert!(matches!(rec_b.last_state(), Some(GameState::Online(v)) if v.status == Status::Ready));
+
+    tokio::time::advance(Duration::from_secs(11)).await;
+    settle().await;
+    assert!(matches!(rec_b.last_state(), Some(GameState::Ended { reason: EndReason::Missed, .. })));
+    assert_eq!(p.game_state(b).await.unwrap(), GameState::None);
+    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 0), "the machine is free again");
+
+    let history = p.store().sessions.list_by_user(b, 10).unwrap();
+    assert_eq!(history[0].end_reason.as_deref(), Some("missed"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Ranks move up as players ahead leave, and each move is pushed.
+#[tokio::test(start_paused = true)]
+async fn ranks_follow_the_queue() {
+    let (p, dir) = platform("ranks", 0).await;
+    let mut uids = vec![];
+    for i in 0..4 {
+        uids.push(user(&p, &format!("1390000000{i}")).await);
+    }
+    let rec = Arc::new(Recorder::default());
+    p.connect(uids[3], rec.clone()).await.unwrap();
+    let mut ids = vec![];
+    for (i, u) in uids.iter().enumerate() {
+        let v = p.start_game(*u, "d", 2, Some(1), &[]).await.unwrap();
+        assert_eq!(v.sort, i as u64 + 1);
+        ids.push(v.id);
+    }
+    p.session_op(uids[1], SessionOp::CancelQueue, ids[1]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, uids[3]).await.sort, 3);
+    p.session_op(uids[0], SessionOp::Over, ids[0]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, uids[3]).await.sort, 2);
+    assert_eq!(online(&p, uids[2]).await.sort, 1);
+    assert!(matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 2));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The start checks of core-platform.md §8.2 and the catalogue and node rules.
+#[tokio::test(start_paused = true)]
+async fn start_is_refused_with_the_right_reason() {
+    let (p, dir) = platform("refuse", 1).await;
+    let a = user(&p, "13700000001").await;
+    let check = |r: Result<actors::view::SessionView, DomainError>, want: DomainError| {
+        assert_eq!(r.map(|v| v.id).unwrap_err(), want);
+    };
+    check(p.start_game(a, "d1", 9999, None, &[]).await, DomainError::UnknownGame);
+    check(p.start_game(a, "d1", 28, None, &[]).await, DomainError::UnknownGame);
+    check(p.start_game(a, "d1", 22, None, &[]).await, DomainError::GameNotOpen);
+    check(p.start_game(a, "d1", 25, None, &[]).await, DomainError::GameNotOpen);
+    check(p.start_game(a, "d1", 26, None, &[]).await, DomainError::GameUnsupportedClient);
+    check(p.start_game(a, "d1", 1, Some(2), &[]).await, DomainError::NodeMaintenance);
+    check(p.start_game(a, "d1", 1, Some(77), &[]).await, DomainError::UnknownNode);
+    let v = p.start_game(a, "d1", 1, None, &[(2, 5), (1, 30)]).await.unwrap();
+    assert_eq!(v.node_id, 1, "the node under maintenance is never picked");
+    check(p.start_game(a, "d1", 1, None, &[]).await, DomainError::GameAlreadyActive { session_id: v.id, game_id: 1 });
+    check(p.start_game(a, "d2", 1, None, &[]).await, DomainError::GameOnOtherClient { session_id: v.id, game_id: 1 });
+    check(
+        p.start_game(a, "d1", 3, None, &[]).await,
+        DomainError::OtherGameActive { session_id: v.id, game_id: 1, game_name: v.game_name.clone() },
+    );
+    assert_eq!(p.session_op(a, SessionOp::Confirm, v.id + 100).await.unwrap_err(), DomainError::UnknownSession);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,51 @@
+//! Persistence for the yoo cloud-gaming platform: the repository traits the domain talks to, and
+//! the embedded SQLite backend behind them. Callers hold a [`Store`] and never see SQL: every
+//! backend reports failures as [`Error`]. The traits are synchronous (async callers use
+//! `spawn_blocking`), and time is always passed in as unix milliseconds; storage never reads the
+//! clock.
+//!
+//! Layout:
+//!
+//! - `error`: [`Error`] and [`Result`], the only failure type callers see.
+//! - `model`: the plain records (users, login sessions, games, nodes, game sessions).
+//! - `repo`: the repository traits, one per aggregate.
+//! - `sqlite`: the SQLite backend: connection set-up, versioned migrations, one file per repository.
+//! - `seed`: the catalogue of games and the nodes written into an empty database.
+//! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
+//!   `conformance` feature for other backends).
+//! - `tests`: the conformance suite run against SQLite, plus SQLite-only checks.
+
+use std::sync::Arc;
+
+#[cfg(any(test, feature = "conformance"))]
+pub mod conformance;
+mod error;
+pub mod model;
+pub mod repo;
+pub mod seed;
+mod sqlite;
+#[cfg(test)]
+mod tests;
+
+pub use error::{Error, Result};
+pub use model::{Game, GameSessionRecord, LoginSession, NewGameSession, Node, User};
+pub use repo::{GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, UserRepo};
+
+/// Every repository of one backend, cheap to clone and share between threads.
+#[derive(Clone)]
+pub struct Store {
+    pub users: Arc<dyn UserRepo>,
+    pub logins: Arc<dyn LoginSessionRepo>,
+    pub games: Arc<dyn GameRepo>,
+    pub nodes: Arc<dyn NodeRepo>,
+    pub sessions: Arc<dyn GameSessionRepo>,
+}
+
+impl Store {
+    /// Opens (creating) the SQLite database file `dir/yoo.db` (creating dir), runs migrations,
+    /// and seeds the catalogue when the games table is empty (and the nodes when the nodes table
+    /// is empty).
+    pub fn open_sqlite(dir: &std::path::Path) -> Result<Store> {
+        sqlite::open(dir)
+    }
+}

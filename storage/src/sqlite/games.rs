@@ -1,0 +1,126 @@
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{to_u64, Db, SqlResultExt};
+use crate::model::Game;
+use crate::repo::GameRepo;
+use crate::Result;
+
+const COLUMNS: &str = "id, name, description, status, available, deleted, member_type, platform, \
+                       chinese, controller, instant_play, hue, sort_order";
+
+/// Listed games: not deleted, and (when ?1 is not NULL) with ?1 in the name. SQLite's lower()
+/// folds ASCII letters only, which is all the folding Chinese names need.
+const LISTED: &str = "deleted = 0 AND (?1 IS NULL OR instr(lower(name), lower(?1)) > 0)";
+
+pub(crate) struct SqliteGames {
+    db: Db,
+}
+
+impl SqliteGames {
+    pub(crate) fn new(conn: Connection) -> SqliteGames {
+        SqliteGames { db: Db::new(conn) }
+    }
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
+    Ok(Game {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        description: row.get(2)?,
+        status: row.get(3)?,
+        available: row.get(4)?,
+        deleted: row.get(5)?,
+        member_type: row.get(6)?,
+        platform: row.get(7)?,
+        chinese: row.get(8)?,
+        controller: row.get(9)?,
+        instant_play: row.get(10)?,
+        hue: row.get(11)?,
+        sort_order: row.get(12)?,
+    })
+}
+
+impl GameRepo for SqliteGames {
+    fn list(&self, keyword: Option<&str>, page: u32, page_size: u32) -> Result<(Vec<Game>, u64)> {
+        let keyword = keyword.map(str::trim).filter(|k| !k.is_empty());
+        let offset = i64::from(page.max(1) - 1).saturating_mul(i64::from(page_size));
+        let conn = self.db.lock();
+        let total: i64 = conn
+            .query_row(
+                &format!("SELECT COUNT(*) FROM games WHERE {LISTED}"),
+                [keyword],
+                |row| row.get(0),
+            )
+            .db()?;
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM games WHERE {LISTED} ORDER BY sort_order, id LIMIT ?2 OFFSET ?3"
+            ))
+            .db()?;
+        let games = stmt
+            .query_map(params![keyword, page_size, offset], from_row)
+            .db()?
+            .collect::<rusqlite::Result<_>>()
+            .db()?;
+        Ok((games, to_u64(total)?))
+    }
+
+    fn get(&self, id: i64) -> Result<Option<Game>> {
+        self.db
+            .lock()
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
+                [id],
+                from_row,
+            )
+            .optional()
+            .db()
+    }
+
+    fn upsert_all(&self, games: &[Game]) -> Result<()> {
+        let mut conn = self.db.lock();
+        let tx = conn.transaction().db()?;
+        {
+            let mut stmt = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                     ON CONFLICT (id) DO UPDATE SET
+                         name = excluded.name, description = excluded.description,
+                         status = excluded.status, available = excluded.available,
+                         deleted = excluded.deleted, member_type = excluded.member_type,
+                         platform = excluded.platform, chinese = excluded.chinese,
+                         controller = excluded.controller, instant_play = excluded.instant_play,
+                         hue = excluded.hue, sort_order = excluded.sort_order"
+                ))
+                .db()?;
+            for g in games {
+                stmt.execute(params![
+                    g.id,
+                    g.name,
+                    g.description,
+                    g.status,
+                    g.available,
+                    g.deleted,
+                    g.member_type,
+                    g.platform,
+                    g.chinese,
+                    g.controller,
+                    g.instant_play,
+                    g.hue,
+                    g.sort_order,
+                ])
+                .db()?;
+            }
+        }
+        tx.commit().db()
+    }
+
+    fn count(&self) -> Result<u64> {
+        let n: i64 = self
+            .db
+            .lock()
+            .query_row("SELECT COUNT(*) FROM games", [], |row| row.get(0))
+            .db()?;
+        to_u64(n)
+    }
+}

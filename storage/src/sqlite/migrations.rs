@@ -1,0 +1,112 @@
+//! Versioned schema migrations. `schema_version` holds one row per applied migration; migration
+//! N is `MIGRATIONS[N - 1]`, and each runs in its own transaction together with its version row.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::SqlResultExt;
+use crate::{Error, Result};
+
+const MIGRATIONS: &[&str] = &[V1];
+
+/// Migration 1: every table.
+const V1: &str = "
+CREATE TABLE users (
+    uid            INTEGER PRIMARY KEY AUTOINCREMENT,
+    cellphone      TEXT    NOT NULL UNIQUE,
+    nickname       TEXT    NOT NULL,
+    avatar         TEXT    NOT NULL DEFAULT '',
+    created_at     INTEGER NOT NULL,
+    play_time_free INTEGER NOT NULL DEFAULT 0,
+    play_time_paid INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE login_sessions (
+    token      TEXT    PRIMARY KEY,
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    csrf_token TEXT    NOT NULL,
+    device_no  TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX login_sessions_by_expiry ON login_sessions (expires_at);
+
+CREATE TABLE games (
+    id           INTEGER PRIMARY KEY,
+    name         TEXT    NOT NULL,
+    description  TEXT    NOT NULL,
+    status       INTEGER NOT NULL,
+    available    INTEGER NOT NULL,
+    deleted      INTEGER NOT NULL,
+    member_type  TEXT,
+    platform     TEXT    NOT NULL,
+    chinese      INTEGER NOT NULL,
+    controller   INTEGER NOT NULL,
+    instant_play INTEGER NOT NULL,
+    hue          INTEGER NOT NULL,
+    sort_order   INTEGER NOT NULL
+);
+CREATE INDEX games_listing ON games (deleted, sort_order, id);
+
+CREATE TABLE nodes (
+    id     INTEGER PRIMARY KEY,
+    name   TEXT    NOT NULL,
+    status INTEGER NOT NULL
+);
+
+CREATE TABLE game_sessions (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    node_id    INTEGER NOT NULL,
+    device_no  TEXT    NOT NULL,
+    status     INTEGER NOT NULL,
+    machine_id TEXT,
+    created_at INTEGER NOT NULL,
+    ready_at   INTEGER,
+    playing_at INTEGER,
+    ended_at   INTEGER,
+    end_reason TEXT
+);
+CREATE INDEX game_sessions_by_user ON game_sessions (uid, created_at DESC, id DESC);
+CREATE INDEX game_sessions_open ON game_sessions (id) WHERE ended_at IS NULL;
+";
+
+/// The schema version this build writes.
+pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
+
+/// Brings the database up to [`LATEST`]; refuses a database written by a newer build.
+/// Each step re-reads the version under the write lock, so concurrent openers apply it once.
+pub(crate) fn run(conn: &mut Connection) -> Result<()> {
+    conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
+        .db()?;
+    loop {
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .db()?;
+        let current: i64 = tx
+            .query_row(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_version",
+                [],
+                |row| row.get(0),
+            )
+            .db()?;
+        if current > LATEST {
+            return Err(Error::Backend(format!(
+                "database schema version {current} is newer than this build's {LATEST}"
+            )));
+        }
+        let Some(sql) = usize::try_from(current)
+            .ok()
+            .and_then(|i| MIGRATIONS.get(i))
+        else {
+            return Ok(());
+        };
+        tx.execute_batch(sql).db()?;
+        tx.execute(
+            "INSERT INTO schema_version (version) VALUES (?1)",
+            [current + 1],
+        )
+        .db()?;
+        tx.commit().db()?;
+    }
+}

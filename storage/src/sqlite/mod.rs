@@ -1,0 +1,108 @@
+//! The embedded SQLite backend: one database file, WAL journal, and one connection per repository
+//! so that reading one aggregate never waits behind a write to another (WAL lets readers run beside
+//! the single writer; writers queue on the busy timeout).
+
+mod games;
+mod logins;
+mod migrations;
+mod nodes;
+mod sessions;
+mod users;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::{Mutex, MutexGuard};
+use rusqlite::{Connection, ErrorCode};
+
+use crate::repo::{GameRepo, NodeRepo};
+use crate::{seed, Error, Result, Store};
+
+/// The database file inside the directory given to [`Store::open_sqlite`].
+pub(crate) const DB_FILE: &str = "yoo.db";
+
+/// How long a statement waits for another connection's write lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub(crate) fn open(dir: &Path) -> Result<Store> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::Backend(format!("create database dir {}: {e}", dir.display())))?;
+    let path = dir.join(DB_FILE);
+
+    let mut first = connect(&path)?;
+    migrations::run(&mut first)?;
+
+    let games = games::SqliteGames::new(first);
+    if games.count()? == 0 {
+        games.upsert_all(&seed::catalogue())?;
+    }
+    let nodes = nodes::SqliteNodes::new(connect(&path)?);
+    if nodes.list()?.is_empty() {
+        for node in seed::nodes() {
+            nodes.upsert(&node)?;
+        }
+    }
+
+    Ok(Store {
+        users: Arc::new(users::SqliteUsers::new(connect(&path)?)),
+        logins: Arc::new(logins::SqliteLogins::new(connect(&path)?)),
+        games: Arc::new(games),
+        nodes: Arc::new(nodes),
+        sessions: Arc::new(sessions::SqliteSessions::new(connect(&path)?)),
+    })
+}
+
+/// Opens one connection with the settings every connection needs.
+fn connect(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path).db()?;
+    conn.busy_timeout(BUSY_TIMEOUT).db()?;
+    let mode: String = conn
+        .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+        .db()?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(Error::Backend(format!(
+            "journal mode is {mode}, wal needed"
+        )));
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL").db()?;
+    conn.pragma_update(None, "foreign_keys", true).db()?;
+    Ok(conn)
+}
+
+/// A connection owned by one repository.
+pub(crate) struct Db(Mutex<Connection>);
+
+impl Db {
+    fn new(conn: Connection) -> Db {
+        Db(Mutex::new(conn))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.0.lock()
+    }
+}
+
+/// Turns driver errors into [`Error`] so that no rusqlite type crosses the crate boundary.
+pub(crate) trait SqlResultExt<T> {
+    fn db(self) -> Result<T>;
+}
+
+impl<T> SqlResultExt<T> for rusqlite::Result<T> {
+    fn db(self) -> Result<T> {
+        self.map_err(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Error::NotFound,
+            rusqlite::Error::SqliteFailure(failure, message)
+                if failure.code == ErrorCode::ConstraintViolation =>
+            {
+                Error::Conflict(message.unwrap_or_else(|| failure.to_string()))
+            }
+            other => Error::Backend(other.to_string()),
+        })
+    }
+}
+
+/// Row counts come back as i64; a negative one would be a backend bug.
+fn to_u64(n: i64) -> Result<u64> {
+    u64::try_from(n).map_err(|_| Error::Backend(format!("negative count {n}")))
+}

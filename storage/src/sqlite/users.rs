@@ -1,0 +1,71 @@
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{Db, SqlResultExt};
+use crate::model::User;
+use crate::repo::UserRepo;
+use crate::Result;
+
+const COLUMNS: &str =
+    "uid, cellphone, nickname, avatar, created_at, play_time_free, play_time_paid";
+
+pub(crate) struct SqliteUsers {
+    db: Db,
+}
+
+impl SqliteUsers {
+    pub(crate) fn new(conn: Connection) -> SqliteUsers {
+        SqliteUsers { db: Db::new(conn) }
+    }
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<User> {
+    Ok(User {
+        uid: row.get(0)?,
+        cellphone: row.get(1)?,
+        nickname: row.get(2)?,
+        avatar: row.get(3)?,
+        created_at: row.get(4)?,
+        play_time_free: row.get(5)?,
+        play_time_paid: row.get(6)?,
+    })
+}
+
+impl UserRepo for SqliteUsers {
+    fn get_or_create_by_phone(
+        &self,
+        cellphone: &str,
+        nickname: &str,
+        now: i64,
+    ) -> Result<(User, bool)> {
+        let conn = self.db.lock();
+        // The unique index on cellphone makes the insert a no-op for a known phone, also against
+        // another process's connection.
+        let inserted = conn
+            .execute(
+                "INSERT INTO users (cellphone, nickname, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (cellphone) DO NOTHING",
+                params![cellphone, nickname, now],
+            )
+            .db()?;
+        let user = conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"),
+                [cellphone],
+                from_row,
+            )
+            .db()?;
+        Ok((user, inserted == 1))
+    }
+
+    fn get(&self, uid: i64) -> Result<Option<User>> {
+        self.db
+            .lock()
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM users WHERE uid = ?1"),
+                [uid],
+                from_row,
+            )
+            .optional()
+            .db()
+    }
+}
