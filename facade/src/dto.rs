@@ -1,0 +1,139 @@
+//! The JSON shapes of API.md, converted from domain values at the boundary.
+
+use actors::view::{GameState, SessionView, Status};
+use serde::{Deserialize, Deserializer};
+use serde_json::{json, Value};
+use storage::{Game, Node, User};
+
+/// An id the client may send as a number or a numeric string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Id(pub i64);
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Number(n) => n.as_i64().map(Id).ok_or_else(|| serde::de::Error::custom("id out of range")),
+            Value::String(s) => s.trim().parse().map(Id).map_err(|_| serde::de::Error::custom("id is not a number")),
+            _ => Err(serde::de::Error::custom("id must be a number")),
+        }
+    }
+}
+
+pub fn game_state(state: &GameState, device_no: &str, now_ms: i64) -> Value {
+    match state {
+        GameState::Online(v) => session_view(v, device_no, now_ms),
+        GameState::Ended { id, game_id, reason } => {
+            json!({"hasGameOnline": false, "id": id, "gameId": game_id, "endReason": reason.as_str()})
+        }
+        GameState::None => json!({"hasGameOnline": false}),
+    }
+}
+
+pub fn session_view(v: &SessionView, device_no: &str, now_ms: i64) -> Value {
+    let secs = |from: Option<i64>| from.map_or(0, |t| ((now_ms - t).max(0) / 1000) as u64);
+    json!({
+        "id": v.id,
+        "gameId": v.game_id,
+        "gameName": v.game_name,
+        "gameLogo": v.game_logo,
+        "status": v.status as i32,
+        "gameMode": 0,
+        "clientType": if v.device_no == device_no { "web" } else { "other" },
+        "hasGameOnline": true,
+        "ballStatus": 1,
+        "connectCountdown": v.connect_countdown_secs,
+        "responseTime": v.ready_at_ms,
+        "onlineDuration": if v.status == Status::Playing { secs(v.playing_at_ms) } else { 0 },
+        "isFast": v.is_fast,
+        "sort": v.sort,
+        "queDuration": if v.status == Status::Queue { secs(Some(v.queued_at_ms)) } else { 0 },
+        "nodeId": v.node_id,
+        "nodeName": v.node_name,
+        "serverTime": now_ms,
+    })
+}
+
+pub fn image(game: &Game, shape: &str) -> String {
+    format!("/covers/{}/{shape}.svg", game.id)
+}
+
+pub fn catalogue_game(g: &Game) -> Value {
+    json!({
+        "id": g.id,
+        "name": g.name,
+        "image": image(g, "cover"),
+        "image_vertical": image(g, "vertical"),
+        "image_square": image(g, "square"),
+        "logo": image(g, "logo"),
+        "status": g.status,
+        "deleted": g.deleted,
+        "available": g.available,
+        "collected": false,
+        "member_type": g.member_type,
+        "instant_play": g.instant_play,
+    })
+}
+
+pub fn game_info(g: &Game) -> Value {
+    let mut v = catalogue_game(g);
+    let extra = json!({
+        "description": g.description,
+        "platform": g.platform,
+        "chinese": g.chinese,
+        "controller": g.controller,
+        "startMode": 0,
+        "supportModes": [],
+        "associatedType": 1,
+        "startUrl": "",
+    });
+    if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    v
+}
+
+pub fn node(n: &Node) -> Value {
+    json!({"id": n.id, "name": n.name, "status": n.status, "pingUrl": format!("/api/node/{}/ping", n.id), "pingIp": "127.0.0.1", "ip": "127.0.0.1"})
+}
+
+/// The cellphone with its middle four digits hidden.
+pub fn mask_phone(p: &str) -> String {
+    if p.len() == 11 && p.is_ascii() {
+        format!("{}****{}", &p[..3], &p[7..])
+    } else {
+        String::new()
+    }
+}
+
+pub fn profile(u: &User, now_ms: i64) -> Value {
+    json!({
+        "uid": u.uid,
+        "nickname": u.nickname,
+        "display_name": u.nickname,
+        "nameplate": "",
+        "avatar": format!("/covers/avatar/{}.svg", u.uid),
+        "avatar_frame": "",
+        "gender": 0,
+        "status": 0,
+        "cellphone": mask_phone(&u.cellphone),
+        "id_authed": false,
+        "growth_level": 1,
+        "growth_value": 0,
+        "collects": 0,
+        "member_info": {"using": null, "items": [], "near_expiration": false, "join_at": null},
+        "previous_info": null,
+        "privilege": {"discount_goods": false, "cross_screen": false, "fast_enter": {"monthly_receive_times": 0}, "playtime": {"daily_playtime": 0, "monthly_playtime": 0}},
+        "play_time_total": u.play_time_free + u.play_time_paid,
+        "play_time_free": u.play_time_free,
+        "play_time_paid": u.play_time_paid,
+        "fast_enter_free": 0,
+        "fast_enter_member": 0,
+        "fast_enter_paid": 0,
+        "fast_enter_remain_times": 0,
+        "fast_enter_expires_in": 0,
+        "yoodo": "0.00",
+        "balance": 0,
+        "first_login_app_playtime": 0,
+        "systemTime": now_ms,
+    })
+}

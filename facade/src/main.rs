@@ -1,0 +1,68 @@
+//! `yoo-server`: the platform on one port (REST, WebSocket, the built frontend, /metrics).
+//!
+//! Usage: `yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR]`. Without `--config` the
+//! embedded dev defaults (`ops/dev.toml`) apply.
+
+use std::path::PathBuf;
+
+use facade::config::ServerConfig;
+
+fn usage() -> ! {
+    eprintln!("usage: yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR]");
+    std::process::exit(2)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .init();
+    let mut args = std::env::args().skip(1);
+    let mut config: Option<ServerConfig> = None;
+    let (mut bind, mut data_dir) = (None, None);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--config" => {
+                config = Some(ServerConfig::load(&PathBuf::from(value())).unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                }))
+            }
+            "--bind" => bind = Some(value().parse().unwrap_or_else(|_| usage())),
+            "--data-dir" => data_dir = Some(PathBuf::from(value())),
+            _ => usage(),
+        }
+    }
+    let mut config = config.unwrap_or_else(ServerConfig::dev_default);
+    if let Some(b) = bind {
+        config.bind = b;
+    }
+    if let Some(d) = data_dir {
+        config.data_dir = d;
+    }
+    let running = match facade::start(config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("yoo-server: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!("yoo-server listening on http://{}", running.addr);
+    let handle = running.handle.clone();
+    tokio::spawn(async move {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        handle.stop(true).await;
+    });
+    match running.done.await {
+        Ok(Ok(())) => {}
+        other => {
+            eprintln!("yoo-server stopped: {other:?}");
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Every path of the spec that this server answers, one file per area.
+
+pub mod catalogue;
+pub mod covers;
+pub mod dev;
+pub mod game;
+pub mod passport;
+pub mod ws;

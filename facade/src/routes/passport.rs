@@ -1,0 +1,61 @@
+//! Accounts: SMS code, login, logout, profile, socket token (core-platform.md §7.2, §7.3).
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::auth::{clear_login_cookies, set_login_cookies, Caller, MaybeCaller};
+use crate::dto;
+use crate::envelope::{ok, ts, ApiResult};
+use crate::AppState;
+
+#[derive(Deserialize)]
+pub struct SendCode {
+    #[serde(default)]
+    phone: String,
+}
+
+pub async fn send_code(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<SendCode>) -> ApiResult {
+    state.platform.passport().send_code(body.phone.trim()).await?;
+    Ok(ok(()))
+}
+
+#[derive(Deserialize)]
+pub struct Login {
+    #[serde(default)]
+    cellphone: String,
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    device_no: String,
+}
+
+pub async fn login(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<Login>) -> ApiResult {
+    let device: String = body.device_no.chars().take(64).collect();
+    let (user, created, session) = state.platform.passport().login(body.cellphone.trim(), body.code.trim(), &device).await?;
+    let mut resp = HttpResponse::Ok();
+    set_login_cookies(&mut resp, &session);
+    Ok(resp.json(json!({
+        "code": 0,
+        "message": "ok",
+        "data": {"uid": user.uid, "nickname": user.nickname, "is_new_user": created, "give_goods": []},
+        "ts": ts(),
+    })))
+}
+
+pub async fn logout(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+    state.platform.passport().logout(&caller.0.token).await?;
+    let mut resp = HttpResponse::Ok();
+    clear_login_cookies(&mut resp);
+    Ok(resp.json(json!({"code": 0, "message": "ok", "data": null, "ts": ts()})))
+}
+
+pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+    let user = state.platform.passport().user(caller.0.uid).await?;
+    Ok(ok(dto::profile(&user, state.platform.clock().now_ms())))
+}
+
+pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+    let token = state.platform.passport().issue_socket_token(&caller.0);
+    Ok(ok(json!({"access_token": token, "expires_in": actors::passport::SOCKET_TOKEN_TTL_MS / 1000})))
+}
