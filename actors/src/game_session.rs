@@ -118,6 +118,25 @@ impl SessionMachine {
     }
 }
 
+/// Keeps `yoo_sessions{state}` (sessions by state) in step with a transition.
+fn count_state(before: Option<Status>, after: Option<Status>) {
+    if before == after {
+        return;
+    }
+    let name = |s: Status| match s {
+        Status::Queue => "queue",
+        Status::Ready => "ready",
+        Status::Connecting => "connecting",
+        Status::Playing => "playing",
+    };
+    if let Some(b) = before {
+        metrics::gauge!("yoo_sessions", "state" => name(b)).decrement(1.0);
+    }
+    if let Some(a) = after {
+        metrics::gauge!("yoo_sessions", "state" => name(a)).increment(1.0);
+    }
+}
+
 /// What a session starts with.
 #[derive(Debug, Clone)]
 pub struct SessionInit {
@@ -179,6 +198,7 @@ impl Actor for GameSessionActor {
                 };
                 match rank {
                     Ok(rank) => {
+                        count_state(None, Some(Status::Queue));
                         st.view.sort = rank;
                         let _ = reply.send(Ok(st.view.clone()));
                     }
@@ -227,7 +247,9 @@ impl GameSessionActor {
     }
 
     async fn apply(&self, me: &ActorRef<SessionMsg>, st: &mut SessionActorState, event: Event) -> DomainResult<()> {
+        let before = st.machine.status();
         let effects = st.machine.on(event)?;
+        count_state(before, st.machine.status());
         let now = self.ctx.clock.now_ms();
         for effect in effects {
             match effect {

@@ -88,6 +88,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         app.default_service(web::to(fallback))
     })
     .workers(config.workers.max(1))
+    .shutdown_timeout(3)
     .bind(config.bind)
     .map_err(|e| format!("cannot bind {}: {e}", config.bind))?;
     let addr = server.addrs().first().copied().ok_or("no address bound")?;

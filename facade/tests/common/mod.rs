@@ -1,0 +1,175 @@
+//! A real server on 127.0.0.1:0 with its own SQLite directory, and a small client that keeps
+//! cookies and sends the CSRF header the way the browser does.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use actix_web::web::Bytes;
+use awc::ws::Frame;
+use facade::config::ServerConfig;
+use facade::proto::{Envelope, MessageType, Notification};
+use futures_util::{SinkExt, StreamExt};
+use prost::Message;
+use serde_json::{json, Value};
+
+pub fn temp_dir(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    std::env::temp_dir().join(format!("yoo-facade-{name}-{}-{nanos}", std::process::id()))
+}
+
+pub fn config(data_dir: &std::path::Path, machines: usize, countdown_secs: u64) -> ServerConfig {
+    let machines: Vec<String> = (0..machines).map(|i| format!("\"m{i}\"")).collect();
+    ServerConfig::parse(&format!(
+        r#"
+mode = "dev"
+bind = "127.0.0.1:0"
+data_dir = "{}"
+frontend_dir = "/nonexistent"
+workers = 1
+[game]
+connect_countdown_secs = {countdown_secs}
+connect_delay_ms = 50
+sms_fail_numbers = ["19900000000"]
+[[nodes]]
+id = 1
+name = "测试一区"
+status = 1
+machines = [{}]
+[[nodes]]
+id = 2
+name = "维护区"
+status = 0
+"#,
+        data_dir.display(),
+        machines.join(",")
+    ))
+    .unwrap()
+}
+
+pub struct Client {
+    pub base: String,
+    http: awc::Client,
+    pub cookies: HashMap<String, String>,
+    pub device: String,
+}
+
+impl Client {
+    pub fn new(addr: std::net::SocketAddr, device: &str) -> Self {
+        Client { base: format!("http://{addr}"), http: awc::Client::default(), cookies: HashMap::new(), device: device.into() }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ")
+    }
+
+    fn keep_cookies<S>(&mut self, resp: &awc::ClientResponse<S>) {
+        for v in resp.headers().get_all("set-cookie") {
+            let s = v.to_str().unwrap();
+            let pair = s.split(';').next().unwrap();
+            let (k, val) = pair.split_once('=').unwrap();
+            if val.is_empty() || s.contains("Max-Age=0") {
+                self.cookies.remove(k);
+            } else {
+                self.cookies.insert(k.to_string(), val.to_string());
+            }
+        }
+    }
+
+    /// GET returning (HTTP status, envelope).
+    pub async fn get(&mut self, path: &str) -> (u16, Value) {
+        let mut resp = self.http.get(format!("{}{path}", self.base)).insert_header(("cookie", self.cookie_header())).send().await.unwrap();
+        self.keep_cookies(&resp);
+        let status = resp.status().as_u16();
+        let body = resp.body().await.unwrap();
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+
+    /// POST a raw body with the browser's headers (CSRF from the cookie, else x-skip-csrf).
+    pub async fn post_raw(&mut self, path: &str, body: &str) -> (u16, Value) {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .insert_header(("cookie", self.cookie_header()))
+            .insert_header(("content-type", "application/json"))
+            .insert_header(("Yoo-Uuid", self.device.clone()));
+        req = match self.cookies.get("_csrfToken") {
+            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
+            None => req.insert_header(("x-skip-csrf", "true")),
+        };
+        let mut resp = req.send_body(body.to_string()).await.unwrap();
+        self.keep_cookies(&resp);
+        let status = resp.status().as_u16();
+        let body = resp.body().await.unwrap();
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+
+    pub async fn post(&mut self, path: &str, body: Value) -> (u16, Value) {
+        self.post_raw(path, &body.to_string()).await
+    }
+
+    pub async fn login(&mut self, phone: &str) -> Value {
+        let (_, r) = self.post("/api/passport/login/sendcode", json!({"phone": phone})).await;
+        assert_eq!(r["code"], 0, "{r}");
+        let (_, outbox) = self.get(&format!("/api/dev/sms/outbox?phone={phone}")).await;
+        let code = outbox["data"][0]["code"].as_str().unwrap().to_string();
+        let device = self.device.clone();
+        let (_, r) = self.post("/api/passport/login", json!({"cellphone": phone, "code": code, "device_no": device})).await;
+        assert_eq!(r["code"], 0, "{r}");
+        r
+    }
+
+    pub async fn socket(&mut self) -> Socket {
+        let (_, t) = self.get("/api/fetchToken").await;
+        let token = t["data"]["access_token"].as_str().unwrap().to_string();
+        let (_, framed) = self.http.ws(format!("{}/echo?access_token={token}", self.base)).connect().await.unwrap();
+        Socket { framed }
+    }
+}
+
+pub struct Socket {
+    framed: actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>,
+}
+
+impl Socket {
+    /// The next frame, decoded; panics after `secs`.
+    pub async fn next(&mut self, secs: u64) -> Envelope {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(secs), self.framed.next()).await.expect("a frame in time");
+            match frame.expect("socket open").expect("frame") {
+                Frame::Binary(b) => return Envelope::decode(b).unwrap(),
+                Frame::Close(_) => panic!("socket closed"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next USER_GAME_STATUS_CHANGE state pushed.
+    pub async fn next_state(&mut self, secs: u64) -> Value {
+        loop {
+            let env = self.next(secs).await;
+            if env.r#type == MessageType::Notification as i32 {
+                let n = Notification::decode(Bytes::from(env.content)).unwrap();
+                assert_eq!(n.code, 130122);
+                return serde_json::from_str(&n.data).unwrap();
+            }
+        }
+    }
+
+    /// Waits for a pushed state matching `pred`.
+    pub async fn wait_state(&mut self, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let s = self.next_state(secs).await;
+            if pred(&s) {
+                return s;
+            }
+        }
+    }
+
+    pub async fn ping(&mut self) {
+        let env = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
+        self.framed.send(awc::ws::Message::Binary(env.encode_to_vec().into())).await.unwrap();
+    }
+}
