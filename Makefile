@@ -1,0 +1,14 @@
+# The two commands of the README. The scripts live in ops/.
+.PHONY: run test frontend server
+
+run:
+	bash ops/run.sh
+
+test:
+	bash ops/test.sh
+
+frontend:
+	bash ops/frontend.sh build
+
+server:
+	cargo build -p facade --bin yoo-server
