@@ -96,21 +96,29 @@ impl Actor for PlayerActor {
     }
 }
 
+/// Why a player with `current` live may not start `game_id` on `device_no` (core-platform.md
+/// §8.2): the same game here (130117), the same game on another device (130115), or another
+/// game (130116). `None` means the start may go on.
+pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &str) -> Option<DomainError> {
+    let c = current?;
+    let (session_id, current_game) = (c.id, c.game_id);
+    Some(if current_game != game_id {
+        DomainError::OtherGameActive { session_id, game_id: current_game, game_name: c.game_name.clone() }
+    } else if c.device_no == device_no {
+        DomainError::GameAlreadyActive { session_id, game_id }
+    } else {
+        DomainError::GameOnOtherClient { session_id, game_id }
+    })
+}
+
 impl PlayerActor {
     fn push(&self, uid: i64, state: GameState) {
         self.ctx.bus.publish(&crate::view::user_topic(uid), &Push::GameStatus(state));
     }
 
     async fn start(&self, st: &mut PlayerState, game: Game, node: Node, device_no: String) -> DomainResult<SessionView> {
-        if let Some(c) = &st.current {
-            let (session_id, game_id) = (c.view.id, c.view.game_id);
-            return Err(if game_id != game.id {
-                DomainError::OtherGameActive { session_id, game_id, game_name: c.view.game_name.clone() }
-            } else if c.view.device_no == device_no {
-                DomainError::GameAlreadyActive { session_id, game_id }
-            } else {
-                DomainError::GameOnOtherClient { session_id, game_id }
-            });
+        if let Some(refusal) = start_conflict(st.current.as_ref().map(|c| &c.view), game.id, &device_no) {
+            return Err(refusal);
         }
         let now = self.ctx.clock.now_ms();
         let repo = self.ctx.store.sessions.clone();
@@ -157,5 +165,45 @@ impl PlayerActor {
             SessionOp::CancelQueue => ractor::call!(session, SessionMsg::CancelQueue).map_err(call)?.map(|_| GameState::None),
             SessionOp::Over => ractor::call!(session, SessionMsg::Over).map_err(call)?.map(|_| GameState::None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn live(game_id: i64, device: &str) -> SessionView {
+        SessionView {
+            id: 7,
+            game_id,
+            game_name: "星海远征".into(),
+            game_logo: String::new(),
+            status: Status::Queue,
+            device_no: device.into(),
+            node_id: 1,
+            node_name: String::new(),
+            connect_countdown_secs: 60,
+            queued_at_ms: 0,
+            ready_at_ms: None,
+            playing_at_ms: None,
+            is_fast: 0,
+            sort: 1,
+        }
+    }
+
+    #[test]
+    fn start_conflicts() {
+        let check = |cur: Option<SessionView>, game: i64, dev: &str, want: Option<DomainError>| {
+            assert_eq!(start_conflict(cur.as_ref(), game, dev), want);
+        };
+        check(None, 1, "a", None);
+        check(Some(live(1, "a")), 1, "a", Some(DomainError::GameAlreadyActive { session_id: 7, game_id: 1 }));
+        check(Some(live(1, "a")), 1, "b", Some(DomainError::GameOnOtherClient { session_id: 7, game_id: 1 }));
+        check(
+            Some(live(1, "a")),
+            2,
+            "a",
+            Some(DomainError::OtherGameActive { session_id: 7, game_id: 1, game_name: "星海远征".into() }),
+        );
     }
 }
