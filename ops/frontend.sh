@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../frontend"
 stamp=node_modules/.lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
-  npm ci --no-audit --no-fund
+  # npm ci refuses this lock: npm leaves the other platforms' optional buf binaries out of it.
+  npm install --no-audit --no-fund
   cp package-lock.json "$stamp"
 fi
 npm run "$@"

@@ -1,0 +1,94 @@
+import { observer } from 'mobx-react-lite';
+import { useState } from 'react';
+import { Modal } from '../../../components/Modal';
+import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
+import { useStores } from '../../../stores/context';
+import { LoginForm } from '../stores/loginForm';
+
+/** The login dialog, phone-code tab (core-platform.md §2.3). A fresh form every time it opens. */
+export const LoginDialog = observer(function LoginDialog() {
+  const { ui } = useStores();
+  if (!ui.loginOpen) return null;
+  return <LoginDialogBody />;
+});
+
+const LoginDialogBody = observer(function LoginDialogBody() {
+  const { ui, user } = useStores();
+  const [form] = useState(() => new LoginForm(user));
+
+  return (
+    <Modal title="登录" onClose={() => ui.closeLogin()} testId="login-dialog" width={400} className="login-dialog">
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" aria-selected="true" className="tabs__tab is-active">
+          手机验证码登录
+        </button>
+      </div>
+      <form
+        className="login-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void form.submit();
+        }}
+      >
+        <div className="field">
+          <input
+            className={`input${form.phoneError ? ' has-error' : ''}`}
+            data-testid="login-phone"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel"
+            placeholder="请输入手机号"
+            maxLength={PHONE_MAX_LENGTH}
+            value={form.phone}
+            onChange={(e) => form.setPhone(e.target.value)}
+          />
+          {form.phoneError && (
+            <div className="field__error" data-testid="login-phone-error">
+              {form.phoneError}
+            </div>
+          )}
+        </div>
+        <div className="field field--code">
+          <div className="field__row">
+            <input
+              className={`input${form.codeError ? ' has-error' : ''}`}
+              data-testid="login-code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder="请输入验证码"
+              maxLength={CODE_MAX_LENGTH}
+              value={form.code}
+              onChange={(e) => form.setCode(e.target.value)}
+            />
+            <button
+              type="button"
+              className="btn btn--outline field__send"
+              data-testid="login-send-code"
+              disabled={!form.canSend}
+              onClick={() => void form.sendCode()}
+            >
+              {form.sendLabel}
+            </button>
+          </div>
+          {form.codeError && (
+            <div className="field__error" data-testid="login-code-error">
+              {form.codeError}
+            </div>
+          )}
+        </div>
+        {form.serverError && (
+          <div className="form-error" role="alert" data-testid="login-error">
+            {form.serverError}
+          </div>
+        )}
+        <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="login-submit" disabled={form.submitting}>
+          {form.submitting ? '登录中...' : '登录'}
+        </button>
+        <p className="agreement">
+          登录视为同意<span className="agreement__link">《用户服务协议》</span>和<span className="agreement__link">《隐私政策》</span>
+        </p>
+      </form>
+    </Modal>
+  );
+});

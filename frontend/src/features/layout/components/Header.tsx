@@ -1,0 +1,173 @@
+import { observer } from 'mobx-react-lite';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Avatar } from '../../../components/Avatar';
+import { useStores } from '../../../stores/context';
+import { SITE_NAME } from '../../../lib/site';
+
+interface NavItem {
+  to: string;
+  label: string;
+  active(path: string): boolean;
+}
+
+/** social.md §2.2: 首页, 游戏库 (also on detail pages), 一起玩, 我的. */
+const NAV: NavItem[] = [
+  { to: '/', label: '首页', active: (p) => p === '/' },
+  { to: '/game', label: '游戏库', active: (p) => p === '/game' || p.startsWith('/game/detail') },
+  { to: '/game/live', label: '一起玩', active: (p) => p.startsWith('/game/live') },
+  { to: '/user', label: '我的', active: (p) => p === '/user' || p.startsWith('/user/') },
+];
+
+export const Header = observer(function Header() {
+  const { user, ui } = useStores();
+  const { pathname } = useLocation();
+  const [scrolled, setScrolled] = useState(false);
+
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > 8);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  return (
+    <header className={`header${scrolled ? ' is-scrolled' : ''}`}>
+      <div className="header__inner">
+        <Link to="/" className="logo" aria-label={SITE_NAME}>
+          <img src="/favicon.svg" alt="" className="logo__mark" />
+          <span className="logo__text">{SITE_NAME}</span>
+        </Link>
+        <nav className="nav">
+          {NAV.map((item) => (
+            <Link key={item.to} to={item.to} className={`nav__link${item.active(pathname) ? ' is-active' : ''}`}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <SearchBox />
+        <div className="header__user">
+          {!user.ready ? (
+            <span className="header__placeholder" />
+          ) : user.isLoggedIn ? (
+            <UserMenu />
+          ) : (
+            <button type="button" className="btn btn--primary btn--sm" data-testid="header-login" onClick={() => ui.openLogin()}>
+              登录
+            </button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+});
+
+/** social.md §2.3: Enter or the search button goes to /game?page=1&keyword=... */
+function SearchBox() {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const urlKeyword = pathname === '/game' ? (params.get('keyword') ?? '') : '';
+  const [keyword, setKeyword] = useState(urlKeyword);
+
+  useEffect(() => {
+    setKeyword(urlKeyword);
+  }, [urlKeyword]);
+
+  const search = (kw: string) => {
+    navigate(`/game?page=1&keyword=${encodeURIComponent(kw.trim())}`);
+  };
+
+  return (
+    <form
+      className="search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        search(keyword);
+      }}
+    >
+      <input
+        className="search__input"
+        data-testid="search-input"
+        type="search"
+        placeholder="搜索游戏"
+        value={keyword}
+        onChange={(e) => {
+          setKeyword(e.target.value);
+          // clearing the keyword on the game route re-runs the search
+          if (!e.target.value && pathname === '/game' && urlKeyword) search('');
+        }}
+      />
+      <button type="submit" className="search__button" aria-label="搜索" data-testid="search-button">
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          <circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" />
+          <path d="M20 20l-4-4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </button>
+    </form>
+  );
+}
+
+const UserMenu = observer(function UserMenu() {
+  const root = useStores();
+  const { user } = root;
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const profile = user.profile;
+
+  useEffect(() => {
+    if (!open) return;
+    const onDoc = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDoc);
+    return () => document.removeEventListener('mousedown', onDoc);
+  }, [open]);
+
+  if (!profile) return null;
+  return (
+    <div className="user-menu" ref={ref} onMouseLeave={() => setOpen(false)}>
+      <button
+        type="button"
+        className="user-menu__trigger"
+        data-testid="header-user"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        onMouseEnter={() => setOpen(true)}
+      >
+        <Avatar src={profile.avatar} name={user.displayName} />
+        <span className="user-menu__name" data-testid="header-nickname">
+          {user.displayName}
+        </span>
+      </button>
+      {open && (
+        <div className="popover user-menu__popover" data-testid="user-popover">
+          <div className="user-menu__head">
+            <Avatar src={profile.avatar} name={user.displayName} size={48} />
+            <div>
+              <div className="user-menu__nick">{user.displayName}</div>
+              <div className="user-menu__uid" data-testid="user-uid">
+                ID: {profile.uid}
+              </div>
+            </div>
+          </div>
+          <Link to="/user" className="user-menu__item" onClick={() => setOpen(false)}>
+            个人中心
+          </Link>
+          <button
+            type="button"
+            className="user-menu__item user-menu__logout"
+            data-testid="header-logout"
+            onClick={() => {
+              setOpen(false);
+              void root.logout();
+            }}
+          >
+            退出登录
+          </button>
+        </div>
+      )}
+    </div>
+  );
+});

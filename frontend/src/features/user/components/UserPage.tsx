@@ -1,0 +1,52 @@
+import { observer } from 'mobx-react-lite';
+import { Avatar } from '../../../components/Avatar';
+import { useStores } from '../../../stores/context';
+
+/** Hours and minutes of a number of minutes: 'X小时Y分钟' or 'Y分钟'. */
+function formatMinutes(total: number | undefined): string {
+  const m = Math.max(0, Math.floor(total ?? 0));
+  const h = Math.floor(m / 60);
+  return h > 0 ? `${h}小时${m % 60}分钟` : `${m}分钟`;
+}
+
+export const UserPage = observer(function UserPage() {
+  const { user, ui } = useStores();
+  if (!user.ready) return <div className="page container" />;
+  const p = user.profile;
+  if (!p) {
+    return (
+      <div className="status-page">
+        <h1 className="status-page__title">登录后查看个人中心</h1>
+        <button type="button" className="btn btn--primary" onClick={() => ui.openLogin()}>
+          登录
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="page container">
+      <div className="profile-card" data-testid="profile-card">
+        <Avatar src={p.avatar} name={user.displayName} size={72} />
+        <div>
+          <h1 className="profile-card__name">{user.displayName}</h1>
+          <div className="profile-card__meta">ID: {p.uid}</div>
+          {p.cellphone && <div className="profile-card__meta">手机号：{p.cellphone}</div>}
+        </div>
+      </div>
+      <div className="stats">
+        <div className="stat">
+          <div className="stat__label">剩余时长</div>
+          <div className="stat__value">{formatMinutes(p.play_time_total)}</div>
+        </div>
+        <div className="stat">
+          <div className="stat__label">油豆</div>
+          <div className="stat__value">{p.yoodo ?? '0'}</div>
+        </div>
+        <div className="stat">
+          <div className="stat__label">爱游币</div>
+          <div className="stat__value">{p.balance ?? 0}</div>
+        </div>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { isOldBrowser, OLD_BROWSER_PATH } from './lib/browserCheck';
+import { RootStore } from './stores/rootStore';
+import { createBrowserTransport } from './transport/browserTransport';
+import './styles/global.css';
+
+const oldBrowser = isOldBrowser(navigator.userAgent);
+if (oldBrowser && !window.location.pathname.startsWith('/ie/download')) {
+  window.location.replace(OLD_BROWSER_PATH);
+} else {
+  const store = new RootStore(createBrowserTransport());
+  void store.init();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App store={store} />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,126 @@
+// The shapes of API.md "Shapes", as the client reads them. Fields the client does not use are
+// left optional so that a server adding fields never breaks the build.
+
+export interface Profile {
+  uid: number | string;
+  nickname: string;
+  display_name?: string;
+  avatar?: string;
+  avatar_frame?: string;
+  gender?: number;
+  status?: number;
+  cellphone?: string;
+  id_authed?: boolean;
+  growth_level?: number;
+  play_time_total?: number;
+  play_time_free?: number;
+  play_time_paid?: number;
+  yoodo?: string;
+  balance?: number;
+  systemTime?: number;
+}
+
+export interface LoginResult {
+  uid: number | string;
+  nickname: string;
+  is_new_user?: boolean;
+  give_goods?: unknown[];
+}
+
+export type MemberType = 'vip' | 'vvip' | 'hvip' | null;
+
+export interface CatalogueGame {
+  id: number;
+  name: string;
+  image?: string;
+  image_vertical?: string;
+  image_square?: string;
+  logo?: string;
+  /** 0 coming soon, 1 on the shelf, 2 off the shelf, 10 not supported on this client */
+  status: number;
+  deleted?: boolean;
+  available?: boolean;
+  collected?: boolean;
+  member_type?: MemberType;
+  instant_play?: boolean;
+}
+
+export interface GameInfo extends CatalogueGame {
+  description?: string;
+  platform?: string;
+  chinese?: boolean;
+  controller?: boolean;
+  startMode?: number;
+  supportModes?: number[];
+  associatedType?: number;
+  startUrl?: string;
+}
+
+export interface GamePage {
+  data: CatalogueGame[];
+  total: number;
+}
+
+export interface GameNode {
+  id: number;
+  name: string;
+  /** only 1 can be chosen */
+  status: number;
+  pingUrl: string;
+  pingIp?: string;
+  ip?: string;
+}
+
+/** Session status codes (core-platform.md §4.1). */
+export const GameStatus = {
+  QUEUE: 1,
+  READY: 3,
+  CONNECTING: 4,
+  PLAYING: 5,
+} as const;
+export type GameStatusCode = (typeof GameStatus)[keyof typeof GameStatus];
+
+export type EndReason = 'missed' | 'gave_up' | 'cancelled' | 'over' | 'time_up' | string;
+
+/** A live session (hasGameOnline true) as floatBall, start and the 130122 push return it. */
+export interface LiveGameState {
+  hasGameOnline: true;
+  id: number | string;
+  gameId: number;
+  gameName: string;
+  gameLogo?: string;
+  status: number;
+  gameMode?: number;
+  clientType?: string;
+  ballStatus?: number;
+  /** seconds of the ready countdown */
+  connectCountdown?: number;
+  /** server time in ms at which READY began */
+  responseTime?: number;
+  /** seconds spent PLAYING */
+  onlineDuration?: number;
+  isFast?: number;
+  /** exact queue rank, 1 = next */
+  sort?: number;
+  queDuration?: number;
+  nodeId?: number;
+  nodeName?: string;
+}
+
+/** No live session; after an end it names the session and why it ended. */
+export interface EndedGameState {
+  hasGameOnline: false;
+  id?: number | string;
+  gameId?: number;
+  endReason?: EndReason;
+}
+
+export type GameState = LiveGameState | EndedGameState;
+
+/** Notification codes of core-platform.md §4.11 the client handles. */
+export const NotificationCode = {
+  USER_GAME_STATUS_CHANGE: 130122,
+  USER_GAME_TIME_NOT_ENOUGH: 130123,
+  USER_GAME_END: 130124,
+  USER_TIME_END: 130125,
+} as const;

@@ -1,0 +1,165 @@
+import { ErrorCode, errorMessage } from '../transport/apiError';
+import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
+import { CatalogueStore } from './catalogueStore';
+import { GameStore } from './gameStore';
+import { NotificationCode, type GameState } from './models';
+import { UiStore } from './uiStore';
+import { UserStore } from './userStore';
+
+/** core-platform.md §4.10: the socket opens 500 ms after login */
+export const SOCKET_OPEN_DELAY_MS = 500;
+
+const AuthMessages: Record<string, string> = {
+  KICK_OUT: '您的账号已在其他设备登录，如非本人操作，请尽快修改密码',
+  FROZEN: '账号已被冻结，已退出登录',
+  BAN: '您的账号已被封禁',
+};
+
+/**
+ * Creates every store and owns what spans them: the real-time channel (open while logged in),
+ * the dispatch of server pushes, the 20119 rule, and logout with a running game.
+ */
+export class RootStore {
+  readonly transport: Transport;
+  readonly api: Api;
+  readonly ui: UiStore;
+  readonly user: UserStore;
+  readonly catalogue: CatalogueStore;
+  readonly game: GameStore;
+  /** the WebSocket; created at login, closed and dropped at logout */
+  private channel: PushChannel | null = null;
+  private openTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(transport: Transport) {
+    this.transport = transport;
+    this.api = transport.api;
+    this.ui = new UiStore();
+    this.user = new UserStore(this);
+    this.catalogue = new CatalogueStore(this);
+    this.game = new GameStore(this);
+    this.unsubscribe = this.api.subscribe((info) => this.onEnvelope(info));
+  }
+
+  /** Start-up: who is this (20119 means guest), then the game status and the socket. */
+  init(): Promise<void> {
+    return this.user.init();
+  }
+
+  private onEnvelope(info: EnvelopeInfo): void {
+    if (typeof info.ts === 'number') this.game.noteServerTime(info.ts);
+    if ((info.code === ErrorCode.NOT_LOGGED_IN || info.code === ErrorCode.SESSION_INVALID) && this.user.isLoggedIn) {
+      this.user.clearLocal();
+    }
+  }
+
+  /** Called once the user is known to be logged in (start-up or login). */
+  onLoggedIn(): void {
+    void this.game.refresh();
+    if (this.openTimer) clearTimeout(this.openTimer);
+    this.openTimer = setTimeout(() => {
+      this.openTimer = null;
+      if (!this.user.isLoggedIn) return;
+      if (!this.channel) {
+        this.channel = this.transport.createPushChannel({
+          onPush: (p) => this.handlePush(p),
+          onResync: () => void this.game.refresh(),
+        });
+      }
+      this.channel.open();
+    }, SOCKET_OPEN_DELAY_MS);
+  }
+
+  /** Called when the user was cleared locally. */
+  onLoggedOut(): void {
+    if (this.openTimer) clearTimeout(this.openTimer);
+    this.openTimer = null;
+    this.channel?.close();
+    this.channel = null;
+    this.game.reset();
+    this.ui.resetSession();
+  }
+
+  handlePush(push: ServerPush): void {
+    switch (push.kind) {
+      case 'notification':
+        this.handleNotification(push.code, push.data);
+        return;
+      case 'authorization':
+        this.handleAuthorization(push.status);
+        return;
+      case 'userInfo':
+      case 'growthInfo':
+      case 'memberInfo':
+      case 'balance':
+        if (this.user.isLoggedIn) void this.user.loadProfile();
+        return;
+    }
+  }
+
+  private handleNotification(code: number, data: string): void {
+    if (code === NotificationCode.USER_GAME_STATUS_CHANGE) {
+      let state: GameState | null = null;
+      try {
+        state = JSON.parse(data) as GameState;
+      } catch {
+        state = null;
+      }
+      if (state && typeof state === 'object' && typeof state.hasGameOnline === 'boolean') {
+        this.game.applyServerEvent(state);
+      } else {
+        void this.game.refresh();
+      }
+      return;
+    }
+    if (code === NotificationCode.USER_GAME_END || code === NotificationCode.USER_TIME_END) {
+      void this.game.refresh();
+    }
+  }
+
+  private handleAuthorization(status: string): void {
+    const s = status.toUpperCase();
+    if (s === 'EXPIRED' || s === 'INVALID') {
+      this.user.clearLocal();
+      return;
+    }
+    const message = AuthMessages[s];
+    if (message) {
+      this.user.clearLocal();
+      void this.ui.alert({ title: '温馨提示', message, confirmText: '好的' });
+    }
+  }
+
+  /**
+   * Logout (core-platform.md §2.6): the confirm names a running game; confirming ends the game
+   * (over, cancelQue or cancelConfirm by its status), logs out on the server, and goes to '/'.
+   */
+  async logout(): Promise<void> {
+    const running = this.game.hasGameOnline && this.game.isThisClient;
+    const ok = await this.ui.confirm({
+      title: '提示',
+      message: running ? '当前有游戏正在运行，确定要退出登录吗？' : '确定要退出登录吗？',
+    });
+    if (!ok) return;
+    if (running) await this.game.exitCurrent();
+    try {
+      await this.user.logoutRemote();
+    } catch (e) {
+      if (this.user.isLoggedIn) {
+        this.ui.error(errorMessage(e));
+        return;
+      }
+    }
+    this.user.clearLocal();
+    this.ui.navigate('/');
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    if (this.openTimer) clearTimeout(this.openTimer);
+    this.channel?.close();
+    this.game.dispose();
+    this.user.dispose();
+    this.ui.dispose();
+  }
+}

@@ -1,0 +1,180 @@
+import { action, makeAutoObservable } from 'mobx';
+
+export type ToastType = 'success' | 'info' | 'warning' | 'error';
+
+export interface Toast {
+  id: number;
+  type: ToastType;
+  message: string;
+}
+
+export interface MessageBoxOptions {
+  title?: string;
+  message: string;
+  /** a second line under the message */
+  detail?: string;
+  confirmText?: string;
+  cancelText?: string;
+}
+
+export interface MessageBox extends Required<Pick<MessageBoxOptions, 'message' | 'confirmText' | 'cancelText'>> {
+  id: number;
+  title: string;
+  detail?: string;
+  /** false for alerts: only the confirm button */
+  showCancel: boolean;
+  resolve(ok: boolean): void;
+}
+
+/** The missed-queue message and what 'queue again' restarts. */
+export interface MissedQueue {
+  sessionId: string;
+  gameId: number;
+  gameName: string;
+  nodeId?: number;
+}
+
+export const TOAST_DURATION_MS = 3000;
+
+/**
+ * Interface state that is not domain data: which dialogs are open, message boxes, toasts, and the
+ * navigation hook the router registers so that actions can change page.
+ */
+export class UiStore {
+  loginOpen = false;
+  /** the queue dialog is large (true) or minimised into the game float (false) */
+  queueDialogLarge = true;
+  /** session whose ready dialog the user dismissed with 放弃 */
+  readyDismissedId: string | null = null;
+  missedQueue: MissedQueue | null = null;
+  /** session whose corner float the user closed */
+  floatClosedId: string | null = null;
+  messageBoxes: MessageBox[] = [];
+  toasts: Toast[] = [];
+  private nextId = 1;
+  private navigator: ((path: string) => void) | null = null;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor() {
+    makeAutoObservable<UiStore, 'navigator' | 'timers' | 'nextId'>(this, {
+      navigator: false,
+      timers: false,
+      nextId: false,
+    });
+  }
+
+  openLogin(): void {
+    this.loginOpen = true;
+  }
+
+  closeLogin(): void {
+    this.loginOpen = false;
+  }
+
+  setQueueDialogLarge(large: boolean): void {
+    this.queueDialogLarge = large;
+  }
+
+  dismissReady(sessionId: string): void {
+    this.readyDismissedId = sessionId;
+  }
+
+  showMissedQueue(m: MissedQueue): void {
+    this.missedQueue = m;
+  }
+
+  clearMissedQueue(): void {
+    this.missedQueue = null;
+  }
+
+  closeFloat(sessionId: string): void {
+    this.floatClosedId = sessionId;
+  }
+
+  /** Back to the logged-out look: no dialog of the previous user survives. */
+  resetSession(): void {
+    this.queueDialogLarge = true;
+    this.readyDismissedId = null;
+    this.missedQueue = null;
+    this.floatClosedId = null;
+  }
+
+  // --- message boxes: clicking outside never closes them; the promise settles on a button ---
+
+  confirm(opts: MessageBoxOptions): Promise<boolean> {
+    return new Promise((resolve) => this.pushBox(opts, true, resolve));
+  }
+
+  alert(opts: MessageBoxOptions): Promise<void> {
+    return new Promise((resolve) => this.pushBox(opts, false, () => resolve()));
+  }
+
+  private pushBox(opts: MessageBoxOptions, showCancel: boolean, resolve: (ok: boolean) => void): void {
+    const id = this.nextId++;
+    this.messageBoxes.push({
+      id,
+      title: opts.title ?? '提示',
+      message: opts.message,
+      detail: opts.detail,
+      confirmText: opts.confirmText ?? '确定',
+      cancelText: opts.cancelText ?? '取消',
+      showCancel,
+      resolve: action((ok: boolean) => {
+        this.messageBoxes = this.messageBoxes.filter((b) => b.id !== id);
+        resolve(ok);
+      }),
+    });
+  }
+
+  // --- toasts ---
+
+  toast(type: ToastType, message: string, durationMs = TOAST_DURATION_MS): void {
+    if (!message) return;
+    const id = this.nextId++;
+    this.toasts.push({ id, type, message });
+    const timer = setTimeout(
+      action(() => {
+        this.timers.delete(timer);
+        this.dismissToast(id);
+      }),
+      durationMs,
+    );
+    this.timers.add(timer);
+  }
+
+  dismissToast(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+
+  success(message: string): void {
+    this.toast('success', message);
+  }
+
+  info(message: string): void {
+    this.toast('info', message);
+  }
+
+  warning(message: string): void {
+    this.toast('warning', message);
+  }
+
+  error(message: string): void {
+    this.toast('error', message);
+  }
+
+  // --- navigation ---
+
+  setNavigator(nav: ((path: string) => void) | null): void {
+    this.navigator = nav;
+  }
+
+  navigate(path: string): void {
+    if (this.navigator) this.navigator(path);
+    else if (typeof window !== 'undefined') window.location.assign(path);
+  }
+
+  dispose(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

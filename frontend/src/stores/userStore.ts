@@ -1,0 +1,157 @@
+import { makeAutoObservable, runInAction } from 'mobx';
+import { ApiError, ErrorCode } from '../transport/apiError';
+import { validateCode, validatePhone } from '../lib/validation';
+import type { LoginResult, Profile } from './models';
+import type { RootStore } from './rootStore';
+
+export const RESEND_SECONDS = 60;
+
+/** A client-side validation failure of one login field. */
+export class FieldError extends Error {
+  readonly field: 'phone' | 'code';
+
+  constructor(field: 'phone' | 'code', message: string) {
+    super(message);
+    this.name = 'FieldError';
+    this.field = field;
+  }
+}
+
+/** The signed-in user: profile, phone-code login, logout, and the SMS resend countdown. */
+export class UserStore {
+  profile: Profile | null = null;
+  /** the first profile read has answered (logged in or guest) */
+  ready = false;
+  /** seconds until another code may be requested; 0 = now */
+  codeCountdown = 0;
+  loggingIn = false;
+  sendingCode = false;
+  private countdownTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly root: RootStore;
+
+  constructor(root: RootStore) {
+    this.root = root;
+    makeAutoObservable<UserStore, 'root' | 'countdownTimer'>(this, { root: false, countdownTimer: false });
+  }
+
+  get isLoggedIn(): boolean {
+    return this.profile !== null;
+  }
+
+  get displayName(): string {
+    return this.profile?.nickname || this.profile?.display_name || '';
+  }
+
+  /** The start-up read: a 20119 simply means guest. */
+  async init(): Promise<void> {
+    const loggedIn = await this.loadProfile();
+    runInAction(() => {
+      this.ready = true;
+    });
+    if (loggedIn) this.root.onLoggedIn();
+  }
+
+  /** Re-reads the profile; true when logged in. */
+  async loadProfile(): Promise<boolean> {
+    try {
+      const profile = await this.root.api.get<Profile>('/api/user/profile');
+      runInAction(() => {
+        this.profile = profile;
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === ErrorCode.NOT_LOGGED_IN || e.code === ErrorCode.SESSION_INVALID)) {
+        runInAction(() => {
+          this.profile = null;
+        });
+      }
+      return false;
+    }
+  }
+
+  /** Sends the login code; throws FieldError or ApiError. Starts the 60 s resend countdown. */
+  async sendCode(phone: string): Promise<void> {
+    const problem = validatePhone(phone);
+    if (problem) throw new FieldError('phone', problem);
+    if (this.codeCountdown > 0 || this.sendingCode) return;
+    this.sendingCode = true;
+    try {
+      await this.root.api.post('/api/passport/login/sendcode', { phone: phone.trim() });
+      this.startCountdown(RESEND_SECONDS);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === ErrorCode.CODE_TOO_OFTEN) {
+        const retry = Number((e.data as { retry_after?: unknown } | null)?.retry_after);
+        if (Number.isFinite(retry) && retry > 0) this.startCountdown(Math.ceil(retry));
+      }
+      throw e;
+    } finally {
+      runInAction(() => {
+        this.sendingCode = false;
+      });
+    }
+  }
+
+  startCountdown(seconds: number): void {
+    this.stopCountdown();
+    this.codeCountdown = seconds;
+    this.countdownTimer = setInterval(() => this.tickCountdown(), 1000);
+  }
+
+  tickCountdown(): void {
+    this.codeCountdown = Math.max(0, this.codeCountdown - 1);
+    if (this.codeCountdown === 0) this.stopCountdown();
+  }
+
+  private stopCountdown(): void {
+    if (this.countdownTimer) clearInterval(this.countdownTimer);
+    this.countdownTimer = null;
+  }
+
+  /**
+   * Phone-code login (core-platform.md §7.2). Throws FieldError or ApiError. On success the
+   * profile is read again, the real-time channel opens and the dialog closes: no page reload.
+   */
+  async login(phone: string, code: string): Promise<LoginResult> {
+    const phoneProblem = validatePhone(phone);
+    if (phoneProblem) throw new FieldError('phone', phoneProblem);
+    const codeProblem = validateCode(code);
+    if (codeProblem) throw new FieldError('code', codeProblem);
+    this.loggingIn = true;
+    try {
+      const result = await this.root.api.post<LoginResult>('/api/passport/login', {
+        cellphone: phone.trim(),
+        code: code.trim(),
+        device_no: this.root.transport.deviceId(),
+      });
+      const ok = await this.loadProfile();
+      runInAction(() => {
+        // the profile read can fail on a flaky network: the login itself succeeded
+        if (!ok && !this.profile) this.profile = { uid: result.uid, nickname: result.nickname };
+      });
+      this.root.ui.closeLogin();
+      this.root.ui.success('登录成功');
+      this.root.onLoggedIn();
+      return result;
+    } finally {
+      runInAction(() => {
+        this.loggingIn = false;
+      });
+    }
+  }
+
+  /** Server logout; the caller (RootStore.logout) handles the confirm and the running game. */
+  async logoutRemote(): Promise<void> {
+    await this.root.api.post('/api/user/logout', { r: Math.random() });
+  }
+
+  /** Forget the user in this tab (20119, KICK_OUT, logout). */
+  clearLocal(): void {
+    const was = this.profile !== null;
+    this.profile = null;
+    if (was) this.root.onLoggedOut();
+  }
+
+  dispose(): void {
+    this.stopCountdown();
+  }
+}

@@ -1,0 +1,124 @@
+// A scripted stand-in for the transport: REST handlers per "METHOD /path", push channels the test
+// drives by hand, and canned probe results. Tests build a RootStore on it.
+import { ApiError } from '../transport/apiError';
+import type { Api, EnvelopeListener, PushChannel, PushHandlers, Query, ServerPush, Transport } from '../transport/types';
+import type { GameState } from '../stores/models';
+
+export interface RecordedCall {
+  method: 'GET' | 'POST';
+  path: string;
+  body: unknown;
+}
+
+type Handler = (body: any, call: RecordedCall) => unknown;
+
+/** Throws the envelope error a handler wants the client to see. */
+export function fail(code: number, message = '', data: unknown = null): never {
+  throw new ApiError(code, message, data);
+}
+
+export class FakeApi implements Api {
+  readonly calls: RecordedCall[] = [];
+  private readonly handlers = new Map<string, Handler>();
+  private readonly listeners = new Set<EnvelopeListener>();
+  /** server time in seconds put in every envelope */
+  serverTs: number | undefined = undefined;
+
+  on(method: 'GET' | 'POST', path: string, handler: Handler): this {
+    this.handlers.set(`${method} ${path}`, handler);
+    return this;
+  }
+
+  subscribe(listener: EnvelopeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  callsTo(path: string): RecordedCall[] {
+    return this.calls.filter((c) => c.path === path);
+  }
+
+  get<T>(path: string, query?: Query): Promise<T> {
+    return this.dispatch<T>('GET', path, query ?? null);
+  }
+
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.dispatch<T>('POST', path, body);
+  }
+
+  private async dispatch<T>(method: 'GET' | 'POST', path: string, body: unknown): Promise<T> {
+    const call = { method, path, body };
+    this.calls.push(call);
+    await Promise.resolve();
+    const handler = this.handlers.get(`${method} ${path}`);
+    try {
+      if (!handler) fail(40004, '接口不存在');
+      const data = await handler(body, call);
+      this.emit(path, 0);
+      return (data ?? null) as T;
+    } catch (e) {
+      if (e instanceof ApiError) this.emit(path, e.code);
+      throw e;
+    }
+  }
+
+  private emit(path: string, code: number): void {
+    for (const l of this.listeners) l({ path, code, ts: this.serverTs });
+  }
+}
+
+export class FakeChannel implements PushChannel {
+  opens = 0;
+  closes = 0;
+  isOpen = false;
+  readonly handlers: PushHandlers;
+
+  constructor(handlers: PushHandlers) {
+    this.handlers = handlers;
+  }
+
+  open(): void {
+    this.opens++;
+    this.isOpen = true;
+  }
+
+  close(): void {
+    this.closes++;
+    this.isOpen = false;
+  }
+
+  push(p: ServerPush): void {
+    this.handlers.onPush(p);
+  }
+
+  pushGameState(state: GameState): void {
+    this.push({ kind: 'notification', code: 130122, content: '', data: JSON.stringify(state) });
+  }
+}
+
+export class FakeTransport implements Transport {
+  readonly api = new FakeApi();
+  readonly channels: FakeChannel[] = [];
+  /** ping by node pingUrl; null = failed; absent = never answers until resolveProbe */
+  readonly probeResults = new Map<string, number | null>();
+  readonly probed: string[] = [];
+
+  deviceId(): string {
+    return 'device-test-1';
+  }
+
+  createPushChannel(handlers: PushHandlers): PushChannel {
+    const c = new FakeChannel(handlers);
+    this.channels.push(c);
+    return c;
+  }
+
+  get channel(): FakeChannel | undefined {
+    return this.channels[this.channels.length - 1];
+  }
+
+  async probe(url: string): Promise<number | null> {
+    this.probed.push(url);
+    return this.probeResults.get(url) ?? null;
+  }
+}

@@ -1,0 +1,49 @@
+/** A call whose envelope code was not 0 (or that never produced an envelope). */
+export class ApiError<D = unknown> extends Error {
+  readonly code: number;
+  readonly data: D;
+
+  constructor(code: number, message: string, data: D) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** Codes of API.md / core-platform.md §8 that the client reacts to by number. */
+export const ErrorCode = {
+  /** no envelope at all: network failure or a non-JSON body */
+  NETWORK: -1,
+  BAD_REQUEST: 40000,
+  CSRF: 40003,
+  NOT_LOGGED_IN: 20119,
+  SESSION_INVALID: 40001,
+  PHONE_EMPTY: 20110,
+  PHONE_FORMAT: 20111,
+  CODE_EMPTY: 20112,
+  CODE_WRONG: 20113,
+  CODE_TOO_OFTEN: 20114,
+  GAME_NOT_FOUND: 130100,
+  GAME_NOT_OPEN: 130101,
+  GAME_OTHER_CLIENT_ACTIVE: 130115,
+  GAME_OTHER_GAME_ACTIVE: 130116,
+  GAME_CURRENT_GAME_ACTIVE: 130117,
+  GAME_SESSION_GONE: 130118,
+  GAME_BAD_STATE: 130119,
+  GAME_UNSUPPORTED_CLIENT: 130128,
+  NODE_MAINTENANCE: 130150,
+  NODE_NOT_FOUND: 130151,
+} as const;
+
+export const NETWORK_ERROR_MESSAGE = '网络异常，请稍后重试';
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** The message to show for any thrown value. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof ApiError) return e.message || NETWORK_ERROR_MESSAGE;
+  return NETWORK_ERROR_MESSAGE;
+}

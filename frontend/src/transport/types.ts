@@ -1,0 +1,55 @@
+// The transport seam: everything that leaves the browser goes through these interfaces, so the
+// stores can be driven by a fake in tests. Only this folder knows about fetch, cookies, WebSocket
+// and the protobuf wire format.
+
+/** Query parameters of a GET; undefined and empty values are left out. */
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** What the REST client reports about every envelope it parses, success or not. */
+export interface EnvelopeInfo {
+  path: string;
+  code: number;
+  /** server time in seconds, when the envelope carried one */
+  ts?: number;
+}
+
+export type EnvelopeListener = (info: EnvelopeInfo) => void;
+
+/** The JSON envelope API of the server (API.md "Calls"). Resolves with `data`, rejects with ApiError. */
+export interface Api {
+  get<T>(path: string, query?: Query): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  /** Observe every parsed envelope (used for 20119 and the server clock); returns an unsubscribe. */
+  subscribe(listener: EnvelopeListener): () => void;
+}
+
+/** A decoded server frame, already free of protobuf types. */
+export type ServerPush =
+  | { kind: 'notification'; code: number; content: string; data: string }
+  | { kind: 'authorization'; status: string; value: string }
+  | { kind: 'balance' }
+  | { kind: 'memberInfo' }
+  | { kind: 'userInfo' }
+  | { kind: 'growthInfo' };
+
+export interface PushHandlers {
+  onPush(push: ServerPush): void;
+  /** The socket reopened after a drop, or the push stream skipped: state may have been missed. */
+  onResync?(): void;
+}
+
+/** The real-time channel: opened after login, closed at logout. */
+export interface PushChannel {
+  open(): void;
+  close(): void;
+  readonly isOpen: boolean;
+}
+
+export interface Transport {
+  api: Api;
+  /** The per-browser random id sent as Yoo-Uuid and as device_no at login. */
+  deviceId(): string;
+  createPushChannel(handlers: PushHandlers): PushChannel;
+  /** Latency probe of one node: GET {url}?t=..., in ms, or null on failure or after 5 s. */
+  probe(url: string): Promise<number | null>;
+}
