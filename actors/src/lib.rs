@@ -11,6 +11,7 @@
 //! - `error`: [`DomainError`], every way a call can be refused.
 //! - `view`: what the player sees of a session ([`view::SessionView`]) and the pushes.
 //! - `game_session`: the session state machine (QUEUE → READY → CONNECTING → PLAYING → ended) and its actor.
+//! - `lanes`: the queue lanes (`isFast`) and the admission order between them.
 //! - `queue`: the queue of one game on one node, and its actor.
 //! - `machine_pool`: the machines of one node, who has them and who waits for one, and its actor.
 //! - `player`: one actor per user that owns the player's game state and pushes its changes.
@@ -23,6 +24,7 @@ pub mod config;
 pub mod connection;
 pub mod error;
 pub mod game_session;
+pub mod lanes;
 pub mod machine_pool;
 pub mod passport;
 pub mod platform;

@@ -1,0 +1,371 @@
+//! Queue lanes and the admission order between them.
+//!
+//! A player joins the lane that what they hold entitles them to (core-platform.md §4.6): `isFast`
+//! 1 member fast entry, 2 carrier partner, 3 VVIP, 4 VIP, 5 night package, 6 daily package,
+//! 0 normal. Lanes are served by **weighted fair queuing with a virtual clock** (self-clocked
+//! fair queuing):
+//!
+//! 1. The queue keeps a virtual time `V`: the tag of the last player admitted (0 at first).
+//! 2. A player joining lane `l` gets the tag `max(V, last_tag[l]) + STEP / weight[l]`, and
+//!    `last_tag[l]` becomes that tag. Within a lane tags strictly increase: a lane is FIFO.
+//! 3. The next machine goes to the smallest tag (ties: who joined first). A player's rank is the
+//!    number of players with a smaller tag, plus one, so it is exact for the queue as it stands.
+//!
+//! This is "ageing": the longer a player waits, the further `V` moves towards their tag, and no
+//! later joiner of any lane can get a tag below `V`. It gives each lane a share of admissions
+//! proportional to its weight while it has players waiting, and bounds every wait:
+//!
+//! **No-starvation bound.** A player who joins lane `l` when `r - 1` players are ahead of them
+//! and `n` players of their own lane are queued is admitted after at most
+//! `(r - 1) + (n + 1) * ceil(W / weight[l])` other admissions, where `W` is the sum of all lane
+//! weights (2035), whatever joins later. For a normal player (weight 1) at an admission rate of
+//! `μ` per second the wait is at most that many admissions divided by `μ`.
+//! Proof sketch: every player admitted first has a smaller tag; the `k`-th queued player of a
+//! lane has a tag at most `V + k * STEP / weight` (step 2, and a player who leaves the queue
+//! pulls the ones behind them in their lane forward by one step), so the joiner's tag is
+//! `T <= V0 + (n + 1) * STEP / weight[l]`; a later joiner of lane `k` gets tags `STEP / weight[k]`
+//! apart starting above `V0`, so at most `(T - V0) * weight[k] / STEP` of them fit below `T`.
+//! `lanes::tests::no_lane_starves` checks the bound on random workloads with cancellations.
+//!
+//! The ultimate lanes (member and carrier fast entry) have weight 1000: they skip the queue in
+//! practice (their tag lands just above `V`), yet even they cannot hold a normal player back
+//! beyond the bound.
+
+use std::collections::{HashMap, VecDeque};
+
+/// Queue lane codes (`isFast`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Lane {
+    Normal = 0,
+    Member = 1,
+    Carrier = 2,
+    Vvip = 3,
+    Vip = 4,
+    Night = 5,
+    Daily = 6,
+}
+
+pub const ALL_LANES: [Lane; 7] = [Lane::Normal, Lane::Member, Lane::Carrier, Lane::Vvip, Lane::Vip, Lane::Night, Lane::Daily];
+
+/// Tag step; divisible by every weight so tags stay integers.
+pub const STEP: u64 = 8000;
+
+impl Lane {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+
+    pub fn from_code(code: i32) -> Option<Lane> {
+        ALL_LANES.iter().copied().find(|l| l.code() == code)
+    }
+
+    /// The share of admissions a lane gets while it has players waiting.
+    pub fn weight(self) -> u64 {
+        match self {
+            Lane::Member | Lane::Carrier => 1000,
+            Lane::Vvip => 20,
+            Lane::Vip => 10,
+            Lane::Daily | Lane::Night => 2,
+            Lane::Normal => 1,
+        }
+    }
+
+    /// Member and carrier fast entry: they skip the queue.
+    pub fn is_ultimate(self) -> bool {
+        matches!(self, Lane::Member | Lane::Carrier)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Sum of all weights, `W` in the bound.
+pub fn total_weight() -> u64 {
+    ALL_LANES.iter().map(|l| l.weight()).sum()
+}
+
+/// A player's place: lane, tag, and the join sequence (ties).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Place {
+    pub tag: u64,
+    pub seq: u64,
+    pub lane: Lane,
+}
+
+/// The queue of one channel: one FIFO per lane, ordered across lanes by tag.
+#[derive(Debug, Clone)]
+pub struct LaneQueue<T> {
+    /// Per lane, in join order: (place, id). Tags and seqs strictly increase along a lane.
+    lanes: [VecDeque<(Place, i64)>; 7],
+    /// Each waiting id's lane, join sequence (to find it in its lane) and payload.
+    index: HashMap<i64, (Lane, u64, T)>,
+    virtual_time: u64,
+    last_tag: [u64; 7],
+    next_seq: u64,
+}
+
+impl<T> Default for LaneQueue<T> {
+    fn default() -> Self {
+        LaneQueue {
+            lanes: Default::default(),
+            index: HashMap::new(),
+            virtual_time: 0,
+            last_tag: [0; 7],
+            next_seq: 0,
+        }
+    }
+}
+
+impl<T> LaneQueue<T> {
+    /// The place a player joining `lane` now would get (without joining).
+    pub fn preview(&self, lane: Lane) -> Place {
+        let tag = self.virtual_time.max(self.last_tag[lane.index()]) + STEP / lane.weight();
+        Place { tag, seq: self.next_seq, lane }
+    }
+
+    /// Joins `lane`; returns the rank. An id already waiting is moved (see `change_lane`).
+    pub fn push(&mut self, id: i64, lane: Lane, item: T) -> u64 {
+        if self.index.contains_key(&id) {
+            self.remove(id);
+        }
+        let place = self.preview(lane);
+        self.last_tag[lane.index()] = place.tag;
+        self.next_seq += 1;
+        self.lanes[lane.index()].push_back((place, id));
+        self.index.insert(id, (lane, place.seq, item));
+        self.rank_of_place(&place)
+    }
+
+    fn position(&self, lane: Lane, seq: u64) -> Option<usize> {
+        self.lanes[lane.index()].binary_search_by(|(p, _)| p.seq.cmp(&seq)).ok()
+    }
+
+    /// The place of a waiting id.
+    pub fn place(&self, id: i64) -> Option<Place> {
+        let (lane, seq, _) = self.index.get(&id)?;
+        self.position(*lane, *seq).map(|at| self.lanes[lane.index()][at].0)
+    }
+
+    /// Moves a waiting player to another lane (a fast-entry card, a purchase) as if they joined
+    /// it now, when that puts them further forward; otherwise they keep their place. Returns the
+    /// rank and whether they moved.
+    pub fn change_lane(&mut self, id: i64, lane: Lane) -> Option<(u64, bool)> {
+        let old = self.place(id)?;
+        let new = self.preview(lane);
+        if (new.tag, new.seq) >= (old.tag, old.seq) {
+            return self.rank_of(id).map(|r| (r, false));
+        }
+        let (_, item) = self.remove(id)?;
+        Some((self.push(id, lane, item), true))
+    }
+
+    /// Leaves the queue; returns the place and the payload. The players behind in the same lane
+    /// move forward one step, as if the leaver had never joined.
+    pub fn remove(&mut self, id: i64) -> Option<(Place, T)> {
+        let (lane, seq, item) = self.index.remove(&id)?;
+        let at = self.position(lane, seq)?;
+        let step = STEP / lane.weight();
+        let q = &mut self.lanes[lane.index()];
+        let (place, _) = q.remove(at)?;
+        for (p, _) in q.iter_mut().skip(at) {
+            p.tag -= step;
+        }
+        self.last_tag[lane.index()] = q.back().map_or(0, |(p, _)| p.tag);
+        Some((place, item))
+    }
+
+    /// Admits the next player: the smallest tag across lanes. Advances the virtual time.
+    pub fn pop_front(&mut self) -> Option<(i64, Place, T)> {
+        let lane = self.head_lane()?;
+        let (place, id) = self.lanes[lane].pop_front()?;
+        self.virtual_time = self.virtual_time.max(place.tag);
+        let (_, _, item) = self.index.remove(&id)?;
+        Some((id, place, item))
+    }
+
+    fn head_lane(&self) -> Option<usize> {
+        (0..7).filter_map(|i| self.lanes[i].front().map(|(p, _)| ((p.tag, p.seq), i))).min().map(|(_, i)| i)
+    }
+
+    pub fn front(&self) -> Option<(i64, &T)> {
+        let lane = self.head_lane()?;
+        let (_, id) = self.lanes[lane].front()?;
+        self.index.get(id).map(|(_, _, item)| (*id, item))
+    }
+
+    pub fn get(&self, id: i64) -> Option<&T> {
+        self.index.get(&id).map(|(_, _, t)| t)
+    }
+
+    /// Exact rank (1 = next): players with a smaller place, plus one.
+    pub fn rank_of(&self, id: i64) -> Option<u64> {
+        self.place(id).map(|p| self.rank_of_place(&p))
+    }
+
+    /// How many waiting players are ahead of `place` (it need not be in the queue), plus one.
+    pub fn rank_of_place(&self, place: &Place) -> u64 {
+        let key = (place.tag, place.seq);
+        let ahead: usize = self.lanes.iter().map(|q| q.partition_point(|(p, _)| (p.tag, p.seq) < key)).sum();
+        ahead as u64 + 1
+    }
+
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    pub fn lane_len(&self, lane: Lane) -> usize {
+        self.lanes[lane.index()].len()
+    }
+
+    /// Every waiting player in admission order, with their rank.
+    pub fn in_order(&self) -> impl Iterator<Item = (u64, i64, &T)> {
+        let mut heads = [0usize; 7];
+        let mut rank = 0u64;
+        std::iter::from_fn(move || {
+            let lane = (0..7)
+                .filter_map(|i| self.lanes[i].get(heads[i]).map(|(p, _)| ((p.tag, p.seq), i)))
+                .min()
+                .map(|(_, i)| i)?;
+            let (_, id) = self.lanes[lane][heads[lane]];
+            heads[lane] += 1;
+            rank += 1;
+            self.index.get(&id).map(|(_, _, item)| (rank, id, item))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn lanes(q: &LaneQueue<()>) -> Vec<i64> {
+        q.in_order().map(|(_, id, _)| id).collect()
+    }
+
+    #[test]
+    fn fifo_within_a_lane_and_weighted_between_lanes() {
+        let mut q = LaneQueue::default();
+        for id in 1..=4 {
+            q.push(id, Lane::Normal, ());
+        }
+        assert_eq!(q.push(10, Lane::Vip, ()), 1, "a VIP joining now goes ahead of the normal backlog");
+        assert_eq!(q.push(11, Lane::Member, ()), 1, "member fast entry skips the queue");
+        assert_eq!(lanes(&q), vec![11, 10, 1, 2, 3, 4]);
+        let order: Vec<i64> = std::iter::from_fn(|| q.pop_front().map(|(id, _, _)| id)).collect();
+        assert_eq!(order, vec![11, 10, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn shares_follow_the_weights_under_backlog() {
+        let mut q = LaneQueue::default();
+        let mut next = 0;
+        for _ in 0..400 {
+            for lane in [Lane::Normal, Lane::Vip, Lane::Vvip] {
+                next += 1;
+                q.push(next, lane, lane);
+            }
+        }
+        let mut got: HashMap<Lane, u64> = HashMap::new();
+        for _ in 0..310 {
+            let (_, _, lane) = q.pop_front().unwrap();
+            *got.entry(lane).or_default() += 1;
+        }
+        // Weights 1 : 10 : 20 over 310 admissions: 10, 100, 200.
+        assert_eq!((got[&Lane::Normal], got[&Lane::Vip], got[&Lane::Vvip]), (10, 100, 200));
+    }
+
+    #[test]
+    fn ranks_are_exact_and_follow_removals() {
+        let mut q = LaneQueue::default();
+        for id in 1..=5 {
+            assert_eq!(q.push(id, Lane::Normal, ()), id as u64);
+        }
+        assert_eq!(q.remove(3).map(|(p, _)| p.lane), Some(Lane::Normal));
+        assert_eq!(q.rank_of(4), Some(3));
+        assert_eq!(q.pop_front().map(|(id, _, _)| id), Some(1));
+        let ranks: Vec<(u64, i64)> = q.in_order().map(|(r, id, _)| (r, id)).collect();
+        assert_eq!(ranks, vec![(1, 2), (2, 4), (3, 5)]);
+        assert!(q.remove(3).is_none());
+    }
+
+    #[test]
+    fn changing_lane_never_moves_back() {
+        let mut q = LaneQueue::default();
+        for id in 1..=10 {
+            q.push(id, Lane::Normal, ());
+        }
+        assert_eq!(q.change_lane(9, Lane::Member), Some((1, true)), "a fast-entry card moves the player to the front");
+        assert_eq!(q.place(9).unwrap().lane, Lane::Member);
+        assert_eq!(q.change_lane(1, Lane::Night), Some((2, true)), "the head of the normal lane gains from a night package");
+        // A lane whose fresh place would be later keeps the player where they are.
+        assert_eq!(q.change_lane(2, Lane::Normal), Some((3, false)));
+        assert_eq!(q.change_lane(10, Lane::Vip), Some((2, true)));
+        assert_eq!(lanes(&q).len(), 10);
+    }
+
+    /// A model check on random workloads: admissions come in place order, ranks match the
+    /// model, and every player is admitted within the documented bound.
+    #[test]
+    fn no_lane_starves() {
+        let w = total_weight();
+        for seed in 0..40u64 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut q: LaneQueue<()> = LaneQueue::default();
+            // id -> (admissions so far at join, bound)
+            let mut bounds: HashMap<i64, (u64, u64)> = HashMap::new();
+            let mut admitted = 0u64;
+            let mut next = 0i64;
+            for _ in 0..3000 {
+                let roll = rng.random_range(0..100);
+                if roll < 55 {
+                    next += 1;
+                    let lane = ALL_LANES[match rng.random_range(0..100) {
+                        0..=59 => 0,
+                        60..=61 => 1,
+                        62..=63 => 2,
+                        64..=73 => 3,
+                        74..=85 => 4,
+                        86..=92 => 5,
+                        _ => 6,
+                    }];
+                    let n_same = q.lane_len(lane) as u64;
+                    let rank = q.push(next, lane, ());
+                    let bound = (rank - 1) + (n_same + 1) * w.div_ceil(lane.weight());
+                    bounds.insert(next, (admitted, bound));
+                } else if roll < 60 && next > 0 {
+                    let id = rng.random_range(1..=next);
+                    if q.remove(id).is_some() {
+                        bounds.remove(&id);
+                    }
+                } else if !q.is_empty() {
+                    let expected = q.in_order().next().map(|(_, id, _)| id);
+                    let (id, _, _) = q.pop_front().unwrap();
+                    let expected = expected.unwrap();
+                    assert_eq!(id, expected, "admission follows the stated order");
+                    let (at_join, bound) = bounds.remove(&id).unwrap();
+                    assert!(admitted - at_join <= bound, "seed {seed}: {id} waited {} admissions, bound {bound}", admitted - at_join);
+                    admitted += 1;
+                }
+                if rng.random_range(0..50) == 0 {
+                    for (rank, id, _) in q.in_order() {
+                        assert_eq!(q.rank_of(id), Some(rank));
+                    }
+                }
+            }
+            // Drain: everyone left still meets the bound.
+            while let Some((id, _, _)) = q.pop_front() {
+                let (at_join, bound) = bounds.remove(&id).unwrap();
+                assert!(admitted - at_join <= bound);
+                admitted += 1;
+            }
+        }
+    }
+}
