@@ -11,6 +11,9 @@ pub struct DomainConfig {
     pub connect_countdown_secs: u64,
     /// Milliseconds from confirming to PLAYING (the machine attaching the stream).
     pub connect_delay_ms: u64,
+    /// Milliseconds between a queue change and the rank refresh it causes (the most a shown
+    /// rank can be stale).
+    pub rank_refresh_ms: u64,
     /// Phones whose SMS the sandbox provider fails to deliver (to exercise the failure path).
     pub sms_fail_numbers: Vec<String>,
     /// The server nodes and their machines, until game hosts register themselves.
@@ -37,6 +40,7 @@ impl Default for DomainConfig {
         DomainConfig {
             connect_countdown_secs: 60,
             connect_delay_ms: 1000,
+            rank_refresh_ms: 250,
             sms_fail_numbers: vec!["19900000000".into()],
             nodes: vec![
                 NodeConfig { id: 1, name: "华东一区".into(), status: 1, machines: vec!["hd1-01".into(), "hd1-02".into()] },
@@ -49,6 +53,9 @@ impl Default for DomainConfig {
 impl DomainConfig {
     pub fn connect_countdown(&self) -> Duration {
         Duration::from_secs(self.connect_countdown_secs)
+    }
+    pub fn rank_refresh(&self) -> Duration {
+        Duration::from_millis(self.rank_refresh_ms)
     }
     pub fn connect_delay(&self) -> Duration {
         Duration::from_millis(self.connect_delay_ms)

@@ -190,6 +190,7 @@ impl Actor for GameSessionActor {
                     Ok(ch) => ractor::call!(ch, ChannelMsg::Enqueue, crate::queue::Waiting {
                         session_id: st.view.id,
                         uid: st.record.uid,
+                        lane: crate::lanes::Lane::from_code(st.view.is_fast).unwrap_or(crate::lanes::Lane::Normal),
                         since_ms: st.view.queued_at_ms,
                         session: me.clone(),
                     })

@@ -68,7 +68,11 @@ impl Actor for PlayerActor {
                 let _ = reply.send(r);
             }
             PlayerMsg::Get(reply) => {
-                let _ = reply.send(st.current.as_ref().map_or(GameState::None, |c| GameState::Online(c.view.clone())));
+                let state = match &st.current {
+                    Some(c) => GameState::Online(self.with_exact_rank(c.view.clone()).await),
+                    None => GameState::None,
+                };
+                let _ = reply.send(state);
             }
             PlayerMsg::SessionChanged(view) => {
                 if let Some(c) = st.current.as_mut().filter(|c| c.view.id == view.id) {
@@ -112,6 +116,19 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
 }
 
 impl PlayerActor {
+    /// While queued, the view with the exact rank read from the queue (the pushed rank may trail
+    /// by one refresh). The stored view keeps what the browser was last told.
+    async fn with_exact_rank(&self, mut view: SessionView) -> SessionView {
+        if view.status == Status::Queue {
+            if let Ok(ch) = self.ctx.channel(view.game_id, view.node_id).await {
+                if let Ok(Some(rank)) = ractor::call!(ch, crate::queue::ChannelMsg::Rank, view.id) {
+                    view.sort = rank;
+                }
+            }
+        }
+        view
+    }
+
     fn push(&self, uid: i64, state: GameState) {
         self.ctx.bus.publish(&crate::view::user_topic(uid), &Push::GameStatus(state));
     }

@@ -46,6 +46,7 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
     let config = DomainConfig {
         connect_countdown_secs: 10,
         connect_delay_ms: 500,
+        rank_refresh_ms: 250,
         sms_fail_numbers: vec![],
         nodes: vec![
             NodeConfig { id: 1, name: "测试一区".into(), status: 1, machines: (0..machines).map(|i| format!("m{i}")).collect() },
@@ -140,9 +141,14 @@ async fn ranks_follow_the_queue() {
         ids.push(v.id);
     }
     p.session_op(uids[1], SessionOp::CancelQueue, ids[1]).await.unwrap();
+    tokio::time::advance(Duration::from_millis(300)).await;
     settle().await;
     assert_eq!(online(&p, uids[3]).await.sort, 3);
     p.session_op(uids[0], SessionOp::Over, ids[0]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, uids[3]).await.sort, 2, "asking gives the exact rank at once");
+    assert!(matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 3), "pushes come with the refresh tick");
+    tokio::time::advance(Duration::from_millis(300)).await;
     settle().await;
     assert_eq!(online(&p, uids[3]).await.sort, 2);
     assert_eq!(online(&p, uids[2]).await.sort, 1);

@@ -43,6 +43,7 @@ pub struct ServerConfig {
 pub struct GameSection {
     pub connect_countdown_secs: u64,
     pub connect_delay_ms: u64,
+    pub rank_refresh_ms: u64,
     pub sms_fail_numbers: Vec<String>,
 }
 
@@ -52,6 +53,7 @@ impl Default for GameSection {
         GameSection {
             connect_countdown_secs: d.connect_countdown_secs,
             connect_delay_ms: d.connect_delay_ms,
+            rank_refresh_ms: d.rank_refresh_ms,
             sms_fail_numbers: d.sms_fail_numbers,
         }
     }
@@ -90,6 +92,7 @@ impl ServerConfig {
         DomainConfig {
             connect_countdown_secs: self.game.connect_countdown_secs,
             connect_delay_ms: self.game.connect_delay_ms,
+            rank_refresh_ms: self.game.rank_refresh_ms,
             sms_fail_numbers: self.game.sms_fail_numbers.clone(),
             nodes,
         }
