@@ -1,0 +1,315 @@
+//! One virtual browser: HTTP calls that keep cookies and send the CSRF header the way the
+//! frontend does, and the WebSocket that delivers pushed game states.
+//!
+//! Open files: each player owns one `awc::Client` whose pool allows two connections, one
+//! keep-alive HTTP connection for the calls (they are sequential) and the WebSocket; both close
+//! when the player is dropped. 500 players in flight hold about 1,000 sockets.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use awc::ws::{CloseCode, Frame, Message};
+use futures_util::{SinkExt, StreamExt};
+use prost::Message as _;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::proto::{Authorization, Envelope, MessageType, Notification};
+
+/// USER_GAME_STATUS_CHANGE: a notification whose data is the GameState JSON.
+pub const USER_GAME_STATUS_CHANGE: i32 = 130122;
+/// The client pings this often; the server closes a socket silent for 75 s.
+const PING_EVERY: Duration = Duration::from_secs(30);
+/// Under the server's 5 s keep-alive, so an idle pooled connection is never reused just as the
+/// server closes it.
+const POOL_KEEP_ALIVE: Duration = Duration::from_secs(4);
+
+/// Why a call or a wait failed. The report groups failures by step and this value's text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The envelope's `code` was not 0.
+    Api(i64),
+    /// An HTTP status whose body was not the envelope.
+    Http(u16),
+    /// Connecting, sending or reading failed.
+    Transport(String),
+    /// The server closed the WebSocket.
+    SocketClosed,
+    /// The server sent an Authorization frame (kicked out, expired...).
+    Authorization(String),
+    /// An answer or push the journey does not expect.
+    Unexpected(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Api(code) => write!(f, "code {code}"),
+            Failure::Http(status) => write!(f, "HTTP {status} without envelope"),
+            Failure::Transport(e) => write!(f, "transport: {e}"),
+            Failure::SocketClosed => write!(f, "socket closed"),
+            Failure::Authorization(s) => write!(f, "authorization {s}"),
+            Failure::Unexpected(s) => write!(f, "unexpected: {s}"),
+        }
+    }
+}
+
+/// The HTTP side of one browser.
+pub struct Browser {
+    base: String,
+    http: awc::Client,
+    /// Cookies set by the server (`yoo_sid`, `_csrfToken`), sent back on every call.
+    cookies: BTreeMap<String, String>,
+    /// `Yoo-Uuid`, and the `device_no` of the login.
+    device: String,
+}
+
+impl Browser {
+    pub fn new(base: &str, device: &str) -> Browser {
+        let connector = awc::Connector::new()
+            .limit(2)
+            .conn_keep_alive(POOL_KEEP_ALIVE)
+            .timeout(Duration::from_secs(30));
+        // No per-request timeout: the run's deadline bounds every call.
+        let http = awc::Client::builder()
+            .connector(connector)
+            .disable_timeout()
+            .finish();
+        Browser {
+            base: base.to_string(),
+            http,
+            cookies: BTreeMap::new(),
+            device: device.to_string(),
+        }
+    }
+
+    pub fn device(&self) -> &str {
+        &self.device
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn keep_cookies<S>(&mut self, resp: &awc::ClientResponse<S>) {
+        for v in resp.headers().get_all("set-cookie") {
+            let Ok(s) = v.to_str() else { continue };
+            let Some((k, val)) = s.split(';').next().and_then(|pair| pair.split_once('=')) else {
+                continue;
+            };
+            if val.is_empty() || s.contains("Max-Age=0") {
+                self.cookies.remove(k.trim());
+            } else {
+                self.cookies.insert(k.trim().to_string(), val.to_string());
+            }
+        }
+    }
+
+    /// GET `path`; the envelope's `data` on code 0.
+    pub async fn get(&mut self, path: &str) -> Result<Value, Failure> {
+        let req = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .insert_header(("cookie", self.cookie_header()));
+        let req = self.browser_headers(req);
+        let mut resp = req
+            .send()
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        self.keep_cookies(&resp);
+        let body = resp
+            .body()
+            .limit(1 << 20)
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        Self::envelope(resp.status().as_u16(), &body)
+    }
+
+    /// POST `body` as JSON with the CSRF header from the `_csrfToken` cookie (or `x-skip-csrf`
+    /// before login); the envelope's `data` on code 0.
+    pub async fn post(&mut self, path: &str, body: &Value) -> Result<Value, Failure> {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .insert_header(("cookie", self.cookie_header()))
+            .insert_header(("content-type", "application/json"));
+        req = match self.cookies.get("_csrfToken") {
+            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
+            None => req.insert_header(("x-skip-csrf", "true")),
+        };
+        let req = self.browser_headers(req);
+        let mut resp = req
+            .send_body(body.to_string())
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        self.keep_cookies(&resp);
+        let body = resp
+            .body()
+            .limit(1 << 20)
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        Self::envelope(resp.status().as_u16(), &body)
+    }
+
+    fn browser_headers(&self, req: awc::ClientRequest) -> awc::ClientRequest {
+        req.insert_header(("Yoo-Uuid", self.device.clone()))
+            .insert_header(("x-org-channel", "default|default|default"))
+    }
+
+    /// The envelope's `data` when `code` is 0.
+    fn envelope(status: u16, body: &[u8]) -> Result<Value, Failure> {
+        let mut envelope: Value =
+            serde_json::from_slice(body).map_err(|_| Failure::Http(status))?;
+        match envelope.get("code").and_then(Value::as_i64) {
+            Some(0) => Ok(envelope
+                .get_mut("data")
+                .map(Value::take)
+                .unwrap_or(Value::Null)),
+            Some(code) => Err(Failure::Api(code)),
+            None => Err(Failure::Http(status)),
+        }
+    }
+
+    /// Opens `/echo?access_token=`. `on_state` sees every pushed GameState the moment its frame
+    /// is read, with the arrival instant, before the journey does.
+    pub async fn socket(
+        &self,
+        token: &str,
+        on_state: impl FnMut(Instant, &Value) + 'static,
+    ) -> Result<Socket, Failure> {
+        let url = format!("{}/echo?access_token={token}", self.base);
+        let (resp, framed) = self.http.ws(url).connect().await.map_err(|e| match e {
+            awc::error::WsClientError::InvalidResponseStatus(s) => Failure::Http(s.as_u16()),
+            other => Failure::Transport(other.to_string()),
+        })?;
+        drop(resp);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (stop_tx, stop_rx) = oneshot::channel();
+        let pump = actix_rt::spawn(pump(framed, tx, stop_rx, on_state));
+        Ok(Socket {
+            pushes: rx,
+            stop: Some(stop_tx),
+            pump,
+        })
+    }
+}
+
+/// What the socket delivers to the journey.
+#[derive(Debug)]
+pub enum Push {
+    /// A USER_GAME_STATUS_CHANGE, with when its frame was read.
+    State { at: Instant, state: Value },
+    /// An AUTHORIZATION frame (`status` KICK_OUT, EXPIRED, ...).
+    Authorization(String),
+    /// The socket ended.
+    Closed,
+}
+
+/// An open WebSocket. A task reads it continuously (so arrival times are exact even while the
+/// journey waits on an HTTP call), answers pings and sends the 30 s PING.
+pub struct Socket {
+    /// Pushes in arrival order, from the reading task.
+    pushes: mpsc::UnboundedReceiver<Push>,
+    /// Asks the reading task to send a Close frame and stop.
+    stop: Option<oneshot::Sender<()>>,
+    /// The reading task; aborted if the socket is dropped without `close`.
+    pump: tokio::task::JoinHandle<()>,
+}
+
+impl Socket {
+    /// The next push; `Closed` once the socket has ended.
+    pub async fn next(&mut self) -> Push {
+        self.pushes.recv().await.unwrap_or(Push::Closed)
+    }
+
+    /// Waits for a pushed state for which `pred` holds; any other push than a state fails.
+    pub async fn wait_state(
+        &mut self,
+        mut pred: impl FnMut(&Value) -> Result<bool, Failure>,
+    ) -> Result<(Instant, Value), Failure> {
+        loop {
+            match self.next().await {
+                Push::State { at, state } => {
+                    if pred(&state)? {
+                        return Ok((at, state));
+                    }
+                }
+                Push::Authorization(s) => return Err(Failure::Authorization(s)),
+                Push::Closed => return Err(Failure::SocketClosed),
+            }
+        }
+    }
+
+    /// Sends a Close frame and waits (briefly) for the reading task to finish.
+    pub async fn close(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut self.pump).await;
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        self.pump.abort();
+    }
+}
+
+/// Reads frames until the socket ends or `stop` fires.
+async fn pump<S>(
+    mut framed: S,
+    tx: mpsc::UnboundedSender<Push>,
+    mut stop: oneshot::Receiver<()>,
+    mut on_state: impl FnMut(Instant, &Value),
+) where
+    S: futures_util::Stream<Item = Result<Frame, awc::error::WsProtocolError>>
+        + futures_util::Sink<Message>
+        + Unpin,
+{
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+    loop {
+        tokio::select! {
+            frame = framed.next() => match frame {
+                Some(Ok(Frame::Binary(b))) => {
+                    let at = Instant::now();
+                    let Ok(env) = Envelope::decode(b) else { continue };
+                    if env.r#type == MessageType::Notification as i32 {
+                        let Ok(n) = Notification::decode(env.content.as_slice()) else { continue };
+                        if n.code != USER_GAME_STATUS_CHANGE {
+                            continue;
+                        }
+                        let Ok(state) = serde_json::from_str::<Value>(&n.data) else { continue };
+                        on_state(at, &state);
+                        let _ = tx.send(Push::State { at, state });
+                    } else if env.r#type == MessageType::Authorization as i32 {
+                        let status = Authorization::decode(env.content.as_slice()).map(|a| a.status).unwrap_or_default();
+                        let _ = tx.send(Push::Authorization(status));
+                    }
+                }
+                Some(Ok(Frame::Ping(p))) => {
+                    if framed.send(Message::Pong(p)).await.is_err() {
+                        break;
+                    }
+                }
+                Some(Ok(Frame::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            },
+            _ = ping.tick() => {
+                let env = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
+                if framed.send(Message::Binary(env.encode_to_vec().into())).await.is_err() {
+                    break;
+                }
+            }
+            _ = &mut stop => {
+                let _ = framed.send(Message::Close(Some(CloseCode::Normal.into()))).await;
+                break;
+            }
+        }
+    }
+    let _ = tx.send(Push::Closed);
+}
