@@ -56,6 +56,14 @@ impl PoolState {
         Some((channel, machine))
     }
 
+    /// Takes a specific free machine out; false if it is not free here.
+    pub fn claim(&mut self, machine: &MachineId) -> bool {
+        let Some(i) = self.free.iter().position(|m| m == machine) else { return false };
+        self.free.remove(i);
+        self.out.insert(machine.clone());
+        true
+    }
+
     pub fn free_count(&self) -> usize {
         self.free.len()
     }
@@ -70,6 +78,9 @@ pub enum PoolMsg {
     Free(MachineId),
     /// (free, out) counts.
     Stats(RpcReplyPort<(usize, usize)>),
+    /// Marks a free machine as out (a session restored after a restart holds it); false if it is
+    /// not a free machine of this pool.
+    Claim(MachineId, RpcReplyPort<bool>),
 }
 
 pub struct MachinePoolActor;
@@ -107,6 +118,10 @@ impl Actor for MachinePoolActor {
             }
             PoolMsg::Stats(reply) => {
                 let _ = reply.send((st.pool.free_count(), st.pool.out_count()));
+                None
+            }
+            PoolMsg::Claim(m, reply) => {
+                let _ = reply.send(st.pool.claim(&m));
                 None
             }
         };

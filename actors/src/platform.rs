@@ -17,24 +17,33 @@ use crate::clock::Clock;
 use crate::config::DomainConfig;
 use crate::connection::{ConnMsg, ConnectionActor, ConnectionArgs, ConnectionSink};
 use crate::error::{DomainError, DomainResult};
-use crate::game_session::{GameSessionActor, MachineId, SessionInit};
+use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit};
+use crate::lanes::{Lane, Place};
+use crate::queue::{ChannelMeta, Waiting};
+use storage::GameSessionRecord;
 use crate::machine_pool::{MachinePoolActor, PoolMsg};
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
 use crate::queue::{ChannelActor, ChannelKey, ChannelMsg};
-use crate::view::{EndReason, GameState, Push, SessionView};
+use crate::view::{EndReason, GameState, Push, SessionView, Status};
 
 /// Registry key of a session: its id, carrying what it starts with.
 #[derive(Clone)]
 pub struct SessionKey {
     pub id: i64,
-    init: Arc<SessionInit>,
+    /// What the session starts with; a key made only to look a session up has none.
+    init: Option<Arc<SessionInit>>,
 }
 
 impl SessionKey {
     pub fn new(id: i64, init: SessionInit) -> Self {
-        SessionKey { id, init: Arc::new(init) }
+        SessionKey { id, init: Some(Arc::new(init)) }
+    }
+
+    /// A key to find a running session with (never to start one).
+    pub fn lookup(id: i64) -> Self {
+        SessionKey { id, init: None }
     }
 }
 
@@ -86,7 +95,7 @@ impl Ctx {
         self.pools.get().expect("platform started").get(&node_id).ok_or(DomainError::UnknownNode)
     }
 
-    pub async fn free_machine(&self, node_id: i64, machine: MachineId) {
+    pub fn free_machine(&self, node_id: i64, machine: MachineId) {
         match self.pool(node_id) {
             Ok(p) => {
                 let _ = p.send_message(PoolMsg::Free(machine));
@@ -95,21 +104,72 @@ impl Ctx {
         }
     }
 
-    /// Tells a player's actor, starting it if needed.
-    pub async fn tell_player(&self, uid: i64, msg: PlayerMsg) {
-        match self.players().get_or_start(&uid).await {
-            Ok(p) => {
-                let _ = p.send_message(msg);
-            }
-            Err(e) => tracing::error!(uid, error = %e, "player actor unavailable"),
-        }
-    }
-
-    /// Tells a player's actor if it is running (rank updates: a player with a queued session has one).
+    /// Tells a player's actor if it is running (a stopped one reloads from storage anyway).
     pub fn tell_player_now(&self, uid: i64, msg: PlayerMsg) {
         if let Some(p) = self.players().get(&uid) {
             let _ = p.send_message(msg);
         }
+    }
+
+    /// What a channel shows of its game and node.
+    pub async fn channel_meta(&self, (game_id, node_id): ChannelKey) -> DomainResult<ChannelMeta> {
+        let s = self.store.clone();
+        let (game, node) = tokio::task::spawn_blocking(move || -> storage::Result<_> { Ok((s.games.get(game_id)?, s.nodes.get(node_id)?)) })
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        let game = game.ok_or(DomainError::UnknownGame)?;
+        let node = node.ok_or(DomainError::UnknownNode)?;
+        Ok(ChannelMeta { game_id, game_name: game.name.clone(), game_logo: game_logo(&game), node_id, node_name: node.name })
+    }
+
+    /// Stores a queued session's place.
+    pub async fn store_place(&self, id: i64, place: &Place) -> DomainResult<()> {
+        let s = self.store.clone();
+        let (lane, tag, seq) = (place.lane.code(), place.tag as i64, place.seq as i64);
+        tokio::task::spawn_blocking(move || s.sessions.set_place(id, lane, tag, seq))
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        Ok(())
+    }
+
+    /// Reads, changes and writes one session record; false if that failed.
+    pub async fn update_record(&self, id: i64, change: impl FnOnce(&mut GameSessionRecord) + Send + 'static) -> bool {
+        let s = self.store.clone();
+        let r = tokio::task::spawn_blocking(move || -> storage::Result<()> {
+            let mut r = s.sessions.get(id)?.ok_or(storage::Error::NotFound)?;
+            change(&mut r);
+            s.sessions.update(&r)
+        })
+        .await;
+        matches!(r, Ok(Ok(())))
+    }
+
+    /// The user's session that has not ended, if any.
+    pub async fn open_session_of(&self, uid: i64) -> DomainResult<Option<GameSessionRecord>> {
+        let s = self.store.clone();
+        let latest = tokio::task::spawn_blocking(move || s.sessions.list_by_user(uid, 1))
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        Ok(latest.into_iter().next().filter(|r| r.ended_at.is_none()))
+    }
+
+    /// Records the end of a session, pushes it to the player and forgets it.
+    pub async fn end_session(&self, uid: i64, id: i64, game_id: i64, reason: EndReason, now: i64) {
+        let written = self
+            .update_record(id, move |r| {
+                if r.ended_at.is_none() {
+                    r.status = 0;
+                    r.ended_at = Some(now);
+                    r.end_reason = Some(reason.as_str().to_string());
+                }
+            })
+            .await;
+        if !written {
+            tracing::error!(session_id = id, "session end write failed");
+        }
+        metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
+        self.bus.publish(&crate::view::user_topic(uid), &Push::GameStatus(GameState::Ended { id, game_id, reason }));
+        self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
     }
 }
 
@@ -138,26 +198,15 @@ impl Platform {
         // Nodes come from the configuration until game hosts register themselves.
         let now = clock.now_ms();
         let (s, nodes) = (store.clone(), config.nodes.clone());
-        let ended = tokio::task::spawn_blocking(move || -> storage::Result<usize> {
+        let open = tokio::task::spawn_blocking(move || -> storage::Result<Vec<GameSessionRecord>> {
             for n in &nodes {
                 s.nodes.upsert(&Node { id: n.id, name: n.name.clone(), status: n.status })?;
             }
-            // Sessions live at the last stop did not survive it.
-            let open = s.sessions.list_open()?;
-            for mut r in open.iter().cloned() {
-                r.status = 0;
-                r.ended_at = Some(now);
-                r.end_reason = Some(EndReason::ServerRestart.as_str().into());
-                s.sessions.update(&r)?;
-            }
-            Ok(open.len())
+            s.sessions.list_open()
         })
         .await
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
-        if ended > 0 {
-            tracing::warn!(ended, "sessions open at the last stop were ended");
-        }
 
         let ctx = Arc::new(Ctx {
             store: store.clone(),
@@ -178,8 +227,10 @@ impl Platform {
         let c = ctx.clone();
         let players: Factory<i64, PlayerActor> = Arc::new(move |uid| (PlayerActor { ctx: c.clone() }, *uid));
         let c = ctx.clone();
-        let sessions: Factory<SessionKey, GameSessionActor> =
-            Arc::new(move |k: &SessionKey| (GameSessionActor { ctx: c.clone() }, (*k.init).clone()));
+        let sessions: Factory<SessionKey, GameSessionActor> = Arc::new(move |k: &SessionKey| {
+            let init = k.init.as_deref().cloned().expect("sessions are started only with their init");
+            (GameSessionActor { ctx: c.clone() }, init)
+        });
         let c = ctx.clone();
         let channels: Factory<ChannelKey, ChannelActor> = Arc::new(move |k| (ChannelActor { ctx: c.clone() }, *k));
         let machines: std::collections::HashMap<i64, Vec<MachineId>> =
@@ -197,7 +248,95 @@ impl Platform {
             ctx.pools.get().expect("set above").get_or_start(&n.id).await?;
         }
         let passport = Arc::new(Passport::new(store, sms, clock));
-        Ok(Platform { ctx, passport, root })
+        let platform = Platform { ctx, passport, root };
+        platform.restore(open, now).await?;
+        Ok(platform)
+    }
+
+    /// Brings back what was live at the last stop (a crash included): queued sessions in their
+    /// stored places, READY sessions with what is left of their countdown (the downtime counts),
+    /// CONNECTING and PLAYING sessions on their machines.
+    async fn restore(&self, open: Vec<GameSessionRecord>, now: i64) -> Result<(), String> {
+        let ctx = &self.ctx;
+        let mut queued: std::collections::BTreeMap<ChannelKey, Vec<crate::queue::Restored>> = Default::default();
+        let (mut waiting, mut active, mut ended) = (0usize, 0usize, 0usize);
+        for r in open {
+            let known_node = ctx.config.nodes.iter().any(|n| n.id == r.node_id);
+            match r.status {
+                1 if known_node => {
+                    let lane = Lane::from_code(r.lane).unwrap_or(Lane::Normal);
+                    let place = Place { tag: r.tag.max(0) as u64, seq: r.seq.max(0) as u64, lane };
+                    let w = Waiting { session_id: r.id, uid: r.uid, device_no: r.device_no.clone(), since_ms: r.created_at };
+                    queued.entry((r.game_id, r.node_id)).or_default().push((w, place));
+                    waiting += 1;
+                }
+                3..=5 if known_node && r.machine_id.is_some() => {
+                    if self.restore_active(&r, now).await.is_ok() {
+                        active += 1;
+                    } else {
+                        ctx.end_session(r.uid, r.id, r.game_id, EndReason::ServerRestart, now).await;
+                        ended += 1;
+                    }
+                }
+                _ => {
+                    ctx.end_session(r.uid, r.id, r.game_id, EndReason::ServerRestart, now).await;
+                    ended += 1;
+                }
+            }
+        }
+        for (key, entries) in queued {
+            let s = ctx.store.clone();
+            let virtual_time = tokio::task::spawn_blocking(move || s.sessions.max_admitted_tag(key.0, key.1))
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?
+                .unwrap_or(0)
+                .max(0) as u64;
+            let ch = ctx.channel(key.0, key.1).await.map_err(|e| e.to_string())?;
+            ch.send_message(ChannelMsg::Restore { virtual_time, entries }).map_err(|e| e.to_string())?;
+        }
+        if waiting + active + ended > 0 {
+            tracing::info!(waiting, active, ended, "restored the sessions live at the last stop");
+        }
+        Ok(())
+    }
+
+    /// Restarts the actor of a session that held a machine at the last stop.
+    async fn restore_active(&self, r: &GameSessionRecord, now: i64) -> DomainResult<()> {
+        let ctx = &self.ctx;
+        let machine = r.machine_id.clone().ok_or(DomainError::WrongState)?;
+        let pool = ctx.pool(r.node_id)?;
+        let claimed = ractor::call!(pool, PoolMsg::Claim, machine.clone()).map_err(|e| DomainError::Internal(e.to_string()))?;
+        if !claimed {
+            return Err(DomainError::WrongState);
+        }
+        let meta = ctx.channel_meta((r.game_id, r.node_id)).await?;
+        let full = ctx.config.connect_countdown();
+        let elapsed = std::time::Duration::from_millis((now - r.ready_at.unwrap_or(now)).max(0) as u64);
+        let (phase, status) = match r.status {
+            3 => (Phase::Ready { machine }, Status::Ready),
+            4 => (Phase::Connecting { machine }, Status::Connecting),
+            _ => (Phase::Playing { machine }, Status::Playing),
+        };
+        let view = SessionView {
+            id: r.id,
+            game_id: r.game_id,
+            game_name: meta.game_name,
+            game_logo: meta.game_logo,
+            status,
+            device_no: r.device_no.clone(),
+            node_id: r.node_id,
+            node_name: meta.node_name,
+            connect_countdown_secs: ctx.config.connect_countdown_secs,
+            queued_at_ms: r.created_at,
+            ready_at_ms: r.ready_at,
+            playing_at_ms: r.playing_at,
+            is_fast: r.lane,
+            sort: 0,
+        };
+        let init = SessionInit { view, uid: r.uid, phase, countdown: full.saturating_sub(elapsed), fresh: false };
+        ctx.sessions().get_or_start(&SessionKey::new(r.id, init)).await.map_err(DomainError::Internal)?;
+        Ok(())
     }
 
     pub fn passport(&self) -> &Passport {
@@ -274,10 +413,16 @@ impl Platform {
             }
             None => pick_node(&nodes, node_delay).ok_or(DomainError::NodeMaintenance)?,
         };
+        let lane = self.lane_of(uid).await?;
         let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
         let device_no = device_no.to_string();
-        ractor::call!(player, |reply| PlayerMsg::Start { game, node, device_no, reply })
+        ractor::call!(player, |reply| PlayerMsg::Start { game, node, device_no, lane, reply })
             .map_err(|e| DomainError::Internal(e.to_string()))?
+    }
+
+    /// The lane a player joins with what they hold now.
+    pub async fn lane_of(&self, _uid: i64) -> DomainResult<Lane> {
+        Ok(Lane::Normal)
     }
 
     pub async fn game_state(&self, uid: i64) -> DomainResult<GameState> {

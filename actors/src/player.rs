@@ -1,17 +1,28 @@
-//! One actor per user: it owns the player's game state and pushes every change of it.
-//!
-//! Calls about a user's game go through their player actor, one at a time, so the checks of
+//! One actor per user, for the calls about their game: it serializes them, so the checks of
 //! core-platform.md §8.2 (a game already running here, elsewhere, or another game) cannot race.
+//!
+//! The player's game state itself lives where the session is: in its queue channel while
+//! QUEUE, in its game-session actor from READY on. The player actor remembers which session is
+//! current and asks that owner; it loads the current session from storage when it starts and
+//! stops itself after a minute without calls, so a hundred thousand waiting players do not each
+//! keep an actor (the pushes go from the owners straight to the bus).
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use storage::{Game, NewGameSession, Node};
 
 use crate::error::{DomainError, DomainResult};
-use crate::game_session::{SessionInit, SessionMsg};
+use crate::game_session::SessionMsg;
+use crate::lanes::Lane;
 use crate::platform::{Ctx, SessionKey};
-use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use crate::queue::{ChannelMsg, Waiting};
+use crate::view::{EndReason, GameState, SessionView};
+
+/// A player actor with no calls for this long stops (it is started again on the next call).
+pub const IDLE: Duration = Duration::from_secs(60);
 
 /// A call about the current session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,29 +34,41 @@ pub enum SessionOp {
 }
 
 pub enum PlayerMsg {
-    Start { game: Game, node: Node, device_no: String, reply: RpcReplyPort<DomainResult<SessionView>> },
+    Start { game: Game, node: Node, device_no: String, lane: Lane, reply: RpcReplyPort<DomainResult<SessionView>> },
     Op { op: SessionOp, session_id: i64, reply: RpcReplyPort<DomainResult<GameState>> },
     Get(RpcReplyPort<GameState>),
-    /// From the session: its state changed.
-    SessionChanged(SessionView),
-    /// From the session: it ended.
-    SessionEnded { id: i64, game_id: i64, reason: EndReason },
-    /// From the queue: the session's rank moved.
-    Rank { session_id: i64, sort: u64 },
+    /// Move the queued session to a better lane (fast-entry card, purchase).
+    ChangeLane { session_id: i64, lane: Lane, reply: RpcReplyPort<DomainResult<SessionView>> },
+    /// The current session ended elsewhere (countdown, time up).
+    SessionEnded { id: i64 },
+    /// Timer: stop if idle.
+    Idle,
 }
 
 pub struct PlayerActor {
     pub ctx: Arc<Ctx>,
 }
 
+/// The current session, and where to find it.
+#[derive(Debug, Clone)]
+struct Current {
+    id: i64,
+    game_id: i64,
+    node_id: i64,
+}
+
+/// Where the current session is now.
+enum Located {
+    Queued(SessionView, ActorRef<ChannelMsg>),
+    Active(SessionView, ActorRef<SessionMsg>),
+}
+
 pub struct PlayerState {
     uid: i64,
     current: Option<Current>,
-}
-
-struct Current {
-    view: SessionView,
-    session: ActorRef<SessionMsg>,
+    /// Calls since the idle timer was set.
+    busy: bool,
+    timers: Timers<()>,
 }
 
 impl Actor for PlayerActor {
@@ -53,14 +76,20 @@ impl Actor for PlayerActor {
     type State = PlayerState;
     type Arguments = i64;
 
-    async fn pre_start(&self, _me: ActorRef<PlayerMsg>, uid: i64) -> Result<PlayerState, ActorProcessingErr> {
-        Ok(PlayerState { uid, current: None })
+    async fn pre_start(&self, me: ActorRef<PlayerMsg>, uid: i64) -> Result<PlayerState, ActorProcessingErr> {
+        let current = self.ctx.open_session_of(uid).await?.map(|r| Current { id: r.id, game_id: r.game_id, node_id: r.node_id });
+        let mut timers = Timers::default();
+        timers.set((), IDLE, &me, PlayerMsg::Idle);
+        Ok(PlayerState { uid, current, busy: false, timers })
     }
 
-    async fn handle(&self, _me: ActorRef<PlayerMsg>, msg: PlayerMsg, st: &mut PlayerState) -> Result<(), ActorProcessingErr> {
+    async fn handle(&self, me: ActorRef<PlayerMsg>, msg: PlayerMsg, st: &mut PlayerState) -> Result<(), ActorProcessingErr> {
+        if !matches!(msg, PlayerMsg::Idle) {
+            st.busy = true;
+        }
         match msg {
-            PlayerMsg::Start { game, node, device_no, reply } => {
-                let r = self.start(st, game, node, device_no).await;
+            PlayerMsg::Start { game, node, device_no, lane, reply } => {
+                let r = self.start(st, game, node, device_no, lane).await;
                 let _ = reply.send(r);
             }
             PlayerMsg::Op { op, session_id, reply } => {
@@ -68,31 +97,33 @@ impl Actor for PlayerActor {
                 let _ = reply.send(r);
             }
             PlayerMsg::Get(reply) => {
-                let state = match &st.current {
-                    Some(c) => GameState::Online(self.with_exact_rank(c.view.clone()).await),
+                let state = match self.locate(st).await {
+                    Some(Located::Queued(v, _) | Located::Active(v, _)) => GameState::Online(v),
                     None => GameState::None,
                 };
                 let _ = reply.send(state);
             }
-            PlayerMsg::SessionChanged(view) => {
-                if let Some(c) = st.current.as_mut().filter(|c| c.view.id == view.id) {
-                    let sort = if view.status == Status::Queue { c.view.sort } else { 0 };
-                    c.view = SessionView { sort, ..view };
-                    self.push(st.uid, GameState::Online(c.view.clone()));
-                }
+            PlayerMsg::ChangeLane { session_id, lane, reply } => {
+                let r = match self.locate(st).await {
+                    Some(Located::Queued(v, ch)) if v.id == session_id => ractor::call!(ch, ChannelMsg::ChangeLane, session_id, lane)
+                        .map_err(|e| DomainError::Internal(e.to_string()))?
+                        .ok_or(DomainError::WrongState),
+                    Some(Located::Active(v, _)) if v.id == session_id => Err(DomainError::WrongState),
+                    _ => Err(DomainError::UnknownSession),
+                };
+                let _ = reply.send(r);
             }
-            PlayerMsg::SessionEnded { id, game_id, reason } => {
-                if st.current.as_ref().is_some_and(|c| c.view.id == id) {
+            PlayerMsg::SessionEnded { id } => {
+                if st.current.as_ref().is_some_and(|c| c.id == id) {
                     st.current = None;
-                    self.push(st.uid, GameState::Ended { id, game_id, reason });
                 }
             }
-            PlayerMsg::Rank { session_id, sort } => {
-                if let Some(c) = st.current.as_mut().filter(|c| c.view.id == session_id && c.view.status == Status::Queue) {
-                    if c.view.sort != sort {
-                        c.view.sort = sort;
-                        self.push(st.uid, GameState::Online(c.view.clone()));
-                    }
+            PlayerMsg::Idle => {
+                if st.busy {
+                    st.busy = false;
+                    st.timers.set((), IDLE, &me, PlayerMsg::Idle);
+                } else {
+                    me.stop(None);
                 }
             }
         }
@@ -116,78 +147,105 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
 }
 
 impl PlayerActor {
-    /// While queued, the view with the exact rank read from the queue (the pushed rank may trail
-    /// by one refresh). The stored view keeps what the browser was last told.
-    async fn with_exact_rank(&self, mut view: SessionView) -> SessionView {
-        if view.status == Status::Queue {
-            if let Ok(ch) = self.ctx.channel(view.game_id, view.node_id).await {
-                if let Ok(Some(rank)) = ractor::call!(ch, crate::queue::ChannelMsg::Rank, view.id) {
-                    view.sort = rank;
-                }
+    /// Finds the current session: in its queue, else in its session actor; else it has ended.
+    async fn locate(&self, st: &mut PlayerState) -> Option<Located> {
+        let c = st.current.clone()?;
+        // The queue first: a grant starts the session actor before the queue answers anything
+        // else, so "not in the queue" means "in a session actor, or ended".
+        if let Ok(ch) = self.ctx.channel(c.game_id, c.node_id).await {
+            if let Ok(Some(v)) = ractor::call!(ch, ChannelMsg::Get, c.id) {
+                return Some(Located::Queued(v, ch));
             }
         }
-        view
+        if let Some(s) = self.ctx.sessions().get(&SessionKey::lookup(c.id)) {
+            if let Ok(v) = ractor::call!(s, SessionMsg::Get) {
+                return Some(Located::Active(v, s));
+            }
+        }
+        st.current = None;
+        None
     }
 
-    fn push(&self, uid: i64, state: GameState) {
-        self.ctx.bus.publish(&crate::view::user_topic(uid), &Push::GameStatus(state));
-    }
-
-    async fn start(&self, st: &mut PlayerState, game: Game, node: Node, device_no: String) -> DomainResult<SessionView> {
-        if let Some(refusal) = start_conflict(st.current.as_ref().map(|c| &c.view), game.id, &device_no) {
+    async fn start(&self, st: &mut PlayerState, game: Game, node: Node, device_no: String, lane: Lane) -> DomainResult<SessionView> {
+        let live = match self.locate(st).await {
+            Some(Located::Queued(v, _) | Located::Active(v, _)) => Some(v),
+            None => None,
+        };
+        if let Some(refusal) = start_conflict(live.as_ref(), game.id, &device_no) {
             return Err(refusal);
         }
         let now = self.ctx.clock.now_ms();
         let repo = self.ctx.store.sessions.clone();
-        let new = NewGameSession { uid: st.uid, game_id: game.id, node_id: node.id, device_no: device_no.clone(), created_at: now };
+        let new = NewGameSession { uid: st.uid, game_id: game.id, node_id: node.id, device_no: device_no.clone(), created_at: now, lane: lane.code() };
         let record = tokio::task::spawn_blocking(move || repo.insert(&new))
             .await
             .map_err(|e| DomainError::Internal(e.to_string()))??;
-        let view = SessionView {
-            id: record.id,
-            game_id: game.id,
-            game_name: game.name.clone(),
-            game_logo: crate::platform::game_logo(&game),
-            status: Status::Queue,
-            device_no,
-            node_id: node.id,
-            node_name: node.name.clone(),
-            connect_countdown_secs: self.ctx.config.connect_countdown_secs,
-            queued_at_ms: now,
-            ready_at_ms: None,
-            playing_at_ms: None,
-            is_fast: 0,
-            sort: 0,
+        let ch = self.ctx.channel(game.id, node.id).await?;
+        let waiting = Waiting { session_id: record.id, uid: st.uid, device_no: device_no.clone(), since_ms: now };
+        let enqueued = ractor::call!(ch, ChannelMsg::Enqueue, waiting, lane).map_err(|e| DomainError::Internal(e.to_string()));
+        let view = match enqueued {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) | Err(e) => {
+                self.ctx.end_session(st.uid, record.id, game.id, EndReason::ServerRestart, now).await;
+                return Err(e);
+            }
         };
-        let key = SessionKey::new(record.id, SessionInit { record, view });
-        let session = self.ctx.sessions().get_or_start(&key).await.map_err(DomainError::Internal)?;
-        let view = ractor::call!(session, SessionMsg::Begin).map_err(|e| DomainError::Internal(e.to_string()))??;
         metrics::counter!("yoo_sessions_started_total").increment(1);
-        st.current = Some(Current { view: view.clone(), session });
+        st.current = Some(Current { id: record.id, game_id: game.id, node_id: node.id });
         Ok(view)
     }
 
     async fn op(&self, st: &mut PlayerState, op: SessionOp, session_id: i64) -> DomainResult<GameState> {
-        let Some(c) = st.current.as_ref().filter(|c| c.view.id == session_id) else {
+        if st.current.as_ref().is_none_or(|c| c.id != session_id) {
             return Err(DomainError::UnknownSession);
-        };
-        let session = c.session.clone();
+        }
         let call = |e: ractor::RactorErr<SessionMsg>| DomainError::Internal(e.to_string());
-        match op {
-            SessionOp::Confirm => {
-                let view = ractor::call!(session, SessionMsg::Confirm).map_err(call)??;
+        match (op, self.locate(st).await) {
+            (_, None) => Err(DomainError::UnknownSession),
+            (SessionOp::CancelQueue | SessionOp::Over, Some(Located::Queued(_, ch))) => {
+                let reason = if op == SessionOp::Over { EndReason::Over } else { EndReason::Cancelled };
+                let removed = ractor::call!(ch, ChannelMsg::Remove, session_id).map_err(|e| DomainError::Internal(e.to_string()))?;
+                if removed {
+                    let now = self.ctx.clock.now_ms();
+                    self.ctx.end_session(st.uid, session_id, st.current.as_ref().map_or(0, |c| c.game_id), reason, now).await;
+                    st.current = None;
+                    return Ok(GameState::None);
+                }
+                // A machine arrived meanwhile: leave it too.
+                match self.locate(st).await {
+                    Some(Located::Active(_, s)) => self.end_active(st, s, op, reason).await,
+                    _ => Ok(GameState::None),
+                }
+            }
+            (SessionOp::Confirm | SessionOp::CancelConfirm, Some(Located::Queued(..))) => Err(DomainError::WrongState),
+            (SessionOp::Confirm, Some(Located::Active(_, s))) => {
+                let view = ractor::call!(s, SessionMsg::Confirm).map_err(call)??;
                 Ok(GameState::Online(view))
             }
-            SessionOp::CancelConfirm => ractor::call!(session, SessionMsg::CancelConfirm).map_err(call)?.map(|_| GameState::None),
-            SessionOp::CancelQueue => ractor::call!(session, SessionMsg::CancelQueue).map_err(call)?.map(|_| GameState::None),
-            SessionOp::Over => ractor::call!(session, SessionMsg::Over).map_err(call)?.map(|_| GameState::None),
+            (_, Some(Located::Active(_, s))) => {
+                let reason = if op == SessionOp::CancelQueue { EndReason::Cancelled } else { EndReason::GaveUp };
+                self.end_active(st, s, op, reason).await
+            }
         }
+    }
+
+    /// Ends a session that holds a machine: `over` ends it from any state; a give-up only from
+    /// READY or CONNECTING.
+    async fn end_active(&self, st: &mut PlayerState, s: ActorRef<SessionMsg>, op: SessionOp, reason: EndReason) -> DomainResult<GameState> {
+        let call = |e: ractor::RactorErr<SessionMsg>| DomainError::Internal(e.to_string());
+        match op {
+            SessionOp::Over => ractor::call!(s, SessionMsg::Over).map_err(call)??,
+            _ => ractor::call!(s, |r| SessionMsg::GiveUp(reason, r)).map_err(call)??,
+        }
+        st.current = None;
+        Ok(GameState::None)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::Status;
 
     fn live(game_id: i64, device: &str) -> SessionView {
         SessionView {

@@ -1,55 +1,77 @@
 //! The queue of one game on one node: who waits, in what order, and who gets the next machine.
 //!
-//! The order is [`LaneQueue`]'s (lanes and weighted fair admission, see `lanes`).
-//! [`ChannelActor`] owns one, asks the node's machine pool for a machine while anyone waits,
-//! hands each granted machine to the head of the queue, and refreshes the ranks players see.
+//! A waiting session is a compact [`Waiting`] entry here (no actor of its own); its place comes
+//! from [`LaneQueue`] (lanes and weighted fair admission, see `lanes`) and is written to storage
+//! when it joins, so a restart rebuilds the same order. [`ChannelActor`] asks the node's machine
+//! pool for a machine while anyone waits, hands each granted machine to the head of the queue by
+//! starting its game-session actor, measures the admission rate, and keeps the ranks players see
+//! fresh.
 //!
 //! Hand-off invariant (guarded by `pool_grants_machine_once` and the platform tests):
 //! 1. While the queue is non-empty the channel has exactly one demand registered with the pool.
-//! 2. A grant pops the head and sends it the machine before anything else is handled, so a
-//!    session that asks to leave afterwards learns it was no longer queued and waits for the
-//!    machine to give it back.
-//! 3. A grant that finds the queue empty goes straight back to the pool.
+//! 2. A grant pops the head and starts its session actor (holding the machine) before the channel
+//!    handles anything else, so a later `Remove` of that session answers `false` and the caller
+//!    finds the session actor instead.
+//! 3. A grant that finds the queue empty, or whose session cannot start, goes back to the pool.
 //!
 //! Rank freshness: any change marks the queue dirty and schedules one refresh `rank_refresh`
-//! later; the refresh walks the queue once in admission order and tells each player whose rank
-//! moved. A displayed rank is thus at most `rank_refresh` stale, and a burst of changes costs one
-//! walk.
+//! later; the refresh walks the queue once in admission order and pushes the new state to each
+//! connected player whose rank moved. A displayed rank is thus at most `rank_refresh` stale, and
+//! a burst of changes costs one walk.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
-use crate::game_session::{MachineId, SessionMsg};
-use crate::lanes::{Lane, LaneQueue};
+use crate::error::DomainResult;
+use crate::game_session::{MachineId, Phase, SessionInit};
+use crate::lanes::{Lane, LaneQueue, Place};
 use crate::machine_pool::PoolMsg;
-use crate::platform::Ctx;
-use crate::player::PlayerMsg;
+use crate::platform::{Ctx, SessionKey};
+use crate::view::{GameState, Push, SessionView, Status};
 
 /// One waiting session.
 #[derive(Debug, Clone)]
 pub struct Waiting {
     pub session_id: i64,
     pub uid: i64,
-    pub lane: Lane,
+    pub device_no: String,
     pub since_ms: i64,
-    pub session: ActorRef<SessionMsg>,
 }
 
+/// What a channel shows of its game and node in every view.
+#[derive(Debug, Clone)]
+pub struct ChannelMeta {
+    pub game_id: i64,
+    pub game_name: String,
+    pub game_logo: String,
+    pub node_id: i64,
+    pub node_name: String,
+}
+
+/// A restored entry: the waiting session and its stored place.
+pub type Restored = (Waiting, Place);
+
 pub enum ChannelMsg {
-    /// Join the back of the queue; replies with the rank.
-    Enqueue(Waiting, RpcReplyPort<u64>),
+    /// Join the queue in `lane`; replies with the view (exact rank).
+    Enqueue(Waiting, Lane, RpcReplyPort<DomainResult<SessionView>>),
     /// Leave the queue; replies whether the session was still in it.
     Remove(i64, RpcReplyPort<bool>),
+    /// Move a waiting session to a better lane; replies with the new view, None if not waiting.
+    ChangeLane(i64, Lane, RpcReplyPort<Option<SessionView>>),
+    /// The view of a waiting session with its exact rank; None if it does not wait here.
+    Get(i64, RpcReplyPort<Option<SessionView>>),
+    /// What a player joining `lane` now would see: (players ahead, expected wait in seconds).
+    Preview(Lane, RpcReplyPort<(u64, u64)>),
     /// The pool grants a machine for the head of the queue.
     Grant(MachineId),
-    /// The exact rank of a waiting session, if it waits.
-    Rank(i64, RpcReplyPort<Option<u64>>),
+    /// Rebuild from storage after a restart (before any traffic).
+    Restore { virtual_time: u64, entries: Vec<Restored> },
     /// Number waiting (tests, metrics).
     Len(RpcReplyPort<usize>),
-    /// Timer: tell players whose rank moved.
+    /// Timer: push the new state to players whose rank moved.
     RefreshRanks,
 }
 
@@ -60,14 +82,49 @@ pub struct ChannelActor {
     pub ctx: Arc<Ctx>,
 }
 
+/// Admissions over the last window, for the expected wait.
+#[derive(Debug, Default)]
+pub struct AdmissionRate {
+    times: VecDeque<i64>,
+}
+
+/// How far back the admission rate looks.
+const RATE_WINDOW_MS: i64 = 5 * 60_000;
+
+impl AdmissionRate {
+    pub fn record(&mut self, now: i64) {
+        self.times.push_back(now);
+        while self.times.front().is_some_and(|t| now - *t > RATE_WINDOW_MS) {
+            self.times.pop_front();
+        }
+    }
+
+    /// Admissions per second, measured over the window (at least 10 s of it); None before any.
+    pub fn per_sec(&self, now: i64) -> Option<f64> {
+        let start = self.times.partition_point(|t| now - *t > RATE_WINDOW_MS);
+        let first = *self.times.get(start)?;
+        let span_ms = (now - first).clamp(10_000, RATE_WINDOW_MS);
+        Some((self.times.len() - start) as f64 * 1000.0 / span_ms as f64)
+    }
+
+    /// Expected seconds until `rank` is admitted; without a measurement, a minute per place.
+    pub fn wait_secs(&self, rank: u64, now: i64) -> u64 {
+        match self.per_sec(now) {
+            Some(r) if r > 0.0 => (rank as f64 / r).ceil() as u64,
+            _ => rank * 60,
+        }
+    }
+}
+
 pub struct ChannelState {
-    key: ChannelKey,
+    meta: ChannelMeta,
     queue: LaneQueue<Waiting>,
     /// Whether a demand is registered with the pool (invariant 1).
     demanding: bool,
     pool: ActorRef<PoolMsg>,
-    /// The rank each waiting session was last told.
+    /// The rank each waiting session was last shown.
     told: HashMap<i64, u64>,
+    rate: AdmissionRate,
     /// The pending rank refresh, if the queue changed since the last one.
     timers: Timers<()>,
 }
@@ -79,47 +136,80 @@ impl Actor for ChannelActor {
 
     async fn pre_start(&self, _me: ActorRef<ChannelMsg>, key: ChannelKey) -> Result<ChannelState, ActorProcessingErr> {
         let pool = self.ctx.pool(key.1).map_err(|e| format!("no pool for node {}: {e}", key.1))?;
-        Ok(ChannelState { key, queue: LaneQueue::default(), demanding: false, pool, told: HashMap::new(), timers: Timers::default() })
+        let meta = self.ctx.channel_meta(key).await.map_err(|e| format!("channel {key:?}: {e}"))?;
+        Ok(ChannelState {
+            meta,
+            queue: LaneQueue::default(),
+            demanding: false,
+            pool,
+            told: HashMap::new(),
+            rate: AdmissionRate::default(),
+            timers: Timers::default(),
+        })
     }
 
     async fn handle(&self, me: ActorRef<ChannelMsg>, msg: ChannelMsg, st: &mut ChannelState) -> Result<(), ActorProcessingErr> {
         match msg {
-            ChannelMsg::Enqueue(w, reply) => {
+            ChannelMsg::Enqueue(w, lane, reply) => {
                 let id = w.session_id;
-                let rank = st.queue.push(id, w.lane, w);
-                st.told.insert(id, rank);
-                metrics::gauge!("yoo_players_waiting").increment(1.0);
-                self.changed(&me, st);
-                let _ = reply.send(rank);
+                let rank = st.queue.push(id, lane, w);
+                let place = st.queue.place(id).expect("just pushed");
+                if let Err(e) = self.ctx.store_place(id, &place).await {
+                    st.queue.remove(id);
+                    let _ = reply.send(Err(e));
+                } else {
+                    st.told.insert(id, rank);
+                    metrics::gauge!("yoo_players_waiting").increment(1.0);
+                    crate::game_session::count_state(None, Some(Status::Queue));
+                    self.changed(&me, st);
+                    let _ = reply.send(Ok(self.view(st, id, rank)));
+                }
             }
             ChannelMsg::Remove(id, reply) => {
                 let removed = st.queue.remove(id).is_some();
                 if removed {
-                    st.told.remove(&id);
-                    metrics::gauge!("yoo_players_waiting").decrement(1.0);
+                    self.left(st, id);
                     self.changed(&me, st);
                 }
                 let _ = reply.send(removed);
             }
+            ChannelMsg::ChangeLane(id, lane, reply) => {
+                let r = st.queue.change_lane(id, lane).map(|(rank, moved)| {
+                    if moved {
+                        if let Some(place) = st.queue.place(id) {
+                            let ctx = self.ctx.clone();
+                            tokio::spawn(async move {
+                                let _ = ctx.store_place(id, &place).await;
+                            });
+                        }
+                    }
+                    rank
+                });
+                if r.is_some() {
+                    self.changed(&me, st);
+                }
+                let _ = reply.send(r.map(|rank| self.view(st, id, rank)));
+            }
+            ChannelMsg::Get(id, reply) => {
+                let _ = reply.send(st.queue.rank_of(id).map(|rank| self.view(st, id, rank)));
+            }
+            ChannelMsg::Preview(lane, reply) => {
+                let ahead = st.queue.rank_of_place(&st.queue.preview(lane)) - 1;
+                let _ = reply.send((ahead, st.rate.wait_secs(ahead + 1, self.ctx.clock.now_ms())));
+            }
             ChannelMsg::Grant(machine) => {
                 st.demanding = false;
-                let mut handed = false;
-                while let Some((id, _, w)) = st.queue.pop_front() {
-                    st.told.remove(&id);
-                    metrics::gauge!("yoo_players_waiting").decrement(1.0);
-                    if w.session.send_message(SessionMsg::Granted(machine.clone())).is_ok() {
-                        handed = true;
-                        break;
-                    }
-                }
-                if handed {
-                    self.changed(&me, st);
-                } else {
-                    let _ = st.pool.send_message(PoolMsg::Free(machine));
-                }
+                self.hand_over(&me, st, machine).await;
             }
-            ChannelMsg::Rank(id, reply) => {
-                let _ = reply.send(st.queue.rank_of(id));
+            ChannelMsg::Restore { virtual_time, entries } => {
+                let n = entries.len();
+                st.queue = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
+                let ranks: Vec<(i64, u64)> = st.queue.in_order().map(|(r, id, _)| (id, r)).collect();
+                st.told = ranks.into_iter().collect();
+                metrics::gauge!("yoo_players_waiting").increment(n as f64);
+                for _ in 0..n {
+                    crate::game_session::count_state(None, Some(Status::Queue));
+                }
             }
             ChannelMsg::Len(reply) => {
                 let _ = reply.send(st.queue.len());
@@ -129,7 +219,8 @@ impl Actor for ChannelActor {
         if !st.demanding {
             if let Some((_, head)) = st.queue.front() {
                 st.demanding = true;
-                let _ = st.pool.send_message(PoolMsg::Demand { channel: st.key, since_ms: head.since_ms, reply_to: me.clone() });
+                let _ =
+                    st.pool.send_message(PoolMsg::Demand { channel: (st.meta.game_id, st.meta.node_id), since_ms: head.since_ms, reply_to: me.clone() });
             }
         }
         Ok(())
@@ -137,6 +228,82 @@ impl Actor for ChannelActor {
 }
 
 impl ChannelActor {
+    /// The view of a waiting session at `rank`.
+    fn view(&self, st: &ChannelState, id: i64, rank: u64) -> SessionView {
+        let (place, w) = (st.queue.place(id), st.queue.get(id));
+        SessionView {
+            id,
+            game_id: st.meta.game_id,
+            game_name: st.meta.game_name.clone(),
+            game_logo: st.meta.game_logo.clone(),
+            status: Status::Queue,
+            device_no: w.map(|w| w.device_no.clone()).unwrap_or_default(),
+            node_id: st.meta.node_id,
+            node_name: st.meta.node_name.clone(),
+            connect_countdown_secs: self.ctx.config.connect_countdown_secs,
+            queued_at_ms: w.map_or(0, |w| w.since_ms),
+            ready_at_ms: None,
+            playing_at_ms: None,
+            is_fast: place.map_or(0, |p| p.lane.code()),
+            sort: rank,
+        }
+    }
+
+    /// Bookkeeping for a session that left the queue (any way).
+    fn left(&self, st: &mut ChannelState, id: i64) {
+        st.told.remove(&id);
+        metrics::gauge!("yoo_players_waiting").decrement(1.0);
+        crate::game_session::count_state(Some(Status::Queue), None);
+    }
+
+    /// Gives `machine` to the head of the queue by starting its session actor (invariant 2).
+    async fn hand_over(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState, machine: MachineId) {
+        while let Some((id, place, w)) = st.queue.pop_front() {
+            let rank_view = self.view_of_popped(st, id, &place, &w);
+            self.left(st, id);
+            let init = SessionInit {
+                view: rank_view,
+                uid: w.uid,
+                phase: Phase::Ready { machine: machine.clone() },
+                countdown: self.ctx.config.connect_countdown(),
+                fresh: true,
+            };
+            match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
+                Ok(_) => {
+                    st.rate.record(self.ctx.clock.now_ms());
+                    metrics::counter!("yoo_queue_admissions_total").increment(1);
+                    self.changed(me, st);
+                    return;
+                }
+                Err(e) => {
+                    tracing::error!(session_id = id, error = %e, "session could not start; next in queue");
+                    let now = self.ctx.clock.now_ms();
+                    self.ctx.end_session(w.uid, id, st.meta.game_id, crate::view::EndReason::ServerRestart, now).await;
+                }
+            }
+        }
+        let _ = st.pool.send_message(PoolMsg::Free(machine));
+    }
+
+    fn view_of_popped(&self, st: &ChannelState, id: i64, place: &Place, w: &Waiting) -> SessionView {
+        SessionView {
+            id,
+            game_id: st.meta.game_id,
+            game_name: st.meta.game_name.clone(),
+            game_logo: st.meta.game_logo.clone(),
+            status: Status::Ready,
+            device_no: w.device_no.clone(),
+            node_id: st.meta.node_id,
+            node_name: st.meta.node_name.clone(),
+            connect_countdown_secs: self.ctx.config.connect_countdown_secs,
+            queued_at_ms: w.since_ms,
+            ready_at_ms: None,
+            playing_at_ms: None,
+            is_fast: place.lane.code(),
+            sort: 0,
+        }
+    }
+
     /// Schedules a rank refresh unless one is pending.
     fn changed(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState) {
         if !st.timers.is_set(&()) {
@@ -144,14 +311,42 @@ impl ChannelActor {
         }
     }
 
-    /// Walks the queue once and tells each player whose rank moved.
+    /// Walks the queue once and pushes the new state to each connected player whose rank moved.
     fn refresh_ranks(&self, st: &mut ChannelState) {
-        for (rank, session_id, w) in st.queue.in_order() {
-            let told = st.told.entry(session_id).or_insert(0);
+        let started = std::time::Instant::now();
+        let mut moved = Vec::new();
+        for (rank, id, w) in st.queue.in_order() {
+            let told = st.told.entry(id).or_insert(0);
             if *told != rank {
                 *told = rank;
-                self.ctx.tell_player_now(w.uid, PlayerMsg::Rank { session_id, sort: rank });
+                moved.push((rank, id, w.uid));
             }
         }
+        for (rank, id, uid) in moved {
+            let topic = crate::view::user_topic(uid);
+            if self.ctx.bus.subscribers(&topic) > 0 {
+                let view = self.view(st, id, rank);
+                self.ctx.bus.publish(&topic, &Push::GameStatus(GameState::Online(view)));
+            }
+        }
+        metrics::histogram!("yoo_rank_refresh_seconds").record(started.elapsed().as_secs_f64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AdmissionRate;
+
+    #[test]
+    fn wait_follows_the_measured_rate() {
+        let mut r = AdmissionRate::default();
+        assert_eq!(r.wait_secs(5, 0), 300, "no measurement yet: a minute a place");
+        for i in 0..100 {
+            r.record(i * 100); // 10 per second over 10 s
+        }
+        assert_eq!(r.per_sec(10_000).map(|x| x.round()), Some(10.0));
+        assert_eq!(r.wait_secs(50, 10_000), 5);
+        // Old admissions fall out of the window.
+        assert_eq!(r.wait_secs(1, 10 * 60_000), 60);
     }
 }

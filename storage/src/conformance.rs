@@ -5,9 +5,13 @@
 //! Available to other crates with the `conformance` feature.
 
 use std::collections::HashSet;
+use std::sync::Barrier;
 
-use crate::model::{Game, GameSessionRecord, LoginSession, NewGameSession, Node, User};
-use crate::{seed, Error, Store};
+use crate::model::{
+    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim,
+    NewGameSession, Node, PlayCharge, User,
+};
+use crate::{seed, Error, Result, Store};
 
 /// Creates (or finds) a user for the suite's own records.
 fn user(store: &Store, cellphone: &str) -> User {
@@ -36,6 +40,7 @@ fn new_session(uid: i64, game_id: i64, created_at: i64) -> NewGameSession {
         node_id: 1,
         device_no: "device-a".to_owned(),
         created_at,
+        lane: 0,
     }
 }
 
@@ -323,6 +328,10 @@ pub fn game_sessions(store: &Store) {
             playing_at: None,
             ended_at: None,
             end_reason: None,
+            lane: 0,
+            tag: 0,
+            seq: 0,
+            play_minutes: 0,
         }
     );
     let other = store
@@ -395,8 +404,726 @@ pub fn game_sessions(store: &Store) {
     assert_eq!(store.sessions.get(unknown.id).expect("get unknown"), None);
 }
 
-/// Records survive closing and reopening, and reopening neither re-seeds nor duplicates the
-/// catalogue. `open` opens the same backing database each time.
+/// Whether a result is a conflict.
+fn conflict<T>(result: &Result<T>) -> bool {
+    matches!(result, Err(Error::Conflict(_)))
+}
+
+/// Whether a result is the conflict of a charge with no play time left.
+fn no_play_time<T>(result: &Result<T>) -> bool {
+    matches!(result, Err(Error::Conflict(m)) if m == "no play time")
+}
+
+fn stored(store: &Store, id: i64) -> GameSessionRecord {
+    store
+        .sessions
+        .get(id)
+        .expect("get session")
+        .expect("session exists")
+}
+
+fn balances(store: &Store, uid: i64) -> (i64, i64) {
+    let user = store
+        .users
+        .get(uid)
+        .expect("get user")
+        .expect("user exists");
+    (user.play_time_free, user.play_time_paid)
+}
+
+/// Runs `f(i)` for i in 0..n on n threads released together, and returns the results by i.
+fn race<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let start = Barrier::new(n);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let (start, f) = (&start, &f);
+                s.spawn(move || {
+                    start.wait();
+                    f(i)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .collect()
+    })
+}
+
+/// Queue places: the lane given at insert, set_place, update of the place and minutes, the lane
+/// range, and max_admitted_tag (only sessions with ready_at count, per game and node).
+pub fn session_places(store: &Store) {
+    let uid = user(store, "13500000001").uid;
+    let queued = store
+        .sessions
+        .insert(&NewGameSession {
+            lane: 4,
+            ..new_session(uid, 1, 1_000)
+        })
+        .expect("insert");
+    assert_eq!(
+        (queued.lane, queued.tag, queued.seq, queued.play_minutes),
+        (4, 0, 0, 0),
+        "insert stores the lane and no place"
+    );
+    assert_eq!(stored(store, queued.id), queued);
+
+    store
+        .sessions
+        .set_place(queued.id, 6, 41, 7)
+        .expect("set_place");
+    let placed = GameSessionRecord {
+        lane: 6,
+        tag: 41,
+        seq: 7,
+        ..queued.clone()
+    };
+    assert_eq!(stored(store, queued.id), placed, "place read back");
+    assert_eq!(
+        store.sessions.set_place(queued.id + 1_000, 0, 1, 1),
+        Err(Error::NotFound)
+    );
+
+    let moved = GameSessionRecord {
+        lane: 2,
+        tag: 50,
+        seq: 9,
+        play_minutes: 12,
+        ..placed
+    };
+    store.sessions.update(&moved).expect("update");
+    assert_eq!(
+        stored(store, moved.id),
+        moved,
+        "update replaces the place and minutes"
+    );
+
+    for lane in [-1, 7, i32::MAX] {
+        let insert = store.sessions.insert(&NewGameSession {
+            lane,
+            ..new_session(uid, 1, 1_000)
+        });
+        assert!(conflict(&insert), "insert with lane {lane}: {insert:?}");
+        let set = store.sessions.set_place(moved.id, lane, 1, 1);
+        assert!(conflict(&set), "set_place with lane {lane}: {set:?}");
+        let update = store.sessions.update(&GameSessionRecord {
+            lane,
+            ..moved.clone()
+        });
+        assert!(conflict(&update), "update with lane {lane}: {update:?}");
+    }
+    assert_eq!(
+        stored(store, moved.id),
+        moved,
+        "refused lanes change nothing"
+    );
+    for lane in [0, 6] {
+        let record = store
+            .sessions
+            .insert(&NewGameSession {
+                lane,
+                ..new_session(uid, 1, 1_000)
+            })
+            .expect("insert with a lane in range");
+        assert_eq!(record.lane, lane);
+    }
+
+    // Sessions of games 3 and 4 only, so that the ones above never count.
+    let admitted = |game_id: i64, node_id: i64| {
+        store
+            .sessions
+            .max_admitted_tag(game_id, node_id)
+            .expect("max_admitted_tag")
+    };
+    let place = |game_id: i64, node_id: i64, tag: i64| {
+        let record = store
+            .sessions
+            .insert(&NewGameSession {
+                node_id,
+                lane: 1,
+                ..new_session(uid, game_id, 2_000)
+            })
+            .expect("insert");
+        store
+            .sessions
+            .set_place(record.id, 1, tag, tag)
+            .expect("set_place");
+        stored(store, record.id)
+    };
+    let update = |r: GameSessionRecord| store.sessions.update(&r).expect("update");
+    let ready = |r: &GameSessionRecord| GameSessionRecord {
+        status: 3,
+        machine_id: Some("machine-1".to_owned()),
+        ready_at: Some(3_000),
+        ..r.clone()
+    };
+    let ended = |r: &GameSessionRecord| GameSessionRecord {
+        status: 0,
+        ended_at: Some(4_000),
+        end_reason: Some("user".to_owned()),
+        ..r.clone()
+    };
+    assert_eq!(admitted(3, 1), None, "nobody left the queue");
+    let a = place(3, 1, 10);
+    let b = place(3, 1, 20);
+    let c = place(3, 1, 30);
+    assert_eq!(admitted(3, 1), None, "queued sessions do not count");
+    update(ended(&c));
+    assert_eq!(
+        admitted(3, 1),
+        None,
+        "a session that left the queue without a machine does not count"
+    );
+    update(ready(&a));
+    assert_eq!(admitted(3, 1), Some(10));
+    update(ended(&ready(&b)));
+    assert_eq!(admitted(3, 1), Some(20), "ended sessions still count");
+    let queued_high = place(3, 1, 90);
+    assert_eq!(admitted(3, 1), Some(20));
+    update(ready(&place(3, 2, 99)));
+    update(ready(&place(4, 1, 77)));
+    assert_eq!(
+        admitted(3, 1),
+        Some(20),
+        "other nodes and games do not count"
+    );
+    assert_eq!(admitted(3, 2), Some(99));
+    assert_eq!(admitted(4, 1), Some(77));
+    assert_eq!(admitted(4, 2), None);
+    assert_eq!(admitted(-1, 1), None);
+    update(ready(&queued_high));
+    assert_eq!(admitted(3, 1), Some(90));
+}
+
+/// Play time: add_play_time, and charge_minute taking free time first, then paid, then refusing;
+/// package minutes taking nothing; replays; play_minutes; and the refused calls.
+pub fn play_time(store: &Store) {
+    let alice = user(store, "13500000011");
+    let bob = user(store, "13500000012");
+
+    let topped = store
+        .assets
+        .add_play_time(alice.uid, 2, 1)
+        .expect("add play time");
+    assert_eq!(
+        topped,
+        User {
+            play_time_free: 2,
+            play_time_paid: 1,
+            ..alice.clone()
+        }
+    );
+    assert_eq!(
+        store.users.get(alice.uid).expect("get"),
+        Some(topped.clone())
+    );
+    assert_eq!(
+        store
+            .assets
+            .add_play_time(alice.uid, 0, 0)
+            .expect("add nothing"),
+        topped
+    );
+    for (free, paid) in [(-1, 0), (0, -1), (-5, 5)] {
+        let added = store.assets.add_play_time(alice.uid, free, paid);
+        assert!(conflict(&added), "adding ({free}, {paid}): {added:?}");
+    }
+    assert_eq!(
+        store.assets.add_play_time(i64::MAX, 1, 1),
+        Err(Error::NotFound)
+    );
+    store
+        .assets
+        .add_play_time(bob.uid, i64::MAX, 0)
+        .expect("add the most there is");
+    assert!(
+        conflict(&store.assets.add_play_time(bob.uid, 1, 0)),
+        "a balance cannot overflow"
+    );
+    assert_eq!(balances(store, bob.uid), (i64::MAX, 0));
+    assert_eq!(
+        balances(store, alice.uid),
+        (2, 1),
+        "refused adds change nothing"
+    );
+
+    let played = store
+        .sessions
+        .insert(&new_session(alice.uid, 1, 1_000))
+        .expect("insert");
+    let charge = |minute: i64, package: bool, now: i64| {
+        store
+            .assets
+            .charge_minute(alice.uid, played.id, minute, package, now)
+    };
+    let expected = |minute: i64, free: i64, paid: i64, package: bool, charged_at: i64| PlayCharge {
+        session_id: played.id,
+        minute,
+        uid: alice.uid,
+        free,
+        paid,
+        package,
+        charged_at,
+    };
+    let minutes = || stored(store, played.id).play_minutes;
+
+    // Free time first, then paid time, then nothing.
+    let (first, after, replayed) = charge(0, false, 60_000).expect("minute 0");
+    assert_eq!(first, expected(0, 1, 0, false, 60_000));
+    assert_eq!(
+        (after.play_time_free, after.play_time_paid, replayed),
+        (1, 1, false)
+    );
+    assert_eq!(store.users.get(alice.uid).expect("get"), Some(after));
+    assert_eq!(minutes(), 1);
+    let (second, after, _) = charge(1, false, 120_000).expect("minute 1");
+    assert_eq!(second, expected(1, 1, 0, false, 120_000));
+    assert_eq!((after.play_time_free, after.play_time_paid), (0, 1));
+    let (third, after, _) = charge(2, false, 180_000).expect("minute 2");
+    assert_eq!(third, expected(2, 0, 1, false, 180_000));
+    assert_eq!((after.play_time_free, after.play_time_paid), (0, 0));
+    assert_eq!(minutes(), 3);
+    let refused = charge(3, false, 240_000);
+    assert!(no_play_time(&refused), "{refused:?}");
+    assert_eq!(minutes(), 3, "a refused charge writes nothing");
+    assert_eq!(balances(store, alice.uid), (0, 0));
+
+    // A package minute takes nothing, even with nothing left.
+    let (package, after, replayed) = charge(3, true, 240_500).expect("package minute");
+    assert_eq!(package, expected(3, 0, 0, true, 240_500));
+    assert_eq!(
+        (after.play_time_free, after.play_time_paid, replayed),
+        (0, 0, false)
+    );
+    assert_eq!(minutes(), 4);
+
+    // Replays take nothing and return the first charge, whatever they ask for.
+    store.assets.add_play_time(alice.uid, 5, 5).expect("top up");
+    let now_user = store.users.get(alice.uid).expect("get").expect("alice");
+    assert_eq!(
+        charge(0, true, 999_000),
+        Ok((first.clone(), now_user.clone(), true))
+    );
+    assert_eq!(
+        charge(2, false, 999_000),
+        Ok((third.clone(), now_user.clone(), true))
+    );
+    assert_eq!(
+        charge(3, false, 999_000),
+        Ok((package.clone(), now_user.clone(), true)),
+        "a package minute stays free"
+    );
+    assert_eq!(balances(store, alice.uid), (5, 5), "replays take nothing");
+    assert_eq!(minutes(), 4);
+
+    // play_minutes only grows: max(play_minutes, minute + 1).
+    charge(9, false, 600_000).expect("minute 9");
+    assert_eq!(minutes(), 10);
+    let (late, _, replayed) = charge(5, false, 610_000).expect("minute 5, late");
+    assert_eq!((late.free, late.paid, replayed), (1, 0, false));
+    assert_eq!(minutes(), 10);
+    assert_eq!(balances(store, alice.uid), (3, 5));
+
+    // Refused calls write nothing.
+    assert_eq!(
+        store
+            .assets
+            .charge_minute(alice.uid, played.id + 1_000, 0, false, 1),
+        Err(Error::NotFound),
+        "unknown session"
+    );
+    for minute in [-1, i64::MIN, i64::MAX] {
+        let refused = charge(minute, false, 1);
+        assert!(conflict(&refused), "minute {minute}: {refused:?}");
+    }
+    let theft = store.assets.charge_minute(bob.uid, played.id, 20, false, 1);
+    assert!(
+        conflict(&theft),
+        "charging another user's session: {theft:?}"
+    );
+    let theft = store.assets.charge_minute(bob.uid, played.id, 0, false, 1);
+    assert!(
+        conflict(&theft),
+        "replaying another user's charge: {theft:?}"
+    );
+    assert_eq!(balances(store, alice.uid), (3, 5));
+    assert_eq!(balances(store, bob.uid), (i64::MAX, 0));
+    assert_eq!(minutes(), 10);
+}
+
+/// Entitlements: a grant starts a run or extends the active one; expires_at == now is expired.
+pub fn entitlements(store: &Store) {
+    const HOUR: i64 = 3_600_000;
+    let uid = user(store, "13500000021").uid;
+    let other = user(store, "13500000022").uid;
+    let grant = |uid: i64, kind: &str, duration_ms: i64, now: i64| {
+        store
+            .assets
+            .grant_entitlement(uid, kind, duration_ms, now)
+            .expect("grant")
+    };
+    let active = |uid: i64, now: i64| store.assets.entitlements(uid, now).expect("entitlements");
+    let entitlement = |kind: &str, starts_at: i64, expires_at: i64| Entitlement {
+        uid,
+        kind: kind.to_owned(),
+        starts_at,
+        expires_at,
+    };
+    assert_eq!(active(uid, 0), vec![]);
+
+    let vip = grant(uid, "vip", HOUR, 10_000);
+    assert_eq!(vip, entitlement("vip", 10_000, 10_000 + HOUR));
+    let vip = grant(uid, "vip", HOUR, 20_000);
+    assert_eq!(
+        vip,
+        entitlement("vip", 10_000, 10_000 + 2 * HOUR),
+        "an active entitlement is extended"
+    );
+    let daily = grant(uid, "daily", 1_000, 20_000);
+    assert_eq!(daily, entitlement("daily", 20_000, 21_000));
+    assert_eq!(
+        active(uid, 20_000),
+        vec![daily.clone(), vip.clone()],
+        "by kind"
+    );
+    assert_eq!(active(uid, 20_999), vec![daily.clone(), vip.clone()]);
+    assert_eq!(
+        active(uid, 21_000),
+        vec![vip.clone()],
+        "expires_at == now is expired"
+    );
+    assert_eq!(active(uid, 10_000 + 2 * HOUR), vec![]);
+    assert_eq!(active(other, 20_000), vec![], "others own nothing of it");
+
+    // A grant at the very moment of expiry starts a new run.
+    let daily = grant(uid, "daily", 500, 21_000);
+    assert_eq!(daily, entitlement("daily", 21_000, 21_500));
+    let daily = grant(uid, "daily", 500, 30_000);
+    assert_eq!(daily, entitlement("daily", 30_000, 30_500), "long expired");
+    assert_eq!(active(uid, 30_000), vec![daily, vip.clone()]);
+
+    let theirs = grant(other, "night", HOUR, 20_000);
+    assert_eq!(
+        theirs,
+        Entitlement {
+            uid: other,
+            kind: "night".to_owned(),
+            starts_at: 20_000,
+            expires_at: 20_000 + HOUR,
+        }
+    );
+    assert_eq!(active(other, 20_000), vec![theirs]);
+    assert_eq!(
+        active(uid, 40_000)
+            .iter()
+            .map(|e| e.kind.as_str())
+            .collect::<Vec<_>>(),
+        vec!["vip"],
+        "another user's grant is theirs"
+    );
+
+    let empty = grant(uid, "tyvip", 0, 50_000);
+    assert_eq!(empty, entitlement("tyvip", 50_000, 50_000));
+    assert_eq!(
+        active(uid, 50_000),
+        vec![vip.clone()],
+        "a zero grant is not active"
+    );
+    let negative = store.assets.grant_entitlement(uid, "vip", -1, 50_000);
+    assert!(conflict(&negative), "{negative:?}");
+    assert_eq!(active(uid, 50_000), vec![vip]);
+}
+
+/// Fast-entry cards: add, the usable list's order and expiry, and the conditions of use.
+pub fn fast_enter_cards(store: &Store) {
+    let uid = user(store, "13500000031").uid;
+    let other = user(store, "13500000032").uid;
+    let played = store
+        .sessions
+        .insert(&new_session(uid, 1, 1_000))
+        .expect("insert");
+    let theirs_played = store
+        .sessions
+        .insert(&new_session(other, 1, 1_000))
+        .expect("insert");
+    let add = |uid: i64, expires_at: i64, source: &str, now: i64| {
+        store
+            .assets
+            .add_card(uid, "快速通道卡", expires_at, source, now)
+            .expect("add card")
+    };
+    let usable = |uid: i64, now: i64| store.assets.cards(uid, now).expect("cards");
+
+    let later = add(uid, 5_000, "shop", 1_000);
+    assert_eq!(
+        later,
+        FastEnterCard {
+            id: later.id,
+            uid,
+            goods_title: "快速通道卡".to_owned(),
+            status: 0,
+            expires_at: 5_000,
+            created_at: 1_000,
+            used_at: None,
+            used_session: None,
+            source: "shop".to_owned(),
+        }
+    );
+    let sooner = add(uid, 3_000, "gift", 1_100);
+    let tie = add(uid, 3_000, "gift", 1_200);
+    let theirs = add(other, 9_000, "shop", 1_000);
+    assert!(
+        later.id < sooner.id && sooner.id < tie.id && tie.id < theirs.id,
+        "ids increase"
+    );
+
+    let all = vec![sooner.clone(), tie.clone(), later.clone()];
+    assert_eq!(usable(uid, 1_000), all, "soonest expiry first, then id");
+    assert_eq!(usable(uid, 2_999), all);
+    assert_eq!(
+        usable(uid, 3_000),
+        vec![later.clone()],
+        "expires_at == now is expired"
+    );
+    assert_eq!(usable(uid, 5_000), vec![]);
+    assert_eq!(usable(other, 1_000), vec![theirs.clone()]);
+
+    let use_card = |uid: i64, card_id: i64, session_id: i64, now: i64| {
+        store.assets.use_card(uid, card_id, session_id, now)
+    };
+    assert_eq!(
+        use_card(other, sooner.id, theirs_played.id, 2_000),
+        Err(Error::NotFound),
+        "another user's card"
+    );
+    assert_eq!(
+        use_card(uid, i64::MAX, played.id, 2_000),
+        Err(Error::NotFound)
+    );
+    let expired = use_card(uid, sooner.id, played.id, 3_000);
+    assert!(conflict(&expired), "expired at now: {expired:?}");
+    assert_eq!(usable(uid, 2_000), all, "refused uses change nothing");
+
+    let used = use_card(uid, sooner.id, played.id, 2_000).expect("use");
+    assert_eq!(
+        used,
+        FastEnterCard {
+            status: 1,
+            used_at: Some(2_000),
+            used_session: Some(played.id),
+            ..sooner.clone()
+        }
+    );
+    let again = use_card(uid, sooner.id, played.id, 2_100);
+    assert!(conflict(&again), "used: {again:?}");
+    assert_eq!(usable(uid, 2_000), vec![tie.clone(), later.clone()]);
+    assert_eq!(usable(other, 2_000), vec![theirs]);
+
+    let (tie_used, later_used) = (
+        use_card(uid, tie.id, played.id, 2_999).expect("use at the last moment"),
+        use_card(uid, later.id, played.id, 2_999).expect("use"),
+    );
+    assert_eq!((tie_used.status, later_used.status), (1, 1));
+    assert_eq!(usable(uid, 0), vec![]);
+}
+
+/// Monthly claims: once per user and month, creating the cards atomically; newest first.
+pub fn monthly_claims(store: &Store) {
+    let uid = user(store, "13500000041").uid;
+    let other = user(store, "13500000042").uid;
+    let claim = |uid: i64, month: &str, cards: i32, now: i64| {
+        store
+            .assets
+            .claim_monthly(uid, month, cards, "月卡快速通道", 90_000, now)
+    };
+    let claims = |uid: i64| store.assets.monthly_claims(uid).expect("claims");
+    let usable = |uid: i64| store.assets.cards(uid, 1_000).expect("cards");
+    assert_eq!(claims(uid), vec![]);
+
+    let (november, cards) = claim(uid, "2026-11", 3, 1_000).expect("claim");
+    assert_eq!(
+        november,
+        MonthlyClaim {
+            uid,
+            month: "2026-11".to_owned(),
+            cards: 3,
+            claimed_at: 1_000,
+        }
+    );
+    assert_eq!(cards.len(), 3);
+    for card in &cards {
+        assert_eq!(
+            card,
+            &FastEnterCard {
+                id: card.id,
+                uid,
+                goods_title: "月卡快速通道".to_owned(),
+                status: 0,
+                expires_at: 90_000,
+                created_at: 1_000,
+                used_at: None,
+                used_session: None,
+                source: "monthly".to_owned(),
+            }
+        );
+    }
+    assert!(cards.windows(2).all(|w| w[0].id < w[1].id), "by id");
+    assert_eq!(usable(uid), cards);
+
+    let again = claim(uid, "2026-11", 3, 2_000);
+    assert!(conflict(&again), "claimed twice: {again:?}");
+    assert_eq!(usable(uid).len(), 3, "a refused claim creates no cards");
+    assert_eq!(claims(uid), vec![november.clone()]);
+
+    let (december, more) = claim(uid, "2026-12", 2, 3_000).expect("next month");
+    assert_eq!(more.len(), 2);
+    let (january, none) = claim(uid, "2027-01", 0, 4_000).expect("a claim of no cards");
+    assert_eq!((january.cards, none), (0, vec![]));
+    assert_eq!(
+        claims(uid),
+        vec![january, december, november.clone()],
+        "newest first"
+    );
+    assert_eq!(usable(uid).len(), 5);
+
+    let (theirs, their_cards) = claim(other, "2026-11", 1, 5_000).expect("another user");
+    assert_eq!(claims(other), vec![theirs]);
+    assert_eq!(usable(other), their_cards);
+    assert_eq!(usable(uid).len(), 5);
+
+    let negative = claim(uid, "2027-02", -1, 6_000);
+    assert!(conflict(&negative), "{negative:?}");
+    assert_eq!(claims(uid).len(), 3);
+}
+
+/// Concurrent spending cannot spend twice. `stores` are views of one backing database (one store,
+/// or several opened on it); thread i uses `stores[i % len]`.
+pub fn asset_races(stores: &[Store]) {
+    const THREADS: usize = 8;
+    let store = &stores[0];
+    let on = |i: usize| &stores[i % stores.len()];
+    let alice = user(store, "13500000051").uid;
+    let played = store
+        .sessions
+        .insert(&new_session(alice, 1, 1_000))
+        .expect("insert");
+
+    // Many charges of one minute: one charge, the rest replay it.
+    store.assets.add_play_time(alice, 5, 5).expect("top up");
+    let charged = race(THREADS, |i| {
+        on(i)
+            .assets
+            .charge_minute(alice, played.id, 0, false, 1_000 + i as i64)
+            .expect("charge")
+    });
+    assert_eq!(
+        charged.iter().filter(|(_, _, replayed)| !replayed).count(),
+        1,
+        "one charge"
+    );
+    assert!(
+        charged.iter().all(|(charge, _, _)| *charge == charged[0].0),
+        "every caller sees the one charge"
+    );
+    assert_eq!(balances(store, alice), (4, 5), "one minute taken");
+    assert_eq!(stored(store, played.id).play_minutes, 1);
+
+    // Many uses of one card: one succeeds.
+    let card = store
+        .assets
+        .add_card(alice, "快速通道卡", 10_000, "shop", 1_000)
+        .expect("add card");
+    let used = race(THREADS, |i| {
+        on(i).assets.use_card(alice, card.id, played.id, 2_000)
+    });
+    assert_eq!(used.iter().filter(|r| r.is_ok()).count(), 1, "one use");
+    assert!(
+        used.iter().all(|r| r.is_ok() || conflict(r)),
+        "the others conflict: {used:?}"
+    );
+    assert_eq!(store.assets.cards(alice, 2_000).expect("cards"), vec![]);
+
+    // Three minutes of play time, ten minutes charged at once: three succeed.
+    let bob = user(store, "13500000052").uid;
+    store.assets.add_play_time(bob, 2, 1).expect("top up");
+    let bobs = store
+        .sessions
+        .insert(&new_session(bob, 1, 1_000))
+        .expect("insert");
+    let charged = race(10, |i| {
+        on(i)
+            .assets
+            .charge_minute(bob, bobs.id, i as i64, false, 5_000)
+    });
+    let ok: Vec<&PlayCharge> = charged
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|(charge, user, replayed)| {
+            assert!(!replayed, "distinct minutes never replay");
+            assert!(
+                user.play_time_free >= 0 && user.play_time_paid >= 0,
+                "balances never negative: {user:?}"
+            );
+            charge
+        })
+        .collect();
+    assert_eq!(ok.len(), 3, "three minutes charged");
+    assert!(
+        charged.iter().all(|r| r.is_ok() || no_play_time(r)),
+        "the rest have no play time: {charged:?}"
+    );
+    assert_eq!(
+        (
+            ok.iter().map(|c| c.free).sum::<i64>(),
+            ok.iter().map(|c| c.paid).sum::<i64>()
+        ),
+        (2, 1)
+    );
+    assert_eq!(balances(store, bob), (0, 0));
+    let last = ok.iter().map(|c| c.minute).max().expect("a charge");
+    assert_eq!(stored(store, bobs.id).play_minutes, last + 1);
+
+    // Many claims of one month: one claim, its cards once.
+    let claimed = race(THREADS, |i| {
+        on(i)
+            .assets
+            .claim_monthly(bob, "2026-11", 3, "月卡快速通道", 90_000, 1_000)
+    });
+    assert_eq!(claimed.iter().filter(|r| r.is_ok()).count(), 1, "one claim");
+    assert!(claimed.iter().all(|r| r.is_ok() || conflict(r)));
+    assert_eq!(store.assets.cards(bob, 1_000).expect("cards").len(), 3);
+    assert_eq!(store.assets.monthly_claims(bob).expect("claims").len(), 1);
+
+    // Concurrent top-ups all land.
+    race(THREADS, |i| {
+        on(i).assets.add_play_time(bob, 1, 2).expect("top up")
+    });
+    assert_eq!(balances(store, bob), (THREADS as i64, 2 * THREADS as i64));
+
+    // Concurrent grants all extend.
+    race(THREADS, |i| {
+        on(i)
+            .assets
+            .grant_entitlement(bob, "vip", 1_000, 10_000)
+            .expect("grant")
+    });
+    assert_eq!(
+        store
+            .assets
+            .entitlements(bob, 10_000)
+            .expect("entitlements"),
+        vec![Entitlement {
+            uid: bob,
+            kind: "vip".to_owned(),
+            starts_at: 10_000,
+            expires_at: 10_000 + 1_000 * THREADS as i64,
+        }]
+    );
+}
+
+/// Records (what players own included) survive closing and reopening, and reopening neither
+/// re-seeds nor duplicates the catalogue. `open` opens the same backing database each time.
 pub fn persistence(open: &dyn Fn() -> Store) {
     let store = open();
     let alice = user(&store, "13600000001");
@@ -406,6 +1133,37 @@ pub fn persistence(open: &dyn Fn() -> Store) {
         .sessions
         .insert(&new_session(alice.uid, 2, 3_000))
         .expect("insert session");
+    store
+        .sessions
+        .set_place(record.id, 5, 12, 3)
+        .expect("set_place");
+    store
+        .assets
+        .add_play_time(alice.uid, 10, 20)
+        .expect("add play time");
+    let (charge, _, _) = store
+        .assets
+        .charge_minute(alice.uid, record.id, 0, false, 3_500)
+        .expect("charge");
+    let vip = store
+        .assets
+        .grant_entitlement(alice.uid, "vip", 100_000, 3_000)
+        .expect("grant");
+    let (claim, claimed) = store
+        .assets
+        .claim_monthly(alice.uid, "2026-11", 2, "月卡快速通道", 50_000, 3_000)
+        .expect("claim");
+    let used = store
+        .assets
+        .use_card(alice.uid, claimed[0].id, record.id, 3_600)
+        .expect("use card");
+    let record = stored(&store, record.id);
+    assert_eq!(
+        (record.lane, record.tag, record.seq, record.play_minutes),
+        (5, 12, 3, 1)
+    );
+    let alice = store.users.get(alice.uid).expect("get").expect("alice");
+    assert_eq!((alice.play_time_free, alice.play_time_paid), (9, 20));
     let renamed = Game {
         name: "龙脊山脉 典藏版".to_owned(),
         ..seed::catalogue()[1].clone()
@@ -432,7 +1190,7 @@ pub fn persistence(open: &dyn Fn() -> Store) {
         .users
         .get_or_create_by_phone("13600000001", "x", 9_000)
         .expect("find user");
-    assert_eq!((found, created), (alice, false));
+    assert_eq!((found, created), (alice.clone(), false));
     assert_eq!(
         store.logins.get("persisted", 5_000).expect("get login"),
         Some(session)
@@ -465,9 +1223,58 @@ pub fn persistence(open: &dyn Fn() -> Store) {
         seed::nodes().len() + 1
     );
 
+    assert_eq!(
+        store
+            .sessions
+            .max_admitted_tag(2, 1)
+            .expect("max_admitted_tag"),
+        None
+    );
+    assert_eq!(
+        store
+            .assets
+            .charge_minute(alice.uid, record.id, 0, false, 9_000),
+        Ok((charge, alice.clone(), true)),
+        "charges are remembered"
+    );
+    assert_eq!(
+        store
+            .assets
+            .entitlements(alice.uid, 5_000)
+            .expect("entitlements"),
+        vec![vip]
+    );
+    assert_eq!(
+        store.assets.cards(alice.uid, 5_000).expect("cards"),
+        vec![claimed[1].clone()]
+    );
+    assert_eq!(
+        store.assets.monthly_claims(alice.uid).expect("claims"),
+        vec![claim]
+    );
+    assert!(conflict(&store.assets.claim_monthly(
+        alice.uid,
+        "2026-11",
+        2,
+        "月卡快速通道",
+        50_000,
+        9_000
+    )));
+    assert!(conflict(
+        &store.assets.use_card(alice.uid, used.id, record.id, 9_000)
+    ));
+
     let next = store
         .sessions
         .insert(&new_session(record.uid, 1, 4_000))
         .expect("insert");
     assert!(next.id > record.id, "ids keep increasing across reopen");
+    let card = store
+        .assets
+        .add_card(alice.uid, "快速通道卡", 50_000, "shop", 9_000)
+        .expect("add card");
+    assert!(
+        card.id > claimed[1].id,
+        "card ids keep increasing across reopen"
+    );
 }

@@ -7,9 +7,13 @@
 //! Layout:
 //!
 //! - `error`: [`Error`] and [`Result`], the only failure type callers see.
-//! - `model`: the plain records (users, login sessions, games, nodes, game sessions).
-//! - `repo`: the repository traits, one per aggregate.
-//! - `sqlite`: the SQLite backend: connection set-up, versioned migrations, one file per repository.
+//! - `model`: the plain records (users, login sessions, games, nodes, game sessions with their
+//!   queue place and charged minutes; and what players own: entitlements, fast-entry cards,
+//!   monthly claims, per-minute play charges).
+//! - `repo`: the repository traits, one per aggregate ([`AssetRepo`] for everything a player
+//!   owns, written atomically so that nothing is spent twice).
+//! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
+//!   upgraded in place on open), one file per repository.
 //! - `seed`: the catalogue of games and the nodes written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
 //!   `conformance` feature for other backends).
@@ -28,8 +32,11 @@ mod sqlite;
 mod tests;
 
 pub use error::{Error, Result};
-pub use model::{Game, GameSessionRecord, LoginSession, NewGameSession, Node, User};
-pub use repo::{GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, UserRepo};
+pub use model::{
+    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim,
+    NewGameSession, Node, PlayCharge, User,
+};
+pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, UserRepo};
 
 /// Every repository of one backend, cheap to clone and share between threads.
 #[derive(Clone)]
@@ -39,12 +46,13 @@ pub struct Store {
     pub games: Arc<dyn GameRepo>,
     pub nodes: Arc<dyn NodeRepo>,
     pub sessions: Arc<dyn GameSessionRepo>,
+    pub assets: Arc<dyn AssetRepo>,
 }
 
 impl Store {
-    /// Opens (creating) the SQLite database file `dir/yoo.db` (creating dir), runs migrations,
-    /// and seeds the catalogue when the games table is empty (and the nodes when the nodes table
-    /// is empty).
+    /// Opens (creating) the SQLite database file `dir/yoo.db` (creating dir), runs migrations
+    /// (upgrading a database written by an older build in place), and seeds the catalogue when
+    /// the games table is empty (and the nodes when the nodes table is empty).
     pub fn open_sqlite(dir: &std::path::Path) -> Result<Store> {
         sqlite::open(dir)
     }

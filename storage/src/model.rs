@@ -70,6 +70,8 @@ pub struct NewGameSession {
     pub node_id: i64,
     pub device_no: String,
     pub created_at: i64,
+    /// The queue lane, 0..=6; anything else is a conflict.
+    pub lane: i32,
 }
 
 /// One run of a game by a player, from queueing to its end.
@@ -90,4 +92,69 @@ pub struct GameSessionRecord {
     /// None while the session is open.
     pub ended_at: Option<i64>,
     pub end_reason: Option<String>,
+    /// The queue lane, 0..=6; set at insert, and with `tag` and `seq` by `set_place`.
+    pub lane: i32,
+    /// The queue place's tag; 0 until the session's place is set.
+    pub tag: i64,
+    /// The queue place's sequence number; 0 until the session's place is set.
+    pub seq: i64,
+    /// Minutes of play charged so far (see `AssetRepo::charge_minute`); 0 at insert.
+    pub play_minutes: i64,
+}
+
+/// A membership or package a user holds for a time: active while `now < expires_at`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entitlement {
+    pub uid: i64,
+    /// "vip", "vvip", "tyvip", "tyschvip", "daily", "night" or "fast_enter".
+    pub kind: String,
+    /// When the current run began (a grant to an active entitlement extends it, keeping this).
+    pub starts_at: i64,
+    pub expires_at: i64,
+}
+
+/// A card that lets its owner skip the queue once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastEnterCard {
+    pub id: i64,
+    pub uid: i64,
+    pub goods_title: String,
+    /// 0 unused, 1 used, 2 expired, 3 invalidated. Only an unused card with `now < expires_at`
+    /// can be used; storage does not rewrite the status of a card that merely ran out.
+    pub status: i32,
+    pub expires_at: i64,
+    pub created_at: i64,
+    /// When the card was used; None until then.
+    pub used_at: Option<i64>,
+    /// The game session the card was used for; None until then.
+    pub used_session: Option<i64>,
+    /// Where the card came from, e.g. "monthly" for a monthly claim.
+    pub source: String,
+}
+
+/// A user's claim of the monthly fast-entry cards; one per user and month.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonthlyClaim {
+    pub uid: i64,
+    /// The month claimed, as "YYYY-MM" (e.g. "2026-11"); storage only compares it for equality.
+    pub month: String,
+    /// How many cards the claim created.
+    pub cards: i32,
+    pub claimed_at: i64,
+}
+
+/// The charge for one minute of a game session, written once per (session_id, minute).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayCharge {
+    pub session_id: i64,
+    /// 0 for the first minute of the session, then 1, 2, ...
+    pub minute: i64,
+    pub uid: i64,
+    /// Minutes taken from the free balance: 1 or 0.
+    pub free: i64,
+    /// Minutes taken from the paid balance: 1 or 0 (never both; both 0 under a package).
+    pub paid: i64,
+    /// The minute fell in a daily/night package window and took nothing.
+    pub package: bool,
+    pub charged_at: i64,
 }

@@ -1,11 +1,20 @@
 //! The repository traits, one per aggregate. They are synchronous and may block on I/O: async
 //! callers run them in `spawn_blocking`. Every backend must pass `crate::conformance`.
 //!
-//! References between records (a login's or a game session's `uid`, a game session's `game_id`)
-//! are the caller's to keep right; a backend that can check them reports a missing row as
-//! [`Error::Conflict`](crate::Error::Conflict).
+//! References between records (a login's or a game session's `uid`, a game session's `game_id`,
+//! an entitlement's, card's or claim's `uid`, a card's `used_session`) are the caller's to keep
+//! right; a backend that can check them reports a missing row as
+//! [`Error::Conflict`](crate::Error::Conflict). The record a call must change is different: when
+//! it is missing the call fails with [`Error::NotFound`](crate::Error::NotFound).
+//!
+//! Writes that spend or grant something of value ([`AssetRepo`]: play time, card use, monthly
+//! claims) are atomic and conditional: concurrent callers, also on other connections or in other
+//! processes, can neither spend one thing twice nor take a balance below zero.
 
-use crate::model::{Game, GameSessionRecord, LoginSession, NewGameSession, Node, User};
+use crate::model::{
+    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim,
+    NewGameSession, Node, PlayCharge, User,
+};
 use crate::Result;
 
 /// Player accounts.
@@ -57,14 +66,92 @@ pub trait NodeRepo: Send + Sync {
 }
 
 /// Game sessions, open and ended.
+///
+/// A session's lane must be in 0..=6: inserting or writing another one is a Conflict.
 pub trait GameSessionRepo: Send + Sync {
-    /// Stores a session in status 1 (QUEUE) under a new, never reused, increasing id.
+    /// Stores a session in status 1 (QUEUE) under a new, never reused, increasing id, with the
+    /// given lane, tag and seq 0 (no place yet) and no minutes played.
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord>;
-    /// Replaces every field but the id; NotFound if the id is unknown.
+    /// Replaces every field but the id, the place and `play_minutes` included; NotFound if the id
+    /// is unknown. `play_minutes` is also written by [`AssetRepo::charge_minute`], so a caller
+    /// that updates a session being charged must carry it over from a fresh read.
     fn update(&self, r: &GameSessionRecord) -> Result<()>;
     fn get(&self, id: i64) -> Result<Option<GameSessionRecord>>;
     /// The user's sessions, newest first (by created_at, then id), at most `limit`.
     fn list_by_user(&self, uid: i64, limit: u32) -> Result<Vec<GameSessionRecord>>;
     /// Sessions with `ended_at` None, by id.
     fn list_open(&self) -> Result<Vec<GameSessionRecord>>;
+    /// Records a queued session's place (lane, tag, seq); NotFound if the id is unknown.
+    fn set_place(&self, id: i64, lane: i32, tag: i64, seq: i64) -> Result<()>;
+    /// The largest tag among the sessions of this game and node that left the queue for a
+    /// machine (`ready_at` is set), ended or not; None if none did.
+    fn max_admitted_tag(&self, game_id: i64, node_id: i64) -> Result<Option<i64>>;
+}
+
+/// What a player owns: play time, memberships and packages, fast-entry cards, monthly claims.
+///
+/// Every write is one atomic, conditional step: a failed call writes nothing.
+pub trait AssetRepo: Send + Sync {
+    /// Adds minutes (each >= 0, else Conflict) to the user's free and paid play time; NotFound
+    /// if no such user; Conflict if a balance would overflow. Returns the user after.
+    fn add_play_time(&self, uid: i64, free: i64, paid: i64) -> Result<User>;
+    /// Charges minute number `minute` (0, 1, 2, ...; negative is a Conflict) of a session, once:
+    /// with `package` true nothing is taken (a daily/night package window); otherwise one minute
+    /// of free time if any, else of paid time. In the same step the session's `play_minutes`
+    /// becomes max(play_minutes, minute + 1).
+    ///
+    /// Idempotent per (session_id, minute): a repeat takes nothing and returns the first charge
+    /// (whatever `package` and `now` it is given) with `true` (replayed). With both balances at 0
+    /// and `!package`: `Err(Conflict("no play time"))` and nothing is written. NotFound if the
+    /// session is unknown; Conflict if it (or the first charge of this minute) belongs to another
+    /// user. Returns (the charge, the user after, replayed).
+    fn charge_minute(
+        &self,
+        uid: i64,
+        session_id: i64,
+        minute: i64,
+        package: bool,
+        now: i64,
+    ) -> Result<(PlayCharge, User, bool)>;
+    /// Grants `duration_ms` (>= 0, else Conflict) of an entitlement: an active one of the same
+    /// kind (`expires_at > now`) is extended by the duration, keeping its `starts_at`; otherwise
+    /// a new one runs from now (replacing the expired one). Returns it after.
+    fn grant_entitlement(
+        &self,
+        uid: i64,
+        kind: &str,
+        duration_ms: i64,
+        now: i64,
+    ) -> Result<Entitlement>;
+    /// The user's active entitlements (`expires_at > now`), by kind.
+    fn entitlements(&self, uid: i64, now: i64) -> Result<Vec<Entitlement>>;
+    /// Gives the user a new unused card under a new, never reused, increasing id.
+    fn add_card(
+        &self,
+        uid: i64,
+        goods_title: &str,
+        expires_at: i64,
+        source: &str,
+        now: i64,
+    ) -> Result<FastEnterCard>;
+    /// Usable cards: status 0 and `expires_at > now`, soonest expiry first, then id.
+    fn cards(&self, uid: i64, now: i64) -> Result<Vec<FastEnterCard>>;
+    /// Uses a card for a session, conditionally: NotFound if no such card of this user; Conflict
+    /// if it is not usable (used, invalidated, or expired at `now`). Sets status 1, `used_at`,
+    /// `used_session` and returns the card after. Of racing uses of one card exactly one succeeds.
+    fn use_card(&self, uid: i64, card_id: i64, session_id: i64, now: i64) -> Result<FastEnterCard>;
+    /// One claim per user and month: Conflict if this month was claimed (or `cards` < 0);
+    /// otherwise atomically records the claim and creates `cards` cards (title, expiry, source
+    /// "monthly") and returns them, by id.
+    fn claim_monthly(
+        &self,
+        uid: i64,
+        month: &str,
+        cards: i32,
+        goods_title: &str,
+        expires_at: i64,
+        now: i64,
+    ) -> Result<(MonthlyClaim, Vec<FastEnterCard>)>;
+    /// The user's claims, newest first (by claimed_at, then month).
+    fn monthly_claims(&self, uid: i64) -> Result<Vec<MonthlyClaim>>;
 }

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::sqlite::DB_FILE;
-use crate::{conformance, Error, Store};
+use crate::sqlite::{migrations, DB_FILE};
+use crate::{conformance, Error, GameSessionRecord, LoginSession, Store, User};
 
 /// A directory under the system temp dir, removed when dropped.
 struct TempDir(PathBuf);
@@ -85,6 +85,56 @@ fn game_sessions() {
     conformance::game_sessions(&open(dir.path()));
 }
 
+// Queue places and max_admitted_tag.
+#[test]
+fn session_places() {
+    let dir = TempDir::new("places");
+    conformance::session_places(&open(dir.path()));
+}
+
+// Play time: adding, the charge order, packages, replays, play_minutes.
+#[test]
+fn play_time() {
+    let dir = TempDir::new("play-time");
+    conformance::play_time(&open(dir.path()));
+}
+
+// Entitlements: grant, extend, expiry boundary.
+#[test]
+fn entitlements() {
+    let dir = TempDir::new("entitlements");
+    conformance::entitlements(&open(dir.path()));
+}
+
+// Fast-entry cards: order, expiry, conditions of use.
+#[test]
+fn fast_enter_cards() {
+    let dir = TempDir::new("cards");
+    conformance::fast_enter_cards(&open(dir.path()));
+}
+
+// Monthly claims: once per user and month.
+#[test]
+fn monthly_claims() {
+    let dir = TempDir::new("claims");
+    conformance::monthly_claims(&open(dir.path()));
+}
+
+// Racing spenders on one store (one connection per repository).
+#[test]
+fn asset_races() {
+    let dir = TempDir::new("races");
+    conformance::asset_races(&[open(dir.path())]);
+}
+
+// Racing spenders on two stores opened on one file: separate connections, so only SQLite's write
+// lock keeps them apart.
+#[test]
+fn asset_races_across_connections() {
+    let dir = TempDir::new("races-2");
+    conformance::asset_races(&[open(dir.path()), open(dir.path())]);
+}
+
 // Data survives reopening the same directory, and the seed runs once.
 #[test]
 fn persistence() {
@@ -92,7 +142,7 @@ fn persistence() {
     conformance::persistence(&|| open(dir.path()));
 }
 
-// Opening creates missing directories, the file yoo.db in WAL mode, and schema version 1, once.
+// Opening creates missing directories, the file yoo.db in WAL mode, and the latest schema, once.
 #[test]
 fn open_creates_the_database_once() {
     let dir = TempDir::new("layout");
@@ -103,7 +153,7 @@ fn open_creates_the_database_once() {
         .query_row("PRAGMA journal_mode", [], |row| row.get(0))
         .expect("journal mode");
     assert_eq!(mode, "wal");
-    assert_eq!(schema_version(&nested), 1);
+    assert_eq!(schema_version(&nested), migrations::LATEST);
 
     drop(open(&nested));
     let rows: i64 = raw(&nested)
@@ -111,7 +161,7 @@ fn open_creates_the_database_once() {
         .expect("count versions");
     assert_eq!(
         (schema_version(&nested), rows),
-        (1, 1),
+        (migrations::LATEST, migrations::LATEST),
         "reopening migrates nothing"
     );
 }
@@ -154,11 +204,237 @@ fn unknown_references_conflict() {
         node_id: 1,
         device_no: "d".to_owned(),
         created_at: 0,
+        lane: 0,
     };
     assert!(matches!(
         store.sessions.insert(&session),
         Err(Error::Conflict(_))
     ));
+    let assets = &store.assets;
+    assert!(matches!(
+        assets.grant_entitlement(404, "vip", 1, 0),
+        Err(Error::Conflict(_))
+    ));
+    assert!(matches!(
+        assets.add_card(404, "t", 1, "shop", 0),
+        Err(Error::Conflict(_))
+    ));
+    assert!(matches!(
+        assets.claim_monthly(404, "2026-11", 1, "t", 1, 0),
+        Err(Error::Conflict(_))
+    ));
+    // A card used for an unknown session stays unused.
+    let uid = store
+        .users
+        .get_or_create_by_phone("13000000001", "n", 0)
+        .expect("user")
+        .0
+        .uid;
+    let card = assets.add_card(uid, "t", 10, "shop", 0).expect("card");
+    assert!(matches!(
+        assets.use_card(uid, card.id, 404, 1),
+        Err(Error::Conflict(_))
+    ));
+    assert_eq!(assets.cards(uid, 1).expect("cards"), vec![card]);
+}
+
+// Cards storage marks invalidated (or expired) cannot be used; only the backend can write those
+// statuses, so the test sets them directly.
+#[test]
+fn marked_cards_cannot_be_used() {
+    let dir = TempDir::new("marked-cards");
+    let store = open(dir.path());
+    let uid = store
+        .users
+        .get_or_create_by_phone("13000000002", "n", 0)
+        .expect("user")
+        .0
+        .uid;
+    let session = store
+        .sessions
+        .insert(&crate::NewGameSession {
+            uid,
+            game_id: 1,
+            node_id: 1,
+            device_no: "d".to_owned(),
+            created_at: 0,
+            lane: 0,
+        })
+        .expect("session");
+    for status in [2, 3] {
+        let card = store
+            .assets
+            .add_card(uid, "t", 10_000, "shop", 0)
+            .expect("card");
+        raw(dir.path())
+            .execute(
+                "UPDATE fast_enter_cards SET status = ?1 WHERE id = ?2",
+                [i64::from(status), card.id],
+            )
+            .expect("mark card");
+        assert_eq!(store.assets.cards(uid, 1).expect("cards"), vec![]);
+        match store.assets.use_card(uid, card.id, session.id, 1) {
+            Err(Error::Conflict(_)) => {}
+            other => panic!("status {status}: expected a conflict, got {other:?}"),
+        }
+    }
+}
+
+// A database written by the version-1 build (users, logins, its own catalogue and nodes, open and
+// ended sessions) is upgraded in place: every row is kept, sessions get lane 0, no place and no
+// minutes, and the new tables work with the old rows.
+#[test]
+fn version_1_database_upgrades_in_place() {
+    let dir = TempDir::new("upgrade");
+    std::fs::create_dir_all(dir.path()).expect("create dir");
+    {
+        let v1 = raw(dir.path());
+        v1.execute_batch("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+            .expect("version table");
+        v1.execute_batch(migrations::MIGRATIONS[0])
+            .expect("v1 schema");
+        v1.execute_batch(
+            "INSERT INTO schema_version (version) VALUES (1);
+             INSERT INTO users (uid, cellphone, nickname, avatar, created_at, play_time_free,
+                                play_time_paid)
+                 VALUES (7, '13100000001', '老玩家', 'https://a/b.png', 100, 3, 4);
+             INSERT INTO login_sessions VALUES ('old-token', 7, 'old-csrf', 'dev', 100, 99999);
+             INSERT INTO games VALUES (1, '旧游戏', '旧的介绍', 1, 1, 0, NULL, 'steam', 1, 0, 0,
+                                       120, 10);
+             INSERT INTO nodes VALUES (1, '旧节点', 1);
+             INSERT INTO game_sessions (id, uid, game_id, node_id, device_no, status, machine_id,
+                                        created_at, ready_at, playing_at, ended_at, end_reason)
+                 VALUES (1, 7, 1, 1, 'dev', 0, 'm-1', 200, 210, 220, 300, 'user'),
+                        (2, 7, 1, 1, 'dev', 1, NULL, 400, NULL, NULL, NULL, NULL);",
+        )
+        .expect("v1 rows");
+    }
+
+    let store = open(dir.path());
+    let versions: Vec<i64> = raw(dir.path())
+        .prepare("SELECT version FROM schema_version ORDER BY version")
+        .expect("prepare")
+        .query_map([], |row| row.get(0))
+        .expect("versions")
+        .collect::<rusqlite::Result<_>>()
+        .expect("versions");
+    assert_eq!(versions, (1..=migrations::LATEST).collect::<Vec<_>>());
+
+    let user = User {
+        uid: 7,
+        cellphone: "13100000001".to_owned(),
+        nickname: "老玩家".to_owned(),
+        avatar: "https://a/b.png".to_owned(),
+        created_at: 100,
+        play_time_free: 3,
+        play_time_paid: 4,
+    };
+    assert_eq!(store.users.get(7).expect("user"), Some(user.clone()));
+    assert_eq!(
+        store.logins.get("old-token", 500).expect("login"),
+        Some(LoginSession {
+            token: "old-token".to_owned(),
+            uid: 7,
+            csrf_token: "old-csrf".to_owned(),
+            device_no: "dev".to_owned(),
+            created_at: 100,
+            expires_at: 99_999,
+        })
+    );
+    assert_eq!(store.games.count().expect("count"), 1, "not re-seeded");
+    assert_eq!(
+        store.games.get(1).expect("game").map(|g| g.name),
+        Some("旧游戏".to_owned())
+    );
+    assert_eq!(
+        store.nodes.list().expect("nodes").len(),
+        1,
+        "nodes not re-seeded"
+    );
+    let ended = GameSessionRecord {
+        id: 1,
+        uid: 7,
+        game_id: 1,
+        node_id: 1,
+        device_no: "dev".to_owned(),
+        status: 0,
+        machine_id: Some("m-1".to_owned()),
+        created_at: 200,
+        ready_at: Some(210),
+        playing_at: Some(220),
+        ended_at: Some(300),
+        end_reason: Some("user".to_owned()),
+        lane: 0,
+        tag: 0,
+        seq: 0,
+        play_minutes: 0,
+    };
+    let queued = GameSessionRecord {
+        id: 2,
+        status: 1,
+        machine_id: None,
+        created_at: 400,
+        ready_at: None,
+        playing_at: None,
+        ended_at: None,
+        end_reason: None,
+        ..ended.clone()
+    };
+    assert_eq!(
+        store.sessions.list_by_user(7, 10).expect("sessions"),
+        vec![queued.clone(), ended.clone()]
+    );
+    assert_eq!(
+        store.sessions.list_open().expect("open"),
+        vec![queued.clone()]
+    );
+    assert_eq!(store.sessions.max_admitted_tag(1, 1).expect("tag"), Some(0));
+
+    // The old rows work with the new columns and tables.
+    store.sessions.set_place(2, 3, 5, 1).expect("set_place");
+    let (charge, after, replayed) = store
+        .assets
+        .charge_minute(7, 2, 0, false, 500)
+        .expect("charge");
+    assert_eq!((charge.free, after.play_time_free, replayed), (1, 2, false));
+    assert_eq!(
+        store.sessions.get(2).expect("get"),
+        Some(GameSessionRecord {
+            lane: 3,
+            tag: 5,
+            seq: 1,
+            play_minutes: 1,
+            ..queued
+        })
+    );
+    store
+        .assets
+        .claim_monthly(7, "2026-11", 1, "t", 10_000, 500)
+        .expect("claim");
+    let next = store
+        .sessions
+        .insert(&crate::NewGameSession {
+            uid: 7,
+            game_id: 1,
+            node_id: 1,
+            device_no: "dev".to_owned(),
+            created_at: 600,
+            lane: 6,
+        })
+        .expect("insert");
+    assert_eq!(next.id, 3, "ids continue after the old rows");
+    drop(store);
+
+    let store = open(dir.path());
+    assert_eq!(schema_version(dir.path()), migrations::LATEST);
+    assert_eq!(
+        store.users.get(7).expect("user"),
+        Some(User {
+            play_time_free: 2,
+            ..user
+        })
+    );
+    assert_eq!(store.sessions.get(1).expect("get"), Some(ended));
 }
 
 // An unopenable path is a backend error, not a panic.

@@ -6,9 +6,10 @@ use rusqlite::{Connection, TransactionBehavior};
 use super::SqlResultExt;
 use crate::{Error, Result};
 
-const MIGRATIONS: &[&str] = &[V1];
+/// Every migration, oldest first. Released entries never change: a new schema is a new entry.
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2];
 
-/// Migration 1: every table.
+/// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
 CREATE TABLE users (
     uid            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -69,6 +70,59 @@ CREATE TABLE game_sessions (
 );
 CREATE INDEX game_sessions_by_user ON game_sessions (uid, created_at DESC, id DESC);
 CREATE INDEX game_sessions_open ON game_sessions (id) WHERE ended_at IS NULL;
+";
+
+/// Migration 2: queue places and charged minutes on game sessions (existing sessions get lane 0,
+/// no place and no minutes), and what players own: entitlements, fast-entry cards, monthly
+/// claims, and the per-minute play charges.
+const V2: &str = "
+ALTER TABLE game_sessions ADD COLUMN lane INTEGER NOT NULL DEFAULT 0 CHECK (lane BETWEEN 0 AND 6);
+ALTER TABLE game_sessions ADD COLUMN tag INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE game_sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE game_sessions ADD COLUMN play_minutes INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX game_sessions_admitted ON game_sessions (game_id, node_id, tag)
+    WHERE ready_at IS NOT NULL;
+
+-- One row per user and kind: a grant extends the active run or starts a new one in place.
+CREATE TABLE entitlements (
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    kind       TEXT    NOT NULL,
+    starts_at  INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE fast_enter_cards (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    uid          INTEGER NOT NULL REFERENCES users (uid),
+    goods_title  TEXT    NOT NULL,
+    status       INTEGER NOT NULL DEFAULT 0,
+    expires_at   INTEGER NOT NULL,
+    created_at   INTEGER NOT NULL,
+    used_at      INTEGER,
+    used_session INTEGER REFERENCES game_sessions (id),
+    source       TEXT    NOT NULL
+);
+CREATE INDEX fast_enter_cards_usable ON fast_enter_cards (uid, status, expires_at, id);
+
+CREATE TABLE monthly_claims (
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    month      TEXT    NOT NULL,
+    cards      INTEGER NOT NULL,
+    claimed_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, month)
+) WITHOUT ROWID;
+
+CREATE TABLE play_charges (
+    session_id INTEGER NOT NULL REFERENCES game_sessions (id),
+    minute     INTEGER NOT NULL,
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    free       INTEGER NOT NULL,
+    paid       INTEGER NOT NULL,
+    package    INTEGER NOT NULL,
+    charged_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, minute)
+) WITHOUT ROWID;
 ";
 
 /// The schema version this build writes.

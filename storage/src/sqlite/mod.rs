@@ -2,9 +2,10 @@
 //! so that reading one aggregate never waits behind a write to another (WAL lets readers run beside
 //! the single writer; writers queue on the busy timeout).
 
+mod assets;
 mod games;
 mod logins;
-mod migrations;
+pub(crate) mod migrations;
 mod nodes;
 mod sessions;
 mod users;
@@ -50,6 +51,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         games: Arc::new(games),
         nodes: Arc::new(nodes),
         sessions: Arc::new(sessions::SqliteSessions::new(connect(&path)?)),
+        assets: Arc::new(assets::SqliteAssets::new(connect(&path)?)),
     })
 }
 

@@ -6,7 +6,7 @@ use crate::repo::GameSessionRepo;
 use crate::{Error, Result};
 
 const COLUMNS: &str = "id, uid, game_id, node_id, device_no, status, machine_id, created_at, \
-                       ready_at, playing_at, ended_at, end_reason";
+                       ready_at, playing_at, ended_at, end_reason, lane, tag, seq, play_minutes";
 
 /// The status of a session just stored: QUEUE.
 const QUEUE: i32 = 1;
@@ -50,6 +50,10 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<GameSessionRecord> {
         playing_at: row.get(9)?,
         ended_at: row.get(10)?,
         end_reason: row.get(11)?,
+        lane: row.get(12)?,
+        tag: row.get(13)?,
+        seq: row.get(14)?,
+        play_minutes: row.get(15)?,
     })
 }
 
@@ -57,15 +61,16 @@ impl GameSessionRepo for SqliteSessions {
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord> {
         let conn = self.db.lock();
         conn.execute(
-            "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 s.uid,
                 s.game_id,
                 s.node_id,
                 s.device_no,
                 QUEUE,
-                s.created_at
+                s.created_at,
+                s.lane
             ],
         )
         .db()?;
@@ -82,6 +87,10 @@ impl GameSessionRepo for SqliteSessions {
             playing_at: None,
             ended_at: None,
             end_reason: None,
+            lane: s.lane,
+            tag: 0,
+            seq: 0,
+            play_minutes: 0,
         })
     }
 
@@ -92,7 +101,8 @@ impl GameSessionRepo for SqliteSessions {
             .execute(
                 "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
                      status = ?6, machine_id = ?7, created_at = ?8, ready_at = ?9,
-                     playing_at = ?10, ended_at = ?11, end_reason = ?12
+                     playing_at = ?10, ended_at = ?11, end_reason = ?12, lane = ?13, tag = ?14,
+                     seq = ?15, play_minutes = ?16
                  WHERE id = ?1",
                 params![
                     r.id,
@@ -107,6 +117,10 @@ impl GameSessionRepo for SqliteSessions {
                     r.playing_at,
                     r.ended_at,
                     r.end_reason,
+                    r.lane,
+                    r.tag,
+                    r.seq,
+                    r.play_minutes,
                 ],
             )
             .db()?;
@@ -137,5 +151,32 @@ impl GameSessionRepo for SqliteSessions {
 
     fn list_open(&self) -> Result<Vec<GameSessionRecord>> {
         self.query("WHERE ended_at IS NULL ORDER BY id", [])
+    }
+
+    fn set_place(&self, id: i64, lane: i32, tag: i64, seq: i64) -> Result<()> {
+        let changed = self
+            .db
+            .lock()
+            .execute(
+                "UPDATE game_sessions SET lane = ?2, tag = ?3, seq = ?4 WHERE id = ?1",
+                params![id, lane, tag, seq],
+            )
+            .db()?;
+        if changed == 0 {
+            return Err(Error::NotFound);
+        }
+        Ok(())
+    }
+
+    fn max_admitted_tag(&self, game_id: i64, node_id: i64) -> Result<Option<i64>> {
+        self.db
+            .lock()
+            .prepare_cached(
+                "SELECT MAX(tag) FROM game_sessions
+                 WHERE game_id = ?1 AND node_id = ?2 AND ready_at IS NOT NULL",
+            )
+            .db()?
+            .query_row(params![game_id, node_id], |row| row.get(0))
+            .db()
     }
 }

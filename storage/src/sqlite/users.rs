@@ -5,7 +5,7 @@ use crate::model::User;
 use crate::repo::UserRepo;
 use crate::Result;
 
-const COLUMNS: &str =
+pub(super) const COLUMNS: &str =
     "uid, cellphone, nickname, avatar, created_at, play_time_free, play_time_paid";
 
 pub(crate) struct SqliteUsers {
@@ -18,7 +18,7 @@ impl SqliteUsers {
     }
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<User> {
+pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<User> {
     Ok(User {
         uid: row.get(0)?,
         cellphone: row.get(1)?,

@@ -1,0 +1,141 @@
+//! `kill -9` of the real server process loses nobody's place: the same players in the same
+//! order and lanes, READY countdowns less the downtime, PLAYING sessions on their machines.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use common::{temp_dir, Client};
+use serde_json::{json, Value};
+
+/// A server process; SIGKILLed on drop.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(config: &Path) -> (Proc, std::net::SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yoo-server"))
+        .arg("--config")
+        .arg(config)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("server starts");
+    let stdout = child.stdout.take().unwrap();
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let addr = line.trim().rsplit("http://").next().unwrap().parse().expect("listening line");
+    (Proc(child), addr)
+}
+
+fn write_config(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join("server.toml");
+    std::fs::write(
+        &path,
+        format!(
+            r#"mode = "dev"
+bind = "127.0.0.1:0"
+data_dir = "{}"
+frontend_dir = "/nonexistent"
+workers = 1
+[game]
+connect_countdown_secs = 60
+connect_delay_ms = 50
+rank_refresh_ms = 100
+[[nodes]]
+id = 1
+name = "测试一区"
+status = 1
+machines = ["m1", "m2"]
+"#,
+            dir.join("data").display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+async fn state(c: &mut Client) -> Value {
+    let (_, r) = c.post("/api/japi/yoo/game/floatBall", json!({})).await;
+    assert_eq!(r["code"], 0, "{r}");
+    r["data"].clone()
+}
+
+/// The remaining ready countdown the browser would compute, in seconds.
+fn remaining(s: &Value) -> f64 {
+    s["connectCountdown"].as_f64().unwrap() - (s["serverTime"].as_f64().unwrap() - s["responseTime"].as_f64().unwrap()) / 1000.0
+}
+
+#[actix_rt::test]
+async fn kill_9_loses_no_place() {
+    let dir = temp_dir("crash");
+    let config = write_config(&dir);
+    let (server, addr) = spawn(&config);
+    let mut players: Vec<Client> = (0..6).map(|i| Client::new(addr, &format!("dev-{i}"))).collect();
+    for (i, p) in players.iter_mut().enumerate() {
+        p.login(&format!("1360000000{i}")).await;
+        let (_, r) = p.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"})).await;
+        assert_eq!(r["code"], 0, "{r}");
+    }
+    // Player 0 plays on one machine, player 1 is READY on the other, 2..5 wait in order.
+    let s0 = state(&mut players[0]).await;
+    let (_, r) = players[0].post("/api/japi/yoo/game/confirmConnect", json!({"id": s0["id"]})).await;
+    assert_eq!(r["code"], 0);
+    let mut before = vec![];
+    for _ in 0..50 {
+        before.clear();
+        for p in players.iter_mut() {
+            before.push(state(p).await);
+        }
+        if before[0]["status"] == 5 {
+            break;
+        }
+        actix_rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(before[0]["status"], 5);
+    assert_eq!(before[1]["status"], 3);
+    for (i, s) in before.iter().enumerate().skip(2) {
+        assert_eq!((s["status"].as_i64(), s["sort"].as_i64()), (Some(1), Some(i as i64 - 1)), "{s}");
+    }
+
+    drop(server); // SIGKILL: no shutdown code runs
+    let (_server, addr) = spawn(&config);
+    for (i, p) in players.iter_mut().enumerate() {
+        p.base = format!("http://{addr}");
+        let after = state(p).await;
+        let b = &before[i];
+        for field in ["id", "gameId", "status", "sort", "isFast", "nodeId", "clientType"] {
+            assert_eq!(after[field], b[field], "player {i} field {field}: before {b} after {after}");
+        }
+        if i == 1 {
+            assert_eq!(after["responseTime"], b["responseTime"], "the ready moment is kept");
+            let (rb, ra) = (remaining(b), remaining(&after));
+            assert!(ra <= rb && ra > rb - 10.0, "countdown less the downtime: {rb} then {ra}");
+        }
+    }
+    // The order still holds: player 0 leaves, player 2 gets the machine, 3..5 move up.
+    let (_, r) = players[0].post("/api/japi/yoo/game/over", json!({"id": before[0]["id"]})).await;
+    assert_eq!(r["code"], 0);
+    let mut s2 = Value::Null;
+    for _ in 0..100 {
+        s2 = state(&mut players[2]).await;
+        if s2["status"] == 3 {
+            break;
+        }
+        actix_rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(s2["status"], 3, "the next in line gets the freed machine");
+    for i in 3..6 {
+        assert_eq!(state(&mut players[i]).await["sort"].as_i64(), Some(i as i64 - 2));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

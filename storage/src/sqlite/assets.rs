@@ -1,0 +1,433 @@
+//! What players own. Every write runs in one `BEGIN IMMEDIATE` transaction: the database write
+//! lock is taken before the first read, so the reads that decide a write cannot go stale under
+//! another connection, and the writes themselves are conditional statements besides.
+
+use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
+
+use super::{users, Db, SqlResultExt};
+use crate::model::{Entitlement, FastEnterCard, MonthlyClaim, PlayCharge, User};
+use crate::repo::AssetRepo;
+use crate::{Error, Result};
+
+const CARD_COLUMNS: &str =
+    "id, uid, goods_title, status, expires_at, created_at, used_at, used_session, source";
+
+const CHARGE_COLUMNS: &str = "session_id, minute, uid, free, paid, package, charged_at";
+
+/// The status of a card that can still be used.
+const UNUSED: i32 = 0;
+
+/// The source of the cards a monthly claim creates.
+const MONTHLY: &str = "monthly";
+
+pub(crate) struct SqliteAssets {
+    db: Db,
+}
+
+impl SqliteAssets {
+    pub(crate) fn new(conn: Connection) -> SqliteAssets {
+        SqliteAssets { db: Db::new(conn) }
+    }
+
+    /// Runs `f` in one immediate transaction, committed if `f` succeeds and rolled back otherwise.
+    fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.db.lock();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .db()?;
+        let out = f(&tx)?;
+        tx.commit().db()?;
+        Ok(out)
+    }
+}
+
+fn card_from_row(row: &Row<'_>) -> rusqlite::Result<FastEnterCard> {
+    Ok(FastEnterCard {
+        id: row.get(0)?,
+        uid: row.get(1)?,
+        goods_title: row.get(2)?,
+        status: row.get(3)?,
+        expires_at: row.get(4)?,
+        created_at: row.get(5)?,
+        used_at: row.get(6)?,
+        used_session: row.get(7)?,
+        source: row.get(8)?,
+    })
+}
+
+fn charge_from_row(row: &Row<'_>) -> rusqlite::Result<PlayCharge> {
+    Ok(PlayCharge {
+        session_id: row.get(0)?,
+        minute: row.get(1)?,
+        uid: row.get(2)?,
+        free: row.get(3)?,
+        paid: row.get(4)?,
+        package: row.get(5)?,
+        charged_at: row.get(6)?,
+    })
+}
+
+fn entitlement_from_row(row: &Row<'_>) -> rusqlite::Result<Entitlement> {
+    Ok(Entitlement {
+        uid: row.get(0)?,
+        kind: row.get(1)?,
+        starts_at: row.get(2)?,
+        expires_at: row.get(3)?,
+    })
+}
+
+fn claim_from_row(row: &Row<'_>) -> rusqlite::Result<MonthlyClaim> {
+    Ok(MonthlyClaim {
+        uid: row.get(0)?,
+        month: row.get(1)?,
+        cards: row.get(2)?,
+        claimed_at: row.get(3)?,
+    })
+}
+
+/// The user, or NotFound.
+fn user(conn: &Connection, uid: i64) -> Result<User> {
+    conn.query_row(
+        &format!("SELECT {} FROM users WHERE uid = ?1", users::COLUMNS),
+        [uid],
+        users::from_row,
+    )
+    .db()
+}
+
+fn insert_card(
+    conn: &Connection,
+    uid: i64,
+    goods_title: &str,
+    expires_at: i64,
+    source: &str,
+    now: i64,
+) -> Result<FastEnterCard> {
+    conn.prepare_cached(
+        "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .db()?
+    .execute(params![uid, goods_title, UNUSED, expires_at, now, source])
+    .db()?;
+    Ok(FastEnterCard {
+        id: conn.last_insert_rowid(),
+        uid,
+        goods_title: goods_title.to_owned(),
+        status: UNUSED,
+        expires_at,
+        created_at: now,
+        used_at: None,
+        used_session: None,
+        source: source.to_owned(),
+    })
+}
+
+/// Runs a SELECT over one table and collects its rows.
+fn collect<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(sql).db()?;
+    let rows = stmt
+        .query_map(params, from_row)
+        .db()?
+        .collect::<rusqlite::Result<_>>()
+        .db()?;
+    Ok(rows)
+}
+
+fn another_user(what: &str) -> Error {
+    Error::Conflict(format!("{what} belongs to another user"))
+}
+
+impl AssetRepo for SqliteAssets {
+    fn add_play_time(&self, uid: i64, free: i64, paid: i64) -> Result<User> {
+        if free < 0 || paid < 0 {
+            return Err(Error::Conflict(format!(
+                "negative play time (free {free}, paid {paid})"
+            )));
+        }
+        self.write(|tx| {
+            let added = tx
+                .query_row(
+                    &format!(
+                        "UPDATE users SET play_time_free = play_time_free + ?2,
+                             play_time_paid = play_time_paid + ?3
+                         WHERE uid = ?1 AND play_time_free <= ?4 - ?2 AND play_time_paid <= ?4 - ?3
+                         RETURNING {}",
+                        users::COLUMNS
+                    ),
+                    params![uid, free, paid, i64::MAX],
+                    users::from_row,
+                )
+                .optional()
+                .db()?;
+            match added {
+                Some(user) => Ok(user),
+                None => {
+                    // Tells an unknown user from a balance that would overflow.
+                    user(tx, uid)?;
+                    Err(Error::Conflict("play time would overflow".to_owned()))
+                }
+            }
+        })
+    }
+
+    fn charge_minute(
+        &self,
+        uid: i64,
+        session_id: i64,
+        minute: i64,
+        package: bool,
+        now: i64,
+    ) -> Result<(PlayCharge, User, bool)> {
+        let Some(played) = minute.checked_add(1).filter(|_| minute >= 0) else {
+            return Err(Error::Conflict(format!("minute {minute} out of range")));
+        };
+        self.write(|tx| {
+            let first = tx
+                .query_row(
+                    &format!(
+                        "SELECT {CHARGE_COLUMNS} FROM play_charges
+                         WHERE session_id = ?1 AND minute = ?2"
+                    ),
+                    params![session_id, minute],
+                    charge_from_row,
+                )
+                .optional()
+                .db()?;
+            if let Some(charge) = first {
+                if charge.uid != uid {
+                    return Err(another_user("the play charge"));
+                }
+                return Ok((charge, user(tx, uid)?, true));
+            }
+
+            let owner: Option<i64> = tx
+                .query_row(
+                    "SELECT uid FROM game_sessions WHERE id = ?1",
+                    [session_id],
+                    |row| row.get(0),
+                )
+                .optional()
+                .db()?;
+            match owner {
+                None => return Err(Error::NotFound),
+                Some(owner) if owner != uid => return Err(another_user("the game session")),
+                Some(_) => {}
+            }
+            let before = user(tx, uid)?;
+            let (free, paid) = if package {
+                (0, 0)
+            } else if before.play_time_free > 0 {
+                (1, 0)
+            } else if before.play_time_paid > 0 {
+                (0, 1)
+            } else {
+                return Err(Error::Conflict("no play time".to_owned()));
+            };
+            // Conditional as well, so that no balance can ever go below zero.
+            let after = tx
+                .query_row(
+                    &format!(
+                        "UPDATE users SET play_time_free = play_time_free - ?2,
+                             play_time_paid = play_time_paid - ?3
+                         WHERE uid = ?1 AND play_time_free >= ?2 AND play_time_paid >= ?3
+                         RETURNING {}",
+                        users::COLUMNS
+                    ),
+                    params![uid, free, paid],
+                    users::from_row,
+                )
+                .optional()
+                .db()?
+                .ok_or_else(|| Error::Conflict("no play time".to_owned()))?;
+            let charge = PlayCharge {
+                session_id,
+                minute,
+                uid,
+                free,
+                paid,
+                package,
+                charged_at: now,
+            };
+            tx.execute(
+                &format!(
+                    "INSERT INTO play_charges ({CHARGE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                ),
+                params![session_id, minute, uid, free, paid, package, now],
+            )
+            .db()?;
+            tx.execute(
+                "UPDATE game_sessions SET play_minutes = MAX(play_minutes, ?2) WHERE id = ?1",
+                params![session_id, played],
+            )
+            .db()?;
+            Ok((charge, after, false))
+        })
+    }
+
+    fn grant_entitlement(
+        &self,
+        uid: i64,
+        kind: &str,
+        duration_ms: i64,
+        now: i64,
+    ) -> Result<Entitlement> {
+        if duration_ms < 0 {
+            return Err(Error::Conflict(format!(
+                "negative entitlement duration {duration_ms}"
+            )));
+        }
+        self.write(|tx| {
+            let current = tx
+                .query_row(
+                    "SELECT uid, kind, starts_at, expires_at FROM entitlements
+                     WHERE uid = ?1 AND kind = ?2",
+                    params![uid, kind],
+                    entitlement_from_row,
+                )
+                .optional()
+                .db()?;
+            let (starts_at, from) = match current {
+                Some(e) if e.expires_at > now => (e.starts_at, e.expires_at),
+                _ => (now, now),
+            };
+            let expires_at = from
+                .checked_add(duration_ms)
+                .ok_or_else(|| Error::Conflict("entitlement expiry would overflow".to_owned()))?;
+            tx.execute(
+                "INSERT INTO entitlements (uid, kind, starts_at, expires_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (uid, kind) DO UPDATE
+                     SET starts_at = excluded.starts_at, expires_at = excluded.expires_at",
+                params![uid, kind, starts_at, expires_at],
+            )
+            .db()?;
+            Ok(Entitlement {
+                uid,
+                kind: kind.to_owned(),
+                starts_at,
+                expires_at,
+            })
+        })
+    }
+
+    fn entitlements(&self, uid: i64, now: i64) -> Result<Vec<Entitlement>> {
+        collect(
+            &self.db.lock(),
+            "SELECT uid, kind, starts_at, expires_at FROM entitlements
+             WHERE uid = ?1 AND expires_at > ?2 ORDER BY kind",
+            params![uid, now],
+            entitlement_from_row,
+        )
+    }
+
+    fn add_card(
+        &self,
+        uid: i64,
+        goods_title: &str,
+        expires_at: i64,
+        source: &str,
+        now: i64,
+    ) -> Result<FastEnterCard> {
+        insert_card(&self.db.lock(), uid, goods_title, expires_at, source, now)
+    }
+
+    fn cards(&self, uid: i64, now: i64) -> Result<Vec<FastEnterCard>> {
+        collect(
+            &self.db.lock(),
+            &format!(
+                "SELECT {CARD_COLUMNS} FROM fast_enter_cards
+                 WHERE uid = ?1 AND status = ?2 AND expires_at > ?3 ORDER BY expires_at, id"
+            ),
+            params![uid, UNUSED, now],
+            card_from_row,
+        )
+    }
+
+    fn use_card(&self, uid: i64, card_id: i64, session_id: i64, now: i64) -> Result<FastEnterCard> {
+        self.write(|tx| {
+            let used = tx
+                .query_row(
+                    &format!(
+                        "UPDATE fast_enter_cards SET status = 1, used_at = ?4, used_session = ?3
+                         WHERE id = ?1 AND uid = ?2 AND status = ?5 AND expires_at > ?4
+                         RETURNING {CARD_COLUMNS}"
+                    ),
+                    params![card_id, uid, session_id, now, UNUSED],
+                    card_from_row,
+                )
+                .optional()
+                .db()?;
+            if let Some(card) = used {
+                return Ok(card);
+            }
+            let card = tx
+                .query_row(
+                    &format!(
+                        "SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"
+                    ),
+                    params![card_id, uid],
+                    card_from_row,
+                )
+                .db()?;
+            let why = match card.status {
+                UNUSED | 2 => "expired",
+                1 => "already used",
+                3 => "invalidated",
+                _ => "not usable",
+            };
+            Err(Error::Conflict(format!("card {card_id} {why}")))
+        })
+    }
+
+    fn claim_monthly(
+        &self,
+        uid: i64,
+        month: &str,
+        cards: i32,
+        goods_title: &str,
+        expires_at: i64,
+        now: i64,
+    ) -> Result<(MonthlyClaim, Vec<FastEnterCard>)> {
+        if cards < 0 {
+            return Err(Error::Conflict(format!("negative card count {cards}")));
+        }
+        self.write(|tx| {
+            let claimed = tx
+                .execute(
+                    "INSERT INTO monthly_claims (uid, month, cards, claimed_at)
+                     VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (uid, month) DO NOTHING",
+                    params![uid, month, cards, now],
+                )
+                .db()?;
+            if claimed == 0 {
+                return Err(Error::Conflict(format!("month {month} already claimed")));
+            }
+            let created = (0..cards)
+                .map(|_| insert_card(tx, uid, goods_title, expires_at, MONTHLY, now))
+                .collect::<Result<Vec<_>>>()?;
+            let claim = MonthlyClaim {
+                uid,
+                month: month.to_owned(),
+                cards,
+                claimed_at: now,
+            };
+            Ok((claim, created))
+        })
+    }
+
+    fn monthly_claims(&self, uid: i64) -> Result<Vec<MonthlyClaim>> {
+        collect(
+            &self.db.lock(),
+            "SELECT uid, month, cards, claimed_at FROM monthly_claims
+             WHERE uid = ?1 ORDER BY claimed_at DESC, month DESC",
+            [uid],
+            claim_from_row,
+        )
+    }
+}
