@@ -14,6 +14,12 @@ pub struct DomainConfig {
     /// Milliseconds between a queue change and the rank refresh it causes (the most a shown
     /// rank can be stale).
     pub rank_refresh_ms: u64,
+    /// Milliseconds of one charged minute of play (60000; tests shorten it).
+    pub play_minute_ms: u64,
+    /// Free play minutes a new player receives (the registration gift).
+    pub register_gift_minutes: i64,
+    /// Games that need their subscription package (entitlement `sub:{id}`).
+    pub subscription_games: Vec<i64>,
     /// Phones whose SMS the sandbox provider fails to deliver (to exercise the failure path).
     pub sms_fail_numbers: Vec<String>,
     /// The server nodes and their machines, until game hosts register themselves.
@@ -41,6 +47,9 @@ impl Default for DomainConfig {
             connect_countdown_secs: 60,
             connect_delay_ms: 1000,
             rank_refresh_ms: 250,
+            play_minute_ms: 60_000,
+            register_gift_minutes: 60,
+            subscription_games: vec![19],
             sms_fail_numbers: vec!["19900000000".into()],
             nodes: vec![
                 NodeConfig { id: 1, name: "华东一区".into(), status: 1, machines: vec!["hd1-01".into(), "hd1-02".into()] },
@@ -53,6 +62,9 @@ impl Default for DomainConfig {
 impl DomainConfig {
     pub fn connect_countdown(&self) -> Duration {
         Duration::from_secs(self.connect_countdown_secs)
+    }
+    pub fn play_minute(&self) -> Duration {
+        Duration::from_millis(self.play_minute_ms.max(1))
     }
     pub fn rank_refresh(&self) -> Duration {
         Duration::from_millis(self.rank_refresh_ms)

@@ -56,6 +56,36 @@ pub enum DomainError {
     /// No node with this id.
     #[error("unknown node")]
     UnknownNode,
+    /// A vip game and the player is no member.
+    #[error("vip only")]
+    VipOnly,
+    /// A vvip game and the player is not vvip.
+    #[error("vvip only")]
+    VvipOnly,
+    /// A subscription game without its package.
+    #[error("subscription needed")]
+    NeedSubscription,
+    /// No play time and no package window open.
+    #[error("short of play time")]
+    ShortOfTime,
+    /// A fast-entry card used while not queued.
+    #[error("card used outside the queue")]
+    CardNotQueued,
+    /// Moving a game between devices without the cross-screen privilege.
+    #[error("no cross-screen privilege")]
+    NoCrossScreen { session_id: i64 },
+    /// This month's member fast-entry cards were claimed already.
+    #[error("monthly cards claimed")]
+    MonthlyClaimed,
+    /// A member-only benefit asked for by a non-member.
+    #[error("not a member")]
+    NotMember,
+    /// No such card of this player.
+    #[error("unknown card")]
+    UnknownCard,
+    /// The card is used, expired or invalidated.
+    #[error("card not usable")]
+    CardUnusable,
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),

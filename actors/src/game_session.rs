@@ -120,11 +120,17 @@ pub struct SessionInit {
     pub countdown: Duration,
     /// Whether the record must be written as READY now (a fresh hand-off) or is already stored.
     pub fresh: bool,
+    /// Minutes of play already charged (a restored PLAYING session goes on from there).
+    pub play_minutes: i64,
 }
 
 pub enum SessionMsg {
     CountdownLapsed,
     Connected,
+    /// Timer: charge the next minute of play.
+    ChargeMinute,
+    /// Move the session to another device (cross-screen).
+    Move(String, RpcReplyPort<SessionView>),
     Get(RpcReplyPort<SessionView>),
     Confirm(RpcReplyPort<DomainResult<SessionView>>),
     GiveUp(EndReason, RpcReplyPort<DomainResult<()>>),
@@ -135,6 +141,7 @@ pub enum SessionMsg {
 pub enum SessionTimer {
     Countdown,
     Connect,
+    PlayMinute,
 }
 
 pub struct GameSessionActor {
@@ -146,6 +153,10 @@ pub struct SessionActorState {
     uid: i64,
     view: SessionView,
     timers: Timers<SessionTimer>,
+    /// The next minute of play to charge.
+    minute: i64,
+    /// Whether the under-10-minutes notice went out.
+    warned: bool,
 }
 
 impl Actor for GameSessionActor {
@@ -159,12 +170,15 @@ impl Actor for GameSessionActor {
             uid: init.uid,
             view: init.view,
             timers: Timers::default(),
+            minute: init.play_minutes,
+            warned: false,
         };
         count_state(None, st.machine.status());
         match &init.phase {
             Phase::Ready { .. } => st.timers.set(SessionTimer::Countdown, init.countdown, &me, SessionMsg::CountdownLapsed),
             Phase::Connecting { .. } => st.timers.set(SessionTimer::Connect, self.ctx.config.connect_delay(), &me, SessionMsg::Connected),
-            Phase::Playing { .. } | Phase::Ended(_) => {}
+            Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
+            Phase::Ended(_) => {}
         }
         if init.fresh {
             let now = self.ctx.clock.now_ms();
@@ -178,7 +192,19 @@ impl Actor for GameSessionActor {
     async fn handle(&self, me: ActorRef<SessionMsg>, msg: SessionMsg, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
         match msg {
             SessionMsg::CountdownLapsed => self.apply(&me, st, Event::CountdownLapsed).await.unwrap_or(()),
-            SessionMsg::Connected => self.apply(&me, st, Event::Connected).await.unwrap_or(()),
+            SessionMsg::Connected => {
+                if self.apply(&me, st, Event::Connected).await.is_ok() {
+                    self.schedule_minute(&me, st);
+                }
+            }
+            SessionMsg::ChargeMinute => self.charge_minute(&me, st).await,
+            SessionMsg::Move(device, reply) => {
+                st.view.device_no = device.clone();
+                let id = st.view.id;
+                self.ctx.update_record(id, move |r| r.device_no = device).await;
+                self.push(st);
+                let _ = reply.send(st.view.clone());
+            }
             SessionMsg::Get(reply) => {
                 let _ = reply.send(st.view.clone());
             }
@@ -217,6 +243,54 @@ pub fn count_state(before: Option<Status>, after: Option<Status>) {
 }
 
 impl GameSessionActor {
+    /// Schedules the charge of minute `st.minute`, due `minute * play_minute` after PLAYING began.
+    fn schedule_minute(&self, me: &ActorRef<SessionMsg>, st: &mut SessionActorState) {
+        let minute_ms = self.ctx.config.play_minute_ms.max(1) as i64;
+        let began = st.view.playing_at_ms.unwrap_or_else(|| self.ctx.clock.now_ms());
+        let due = began + st.minute * minute_ms - self.ctx.clock.now_ms();
+        st.timers.set(SessionTimer::PlayMinute, Duration::from_millis(due.max(0) as u64), me, SessionMsg::ChargeMinute);
+    }
+
+    /// Charges one minute of play: free time first, then paid, nothing inside a package window.
+    /// Under 10 minutes left the player is told once (130123); with nothing left the session
+    /// ends (130125) and the machine goes back.
+    async fn charge_minute(&self, me: &ActorRef<SessionMsg>, st: &mut SessionActorState) {
+        if !matches!(st.machine.phase, Phase::Playing { .. }) {
+            return;
+        }
+        let now = self.ctx.clock.now_ms();
+        let (uid, id, minute) = (st.uid, st.view.id, st.minute);
+        let store = self.ctx.store.clone();
+        let charged = tokio::task::spawn_blocking(move || -> storage::Result<_> {
+            let holdings = crate::holdings::Holdings { entitlements: store.assets.entitlements(uid, now)?, ..Default::default() };
+            let package = holdings.package_window_open(now);
+            store.assets.charge_minute(uid, id, minute, package, now)
+        })
+        .await;
+        let topic = crate::view::user_topic(uid);
+        match charged {
+            Ok(Ok((charge, user, _))) => {
+                st.minute += 1;
+                let left = user.play_time_free + user.play_time_paid;
+                if !charge.package && left < 10 && !st.warned {
+                    st.warned = true;
+                    let data = format!(r#"{{"left":{left},"gameId":{}}}"#, st.view.game_id);
+                    self.ctx.bus.publish(&topic, &Push::Notice { code: crate::view::USER_GAME_TIME_NOT_ENOUGH, data });
+                }
+                self.schedule_minute(me, st);
+            }
+            Ok(Err(storage::Error::Conflict(_))) => {
+                let data = format!(r#"{{"gameId":{}}}"#, st.view.game_id);
+                self.ctx.bus.publish(&topic, &Push::Notice { code: crate::view::USER_TIME_END, data });
+                let _ = self.apply(me, st, Event::TimeUp).await;
+            }
+            other => {
+                tracing::error!(session_id = id, minute, result = ?other.map(|r| r.map(|_| ())), "play minute not charged; retrying");
+                st.timers.set(SessionTimer::PlayMinute, Duration::from_secs(1), me, SessionMsg::ChargeMinute);
+            }
+        }
+    }
+
     async fn apply(&self, me: &ActorRef<SessionMsg>, st: &mut SessionActorState, event: Event) -> DomainResult<()> {
         let before = st.machine.status();
         let effects = st.machine.on(event)?;
@@ -238,6 +312,7 @@ impl GameSessionActor {
                 Effect::End(reason) => {
                     st.timers.cancel(&SessionTimer::Countdown);
                     st.timers.cancel(&SessionTimer::Connect);
+                    st.timers.cancel(&SessionTimer::PlayMinute);
                     self.ctx.end_session(st.uid, st.view.id, st.view.game_id, reason, now).await;
                     me.stop(None);
                 }

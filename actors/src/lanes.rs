@@ -219,6 +219,10 @@ impl<T> LaneQueue<T> {
         self.index.get(&id).map(|(_, _, t)| t)
     }
 
+    pub fn get_mut(&mut self, id: i64) -> Option<&mut T> {
+        self.index.get_mut(&id).map(|(_, _, t)| t)
+    }
+
     /// Exact rank (1 = next): players with a smaller place, plus one.
     pub fn rank_of(&self, id: i64) -> Option<u64> {
         self.place(id).map(|p| self.rank_of_place(&p))

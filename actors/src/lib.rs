@@ -11,6 +11,7 @@
 //! - `error`: [`DomainError`], every way a call can be refused.
 //! - `view`: what the player sees of a session ([`view::SessionView`]) and the pushes.
 //! - `game_session`: the session state machine (QUEUE → READY → CONNECTING → PLAYING → ended) and its actor.
+//! - `holdings`: what a player holds and the rules that follow (lane, windows, member games).
 //! - `lanes`: the queue lanes (`isFast`) and the admission order between them.
 //! - `queue`: the queue of one game on one node, and its actor.
 //! - `machine_pool`: the machines of one node, who has them and who waits for one, and its actor.
@@ -24,6 +25,7 @@ pub mod config;
 pub mod connection;
 pub mod error;
 pub mod game_session;
+pub mod holdings;
 pub mod lanes;
 pub mod machine_pool;
 pub mod passport;

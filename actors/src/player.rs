@@ -39,6 +39,10 @@ pub enum PlayerMsg {
     Get(RpcReplyPort<GameState>),
     /// Move the queued session to a better lane (fast-entry card, purchase).
     ChangeLane { session_id: i64, lane: Lane, reply: RpcReplyPort<DomainResult<SessionView>> },
+    /// Use a fast-entry card on the queued session: it moves to the member fast-entry lane.
+    UseCard { card_id: i64, reply: RpcReplyPort<DomainResult<(storage::FastEnterCard, SessionView)>> },
+    /// Move the current session to `device_no` (cross-screen).
+    Move { device_no: String, reply: RpcReplyPort<DomainResult<SessionView>> },
     /// The current session ended elsewhere (countdown, time up).
     SessionEnded { id: i64 },
     /// Timer: stop if idle.
@@ -113,6 +117,22 @@ impl Actor for PlayerActor {
                 };
                 let _ = reply.send(r);
             }
+            PlayerMsg::UseCard { card_id, reply } => {
+                let r = self.use_card(st, card_id).await;
+                let _ = reply.send(r);
+            }
+            PlayerMsg::Move { device_no, reply } => {
+                let r = match self.locate(st).await {
+                    Some(Located::Queued(v, ch)) => ractor::call!(ch, ChannelMsg::Move, v.id, device_no)
+                        .map_err(|e| DomainError::Internal(e.to_string()))?
+                        .ok_or(DomainError::UnknownSession),
+                    Some(Located::Active(_, s)) => {
+                        ractor::call!(s, SessionMsg::Move, device_no).map_err(|e| DomainError::Internal(e.to_string()))
+                    }
+                    None => Err(DomainError::UnknownSession),
+                };
+                let _ = reply.send(r);
+            }
             PlayerMsg::SessionEnded { id } => {
                 if st.current.as_ref().is_some_and(|c| c.id == id) {
                     st.current = None;
@@ -147,6 +167,24 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
 }
 
 impl PlayerActor {
+    async fn use_card(&self, st: &mut PlayerState, card_id: i64) -> DomainResult<(storage::FastEnterCard, SessionView)> {
+        let Some(Located::Queued(v, ch)) = self.locate(st).await else { return Err(DomainError::CardNotQueued) };
+        let (store, uid, now) = (self.ctx.store.clone(), st.uid, self.ctx.clock.now_ms());
+        let used = tokio::task::spawn_blocking(move || store.assets.use_card(uid, card_id, v.id, now))
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))?;
+        let card = match used {
+            Ok(c) => c,
+            Err(storage::Error::NotFound) => return Err(DomainError::UnknownCard),
+            Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
+            Err(e) => return Err(e.into()),
+        };
+        let view = ractor::call!(ch, ChannelMsg::ChangeLane, v.id, Lane::Member)
+            .map_err(|e| DomainError::Internal(e.to_string()))?
+            .ok_or(DomainError::CardNotQueued)?;
+        Ok((card, view))
+    }
+
     /// Finds the current session: in its queue, else in its session actor; else it has ended.
     async fn locate(&self, st: &mut PlayerState) -> Option<Located> {
         let c = st.current.clone()?;

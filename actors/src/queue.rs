@@ -59,6 +59,8 @@ pub enum ChannelMsg {
     Enqueue(Waiting, Lane, RpcReplyPort<DomainResult<SessionView>>),
     /// Leave the queue; replies whether the session was still in it.
     Remove(i64, RpcReplyPort<bool>),
+    /// Move a waiting session to another device (cross-screen); replies whether it waits here.
+    Move(i64, String, RpcReplyPort<Option<SessionView>>),
     /// Move a waiting session to a better lane; replies with the new view, None if not waiting.
     ChangeLane(i64, Lane, RpcReplyPort<Option<SessionView>>),
     /// The view of a waiting session with its exact rank; None if it does not wait here.
@@ -185,10 +187,22 @@ impl Actor for ChannelActor {
                     }
                     rank
                 });
-                if r.is_some() {
+                let view = r.map(|rank| self.view(st, id, rank));
+                if let (Some(v), Some(w)) = (&view, st.queue.get(id)) {
+                    // The lane shows at once; the others' ranks follow with the refresh.
+                    self.ctx.bus.publish(&crate::view::user_topic(w.uid), &Push::GameStatus(GameState::Online(v.clone())));
+                    st.told.insert(id, v.sort);
                     self.changed(&me, st);
                 }
-                let _ = reply.send(r.map(|rank| self.view(st, id, rank)));
+                let _ = reply.send(view);
+            }
+            ChannelMsg::Move(id, device, reply) => {
+                let rank = st.queue.rank_of(id);
+                if let (Some(_), Some(w)) = (rank, st.queue.get_mut(id)) {
+                    w.device_no = device.clone();
+                    self.ctx.update_record(id, move |r| r.device_no = device).await;
+                }
+                let _ = reply.send(rank.map(|rank| self.view(st, id, rank)));
             }
             ChannelMsg::Get(id, reply) => {
                 let _ = reply.send(st.queue.rank_of(id).map(|rank| self.view(st, id, rank)));
@@ -267,6 +281,7 @@ impl ChannelActor {
                 phase: Phase::Ready { machine: machine.clone() },
                 countdown: self.ctx.config.connect_countdown(),
                 fresh: true,
+                play_minutes: 0,
             };
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {

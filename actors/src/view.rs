@@ -79,7 +79,17 @@ pub enum Push {
     GameStatus(GameState),
     /// The login session behind the socket ended (logout elsewhere): the socket closes.
     Authorization { status: &'static str },
+    /// A notice of core-platform.md §4.11 (130123 time short, 130125 time up, ...), with its
+    /// JSON data.
+    Notice { code: i32, data: String },
 }
+
+/// USER_GAME_TIME_NOT_ENOUGH: under 10 minutes of play time left while playing.
+pub const USER_GAME_TIME_NOT_ENOUGH: i32 = 130123;
+/// USER_GAME_END: the server ended the session.
+pub const USER_GAME_END: i32 = 130124;
+/// USER_TIME_END: play time ran out; the session ends.
+pub const USER_TIME_END: i32 = 130125;
 
 /// The bus topic of one user's pushes.
 pub fn user_topic(uid: i64) -> String {

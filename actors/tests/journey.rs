@@ -48,10 +48,12 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
         connect_delay_ms: 500,
         rank_refresh_ms: 250,
         sms_fail_numbers: vec![],
+        register_gift_minutes: 600,
         nodes: vec![
             NodeConfig { id: 1, name: "测试一区".into(), status: 1, machines: (0..machines).map(|i| format!("m{i}")).collect() },
             NodeConfig { id: 2, name: "维护区".into(), status: 2, machines: vec![] },
         ],
+        ..DomainConfig::default()
     };
     (Platform::start(store, config).await.unwrap(), dir)
 }

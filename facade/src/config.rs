@@ -44,6 +44,9 @@ pub struct GameSection {
     pub connect_countdown_secs: u64,
     pub connect_delay_ms: u64,
     pub rank_refresh_ms: u64,
+    pub play_minute_ms: u64,
+    pub register_gift_minutes: i64,
+    pub subscription_games: Vec<i64>,
     pub sms_fail_numbers: Vec<String>,
 }
 
@@ -54,6 +57,9 @@ impl Default for GameSection {
             connect_countdown_secs: d.connect_countdown_secs,
             connect_delay_ms: d.connect_delay_ms,
             rank_refresh_ms: d.rank_refresh_ms,
+            play_minute_ms: d.play_minute_ms,
+            register_gift_minutes: d.register_gift_minutes,
+            subscription_games: d.subscription_games,
             sms_fail_numbers: d.sms_fail_numbers,
         }
     }
@@ -93,6 +99,9 @@ impl ServerConfig {
             connect_countdown_secs: self.game.connect_countdown_secs,
             connect_delay_ms: self.game.connect_delay_ms,
             rank_refresh_ms: self.game.rank_refresh_ms,
+            play_minute_ms: self.game.play_minute_ms,
+            register_gift_minutes: self.game.register_gift_minutes,
+            subscription_games: self.game.subscription_games.clone(),
             sms_fail_numbers: self.game.sms_fail_numbers.clone(),
             nodes,
         }

@@ -3,6 +3,7 @@
 use actors::view::{GameState, SessionView, Status};
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
+use actors::holdings::Holdings;
 use storage::{Game, Node, User};
 
 /// An id the client may send as a number or a numeric string.
@@ -105,7 +106,20 @@ pub fn mask_phone(p: &str) -> String {
     }
 }
 
-pub fn profile(u: &User, now_ms: i64) -> Value {
+pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Value {
+    let items: Vec<Value> = h
+        .entitlements
+        .iter()
+        .filter(|e| ["vip", "vvip", "tyvip", "tyschvip", "daily", "night"].contains(&e.kind.as_str()))
+        .map(|e| json!({"type": e.kind, "expired_at": e.expires_at}))
+        .collect();
+    let using = h.member_type();
+    let join_at = h.entitlements.iter().filter(|e| Some(e.kind.as_str()) == using).map(|e| e.starts_at).min();
+    let near = h
+        .entitlements
+        .iter()
+        .any(|e| Some(e.kind.as_str()) == using && e.expires_at - now_ms < 3 * 24 * 3600 * 1000);
+    let fast_enter_secs = h.entitlements.iter().find(|e| e.kind == "fast_enter").map_or(0, |e| ((e.expires_at - now_ms).max(0) / 1000) as i64);
     json!({
         "uid": u.uid,
         "nickname": u.nickname,
@@ -120,20 +134,30 @@ pub fn profile(u: &User, now_ms: i64) -> Value {
         "growth_level": 1,
         "growth_value": 0,
         "collects": 0,
-        "member_info": {"using": null, "items": [], "near_expiration": false, "join_at": null},
+        "member_info": {"using": using, "items": items, "near_expiration": near, "join_at": join_at},
         "previous_info": null,
-        "privilege": {"discount_goods": false, "cross_screen": false, "fast_enter": {"monthly_receive_times": 0}, "playtime": {"daily_playtime": 0, "monthly_playtime": 0}},
+        "privilege": {
+            "discount_goods": h.is_member(),
+            "cross_screen": h.cross_screen(),
+            "fast_enter": {"monthly_receive_times": h.monthly_cards()},
+            "playtime": {"daily_playtime": 0, "monthly_playtime": 0},
+        },
         "play_time_total": u.play_time_free + u.play_time_paid,
         "play_time_free": u.play_time_free,
         "play_time_paid": u.play_time_paid,
         "fast_enter_free": 0,
         "fast_enter_member": 0,
-        "fast_enter_paid": 0,
-        "fast_enter_remain_times": 0,
-        "fast_enter_expires_in": 0,
+        "fast_enter_paid": fast_enter_secs / 60,
+        "fast_enter_remain_times": h.cards,
+        "fast_enter_expires_in": fast_enter_secs,
         "yoodo": "0.00",
         "balance": 0,
         "first_login_app_playtime": 0,
         "systemTime": now_ms,
     })
+}
+
+/// A fast-entry card as the card list shows it.
+pub fn card(c: &storage::FastEnterCard) -> Value {
+    json!({"id": c.id, "goods_title": c.goods_title, "expires_at": c.expires_at, "status": c.status, "card_type": 1})
 }

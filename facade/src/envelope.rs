@@ -92,6 +92,17 @@ impl From<DomainError> for ApiError {
             DomainError::WrongState => err(S::CONFLICT, 130119, "当前状态无法进行该操作"),
             DomainError::NodeMaintenance => err(S::CONFLICT, 130150, "区服维护中，请选择其他区服"),
             DomainError::UnknownNode => err(S::NOT_FOUND, 130151, "区服不存在"),
+            DomainError::ShortOfTime => err(S::CONFLICT, 130102, "游戏时长不足，请补充时长"),
+            DomainError::NeedSubscription => err(S::CONFLICT, 130126, "该游戏需订阅后才能游玩"),
+            DomainError::VipOnly => err(S::CONFLICT, 130464, "该游戏为VIP会员专享"),
+            DomainError::VvipOnly => err(S::CONFLICT, 130465, "该游戏为VVIP会员专享"),
+            DomainError::CardNotQueued => err(S::CONFLICT, 130120, "请在排队时使用速进卡"),
+            DomainError::NoCrossScreen { session_id } => err(S::CONFLICT, 130466, "您的游戏正在其他设备运行，请先退出后再启动")
+                .with_data(json!({"id": session_id, "needMember": true})),
+            DomainError::MonthlyClaimed => err(S::CONFLICT, 20170, "本月速进卡已领取"),
+            DomainError::NotMember => err(S::FORBIDDEN, 20171, "开通会员即可每月领取速进卡"),
+            DomainError::UnknownCard => err(S::NOT_FOUND, 20172, "卡券不存在"),
+            DomainError::CardUnusable => err(S::CONFLICT, 20173, "卡券不可用"),
             DomainError::Internal(reason) => {
                 tracing::error!(%reason, "internal error");
                 err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试")

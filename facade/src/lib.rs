@@ -83,7 +83,9 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
             })
             .configure(routes);
         if state.mode == Mode::Dev {
-            app = app.route("/api/dev/sms/outbox", web::get().to(routes::dev::sms_outbox));
+            app = app
+                .route("/api/dev/sms/outbox", web::get().to(routes::dev::sms_outbox))
+                .route("/api/dev/grant", web::post().to(routes::assets::dev_grant));
         }
         app.default_service(web::to(fallback))
     })
@@ -99,7 +101,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
 }
 
 fn routes(cfg: &mut web::ServiceConfig) {
-    use routes::{catalogue, covers, game, passport, ws};
+    use routes::{assets, catalogue, covers, game, passport, ws};
     cfg.route("/api/passport/login/sendcode", web::post().to(passport::send_code))
         .route("/api/passport/login", web::post().to(passport::login))
         .route("/api/user/logout", web::post().to(passport::logout))
@@ -117,6 +119,12 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/japi/yoo/game/cancelQue", web::post().to(game::cancel_queue))
         .route("/api/japi/yoo/game/over", web::post().to(game::over))
         .route("/api/node/{id}/ping", web::get().to(game::node_ping))
+        .route("/api/japi/yoo/game/gameChannelSize", web::post().to(game::channel_size))
+        .route("/api/japi/yoo/game/move", web::post().to(game::move_here))
+        .route("/api/v3/user/card/list", web::get().to(assets::card_list))
+        .route("/api/v3/user/card/activate", web::post().to(assets::card_activate))
+        .route("/api/member/fast_enter/monthly_records", web::get().to(assets::monthly_records))
+        .route("/api/member/fast_enter/receive", web::get().to(assets::monthly_receive))
         .route("/covers/avatar/{file}", web::get().to(covers::avatar))
         .route("/covers/{id}/{file}", web::get().to(covers::game_cover))
         .route("/metrics", web::get().to(observe::metrics))

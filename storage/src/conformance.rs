@@ -62,6 +62,8 @@ pub fn users(store: &Store) {
         .get_or_create_by_phone("13800000001", "星海玩家", 1_000)
         .expect("create alice");
     assert!(created, "first call creates");
+    assert_eq!(store.users.find_by_phone("13800000001").expect("find"), Some(alice.clone()));
+    assert_eq!(store.users.find_by_phone("13800000009").expect("find"), None);
     assert_eq!(
         alice,
         User {

@@ -28,6 +28,8 @@ pub trait UserRepo: Send + Sync {
         now: i64,
     ) -> Result<(User, bool)>;
     fn get(&self, uid: i64) -> Result<Option<User>>;
+    /// The user with this phone, if any (never creates one).
+    fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>>;
 }
 
 /// Signed-in browsers.

@@ -105,3 +105,23 @@ pub struct Ping {
     #[serde(default)]
     t: Option<String>,
 }
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelSize {
+    #[serde(default)]
+    is_fast: i32,
+}
+
+/// `gameChannelSize`: players ahead of someone joining lane `isFast` of the caller's channel
+/// now, and the expected wait from the measured admission rate.
+pub async fn channel_size(state: web::Data<AppState>, caller: Caller, body: web::Json<ChannelSize>) -> ApiResult {
+    let (pre_sort, wait, lane) = state.platform.channel_preview(caller.0.uid, body.is_fast).await?;
+    Ok(ok(json!({"preSort": pre_sort, "waitDuration": wait, "isFast": lane})))
+}
+
+/// Cross-screen move of the caller's session to this device.
+pub async fn move_here(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+    let view = state.platform.move_session(caller.0.uid, &caller.0.device_no).await?;
+    Ok(ok(dto::session_view(&view, &caller.0.device_no, state.platform.clock().now_ms())))
+}

@@ -38,9 +38,18 @@ pub async fn login(state: web::Data<AppState>, _caller: MaybeCaller, body: web::
     Ok(resp.json(json!({
         "code": 0,
         "message": "ok",
-        "data": {"uid": user.uid, "nickname": user.nickname, "is_new_user": created, "give_goods": []},
+        "data": {"uid": user.uid, "nickname": user.nickname, "is_new_user": created, "give_goods": give_goods(created, state.platform.passport().gift_minutes())},
         "ts": ts(),
     })))
+}
+
+/// The registration gift of a new player (commerce.md §2.9), as the login answer lists it.
+fn give_goods(created: bool, minutes: i64) -> serde_json::Value {
+    if created && minutes > 0 {
+        json!([{"name": "新人礼包·免费游戏时长", "face_value_txt": format!("{minutes}分钟")}])
+    } else {
+        json!([])
+    }
 }
 
 pub async fn logout(state: web::Data<AppState>, caller: Caller) -> ApiResult {
@@ -52,7 +61,8 @@ pub async fn logout(state: web::Data<AppState>, caller: Caller) -> ApiResult {
 
 pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult {
     let user = state.platform.passport().user(caller.0.uid).await?;
-    Ok(ok(dto::profile(&user, state.platform.clock().now_ms())))
+    let holdings = state.platform.holdings(caller.0.uid).await?;
+    Ok(ok(dto::profile(&user, &holdings, state.platform.clock().now_ms())))
 }
 
 pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResult {

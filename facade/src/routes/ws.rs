@@ -58,12 +58,26 @@ impl ConnectionSink for Sink {
                 let n = Notification { code: USER_GAME_STATUS_CHANGE, content: "USER_GAME_STATUS_CHANGE".into(), data };
                 self.frame(MessageType::Notification, n.encode_to_vec())
             }
+            Push::Notice { code, data } => {
+                let n = Notification { code: *code, content: notice_name(*code).into(), data: data.clone() };
+                self.frame(MessageType::Notification, n.encode_to_vec())
+            }
             Push::Authorization { status } => {
                 let a = Authorization { status: status.to_string(), value: String::new() };
                 self.frame(MessageType::Authorization, a.encode_to_vec())
             }
         };
         self.tx.send(frame).is_ok()
+    }
+}
+
+/// The spec's name of a notification code (core-platform.md §4.11).
+fn notice_name(code: i32) -> &'static str {
+    match code {
+        130123 => "USER_GAME_TIME_NOT_ENOUGH",
+        130124 => "USER_GAME_END",
+        130125 => "USER_TIME_END",
+        _ => "NOTICE",
     }
 }
 

@@ -68,4 +68,16 @@ impl UserRepo for SqliteUsers {
             .optional()
             .db()
     }
+
+    fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>> {
+        self.db
+            .lock()
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"),
+                [cellphone],
+                from_row,
+            )
+            .optional()
+            .db()
+    }
 }

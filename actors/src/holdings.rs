@@ -1,0 +1,228 @@
+//! What a player holds, and the rules that follow from it: the queue lane they join, the
+//! packages whose window is open, the member-only and subscription games, the monthly member
+//! fast-entry cards. Plain functions over plain data, so they are tested without a runtime.
+//!
+//! Package windows are in China Standard Time (UTC+8): the daily package 08:00–24:00, the
+//! night package 23:00 to 07:00 the next day (commerce.md §1).
+
+use storage::{Entitlement, Game};
+
+use crate::error::DomainError;
+use crate::lanes::Lane;
+
+/// Milliseconds of UTC+8 ahead of UTC.
+const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
+const DAY_MS: i64 = 24 * 3600 * 1000;
+const HOUR_MS: i64 = 3600 * 1000;
+
+/// What a player holds at one moment.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Holdings {
+    /// Active entitlements (vip, vvip, tyvip, tyschvip, daily, night, fast_enter, sub:{game}).
+    pub entitlements: Vec<Entitlement>,
+    pub play_time_free: i64,
+    pub play_time_paid: i64,
+    /// Usable fast-entry cards.
+    pub cards: usize,
+}
+
+/// The hour of the day (0..24) in UTC+8.
+pub fn cst_hour(now_ms: i64) -> i64 {
+    (now_ms + CST_OFFSET_MS).rem_euclid(DAY_MS) / HOUR_MS
+}
+
+/// "YYYY-MM" of the month in UTC+8, and the first millisecond of the next month.
+pub fn cst_month(now_ms: i64) -> (String, i64) {
+    let days = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS);
+    let (y, m, _) = civil_from_days(days);
+    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    let next = days_from_civil(ny, nm, 1) * DAY_MS - CST_OFFSET_MS;
+    (format!("{y:04}-{m:02}"), next)
+}
+
+// Howard Hinnant's civil calendar conversions.
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+impl Holdings {
+    pub fn has(&self, kind: &str) -> bool {
+        self.entitlements.iter().any(|e| e.kind == kind)
+    }
+
+    /// The membership in use: vvip (hvip is vvip), vip, or a carrier membership.
+    pub fn member_type(&self) -> Option<&'static str> {
+        ["vvip", "vip", "tyvip", "tyschvip"].into_iter().find(|k| self.has(k))
+    }
+
+    /// vvip rights: vvip, or the carrier tyvip (shown as vvip).
+    pub fn is_vvip(&self) -> bool {
+        self.has("vvip") || self.has("tyvip")
+    }
+
+    /// Member rights of any tier.
+    pub fn is_member(&self) -> bool {
+        self.member_type().is_some()
+    }
+
+    /// Whether a daily or night package covers this moment.
+    pub fn package_window_open(&self, now_ms: i64) -> bool {
+        let h = cst_hour(now_ms);
+        (self.has("daily") && (8..24).contains(&h)) || (self.has("night") && (h >= 23 || h < 7))
+    }
+
+    /// The lane a player joins now (core-platform.md §4.6): fast-entry time, carrier, VVIP,
+    /// VIP, night package in its window, daily package in its window, else normal.
+    pub fn lane(&self, now_ms: i64) -> Lane {
+        let h = cst_hour(now_ms);
+        if self.has("fast_enter") {
+            Lane::Member
+        } else if self.has("tyvip") || self.has("tyschvip") {
+            Lane::Carrier
+        } else if self.has("vvip") {
+            Lane::Vvip
+        } else if self.has("vip") {
+            Lane::Vip
+        } else if self.has("night") && (h >= 23 || h < 7) {
+            Lane::Night
+        } else if self.has("daily") && (8..24).contains(&h) {
+            Lane::Daily
+        } else {
+            Lane::Normal
+        }
+    }
+
+    /// Fast-entry cards a member may claim each month.
+    pub fn monthly_cards(&self) -> i32 {
+        if self.is_vvip() {
+            4
+        } else if self.is_member() {
+            2
+        } else {
+            0
+        }
+    }
+
+    /// Members may move a running game to another device.
+    pub fn cross_screen(&self) -> bool {
+        self.is_member()
+    }
+
+    /// The start checks of commerce.md §8 for `game`: member-only games, subscription games
+    /// (`subscription_games` from the configuration), and play time.
+    pub fn check_start(&self, game: &Game, subscription_games: &[i64], now_ms: i64) -> Result<(), DomainError> {
+        match game.member_type.as_deref() {
+            Some("vvip" | "hvip") if !self.is_vvip() => return Err(DomainError::VvipOnly),
+            Some("vip") if !self.is_member() => return Err(DomainError::VipOnly),
+            _ => {}
+        }
+        if subscription_games.contains(&game.id) && !self.has(&format!("sub:{}", game.id)) {
+            return Err(DomainError::NeedSubscription);
+        }
+        if self.play_time_free + self.play_time_paid <= 0 && !self.package_window_open(now_ms) {
+            return Err(DomainError::ShortOfTime);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2026-11-22 00:00 in UTC+8, as unix ms.
+    const MIDNIGHT_CST: i64 = 1795305600000 - 8 * HOUR_MS;
+
+    fn holding(kinds: &[&str]) -> Holdings {
+        Holdings {
+            entitlements: kinds.iter().map(|k| Entitlement { uid: 1, kind: k.to_string(), starts_at: 0, expires_at: i64::MAX }).collect(),
+            play_time_free: 10,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn calendar() {
+        assert_eq!(cst_hour(MIDNIGHT_CST), 0);
+        assert_eq!(cst_hour(MIDNIGHT_CST + 23 * HOUR_MS + 59 * 60_000), 23);
+        let (month, next) = cst_month(MIDNIGHT_CST);
+        assert_eq!(month, "2026-11");
+        assert_eq!(cst_month(next).0, "2026-12");
+        assert_eq!(cst_month(next - 1).0, "2026-11");
+        assert_eq!(cst_month(days_from_civil(2026, 12, 31) * DAY_MS - CST_OFFSET_MS).1, days_from_civil(2027, 1, 1) * DAY_MS - CST_OFFSET_MS);
+    }
+
+    #[test]
+    fn lanes_follow_holdings_and_windows() {
+        let at = |h: i64| MIDNIGHT_CST + h * HOUR_MS;
+        let check = |kinds: &[&str], hour: i64, want: Lane| assert_eq!(holding(kinds).lane(at(hour)), want, "{kinds:?} at {hour}h");
+        check(&[], 12, Lane::Normal);
+        check(&["fast_enter", "vvip"], 12, Lane::Member);
+        check(&["tyvip"], 12, Lane::Carrier);
+        check(&["tyschvip", "vip"], 12, Lane::Carrier);
+        check(&["vvip", "vip"], 12, Lane::Vvip);
+        check(&["vip"], 12, Lane::Vip);
+        check(&["night"], 23, Lane::Night);
+        check(&["night"], 3, Lane::Night);
+        check(&["night"], 7, Lane::Normal);
+        check(&["daily"], 8, Lane::Daily);
+        check(&["daily"], 7, Lane::Normal);
+        check(&["daily", "night"], 23, Lane::Night);
+    }
+
+    #[test]
+    fn start_checks() {
+        let game = |member: Option<&str>| Game {
+            id: 9,
+            name: "g".into(),
+            description: String::new(),
+            status: 1,
+            available: true,
+            deleted: false,
+            member_type: member.map(str::to_string),
+            platform: "steam".into(),
+            chinese: true,
+            controller: false,
+            instant_play: false,
+            hue: 0,
+            sort_order: 0,
+        };
+        let now = MIDNIGHT_CST + 12 * HOUR_MS;
+        let check = |h: Holdings, g: Game, subs: &[i64], want: Result<(), DomainError>| assert_eq!(h.check_start(&g, subs, now), want);
+        check(holding(&[]), game(None), &[], Ok(()));
+        check(holding(&[]), game(Some("vip")), &[], Err(DomainError::VipOnly));
+        check(holding(&["vip"]), game(Some("vip")), &[], Ok(()));
+        check(holding(&["vip"]), game(Some("vvip")), &[], Err(DomainError::VvipOnly));
+        check(holding(&["tyvip"]), game(Some("hvip")), &[], Ok(()));
+        check(holding(&[]), game(None), &[9], Err(DomainError::NeedSubscription));
+        check(holding(&["sub:9"]), game(None), &[9], Ok(()));
+        let broke = Holdings { play_time_free: 0, ..holding(&[]) };
+        check(broke.clone(), game(None), &[], Err(DomainError::ShortOfTime));
+        check(Holdings { entitlements: holding(&["daily"]).entitlements, ..broke }, game(None), &[], Ok(()));
+    }
+
+    #[test]
+    fn monthly_cards_by_tier() {
+        assert_eq!(holding(&[]).monthly_cards(), 0);
+        assert_eq!(holding(&["vip"]).monthly_cards(), 2);
+        assert_eq!(holding(&["vvip"]).monthly_cards(), 4);
+    }
+}

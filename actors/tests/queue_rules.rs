@@ -1,0 +1,195 @@
+//! Lanes, fast-entry cards, monthly claims, cross-screen moves and play time through the real
+//! actors and a real SQLite store, on paused tokio time.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::connection::ConnectionSink;
+use actors::platform::Grant;
+use actors::player::SessionOp;
+use actors::view::{EndReason, GameState, Push, SessionView, Status};
+use actors::{DomainConfig, DomainError, NodeConfig, Platform};
+use parking_lot::Mutex;
+
+#[derive(Default)]
+struct Recorder(Mutex<Vec<Push>>);
+
+impl ConnectionSink for Recorder {
+    fn push(&self, push: &Push) -> bool {
+        self.0.lock().push(push.clone());
+        true
+    }
+}
+
+impl Recorder {
+    fn notices(&self) -> Vec<i32> {
+        self.0.lock().iter().filter_map(|p| if let Push::Notice { code, .. } = p { Some(*code) } else { None }).collect()
+    }
+    fn last_state(&self) -> Option<GameState> {
+        self.0.lock().iter().rev().find_map(|p| if let Push::GameStatus(s) = p { Some(s.clone()) } else { None })
+    }
+}
+
+async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = std::env::temp_dir().join(format!("yoo-rules-{name}-{}-{nanos}", std::process::id()));
+    let store = storage::Store::open_sqlite(&dir).unwrap();
+    let config = DomainConfig {
+        connect_countdown_secs: 30,
+        connect_delay_ms: 100,
+        rank_refresh_ms: 100,
+        play_minute_ms: 1000,
+        register_gift_minutes: gift,
+        sms_fail_numbers: vec![],
+        nodes: vec![NodeConfig { id: 1, name: "测试一区".into(), status: 1, machines: (0..machines).map(|i| format!("m{i}")).collect() }],
+        ..DomainConfig::default()
+    };
+    Platform::start(store, config).await.unwrap()
+}
+
+async fn user(p: &Platform, phone: &str) -> i64 {
+    p.passport().send_code(phone).await.unwrap();
+    let code = p.passport().sms().outbox(phone).unwrap()[0].code.clone();
+    p.passport().login(phone, &code, "dev").await.unwrap().0.uid
+}
+
+async fn settle() {
+    for _ in 0..5 {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+async fn online(p: &Platform, uid: i64) -> SessionView {
+    match p.game_state(uid).await.unwrap() {
+        GameState::Online(v) => v,
+        other => panic!("expected a session, got {other:?}"),
+    }
+}
+
+fn days(kind: &str, days: i64) -> Grant {
+    Grant::Entitlement { kind: kind.into(), days }
+}
+
+/// Members join their lane ahead of the normal backlog; a grant while queued upgrades at once.
+#[tokio::test(start_paused = true)]
+async fn lanes_follow_what_players_hold() {
+    let p = platform("lanes", 0, 60).await;
+    let normal: Vec<i64> = futures_join(&p, &["15000000001", "15000000002", "15000000003"]).await;
+    for u in &normal {
+        assert_eq!(p.start_game(*u, "d", 1, Some(1), &[]).await.unwrap().is_fast, 0);
+    }
+    let vip = user(&p, "15000000010").await;
+    p.grant(vip, days("vip", 30)).await.unwrap();
+    let v = p.start_game(vip, "d", 1, Some(1), &[]).await.unwrap();
+    assert_eq!((v.is_fast, v.sort), (4, 1), "a VIP joins the VIP lane, ahead of the normal backlog");
+    assert_eq!(online(&p, normal[0]).await.sort, 2);
+
+    // A grant while queued moves the player up at once (the engine call behind a purchase).
+    p.grant(normal[2], days("vvip", 30)).await.unwrap();
+    let up = online(&p, normal[2]).await;
+    assert_eq!((up.is_fast, up.sort), (3, 1));
+    assert_eq!(p.channel_preview(normal[0], 0).await.unwrap(), (4, 300, 0), "a new normal player would have 4 ahead");
+    assert_eq!(p.channel_preview(normal[0], 1).await.unwrap().0, 0, "member fast entry skips the queue");
+}
+
+async fn futures_join(p: &Platform, phones: &[&str]) -> Vec<i64> {
+    let mut v = vec![];
+    for ph in phones {
+        v.push(user(p, ph).await);
+    }
+    v
+}
+
+/// A fast-entry card moves a queued player to the fast lane at once, once; not outside a queue.
+#[tokio::test(start_paused = true)]
+async fn fast_entry_cards_and_monthly_claims() {
+    let p = platform("cards", 0, 60).await;
+    let a = user(&p, "15100000001").await;
+    let b = user(&p, "15100000002").await;
+    p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    let vb = p.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
+    assert_eq!(vb.sort, 2);
+    assert_eq!(p.use_card(b, 1).await.unwrap_err(), DomainError::UnknownCard);
+    p.grant(b, Grant::Cards { count: 2 }).await.unwrap();
+    let cards = p.cards(b).await.unwrap();
+    assert_eq!(cards.len(), 2);
+    let (card, view) = p.use_card(b, cards[0].id).await.unwrap();
+    assert_eq!(card.used_session, Some(vb.id));
+    assert_eq!((view.is_fast, view.sort), (1, 1));
+    assert_eq!(p.use_card(b, cards[0].id).await.unwrap_err(), DomainError::CardUnusable);
+    assert_eq!(p.cards(b).await.unwrap().len(), 1);
+    p.session_op(a, SessionOp::CancelQueue, online(&p, a).await.id).await.unwrap();
+    assert_eq!(p.use_card(a, cards[1].id).await.unwrap_err(), DomainError::CardNotQueued);
+
+    // Monthly member fast entry: members only, once a month.
+    assert_eq!(p.claim_monthly(a).await.unwrap_err(), DomainError::NotMember);
+    p.grant(a, days("vvip", 30)).await.unwrap();
+    let (claims, per_month, open) = p.monthly_records(a).await.unwrap();
+    assert_eq!((claims.len(), per_month, open), (0, 4, true));
+    assert_eq!(p.claim_monthly(a).await.unwrap().len(), 4);
+    assert_eq!(p.claim_monthly(a).await.unwrap_err(), DomainError::MonthlyClaimed);
+    assert!(!p.monthly_records(a).await.unwrap().2);
+    assert_eq!(p.cards(a).await.unwrap().len(), 4);
+}
+
+/// The start checks: member-only games, subscription games, no play time.
+#[tokio::test(start_paused = true)]
+async fn start_checks_of_what_players_hold() {
+    let p = platform("checks", 1, 0).await;
+    let a = user(&p, "15200000001").await;
+    assert_eq!(p.start_game(a, "d", 1, Some(1), &[]).await.unwrap_err(), DomainError::ShortOfTime);
+    p.grant(a, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
+    assert_eq!(p.start_game(a, "d", 20, Some(1), &[]).await.unwrap_err(), DomainError::VipOnly);
+    assert_eq!(p.start_game(a, "d", 21, Some(1), &[]).await.unwrap_err(), DomainError::VvipOnly);
+    assert_eq!(p.start_game(a, "d", 19, Some(1), &[]).await.unwrap_err(), DomainError::NeedSubscription);
+    p.grant(a, days("sub:19", 30)).await.unwrap();
+    assert!(p.start_game(a, "d", 19, Some(1), &[]).await.is_ok());
+}
+
+/// Play time is spent minute by minute, free first; under 10 minutes the player is told; at zero
+/// the session ends and the machine goes to the next player.
+#[tokio::test(start_paused = true)]
+async fn play_time_runs_out() {
+    let p = platform("time", 1, 0).await;
+    let a = user(&p, "15300000001").await;
+    let b = user(&p, "15300000002").await;
+    p.grant(a, Grant::PlayTime { free: 2, paid: 1 }).await.unwrap();
+    p.grant(b, Grant::PlayTime { free: 5, paid: 0 }).await.unwrap();
+    let rec = Arc::new(Recorder::default());
+    p.connect(a, rec.clone()).await.unwrap();
+    let v = p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
+    p.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
+    tokio::time::advance(Duration::from_millis(150)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    let u = p.passport().user(a).await.unwrap();
+    assert_eq!((u.play_time_free, u.play_time_paid), (1, 1), "minute 0 is charged as play begins, free first");
+    assert_eq!(rec.notices(), vec![actors::view::USER_GAME_TIME_NOT_ENOUGH]);
+    for _ in 0..3 {
+        tokio::time::advance(Duration::from_millis(1000)).await;
+        settle().await;
+    }
+    let u = p.passport().user(a).await.unwrap();
+    assert_eq!((u.play_time_free, u.play_time_paid), (0, 0));
+    assert_eq!(rec.notices(), vec![actors::view::USER_GAME_TIME_NOT_ENOUGH, actors::view::USER_TIME_END]);
+    assert!(matches!(rec.last_state(), Some(GameState::Ended { reason: EndReason::TimeUp, .. })));
+    assert_eq!(online(&p, b).await.status, Status::Ready, "the freed machine goes to the next player");
+    let record = p.store().sessions.get(v.id).unwrap().unwrap();
+    assert_eq!(record.play_minutes, 3);
+}
+
+/// A member moves a running game to another device; others are told to exit first.
+#[tokio::test(start_paused = true)]
+async fn cross_screen_move() {
+    let p = platform("move", 0, 60).await;
+    let a = user(&p, "15400000001").await;
+    let v = p.start_game(a, "phone", 1, Some(1), &[]).await.unwrap();
+    assert_eq!(p.move_session(a, "laptop").await.unwrap_err(), DomainError::NoCrossScreen { session_id: v.id });
+    p.grant(a, days("vip", 30)).await.unwrap();
+    let moved = p.move_session(a, "laptop").await.unwrap();
+    assert_eq!(moved.device_no, "laptop");
+    assert_eq!(online(&p, a).await.device_no, "laptop");
+    assert_eq!(p.store().sessions.get(v.id).unwrap().unwrap().device_no, "laptop");
+}
