@@ -4,7 +4,7 @@
 //! The player's game state itself lives where the session is: in its queue channel while
 //! QUEUE, in its game-session actor from READY on. The player actor remembers which session is
 //! current and asks that owner; it loads the current session from storage when it starts and
-//! stops itself after a minute without calls, so a hundred thousand waiting players do not each
+//! stops itself after ten seconds without calls, so a hundred thousand waiting players do not each
 //! keep an actor (the pushes go from the owners straight to the bus).
 
 use std::sync::Arc;
@@ -22,7 +22,7 @@ use crate::queue::{ChannelMsg, Waiting};
 use crate::view::{EndReason, GameState, SessionView};
 
 /// A player actor with no calls for this long stops (it is started again on the next call).
-pub const IDLE: Duration = Duration::from_secs(60);
+pub const IDLE: Duration = Duration::from_secs(10);
 
 /// A call about the current session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

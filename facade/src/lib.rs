@@ -149,3 +149,10 @@ async fn fallback(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
             .body("frontend not built: run `make run` (it builds frontend/dist)")),
     }
 }
+
+impl proto::Notification {
+    /// Decodes a notification from an envelope's content (tests and tools).
+    pub fn decode_bytes(content: Vec<u8>) -> proto::Notification {
+        <proto::Notification as prost::Message>::decode(content.as_slice()).unwrap_or_default()
+    }
+}

@@ -24,12 +24,22 @@ pub trait SmsProvider: Send + Sync + 'static {
 }
 
 pub struct SandboxSms {
-    /// Every message sent, oldest first (bounded).
-    outbox: std::sync::Arc<Mutex<Vec<SmsMessage>>>,
+    /// The messages sent, by phone (bounded: the oldest phones are forgotten first).
+    outbox: std::sync::Arc<Mutex<Outbox>>,
     fail_numbers: Vec<String>,
 }
 
-const OUTBOX_LIMIT: usize = 10_000;
+/// Phones the outbox remembers at most.
+const OUTBOX_PHONES: usize = 200_000;
+/// Messages kept per phone.
+const PER_PHONE: usize = 10;
+
+#[derive(Default)]
+struct Outbox {
+    by_phone: std::collections::HashMap<String, Vec<SmsMessage>>,
+    /// Phones in the order they first received a message, to forget the oldest.
+    order: std::collections::VecDeque<String>,
+}
 
 impl SandboxSms {
     pub fn new(fail_numbers: Vec<String>) -> Self {
@@ -48,15 +58,24 @@ impl SmsProvider for SandboxSms {
                 return Err("sandbox gateway rejected the number".into());
             }
             let mut o = outbox.lock();
-            if o.len() >= OUTBOX_LIMIT {
-                o.remove(0);
+            if !o.by_phone.contains_key(&msg.phone) {
+                if o.order.len() >= OUTBOX_PHONES {
+                    if let Some(old) = o.order.pop_front() {
+                        o.by_phone.remove(&old);
+                    }
+                }
+                o.order.push_back(msg.phone.clone());
             }
-            o.push(msg);
+            let list = o.by_phone.entry(msg.phone.clone()).or_default();
+            if list.len() >= PER_PHONE {
+                list.remove(0);
+            }
+            list.push(msg);
             Ok(())
         })
     }
 
     fn outbox(&self, phone: &str) -> Option<Vec<SmsMessage>> {
-        Some(self.outbox.lock().iter().rev().filter(|m| m.phone == phone).cloned().collect())
+        Some(self.outbox.lock().by_phone.get(phone).map(|l| l.iter().rev().cloned().collect()).unwrap_or_default())
     }
 }

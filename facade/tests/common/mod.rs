@@ -21,6 +21,11 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 pub fn config(data_dir: &std::path::Path, machines: usize, countdown_secs: u64) -> ServerConfig {
+    config_with(data_dir, machines, countdown_secs, "")
+}
+
+/// `config` with extra `[game]` lines.
+pub fn config_with(data_dir: &std::path::Path, machines: usize, countdown_secs: u64, game_extra: &str) -> ServerConfig {
     let machines: Vec<String> = (0..machines).map(|i| format!("\"m{i}\"")).collect();
     ServerConfig::parse(&format!(
         r#"
@@ -33,6 +38,7 @@ workers = 1
 connect_countdown_secs = {countdown_secs}
 connect_delay_ms = 50
 sms_fail_numbers = ["19900000000"]
+{game_extra}
 [[nodes]]
 id = 1
 name = "测试一区"
