@@ -169,6 +169,10 @@ impl Ctx {
             tracing::error!(session_id = id, "session end write failed");
         }
         metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
+        if reason == EndReason::ServerRestart {
+            let data = format!(r#"{{"gameId":{game_id},"reason":"{}"}}"#, reason.as_str());
+            self.bus.publish(&crate::view::user_topic(uid), &Push::Notice { code: crate::view::USER_GAME_END, data });
+        }
         self.bus.publish(&crate::view::user_topic(uid), &Push::GameStatus(GameState::Ended { id, game_id, reason }));
         self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
     }

@@ -163,10 +163,13 @@ async fn journey_over_rest_and_websocket() {
     b.login("13900000002").await;
     let mut sa = a.socket().await;
     let mut sb = b.socket().await;
+    // Every new socket first gets the state as it is now.
+    assert_eq!(sa.next_state(5).await["hasGameOnline"], false);
+    assert_eq!(sb.next_state(5).await["hasGameOnline"], false);
     sa.ping().await;
     let pong = sa.next(5).await;
     assert_eq!(pong.r#type, MessageType::Pong as i32);
-    assert_eq!(pong.offset, 1);
+    assert_eq!(pong.offset, 2);
 
     let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "[{\"id\":1,\"ping\":12}]", "afterAuthCheck": 1, "nodeId": 1})).await;
     assert_eq!(code(&r), 0, "{r}");
@@ -207,13 +210,16 @@ async fn journey_over_rest_and_websocket() {
     let (_, r) = a.post("/api/japi/yoo/game/confirmConnect", json!({"id": id_a})).await;
     assert_eq!(r["data"]["status"], 4);
     sa.wait_state(5, |s| s["status"] == 5).await;
+    drop(sb);
     let (_, r) = a.post("/api/japi/yoo/game/over", json!({"id": id_a})).await;
     assert_eq!(code(&r), 0);
     assert!(r["data"]["roomSerial"].is_null());
     let ended = sa.wait_state(5, |s| s["hasGameOnline"] == false).await;
     assert_eq!(ended["endReason"], "over");
 
-    // B is handed the machine and told over the socket.
+    // B's socket dropped while B was queued: B kept the place, and the new socket gets what it
+    // missed (B became READY meanwhile).
+    let mut sb = b.socket().await;
     let ready_b = sb.wait_state(5, |s| s["status"] == 3).await;
     assert_eq!(ready_b["id"], id_b);
     // The 2 s countdown lapses: the place is missed.

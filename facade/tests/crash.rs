@@ -83,10 +83,16 @@ async fn kill_9_loses_no_place() {
     let mut players: Vec<Client> = (0..6).map(|i| Client::new(addr, &format!("dev-{i}"))).collect();
     for (i, p) in players.iter_mut().enumerate() {
         p.login(&format!("1360000000{i}")).await;
+        if i == 5 {
+            // The last to join is a VIP: the VIP lane puts them first among those waiting.
+            let mut op = Client::new(addr, "operator");
+            let (_, g) = op.post("/api/dev/grant", json!({"cellphone": "13600000005", "kind": "vip", "days": 30})).await;
+            assert_eq!(g["code"], 0, "{g}");
+        }
         let (_, r) = p.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"})).await;
         assert_eq!(r["code"], 0, "{r}");
     }
-    // Player 0 plays on one machine, player 1 is READY on the other, 2..5 wait in order.
+    // Player 0 plays on one machine, player 1 is READY on the other, 5 (VIP) then 2..4 wait.
     let s0 = state(&mut players[0]).await;
     let (_, r) = players[0].post("/api/japi/yoo/game/confirmConnect", json!({"id": s0["id"]})).await;
     assert_eq!(r["code"], 0);
@@ -103,9 +109,14 @@ async fn kill_9_loses_no_place() {
     }
     assert_eq!(before[0]["status"], 5);
     assert_eq!(before[1]["status"], 3);
+    let expected_rank = |i: usize| if i == 5 { 1 } else { i as i64 };
     for (i, s) in before.iter().enumerate().skip(2) {
-        assert_eq!((s["status"].as_i64(), s["sort"].as_i64()), (Some(1), Some(i as i64 - 1)), "{s}");
+        assert_eq!((s["status"].as_i64(), s["sort"].as_i64()), (Some(1), Some(expected_rank(i))), "{s}");
     }
+    assert_eq!(before[5]["isFast"], 4);
+    let (_, p0) = players[0].get("/api/user/profile").await;
+    let balance_before = p0["data"]["play_time_total"].clone();
+    assert_eq!(balance_before, 59, "minute 0 charged as play began");
 
     drop(server); // SIGKILL: no shutdown code runs
     let (_server, addr) = spawn(&config);
@@ -116,26 +127,30 @@ async fn kill_9_loses_no_place() {
         for field in ["id", "gameId", "status", "sort", "isFast", "nodeId", "clientType"] {
             assert_eq!(after[field], b[field], "player {i} field {field}: before {b} after {after}");
         }
+        if i == 0 {
+            let (_, p0) = p.get("/api/user/profile").await;
+            assert_eq!(p0["data"]["play_time_total"], balance_before, "the same play-time balance to the minute");
+        }
         if i == 1 {
             assert_eq!(after["responseTime"], b["responseTime"], "the ready moment is kept");
             let (rb, ra) = (remaining(b), remaining(&after));
             assert!(ra <= rb && ra > rb - 10.0, "countdown less the downtime: {rb} then {ra}");
         }
     }
-    // The order still holds: player 0 leaves, player 2 gets the machine, 3..5 move up.
+    // The order still holds: player 0 leaves, the VIP gets the machine, 2..4 move up.
     let (_, r) = players[0].post("/api/japi/yoo/game/over", json!({"id": before[0]["id"]})).await;
     assert_eq!(r["code"], 0);
-    let mut s2 = Value::Null;
+    let mut s5 = Value::Null;
     for _ in 0..100 {
-        s2 = state(&mut players[2]).await;
-        if s2["status"] == 3 {
+        s5 = state(&mut players[5]).await;
+        if s5["status"] == 3 {
             break;
         }
         actix_rt::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    assert_eq!(s2["status"], 3, "the next in line gets the freed machine");
-    for i in 3..6 {
-        assert_eq!(state(&mut players[i]).await["sort"].as_i64(), Some(i as i64 - 2));
+    assert_eq!(s5["status"], 3, "the next in line gets the freed machine");
+    for i in 2..5 {
+        assert_eq!(state(&mut players[i]).await["sort"].as_i64(), Some(i as i64 - 1));
     }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -95,6 +95,12 @@ pub async fn echo(req: HttpRequest, body: web::Payload, state: web::Data<AppStat
         clock: state.platform.clock(),
     });
     let conn = state.platform.connect(uid, sink.clone()).await?;
+    // A socket that comes back after a drop first gets the state as it is now: whatever it
+    // missed while away (a rank, READY, the end) is in it. The place in the queue never
+    // depended on the socket.
+    if let Ok(current) = state.platform.game_state(uid).await {
+        sink.push(&Push::GameStatus(current));
+    }
     metrics::gauge!("yoo_websockets_open").increment(1.0);
     actix_web::rt::spawn(async move {
         let mut stream = stream.max_frame_size(64 * 1024);
