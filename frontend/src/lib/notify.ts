@@ -1,8 +1,23 @@
-// Browser side effects of the ready dialog (core-platform.md §2.10): leave fullscreen and send a
-// desktop notification, at most once in 3 s across tabs (with a 0-300 ms jitter so that tabs
-// opening at the same moment do not all notify).
+// Browser side effects the stores ask for (fullscreen, notifications), behind an interface so that
+// tests run the stores without a browser: RootStore gets `browserEffects()` in main.tsx and
+// `noEffects` (or a recording fake) in tests.
+import { randomId } from '../transport/identity';
+import { browserReadyNotifier, type ReadyNotifier } from './readyNotice';
 
-const NOTICE_KEY = 'yoo_ready_notice_at';
+export interface BrowserEffects {
+  /** leave fullscreen (the ready dialog and a server-ended game) */
+  exitFullscreen(): void;
+  /** ask for notification permission; called from the click that starts a game */
+  requestNotificationPermission(): void;
+  /** the boarding reminder of a READY session, de-duplicated across tabs */
+  readyReminder(sessionId: string): void;
+}
+
+export const noEffects: BrowserEffects = {
+  exitFullscreen: () => undefined,
+  requestNotificationPermission: () => undefined,
+  readyReminder: () => undefined,
+};
 
 export function exitFullscreen(): void {
   try {
@@ -24,21 +39,14 @@ export function requestNotificationPermission(): void {
   }
 }
 
-export function notifyReady(): void {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const jitter = Math.floor(Math.random() * 300);
-  setTimeout(() => {
-    try {
-      const last = Number(window.localStorage.getItem(NOTICE_KEY) ?? 0);
-      if (Date.now() - last < 3000) return;
-      window.localStorage.setItem(NOTICE_KEY, String(Date.now()));
-    } catch {
-      // no storage: notify anyway
-    }
-    try {
-      new Notification('登机提醒', { body: '游戏已准备就绪，请返回网站确认启动', icon: '/favicon.svg' });
-    } catch {
-      // blocked
-    }
-  }, jitter);
+export function browserEffects(): BrowserEffects {
+  let notifier: ReadyNotifier | null = null;
+  return {
+    exitFullscreen,
+    requestNotificationPermission,
+    readyReminder: (sessionId) => {
+      notifier ??= browserReadyNotifier(randomId());
+      void notifier.notify(sessionId);
+    },
+  };
 }

@@ -10,6 +10,7 @@ export const NODE_CACHE_MS = 10 * 60 * 1000;
 export const QUEUE_POLL_MS = 5000;
 export const CLOCK_MS = 500;
 export const MISSED_RECHECK_MS = 1000;
+export const MEMBER_PATH = '/user/member';
 /** server/browser clock differences below this are rounding of the seconds `ts`, not skew */
 const SKEW_THRESHOLD_MS = 2000;
 
@@ -21,6 +22,7 @@ const Paths = {
   cancelConfirm: '/api/japi/yoo/game/cancelConfirm',
   cancelQue: '/api/japi/yoo/game/cancelQue',
   over: '/api/japi/yoo/game/over',
+  move: '/api/japi/yoo/game/move',
   configList: '/api/japi/yoo/common/config/list',
 } as const;
 
@@ -106,6 +108,8 @@ export class GameStore {
   private readonly deliberateIds = new Set<string>();
   /** sessions whose lapsed countdown was already rechecked */
   private readonly missedChecked = new Set<string>();
+  /** sessions whose ready dialog already sent the boarding reminder */
+  private readonly remindedIds = new Set<string>();
   private lastStartClickAt = Number.NEGATIVE_INFINITY;
   private factorLoaded = false;
   private readonly root: RootStore;
@@ -123,6 +127,7 @@ export class GameStore {
       | 'endedIds'
       | 'deliberateIds'
       | 'missedChecked'
+      | 'remindedIds'
       | 'lastStartClickAt'
       | 'factorLoaded'
       | 'disposers'
@@ -135,6 +140,7 @@ export class GameStore {
       endedIds: false,
       deliberateIds: false,
       missedChecked: false,
+      remindedIds: false,
       lastStartClickAt: false,
       factorLoaded: false,
       disposers: false,
@@ -155,6 +161,17 @@ export class GameStore {
         () => this.live !== null && this.isThisClient && this.live.status === GameStatus.QUEUE,
         (on) => this.setQueuePoll(on),
         { fireImmediately: true },
+      ),
+      // the ready dialog appears: leave fullscreen and send the boarding reminder, once per session
+      reaction(
+        () => (this.readyDialogVisible && this.live ? key(this.live.id) : null),
+        (id) => {
+          if (id && !this.remindedIds.has(id)) {
+            this.remindedIds.add(id);
+            this.root.effects.exitFullscreen();
+            this.root.effects.readyReminder(id);
+          }
+        },
       ),
       // the ready countdown reached 0: recheck after 1 s, once per session
       reaction(
@@ -229,7 +246,15 @@ export class GameStore {
     const ui = this.root.ui;
     if (!l || l.ballStatus === 0) return false;
     if (l.status === GameStatus.READY && this.isThisClient && this.readyRemaining > 0) return false;
-    if (this.queueDialogVisible || this.nodePicker || ui.loginOpen || ui.messageBoxes.length > 0 || ui.missedQueue) {
+    if (
+      this.queueDialogVisible ||
+      this.nodePicker ||
+      ui.loginOpen ||
+      ui.messageBoxes.length > 0 ||
+      ui.missedQueue ||
+      this.root.queue.retention ||
+      this.root.playTime.dialogOpen
+    ) {
       return false;
     }
     return ui.floatClosedId !== key(l.id);
@@ -356,6 +381,8 @@ export class GameStore {
     const now = Date.now();
     if (now - this.lastStartClickAt < START_DEBOUNCE_MS) return;
     this.lastStartClickAt = now;
+    // asked from the click itself: browsers grant the prompt only to a user gesture
+    this.root.effects.requestNotificationPermission();
     if (!this.root.user.isLoggedIn) {
       this.root.ui.openLogin();
       return;
@@ -507,15 +534,35 @@ export class GameStore {
         ui.info(e.message || '当前游戏已在运行中');
         if (this.live?.status === GameStatus.QUEUE) ui.setQueueDialogLarge(true);
         return;
+      case ErrorCode.GAME_SHORT_OF_TIME:
+        this.root.playTime.openUseUp(req.gameId);
+        return;
+      case ErrorCode.GAME_NEED_SUBSCRIBE:
+        await ui.alert({ title: '温馨提示', message: '该游戏需订阅后才能游玩', confirmText: '好的' });
+        return;
+      case ErrorCode.GAME_VIP_ONLY:
+      case ErrorCode.GAME_VVIP_ONLY:
+        await this.offerMembership(e.message || (e.code === ErrorCode.GAME_VIP_ONLY ? '该游戏为VIP会员专享' : '该游戏为VVIP会员专享'));
+        return;
+      case ErrorCode.GAME_UNSUPPORTED_CLIENT:
+        await ui.alert({ title: '温馨提示', message: '这是一款手游，请使用移动端体验', confirmText: '好的' });
+        return;
       default:
         ui.error(errorMessage(e));
     }
+  }
+
+  /** The membership confirm: '开通会员' opens the member page. */
+  async offerMembership(message: string, detail?: string): Promise<void> {
+    const ok = await this.root.ui.confirm({ title: '温馨提示', message, detail, confirmText: '开通会员', cancelText: '取消' });
+    if (ok) this.root.ui.navigate(MEMBER_PATH);
   }
 
   /** 'queue again' of the missed-queue message: the same game on the same node. */
   async requeue(): Promise<void> {
     const m = this.root.ui.missedQueue;
     if (!m) return;
+    this.root.effects.requestNotificationPermission();
     this.root.ui.clearMissedQueue();
     await this.start({ gameId: m.gameId, gameName: m.gameName, nodeId: m.nodeId });
   }
@@ -596,6 +643,26 @@ export class GameStore {
     const l = this.live;
     if (!l) return;
     await this.exitSession(l.id);
+  }
+
+  /**
+   * Moves the session of another device to this one (core-platform.md §4.5): members with the
+   * cross_screen privilege; others get 130466 and are told to exit it first, with membership.
+   */
+  async moveHere(): Promise<void> {
+    try {
+      const s = await this.root.api.post<GameState>(Paths.move, {});
+      runInAction(() => {
+        if (s) this.applyServerEvent(s);
+      });
+    } catch (e) {
+      if (e instanceof ApiError && e.code === ErrorCode.GAME_MOVE_NEEDS_MEMBER) {
+        await this.offerMembership('请先退出其他设备上的游戏', '开通会员即可将游戏转移到本设备继续');
+        return;
+      }
+      this.root.ui.error(errorMessage(e));
+      await this.refresh();
+    }
   }
 
   reopenQueueDialog(): void {

@@ -12,19 +12,46 @@ export interface Profile {
   cellphone?: string;
   id_authed?: boolean;
   growth_level?: number;
+  /** play time in minutes */
   play_time_total?: number;
   play_time_free?: number;
   play_time_paid?: number;
+  member_info?: MemberInfo;
+  privilege?: Privilege;
+  fast_enter_free?: number;
+  fast_enter_member?: number;
+  fast_enter_paid?: number;
+  fast_enter_remain_times?: number;
+  /** seconds of fast-entry time left */
+  fast_enter_expires_in?: number;
   yoodo?: string;
   balance?: number;
   systemTime?: number;
+}
+
+export interface MemberInfo {
+  using?: string | null;
+  items?: { type: string; expired_at?: number | string }[];
+  near_expiration?: boolean;
+  join_at?: number | string | null;
+}
+
+export interface Privilege {
+  cross_screen?: boolean;
+  [key: string]: unknown;
+}
+
+/** One item of the registration gift (commerce.md §2.9). */
+export interface GiftGoods {
+  name: string;
+  face_value_txt: string;
 }
 
 export interface LoginResult {
   uid: number | string;
   nickname: string;
   is_new_user?: boolean;
-  give_goods?: unknown[];
+  give_goods?: GiftGoods[];
 }
 
 export type MemberType = 'vip' | 'vvip' | 'hvip' | null;
@@ -117,10 +144,61 @@ export interface EndedGameState {
 
 export type GameState = LiveGameState | EndedGameState;
 
+/** Queue lanes (isFast, core-platform.md §4.6, API.md "Queue lanes"). */
+export const Lane = {
+  NORMAL: 0,
+  MEMBER: 1,
+  CARRIER: 2,
+  VVIP: 3,
+  VIP: 4,
+  NIGHT: 5,
+  DAILY: 6,
+} as const;
+
+/** gameChannelSize: what joining lane `isFast` now would mean for the caller's channel. */
+export interface ChannelSize {
+  /** players who would be ahead; expected rank = preSort + 1 */
+  preSort: number;
+  /** expected seconds of wait */
+  waitDuration: number;
+  isFast: number;
+}
+
+/** A usable fast-entry card of /api/v3/user/card/list. */
+export interface FastEnterCard {
+  id: number | string;
+  goods_title: string;
+  /** ms */
+  expires_at: number;
+  status: number;
+}
+
+export interface CardList {
+  total: number;
+  data: FastEnterCard[];
+}
+
+/** The answer of /api/v3/user/card/activate. */
+export interface CardActivation {
+  goods_title: string;
+  isFast: number;
+  sort: number;
+}
+
+/** Config group wx_sort_entry: the messaging-app notice area of the queue dialog (strings). */
+export interface WxSortEntryConfig {
+  web?: string;
+  delay_show_code_time?: string;
+  delay_show_reserve_time?: string;
+}
+
 /** Notification codes of core-platform.md §4.11 the client handles. */
 export const NotificationCode = {
   USER_GAME_STATUS_CHANGE: 130122,
   USER_GAME_TIME_NOT_ENOUGH: 130123,
   USER_GAME_END: 130124,
   USER_TIME_END: 130125,
+  GAME_OFFLINE_SOON: 130132,
+  LIVE_CONTROL_OFFLINE_SOON: 130133,
+  LIGHT_PACKAGE_END_SOON: 130467,
 } as const;

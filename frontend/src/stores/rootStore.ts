@@ -1,8 +1,12 @@
+import { noEffects, type BrowserEffects } from '../lib/notify';
 import { ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
 import { CatalogueStore } from './catalogueStore';
 import { GameStore } from './gameStore';
 import { NotificationCode, type GameState } from './models';
+import { NoticeStore } from './noticeStore';
+import { PlayTimeStore } from './playTimeStore';
+import { QueueStore } from './queueStore';
 import { UiStore } from './uiStore';
 import { UserStore } from './userStore';
 
@@ -22,22 +26,32 @@ const AuthMessages: Record<string, string> = {
 export class RootStore {
   readonly transport: Transport;
   readonly api: Api;
+  /** fullscreen and notifications: the browser's in main.tsx, none (or a recorder) in tests */
+  readonly effects: BrowserEffects;
   readonly ui: UiStore;
   readonly user: UserStore;
   readonly catalogue: CatalogueStore;
   readonly game: GameStore;
+  readonly queue: QueueStore;
+  readonly playTime: PlayTimeStore;
+  readonly notice: NoticeStore;
   /** the WebSocket; created at login, closed and dropped at logout */
   private channel: PushChannel | null = null;
   private openTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly unsubscribe: () => void;
 
-  constructor(transport: Transport) {
+  constructor(transport: Transport, effects: BrowserEffects = noEffects) {
     this.transport = transport;
     this.api = transport.api;
+    this.effects = effects;
     this.ui = new UiStore();
     this.user = new UserStore(this);
     this.catalogue = new CatalogueStore(this);
+    this.playTime = new PlayTimeStore(this);
     this.game = new GameStore(this);
+    // these react to the game state from their construction on
+    this.queue = new QueueStore(this);
+    this.notice = new NoticeStore(this);
     this.unsubscribe = this.api.subscribe((info) => this.onEnvelope(info));
   }
 
@@ -77,6 +91,9 @@ export class RootStore {
     this.channel?.close();
     this.channel = null;
     this.game.reset();
+    this.queue.reset();
+    this.playTime.reset();
+    this.notice.reset();
     this.ui.resetSession();
   }
 
@@ -112,9 +129,7 @@ export class RootStore {
       }
       return;
     }
-    if (code === NotificationCode.USER_GAME_END || code === NotificationCode.USER_TIME_END) {
-      void this.game.refresh();
-    }
+    this.notice.handle(code, data);
   }
 
   private handleAuthorization(status: string): void {
@@ -158,7 +173,10 @@ export class RootStore {
     this.unsubscribe();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
+    this.notice.dispose();
+    this.queue.dispose();
     this.game.dispose();
+    this.playTime.dispose();
     this.user.dispose();
     this.ui.dispose();
   }

@@ -127,10 +127,17 @@ export class UserStore {
       runInAction(() => {
         // the profile read can fail on a flaky network: the login itself succeeded
         if (!ok && !this.profile) this.profile = { uid: result.uid, nickname: result.nickname };
+        this.loggingIn = false;
       });
-      this.root.ui.closeLogin();
+      // the registration gift opens as the login dialog closes (no frame without either)
+      const gift = runInAction(() => {
+        this.root.ui.closeLogin();
+        return this.root.playTime.showRegisterGift(result?.give_goods);
+      });
       this.root.ui.success('登录成功');
       this.root.onLoggedIn();
+      // the caller continues once the gift dialog is closed (commerce.md §4.8)
+      await gift;
       return result;
     } finally {
       runInAction(() => {

@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { GameImage } from '../../../components/GameImage';
 import { gameAvailability, memberBadge, platformName } from '../../../lib/gameStatus';
-import { requestNotificationPermission } from '../../../lib/notify';
 import { useStores } from '../../../stores/context';
 
 /** /game/detail/:id: the game and its '开始游戏' button (social.md §2.8, core-platform.md §4.4). */
@@ -81,10 +80,7 @@ export const GameDetailPage = observer(function GameDetailPage() {
             className="btn btn--primary btn--xl detail__start"
             data-testid="start-game"
             disabled={disabled || game.starting || game.loadingNodes}
-            onClick={() => {
-              requestNotificationPermission();
-              void game.requestStart({ id: info.id, name: info.name });
-            }}
+            onClick={() => void game.requestStart({ id: info.id, name: info.name })}
           >
             {disabled ? label : '开始游戏'}
           </button>

@@ -1,9 +1,23 @@
 import { observer } from 'mobx-react-lite';
 import { useLocation, useNavigate } from 'react-router';
+import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
+import { isFastEntry } from '../../../lib/lanes';
 import { formatHMS } from '../../../lib/time';
-import { GameStatus } from '../../../stores/models';
+import { GameStatus, Lane } from '../../../stores/models';
 import { useStores } from '../../../stores/context';
+
+const STATUS_ICONS: Record<number, string> = {
+  [GameStatus.QUEUE]: 'queue',
+  [GameStatus.READY]: 'ready',
+  [GameStatus.CONNECTING]: 'connecting',
+  [GameStatus.PLAYING]: 'playing',
+};
+
+/** The status icon's name: the status plus the fast-lane flag, e.g. 'queue_fast'. */
+export function floatIconName(status: number, isFast: number | undefined): string {
+  return `${STATUS_ICONS[status] ?? 'connecting'}${isFastEntry(isFast) ? '_fast' : ''}`;
+}
 
 /** The corner widget of a running game (core-platform.md §2.11). */
 export const GameFloat = observer(function GameFloat() {
@@ -13,6 +27,7 @@ export const GameFloat = observer(function GameFloat() {
   const live = game.live;
   if (!live || !game.floatVisible || pathname.startsWith('/game/play')) return null;
   const playing = live.status === GameStatus.CONNECTING || live.status === GameStatus.PLAYING;
+  const icon = floatIconName(live.status, live.isFast);
   return (
     <aside className="game-float" data-testid="game-float">
       <button type="button" className="game-float__close" aria-label="关闭" onClick={() => ui.closeFloat(String(live.id))}>
@@ -20,13 +35,17 @@ export const GameFloat = observer(function GameFloat() {
       </button>
       <button type="button" className="game-float__game" onClick={() => navigate(`/game/detail/${live.gameId}?r=${Date.now()}`)}>
         <GameImage src={live.gameLogo} name={live.gameName} className="game-float__logo" />
+        <span className={`game-float__icon game-float__icon--${icon}`} data-icon={icon} data-testid="float-icon" aria-hidden="true" />
         <span className="game-float__name">{live.gameName}</span>
       </button>
       {live.status === GameStatus.QUEUE && (
-        <button type="button" className="game-float__queue" data-testid="float-queue" onClick={() => game.reopenQueueDialog()}>
-          <span className="pulse-dot" />
-          排队中 第{live.sort ?? '-'}位
-        </button>
+        <>
+          <button type="button" className="game-float__queue" data-testid="float-queue" onClick={() => game.reopenQueueDialog()}>
+            <span className="pulse-dot" />
+            排队中 第{live.sort ?? '-'}位
+          </button>
+          {game.isThisClient && <FloatLaneOffer />}
+        </>
       )}
       {live.status === GameStatus.READY && <div className="game-float__state">游戏已准备就绪</div>}
       {playing && (
@@ -34,16 +53,63 @@ export const GameFloat = observer(function GameFloat() {
           <div className="game-float__time" data-testid="float-time">
             {live.status === GameStatus.PLAYING ? `在线 ${formatHMS(game.onlineSeconds)}` : '正在连接...'}
           </div>
-          <button
-            type="button"
-            className="btn btn--primary btn--sm btn--block"
-            data-testid="float-return"
-            onClick={() => navigate(`/game/play?gameId=${live.gameId}`)}
-          >
-            返回游戏
-          </button>
+          {game.isThisClient ? (
+            <button
+              type="button"
+              className="btn btn--primary btn--sm btn--block"
+              data-testid="float-return"
+              onClick={() => navigate(`/game/play?gameId=${live.gameId}`)}
+            >
+              返回游戏
+            </button>
+          ) : (
+            <button type="button" className="btn btn--outline btn--sm btn--block" data-testid="float-move" onClick={() => void game.moveHere()}>
+              转到本设备继续
+            </button>
+          )}
         </>
       )}
+      <AdSlot slot="gift_game_float" />
     </aside>
   );
+});
+
+/** In QUEUE: carrier free fast entry, '使用速进卡' (the first card) or '立即加速'. */
+const FloatLaneOffer = observer(function FloatLaneOffer() {
+  const { queue } = useStores();
+  const card = queue.laneCard;
+  switch (card.kind) {
+    case 'carrier':
+      return (
+        <div className="game-float__lane" data-testid="float-lane">
+          天翼电竞宽带免费速进
+        </div>
+      );
+    case 'fast':
+      return (
+        <div className="game-float__lane" data-testid="float-lane">
+          已享受速进通道
+        </div>
+      );
+    case 'card':
+      return (
+        <button
+          type="button"
+          className="btn btn--primary btn--sm btn--block"
+          data-testid="float-use-card"
+          disabled={queue.activatingId !== null}
+          onClick={() => void queue.activateFirstCard()}
+        >
+          使用速进卡
+        </button>
+      );
+    case 'upsell':
+      return (
+        <button type="button" className="btn btn--vip btn--sm btn--block" data-testid="float-accelerate" onClick={() => queue.accelerate()}>
+          {card.lane === Lane.VVIP ? 'VVIP专属加速 ' : ''}立即加速
+        </button>
+      );
+    default:
+      return null;
+  }
 });

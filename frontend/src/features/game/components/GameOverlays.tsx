@@ -3,6 +3,7 @@ import { MissedQueueMessage } from './MissedQueueMessage';
 import { NodeDialog } from './NodeDialog';
 import { QueueDialog } from './QueueDialog';
 import { ReadyDialog } from './ReadyDialog';
+import { RetentionDialog } from './RetentionDialog';
 
 /** Every game dialog and the float, mounted once by the app shell. */
 export function GameOverlays() {
@@ -10,6 +11,7 @@ export function GameOverlays() {
     <>
       <NodeDialog />
       <QueueDialog />
+      <RetentionDialog />
       <ReadyDialog />
       <MissedQueueMessage />
       <GameFloat />

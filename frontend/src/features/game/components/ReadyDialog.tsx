@@ -1,28 +1,16 @@
 import { observer } from 'mobx-react-lite';
-import { useEffect } from 'react';
+import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
-import { exitFullscreen, notifyReady } from '../../../lib/notify';
 import { useStores } from '../../../stores/context';
 
-/** '开始游戏' ready dialog (core-platform.md §2.10, §4.3). */
+/**
+ * '开始游戏' ready dialog (core-platform.md §2.10, §4.3). Its appearance leaves fullscreen and
+ * sends the boarding reminder: a GameStore reaction, once per session.
+ */
 export const ReadyDialog = observer(function ReadyDialog() {
   const { game } = useStores();
   const live = game.live;
   if (!game.readyDialogVisible || !live) return null;
-  return <ReadyDialogBody key={String(live.id)} />;
-});
-
-const ReadyDialogBody = observer(function ReadyDialogBody() {
-  const { game } = useStores();
-  const live = game.live;
-
-  useEffect(() => {
-    // when it appears: leave fullscreen and send the boarding reminder
-    exitFullscreen();
-    notifyReady();
-  }, []);
-
-  if (!live) return null;
   return (
     <Modal
       title="开始游戏"
@@ -49,6 +37,7 @@ const ReadyDialogBody = observer(function ReadyDialogBody() {
           {game.readySecondsShown}秒后自动放弃
         </p>
       </div>
+      <AdSlot slot="gift_game_countdown" />
     </Modal>
   );
 });
