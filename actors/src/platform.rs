@@ -416,6 +416,30 @@ impl Platform {
         node_id: Option<i64>,
         node_delay: &[(i64, i64)],
     ) -> DomainResult<SessionView> {
+        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, false).await
+    }
+
+    /// `changeGame`: ends the live session (any state) and starts `game_id` in its place.
+    pub async fn change_game(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+    ) -> DomainResult<SessionView> {
+        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, true).await
+    }
+
+    async fn start_or_switch(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        replace: bool,
+    ) -> DomainResult<SessionView> {
         let game = self.game(game_id).await?;
         check_startable(&game)?;
         let now = self.ctx.clock.now_ms();
@@ -435,7 +459,7 @@ impl Platform {
         let lane = holdings.lane(now);
         let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
         let device_no = device_no.to_string();
-        ractor::call!(player, |reply| PlayerMsg::Start { game, node, device_no, lane, reply })
+        ractor::call!(player, |reply| PlayerMsg::Start { game, node, device_no, lane, replace, reply })
             .map_err(|e| DomainError::Internal(e.to_string()))?
     }
 

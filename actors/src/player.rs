@@ -34,7 +34,8 @@ pub enum SessionOp {
 }
 
 pub enum PlayerMsg {
-    Start { game: Game, node: Node, device_no: String, lane: Lane, reply: RpcReplyPort<DomainResult<SessionView>> },
+    /// Start a game; with `replace` (changeGame) a live session is ended first.
+    Start { game: Game, node: Node, device_no: String, lane: Lane, replace: bool, reply: RpcReplyPort<DomainResult<SessionView>> },
     Op { op: SessionOp, session_id: i64, reply: RpcReplyPort<DomainResult<GameState>> },
     Get(RpcReplyPort<GameState>),
     /// Move the queued session to a better lane (fast-entry card, purchase).
@@ -92,7 +93,14 @@ impl Actor for PlayerActor {
             st.busy = true;
         }
         match msg {
-            PlayerMsg::Start { game, node, device_no, lane, reply } => {
+            PlayerMsg::Start { game, node, device_no, lane, replace, reply } => {
+                if replace {
+                    if let Some(c) = st.current.as_ref().map(|c| c.id) {
+                        if let Err(e) = self.op(st, SessionOp::Over, c).await {
+                            tracing::debug!(error = %e, "switching game: the old session was already gone");
+                        }
+                    }
+                }
                 let r = self.start(st, game, node, device_no, lane).await;
                 let _ = reply.send(r);
             }

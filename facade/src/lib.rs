@@ -113,6 +113,7 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/japi/yoo/common/config/list", web::post().to(catalogue::config_list))
         .route("/api/japi/yoo/game/selectNode", web::post().to(game::select_node))
         .route("/api/japi/yoo/game/start", web::post().to(game::start))
+        .route("/api/japi/yoo/game/changeGame", web::post().to(game::change_game))
         .route("/api/japi/yoo/game/floatBall", web::post().to(game::float_ball))
         .route("/api/japi/yoo/game/confirmConnect", web::post().to(game::confirm_connect))
         .route("/api/japi/yoo/game/cancelConfirm", web::post().to(game::cancel_confirm))

@@ -115,6 +115,12 @@ async fn start_checks_over_http() {
     assert_eq!(code(&start(&mut a, 19).await), 130126);
     let r = start(&mut a, 1).await;
     assert_eq!(code(&r), 0, "{r}");
+    // Another game while one runs: 130116, then changeGame switches.
+    let r2 = start(&mut a, 2).await;
+    assert_eq!((code(&r2), r2["data"]["id"].clone()), (130116, r["data"]["id"].clone()));
+    let (_, sw) = a.post("/api/japi/yoo/game/changeGame", json!({"gameId": 2, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1})).await;
+    assert_eq!((code(&sw), sw["data"]["gameId"].as_i64()), (0, Some(2)), "{sw}");
+    assert_eq!(state(&mut a).await["gameId"], 2);
     srv.handle.stop(false).await;
     let _ = std::fs::remove_dir_all(dir);
 }

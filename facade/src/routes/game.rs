@@ -44,6 +44,14 @@ pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<S
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
 }
 
+/// `changeGame`: ends the running game and starts another (the answer to 130116).
+pub async fn change_game(state: web::Data<AppState>, caller: Caller, body: web::Json<Start>) -> ApiResult {
+    let delay = parse_delay(body.node_delay.as_deref())?;
+    let s = &caller.0;
+    let view = state.platform.change_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay).await?;
+    Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
+}
+
 pub async fn float_ball(state: web::Data<AppState>, caller: Caller) -> ApiResult {
     let gs = state.platform.game_state(caller.0.uid).await?;
     Ok(ok(dto::game_state(&gs, &caller.0.device_no, state.platform.clock().now_ms())))
