@@ -33,7 +33,7 @@ use crate::platform::{Ctx, SessionKey};
 use crate::view::{GameState, Push, SessionView, Status};
 
 /// One waiting session.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Waiting {
     pub session_id: i64,
     pub uid: i64,
@@ -244,21 +244,27 @@ impl Actor for ChannelActor {
 impl ChannelActor {
     /// The view of a waiting session at `rank`.
     fn view(&self, st: &ChannelState, id: i64, rank: u64) -> SessionView {
-        let (place, w) = (st.queue.place(id), st.queue.get(id));
+        match (st.queue.place(id), st.queue.get(id)) {
+            (Some(place), Some(w)) => self.view_of(st, id, &place, w, Status::Queue, rank),
+            _ => self.view_of(st, id, &Place { tag: 0, seq: 0, lane: Lane::Normal }, &Waiting::default(), Status::Queue, rank),
+        }
+    }
+
+    fn view_of(&self, st: &ChannelState, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
         SessionView {
             id,
             game_id: st.meta.game_id,
             game_name: st.meta.game_name.clone(),
             game_logo: st.meta.game_logo.clone(),
-            status: Status::Queue,
-            device_no: w.map(|w| w.device_no.clone()).unwrap_or_default(),
+            status,
+            device_no: w.device_no.clone(),
             node_id: st.meta.node_id,
             node_name: st.meta.node_name.clone(),
             connect_countdown_secs: self.ctx.config.connect_countdown_secs,
-            queued_at_ms: w.map_or(0, |w| w.since_ms),
+            queued_at_ms: w.since_ms,
             ready_at_ms: None,
             playing_at_ms: None,
-            is_fast: place.map_or(0, |p| p.lane.code()),
+            is_fast: place.lane.code(),
             sort: rank,
         }
     }
@@ -273,7 +279,7 @@ impl ChannelActor {
     /// Gives `machine` to the head of the queue by starting its session actor (invariant 2).
     async fn hand_over(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState, machine: MachineId) {
         while let Some((id, place, w)) = st.queue.pop_front() {
-            let rank_view = self.view_of_popped(st, id, &place, &w);
+            let rank_view = self.view_of(st, id, &place, &w, Status::Ready, 0);
             self.left(st, id);
             let init = SessionInit {
                 view: rank_view,
@@ -298,25 +304,6 @@ impl ChannelActor {
             }
         }
         let _ = st.pool.send_message(PoolMsg::Free(machine));
-    }
-
-    fn view_of_popped(&self, st: &ChannelState, id: i64, place: &Place, w: &Waiting) -> SessionView {
-        SessionView {
-            id,
-            game_id: st.meta.game_id,
-            game_name: st.meta.game_name.clone(),
-            game_logo: st.meta.game_logo.clone(),
-            status: Status::Ready,
-            device_no: w.device_no.clone(),
-            node_id: st.meta.node_id,
-            node_name: st.meta.node_name.clone(),
-            connect_countdown_secs: self.ctx.config.connect_countdown_secs,
-            queued_at_ms: w.since_ms,
-            ready_at_ms: None,
-            playing_at_ms: None,
-            is_fast: place.lane.code(),
-            sort: 0,
-        }
     }
 
     /// Schedules a rank refresh unless one is pending.
