@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DomainConfig {
     /// Seconds a player has to confirm a READY machine before the place is missed.
     pub connect_countdown_secs: u64,

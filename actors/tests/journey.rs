@@ -1,44 +1,14 @@
 //! The player journey through the real actors and a real SQLite store, on paused tokio time.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::connection::ConnectionSink;
 use actors::player::SessionOp;
-use actors::view::{EndReason, GameState, Push, Status};
+use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use parking_lot::Mutex;
-
-/// Collects what would be pushed to one socket.
-#[derive(Default)]
-struct Recorder(Mutex<Vec<Push>>);
-
-impl ConnectionSink for Recorder {
-    fn push(&self, push: &Push) -> bool {
-        self.0.lock().push(push.clone());
-        true
-    }
-}
-
-impl Recorder {
-    fn last_state(&self) -> Option<GameState> {
-        self.0.lock().iter().rev().find_map(|p| match p {
-            Push::GameStatus(s) => Some(s.clone()),
-            _ => None,
-        })
-    }
-}
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("yoo-actors-{name}-{}-{}", std::process::id(), rand_suffix()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn rand_suffix() -> u64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64
-}
+use common::{online, settle, temp_dir, user, Recorder};
 
 async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf) {
     let dir = temp_dir(name);
@@ -56,25 +26,6 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
         ..DomainConfig::default()
     };
     (Platform::start(store, config).await.unwrap(), dir)
-}
-
-async fn user(p: &Platform, phone: &str) -> i64 {
-    p.passport().send_code(phone).await.unwrap();
-    let code = p.passport().sms().outbox(phone).unwrap()[0].code.clone();
-    p.passport().login(phone, &code, "dev-a").await.unwrap().0.uid
-}
-
-async fn settle() {
-    for _ in 0..5 {
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-}
-
-async fn online(p: &Platform, uid: i64) -> actors::view::SessionView {
-    match p.game_state(uid).await.unwrap() {
-        GameState::Online(v) => v,
-        other => panic!("expected a session, got {other:?}"),
-    }
 }
 
 /// Two players, one machine: ready, confirm, play, hand-over on exit, and a missed countdown.

@@ -1,38 +1,19 @@
 //! Lanes, fast-entry cards, monthly claims, cross-screen moves and play time through the real
 //! actors and a real SQLite store, on paused tokio time.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::connection::ConnectionSink;
 use actors::platform::Grant;
 use actors::player::SessionOp;
-use actors::view::{EndReason, GameState, Push, SessionView, Status};
+use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use parking_lot::Mutex;
-
-#[derive(Default)]
-struct Recorder(Mutex<Vec<Push>>);
-
-impl ConnectionSink for Recorder {
-    fn push(&self, push: &Push) -> bool {
-        self.0.lock().push(push.clone());
-        true
-    }
-}
-
-impl Recorder {
-    fn notices(&self) -> Vec<i32> {
-        self.0.lock().iter().filter_map(|p| if let Push::Notice { code, .. } = p { Some(*code) } else { None }).collect()
-    }
-    fn last_state(&self) -> Option<GameState> {
-        self.0.lock().iter().rev().find_map(|p| if let Push::GameStatus(s) = p { Some(s.clone()) } else { None })
-    }
-}
+use common::{online, settle, temp_dir, user, Recorder};
 
 async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    let dir = std::env::temp_dir().join(format!("yoo-rules-{name}-{}-{nanos}", std::process::id()));
+    let dir = temp_dir(name);
     let store = storage::Store::open_sqlite(&dir).unwrap();
     let config = DomainConfig {
         connect_countdown_secs: 30,
@@ -45,25 +26,6 @@ async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
         ..DomainConfig::default()
     };
     Platform::start(store, config).await.unwrap()
-}
-
-async fn user(p: &Platform, phone: &str) -> i64 {
-    p.passport().send_code(phone).await.unwrap();
-    let code = p.passport().sms().outbox(phone).unwrap()[0].code.clone();
-    p.passport().login(phone, &code, "dev").await.unwrap().0.uid
-}
-
-async fn settle() {
-    for _ in 0..5 {
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-}
-
-async fn online(p: &Platform, uid: i64) -> SessionView {
-    match p.game_state(uid).await.unwrap() {
-        GameState::Online(v) => v,
-        other => panic!("expected a session, got {other:?}"),
-    }
 }
 
 fn days(kind: &str, days: i64) -> Grant {

@@ -29,40 +29,14 @@ pub struct ServerConfig {
     /// HTTP worker threads.
     #[serde(default = "default_workers")]
     pub workers: usize,
+    /// The domain's settings (countdowns, refresh, play minute, gift, subscription games).
     #[serde(default)]
-    pub game: GameSection,
+    pub game: DomainConfig,
     #[serde(default)]
     pub nodes: Vec<NodeConfig>,
     /// Settings of real outside providers (production mode).
     #[serde(default)]
     pub providers: Option<toml::Table>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GameSection {
-    pub connect_countdown_secs: u64,
-    pub connect_delay_ms: u64,
-    pub rank_refresh_ms: u64,
-    pub play_minute_ms: u64,
-    pub register_gift_minutes: i64,
-    pub subscription_games: Vec<i64>,
-    pub sms_fail_numbers: Vec<String>,
-}
-
-impl Default for GameSection {
-    fn default() -> Self {
-        let d = DomainConfig::default();
-        GameSection {
-            connect_countdown_secs: d.connect_countdown_secs,
-            connect_delay_ms: d.connect_delay_ms,
-            rank_refresh_ms: d.rank_refresh_ms,
-            play_minute_ms: d.play_minute_ms,
-            register_gift_minutes: d.register_gift_minutes,
-            subscription_games: d.subscription_games,
-            sms_fail_numbers: d.sms_fail_numbers,
-        }
-    }
 }
 
 fn default_bind() -> SocketAddr {
@@ -95,15 +69,6 @@ impl ServerConfig {
 
     pub fn domain(&self) -> DomainConfig {
         let nodes = if self.nodes.is_empty() { DomainConfig::default().nodes } else { self.nodes.clone() };
-        DomainConfig {
-            connect_countdown_secs: self.game.connect_countdown_secs,
-            connect_delay_ms: self.game.connect_delay_ms,
-            rank_refresh_ms: self.game.rank_refresh_ms,
-            play_minute_ms: self.game.play_minute_ms,
-            register_gift_minutes: self.game.register_gift_minutes,
-            subscription_games: self.game.subscription_games.clone(),
-            sms_fail_numbers: self.game.sms_fail_numbers.clone(),
-            nodes,
-        }
+        DomainConfig { nodes, ..self.game.clone() }
     }
 }
