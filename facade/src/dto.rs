@@ -1,7 +1,7 @@
 //! The JSON shapes of API.md, converted from domain values at the boundary.
 
 use actors::view::{GameState, SessionView, Status};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
 use actors::holdings::Holdings;
 use storage::{Game, Node, User};
@@ -30,28 +30,65 @@ pub fn game_state(state: &GameState, device_no: &str, now_ms: i64) -> Value {
     }
 }
 
-pub fn session_view(v: &SessionView, device_no: &str, now_ms: i64) -> Value {
+/// GameState of a live session (core-platform.md §3.3), as a struct: this is the hot path of
+/// every pushed rank, so it serializes without building a map.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveState<'a> {
+    id: i64,
+    game_id: i64,
+    game_name: &'a str,
+    game_logo: &'a str,
+    status: i32,
+    game_mode: i32,
+    client_type: &'static str,
+    has_game_online: bool,
+    ball_status: i32,
+    connect_countdown: u64,
+    response_time: Option<i64>,
+    online_duration: u64,
+    is_fast: i32,
+    sort: u64,
+    que_duration: u64,
+    node_id: i64,
+    node_name: &'a str,
+    server_time: i64,
+}
+
+fn live_state<'a>(v: &'a SessionView, device_no: &str, now_ms: i64) -> LiveState<'a> {
     let secs = |from: Option<i64>| from.map_or(0, |t| ((now_ms - t).max(0) / 1000) as u64);
-    json!({
-        "id": v.id,
-        "gameId": v.game_id,
-        "gameName": v.game_name,
-        "gameLogo": v.game_logo,
-        "status": v.status as i32,
-        "gameMode": 0,
-        "clientType": if v.device_no == device_no { "web" } else { "other" },
-        "hasGameOnline": true,
-        "ballStatus": 1,
-        "connectCountdown": v.connect_countdown_secs,
-        "responseTime": v.ready_at_ms,
-        "onlineDuration": if v.status == Status::Playing { secs(v.playing_at_ms) } else { 0 },
-        "isFast": v.is_fast,
-        "sort": v.sort,
-        "queDuration": if v.status == Status::Queue { secs(Some(v.queued_at_ms)) } else { 0 },
-        "nodeId": v.node_id,
-        "nodeName": v.node_name,
-        "serverTime": now_ms,
-    })
+    LiveState {
+        id: v.id,
+        game_id: v.game_id,
+        game_name: &v.game_name,
+        game_logo: &v.game_logo,
+        status: v.status as i32,
+        game_mode: 0,
+        client_type: if v.device_no == device_no { "web" } else { "other" },
+        has_game_online: true,
+        ball_status: 1,
+        connect_countdown: v.connect_countdown_secs,
+        response_time: v.ready_at_ms,
+        online_duration: if v.status == Status::Playing { secs(v.playing_at_ms) } else { 0 },
+        is_fast: v.is_fast,
+        sort: v.sort,
+        que_duration: if v.status == Status::Queue { secs(Some(v.queued_at_ms)) } else { 0 },
+        node_id: v.node_id,
+        node_name: &v.node_name,
+        server_time: now_ms,
+    }
+}
+
+pub fn session_view(v: &SessionView, device_no: &str, now_ms: i64) -> Value {
+    serde_json::to_value(live_state(v, device_no, now_ms)).unwrap_or(Value::Null)
+}
+
+/// The GameState JSON text pushed with USER_GAME_STATUS_CHANGE.
+pub fn game_state_text(state: &GameState, device_no: &str, now_ms: i64) -> String {
+    match state {
+        GameState::Online(v) => serde_json::to_string(&live_state(v, device_no, now_ms)).unwrap_or_default(),
+        other => game_state(other, device_no, now_ms).to_string(),
+    }
 }
 
 pub fn image(game: &Game, shape: &str) -> String {

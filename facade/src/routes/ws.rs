@@ -54,7 +54,7 @@ impl ConnectionSink for Sink {
     fn push(&self, push: &Push) -> bool {
         let frame = match push {
             Push::GameStatus(state) => {
-                let data = dto::game_state(state, &self.device_no, self.clock.now_ms()).to_string();
+                let data = dto::game_state_text(state, &self.device_no, self.clock.now_ms());
                 let n = Notification { code: USER_GAME_STATUS_CHANGE, content: "USER_GAME_STATUS_CHANGE".into(), data };
                 self.frame(MessageType::Notification, n.encode_to_vec())
             }
