@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { isOldBrowser, OLD_BROWSER_PATH } from './lib/browserCheck';
+import { browserEffects } from './lib/notify';
 import { RootStore } from './stores/rootStore';
 import { createBrowserTransport } from './transport/browserTransport';
 import './styles/global.css';
@@ -10,7 +11,7 @@ const oldBrowser = isOldBrowser(navigator.userAgent);
 if (oldBrowser && !window.location.pathname.startsWith('/ie/download')) {
   window.location.replace(OLD_BROWSER_PATH);
 } else {
-  const store = new RootStore(createBrowserTransport());
+  const store = new RootStore(createBrowserTransport(), browserEffects());
   void store.init();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -6,6 +6,7 @@ import { GameOverlays } from '../features/game/components/GameOverlays';
 import { Footer } from '../features/layout/components/Footer';
 import { Header } from '../features/layout/components/Header';
 import { NavigationBridge } from '../features/layout/components/NavigationBridge';
+import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
 
 /** The page frame: header, the routed page, and the dialogs every page can show. */
 export function AppShell() {
@@ -19,6 +20,7 @@ export function AppShell() {
       <Footer />
       <LoginDialog />
       <GameOverlays />
+      <PlayTimeDialogs />
       <MessageBoxHost />
       <Toasts />
     </div>

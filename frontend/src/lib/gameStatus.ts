@@ -1,4 +1,4 @@
-import type { CatalogueGame, GameNode } from '../stores/models';
+import { GameStatus, type CatalogueGame, type GameNode } from '../stores/models';
 
 export interface Availability {
   /** the card cannot be opened and the game cannot be started */
@@ -50,4 +50,16 @@ const PLATFORM_NAMES: Record<string, string> = {
 export function platformName(platform: string | undefined): string | null {
   if (!platform) return null;
   return PLATFORM_NAMES[platform.toLowerCase()] ?? platform;
+}
+
+const STATUS_ICONS: Record<number, string> = {
+  [GameStatus.QUEUE]: 'queue',
+  [GameStatus.READY]: 'ready',
+  [GameStatus.CONNECTING]: 'connecting',
+  [GameStatus.PLAYING]: 'playing',
+};
+
+/** The game float's status icon name: the status plus the fast-lane flag, e.g. 'queue_fast'. */
+export function floatIconName(status: number, isFast: number | undefined): string {
+  return `${STATUS_ICONS[status] ?? 'connecting'}${(isFast ?? 0) > 0 ? '_fast' : ''}`;
 }

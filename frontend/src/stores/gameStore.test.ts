@@ -1,17 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../test/fakeTransport';
-import { live, makeRoot, settle } from '../test/helpers';
+import { live, loggedInRoot, makeRoot, settle } from '../test/helpers';
 import { exitPathFor, readyRemainingSeconds, START_DEBOUNCE_MS } from './gameStore';
 import { GameStatus } from './models';
-import { SOCKET_OPEN_DELAY_MS } from './rootStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
-
-async function loggedInRoot() {
-  const env = await makeRoot({ loggedIn: true });
-  await vi.advanceTimersByTimeAsync(SOCKET_OPEN_DELAY_MS);
-  return { ...env, channel: env.t.channel! };
-}
 
 describe('game state from pushes', () => {
   beforeEach(() => {
@@ -290,5 +283,39 @@ describe('pure rules', () => {
     expect(exitPathFor(GameStatus.READY)).toBe('/api/japi/yoo/game/cancelConfirm');
     expect(exitPathFor(GameStatus.CONNECTING)).toBe('/api/japi/yoo/game/cancelConfirm');
     expect(exitPathFor(GameStatus.PLAYING)).toBe('/api/japi/yoo/game/over');
+  });
+});
+
+describe('ready dialog side effects (core-platform.md §2.10)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('the ready dialog appearing leaves fullscreen and sends the reminder once per session', async () => {
+    const { root, channel, effects } = await loggedInRoot();
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 1 }));
+    expect(effects.reminders).toEqual([]);
+    channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 20, responseTime: Date.now() }));
+    expect(effects.reminders).toEqual(['sess-1']);
+    expect(effects.fullscreenExits).toHaveLength(1);
+    // a repeated push of the same READY does not remind again
+    channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 20, responseTime: Date.now() }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(effects.reminders).toEqual(['sess-1']);
+    // another client's READY shows no dialog and no reminder
+    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'gave_up' });
+    channel.pushGameState(live({ id: 'sess-2', status: GameStatus.READY, clientType: 'other', connectCountdown: 20, responseTime: Date.now() }));
+    expect(effects.reminders).toEqual(['sess-1']);
+    root.dispose();
+  });
+
+  it('starting a game asks for notification permission from the click', async () => {
+    const { root, effects, t } = await loggedInRoot();
+    t.api.on('POST', '/api/japi/yoo/game/selectNode', () => []);
+    await root.game.requestStart({ id: 1, name: '测试游戏' });
+    expect(effects.permissionRequests).toBe(1);
+    root.dispose();
   });
 });

@@ -1,3 +1,4 @@
+import { reaction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
 import { ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
@@ -39,6 +40,7 @@ export class RootStore {
   private channel: PushChannel | null = null;
   private openTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly unsubscribe: () => void;
+  private readonly stopProfileOnEnd: () => void;
 
   constructor(transport: Transport, effects: BrowserEffects = noEffects) {
     this.transport = transport;
@@ -53,6 +55,13 @@ export class RootStore {
     this.queue = new QueueStore(this);
     this.notice = new NoticeStore(this);
     this.unsubscribe = this.api.subscribe((info) => this.onEnvelope(info));
+    // a session of this client ended: its play time was charged, re-read the profile
+    this.stopProfileOnEnd = reaction(
+      () => this.game.lastEnded,
+      (ended) => {
+        if (ended && this.user.isLoggedIn) void this.user.loadProfile();
+      },
+    );
   }
 
   /** Start-up: who is this (20119 means guest), then the game status and the socket. */
@@ -105,9 +114,13 @@ export class RootStore {
       case 'authorization':
         this.handleAuthorization(push.status);
         return;
+      case 'memberInfo':
+        // member info and the queue data (core-platform.md §4.11)
+        if (this.user.isLoggedIn) void this.user.loadProfile();
+        if (this.queue.queuedId !== null) void this.queue.loadCards();
+        return;
       case 'userInfo':
       case 'growthInfo':
-      case 'memberInfo':
       case 'balance':
         if (this.user.isLoggedIn) void this.user.loadProfile();
         return;
@@ -171,6 +184,7 @@ export class RootStore {
 
   dispose(): void {
     this.unsubscribe();
+    this.stopProfileOnEnd();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
     this.notice.dispose();

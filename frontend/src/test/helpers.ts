@@ -1,5 +1,7 @@
-import { RootStore } from '../stores/rootStore';
-import type { LiveGameState } from '../stores/models';
+import { vi } from 'vitest';
+import type { BrowserEffects } from '../lib/notify';
+import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
+import type { LiveGameState, Profile } from '../stores/models';
 import { fail, FakeTransport } from './fakeTransport';
 
 /** Lets pending promise chains run (the fake API awaits a few times per call). */
@@ -9,17 +11,37 @@ export async function settle(rounds = 30): Promise<void> {
 
 export const PROFILE = { uid: 10001, nickname: '玩家10001', avatar: '' };
 
+/** Browser effects that record what the stores asked for. */
+export class RecordingEffects implements BrowserEffects {
+  readonly fullscreenExits: number[] = [];
+  permissionRequests = 0;
+  readonly reminders: string[] = [];
+
+  exitFullscreen(): void {
+    this.fullscreenExits.push(Date.now());
+  }
+
+  requestNotificationPermission(): void {
+    this.permissionRequests++;
+  }
+
+  readyReminder(sessionId: string): void {
+    this.reminders.push(sessionId);
+  }
+}
+
 /** A root store on a fake transport; `loggedIn` answers the profile read, else 20119. */
-export async function makeRoot(opts: { loggedIn?: boolean } = {}) {
+export async function makeRoot(opts: { loggedIn?: boolean; profile?: Partial<Profile> } = {}) {
   const t = new FakeTransport();
+  const effects = new RecordingEffects();
   let loggedIn = opts.loggedIn ?? false;
   t.api.on('GET', '/api/user/profile', () => {
     if (!loggedIn) fail(20119, '登录已失效，请重新登录');
-    return PROFILE;
+    return { ...PROFILE, ...opts.profile };
   });
   t.api.on('POST', '/api/japi/yoo/game/floatBall', () => ({ hasGameOnline: false }));
   t.api.on('POST', '/api/japi/yoo/common/config/list', () => ({}));
-  const root = new RootStore(t);
+  const root = new RootStore(t, effects);
   const navigations: string[] = [];
   root.ui.setNavigator((p) => navigations.push(p));
   await root.init();
@@ -27,11 +49,19 @@ export async function makeRoot(opts: { loggedIn?: boolean } = {}) {
   return {
     t,
     root,
+    effects,
     navigations,
     setLoggedIn(v: boolean) {
       loggedIn = v;
     },
   };
+}
+
+/** A logged-in root store whose socket is open (fake timers must be on). */
+export async function loggedInRoot(opts: { profile?: Partial<Profile> } = {}) {
+  const env = await makeRoot({ loggedIn: true, ...opts });
+  await vi.advanceTimersByTimeAsync(SOCKET_OPEN_DELAY_MS);
+  return { ...env, channel: env.t.channel! };
 }
 
 /** A live session in a given status, with sensible defaults. */

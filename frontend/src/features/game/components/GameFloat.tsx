@@ -2,22 +2,10 @@ import { observer } from 'mobx-react-lite';
 import { useLocation, useNavigate } from 'react-router';
 import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
-import { isFastEntry } from '../../../lib/lanes';
+import { floatIconName } from '../../../lib/gameStatus';
 import { formatHMS } from '../../../lib/time';
 import { GameStatus, Lane } from '../../../stores/models';
 import { useStores } from '../../../stores/context';
-
-const STATUS_ICONS: Record<number, string> = {
-  [GameStatus.QUEUE]: 'queue',
-  [GameStatus.READY]: 'ready',
-  [GameStatus.CONNECTING]: 'connecting',
-  [GameStatus.PLAYING]: 'playing',
-};
-
-/** The status icon's name: the status plus the fast-lane flag, e.g. 'queue_fast'. */
-export function floatIconName(status: number, isFast: number | undefined): string {
-  return `${STATUS_ICONS[status] ?? 'connecting'}${isFastEntry(isFast) ? '_fast' : ''}`;
-}
 
 /** The corner widget of a running game (core-platform.md §2.11). */
 export const GameFloat = observer(function GameFloat() {

@@ -1,4 +1,3 @@
-import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -21,9 +20,13 @@ function statusLine(status: number, sort: number | undefined): string {
   }
 }
 
-/** /game/play?gameId=: the stream area, the online time and 退出游戏 (core-platform.md §4.5). */
+/**
+ * /game/play?gameId=: the stream area with the notice barrage, the online time and 退出游戏
+ * (core-platform.md §4.5, §2.14). The NoticeStore knows the page is open: pushes about this game
+ * (ended by the server, time up) close it from there.
+ */
 export const PlayPage = observer(function PlayPage() {
-  const { game, user, ui, catalogue } = useStores();
+  const { game, user, ui, catalogue, notice } = useStores();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const gameId = Number(params.get('gameId'));
@@ -33,20 +36,10 @@ export const PlayPage = observer(function PlayPage() {
     if (Number.isInteger(gameId) && gameId > 0) void catalogue.loadDetail(gameId);
   }, [catalogue, gameId]);
 
-  // the session ended by a push while on this page: go home and say so
-  useEffect(
-    () =>
-      reaction(
-        () => game.lastEnded,
-        (ended) => {
-          if (ended && !ended.deliberate && ended.gameId === gameId) {
-            navigate('/');
-            void ui.alert({ title: '提示', message: '游戏已结束' });
-          }
-        },
-      ),
-    [game, ui, navigate, gameId],
-  );
+  useEffect(() => {
+    notice.setPlayPage(Number.isInteger(gameId) && gameId > 0 ? gameId : null);
+    return () => notice.setPlayPage(null);
+  }, [notice, gameId]);
 
   const live = game.live && game.live.gameId === gameId ? game.live : null;
   const info = catalogue.detail(gameId)?.info;
@@ -107,6 +100,7 @@ export const PlayPage = observer(function PlayPage() {
     <div className="play" data-testid="play-page">
       <div className="play__stream">
         <div className="play__backdrop" style={cover ? { backgroundImage: `url("${cover}")` } : undefined} />
+        <Barrage />
         {body}
       </div>
       <div className="play__bar">
@@ -121,6 +115,20 @@ export const PlayPage = observer(function PlayPage() {
             退出游戏
           </button>
         )}
+      </div>
+    </div>
+  );
+});
+
+/** The notice barrage: one notice at a time slides across the top of the stream area. */
+const Barrage = observer(function Barrage() {
+  const { notice } = useStores();
+  const item = notice.current;
+  if (!item) return null;
+  return (
+    <div className="barrage" aria-live="polite">
+      <div key={item.id} className="barrage__item" data-testid="barrage" data-code={item.code}>
+        {item.text}
       </div>
     </div>
   );

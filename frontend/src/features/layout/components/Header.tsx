@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { useStores } from '../../../stores/context';
 import { SITE_NAME } from '../../../lib/site';
+import { formatPlayTime } from '../../../lib/time';
 
 interface NavItem {
   to: string;
@@ -151,6 +152,9 @@ const UserMenu = observer(function UserMenu() {
                 ID: {profile.uid}
               </div>
             </div>
+          </div>
+          <div className="user-menu__asset" data-testid="user-play-time">
+            <span>游戏时长 {formatPlayTime(profile.play_time_total)}</span>
           </div>
           <Link to="/user" className="user-menu__item" onClick={() => setOpen(false)}>
             个人中心

@@ -1,0 +1,265 @@
+// Shared pieces of the browser tests: the server config, starting and stopping the real
+// yoo-server, the dev endpoints (SMS outbox, grants), Chromium, and the page steps every test
+// repeats (login, open a game, start on a node).
+//
+// Needs: ../target/debug/yoo-server (or YOO_SERVER_BIN), a built dist/ (npm run build) and
+// Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const frontendDir = path.resolve(here, '..');
+export const distDir = path.join(frontendDir, 'dist');
+export const serverBin = process.env.YOO_SERVER_BIN ?? path.resolve(frontendDir, '../target/debug/yoo-server');
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const GAME_ID = 1;
+
+/** Fails the test (never skips it) when something it needs is missing. */
+export function assertPrerequisites() {
+  assert.ok(existsSync(serverBin), `server binary not found at ${serverBin}: run \`cargo build -p facade\` (make test does)`);
+  assert.ok(existsSync(path.join(distDir, 'index.html')), 'dist/ is missing: run `npm run build` first');
+  assert.ok(existsSync(chromiumPath), `Chromium not found at ${chromiumPath}`);
+}
+
+/**
+ * The server's TOML config. `game` holds extra `[game]` keys (numbers or strings); `nodes` lists
+ * `{id, name, machines}` (status 1).
+ */
+export function configToml({ bind, dataDir, game = {}, nodes }) {
+  // JSON strings are valid TOML basic strings for these paths and names
+  const lines = [
+    'mode = "dev"',
+    `bind = ${JSON.stringify(bind)}`,
+    `data_dir = ${JSON.stringify(dataDir)}`,
+    `frontend_dir = ${JSON.stringify(distDir)}`,
+    '',
+    '[game]',
+    ...Object.entries(game).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
+    '',
+  ];
+  for (const n of nodes) {
+    lines.push('[[nodes]]', `id = ${n.id}`, `name = ${JSON.stringify(n.name)}`, 'status = 1', `machines = ${JSON.stringify(n.machines)}`, '');
+  }
+  return lines.join('\n');
+}
+
+/** A temp dir with a data dir; `cleanup()` removes it. */
+export async function makeTempDir(prefix = 'yoo-e2e-') {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const dataDir = path.join(dir, 'data');
+  await mkdir(dataDir, { recursive: true });
+  return { dir, dataDir, cleanup: () => rm(dir, { recursive: true, force: true }).catch(() => undefined) };
+}
+
+/** Writes a config and starts yoo-server on it; resolves once it prints its listening line. */
+export async function startServerWith(dir, name, config, log) {
+  const configPath = path.join(dir, name);
+  await writeFile(configPath, config);
+  return startServer(configPath, log);
+}
+
+/** Starts yoo-server and resolves with {proc, url} once it prints its listening line. */
+export function startServer(configPath, log) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(serverBin, ['--config', configPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let buffer = '';
+    let settled = false;
+    const timer = setTimeout(() => finish(new Error('yoo-server did not print its listening line within 30 s')), 30_000);
+    function finish(err, url) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) {
+        proc.kill('SIGKILL');
+        reject(err);
+      } else resolve({ proc, url });
+    }
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.setEncoding('utf8');
+    proc.stdout.on('data', (chunk) => {
+      log.push(chunk);
+      buffer += chunk;
+      const m = buffer.match(/yoo-server listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+      if (m) finish(null, m[1]);
+    });
+    proc.stderr.on('data', (chunk) => log.push(chunk));
+    proc.on('error', (e) => finish(e));
+    proc.on('exit', (code, signal) => finish(new Error(`yoo-server exited early (code ${code}, signal ${signal})`)));
+  });
+}
+
+/** SIGTERM, then SIGKILL if it is still running after 10 s. */
+export async function stopServer(proc) {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGTERM');
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), 10_000);
+  });
+  const outcome = await Promise.race([exited, timeout]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    proc.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** One JSON request without keep-alive (so nothing lingers after the test); resolves the envelope. */
+function requestJson(method, url, body) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { 'x-skip-csrf': 'true' };
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    const req = http.request(url, { method, agent: false, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          resolve(null);
+        }
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+export const getJson = (url) => requestJson('GET', url);
+export const postJson = (url, body) => requestJson('POST', url, body);
+
+/**
+ * POST /api/dev/grant {cellphone, kind, days|minutes|count} (dev mode; no cookie). Fails the test
+ * when the server refuses or lacks the endpoint; resolves the profile after the grant.
+ */
+export async function grant(base, body) {
+  const env = await postJson(`${base}/api/dev/grant`, body);
+  assert.ok(env && env.code === 0, `grant ${JSON.stringify(body)} failed: ${JSON.stringify(env)}`);
+  return env.data;
+}
+
+/** The newest SMS code sent to a phone, from the dev outbox (polled until it arrives). */
+export async function readSmsCode(base, phone) {
+  const deadline = Date.now() + 15_000;
+  let last = null;
+  while (Date.now() < deadline) {
+    last = await getJson(`${base}/api/dev/sms/outbox?phone=${phone}`).catch(() => null);
+    if (last && last.code === 0 && Array.isArray(last.data) && last.data.length > 0 && last.data[0].code) {
+      return String(last.data[0].code);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no SMS code for ${phone} in the outbox: ${JSON.stringify(last)}`);
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A fresh browser context (one player), zh-CN, 15 s default timeout. */
+export async function newPlayerContext(browser) {
+  const ctx = await browser.newContext({ locale: 'zh-CN' });
+  ctx.setDefaultTimeout(15_000);
+  return ctx;
+}
+
+/**
+ * Logs in with an SMS code through the header's login dialog. A new player's registration gift
+ * dialog opens as the login dialog closes: it is checked and accepted ('开心收下'), and its
+ * text is returned (null when there was none).
+ */
+export async function login(page, base, phone) {
+  await page.getByTestId('header-login').click();
+  const dialog = page.getByTestId('login-dialog');
+  await dialog.waitFor();
+  assert.match(await dialog.innerText(), /登录视为同意《用户服务协议》和《隐私政策》/);
+  await dialog.getByTestId('login-phone').fill(phone);
+  await dialog.getByTestId('login-send-code').click();
+  // the resend countdown starts only after a successful send
+  await dialog.getByTestId('login-send-code').filter({ hasText: /\d+s后重新获取/ }).waitFor();
+  const code = await readSmsCode(base, phone);
+  await dialog.getByTestId('login-code').fill(code);
+  await dialog.getByTestId('login-code').press('Enter');
+  await page.getByTestId('header-nickname').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+  // the gift dialog and the login dialog change in one step: no frame shows neither
+  const gift = page.getByTestId('register-gift');
+  if ((await gift.count()) === 0) return null;
+  const text = await gift.innerText();
+  await gift.getByTestId('register-gift-ok').click();
+  await gift.waitFor({ state: 'detached' });
+  return text;
+}
+
+export async function openGameDetail(page, gameId = GAME_ID) {
+  await page.getByRole('link', { name: '游戏库', exact: true }).click();
+  await page.waitForURL(/\/game(\?|$)/);
+  await page.getByTestId(`game-card-${gameId}`).click();
+  await page.getByTestId('game-detail').waitFor();
+  await page.waitForURL(new RegExp(`/game/detail/${gameId}\\?r=`));
+}
+
+export async function startOnNode(page, nodeId) {
+  await page.getByTestId('start-game').click();
+  const dialog = page.getByTestId('node-dialog');
+  await dialog.waitFor();
+  assert.match(await dialog.innerText(), /选择游戏服务器/);
+  // the latency probe settles on a measured latency (or 超时), never stays 连接中
+  await page.getByTestId(`node-status-${nodeId}`).filter({ hasText: /^(延迟\d+ms|超时)$/ }).waitFor();
+  await page.getByTestId(`node-${nodeId}`).click();
+  await page.getByTestId('node-confirm').click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** Counts NOTIFICATION frames a page's WebSocket receives (Envelope field 1 = 3: bytes 08 03). */
+export function watchNotifications(page) {
+  const counter = { count: 0 };
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => {
+      const bytes = typeof payload === 'string' ? Buffer.from(payload, 'binary') : payload;
+      if (bytes.length >= 2 && bytes[0] === 0x08 && bytes[1] === 0x03) counter.count++;
+    });
+  });
+  return counter;
+}
+
+/** On failure: a screenshot per page and the tail of the server's output. */
+export async function dumpFailure(tag, pages, log) {
+  for (const [who, page] of Object.entries(pages)) {
+    try {
+      const shot = path.join(tmpdir(), `yoo-e2e-${tag}-${who}.png`);
+      await page.screenshot({ path: shot, fullPage: true });
+      console.error(`[e2e] ${tag}: ${who} at ${page.url()}, screenshot ${shot}`);
+    } catch {
+      // the page may be gone
+    }
+  }
+  console.error(`[e2e] ${tag}: server output (tail):\n${log.join('').split('\n').slice(-60).join('\n')}`);
+}

@@ -1,0 +1,150 @@
+// Queue lanes as the player sees them (core-platform.md §2.7, §4.6; commerce.md §2.10, §4.9):
+// lane names, the lane offered as an upsell, the wait formula, and which lane card the queue
+// dialog shows. Pure functions: the QueueStore feeds them its observables.
+import { Lane, type ChannelSize, type FastEnterCard } from '../stores/models';
+
+/** Any lane above 0 counts as fast entry. */
+export function isFastEntry(isFast: number | undefined): boolean {
+  return (isFast ?? 0) > 0;
+}
+
+/** 'Ultimate' fast entry: member (1) or carrier partner (2); they skip the queue. */
+export function isUltimate(isFast: number | undefined): boolean {
+  return isFast === Lane.MEMBER || isFast === Lane.CARRIER;
+}
+
+const LANE_NAMES: Record<number, string> = {
+  [Lane.NORMAL]: '普通队列',
+  [Lane.MEMBER]: '会员速进通道',
+  [Lane.CARRIER]: '天翼电竞宽带速进通道',
+  [Lane.VVIP]: 'VVIP专属通道',
+  [Lane.VIP]: 'VIP专属通道',
+  [Lane.NIGHT]: '夜间畅玩包专属通道',
+  [Lane.DAILY]: '日间畅玩包专属通道',
+};
+
+/** The queue name shown in the queue dialog. */
+export function laneName(isFast: number | undefined): string {
+  return LANE_NAMES[isFast ?? 0] ?? LANE_NAMES[Lane.NORMAL];
+}
+
+/** The tier label of an upsell lane. */
+export function tierLabel(lane: number): string {
+  return lane === Lane.MEMBER ? '速进通道' : (LANE_NAMES[lane] ?? '速进通道');
+}
+
+/** Admission weights of actors/src/lanes.rs (shown on /help/queue). */
+export const LANE_WEIGHTS: Record<number, number> = {
+  [Lane.MEMBER]: 1000,
+  [Lane.CARRIER]: 1000,
+  [Lane.VVIP]: 20,
+  [Lane.VIP]: 10,
+  [Lane.DAILY]: 2,
+  [Lane.NIGHT]: 2,
+  [Lane.NORMAL]: 1,
+};
+
+/** W of the no-starvation bound: the sum of all weights. */
+export const TOTAL_WEIGHT = Object.values(LANE_WEIGHTS).reduce((a, b) => a + b, 0);
+
+/** The order in which a 'pre' (helpful) lane is chosen: member, carrier, VVIP, VIP, daily, night. */
+export const PRE_LANE_ORDER = [Lane.MEMBER, Lane.CARRIER, Lane.VVIP, Lane.VIP, Lane.DAILY, Lane.NIGHT] as const;
+
+/** The lanes that can be bought into from the queue dialog, in PRE_LANE_ORDER. */
+const UPSELL_LANES = [Lane.VVIP, Lane.VIP, Lane.DAILY, Lane.NIGHT] as const;
+
+/**
+ * The lane the upsell card previews for a player on lane `current`: the first buyable lane of
+ * PRE_LANE_ORDER that admits faster than theirs (VVIP for normal, package and VIP players). A VVIP
+ * player is offered the member fast-entry lane ('立即加速' buys fast-entry time); a player who
+ * owns a fast-entry card previews lane 1 (the card's lane); ultimate lanes get no upsell.
+ */
+export function preferredPreLane(current: number | undefined, hasCards = false): number | null {
+  const lane = current ?? Lane.NORMAL;
+  if (isUltimate(lane)) return null;
+  if (hasCards) return Lane.MEMBER;
+  const mine = LANE_WEIGHTS[lane] ?? 1;
+  for (const l of UPSELL_LANES) if (LANE_WEIGHTS[l] > mine) return l;
+  return Lane.MEMBER;
+}
+
+/** core-platform.md §4.6: wait minutes = max(1, ceil(waitDuration / 60)). */
+export function waitMinutes(waitDuration: number | undefined): number {
+  const s = Number(waitDuration);
+  return Math.max(1, Math.ceil((Number.isFinite(s) ? s : 0) / 60));
+}
+
+/** Expected rank = preSort + 1. */
+export function expectedRank(preSort: number | undefined): number {
+  const n = Number(preSort);
+  return (Number.isFinite(n) && n > 0 ? Math.floor(n) : 0) + 1;
+}
+
+/** '预计排名第{preSort+1}位，等待时间少于{N}分钟' */
+export function upsellText(size: Pick<ChannelSize, 'preSort' | 'waitDuration'>): string {
+  return `预计排名第${expectedRank(size.preSort)}位，等待时间少于${waitMinutes(size.waitDuration)}分钟`;
+}
+
+/** What the lane card area of the queue dialog shows, in order of precedence. */
+export type LaneCard =
+  /** carrier partner lane: the free fast entry of the carrier's e-sports broadband users */
+  | { kind: 'carrier' }
+  /** member fast entry: '已享受速进通道' */
+  | { kind: 'fast' }
+  /** an owned fast-entry card (the soonest to expire) with '立即使用' */
+  | { kind: 'card'; card: FastEnterCard; more: boolean }
+  /** the upsell of a faster lane with its preview */
+  | { kind: 'upsell'; lane: number; label: string; text: string }
+  | { kind: 'none' };
+
+export interface LaneCardInput {
+  isFast: number | undefined;
+  cards: readonly FastEnterCard[];
+  /** the preview of the preferred pre lane, when read */
+  preview: ChannelSize | null;
+  previewLane: number | null;
+}
+
+/**
+ * core-platform.md §2.7 order: carrier free fast entry; the ultimate lane; an owned card;
+ * otherwise the upsell when the channel preview of the pre lane is known.
+ */
+export function chooseLaneCard(input: LaneCardInput): LaneCard {
+  if (input.isFast === Lane.CARRIER) return { kind: 'carrier' };
+  if (input.isFast === Lane.MEMBER) return { kind: 'fast' };
+  if (input.cards.length > 0) return { kind: 'card', card: input.cards[0], more: input.cards.length > 1 };
+  if (input.preview && input.previewLane !== null) {
+    return { kind: 'upsell', lane: input.previewLane, label: tierLabel(input.previewLane), text: upsellText(input.preview) };
+  }
+  return { kind: 'none' };
+}
+
+/** The messaging-app notice area (core-platform.md §2.7). */
+export type WxNotice =
+  | { kind: 'text' }
+  /** the 80 px QR code to be told when the queue completes */
+  | { kind: 'qr' }
+  /** the official-account reservation toggle of a bound user */
+  | { kind: 'reserve' };
+
+export interface WxNoticeInput {
+  /** config wx_sort_entry.web: '1' enables the messaging-app entry */
+  web: string | undefined;
+  delayShowCodeTime: number;
+  delayShowReserveTime: number;
+  /** seconds spent in the queue */
+  queDuration: number;
+  /** the user is bound to the official account */
+  bound: boolean;
+}
+
+export function wxNotice(input: WxNoticeInput): WxNotice {
+  if (input.web !== '1') return { kind: 'text' };
+  if (input.bound) return input.queDuration > input.delayShowReserveTime ? { kind: 'reserve' } : { kind: 'text' };
+  return input.queDuration > input.delayShowCodeTime ? { kind: 'qr' } : { kind: 'text' };
+}
+
+/** The queue-sort entry shows when web is '1'. */
+export function showSortEntry(web: string | undefined): boolean {
+  return web === '1';
+}

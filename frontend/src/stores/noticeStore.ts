@@ -1,0 +1,182 @@
+import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
+import { NotificationCode } from './models';
+import type { RootStore } from './rootStore';
+import type { ToastType } from './uiStore';
+
+/** How long one barrage notice takes to cross the stream area. */
+export const BARRAGE_MS = 8000;
+/** Notices waiting beyond the one on screen; older ones are dropped first. */
+export const BARRAGE_MAX_WAITING = 5;
+export const GAME_ENDED_MESSAGE = '游戏已结束';
+
+export interface BarrageItem {
+  id: number;
+  code: number;
+  text: string;
+}
+
+/** The barrage text of a notice code (core-platform.md §4.11), or null if it is no barrage. */
+export function barrageText(code: number, data: Record<string, unknown> | null): string | null {
+  switch (code) {
+    case NotificationCode.USER_GAME_TIME_NOT_ENOUGH: {
+      const left = Number(data?.left);
+      const minutes = Number.isFinite(left) && left > 0 ? Math.ceil(left) : 10;
+      return `游戏时长不足${minutes}分钟，请及时补充`;
+    }
+    case NotificationCode.GAME_OFFLINE_SOON:
+      return '游戏即将下线，请及时保存游戏进度';
+    case NotificationCode.LIVE_CONTROL_OFFLINE_SOON:
+      return '一起玩的操控即将结束，请及时保存游戏进度';
+    case NotificationCode.LIGHT_PACKAGE_END_SOON:
+      return '畅玩包即将到期，到期后将消耗游戏时长';
+    default:
+      return null;
+  }
+}
+
+function parseData(data: string): Record<string, unknown> | null {
+  if (!data) return null;
+  try {
+    const v: unknown = JSON.parse(data);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Notices during play (core-platform.md §4.11, §2.14): the barrage across the top of the stream,
+ * 130123 (barrage on the play page, else the use-up prompt), 130125 (the time-up dialog on the
+ * play page, else the use-up prompt), 130124 (the game ended by the server: alert, then home), and
+ * closing the play page. It knows which game's play page is open.
+ */
+export class NoticeStore {
+  /** the game id of the play page on screen, null elsewhere */
+  playPageGameId: number | null = null;
+  /** the notice crossing the screen first, then those waiting */
+  barrage: BarrageItem[] = [];
+  private nextId = 1;
+  private barrageTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly root: RootStore;
+  private readonly disposers: IReactionDisposer[] = [];
+
+  constructor(root: RootStore) {
+    this.root = root;
+    makeAutoObservable<NoticeStore, 'root' | 'nextId' | 'barrageTimer' | 'disposers'>(this, {
+      root: false,
+      nextId: false,
+      barrageTimer: false,
+      disposers: false,
+    });
+    this.disposers.push(
+      // a session of this client ended without this client asking: on its play page, home with
+      // '游戏已结束'; ran out of play time: the time-up dialog there, the use-up prompt elsewhere
+      reaction(
+        () => this.root.game.lastEnded,
+        (ended) => {
+          if (!ended || ended.deliberate) return;
+          const here = this.playPageGameId !== null && ended.gameId === this.playPageGameId;
+          if (ended.endReason === 'time_up') {
+            if (here) this.root.playTime.openTimeUp(ended.gameId);
+            else this.root.playTime.openUseUp(ended.gameId);
+            return;
+          }
+          if (here && !this.root.playTime.timeUp) this.closePlayPage(GAME_ENDED_MESSAGE, 'alert');
+        },
+      ),
+    );
+  }
+
+  get current(): BarrageItem | null {
+    return this.barrage[0] ?? null;
+  }
+
+  get onPlayPage(): boolean {
+    return this.playPageGameId !== null;
+  }
+
+  /** The play page mounts (a game id) and unmounts (null). */
+  setPlayPage(gameId: number | null): void {
+    this.playPageGameId = gameId;
+    if (gameId === null) this.clearBarrage();
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  /** A NOTIFICATION frame other than 130122. */
+  handle(code: number, rawData: string): void {
+    const data = parseData(rawData);
+    const gameId = Number(data?.gameId);
+    const game = Number.isFinite(gameId) && gameId > 0 ? gameId : null;
+    switch (code) {
+      case NotificationCode.USER_GAME_TIME_NOT_ENOUGH:
+        if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
+        else this.root.playTime.openUseUp(game);
+        return;
+      case NotificationCode.USER_TIME_END:
+        void this.root.game.refresh();
+        if (this.onPlayPage) this.root.playTime.openTimeUp(game ?? this.playPageGameId);
+        else this.root.playTime.openUseUp(game);
+        return;
+      case NotificationCode.USER_GAME_END:
+        void this.root.game.refresh();
+        if (this.onPlayPage && (game === null || game === this.playPageGameId)) {
+          this.root.effects.exitFullscreen();
+          this.closePlayPage(GAME_ENDED_MESSAGE, 'alert');
+        }
+        return;
+      case NotificationCode.GAME_OFFLINE_SOON:
+      case NotificationCode.LIVE_CONTROL_OFFLINE_SOON:
+      case NotificationCode.LIGHT_PACKAGE_END_SOON:
+        if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
+        return;
+      default:
+    }
+  }
+
+  /** Leaves the play page (if it is open) for home, with a message. */
+  closePlayPage(message: string, how: 'alert' | ToastType): void {
+    const wasOpen = this.playPageGameId !== null;
+    this.setPlayPage(null);
+    if (wasOpen) this.root.ui.navigate('/');
+    if (how === 'alert') void this.root.ui.alert({ title: '提示', message, confirmText: '好的' });
+    else this.root.ui.toast(how, message);
+  }
+
+  // ---------------------------------------------------------------- barrage
+
+  pushBarrage(code: number, text: string): void {
+    if (this.barrage.some((b) => b.text === text)) return;
+    const waiting = this.barrage.slice(1);
+    while (waiting.length >= BARRAGE_MAX_WAITING) waiting.shift();
+    const head = this.barrage[0];
+    this.barrage = [...(head ? [head] : []), ...waiting, { id: this.nextId++, code, text }];
+    if (!this.barrageTimer) this.scheduleNext();
+  }
+
+  /** The notice on screen has crossed: the next one starts. */
+  advanceBarrage(): void {
+    this.barrageTimer = null;
+    this.barrage = this.barrage.slice(1);
+    if (this.barrage.length > 0) this.scheduleNext();
+  }
+
+  private scheduleNext(): void {
+    this.barrageTimer = setTimeout(() => this.advanceBarrage(), BARRAGE_MS);
+  }
+
+  private clearBarrage(): void {
+    if (this.barrageTimer) clearTimeout(this.barrageTimer);
+    this.barrageTimer = null;
+    this.barrage = [];
+  }
+
+  reset(): void {
+    this.clearBarrage();
+  }
+
+  dispose(): void {
+    for (const d of this.disposers) d();
+    this.clearBarrage();
+  }
+}

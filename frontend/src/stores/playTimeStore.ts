@@ -1,0 +1,175 @@
+import { makeAutoObservable, observable, runInAction } from 'mobx';
+import type { GiftGoods } from './models';
+import type { RootStore } from './rootStore';
+
+/** scienceDuration of the time-up dialog, in seconds */
+export const TIME_UP_SECONDS = 60;
+export const TIME_UP_TICK_MS = 500;
+export const TIME_UP_MESSAGE = '您的游戏时长已用完，游戏页面即将关闭';
+export const RECHARGE_SOON = '充值功能即将开放';
+
+/** The registration gift dialog's layout: 'one', 'two' or 'three' (3 and more). */
+export type GiftLayout = 'one' | 'two' | 'three';
+
+export function giftLayout(count: number): GiftLayout {
+  if (count <= 1) return 'one';
+  if (count === 2) return 'two';
+  return 'three';
+}
+
+/** The in-game time-up dialog (commerce.md §2.9) while open. */
+export interface TimeUp {
+  gameId: number | null;
+  /** browser time at which the countdown ends */
+  endsAt: number;
+  /** '放弃' asked for its confirmation ('时长不足将退出游戏') */
+  confirming: boolean;
+}
+
+/**
+ * The play-time dialogs of commerce.md §2.9 and §4.8: the registration gift after login, the
+ * use-up prompt ('时长提醒', off the play page or when a start lacks play time), and the in-game
+ * time-up dialog with its scienceDuration countdown, whose end closes the game.
+ */
+export class PlayTimeStore {
+  /** the registration gift being shown */
+  gift: GiftGoods[] | null = null;
+  /** the use-up prompt: open, for a game when known */
+  useUp: { gameId: number | null } | null = null;
+  timeUp: TimeUp | null = null;
+  /** browser clock of the time-up countdown */
+  nowMs = Date.now();
+  private giftDone: (() => void) | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private closing = false;
+  private readonly root: RootStore;
+
+  constructor(root: RootStore) {
+    this.root = root;
+    makeAutoObservable<PlayTimeStore, 'root' | 'giftDone' | 'timer' | 'closing'>(this, {
+      root: false,
+      giftDone: false,
+      timer: false,
+      closing: false,
+      gift: observable.ref,
+    });
+  }
+
+  get giftLayout(): GiftLayout {
+    return giftLayout(this.gift?.length ?? 0);
+  }
+
+  /** Whole seconds left on the time-up countdown. */
+  get timeUpSeconds(): number {
+    if (!this.timeUp) return 0;
+    return Math.max(0, Math.ceil((this.timeUp.endsAt - this.nowMs) / 1000));
+  }
+
+  /** Any of these dialogs is open (the game float hides). */
+  get dialogOpen(): boolean {
+    return this.gift !== null || this.useUp !== null || this.timeUp !== null;
+  }
+
+  // ---------------------------------------------------------------- registration gift
+
+  /**
+   * After login (commerce.md §4.8): a non-empty give_goods shows the gift dialog, and the promise
+   * settles when it is closed; otherwise at once.
+   */
+  showRegisterGift(goods: GiftGoods[] | null | undefined): Promise<void> {
+    const list = Array.isArray(goods) ? goods.filter((g) => g && typeof g === 'object') : [];
+    if (list.length === 0) return Promise.resolve();
+    this.closeRegisterGift();
+    this.gift = list;
+    return new Promise((resolve) => {
+      this.giftDone = resolve;
+    });
+  }
+
+  /** '开心收下': closing runs the pending continuation. */
+  closeRegisterGift(): void {
+    const done = this.giftDone;
+    this.giftDone = null;
+    this.gift = null;
+    done?.();
+  }
+
+  // ---------------------------------------------------------------- use-up prompt
+
+  openUseUp(gameId: number | null = null): void {
+    if (this.useUp) return;
+    this.useUp = { gameId };
+  }
+
+  closeUseUp(): void {
+    this.useUp = null;
+  }
+
+  // ---------------------------------------------------------------- time-up dialog
+
+  /** 130125 on the play page: the countdown of scienceDuration starts. */
+  openTimeUp(gameId: number | null): void {
+    if (this.timeUp) return;
+    this.nowMs = Date.now();
+    this.timeUp = { gameId, endsAt: this.nowMs + TIME_UP_SECONDS * 1000, confirming: false };
+    this.closing = false;
+    this.startTimer();
+  }
+
+  /** '去充值': buying yoodo_time_useup comes with the shop. */
+  recharge(): void {
+    this.root.ui.info(RECHARGE_SOON);
+  }
+
+  /** '放弃': asks '时长不足将退出游戏'. */
+  askAbandon(): void {
+    if (this.timeUp) this.timeUp = { ...this.timeUp, confirming: true };
+  }
+
+  /** '继续充值': back to the countdown. */
+  keepRecharging(): void {
+    if (this.timeUp) this.timeUp = { ...this.timeUp, confirming: false };
+  }
+
+  /** '放弃' confirmed, or the countdown ended: close the game and the play page. */
+  async abandon(): Promise<void> {
+    const t = this.timeUp;
+    if (!t || this.closing) return;
+    this.closing = true;
+    this.stopTimer();
+    runInAction(() => {
+      this.timeUp = null;
+    });
+    const game = this.root.game;
+    const live = game.live;
+    if (live && (t.gameId === null || live.gameId === t.gameId)) await game.exitSession(live.id);
+    this.root.notice.closePlayPage(TIME_UP_MESSAGE, 'warning');
+  }
+
+  tick(): void {
+    this.nowMs = Date.now();
+    if (this.timeUp && this.timeUpSeconds <= 0) void this.abandon();
+  }
+
+  private startTimer(): void {
+    this.stopTimer();
+    this.timer = setInterval(() => this.tick(), TIME_UP_TICK_MS);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Logged out: every dialog goes (a pending gift continuation still runs). */
+  reset(): void {
+    this.closeRegisterGift();
+    this.useUp = null;
+    this.timeUp = null;
+    this.stopTimer();
+  }
+
+  dispose(): void {
+    this.stopTimer();
+  }
+}
