@@ -308,8 +308,16 @@ impl Platform {
                 .map_err(|e| e.to_string())?
                 .unwrap_or(0)
                 .max(0) as u64;
-            let ch = ctx.channel(key.0, key.1).await.map_err(|e| e.to_string())?;
-            ch.send_message(ChannelMsg::Restore { virtual_time, entries }).map_err(|e| e.to_string())?;
+            match ctx.channel(key.0, key.1).await {
+                Ok(ch) => ch.send_message(ChannelMsg::Restore { virtual_time, entries }).map_err(|e| e.to_string())?,
+                Err(e) => {
+                    // The game or node is gone: its queue cannot come back.
+                    tracing::warn!(game_id = key.0, node_id = key.1, error = %e, "queue not restored");
+                    for (w, _) in entries {
+                        ctx.end_session(w.uid, w.session_id, key.0, EndReason::ServerRestart, now).await;
+                    }
+                }
+            }
         }
         if waiting + active + ended > 0 {
             tracing::info!(waiting, active, ended, "restored the sessions live at the last stop");
