@@ -1,12 +1,15 @@
 //! One virtual browser: HTTP calls that keep cookies and send the CSRF header the way the
 //! frontend does, and the WebSocket that delivers pushed game states.
 //!
-//! Open files: each player owns one `awc::Client` whose pool allows two connections, one
-//! keep-alive HTTP connection for the calls (they are sequential) and the WebSocket; both close
-//! when the player is dropped. 500 players in flight hold about 1,000 sockets.
+//! Open files: in the journey each player owns one `awc::Client` whose pool allows two
+//! connections, one keep-alive HTTP connection for the calls (they are sequential) and the
+//! WebSocket; both close when the player is dropped. 500 players in flight hold about 1,000
+//! sockets. The queue-scale scenario instead shares one client (one bounded pool) among many
+//! players ([`Browser::with_client`]) and reads its thousands of sockets with [`Browser::listen`].
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use awc::ws::{CloseCode, Frame, Message};
@@ -65,17 +68,32 @@ pub struct Browser {
     device: String,
 }
 
+/// An HTTP client whose pool holds at most `limit` connections (a WebSocket holds one for its
+/// whole life), each closed after 4 s idle; `local` binds its sockets to that source address
+/// (to spread many sockets over several 127.0.0.x addresses). No per-request timeout: the run's
+/// deadline bounds every call.
+pub fn http_client(limit: usize, local: Option<IpAddr>) -> awc::Client {
+    let mut connector = awc::Connector::new()
+        .limit(limit)
+        .conn_keep_alive(POOL_KEEP_ALIVE)
+        .timeout(Duration::from_secs(30));
+    if let Some(ip) = local {
+        connector = connector.local_address(ip);
+    }
+    awc::Client::builder()
+        .connector(connector)
+        .disable_timeout()
+        .finish()
+}
+
 impl Browser {
+    /// A browser with a pool of its own: two connections, the calls and the WebSocket.
     pub fn new(base: &str, device: &str) -> Browser {
-        let connector = awc::Connector::new()
-            .limit(2)
-            .conn_keep_alive(POOL_KEEP_ALIVE)
-            .timeout(Duration::from_secs(30));
-        // No per-request timeout: the run's deadline bounds every call.
-        let http = awc::Client::builder()
-            .connector(connector)
-            .disable_timeout()
-            .finish();
+        Browser::with_client(base, device, http_client(2, None))
+    }
+
+    /// A browser that shares `http` (and its pool) with others: many players, few connections.
+    pub fn with_client(base: &str, device: &str, http: awc::Client) -> Browser {
         Browser {
             base: base.to_string(),
             http,
@@ -86,6 +104,16 @@ impl Browser {
 
     pub fn device(&self) -> &str {
         &self.device
+    }
+
+    /// A cookie the server set (`yoo_sid`, `_csrfToken`).
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        self.cookies.get(name).map(String::as_str)
+    }
+
+    /// Restores a cookie, e.g. a login handed over from another process.
+    pub fn set_cookie(&mut self, name: &str, value: &str) {
+        self.cookies.insert(name.to_string(), value.to_string());
     }
 
     fn cookie_header(&self) -> String {
@@ -128,6 +156,25 @@ impl Browser {
             .await
             .map_err(|e| Failure::Transport(e.to_string()))?;
         Self::envelope(resp.status().as_u16(), &body)
+    }
+
+    /// GET `path` whose answer is not the envelope (`/metrics`): the body as text.
+    pub async fn get_text(&mut self, path: &str) -> Result<String, Failure> {
+        let mut resp = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        if !resp.status().is_success() {
+            return Err(Failure::Http(resp.status().as_u16()));
+        }
+        let body = resp
+            .body()
+            .limit(16 << 20)
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        String::from_utf8(body.to_vec()).map_err(|_| Failure::Unexpected("not UTF-8".into()))
     }
 
     /// POST `body` as JSON with the CSRF header from the `_csrfToken` cookie (or `x-skip-csrf`
@@ -180,22 +227,87 @@ impl Browser {
     pub async fn socket(
         &self,
         token: &str,
-        on_state: impl FnMut(Instant, &Value) + 'static,
+        mut on_state: impl FnMut(Instant, &Value) + 'static,
     ) -> Result<Socket, Failure> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let listener = self
+            .listen(token, move |event| match event {
+                Incoming::Status { at, data } => {
+                    let Ok(state) = serde_json::from_str::<Value>(data) else {
+                        return;
+                    };
+                    on_state(at, &state);
+                    let _ = tx.send(Push::State { at, state });
+                }
+                Incoming::Authorization(status) => {
+                    let _ = tx.send(Push::Authorization(status));
+                }
+                Incoming::Closed => {
+                    let _ = tx.send(Push::Closed);
+                }
+            })
+            .await?;
+        Ok(Socket {
+            pushes: rx,
+            listener,
+        })
+    }
+
+    /// Opens `/echo?access_token=` and hands every frame that matters to `on_event` as it is
+    /// read, on the reading task: no queue, no parsing beyond the protobuf envelope. For
+    /// thousands of sockets in one process, where the caller only needs a few fields.
+    pub async fn listen(
+        &self,
+        token: &str,
+        on_event: impl FnMut(Incoming<'_>) + 'static,
+    ) -> Result<Listener, Failure> {
         let url = format!("{}/echo?access_token={token}", self.base);
         let (resp, framed) = self.http.ws(url).connect().await.map_err(|e| match e {
             awc::error::WsClientError::InvalidResponseStatus(s) => Failure::Http(s.as_u16()),
             other => Failure::Transport(other.to_string()),
         })?;
         drop(resp);
-        let (tx, rx) = mpsc::unbounded_channel();
         let (stop_tx, stop_rx) = oneshot::channel();
-        let pump = actix_rt::spawn(pump(framed, tx, stop_rx, on_state));
-        Ok(Socket {
-            pushes: rx,
+        let pump = actix_rt::spawn(pump(framed, stop_rx, on_event));
+        Ok(Listener {
             stop: Some(stop_tx),
             pump,
         })
+    }
+}
+
+/// A frame as the reading task sees it.
+#[derive(Debug)]
+pub enum Incoming<'a> {
+    /// A USER_GAME_STATUS_CHANGE: the GameState JSON, and when its frame was read.
+    Status { at: Instant, data: &'a str },
+    /// An AUTHORIZATION frame (`status` KICK_OUT, EXPIRED, ...).
+    Authorization(String),
+    /// The socket ended (the last event).
+    Closed,
+}
+
+/// The reading task of an open WebSocket; aborted when dropped.
+pub struct Listener {
+    /// Asks the reading task to send a Close frame and stop.
+    stop: Option<oneshot::Sender<()>>,
+    /// The reading task.
+    pump: tokio::task::JoinHandle<()>,
+}
+
+impl Listener {
+    /// Sends a Close frame and waits (briefly) for the reading task to finish.
+    pub async fn close(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut self.pump).await;
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.pump.abort();
     }
 }
 
@@ -215,10 +327,8 @@ pub enum Push {
 pub struct Socket {
     /// Pushes in arrival order, from the reading task.
     pushes: mpsc::UnboundedReceiver<Push>,
-    /// Asks the reading task to send a Close frame and stop.
-    stop: Option<oneshot::Sender<()>>,
     /// The reading task; aborted if the socket is dropped without `close`.
-    pump: tokio::task::JoinHandle<()>,
+    listener: Listener,
 }
 
 impl Socket {
@@ -246,26 +356,16 @@ impl Socket {
     }
 
     /// Sends a Close frame and waits (briefly) for the reading task to finish.
-    pub async fn close(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = tokio::time::timeout(Duration::from_secs(2), &mut self.pump).await;
+    pub async fn close(self) {
+        self.listener.close().await;
     }
 }
 
-impl Drop for Socket {
-    fn drop(&mut self) {
-        self.pump.abort();
-    }
-}
-
-/// Reads frames until the socket ends or `stop` fires.
+/// Reads frames until the socket ends or `stop` fires, answering pings and sending the 30 s PING.
 async fn pump<S>(
     mut framed: S,
-    tx: mpsc::UnboundedSender<Push>,
     mut stop: oneshot::Receiver<()>,
-    mut on_state: impl FnMut(Instant, &Value),
+    mut on_event: impl FnMut(Incoming<'_>),
 ) where
     S: futures_util::Stream<Item = Result<Frame, awc::error::WsProtocolError>>
         + futures_util::Sink<Message>
@@ -280,15 +380,12 @@ async fn pump<S>(
                     let Ok(env) = Envelope::decode(b) else { continue };
                     if env.r#type == MessageType::Notification as i32 {
                         let Ok(n) = Notification::decode(env.content.as_slice()) else { continue };
-                        if n.code != USER_GAME_STATUS_CHANGE {
-                            continue;
+                        if n.code == USER_GAME_STATUS_CHANGE {
+                            on_event(Incoming::Status { at, data: &n.data });
                         }
-                        let Ok(state) = serde_json::from_str::<Value>(&n.data) else { continue };
-                        on_state(at, &state);
-                        let _ = tx.send(Push::State { at, state });
                     } else if env.r#type == MessageType::Authorization as i32 {
                         let status = Authorization::decode(env.content.as_slice()).map(|a| a.status).unwrap_or_default();
-                        let _ = tx.send(Push::Authorization(status));
+                        on_event(Incoming::Authorization(status));
                     }
                 }
                 Some(Ok(Frame::Ping(p))) => {
@@ -311,5 +408,5 @@ async fn pump<S>(
             }
         }
     }
-    let _ = tx.send(Push::Closed);
+    on_event(Incoming::Closed);
 }

@@ -145,6 +145,212 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String>
     Ok(Cli { config: c, json })
 }
 
+/// One queue-scale run (`loadtest queue-scale`): `players` wait in one game's queue while
+/// `machines` machines are freed and taken again about every `hold`, and the first `sockets`
+/// players in the queue watch their rank over a WebSocket. See `queue_scale`.
+#[derive(Debug, Clone)]
+pub struct QueueConfig {
+    pub url: String,
+    /// Players waiting in the queue (the socket players included).
+    pub players: usize,
+    /// Players, at the front of the queue, that hold a WebSocket.
+    pub sockets: usize,
+    /// The machines of the node; as many extra players hold them while the queue fills.
+    pub machines: usize,
+    /// How long an admitted player keeps its READY machine before `cancelConfirm` (± jitter).
+    pub hold: Duration,
+    pub hold_jitter: Duration,
+    /// The measurement window; it ends earlier when admissions near the last socket player.
+    pub window: Duration,
+    /// Child processes that hold the sockets.
+    pub procs: usize,
+    /// Setup calls in flight at once (players being enrolled).
+    pub concurrency: usize,
+    /// Sockets being opened at once (over all children).
+    pub socket_concurrency: usize,
+    /// The server process, for its CPU time and memory (`/proc/<pid>`); none: those figures are
+    /// left out.
+    pub server_pid: Option<u32>,
+    /// Wait before each memory reading: an idle player actor stops at its first idle check after
+    /// 10 s without calls, so up to 20 s after its last call.
+    pub settle: Duration,
+    /// A ranks below the truth whose admission arrives within this is delivery order, not a lie.
+    pub lie_slack: Duration,
+    /// Children bind their sockets to 127.0.0.2, 127.0.0.3, ... (when the URL is an IPv4 address).
+    pub spread_addresses: bool,
+    /// `perf record` the server during the window into this file.
+    pub perf_out: Option<PathBuf>,
+    pub game_id: i64,
+    pub node_id: i64,
+    pub phone_prefix: String,
+    /// The whole run stops at this deadline.
+    pub timeout: Duration,
+    /// The harness binary the children run (default: this executable).
+    pub exe: Option<PathBuf>,
+}
+
+/// Sockets one child may hold: each child must stay well under the 20,000 open-file limit.
+pub const SOCKETS_PER_CHILD: usize = 9_000;
+
+impl QueueConfig {
+    pub fn new(url: &str, players: usize, sockets: usize, machines: usize) -> QueueConfig {
+        QueueConfig {
+            url: url.to_string(),
+            players,
+            sockets,
+            machines,
+            hold: Duration::from_millis(1000),
+            hold_jitter: Duration::from_millis(100),
+            window: Duration::from_secs(20),
+            procs: sockets.div_ceil(7_000).max(1),
+            concurrency: 400,
+            socket_concurrency: 300,
+            server_pid: None,
+            settle: Duration::from_secs(25),
+            lie_slack: Duration::from_millis(50),
+            spread_addresses: true,
+            perf_out: None,
+            game_id: 1,
+            node_id: 1,
+            phone_prefix: "16".into(),
+            timeout: Duration::from_secs(900),
+            exe: None,
+        }
+    }
+
+    /// The phone of the player numbered `index`: machine holders first, then the socket players,
+    /// then the rest.
+    pub fn phone(&self, index: usize) -> String {
+        let width = 11 - self.phone_prefix.len();
+        format!("{}{index:0width$}", self.phone_prefix)
+    }
+
+    /// The admitted rank at which children stop freeing machines: beyond it, the machines still
+    /// out could reach players without a socket.
+    pub fn guard_rank(&self) -> u64 {
+        (self.sockets as u64)
+            .saturating_sub((self.machines as u64 / 4).max(10))
+            .max(1)
+    }
+
+    pub fn validate(&self) -> Result<String, String> {
+        let base = loopback_base(&self.url)?;
+        let p = &self.phone_prefix;
+        if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "--phone-prefix {p:?}: 1 to 10 digits starting with 1"
+            ));
+        }
+        let total = self.players + self.machines;
+        if total as u64 > 10u64.pow(11 - p.len() as u32) {
+            return Err(format!(
+                "--phone-prefix {p} leaves no room for {total} phones"
+            ));
+        }
+        if self.sockets == 0
+            || self.machines == 0
+            || self.procs == 0
+            || self.concurrency == 0
+            || self.socket_concurrency == 0
+        {
+            return Err(
+                "--sockets, --machines, --procs and the concurrencies must be at least 1".into(),
+            );
+        }
+        if self.sockets > self.players {
+            return Err(format!(
+                "--sockets {} is more than --players {}",
+                self.sockets, self.players
+            ));
+        }
+        if self.sockets.div_ceil(self.procs) > SOCKETS_PER_CHILD {
+            return Err(format!(
+                "{} sockets over {} processes is more than {SOCKETS_PER_CHILD} per process: raise --procs",
+                self.sockets, self.procs
+            ));
+        }
+        if self.machines as u64 >= self.guard_rank() {
+            return Err(format!(
+                "--sockets {} leaves no admissions to measure with {} machines: the socket players must outnumber the machines",
+                self.sockets, self.machines
+            ));
+        }
+        if self.hold_jitter >= self.hold {
+            return Err("--hold-jitter-ms must be below --hold-ms".into());
+        }
+        if self.window <= self.hold {
+            return Err("--window-secs must be longer than the hold".into());
+        }
+        if self.perf_out.is_some() && self.server_pid.is_none() {
+            return Err("--perf needs --server-pid".into());
+        }
+        Ok(base)
+    }
+}
+
+pub const QUEUE_USAGE: &str = "usage: loadtest queue-scale --url http://127.0.0.1:PORT --players N --sockets S --machines M \
+[--machines-rate R | --hold-ms 1000] [--hold-jitter-ms 100] [--window-secs 20] [--procs P] [--concurrency 400] \
+[--socket-concurrency 300] [--server-pid PID] [--settle-secs 25] [--lie-slack-ms 50] [--no-spread] [--perf FILE] \
+[--game-id 1] [--node-id 1] [--phone-prefix 16] [--timeout-secs 900] [--json FILE]";
+
+/// Parses the arguments after `queue-scale`.
+pub fn parse_queue_args(
+    args: impl IntoIterator<Item = String>,
+) -> Result<(QueueConfig, Option<PathBuf>), String> {
+    let mut args = args.into_iter();
+    let (mut url, mut players, mut sockets, mut machines, mut rate, mut procs, mut json) =
+        (None, None, None, None, None, None, None);
+    let mut c = QueueConfig::new("", 0, 0, 0);
+    while let Some(flag) = args.next() {
+        if flag == "--no-spread" {
+            c.spread_addresses = false;
+            continue;
+        }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{flag}: {v:?} is not a whole number"))
+        };
+        match flag.as_str() {
+            "--url" => url = Some(value),
+            "--players" => players = Some(number(&value)? as usize),
+            "--sockets" => sockets = Some(number(&value)? as usize),
+            "--machines" => machines = Some(number(&value)? as usize),
+            "--machines-rate" => rate = Some(number(&value)?),
+            "--hold-ms" => c.hold = Duration::from_millis(number(&value)?),
+            "--hold-jitter-ms" => c.hold_jitter = Duration::from_millis(number(&value)?),
+            "--window-secs" => c.window = Duration::from_secs(number(&value)?),
+            "--procs" => procs = Some(number(&value)? as usize),
+            "--concurrency" => c.concurrency = number(&value)? as usize,
+            "--socket-concurrency" => c.socket_concurrency = number(&value)? as usize,
+            "--server-pid" => c.server_pid = Some(number(&value)? as u32),
+            "--settle-secs" => c.settle = Duration::from_secs(number(&value)?),
+            "--lie-slack-ms" => c.lie_slack = Duration::from_millis(number(&value)?),
+            "--perf" => c.perf_out = Some(PathBuf::from(value)),
+            "--game-id" => c.game_id = number(&value)? as i64,
+            "--node-id" => c.node_id = number(&value)? as i64,
+            "--phone-prefix" => c.phone_prefix = value,
+            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
+            "--json" => json = Some(PathBuf::from(value)),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    c.url = url.ok_or("--url is required")?;
+    c.players = players.ok_or("--players is required")?;
+    c.sockets = sockets.ok_or("--sockets is required")?;
+    c.machines = machines.ok_or("--machines is required (the machines of the node)")?;
+    if let Some(r) = rate {
+        if r == 0 {
+            return Err("--machines-rate must be at least 1".into());
+        }
+        // M machines each held `hold` free at M / hold per second.
+        c.hold = Duration::from_micros(c.machines as u64 * 1_000_000 / r);
+    }
+    c.procs = procs.unwrap_or(c.sockets.div_ceil(7_000).max(1));
+    c.validate()?;
+    Ok((c, json))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +441,53 @@ mod tests {
         assert!(parse("--url http://127.0.0.1:9 --players").is_err());
         assert!(parse("--url http://127.0.0.1:9 --players 0").is_err());
         assert!(parse("--url http://127.0.0.1:9 --players 2 --bogus 1").is_err());
+    }
+
+    // The queue-scale command line: the rate sets the hold, the processes follow the sockets.
+    #[test]
+    fn queue_command_line() {
+        let parse = |s: &str| parse_queue_args(s.split_whitespace().map(String::from));
+        let (c, json) = parse("--url http://127.0.0.1:9 --players 100000 --sockets 19000 --machines 1000 --machines-rate 1000 --window-secs 20").unwrap();
+        assert_eq!(
+            (c.players, c.sockets, c.machines, c.procs, json),
+            (100_000, 19_000, 1000, 3, None)
+        );
+        assert_eq!(
+            (c.hold, c.window),
+            (Duration::from_secs(1), Duration::from_secs(20))
+        );
+        assert_eq!(c.guard_rank(), 18_750);
+        assert_eq!(c.phone(100_999), "16000100999");
+        let (c, _) = parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --hold-ms 400 --procs 2 --no-spread").unwrap();
+        assert_eq!(
+            (c.hold, c.procs, c.spread_addresses, c.guard_rank()),
+            (Duration::from_millis(400), 2, false, 90)
+        );
+        assert!(
+            parse("--url http://127.0.0.1:9 --players 100 --sockets 200 --machines 10").is_err(),
+            "more sockets than players"
+        );
+        assert!(
+            parse(
+                "--url http://127.0.0.1:9 --players 30000 --sockets 19000 --machines 10 --procs 2"
+            )
+            .is_err(),
+            "9,500 per process"
+        );
+        assert!(
+            parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 95").is_err(),
+            "machines outnumber the watched"
+        );
+        assert!(
+            parse("--url http://10.0.0.1:9 --players 300 --sockets 100 --machines 10").is_err()
+        );
+        assert!(parse(
+            "--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --window-secs 1"
+        )
+        .is_err());
+        assert!(parse(
+            "--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --perf p.data"
+        )
+        .is_err());
     }
 }

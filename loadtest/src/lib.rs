@@ -9,6 +9,9 @@
 //! - `config`: the command line, its defaults, the loopback-only URL check, the phone numbers.
 //! - `client`: one virtual browser: cookies, CSRF header, the envelope, the protobuf WebSocket.
 //! - `scenario`: the player journey, step by step.
+//! - `queue_scale`: the queue-scale scenario (issue 3): a queue of 100,000, machines freeing at
+//!   1,000/s, rank staleness and hand-off measured over sockets spread on child processes.
+//! - `probe`: the server process seen from outside (`/proc/<pid>`, `/metrics`).
 //! - `stats`: latency samples, nearest-rank percentiles, the run's shared recorder.
 //! - `report`: outcomes, the printed table and the JSON report.
 //! - `proto`: types generated from `facade/proto/yoo.proto`.
@@ -18,6 +21,8 @@
 
 pub mod client;
 pub mod config;
+pub mod probe;
+pub mod queue_scale;
 pub mod report;
 pub mod scenario;
 pub mod stats;

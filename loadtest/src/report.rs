@@ -81,15 +81,7 @@ impl Report {
                 Outcome::TimedOut(step) => *timeouts.entry(*step).or_default() += 1,
             }
         }
-        let steps = Step::ALL
-            .iter()
-            .filter_map(|s| {
-                Some(StepRow {
-                    step: s.name(),
-                    summary: recorder.steps().get(s)?.summary()?,
-                })
-            })
-            .collect();
+        let steps = step_rows(recorder);
         Report {
             url: base.to_string(),
             players: config.players,
@@ -199,6 +191,554 @@ impl Report {
         }
         out.push_str(&self.final_line());
         out.push('\n');
+        out
+    }
+}
+
+/// The recorded steps that have samples, in journey order.
+pub fn step_rows(recorder: &Recorder) -> Vec<StepRow> {
+    Step::ALL
+        .iter()
+        .filter_map(|s| {
+            Some(StepRow {
+                step: s.name(),
+                summary: recorder.steps().get(s)?.summary()?,
+            })
+        })
+        .collect()
+}
+
+fn summary_row(out: &mut String, name: &str, s: Option<&Summary>) {
+    let _ = match s {
+        Some(s) => writeln!(
+            out,
+            "  {:<44} {:>7} {:>10.2} {:>10.2} {:>10.2}",
+            name, s.count, s.p50_ms, s.p99_ms, s.max_ms
+        ),
+        None => writeln!(
+            out,
+            "  {:<44} {:>7} {:>10} {:>10} {:>10}",
+            name, 0, "-", "-", "-"
+        ),
+    };
+}
+
+/// One setup phase of the queue-scale run.
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseRow {
+    pub phase: String,
+    pub ok: usize,
+    pub failed: usize,
+    pub seconds: f64,
+    pub per_sec: f64,
+}
+
+/// The server's resident memory after a phase.
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryRow {
+    pub label: String,
+    pub waiting: usize,
+    pub sockets: usize,
+    pub rss_kib: u64,
+    pub anon_kib: u64,
+    pub server_fds: usize,
+    /// The server's `yoo_actors_alive` by kind (`{kind="..."}`).
+    pub actors_alive: Option<Vec<(String, f64)>>,
+}
+
+/// The server's CPU over the window.
+#[derive(Debug, Clone, Serialize)]
+pub struct CpuFigures {
+    /// The whole server process, % of one core.
+    pub server_pct: Option<f64>,
+    /// The rank walks (`yoo_rank_refresh_seconds`: the walk and the pushes it publishes, not the
+    /// sockets' writes), % of one core.
+    pub rank_walk_pct: Option<f64>,
+    pub walks: Option<f64>,
+    pub walk_mean_ms: Option<f64>,
+    /// The server's own quantiles of the walk time after the window (its summary's recent window).
+    pub walk_quantiles: Vec<(String, f64)>,
+    /// Per thread name: threads, % of one core.
+    pub threads: Vec<(String, usize, f64)>,
+}
+
+impl CpuFigures {
+    pub fn build(
+        server_ticks: Option<u64>,
+        walk_sum_s: Option<f64>,
+        walks: Option<f64>,
+        walk_quantiles: Vec<(String, f64)>,
+        threads: Vec<(String, usize, u64)>,
+        window_s: f64,
+    ) -> Option<CpuFigures> {
+        let w = window_s.max(1e-9);
+        let pct = |ticks: u64| ticks as f64 / crate::probe::TICKS_PER_SEC / w * 100.0;
+        if server_ticks.is_none() && walk_sum_s.is_none() {
+            return None;
+        }
+        Some(CpuFigures {
+            server_pct: server_ticks.map(pct),
+            rank_walk_pct: walk_sum_s.map(|s| s / w * 100.0),
+            walks,
+            walk_mean_ms: walk_sum_s
+                .zip(walks)
+                .filter(|(_, n)| *n > 0.0)
+                .map(|(s, n)| s / n * 1000.0),
+            walk_quantiles,
+            threads: threads
+                .into_iter()
+                .filter(|t| t.2 > 0)
+                .map(|(name, n, t)| (name, n, pct(t)))
+                .collect(),
+        })
+    }
+}
+
+/// A figure against its target.
+#[derive(Debug, Clone, Serialize)]
+pub struct TargetRow {
+    pub figure: String,
+    pub value: Option<f64>,
+    pub target: f64,
+    pub unit: &'static str,
+    pub met: Option<bool>,
+}
+
+/// The queue-scale run's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueueReport {
+    pub url: String,
+    pub players: usize,
+    pub sockets: usize,
+    pub machines: usize,
+    pub procs: usize,
+    pub hold_ms: u64,
+    pub hold_jitter_ms: u64,
+    pub window_planned_s: u64,
+    pub setup: Vec<PhaseRow>,
+    /// Setup call latencies.
+    pub steps: Vec<StepRow>,
+    /// (step, cause, count), setup and window.
+    pub errors: Vec<(String, String, usize)>,
+    /// Players waiting after setup (socket players included).
+    pub waiting: usize,
+    /// The socket players' start ranks were exactly 1..S.
+    pub r0_exact: bool,
+    pub connected: usize,
+    pub connect_failed: usize,
+    /// First push on each socket: the rank at start / anything else.
+    pub initial_exact: usize,
+    pub initial_other: usize,
+    pub child_fds_max: usize,
+    pub memory: Vec<MemoryRow>,
+    /// Bytes per player, from the memory rows.
+    pub bytes_per_waiting_without_socket: Option<f64>,
+    pub bytes_per_waiting_overall: Option<f64>,
+    pub bytes_per_socket: Option<f64>,
+    pub bytes_per_connected_waiting: Option<f64>,
+    pub window_s: f64,
+    /// "time" or "guard" (admissions reached the last socket players).
+    pub ended_by: String,
+    pub admission_rate: f64,
+    /// The server's `yoo_queue_admissions_total` over the window.
+    pub server_admissions: Option<f64>,
+    pub handoff: crate::queue_scale::analysis::HandoffFigures,
+    pub ranks: crate::queue_scale::analysis::RankFigures,
+    pub cpu: Option<CpuFigures>,
+    /// Parent and children together, % of one core over the window.
+    pub harness_cpu_pct: f64,
+    /// Sockets the server closed during the run.
+    pub sockets_closed: usize,
+    pub targets: Vec<TargetRow>,
+    pub elapsed_s: f64,
+}
+
+impl QueueReport {
+    pub fn new(cfg: &crate::config::QueueConfig, base: &str) -> QueueReport {
+        QueueReport {
+            url: base.to_string(),
+            players: cfg.players,
+            sockets: cfg.sockets,
+            machines: cfg.machines,
+            procs: cfg.procs,
+            hold_ms: cfg.hold.as_millis() as u64,
+            hold_jitter_ms: cfg.hold_jitter.as_millis() as u64,
+            window_planned_s: cfg.window.as_secs(),
+            setup: Vec::new(),
+            steps: Vec::new(),
+            errors: Vec::new(),
+            waiting: 0,
+            r0_exact: false,
+            connected: 0,
+            connect_failed: 0,
+            initial_exact: 0,
+            initial_other: 0,
+            child_fds_max: 0,
+            memory: Vec::new(),
+            bytes_per_waiting_without_socket: None,
+            bytes_per_waiting_overall: None,
+            bytes_per_socket: None,
+            bytes_per_connected_waiting: None,
+            window_s: 0.0,
+            ended_by: String::new(),
+            admission_rate: 0.0,
+            server_admissions: None,
+            handoff: Default::default(),
+            ranks: Default::default(),
+            cpu: None,
+            harness_cpu_pct: 0.0,
+            sockets_closed: 0,
+            targets: Vec::new(),
+            elapsed_s: 0.0,
+        }
+    }
+
+    /// Derives the per-player memory and the target rows.
+    pub fn finish(&mut self, cfg: &crate::config::QueueConfig) {
+        let row = |prefix: &str| {
+            self.memory
+                .iter()
+                .find(|m| m.label.starts_with(prefix))
+                .cloned()
+        };
+        let (held, front, all, socks) = (
+            row("machines held"),
+            row("socket players waiting"),
+            row("all waiting, no"),
+            row("all waiting, sockets"),
+        );
+        let per = |a: &Option<MemoryRow>, b: &Option<MemoryRow>, n: usize| {
+            let (a, b) = (a.as_ref()?, b.as_ref()?);
+            (n > 0).then(|| (b.rss_kib as f64 - a.rss_kib as f64) * 1024.0 / n as f64)
+        };
+        self.bytes_per_waiting_without_socket = per(
+            &front,
+            &all,
+            all.as_ref().map_or(0, |a| a.waiting) - front.as_ref().map_or(0, |f| f.waiting),
+        );
+        self.bytes_per_waiting_overall = per(&held, &all, self.waiting);
+        self.bytes_per_socket = per(&all, &socks, self.connected);
+        self.bytes_per_connected_waiting = self
+            .bytes_per_socket
+            .zip(self.bytes_per_waiting_overall)
+            .map(|(s, w)| s + w);
+        let _ = cfg;
+        let target =
+            |figure: &str, value: Option<f64>, target: f64, unit: &'static str| TargetRow {
+                figure: figure.to_string(),
+                value,
+                target,
+                unit,
+                met: value.map(|v| v <= target),
+            };
+        self.targets = vec![
+            target(
+                "displayed rank staleness max (by receipt)",
+                self.ranks.by_receipt.displayed_staleness.map(|s| s.max_ms),
+                1000.0,
+                "ms",
+            ),
+            target(
+                "displayed rank staleness max (server clock)",
+                self.ranks
+                    .by_server_clock
+                    .displayed_staleness
+                    .map(|s| s.max_ms),
+                1000.0,
+                "ms",
+            ),
+            target(
+                "hand-off p99 (READY since the latest free)",
+                self.handoff.since_latest_free_answer.map(|s| s.p99_ms),
+                50.0,
+                "ms",
+            ),
+            target(
+                "hand-off p99 (free to the next READY)",
+                self.handoff.free_answer_to_next_ready.map(|s| s.p99_ms),
+                50.0,
+                "ms",
+            ),
+            target(
+                "memory per connected waiting player",
+                self.bytes_per_connected_waiting,
+                10_000.0,
+                "B",
+            ),
+            target(
+                "memory per waiting player without socket",
+                self.bytes_per_waiting_without_socket,
+                1_000.0,
+                "B",
+            ),
+            target(
+                "rank walks, % of one core",
+                self.cpu.as_ref().and_then(|c| c.rank_walk_pct),
+                15.0,
+                "%",
+            ),
+        ];
+    }
+
+    /// 0 when the scenario ran and no rank lied (by the server's clock, which is exact) or went
+    /// up; 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        let r = &self.ranks;
+        if r.by_server_clock.lies > 0 || r.non_monotone > 0 || r.admissions == 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let w = |out: &mut String, s: String| {
+            out.push_str(&s);
+            out.push('\n');
+        };
+        w(&mut out, format!(
+            "queue-scale against {}: {} players waiting ({} with a socket over {} processes), {} machines held {} ms ± {} ms",
+            self.url, self.players, self.sockets, self.procs, self.machines, self.hold_ms, self.hold_jitter_ms
+        ));
+        w(&mut out, "setup:".into());
+        for p in &self.setup {
+            w(
+                &mut out,
+                format!(
+                    "  {:<28} {:>7} ok {:>5} failed {:>8.1} s {:>8.0}/s",
+                    p.phase, p.ok, p.failed, p.seconds, p.per_sec
+                ),
+            );
+        }
+        w(
+            &mut out,
+            format!(
+                "  {:<44} {:>7} {:>10} {:>10} {:>10}",
+                "setup call", "count", "p50 ms", "p99 ms", "max ms"
+            ),
+        );
+        for r in &self.steps {
+            summary_row(&mut out, r.step, Some(&r.summary));
+        }
+        w(
+            &mut out,
+            format!(
+                "waiting after setup: {} (socket players' start ranks 1..{}: {})",
+                self.waiting,
+                self.sockets,
+                if self.r0_exact { "exact" } else { "NOT exact" }
+            ),
+        );
+        w(&mut out, format!(
+            "sockets: {} open, {} failed; first push = rank at start: {}, other: {}; child open files max {}; closed by the server: {}",
+            self.connected, self.connect_failed, self.initial_exact, self.initial_other, self.child_fds_max, self.sockets_closed
+        ));
+        if !self.memory.is_empty() {
+            w(
+                &mut out,
+                format!(
+                    "server memory:  {:<40} {:>8} {:>8} {:>10} {:>10} {:>6} {:>7}",
+                    "after", "waiting", "sockets", "RSS KiB", "anon KiB", "fds", "actors"
+                ),
+            );
+            for m in &self.memory {
+                w(
+                    &mut out,
+                    format!(
+                        "                {:<40} {:>8} {:>8} {:>10} {:>10} {:>6} {:>7}",
+                        m.label,
+                        m.waiting,
+                        m.sockets,
+                        m.rss_kib,
+                        m.anon_kib,
+                        m.server_fds,
+                        m.actors_alive.as_ref().map_or("-".into(), |a| format!(
+                            "{:.0}",
+                            a.iter().map(|(_, n)| n).sum::<f64>()
+                        ))
+                    ),
+                );
+            }
+            let b = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0} B"));
+            w(&mut out, format!(
+                "  per waiting player without a socket {}, per waiting player overall {}, per socket {}, per connected waiting player {}",
+                b(self.bytes_per_waiting_without_socket),
+                b(self.bytes_per_waiting_overall),
+                b(self.bytes_per_socket),
+                b(self.bytes_per_connected_waiting)
+            ));
+        }
+        w(&mut out, format!(
+            "window: {:.1} s (ended by {}), {} admissions seen ({:.0}/s), server counted {}, {} frees",
+            self.window_s,
+            self.ended_by,
+            self.ranks.admissions,
+            self.admission_rate,
+            self.server_admissions.map_or("-".into(), |a| format!("{a:.0}")),
+            self.handoff.frees
+        ));
+        w(
+            &mut out,
+            format!(
+                "  {:<44} {:>7} {:>10} {:>10} {:>10}",
+                "figure", "count", "p50 ms", "p99 ms", "max ms"
+            ),
+        );
+        summary_row(
+            &mut out,
+            "hand-off: READY since the latest free answer",
+            self.handoff.since_latest_free_answer.as_ref(),
+        );
+        summary_row(
+            &mut out,
+            "hand-off: READY since the latest free sent",
+            self.handoff.since_latest_free_sent.as_ref(),
+        );
+        summary_row(
+            &mut out,
+            "hand-off: free answer to the next READY",
+            self.handoff.free_answer_to_next_ready.as_ref(),
+        );
+        summary_row(
+            &mut out,
+            "hand-off: free sent to the next READY",
+            self.handoff.free_sent_to_next_ready.as_ref(),
+        );
+        let r = &self.ranks;
+        for (clock, t) in [
+            ("by receipt", &r.by_receipt),
+            ("server clock", &r.by_server_clock),
+        ] {
+            summary_row(
+                &mut out,
+                &format!("rank staleness at receipt ({clock})"),
+                t.staleness_at_receipt.as_ref(),
+            );
+            summary_row(
+                &mut out,
+                &format!("displayed rank staleness ({clock})"),
+                t.displayed_staleness.as_ref(),
+            );
+        }
+        summary_row(
+            &mut out,
+            "gap between a player's rank pushes",
+            r.push_gaps.as_ref(),
+        );
+        summary_row(
+            &mut out,
+            "rank push delivery (receipt - serverTime)",
+            r.rank_delivery.as_ref(),
+        );
+        summary_row(
+            &mut out,
+            "READY push delivery (receipt - serverTime)",
+            r.ready_delivery.as_ref(),
+        );
+        summary_row(
+            &mut out,
+            "admission to READY receipt",
+            r.admission_to_ready_receipt.as_ref(),
+        );
+        w(
+            &mut out,
+            format!(
+                "ranks: {} pushes, non-monotone {}, admitted without a rank push {}",
+                r.rank_pushes, r.non_monotone, r.players_without_push
+            ),
+        );
+        for (clock, t) in [
+            ("by receipt", &r.by_receipt),
+            ("server clock", &r.by_server_clock),
+        ] {
+            w(&mut out, format!(
+                "  {clock}: {} exact at receipt, lies {}, below the truth by delivery order {} (max {} places, {:.1} ms), \
+                 admissions imputed {}, out of rank order {}",
+                t.exact_at_receipt, t.lies, t.below_truth, t.below_truth_max_places, t.below_truth_max_lead_ms,
+                t.imputed_admissions, t.fifo_inversions
+            ));
+        }
+        if let Some(c) = &self.cpu {
+            let f = |v: Option<f64>, unit: &str| v.map_or("-".into(), |v| format!("{v:.1}{unit}"));
+            w(
+                &mut out,
+                format!(
+                    "server CPU over the window: {} of one core; rank walks {} ({} walks, mean {})",
+                    f(c.server_pct, "%"),
+                    f(c.rank_walk_pct, "%"),
+                    f(c.walks, ""),
+                    f(c.walk_mean_ms, " ms")
+                ),
+            );
+            if !c.walk_quantiles.is_empty() {
+                let q: Vec<String> = c
+                    .walk_quantiles
+                    .iter()
+                    .map(|(k, v)| {
+                        format!(
+                            "{} {:.2} ms",
+                            k.trim_start_matches("yoo_rank_refresh_seconds"),
+                            v * 1000.0
+                        )
+                    })
+                    .collect();
+                w(
+                    &mut out,
+                    format!("  walk time (server summary): {}", q.join(", ")),
+                );
+            }
+            let t: Vec<String> = c
+                .threads
+                .iter()
+                .take(8)
+                .map(|(n, k, p)| format!("{n}×{k} {p:.1}%"))
+                .collect();
+            w(&mut out, format!("  by thread: {}", t.join(", ")));
+        }
+        w(
+            &mut out,
+            format!(
+                "harness CPU over the window: {:.1}% of one core (parent and children)",
+                self.harness_cpu_pct
+            ),
+        );
+        w(&mut out, "targets:".into());
+        for t in &self.targets {
+            let verdict = match (t.met, t.value) {
+                (Some(true), _) => "met".to_string(),
+                (Some(false), Some(v)) => format!(
+                    "MISSED by {:.1} {} ({:.0}%)",
+                    v - t.target,
+                    t.unit,
+                    (v / t.target - 1.0) * 100.0
+                ),
+                _ => "not measured".to_string(),
+            };
+            w(
+                &mut out,
+                format!(
+                    "  {:<44} {:>12} (target ≤ {} {}) {}",
+                    t.figure,
+                    t.value.map_or("-".into(), |v| format!("{v:.1} {}", t.unit)),
+                    t.target,
+                    t.unit,
+                    verdict
+                ),
+            );
+        }
+        if self.errors.is_empty() {
+            w(&mut out, "errors: none".into());
+        } else {
+            w(&mut out, "errors:".into());
+            for (step, cause, n) in &self.errors {
+                w(&mut out, format!("  {step:<16} {n:>7}  {cause}"));
+            }
+        }
+        w(&mut out, format!(
+            "loadtest queue-scale: {} waiting, {} sockets, {} admissions in {:.1} s, {} lies, done in {:.0} s",
+            self.waiting, self.connected, self.ranks.admissions, self.window_s, self.ranks.by_server_clock.lies, self.elapsed_s
+        ));
         out
     }
 }

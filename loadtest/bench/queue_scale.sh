@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The queue-scale benchmark of issue 3 against a fresh release server, start to finish:
+# writes the server config, starts target/release/yoo-server on a fresh data_dir, runs
+# `loadtest queue-scale` with --server-pid, stops the server. Bounded: the harness stops by
+# itself (--timeout-secs) and `timeout` stops everything after 15 minutes whatever happens.
+#
+#   loadtest/bench/queue_scale.sh [OUT_DIR]
+#
+# Settings (environment): PLAYERS=100000 SOCKETS=19000 MACHINES=1000 RATE=1000 WINDOW=20
+# PROCS=3 REFRESH_MS=500 WORKERS=2 PERF=0 (1: perf record the server during the window).
+# Build first: cargo build --release -p facade -p loadtest
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+OUT=${1:-/tmp/yoo-queue-scale}
+PLAYERS=${PLAYERS:-100000}
+SOCKETS=${SOCKETS:-19000}
+MACHINES=${MACHINES:-1000}
+RATE=${RATE:-1000}
+WINDOW=${WINDOW:-20}
+PROCS=${PROCS:-3}
+REFRESH_MS=${REFRESH_MS:-500}
+WORKERS=${WORKERS:-2}
+PERF=${PERF:-0}
+
+rm -rf "$OUT" && mkdir -p "$OUT"
+machines=$(seq -f '"m%04g"' 1 "$MACHINES" | paste -sd, -)
+cat > "$OUT/server.toml" <<TOML
+mode = "dev"
+bind = "127.0.0.1:0"
+data_dir = "$OUT/data"
+frontend_dir = "/nonexistent"
+workers = $WORKERS
+[game]
+connect_countdown_secs = 60
+connect_delay_ms = 50
+rank_refresh_ms = $REFRESH_MS
+[[nodes]]
+id = 1
+name = "压测一区"
+status = 1
+machines = [$machines]
+TOML
+
+RUST_LOG=warn target/release/yoo-server --config "$OUT/server.toml" > "$OUT/server.out" 2> "$OUT/server.err" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  grep -q "listening on" "$OUT/server.out" 2>/dev/null && break
+  sleep 0.2
+done
+URL=$(sed -n 's/^yoo-server listening on //p' "$OUT/server.out")
+[ -n "$URL" ] || { echo "the server did not start"; cat "$OUT/server.err"; exit 1; }
+echo "server $SERVER on $URL, rank_refresh_ms=$REFRESH_MS workers=$WORKERS machines=$MACHINES"
+
+perf_args=()
+[ "$PERF" = 1 ] && perf_args=(--perf "$OUT/perf.data")
+set +e
+timeout 900 target/release/loadtest queue-scale --url "$URL" --players "$PLAYERS" --sockets "$SOCKETS" \
+  --machines "$MACHINES" --machines-rate "$RATE" --window-secs "$WINDOW" --procs "$PROCS" \
+  --server-pid "$SERVER" --json "$OUT/report.json" "${perf_args[@]}" | tee "$OUT/report.txt"
+status=${PIPESTATUS[0]}
+set -e
+echo "server peak: $(grep -E 'VmHWM' /proc/$SERVER/status)"
+exit "$status"

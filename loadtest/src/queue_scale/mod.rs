@@ -1,0 +1,853 @@
+//! The queue-scale scenario (issue 3): a large queue for one game, machines freeing steadily,
+//! and the players at the front watching their rank over a WebSocket.
+//!
+//! 1. **Machines held.** `machines` extra players log in and start: each gets a machine at once
+//!    (READY just after the `start` answer; they ask `floatBall`, having no socket), confirms and
+//!    plays, so every machine is out while the queue fills.
+//! 2. **Queue.** The `sockets` socket players log in and start first (ranks 1..S, exact in the
+//!    `start` answer, since nobody is admitted while the machines are held), then the other
+//!    `players - sockets`. Every step is a real REST call (`sendcode`, the dev SMS outbox,
+//!    `login`, `start`), `concurrency` players at a time through one bounded connection pool,
+//!    which is dropped afterwards: no keep-alive connection per player stays open.
+//! 3. **Sockets.** `procs` child processes (this executable, `queue-scale-child`) each take an
+//!    interleaved share of the socket players (rank `r0` goes to child `r0 % procs`), bind their
+//!    sockets to 127.0.0.2, 127.0.0.3, ... and open `/echo` for each.
+//! 4. **Window.** The machine holders end (`over`) spread evenly over one hold, and from then on
+//!    each admitted socket player answers its READY with `cancelConfirm` after the hold (±
+//!    jitter): `machines / hold` frees per second. The window ends after `window`, or earlier
+//!    when admissions reach the guard rank (then the machines still out could reach players
+//!    without a socket, whose admissions the harness would not see).
+//! 5. **Figures.** The children report every READY and rank push with its wall-clock receipt
+//!    time, and every free; `analysis` turns them into staleness, hand-off and correctness
+//!    figures. With `server_pid`, the server's CPU (`/proc/<pid>/stat`, per thread as well) and
+//!    the rank walks' time (`yoo_rank_refresh_seconds` of `/metrics`) over the window, and its
+//!    resident memory after each phase (after `settle`, so idle player actors have stopped).
+
+pub mod analysis;
+pub mod child;
+pub mod wire;
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
+use std::process::{Child as Process, Command as Spawn, Stdio};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::future::LocalBoxFuture;
+use parking_lot::Mutex;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::client::{http_client, Browser, Failure};
+use crate::config::QueueConfig;
+use crate::probe::{self, wall_us, Memory};
+use crate::report::{MemoryRow, PhaseRow, QueueReport};
+use crate::scenario::Step;
+use crate::stats::Recorder;
+use analysis::Observed;
+use wire::{Command, Event, Seat};
+
+/// GameState `status` values.
+const QUEUE: i64 = 1;
+const READY: i64 = 3;
+
+/// Runs the scenario; must run inside an actix-rt `System` (see [`run_blocking`]).
+pub async fn run(cfg: &QueueConfig) -> Result<QueueReport, String> {
+    let base = cfg.validate()?;
+    let phase = Rc::new(RefCell::new("start".to_string()));
+    match tokio::time::timeout(cfg.timeout, scenario(cfg, &base, phase.clone())).await {
+        Ok(r) => r,
+        Err(_) => Err(format!(
+            "queue-scale: the {} s deadline passed during {}",
+            cfg.timeout.as_secs(),
+            phase.borrow()
+        )),
+    }
+}
+
+/// [`run`] on a fresh actix-rt `System` on this thread.
+pub fn run_blocking(cfg: &QueueConfig) -> Result<QueueReport, String> {
+    actix_rt::System::new().block_on(run(cfg))
+}
+
+/// What the setup shares among the players it enrolls.
+struct Setup {
+    base: String,
+    http: awc::Client,
+    game_id: i64,
+    node_id: i64,
+    run_tag: String,
+    recorder: Arc<Mutex<Recorder>>,
+}
+
+/// A player enrolled: logged in and started.
+struct Enrolled {
+    browser: Browser,
+    session_id: i64,
+    status: i64,
+    sort: u64,
+}
+
+fn note(msg: &str) {
+    eprintln!("queue-scale: {msg}");
+}
+
+async fn scenario(
+    cfg: &QueueConfig,
+    base: &str,
+    phase: Rc<RefCell<String>>,
+) -> Result<QueueReport, String> {
+    let began = Instant::now();
+    let set_phase = |p: &str| {
+        *phase.borrow_mut() = p.to_string();
+        note(&format!("{p} ({:.0} s)", began.elapsed().as_secs_f64()));
+    };
+    let mut report = QueueReport::new(cfg, base);
+    let pid = cfg.server_pid;
+    let mut memory: Vec<MemoryRow> = Vec::new();
+    // A small pool for /metrics and the machine holders' `over`.
+    let mut control = Browser::with_client(base, "queue-scale-control", http_client(64, None));
+    memory.extend(read_memory(pid, &mut control, "empty (after start)", 0, 0).await);
+
+    if let Some(m) = probe::scrape(&mut control).await {
+        let waiting = m.get("yoo_players_waiting").copied().unwrap_or(0.0);
+        if waiting > 0.0 {
+            return Err(format!(
+                "the server already has {waiting} players waiting: start it on a fresh data_dir"
+            ));
+        }
+        let free = m.get("yoo_machines_free").copied().unwrap_or(0.0);
+        if free != cfg.machines as f64 {
+            return Err(format!("the server has {free} free machines, not --machines {}: start it fresh with that many", cfg.machines));
+        }
+    }
+
+    // The children first: a child that cannot start fails the run before any setup.
+    set_phase("starting children");
+    let mut kids = Children::spawn(cfg, base)?;
+
+    let nanos = wall_us() as u64;
+    let setup = Rc::new(Setup {
+        base: base.to_string(),
+        http: http_client(cfg.concurrency, None),
+        game_id: cfg.game_id,
+        node_id: cfg.node_id,
+        run_tag: format!("{:x}", nanos % (1 << 36)),
+        recorder: Arc::new(Mutex::new(Recorder::default())),
+    });
+    let mut errors: BTreeMap<(Step, String), usize> = BTreeMap::new();
+
+    // 1. Machine holders: READY at once, confirm, play.
+    set_phase(&format!(
+        "machine holders: {} players take every machine",
+        cfg.machines
+    ));
+    let holders = enroll_phase(
+        cfg,
+        &setup,
+        "machine holders",
+        0..cfg.machines,
+        true,
+        &mut report.setup,
+        &mut errors,
+    )
+    .await;
+    let free = gauge(&mut control, "yoo_machines_free").await;
+    if holders.len() < cfg.machines || free.is_some_and(|f| f != 0.0) {
+        return Err(format!(
+            "{} of {} machine holders got a machine, {} machines still free: the node must have exactly --machines {} machines, all free",
+            holders.len(),
+            cfg.machines,
+            free.map_or("?".into(), |f| f.to_string()),
+            cfg.machines
+        ));
+    }
+    memory.extend(read_memory(pid, &mut control, "machines held", 0, 0).await);
+
+    // 2. The socket players, at the front of the queue.
+    set_phase(&format!("queue: {} socket players", cfg.sockets));
+    let m = cfg.machines;
+    let front = enroll_phase(
+        cfg,
+        &setup,
+        "socket players",
+        m..m + cfg.sockets,
+        false,
+        &mut report.setup,
+        &mut errors,
+    )
+    .await;
+    if front.iter().any(|e| e.status != QUEUE) {
+        return Err(
+            "a socket player got a machine at start: the node has more machines than --machines"
+                .into(),
+        );
+    }
+    let mut seats: Vec<Seat> = front
+        .iter()
+        .map(|e| Seat {
+            session_id: e.session_id,
+            r0: e.sort,
+            device: e.browser.device().to_string(),
+            sid: e.browser.cookie("yoo_sid").unwrap_or_default().to_string(),
+            csrf: e
+                .browser
+                .cookie("_csrfToken")
+                .unwrap_or_default()
+                .to_string(),
+        })
+        .collect();
+    drop(front);
+    seats.sort_by_key(|s| s.r0);
+    report.r0_exact = seats.iter().enumerate().all(|(i, s)| s.r0 == i as u64 + 1);
+    let queued_front = seats.len();
+    settle(cfg).await;
+    memory.extend(
+        read_memory(
+            pid,
+            &mut control,
+            "socket players waiting, no sockets",
+            queued_front,
+            0,
+        )
+        .await,
+    );
+
+    // 3. Everyone else, behind them.
+    set_phase(&format!(
+        "queue: {} players without a socket",
+        cfg.players - cfg.sockets
+    ));
+    let rest = enroll_phase(
+        cfg,
+        &setup,
+        "players without a socket",
+        m + cfg.sockets..m + cfg.players,
+        false,
+        &mut report.setup,
+        &mut errors,
+    )
+    .await;
+    let queued_rest = rest.iter().filter(|e| e.status == QUEUE).count();
+    drop(rest);
+    report.steps = crate::report::step_rows(&setup.recorder.lock());
+    // Release the setup pool: its connections close with it.
+    drop(setup);
+    let waiting = queued_front + queued_rest;
+    report.waiting = waiting;
+    if let Some(w) = gauge(&mut control, "yoo_players_waiting").await {
+        if w != waiting as f64 {
+            return Err(format!("the server counts {w} players waiting, the harness queued {waiting}: is another client using it?"));
+        }
+    }
+    settle(cfg).await;
+    memory.extend(read_memory(pid, &mut control, "all waiting, no sockets", waiting, 0).await);
+
+    // 4. The sockets.
+    set_phase(&format!(
+        "sockets: {} over {} processes",
+        seats.len(),
+        cfg.procs
+    ));
+    for s in &seats {
+        kids.send(s.r0 as usize % cfg.procs, Command::Seat(s.clone()));
+    }
+    let per_child = cfg.socket_concurrency.div_ceil(cfg.procs);
+    kids.broadcast(Command::Connect(per_child));
+    let mut child_errors: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut connected = 0;
+    kids.collect(|_, e| match e {
+        Event::Connected {
+            ok,
+            failed,
+            initial_exact,
+            initial_other,
+            fds,
+        } => {
+            report.connected += ok;
+            report.connect_failed += failed;
+            report.initial_exact += initial_exact;
+            report.initial_other += initial_other;
+            report.child_fds_max = report.child_fds_max.max(fds);
+            connected += 1;
+            true
+        }
+        Event::Error { step, count, cause } => {
+            *child_errors.entry((step, cause)).or_default() += count;
+            false
+        }
+        _ => false,
+    })
+    .await?;
+    settle(cfg).await;
+    memory.extend(
+        read_memory(
+            pid,
+            &mut control,
+            "all waiting, sockets open",
+            waiting,
+            report.connected,
+        )
+        .await,
+    );
+
+    // 5. The window.
+    set_phase(&format!("window: up to {} s", cfg.window.as_secs()));
+    let threads0 = pid.map(probe::thread_ticks).unwrap_or_default();
+    let cpu0 = pid.and_then(probe::cpu_ticks);
+    let own0 = probe::own_cpu_ticks().unwrap_or(0);
+    let metrics0 = probe::scrape(&mut control).await.unwrap_or_default();
+    kids.broadcast(Command::Window {
+        guard: cfg.guard_rank(),
+    });
+    kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
+    let perf = cfg
+        .perf_out
+        .as_ref()
+        .and_then(|out| start_perf(pid?, out, cfg.window));
+    let w0 = wall_us();
+    let t0 = tokio::time::Instant::now();
+    let stopped = Rc::new(Cell::new(false));
+    let frees: Rc<RefCell<Vec<(i64, i64)>>> = Rc::default();
+    let over_errors: Rc<RefCell<BTreeMap<String, usize>>> = Rc::default();
+    let n = holders.len() as u32;
+    let mut overs = Vec::new();
+    for (i, h) in holders.into_iter().enumerate() {
+        let at = t0 + cfg.hold * i as u32 / n;
+        let (stopped, frees, over_errors) = (stopped.clone(), frees.clone(), over_errors.clone());
+        let mut b = h.browser;
+        let id = h.session_id;
+        overs.push(actix_rt::spawn(async move {
+            tokio::time::sleep_until(at).await;
+            if stopped.get() {
+                return;
+            }
+            let sent = wall_us();
+            match b
+                .post("/api/japi/yoo/game/over", &json!({ "id": id }))
+                .await
+            {
+                Ok(_) => frees.borrow_mut().push((sent, wall_us())),
+                Err(f) => *over_errors.borrow_mut().entry(f.to_string()).or_default() += 1,
+            }
+        }));
+    }
+    let ended_by = tokio::select! {
+        _ = tokio::time::sleep_until(t0 + cfg.window) => "time",
+        g = kids.next_guard() => g?,
+    };
+    let cpu1 = pid.and_then(probe::cpu_ticks);
+    let threads1 = pid.map(probe::thread_ticks).unwrap_or_default();
+    let own1 = probe::own_cpu_ticks().unwrap_or(0);
+    let w1 = wall_us();
+    let metrics1 = probe::scrape(&mut control).await.unwrap_or_default();
+    stopped.set(true);
+    kids.broadcast(Command::Stop);
+    kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
+    for o in overs {
+        let _ = o.await;
+    }
+    // Pushes for admissions just before the end are still on their way.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    if let Some(mut p) = perf {
+        let _ = p.wait();
+    }
+
+    // 6. The records.
+    set_phase("collecting the records");
+    let mut o = Observed {
+        players: seats.iter().map(|s| s.r0).collect(),
+        ..Default::default()
+    };
+    o.frees = frees.borrow().clone();
+    let mut child_cpu = 0;
+    let mut closed = 0;
+    kids.broadcast(Command::Report);
+    kids.collect(|_, e| match e {
+        Event::Ready(r0, at_us, ready_ms, sent_ms) => {
+            o.ready.push(analysis::ReadyRec {
+                r0,
+                at_us,
+                ready_ms,
+                sent_ms,
+            });
+            false
+        }
+        Event::Rank(r0, at_us, sort, sent_ms) => {
+            o.ranks.push(analysis::RankRec {
+                r0,
+                at_us,
+                sort,
+                sent_ms,
+            });
+            false
+        }
+        Event::Freed(s, a) => {
+            o.frees.push((s, a));
+            false
+        }
+        Event::Error { step, count, cause } => {
+            *child_errors.entry((step, cause)).or_default() += count;
+            false
+        }
+        Event::Usage {
+            cpu_ticks,
+            closed: c,
+        } => {
+            child_cpu += cpu_ticks;
+            closed += c;
+            false
+        }
+        Event::End => true,
+        _ => false,
+    })
+    .await?;
+    drop(kids);
+    for (cause, count) in over_errors.borrow().iter() {
+        *errors.entry((Step::Over, cause.clone())).or_default() += count;
+    }
+
+    let window_s = (w1 - w0) as f64 / 1e6;
+    report.window_s = window_s;
+    report.ended_by = ended_by.to_string();
+    report.handoff = analysis::handoff(&o, w0, w1);
+    report.ranks = analysis::ranks(&o, w0, w1, cfg.lie_slack);
+    report.admission_rate = report.ranks.admissions as f64 / window_s.max(1e-9);
+    report.sockets_closed = closed;
+    // A metric absent from a scrape that succeeded has not been recorded yet: 0.
+    let scraped = !metrics0.is_empty() && !metrics1.is_empty();
+    let delta = |k: &str| {
+        scraped.then(|| {
+            metrics1.get(k).copied().unwrap_or(0.0) - metrics0.get(k).copied().unwrap_or(0.0)
+        })
+    };
+    report.server_admissions = delta("yoo_queue_admissions_total");
+    report.cpu = crate::report::CpuFigures::build(
+        cpu0.zip(cpu1).map(|(a, b)| b.saturating_sub(a)),
+        delta("yoo_rank_refresh_seconds_sum"),
+        delta("yoo_rank_refresh_seconds_count"),
+        metrics1
+            .iter()
+            .filter(|(k, _)| k.starts_with("yoo_rank_refresh_seconds{"))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect(),
+        probe::thread_deltas(&threads0, &threads1),
+        window_s,
+    );
+    report.harness_cpu_pct =
+        (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / window_s.max(1e-9)
+            * 100.0;
+    report.memory = memory;
+    report.errors = errors
+        .into_iter()
+        .map(|((s, c), n)| (s.name().to_string(), c, n))
+        .collect();
+    report
+        .errors
+        .extend(child_errors.into_iter().map(|((s, c), n)| (s, c, n)));
+    report.elapsed_s = began.elapsed().as_secs_f64();
+    report.finish(cfg);
+    Ok(report)
+}
+
+/// The server's memory now, with its open files and live actors.
+async fn read_memory(
+    pid: Option<u32>,
+    control: &mut Browser,
+    label: &str,
+    waiting: usize,
+    sockets: usize,
+) -> Option<MemoryRow> {
+    let m: Memory = probe::memory(pid?)?;
+    Some(MemoryRow {
+        label: label.to_string(),
+        waiting,
+        sockets,
+        rss_kib: m.rss_kib,
+        anon_kib: m.anon_kib,
+        server_fds: probe::open_fds(pid?).unwrap_or(0),
+        actors_alive: probe::scrape(control).await.map(|m| {
+            m.iter()
+                .filter(|(k, _)| k.starts_with("yoo_actors_alive"))
+                .map(|(k, v)| (k.trim_start_matches("yoo_actors_alive").to_string(), *v))
+                .collect()
+        }),
+    })
+}
+
+/// One gauge of `/metrics`.
+async fn gauge(control: &mut Browser, name: &str) -> Option<f64> {
+    probe::scrape(control).await?.get(name).copied()
+}
+
+async fn settle(cfg: &QueueConfig) {
+    if cfg.server_pid.is_some() && !cfg.settle.is_zero() {
+        note(&format!(
+            "settling {} s before reading memory",
+            cfg.settle.as_secs()
+        ));
+        tokio::time::sleep(cfg.settle).await;
+    }
+}
+
+/// `perf record` of the server's CPU for the window (software clock: this VM has no hardware
+/// counters; DWARF call graphs: the release build keeps no frame pointers); it stops by itself
+/// after the window.
+fn start_perf(pid: u32, out: &PathBuf, window: Duration) -> Option<Process> {
+    Spawn::new("perf")
+        .args([
+            "record",
+            "-e",
+            "cpu-clock",
+            "-F",
+            "199",
+            "--call-graph",
+            "dwarf,16384",
+            "-p",
+            &pid.to_string(),
+            "-o",
+        ])
+        .arg(out)
+        .args(["--", "sleep", &window.as_secs().to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| note(&format!("perf could not start: {e}")))
+        .ok()
+}
+
+/// Enrolls the players numbered `range` (`concurrency` at a time): sendcode, the code from the
+/// outbox, login, start; with `confirm`, also confirmConnect (the machine holders). Returns those
+/// enrolled, in no particular order; failures go to `errors`.
+async fn enroll_phase(
+    cfg: &QueueConfig,
+    setup: &Rc<Setup>,
+    label: &str,
+    range: std::ops::Range<usize>,
+    confirm: bool,
+    rows: &mut Vec<PhaseRow>,
+    errors: &mut BTreeMap<(Step, String), usize>,
+) -> Vec<Enrolled> {
+    let started = Instant::now();
+    let total = range.len();
+    let slots = Arc::new(Semaphore::new(cfg.concurrency));
+    let done = Rc::new(Cell::new(0usize));
+    let mut tasks = Vec::with_capacity(total);
+    let mut last_note = Instant::now();
+    for index in range {
+        let Ok(permit) = slots.clone().acquire_owned().await else {
+            break;
+        };
+        let (setup, phone, finished) = (setup.clone(), cfg.phone(index), done.clone());
+        let fut: LocalBoxFuture<'static, Result<Enrolled, (Step, Failure)>> =
+            Box::pin(async move {
+                let _permit = permit;
+                let r = enroll(&setup, index, &phone, confirm).await;
+                finished.set(finished.get() + 1);
+                r
+            });
+        tasks.push(actix_rt::spawn(fut));
+        if last_note.elapsed() >= Duration::from_secs(10) {
+            last_note = Instant::now();
+            let d = done.get();
+            note(&format!(
+                "  {label}: {d}/{total} ({:.0}/s)",
+                d as f64 / started.elapsed().as_secs_f64()
+            ));
+        }
+    }
+    let mut out = Vec::with_capacity(total);
+    let mut failed = 0;
+    for t in tasks {
+        match t.await {
+            Ok(Ok(e)) => out.push(e),
+            Ok(Err((step, f))) => {
+                failed += 1;
+                *errors.entry((step, f.to_string())).or_default() += 1;
+            }
+            Err(e) => {
+                failed += 1;
+                *errors
+                    .entry((Step::NotStarted, format!("task: {e}")))
+                    .or_default() += 1;
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    note(&format!(
+        "  {label}: {} enrolled, {failed} failed in {secs:.1} s",
+        out.len()
+    ));
+    rows.push(PhaseRow {
+        phase: label.to_string(),
+        ok: out.len(),
+        failed,
+        seconds: secs,
+        per_sec: out.len() as f64 / secs.max(1e-9),
+    });
+    out
+}
+
+/// One player: sendcode → the code from the outbox → login → start (→ confirmConnect).
+async fn enroll(
+    s: &Setup,
+    index: usize,
+    phone: &str,
+    confirm: bool,
+) -> Result<Enrolled, (Step, Failure)> {
+    let mut b = Browser::with_client(
+        &s.base,
+        &format!("qs-{}-{index}", s.run_tag),
+        s.http.clone(),
+    );
+    let rec = &s.recorder;
+    timed(
+        rec,
+        Step::SendCode,
+        b.post("/api/passport/login/sendcode", &json!({ "phone": phone })),
+    )
+    .await?;
+    let outbox = timed(
+        rec,
+        Step::SmsOutbox,
+        b.get(&format!("/api/dev/sms/outbox?phone={phone}")),
+    )
+    .await?;
+    let code = outbox[0]["code"]
+        .as_str()
+        .ok_or((
+            Step::SmsOutbox,
+            Failure::Unexpected("no code in the outbox".into()),
+        ))?
+        .to_string();
+    let login = json!({ "cellphone": phone, "code": code, "device_no": b.device() });
+    timed(rec, Step::Login, b.post("/api/passport/login", &login)).await?;
+    let start =
+        json!({ "gameId": s.game_id, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": s.node_id });
+    let state = timed(rec, Step::Start, b.post("/api/japi/yoo/game/start", &start)).await?;
+    let session_id = state["id"]
+        .as_i64()
+        .ok_or((Step::Start, Failure::Unexpected("no session id".into())))?;
+    let mut status = state["status"].as_i64().unwrap_or(0);
+    let sort = state["sort"].as_u64().unwrap_or(0);
+    if confirm {
+        // A free machine is handed over just after the `start` answer (QUEUE, rank 1): the
+        // holder asks `floatBall` until it is READY (it has no socket), for at most 10 s.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while status == QUEUE && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            let st = b
+                .post("/api/japi/yoo/game/floatBall", &json!({}))
+                .await
+                .map_err(|f| (Step::WaitReady, f))?;
+            status = st["status"].as_i64().unwrap_or(0);
+        }
+        if status != READY {
+            return Err((
+                Step::WaitReady,
+                Failure::Unexpected(format!("no machine within 10 s (status {status})")),
+            ));
+        }
+        let c = timed(
+            rec,
+            Step::ConfirmConnect,
+            b.post(
+                "/api/japi/yoo/game/confirmConnect",
+                &json!({ "id": session_id }),
+            ),
+        )
+        .await?;
+        if c["status"].as_i64().is_none_or(|st| st != 4 && st != 5) {
+            return Err((
+                Step::ConfirmConnect,
+                Failure::Unexpected(format!("confirm answered status {}", c["status"])),
+            ));
+        }
+    }
+    Ok(Enrolled {
+        browser: b,
+        session_id,
+        status,
+        sort,
+    })
+}
+
+async fn timed(
+    rec: &Mutex<Recorder>,
+    step: Step,
+    fut: impl std::future::Future<Output = Result<Value, Failure>>,
+) -> Result<Value, (Step, Failure)> {
+    let sent = Instant::now();
+    let v = fut.await.map_err(|f| (step, f))?;
+    rec.lock().record(step, sent.elapsed());
+    Ok(v)
+}
+
+/// The socket-holding child processes; killed when dropped.
+struct Children {
+    procs: Vec<Process>,
+    /// Lines to each child's stdin, written by a thread per child.
+    inputs: Vec<std::sync::mpsc::Sender<String>>,
+    /// Reports of every child: (child, event), or (child, None) when its stdout closed.
+    events: mpsc::UnboundedReceiver<(usize, Option<Event>)>,
+    /// Guard events seen while collecting something else.
+    guards: Vec<i64>,
+}
+
+impl Children {
+    fn spawn(cfg: &QueueConfig, base: &str) -> Result<Children, String> {
+        let exe = match &cfg.exe {
+            Some(p) => p.clone(),
+            None => {
+                std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?
+            }
+        };
+        // Source addresses 127.0.0.2, .3, ... when the server is reached over IPv4 loopback.
+        let spread = cfg.spread_addresses
+            && base
+                .strip_prefix("http://")
+                .and_then(|h| h.split(':').next())
+                .is_some_and(|h| h.parse::<Ipv4Addr>().is_ok());
+        let (tx, events) = mpsc::unbounded_channel();
+        let mut kids = Children {
+            procs: Vec::new(),
+            inputs: Vec::new(),
+            events,
+            guards: Vec::new(),
+        };
+        for i in 0..cfg.procs {
+            let mut cmd = Spawn::new(&exe);
+            cmd.arg("queue-scale-child")
+                .args(["--url", base])
+                .args(["--hold-ms", &cfg.hold.as_millis().to_string()])
+                .args(["--hold-jitter-ms", &cfg.hold_jitter.as_millis().to_string()]);
+            if spread {
+                cmd.args([
+                    "--bind",
+                    &Ipv4Addr::new(127, 0, 0, 2 + (i % 250) as u8).to_string(),
+                ]);
+            }
+            let mut p = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .map_err(|e| format!("cannot start {} queue-scale-child: {e}", exe.display()))?;
+            let (stdin, stdout) = (
+                p.stdin.take().expect("piped"),
+                p.stdout.take().expect("piped"),
+            );
+            let (line_tx, line_rx) = std::sync::mpsc::channel::<String>();
+            std::thread::spawn(move || {
+                let mut w = std::io::BufWriter::new(stdin);
+                while let Ok(line) = line_rx.recv() {
+                    if writeln!(w, "{line}").is_err() {
+                        return;
+                    }
+                    while let Ok(line) = line_rx.try_recv() {
+                        if writeln!(w, "{line}").is_err() {
+                            return;
+                        }
+                    }
+                    if w.flush().is_err() {
+                        return;
+                    }
+                }
+            });
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                    match Event::parse(&line) {
+                        Some(e) => {
+                            let _ = tx.send((i, Some(e)));
+                        }
+                        None => eprintln!("queue-scale: child {i} said {line:?}"),
+                    }
+                }
+                let _ = tx.send((i, None));
+            });
+            kids.procs.push(p);
+            kids.inputs.push(line_tx);
+        }
+        Ok(kids)
+    }
+
+    fn send(&self, child: usize, c: Command) {
+        let _ = self.inputs[child].send(c.line());
+    }
+
+    fn broadcast(&self, c: Command) {
+        for i in 0..self.inputs.len() {
+            self.send(i, c.clone());
+        }
+    }
+
+    /// Hands every event to `f` until `f` has answered true once for each child.
+    async fn collect(&mut self, mut f: impl FnMut(usize, Event) -> bool) -> Result<(), String> {
+        let mut pending = vec![true; self.procs.len()];
+        while pending.iter().any(|&p| p) {
+            match self.events.recv().await {
+                Some((i, Some(Event::Guard(t)))) => {
+                    let _ = i;
+                    self.guards.push(t);
+                }
+                Some((i, Some(e))) => {
+                    if f(i, e) {
+                        pending[i] = false;
+                    }
+                }
+                Some((i, None)) => {
+                    return Err(format!(
+                        "socket child {i} ended early (see its messages above)"
+                    ))
+                }
+                None => return Err("every socket child ended".into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for the first guard event: "guard".
+    async fn next_guard(&mut self) -> Result<&'static str, String> {
+        if !self.guards.is_empty() {
+            return Ok("guard");
+        }
+        loop {
+            match self.events.recv().await {
+                Some((_, Some(Event::Guard(t)))) => {
+                    self.guards.push(t);
+                    return Ok("guard");
+                }
+                Some((i, None)) => {
+                    return Err(format!(
+                        "socket child {i} ended early (see its messages above)"
+                    ))
+                }
+                None => return Err("every socket child ended".into()),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        // Closing stdin ends a child; kill any that lingers.
+        self.inputs.clear();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        for p in &mut self.procs {
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = p.try_wait() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = p.kill();
+            let _ = p.wait();
+        }
+    }
+}
