@@ -11,8 +11,8 @@ pub struct DomainConfig {
     pub connect_countdown_secs: u64,
     /// Milliseconds from confirming to PLAYING (the machine attaching the stream).
     pub connect_delay_ms: u64,
-    /// Milliseconds between a queue change and the rank refresh it causes (the most a shown
-    /// rank can be stale).
+    /// The most milliseconds between two rank pushes to a connected waiting player whose rank
+    /// moves (the channel ticks five times per period, one slice of the players a tick).
     pub rank_refresh_ms: u64,
     /// Milliseconds of one charged minute of play (60000; tests shorten it).
     pub play_minute_ms: u64,
@@ -46,7 +46,7 @@ impl Default for DomainConfig {
         DomainConfig {
             connect_countdown_secs: 60,
             connect_delay_ms: 1000,
-            rank_refresh_ms: 250,
+            rank_refresh_ms: 750,
             play_minute_ms: 60_000,
             register_gift_minutes: 60,
             subscription_games: vec![19],

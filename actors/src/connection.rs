@@ -1,64 +1,41 @@
-//! One actor per WebSocket: it subscribes to its user's pushes on the bus and hands each to the
-//! socket through a [`ConnectionSink`], which the facade implements (encoding is the boundary's).
+//! User connections: each WebSocket subscribes its sink to its user's topic on the bus (the
+//! topic is the user id), and every push for that user reaches each of the user's sockets.
+//!
+//! The connection is the socket's own state machine, not a ractor actor: the facade drives it on
+//! the socket's task (its mailbox is the sink's outbox; it alone writes the socket), so an open
+//! socket costs one task instead of a task plus an actor with four mailboxes and a supervision
+//! link (6.7 KB measured, two thirds of the memory budget of a connected player; see
+//! ARCHITECTURE.md). A socket has nothing to restart: a dropped one is reopened by the browser,
+//! which then gets the current state.
 
 use std::sync::Arc;
 
 use engine::bus::SubscriptionId;
-use ractor::{Actor, ActorProcessingErr, ActorRef};
 
 use crate::platform::Ctx;
-use crate::view::{user_topic, Push};
+use crate::view::Push;
 
-/// Where a connection's pushes go. `push` must not block; it returns false once the socket is gone.
+/// Where a connection's pushes go. `push` must not block or call back into the platform (it runs
+/// under the bus's lock, on the pusher's thread); it returns false once the socket is gone, and
+/// the subscription is then dropped.
 pub trait ConnectionSink: Send + Sync + 'static {
     fn push(&self, push: &Push) -> bool;
 }
 
-pub enum ConnMsg {
-    Push(Push),
-    /// The socket closed.
-    Closed,
+/// An open connection's subscription; `close` it when the socket goes.
+#[derive(Debug)]
+pub struct Connection {
+    sub: SubscriptionId<i64>,
 }
 
-pub struct ConnectionActor {
-    pub ctx: Arc<Ctx>,
-}
-
-pub struct ConnectionArgs {
-    pub uid: i64,
-    pub sink: Arc<dyn ConnectionSink>,
-}
-
-pub struct ConnectionState {
-    sink: Arc<dyn ConnectionSink>,
-    /// Removed from the bus when the actor stops.
-    subscription: SubscriptionId,
-}
-
-impl Actor for ConnectionActor {
-    type Msg = ConnMsg;
-    type State = ConnectionState;
-    type Arguments = ConnectionArgs;
-
-    async fn pre_start(&self, me: ActorRef<ConnMsg>, args: ConnectionArgs) -> Result<ConnectionState, ActorProcessingErr> {
-        let subscription = self.ctx.bus.subscribe(&user_topic(args.uid), move |p| me.send_message(ConnMsg::Push(p.clone())).is_ok());
-        Ok(ConnectionState { sink: args.sink, subscription })
+impl Connection {
+    pub(crate) fn open(ctx: &Ctx, uid: i64, sink: Arc<dyn ConnectionSink>) -> Connection {
+        metrics::gauge!("yoo_connections_open").increment(1.0);
+        Connection { sub: ctx.bus.subscribe(&uid, move |p: &Push| sink.push(p)) }
     }
 
-    async fn handle(&self, me: ActorRef<ConnMsg>, msg: ConnMsg, st: &mut ConnectionState) -> Result<(), ActorProcessingErr> {
-        match msg {
-            ConnMsg::Push(p) => {
-                if !st.sink.push(&p) {
-                    me.stop(None);
-                }
-            }
-            ConnMsg::Closed => me.stop(None),
-        }
-        Ok(())
-    }
-
-    async fn post_stop(&self, _me: ActorRef<ConnMsg>, st: &mut ConnectionState) -> Result<(), ActorProcessingErr> {
-        self.ctx.bus.unsubscribe(&st.subscription);
-        Ok(())
+    pub(crate) fn close(self, ctx: &Ctx) {
+        metrics::gauge!("yoo_connections_open").decrement(1.0);
+        ctx.bus.unsubscribe(&self.sub);
     }
 }

@@ -199,7 +199,7 @@ impl Actor for GameSessionActor {
             }
             SessionMsg::ChargeMinute => self.charge_minute(&me, st).await,
             SessionMsg::Move(device, reply) => {
-                st.view.device_no = device.clone();
+                st.view.device_no = device.as_str().into();
                 let id = st.view.id;
                 self.ctx.update_record(id, move |r| r.device_no = device).await;
                 self.push(st);
@@ -267,7 +267,7 @@ impl GameSessionActor {
             store.assets.charge_minute(uid, id, minute, package, now)
         })
         .await;
-        let topic = crate::view::user_topic(uid);
+        let topic = uid;
         match charged {
             Ok(Ok((charge, user, _))) => {
                 st.minute += 1;
@@ -334,7 +334,7 @@ impl GameSessionActor {
     }
 
     fn push(&self, st: &SessionActorState) {
-        self.ctx.bus.publish(&crate::view::user_topic(st.uid), &Push::GameStatus(GameState::Online(st.view.clone())));
+        self.ctx.bus.publish(&st.uid, &Push::GameStatus(GameState::Online(st.view.clone())));
     }
 
     /// Writes the session's status, times and machine.

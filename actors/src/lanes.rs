@@ -247,6 +247,32 @@ impl<T> LaneQueue<T> {
         self.lanes[lane.index()].len()
     }
 
+    /// Visits, in admission order, the waiting players whose id `select` picks, with their
+    /// rank, place and payload. Players not picked cost one step of the merge and no lookup.
+    pub fn visit_in_order(&mut self, select: impl Fn(i64) -> bool, mut visit: impl FnMut(u64, i64, &Place, &mut T)) {
+        let mut heads = [0usize; 7];
+        let mut rank = 0u64;
+        loop {
+            let mut best: Option<((u64, u64), usize)> = None;
+            for (i, q) in self.lanes.iter().enumerate() {
+                if let Some((p, _)) = q.get(heads[i]) {
+                    if best.is_none_or(|(k, _)| (p.tag, p.seq) < k) {
+                        best = Some(((p.tag, p.seq), i));
+                    }
+                }
+            }
+            let Some((_, lane)) = best else { return };
+            let (place, id) = self.lanes[lane][heads[lane]];
+            heads[lane] += 1;
+            rank += 1;
+            if select(id) {
+                if let Some((_, _, item)) = self.index.get_mut(&id) {
+                    visit(rank, id, &place, item);
+                }
+            }
+        }
+    }
+
     /// Every waiting player in admission order, with their rank.
     pub fn in_order(&self) -> impl Iterator<Item = (u64, i64, &T)> {
         let mut heads = [0usize; 7];
@@ -272,6 +298,24 @@ mod tests {
 
     fn lanes(q: &LaneQueue<()>) -> Vec<i64> {
         q.in_order().map(|(_, id, _)| id).collect()
+    }
+
+    #[test]
+    fn visit_in_order_sees_the_ranks_of_the_picked_only() {
+        let mut q = LaneQueue::default();
+        for id in 1..=6 {
+            q.push(id, Lane::Normal, 0u64);
+        }
+        q.push(10, Lane::Vip, 0);
+        let mut seen = Vec::new();
+        q.visit_in_order(|id| id % 2 == 0, |rank, id, place, told| {
+            *told = rank;
+            seen.push((rank, id, place.lane));
+        });
+        assert_eq!(seen, vec![(1, 10, Lane::Vip), (3, 2, Lane::Normal), (5, 4, Lane::Normal), (7, 6, Lane::Normal)]);
+        assert_eq!(q.get(4), Some(&5), "the payload is the queue's own");
+        let all: Vec<(u64, i64)> = q.in_order().map(|(r, id, _)| (r, id)).collect();
+        assert_eq!(all[2], (3, 2));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use storage::{Game, Node, Store};
 
 use crate::clock::Clock;
 use crate::config::DomainConfig;
-use crate::connection::{ConnMsg, ConnectionActor, ConnectionArgs, ConnectionSink};
+use crate::connection::{Connection, ConnectionSink};
 use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit};
 use crate::holdings::Holdings;
@@ -70,13 +70,12 @@ pub struct Ctx {
     pub store: Store,
     pub config: DomainConfig,
     pub clock: Clock,
-    pub bus: Bus<Push>,
+    /// Pushes to users' sockets; the topic is the user id.
+    pub bus: Bus<Push, i64>,
     players: OnceLock<Registry<i64, PlayerActor>>,
     sessions: OnceLock<Registry<SessionKey, GameSessionActor>>,
     channels: OnceLock<Registry<ChannelKey, ChannelActor>>,
     pools: OnceLock<Registry<i64, MachinePoolActor>>,
-    /// Supervises the connection actors (one per socket, not in a registry).
-    connections: OnceLock<ActorRef<SupervisorMsg>>,
 }
 
 impl Ctx {
@@ -120,7 +119,7 @@ impl Ctx {
             .map_err(|e| DomainError::Internal(e.to_string()))??;
         let game = game.ok_or(DomainError::UnknownGame)?;
         let node = node.ok_or(DomainError::UnknownNode)?;
-        Ok(ChannelMeta { game_id, game_name: game.name.clone(), game_logo: game_logo(&game), node_id, node_name: node.name })
+        Ok(ChannelMeta { game_id, game_name: game.name.as_str().into(), game_logo: game_logo(&game).into(), node_id, node_name: node.name.into() })
     }
 
     /// Stores a queued session's place.
@@ -171,9 +170,9 @@ impl Ctx {
         metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
         if reason == EndReason::ServerRestart {
             let data = format!(r#"{{"gameId":{game_id},"reason":"{}"}}"#, reason.as_str());
-            self.bus.publish(&crate::view::user_topic(uid), &Push::Notice { code: crate::view::USER_GAME_END, data });
+            self.bus.publish(&uid, &Push::Notice { code: crate::view::USER_GAME_END, data });
         }
-        self.bus.publish(&crate::view::user_topic(uid), &Push::GameStatus(GameState::Ended { id, game_id, reason }));
+        self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));
         self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
     }
 }
@@ -233,7 +232,6 @@ impl Platform {
             sessions: OnceLock::new(),
             channels: OnceLock::new(),
             pools: OnceLock::new(),
-            connections: OnceLock::new(),
         });
         let root = Supervisor::start("root", RestartPolicy { max_restarts: 3, within: std::time::Duration::from_secs(60) })
             .await
@@ -258,8 +256,6 @@ impl Platform {
         let _ = ctx.sessions.set(Registry::new("game_session", policy, parent.clone(), sessions).await.map_err(err)?);
         let _ = ctx.channels.set(Registry::new("queue_channel", policy, parent.clone(), channels).await.map_err(err)?);
         let _ = ctx.pools.set(Registry::new("machine_pool", policy, parent.clone(), pools).await.map_err(err)?);
-        let conns = Supervisor::start_linked("connection", policy, root.get_cell()).await.map_err(err)?;
-        let _ = ctx.connections.set(conns);
         for n in &config.nodes {
             ctx.pools.get().expect("set above").get_or_start(&n.id).await?;
         }
@@ -282,7 +278,7 @@ impl Platform {
                 1 if known_node => {
                     let lane = Lane::from_code(r.lane).unwrap_or(Lane::Normal);
                     let place = Place { tag: r.tag.max(0) as u64, seq: r.seq.max(0) as u64, lane };
-                    let w = Waiting { session_id: r.id, uid: r.uid, device_no: r.device_no.clone(), since_ms: r.created_at };
+                    let w = Waiting { session_id: r.id, uid: r.uid, device_no: r.device_no.as_str().into(), since_ms: r.created_at, told: 0 };
                     queued.entry((r.game_id, r.node_id)).or_default().push((w, place));
                     waiting += 1;
                 }
@@ -348,7 +344,7 @@ impl Platform {
             game_name: meta.game_name,
             game_logo: meta.game_logo,
             status,
-            device_no: r.device_no.clone(),
+            device_no: r.device_no.as_str().into(),
             node_id: r.node_id,
             node_name: meta.node_name,
             connect_countdown_secs: ctx.config.connect_countdown_secs,
@@ -605,16 +601,24 @@ impl Platform {
     }
 
     /// Starts the connection actor of a new socket.
-    pub async fn connect(&self, uid: i64, sink: Arc<dyn ConnectionSink>) -> DomainResult<ActorRef<ConnMsg>> {
-        let spec = Arc::new(ConnectionSpec { ctx: self.ctx.clone(), uid, sink });
-        let sup = self.ctx.connections.get().expect("platform started");
-        let cell = Supervisor::start_child(sup, spec).await.map_err(DomainError::Internal)?;
-        Ok(cell.into())
+    /// Opens a user connection: from now on every push for `uid` reaches `sink`.
+    pub async fn connect(&self, uid: i64, sink: Arc<dyn ConnectionSink>) -> DomainResult<Connection> {
+        Ok(Connection::open(&self.ctx, uid, sink))
+    }
+
+    /// Open connections (sockets) of a user.
+    pub fn connections(&self, uid: i64) -> usize {
+        self.ctx.bus.subscribers(&uid)
+    }
+
+    /// Closes a user connection (its socket went).
+    pub fn disconnect(&self, conn: Connection) {
+        conn.close(&self.ctx);
     }
 
     /// Publishes a push to every socket of a user.
     pub fn push(&self, uid: i64, push: Push) -> usize {
-        self.ctx.bus.publish(&crate::view::user_topic(uid), &push)
+        self.ctx.bus.publish(&uid, &push)
     }
 
     /// (free, out) machines of a node, for tests and metrics.
@@ -643,26 +647,6 @@ pub fn pick_node(nodes: &[Node], node_delay: &[(i64, i64)]) -> Option<Node> {
         .min_by_key(|(p, n)| (*p, n.id))
         .map(|(_, n)| n.clone())
         .or_else(|| selectable().next().cloned())
-}
-
-struct ConnectionSpec {
-    ctx: Arc<Ctx>,
-    uid: i64,
-    sink: Arc<dyn ConnectionSink>,
-}
-
-impl engine::supervisor::ChildSpec for ConnectionSpec {
-    fn kind(&self) -> &'static str {
-        "connection"
-    }
-    fn start(&self, supervisor: ractor::ActorCell) -> futures_util::future::BoxFuture<'static, Result<ractor::ActorCell, ractor::SpawnErr>> {
-        let actor = ConnectionActor { ctx: self.ctx.clone() };
-        let args = ConnectionArgs { uid: self.uid, sink: self.sink.clone() };
-        Box::pin(async move {
-            let (r, _) = ractor::Actor::spawn_linked(None, actor, args, supervisor).await?;
-            Ok(r.get_cell())
-        })
-    }
 }
 
 #[cfg(test)]

@@ -166,8 +166,8 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
     let c = current?;
     let (session_id, current_game) = (c.id, c.game_id);
     Some(if current_game != game_id {
-        DomainError::OtherGameActive { session_id, game_id: current_game, game_name: c.game_name.clone() }
-    } else if c.device_no == device_no {
+        DomainError::OtherGameActive { session_id, game_id: current_game, game_name: c.game_name.to_string() }
+    } else if *c.device_no == *device_no {
         DomainError::GameAlreadyActive { session_id, game_id }
     } else {
         DomainError::GameOnOtherClient { session_id, game_id }
@@ -227,7 +227,7 @@ impl PlayerActor {
             .await
             .map_err(|e| DomainError::Internal(e.to_string()))??;
         let ch = self.ctx.channel(game.id, node.id).await?;
-        let waiting = Waiting { session_id: record.id, uid: st.uid, device_no: device_no.clone(), since_ms: now };
+        let waiting = Waiting { session_id: record.id, uid: st.uid, device_no: device_no.as_str().into(), since_ms: now, told: 0 };
         let enqueued = ractor::call!(ch, ChannelMsg::Enqueue, waiting, lane).map_err(|e| DomainError::Internal(e.to_string()));
         let view = match enqueued {
             Ok(Ok(v)) => v,
@@ -298,11 +298,11 @@ mod tests {
             id: 7,
             game_id,
             game_name: "星海远征".into(),
-            game_logo: String::new(),
+            game_logo: "".into(),
             status: Status::Queue,
             device_no: device.into(),
             node_id: 1,
-            node_name: String::new(),
+            node_name: "".into(),
             connect_countdown_secs: 60,
             queued_at_ms: 0,
             ready_at_ms: None,

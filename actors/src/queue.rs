@@ -14,12 +14,16 @@
 //!    finds the session actor instead.
 //! 3. A grant that finds the queue empty, or whose session cannot start, goes back to the pool.
 //!
-//! Rank freshness: any change marks the queue dirty and schedules one refresh `rank_refresh`
-//! later; the refresh walks the queue once in admission order and pushes the new state to each
-//! connected player whose rank moved. A displayed rank is thus at most `rank_refresh` stale, and
-//! a burst of changes costs one walk.
+//! Rank freshness: while anyone waits, a tick every `rank_refresh / RANK_SLICES` walks the queue
+//! once in admission order. Each tick serves one slice of the players (session id modulo
+//! [`RANK_SLICES`]); a player of that slice whose rank moved since it was last shown, and who has
+//! a socket, gets the new state pushed. So every connected player's rank is refreshed at least
+//! every `rank_refresh` (plus the tick's own time and the delivery), the pushes of one period are
+//! spread evenly over it instead of leaving in one burst that would hold up the READY pushes
+//! behind them, and a tick costs one pass over the lane heads plus a lookup per player of its
+//! slice. The walk's own CPU time is recorded in `yoo_rank_refresh_cpu_seconds` (its `_sum` is the total).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use engine::Timers;
@@ -37,18 +41,23 @@ use crate::view::{GameState, Push, SessionView, Status};
 pub struct Waiting {
     pub session_id: i64,
     pub uid: i64,
-    pub device_no: String,
+    pub device_no: Arc<str>,
     pub since_ms: i64,
+    /// The rank this player was last shown (0: none yet).
+    pub told: u64,
 }
+
+/// Rank refresh ticks per `rank_refresh` period; each serves one slice of the players.
+pub const RANK_SLICES: u64 = 5;
 
 /// What a channel shows of its game and node in every view.
 #[derive(Debug, Clone)]
 pub struct ChannelMeta {
     pub game_id: i64,
-    pub game_name: String,
-    pub game_logo: String,
+    pub game_name: Arc<str>,
+    pub game_logo: Arc<str>,
     pub node_id: i64,
-    pub node_name: String,
+    pub node_name: Arc<str>,
 }
 
 /// A restored entry: the waiting session and its stored place.
@@ -73,7 +82,7 @@ pub enum ChannelMsg {
     Restore { virtual_time: u64, entries: Vec<Restored> },
     /// Number waiting (tests, metrics).
     Len(RpcReplyPort<usize>),
-    /// Timer: push the new state to players whose rank moved.
+    /// Timer: push the new state to the players of the next slice whose rank moved.
     RefreshRanks,
 }
 
@@ -124,11 +133,16 @@ pub struct ChannelState {
     /// Whether a demand is registered with the pool (invariant 1).
     demanding: bool,
     pool: ActorRef<PoolMsg>,
-    /// The rank each waiting session was last shown.
-    told: HashMap<i64, u64>,
     rate: AdmissionRate,
-    /// The pending rank refresh, if the queue changed since the last one.
+    /// The next rank refresh tick, set while anyone waits.
     timers: Timers<()>,
+    /// Ticks so far: the slice of the next tick is `tick % RANK_SLICES`.
+    tick: u64,
+    /// When the pending tick is due: ticks keep a fixed cadence whatever the walks take.
+    tick_due: tokio::time::Instant,
+    /// A tick is armed or its message is on its way (the timer's own state cannot tell the
+    /// second: a fired timer's task may finish after its message is handled).
+    tick_pending: bool,
 }
 
 impl Actor for ChannelActor {
@@ -144,23 +158,28 @@ impl Actor for ChannelActor {
             queue: LaneQueue::default(),
             demanding: false,
             pool,
-            told: HashMap::new(),
             rate: AdmissionRate::default(),
             timers: Timers::default(),
+            tick: 0,
+            tick_due: tokio::time::Instant::now(),
+            tick_pending: false,
         })
     }
 
     async fn handle(&self, me: ActorRef<ChannelMsg>, msg: ChannelMsg, st: &mut ChannelState) -> Result<(), ActorProcessingErr> {
         match msg {
-            ChannelMsg::Enqueue(w, lane, reply) => {
+            ChannelMsg::Enqueue(mut w, lane, reply) => {
                 let id = w.session_id;
+                w.told = 0;
                 let rank = st.queue.push(id, lane, w);
                 let place = st.queue.place(id).expect("just pushed");
                 if let Err(e) = self.ctx.store_place(id, &place).await {
                     st.queue.remove(id);
                     let _ = reply.send(Err(e));
                 } else {
-                    st.told.insert(id, rank);
+                    if let Some(w) = st.queue.get_mut(id) {
+                        w.told = rank;
+                    }
                     metrics::gauge!("yoo_players_waiting").increment(1.0);
                     crate::game_session::count_state(None, Some(Status::Queue));
                     self.changed(&me, st);
@@ -188,10 +207,10 @@ impl Actor for ChannelActor {
                     rank
                 });
                 let view = r.map(|rank| self.view(st, id, rank));
-                if let (Some(v), Some(w)) = (&view, st.queue.get(id)) {
+                if let (Some(v), Some(w)) = (&view, st.queue.get_mut(id)) {
                     // The lane shows at once; the others' ranks follow with the refresh.
-                    self.ctx.bus.publish(&crate::view::user_topic(w.uid), &Push::GameStatus(GameState::Online(v.clone())));
-                    st.told.insert(id, v.sort);
+                    w.told = v.sort;
+                    self.ctx.bus.publish(&w.uid, &Push::GameStatus(GameState::Online(v.clone())));
                     self.changed(&me, st);
                 }
                 let _ = reply.send(view);
@@ -199,7 +218,7 @@ impl Actor for ChannelActor {
             ChannelMsg::Move(id, device, reply) => {
                 let rank = st.queue.rank_of(id);
                 if let (Some(_), Some(w)) = (rank, st.queue.get_mut(id)) {
-                    w.device_no = device.clone();
+                    w.device_no = device.as_str().into();
                     self.ctx.update_record(id, move |r| r.device_no = device).await;
                 }
                 let _ = reply.send(rank.map(|rank| self.view(st, id, rank)));
@@ -218,8 +237,9 @@ impl Actor for ChannelActor {
             ChannelMsg::Restore { virtual_time, entries } => {
                 let n = entries.len();
                 st.queue = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
-                let ranks: Vec<(i64, u64)> = st.queue.in_order().map(|(r, id, _)| (id, r)).collect();
-                st.told = ranks.into_iter().collect();
+                if !st.queue.is_empty() {
+                    self.changed(&me, st);
+                }
                 metrics::gauge!("yoo_players_waiting").increment(n as f64);
                 for _ in 0..n {
                     crate::game_session::count_state(None, Some(Status::Queue));
@@ -228,7 +248,18 @@ impl Actor for ChannelActor {
             ChannelMsg::Len(reply) => {
                 let _ = reply.send(st.queue.len());
             }
-            ChannelMsg::RefreshRanks => self.refresh_ranks(st),
+            ChannelMsg::RefreshRanks => {
+                st.tick_pending = false;
+                self.refresh_ranks(st);
+                if !st.queue.is_empty() {
+                    st.tick_pending = true;
+                    // The next tick is due one tick after this one was, not after the walk:
+                    // a walk's own time does not stretch the period (a late tick runs at once).
+                    let now = tokio::time::Instant::now();
+                    st.tick_due = (st.tick_due + self.tick()).max(now);
+                    st.timers.set((), st.tick_due - now, &me, ChannelMsg::RefreshRanks);
+                }
+            }
         }
         if !st.demanding {
             if let Some((_, head)) = st.queue.front() {
@@ -251,27 +282,11 @@ impl ChannelActor {
     }
 
     fn view_of(&self, st: &ChannelState, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
-        SessionView {
-            id,
-            game_id: st.meta.game_id,
-            game_name: st.meta.game_name.clone(),
-            game_logo: st.meta.game_logo.clone(),
-            status,
-            device_no: w.device_no.clone(),
-            node_id: st.meta.node_id,
-            node_name: st.meta.node_name.clone(),
-            connect_countdown_secs: self.ctx.config.connect_countdown_secs,
-            queued_at_ms: w.since_ms,
-            ready_at_ms: None,
-            playing_at_ms: None,
-            is_fast: place.lane.code(),
-            sort: rank,
-        }
+        view_of(&st.meta, self.ctx.config.connect_countdown_secs, id, place, w, status, rank)
     }
 
     /// Bookkeeping for a session that left the queue (any way).
-    fn left(&self, st: &mut ChannelState, id: i64) {
-        st.told.remove(&id);
+    fn left(&self, _st: &mut ChannelState, _id: i64) {
         metrics::gauge!("yoo_players_waiting").decrement(1.0);
         crate::game_session::count_state(Some(Status::Queue), None);
     }
@@ -306,32 +321,67 @@ impl ChannelActor {
         let _ = st.pool.send_message(PoolMsg::Free(machine));
     }
 
-    /// Schedules a rank refresh unless one is pending.
+    /// The time between two rank refresh ticks.
+    fn tick(&self) -> std::time::Duration {
+        self.ctx.config.rank_refresh() / RANK_SLICES as u32
+    }
+
+    /// Arms the next rank refresh tick unless one is pending (the queue was empty).
     fn changed(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState) {
-        if !st.timers.is_set(&()) {
-            st.timers.set((), self.ctx.config.rank_refresh(), me, ChannelMsg::RefreshRanks);
+        if !st.tick_pending {
+            st.tick_pending = true;
+            st.tick_due = tokio::time::Instant::now() + self.tick();
+            st.timers.set((), self.tick(), me, ChannelMsg::RefreshRanks);
         }
     }
 
-    /// Walks the queue once and pushes the new state to each connected player whose rank moved.
+    /// One tick: walks the queue once in admission order and pushes the new state to each
+    /// player of this tick's slice whose rank moved and who has a socket.
     fn refresh_ranks(&self, st: &mut ChannelState) {
         let started = std::time::Instant::now();
-        let mut moved = Vec::new();
-        for (rank, id, w) in st.queue.in_order() {
-            let told = st.told.entry(id).or_insert(0);
-            if *told != rank {
-                *told = rank;
-                moved.push((rank, id, w.uid));
-            }
-        }
-        for (rank, id, uid) in moved {
-            let topic = crate::view::user_topic(uid);
-            if self.ctx.bus.subscribers(&topic) > 0 {
-                let view = self.view(st, id, rank);
-                self.ctx.bus.publish(&topic, &Push::GameStatus(GameState::Online(view)));
-            }
-        }
+        let cpu = crate::clock::thread_cpu_time();
+        let slice = st.tick % RANK_SLICES;
+        st.tick += 1;
+        let (bus, meta, countdown) = (&self.ctx.bus, &st.meta, self.ctx.config.connect_countdown_secs);
+        let mut pushed = 0u64;
+        st.queue.visit_in_order(
+            |id| id.rem_euclid(RANK_SLICES as i64) as u64 == slice,
+            |rank, id, place, w| {
+                if w.told == rank {
+                    return;
+                }
+                let delivered = bus.publish_with(&w.uid, || {
+                    Push::GameStatus(GameState::Online(view_of(meta, countdown, id, place, w, Status::Queue, rank)))
+                });
+                if delivered > 0 {
+                    w.told = rank;
+                    pushed += 1;
+                }
+            },
+        );
+        metrics::counter!("yoo_rank_pushes_total").increment(pushed);
+        metrics::histogram!("yoo_rank_refresh_cpu_seconds").record(crate::clock::thread_cpu_time() - cpu);
         metrics::histogram!("yoo_rank_refresh_seconds").record(started.elapsed().as_secs_f64());
+    }
+}
+
+/// The view of a waiting (or just admitted) session.
+fn view_of(meta: &ChannelMeta, countdown_secs: u64, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
+    SessionView {
+        id,
+        game_id: meta.game_id,
+        game_name: meta.game_name.clone(),
+        game_logo: meta.game_logo.clone(),
+        status,
+        device_no: w.device_no.clone(),
+        node_id: meta.node_id,
+        node_name: meta.node_name.clone(),
+        connect_countdown_secs: countdown_secs,
+        queued_at_ms: w.since_ms,
+        ready_at_ms: None,
+        playing_at_ms: None,
+        is_fast: place.lane.code(),
+        sort: rank,
     }
 }
 

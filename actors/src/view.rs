@@ -1,5 +1,7 @@
 //! What a player sees of their game, and what is pushed to their browser.
 
+use std::sync::Arc;
+
 /// Session status codes of core-platform.md §4.1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -39,18 +41,19 @@ impl EndReason {
     }
 }
 
-/// A live session as its player sees it.
+/// A live session as its player sees it. The names are shared with the channel (a rank push
+/// copies no string).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionView {
     pub id: i64,
     pub game_id: i64,
-    pub game_name: String,
-    pub game_logo: String,
+    pub game_name: Arc<str>,
+    pub game_logo: Arc<str>,
     pub status: Status,
     /// The device that started the session ("this client" is the same device).
-    pub device_no: String,
+    pub device_no: Arc<str>,
     pub node_id: i64,
-    pub node_name: String,
+    pub node_name: Arc<str>,
     pub connect_countdown_secs: u64,
     pub queued_at_ms: i64,
     pub ready_at_ms: Option<i64>,
@@ -90,8 +93,3 @@ pub const USER_GAME_TIME_NOT_ENOUGH: i32 = 130123;
 pub const USER_GAME_END: i32 = 130124;
 /// USER_TIME_END: play time ran out; the session ends.
 pub const USER_TIME_END: i32 = 130125;
-
-/// The bus topic of one user's pushes.
-pub fn user_topic(uid: i64) -> String {
-    format!("user/{uid}")
-}

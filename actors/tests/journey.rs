@@ -8,7 +8,7 @@ use std::time::Duration;
 use actors::player::SessionOp;
 use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, settle, temp_dir, user, Recorder};
+use common::{online, pass, settle, temp_dir, user, Recorder};
 
 async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf) {
     let dir = temp_dir(name);
@@ -94,15 +94,13 @@ async fn ranks_follow_the_queue() {
         ids.push(v.id);
     }
     p.session_op(uids[1], SessionOp::CancelQueue, ids[1]).await.unwrap();
-    tokio::time::advance(Duration::from_millis(300)).await;
-    settle().await;
+    pass(300).await;
     assert_eq!(online(&p, uids[3]).await.sort, 3);
+    assert!(matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 3), "a refresh period pushes the move: {:?}", rec.last_state());
     p.session_op(uids[0], SessionOp::Over, ids[0]).await.unwrap();
     settle().await;
     assert_eq!(online(&p, uids[3]).await.sort, 2, "asking gives the exact rank at once");
-    assert!(matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 3), "pushes come with the refresh tick");
-    tokio::time::advance(Duration::from_millis(300)).await;
-    settle().await;
+    pass(300).await;
     assert_eq!(online(&p, uids[3]).await.sort, 2);
     assert_eq!(online(&p, uids[2]).await.sort, 1);
     assert!(matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 2));
@@ -130,8 +128,51 @@ async fn start_is_refused_with_the_right_reason() {
     check(p.start_game(a, "d2", 1, None, &[]).await, DomainError::GameOnOtherClient { session_id: v.id, game_id: 1 });
     check(
         p.start_game(a, "d1", 3, None, &[]).await,
-        DomainError::OtherGameActive { session_id: v.id, game_id: 1, game_name: v.game_name.clone() },
+        DomainError::OtherGameActive { session_id: v.id, game_id: 1, game_name: v.game_name.to_string() },
     );
     assert_eq!(p.session_op(a, SessionOp::Confirm, v.id + 100).await.unwrap_err(), DomainError::UnknownSession);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Rank pushes of one refresh period are spread over its ticks, one slice of the players per
+/// tick, and every connected player whose rank moved gets it within the period.
+#[tokio::test(start_paused = true)]
+async fn rank_pushes_are_paced_over_the_period() {
+    let (p, dir) = platform("paced", 0).await;
+    let mut players = vec![];
+    for i in 0..15 {
+        let u = user(&p, &format!("1391000{i:04}")).await;
+        let rec = Arc::new(Recorder::default());
+        p.connect(u, rec.clone()).await.unwrap();
+        let v = p.start_game(u, "d", 2, Some(1), &[]).await.unwrap();
+        players.push((u, v.id, rec));
+    }
+    pass(300).await;
+    let pushed = |rec: &Recorder| rec.0.lock().len();
+    let before: Vec<usize> = players.iter().map(|(_, _, r)| pushed(r)).collect();
+    p.session_op(players[0].0, SessionOp::CancelQueue, players[0].1).await.unwrap();
+    // Step through one period (250 ms, ticks every 50 ms) and a tick more, 15 ms a step, and
+    // see who was pushed when.
+    let mut slices_per_step = vec![];
+    let mut seen = vec![false; players.len()];
+    for _ in 0..20 {
+        tokio::time::advance(Duration::from_millis(10)).await;
+        settle().await;
+        let mut slices = std::collections::BTreeSet::new();
+        for (i, (_, id, rec)) in players.iter().enumerate().skip(1) {
+            if !seen[i] && pushed(rec) > before[i] {
+                seen[i] = true;
+                slices.insert(id % 5);
+                let Some(GameState::Online(v)) = rec.last_state() else { panic!("a rank push") };
+                assert_eq!(v.sort, i as u64, "the new rank, exact");
+            }
+        }
+        if !slices.is_empty() {
+            slices_per_step.push(slices);
+        }
+    }
+    assert!(seen[1..].iter().all(|s| *s), "every connected player was pushed within the period");
+    assert!(slices_per_step.iter().all(|s| s.len() == 1), "one slice per tick: {slices_per_step:?}");
+    assert_eq!(slices_per_step.len(), 5, "the period's pushes are spread over its five ticks");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -151,7 +151,7 @@ async fn cross_screen_move() {
     assert_eq!(p.move_session(a, "laptop").await.unwrap_err(), DomainError::NoCrossScreen { session_id: v.id });
     p.grant(a, days("vip", 30)).await.unwrap();
     let moved = p.move_session(a, "laptop").await.unwrap();
-    assert_eq!(moved.device_no, "laptop");
-    assert_eq!(online(&p, a).await.device_no, "laptop");
+    assert_eq!(&*moved.device_no, "laptop");
+    assert_eq!(&*online(&p, a).await.device_no, "laptop");
     assert_eq!(p.store().sessions.get(v.id).unwrap().unwrap().device_no, "laptop");
 }

@@ -2,10 +2,13 @@
 //!
 //! The in-process bus delivers each published value to every live subscriber of its topic, in
 //! publish order per publisher. A subscriber is a function that returns `false` once its receiver
-//! is gone; it is then dropped. In cluster mode a Redis bus with the same surface carries topics
-//! between nodes.
+//! is gone; it is then dropped. Topics are any hashable key (`String` by default; a user's pushes
+//! use the user id, so the hot path of a rank push builds no string). In cluster mode a Redis
+//! bus with the same surface carries topics between nodes.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -13,32 +16,36 @@ use parking_lot::RwLock;
 
 type Deliver<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
 
-pub struct Bus<T> {
-    topics: RwLock<HashMap<String, Vec<(u64, Deliver<T>)>>>,
+pub struct Bus<T, K = String> {
+    topics: RwLock<HashMap<K, Vec<(u64, Deliver<T>)>>>,
     next_id: AtomicU64,
 }
 
 /// Handle of one subscription; pass it to `unsubscribe`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubscriptionId {
-    topic: String,
+pub struct SubscriptionId<K = String> {
+    topic: K,
     id: u64,
 }
 
-impl<T> Default for Bus<T> {
+impl<T, K> Default for Bus<T, K> {
     fn default() -> Self {
         Bus { topics: RwLock::new(HashMap::new()), next_id: AtomicU64::new(1) }
     }
 }
 
-impl<T> Bus<T> {
-    pub fn subscribe(&self, topic: &str, deliver: impl Fn(&T) -> bool + Send + Sync + 'static) -> SubscriptionId {
+impl<T, K: Hash + Eq + Clone> Bus<T, K> {
+    pub fn subscribe<Q>(&self, topic: &Q, deliver: impl Fn(&T) -> bool + Send + Sync + 'static) -> SubscriptionId<K>
+    where
+        Q: ToOwned<Owned = K> + ?Sized,
+    {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        self.topics.write().entry(topic.to_string()).or_default().push((id, Arc::new(deliver)));
-        SubscriptionId { topic: topic.to_string(), id }
+        let topic = topic.to_owned();
+        self.topics.write().entry(topic.clone()).or_default().push((id, Arc::new(deliver)));
+        SubscriptionId { topic, id }
     }
 
-    pub fn unsubscribe(&self, sub: &SubscriptionId) {
+    pub fn unsubscribe(&self, sub: &SubscriptionId<K>) {
         let mut topics = self.topics.write();
         if let Some(subs) = topics.get_mut(&sub.topic) {
             subs.retain(|(id, _)| *id != sub.id);
@@ -49,18 +56,44 @@ impl<T> Bus<T> {
     }
 
     /// Delivers `value` to the topic's subscribers; returns how many took it.
-    pub fn publish(&self, topic: &str, value: &T) -> usize {
-        let subs: Vec<(u64, Deliver<T>)> = match self.topics.read().get(topic) {
-            Some(s) => s.clone(),
-            None => return 0,
-        };
+    pub fn publish<Q>(&self, topic: &Q, value: &T) -> usize
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.deliver(topic, value)
+    }
+
+    /// Like `publish`, but builds the value only when the topic has a subscriber: the caller
+    /// pays nothing for a topic nobody listens to.
+    pub fn publish_with<Q>(&self, topic: &Q, make: impl FnOnce() -> T) -> usize
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        if self.subscribers(topic) == 0 {
+            return 0;
+        }
+        self.deliver(topic, &make())
+    }
+
+    /// Subscribers run under the topics' read lock: a subscriber must not call back into the bus.
+    fn deliver<Q>(&self, topic: &Q, value: &T) -> usize
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         let mut delivered = 0;
         let mut dead = Vec::new();
-        for (id, deliver) in &subs {
-            if deliver(value) {
-                delivered += 1;
-            } else {
-                dead.push(*id);
+        {
+            let topics = self.topics.read();
+            let Some(subs) = topics.get(topic) else { return 0 };
+            for (id, deliver) in subs {
+                if deliver(value) {
+                    delivered += 1;
+                } else {
+                    dead.push(*id);
+                }
             }
         }
         if !dead.is_empty() {
@@ -76,7 +109,11 @@ impl<T> Bus<T> {
     }
 
     /// Number of subscribers of a topic.
-    pub fn subscribers(&self, topic: &str) -> usize {
+    pub fn subscribers<Q>(&self, topic: &Q) -> usize
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         self.topics.read().get(topic).map_or(0, Vec::len)
     }
 }

@@ -169,3 +169,27 @@ fn bus_delivers_and_prunes() {
     assert_eq!(bus.publish("t", &5), 0);
     assert_eq!(got.load(Ordering::SeqCst), 5);
 }
+
+/// Topics can be any key; `publish_with` builds nothing for a topic without subscribers.
+#[test]
+fn bus_with_integer_topics_builds_only_for_listeners() {
+    let bus: Bus<String, i64> = Bus::default();
+    let got = Arc::new(AtomicUsize::new(0));
+    let g = got.clone();
+    let sub = bus.subscribe(&7, move |v: &String| {
+        g.fetch_add(v.len(), Ordering::SeqCst);
+        true
+    });
+    let built = AtomicUsize::new(0);
+    let make = || {
+        built.fetch_add(1, Ordering::SeqCst);
+        "abc".to_string()
+    };
+    assert_eq!(bus.publish_with(&8, make), 0);
+    assert_eq!(built.load(Ordering::SeqCst), 0, "nobody listens to 8");
+    assert_eq!(bus.publish_with(&7, make), 1);
+    assert_eq!(built.load(Ordering::SeqCst), 1);
+    assert_eq!(got.load(Ordering::SeqCst), 3);
+    bus.unsubscribe(&sub);
+    assert_eq!(bus.subscribers(&7), 0);
+}

@@ -64,7 +64,7 @@ fn live_state<'a>(v: &'a SessionView, device_no: &str, now_ms: i64) -> LiveState
         game_logo: &v.game_logo,
         status: v.status as i32,
         game_mode: 0,
-        client_type: if v.device_no == device_no { "web" } else { "other" },
+        client_type: if *v.device_no == *device_no { "web" } else { "other" },
         has_game_online: true,
         ball_status: 1,
         connect_countdown: v.connect_countdown_secs,

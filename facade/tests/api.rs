@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::{config, temp_dir, Client};
 use facade::proto::MessageType;
 use serde_json::{json, Value};
@@ -241,6 +243,45 @@ async fn journey_over_rest_and_websocket() {
 }
 
 /// Production mode has no sandbox providers, so it refuses to start.
+/// Each socket of a user gets the user's pushes; a closed or dropped socket stops being a
+/// connection at once, and WebSocket pings get their pong.
+#[actix_rt::test]
+async fn sockets_connect_and_go() {
+    let dir = temp_dir("sockets");
+    let srv = facade::start(config(&dir, 1, 2)).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    let uid = a.login("13900000011").await["data"]["uid"].as_i64().unwrap();
+    let mut s1 = a.socket().await;
+    let mut s2 = a.socket().await;
+    assert_eq!(s1.next_state(5).await["hasGameOnline"], false);
+    assert_eq!(s2.next_state(5).await["hasGameOnline"], false);
+    assert_eq!(srv.platform.connections(uid), 2);
+    assert_eq!(&s1.control_ping(b"hi").await[..], b"hi");
+
+    let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": 1})).await;
+    assert_eq!(code(&r), 0, "{r}");
+    assert_eq!(s1.wait_state(5, |s| s["status"] == 3).await["id"], r["data"]["id"]);
+    assert_eq!(s2.wait_state(5, |s| s["status"] == 3).await["id"], r["data"]["id"]);
+
+    s1.close().await;
+    wait_until(|| srv.platform.connections(uid) == 1).await;
+    drop(s2);
+    wait_until(|| srv.platform.connections(uid) == 0).await;
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Polls `cond` for up to 5 s (the server acts on a socket's end on its own task).
+async fn wait_until(cond: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("condition not met in 5 s");
+}
+
 #[actix_rt::test]
 async fn production_mode_refuses_without_real_providers() {
     let dir = temp_dir("prod");

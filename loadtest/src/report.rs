@@ -251,9 +251,13 @@ pub struct MemoryRow {
 pub struct CpuFigures {
     /// The whole server process, % of one core.
     pub server_pct: Option<f64>,
-    /// The rank walks (`yoo_rank_refresh_seconds`: the walk and the pushes it publishes, not the
-    /// sockets' writes), % of one core.
+    /// The rank walks' wall time (`yoo_rank_refresh_seconds`: the walk and the pushes it
+    /// publishes, not the sockets' writes, including time the walk's thread was descheduled),
+    /// % of one core.
     pub rank_walk_pct: Option<f64>,
+    /// The rank walks' CPU time (`yoo_rank_refresh_cpu_seconds`, the walking thread's CPU clock:
+    /// computing the ranks and encoding and queueing their pushes), % of one core.
+    pub rank_walk_cpu_pct: Option<f64>,
     pub walks: Option<f64>,
     pub walk_mean_ms: Option<f64>,
     /// The server's own quantiles of the walk time after the window (its summary's recent window).
@@ -266,6 +270,7 @@ impl CpuFigures {
     pub fn build(
         server_ticks: Option<u64>,
         walk_sum_s: Option<f64>,
+        walk_cpu_s: Option<f64>,
         walks: Option<f64>,
         walk_quantiles: Vec<(String, f64)>,
         threads: Vec<(String, usize, u64)>,
@@ -279,6 +284,7 @@ impl CpuFigures {
         Some(CpuFigures {
             server_pct: server_ticks.map(pct),
             rank_walk_pct: walk_sum_s.map(|s| s / w * 100.0),
+            rank_walk_cpu_pct: walk_cpu_s.map(|s| s / w * 100.0),
             walks,
             walk_mean_ms: walk_sum_s
                 .zip(walks)
@@ -472,7 +478,13 @@ impl QueueReport {
                 "B",
             ),
             target(
-                "rank walks, % of one core",
+                "rank walks CPU, % of one core",
+                self.cpu.as_ref().and_then(|c| c.rank_walk_cpu_pct),
+                15.0,
+                "%",
+            ),
+            target(
+                "rank walks wall time, % of one core",
                 self.cpu.as_ref().and_then(|c| c.rank_walk_pct),
                 15.0,
                 "%",
@@ -664,8 +676,9 @@ impl QueueReport {
             w(
                 &mut out,
                 format!(
-                    "server CPU over the window: {} of one core; rank walks {} ({} walks, mean {})",
+                    "server CPU over the window: {} of one core; rank walks {} CPU, {} wall ({} walks, mean {})",
                     f(c.server_pct, "%"),
+                    f(c.rank_walk_cpu_pct, "%"),
                     f(c.rank_walk_pct, "%"),
                     f(c.walks, ""),
                     f(c.walk_mean_ms, " ms")

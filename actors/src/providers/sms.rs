@@ -4,6 +4,8 @@
 //! numbers it is told to fail for, and it keeps an outbox that the dev-only endpoint shows, so a
 //! tester reads the code there instead of on a phone.
 
+use std::sync::Arc;
+
 use futures_util::future::BoxFuture;
 use parking_lot::Mutex;
 
@@ -25,7 +27,7 @@ pub trait SmsProvider: Send + Sync + 'static {
 
 pub struct SandboxSms {
     /// The messages sent, by phone (bounded: the oldest phones are forgotten first).
-    outbox: std::sync::Arc<Mutex<Outbox>>,
+    outbox: Arc<Mutex<Outbox>>,
     fail_numbers: Vec<String>,
 }
 
@@ -34,11 +36,18 @@ const OUTBOX_PHONES: usize = 200_000;
 /// Messages kept per phone.
 const PER_PHONE: usize = 10;
 
+/// The outbox holds a message for every phone that logged in at a peak, so it is kept compact
+/// (about 170 bytes a phone): the phone is stored once, shared with `order`.
 #[derive(Default)]
 struct Outbox {
-    by_phone: std::collections::HashMap<String, Vec<SmsMessage>>,
+    by_phone: std::collections::HashMap<Arc<str>, Vec<Sent>>,
     /// Phones in the order they first received a message, to forget the oldest.
-    order: std::collections::VecDeque<String>,
+    order: std::collections::VecDeque<Arc<str>>,
+}
+
+struct Sent {
+    code: Box<str>,
+    sent_at: i64,
 }
 
 impl SandboxSms {
@@ -51,31 +60,63 @@ impl SmsProvider for SandboxSms {
     fn send_code(&self, phone: &str, code: &str, now_ms: i64) -> BoxFuture<'static, Result<(), String>> {
         let fail = self.fail_numbers.iter().any(|n| n == phone);
         let outbox = self.outbox.clone();
-        let msg = SmsMessage { phone: phone.to_string(), code: code.to_string(), sent_at: now_ms };
+        let (phone, sent) = (phone.to_string(), Sent { code: code.into(), sent_at: now_ms });
         Box::pin(async move {
             tokio::task::yield_now().await;
             if fail {
                 return Err("sandbox gateway rejected the number".into());
             }
             let mut o = outbox.lock();
-            if !o.by_phone.contains_key(&msg.phone) {
-                if o.order.len() >= OUTBOX_PHONES {
-                    if let Some(old) = o.order.pop_front() {
-                        o.by_phone.remove(&old);
+            let o = &mut *o;
+            match o.by_phone.get_mut(phone.as_str()) {
+                Some(list) => {
+                    if list.len() >= PER_PHONE {
+                        list.remove(0);
                     }
+                    list.push(sent);
                 }
-                o.order.push_back(msg.phone.clone());
+                None => {
+                    if o.order.len() >= OUTBOX_PHONES {
+                        if let Some(old) = o.order.pop_front() {
+                            o.by_phone.remove(&old);
+                        }
+                    }
+                    let key: Arc<str> = phone.into();
+                    o.order.push_back(key.clone());
+                    let mut list = Vec::with_capacity(1);
+                    list.push(sent);
+                    o.by_phone.insert(key, list);
+                }
             }
-            let list = o.by_phone.entry(msg.phone.clone()).or_default();
-            if list.len() >= PER_PHONE {
-                list.remove(0);
-            }
-            list.push(msg);
             Ok(())
         })
     }
 
     fn outbox(&self, phone: &str) -> Option<Vec<SmsMessage>> {
-        Some(self.outbox.lock().by_phone.get(phone).map(|l| l.iter().rev().cloned().collect()).unwrap_or_default())
+        let o = self.outbox.lock();
+        let list = o.by_phone.get(phone).map(|l| l.as_slice()).unwrap_or_default();
+        Some(list.iter().rev().map(|m| SmsMessage { phone: phone.to_string(), code: m.code.to_string(), sent_at: m.sent_at }).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn outbox_is_newest_first_and_bounded_per_phone() {
+        let sms = SandboxSms::new(vec!["19900000000".into()]);
+        for i in 0..12 {
+            sms.send_code("13800000000", &format!("{i:06}"), 1000 + i).await.unwrap();
+        }
+        sms.send_code("13800000001", "777777", 5).await.unwrap();
+        let got = sms.outbox("13800000000").unwrap();
+        assert_eq!(got.len(), PER_PHONE, "the oldest messages of a phone are dropped");
+        assert_eq!((got[0].code.as_str(), got[0].sent_at, got[0].phone.as_str()), ("000011", 1011, "13800000000"));
+        assert_eq!(got[PER_PHONE - 1].code, "000002");
+        assert_eq!(sms.outbox("13800000001").unwrap()[0].code, "777777");
+        assert!(sms.outbox("13800000002").unwrap().is_empty());
+        assert!(sms.send_code("19900000000", "123456", 1).await.is_err(), "the configured number fails");
+        assert!(sms.outbox("19900000000").unwrap().is_empty(), "a failed send is not in the outbox");
     }
 }

@@ -50,6 +50,16 @@ pub async fn settle() {
     }
 }
 
+/// Lets `ms` of paused time pass in small steps, so that periodic timers fire at each period
+/// (a single `advance` fires each due timer once).
+pub async fn pass(ms: u64) {
+    for _ in 0..ms / 10 {
+        tokio::time::advance(Duration::from_millis(10)).await;
+        tokio::task::yield_now().await;
+    }
+    settle().await;
+}
+
 pub async fn online(p: &Platform, uid: i64) -> SessionView {
     match p.game_state(uid).await.unwrap() {
         GameState::Online(v) => v,

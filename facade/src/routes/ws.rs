@@ -1,23 +1,34 @@
 //! The WebSocket `/echo?access_token=` (core-platform.md §4.10, §7.3).
 //!
-//! The socket task owns the actix-ws session: it answers PING with PONG, closes a socket silent
-//! for 75 s, and writes what the connection actor hands its sink. The sink encodes each push as
-//! a protobuf `Envelope` numbered with this connection's offset and epoch.
+//! An open socket is one user connection (`actors::connection`): its [`Sink`] is subscribed to
+//! the user's pushes, encodes each at once as a protobuf `Envelope` numbered with this
+//! connection's offset and epoch, and queues the frame in the socket's outbox. The socket itself
+//! is the body of the upgrade response ([`Socket`]), so the HTTP dispatcher's task is the
+//! connection's only task: each poll reads the client's frames (PING gets PONG; any frame resets
+//! the idle clock; a socket silent for 75 s is closed), then writes every queued frame in one
+//! write. Idle, a socket holds no buffer (the dispatcher's are released too, `vendor/README.md`):
+//! this is what keeps a connected waiting player within the memory budget of issue 3.
 
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use actix_web::web::Bytes;
+use actix_codec::{Decoder, Encoder};
+use actix_http::ws::{Codec, Frame, Message};
+use actix_web::body::{BodyStream, MessageBody};
+use actix_web::web::{Bytes, BytesMut};
 use actix_web::{web, HttpRequest, HttpResponse};
-use actix_ws::Message;
 use actors::clock::Clock;
-use actors::connection::{ConnMsg, ConnectionSink};
+use actors::connection::{Connection, ConnectionSink};
 use actors::view::Push;
-use futures_util::StreamExt;
+use futures_util::Stream;
+use parking_lot::Mutex;
 use prost::Message as _;
 use serde::Deserialize;
-use tokio::sync::mpsc;
 
 use crate::envelope::ApiError;
 use crate::proto::{Authorization, Envelope, MessageType, Notification};
@@ -25,6 +36,11 @@ use crate::{dto, AppState};
 
 /// A socket silent this long is closed (the client pings every 30 s).
 const IDLE_LIMIT: Duration = Duration::from_secs(75);
+/// The largest frame a client may send.
+const MAX_FRAME: usize = 64 * 1024;
+/// Frames queued for a socket that does not read them: beyond this the socket is closed (the
+/// browser reconnects and gets the current state).
+const OUTBOX_LIMIT: usize = 512;
 /// USER_GAME_STATUS_CHANGE.
 pub const USER_GAME_STATUS_CHANGE: i32 = 130122;
 
@@ -34,19 +50,57 @@ pub struct TokenQuery {
     access_token: String,
 }
 
+/// A frame waiting to be written.
+enum Out {
+    /// An `Envelope`, to be sent as a binary frame.
+    Envelope(Bytes),
+    /// A control frame, already encoded.
+    Control(Bytes),
+}
+
+/// Frames waiting to be written, and the socket task's waker.
+#[derive(Default)]
+struct Outbox {
+    frames: VecDeque<Out>,
+    waker: Option<Waker>,
+    /// The socket is closing or closed: nothing more is queued.
+    gone: bool,
+}
+
 struct Sink {
-    /// Frames for the socket task to write; closed when the socket goes.
-    tx: mpsc::UnboundedSender<Bytes>,
+    outbox: Mutex<Outbox>,
     offset: AtomicU64,
-    epoch: String,
-    device_no: String,
+    epoch: Box<str>,
+    device_no: Box<str>,
     clock: Clock,
 }
 
 impl Sink {
     fn frame(&self, kind: MessageType, content: Vec<u8>) -> Bytes {
         let offset = self.offset.fetch_add(1, Ordering::Relaxed) + 1;
-        Bytes::from(Envelope { r#type: kind as i32, content, offset, epoch: self.epoch.clone() }.encode_to_vec())
+        Bytes::from(Envelope { r#type: kind as i32, content, offset, epoch: self.epoch.to_string() }.encode_to_vec())
+    }
+
+    /// Queues a frame and wakes the socket; false once the socket is gone.
+    fn send(&self, frame: Bytes) -> bool {
+        let mut o = self.outbox.lock();
+        if o.gone {
+            return false;
+        }
+        if o.frames.len() >= OUTBOX_LIMIT {
+            // A reader this far behind is not reading: close it rather than grow without bound.
+            o.gone = true;
+            o.frames.clear();
+        } else {
+            o.frames.push_back(Out::Envelope(frame));
+        }
+        let waker = o.waker.take();
+        let queued = !o.gone;
+        drop(o);
+        if let Some(w) = waker {
+            w.wake();
+        }
+        queued
     }
 }
 
@@ -67,7 +121,7 @@ impl ConnectionSink for Sink {
                 self.frame(MessageType::Authorization, a.encode_to_vec())
             }
         };
-        self.tx.send(frame).is_ok()
+        self.send(frame)
     }
 }
 
@@ -85,13 +139,12 @@ pub async fn echo(req: HttpRequest, body: web::Payload, state: web::Data<AppStat
     let passport = state.platform.passport();
     let (uid, login_token) = passport.redeem_socket_token(&q.access_token)?;
     let login = passport.authenticate(&login_token).await?;
-    let (resp, mut session, stream) = actix_ws::handle(&req, body).map_err(|_| ApiError::bad_request())?;
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut response = actix_http::ws::handshake(req.head()).map_err(|_| ApiError::bad_request())?;
     let sink = Arc::new(Sink {
-        tx,
+        outbox: Mutex::new(Outbox::default()),
         offset: AtomicU64::new(0),
-        epoch: actors::passport::random_hex(8),
-        device_no: login.device_no,
+        epoch: actors::passport::random_hex(8).into(),
+        device_no: login.device_no.into(),
         clock: state.platform.clock(),
     });
     let conn = state.platform.connect(uid, sink.clone()).await?;
@@ -102,39 +155,162 @@ pub async fn echo(req: HttpRequest, body: web::Payload, state: web::Data<AppStat
         sink.push(&Push::GameStatus(current));
     }
     metrics::gauge!("yoo_websockets_open").increment(1.0);
-    actix_web::rt::spawn(async move {
-        let mut stream = stream.max_frame_size(64 * 1024);
-        let mut last_seen = tokio::time::Instant::now();
-        let mut check = tokio::time::interval(Duration::from_secs(15));
+    let socket = Socket {
+        sink,
+        payload: body.into_inner(),
+        codec: Codec::new().max_size(MAX_FRAME),
+        input: BytesMut::new(),
+        idle: Box::pin(tokio::time::sleep(IDLE_LIMIT)),
+        conn: Some(conn),
+        state: state.clone(),
+        phase: Phase::Open,
+    };
+    Ok(response.message_body(BodyStream::new(socket).boxed()).map_err(|_| ApiError::bad_request())?.into())
+}
+
+/// The open socket, polled by the HTTP dispatcher as the upgrade response's body.
+struct Socket {
+    sink: Arc<Sink>,
+    payload: actix_web::dev::Payload,
+    codec: Codec,
+    /// Received bytes not yet decoded; released whenever empty.
+    input: BytesMut,
+    idle: Pin<Box<tokio::time::Sleep>>,
+    conn: Option<Connection>,
+    state: web::Data<AppState>,
+    phase: Phase,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Open,
+    /// Write what is queued, then a close frame.
+    Closing,
+    /// The close frame is written: the body ends.
+    Closed,
+}
+
+impl Socket {
+    /// Reads and answers what the client sent; false when the client is gone.
+    fn read(&mut self, cx: &mut Context<'_>) -> bool {
         loop {
-            tokio::select! {
-                msg = stream.next() => match msg {
-                    Some(Ok(Message::Binary(b))) => {
-                        last_seen = tokio::time::Instant::now();
-                        if let Ok(env) = Envelope::decode(b) {
-                            if env.r#type == MessageType::Ping as i32 {
-                                let pong = sink.frame(MessageType::Pong, vec![]);
-                                if session.binary(pong).await.is_err() { break; }
-                            }
-                        }
+            match Pin::new(&mut self.payload).poll_next(cx) {
+                Poll::Ready(Some(Ok(bytes))) => {
+                    if self.input.is_empty() {
+                        self.input = BytesMut::from(bytes);
+                    } else {
+                        self.input.extend_from_slice(&bytes);
                     }
-                    Some(Ok(Message::Ping(p))) => {
-                        last_seen = tokio::time::Instant::now();
-                        if session.pong(&p).await.is_err() { break; }
-                    }
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => last_seen = tokio::time::Instant::now(),
-                },
-                out = rx.recv() => match out {
-                    Some(frame) => if session.binary(frame).await.is_err() { break; },
-                    None => break,
-                },
-                _ = check.tick() => if last_seen.elapsed() > IDLE_LIMIT { break; },
+                }
+                Poll::Ready(Some(Err(_))) | Poll::Ready(None) => return false,
+                Poll::Pending => break,
             }
         }
-        let _ = conn.send_message(ConnMsg::Closed);
+        let mut heard = false;
+        loop {
+            match self.codec.decode(&mut self.input) {
+                Ok(Some(frame)) => {
+                    heard = true;
+                    match frame {
+                        Frame::Binary(b) => {
+                            if Envelope::decode(b).is_ok_and(|env| env.r#type == MessageType::Ping as i32) {
+                                let pong = self.sink.frame(MessageType::Pong, vec![]);
+                                self.sink.send(pong);
+                            }
+                        }
+                        Frame::Ping(p) => self.queue_control(Message::Pong(p)),
+                        Frame::Close(_) => self.close(),
+                        _ => {}
+                    }
+                }
+                Ok(None) => break,
+                Err(_) => {
+                    self.close();
+                    break;
+                }
+            }
+        }
+        if self.input.is_empty() {
+            self.input = BytesMut::new();
+        }
+        if heard {
+            self.idle.as_mut().reset(tokio::time::Instant::now() + IDLE_LIMIT);
+        }
+        true
+    }
+
+    /// Writes a control frame ahead of the queued data frames.
+    fn queue_control(&mut self, msg: Message) {
+        let mut out = BytesMut::new();
+        if self.codec.encode(msg, &mut out).is_ok() {
+            let mut o = self.sink.outbox.lock();
+            if !o.gone {
+                o.frames.push_front(Out::Control(out.freeze()));
+            }
+        }
+    }
+
+    /// Starts closing: nothing more is queued; what is queued goes, then the close frame.
+    fn close(&mut self) {
+        if self.phase == Phase::Open {
+            self.phase = Phase::Closing;
+        }
+        self.sink.outbox.lock().gone = true;
+    }
+}
+
+impl Stream for Socket {
+    type Item = Result<Bytes, std::io::Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.phase == Phase::Closed || !this.read(cx) {
+            return Poll::Ready(None);
+        }
+        if this.phase == Phase::Open && this.idle.as_mut().poll(cx).is_ready() {
+            this.close();
+        }
+        let frames: Vec<Out> = {
+            let mut o = this.sink.outbox.lock();
+            if o.gone && this.phase == Phase::Open {
+                // The outbox overflowed: close.
+                this.phase = Phase::Closing;
+            }
+            if o.frames.is_empty() && this.phase == Phase::Open {
+                if !o.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                    o.waker = Some(cx.waker().clone());
+                }
+                return Poll::Pending;
+            }
+            o.frames.drain(..).collect()
+        };
+        let mut out = BytesMut::new();
+        for f in frames {
+            let encoded = match f {
+                Out::Envelope(b) => this.codec.encode(Message::Binary(b), &mut out),
+                Out::Control(raw) => {
+                    out.extend_from_slice(&raw);
+                    Ok(())
+                }
+            };
+            if encoded.is_err() {
+                return Poll::Ready(None);
+            }
+        }
+        if out.is_empty() && this.phase == Phase::Closing {
+            this.phase = Phase::Closed;
+            let _ = this.codec.encode(Message::Close(None), &mut out);
+        }
+        Poll::Ready(Some(Ok(out.freeze())))
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        self.sink.outbox.lock().gone = true;
+        if let Some(conn) = self.conn.take() {
+            self.state.platform.disconnect(conn);
+        }
         metrics::gauge!("yoo_websockets_open").decrement(1.0);
-        let _ = session.close(None).await;
-    });
-    Ok(resp)
+    }
 }

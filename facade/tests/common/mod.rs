@@ -174,6 +174,29 @@ impl Socket {
         }
     }
 
+    /// Sends a WebSocket ping and returns the payload of the pong that answers it.
+    pub async fn control_ping(&mut self, payload: &'static [u8]) -> Bytes {
+        self.framed.send(awc::ws::Message::Ping(Bytes::from_static(payload))).await.unwrap();
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.framed.next()).await.expect("a frame in time");
+            if let Frame::Pong(p) = frame.expect("socket open").expect("frame") {
+                return p;
+            }
+        }
+    }
+
+    /// Closes the socket and waits for the server's close frame.
+    pub async fn close(mut self) {
+        self.framed.send(awc::ws::Message::Close(None)).await.unwrap();
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.framed.next()).await.expect("a frame in time");
+            match frame {
+                Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
     pub async fn ping(&mut self) {
         let env = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
         self.framed.send(awc::ws::Message::Binary(env.encode_to_vec().into())).await.unwrap();

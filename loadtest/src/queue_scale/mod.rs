@@ -20,7 +20,8 @@
 //! 5. **Figures.** The children report every READY and rank push with its wall-clock receipt
 //!    time, and every free; `analysis` turns them into staleness, hand-off and correctness
 //!    figures. With `server_pid`, the server's CPU (`/proc/<pid>/stat`, per thread as well) and
-//!    the rank walks' time (`yoo_rank_refresh_seconds` of `/metrics`) over the window, and its
+//!    the rank walks' wall and CPU time (`yoo_rank_refresh_seconds`, `yoo_rank_refresh_cpu_seconds` of
+//!    `/metrics`) over the window, and its
 //!    resident memory after each phase (after `settle`, so idle player actors have stopped).
 
 pub mod analysis;
@@ -429,6 +430,7 @@ async fn scenario(
     report.cpu = crate::report::CpuFigures::build(
         cpu0.zip(cpu1).map(|(a, b)| b.saturating_sub(a)),
         delta("yoo_rank_refresh_seconds_sum"),
+        delta("yoo_rank_refresh_cpu_seconds_sum"),
         delta("yoo_rank_refresh_seconds_count"),
         metrics1
             .iter()
