@@ -33,6 +33,7 @@ pub mod platform;
 pub mod player;
 pub mod providers;
 pub mod queue;
+pub mod small_str;
 pub mod view;
 
 pub use config::{DomainConfig, NodeConfig};

@@ -34,6 +34,7 @@ use crate::game_session::{MachineId, Phase, SessionInit};
 use crate::lanes::{Lane, LaneQueue, Place};
 use crate::machine_pool::PoolMsg;
 use crate::platform::{Ctx, SessionKey};
+use crate::small_str::SmallStr;
 use crate::view::{GameState, Push, SessionView, Status};
 
 /// One waiting session.
@@ -41,7 +42,7 @@ use crate::view::{GameState, Push, SessionView, Status};
 pub struct Waiting {
     pub session_id: i64,
     pub uid: i64,
-    pub device_no: Arc<str>,
+    pub device_no: SmallStr,
     pub since_ms: i64,
     /// The rank this player was last shown (0: none yet).
     pub told: u64,

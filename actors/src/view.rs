@@ -51,7 +51,7 @@ pub struct SessionView {
     pub game_logo: Arc<str>,
     pub status: Status,
     /// The device that started the session ("this client" is the same device).
-    pub device_no: Arc<str>,
+    pub device_no: crate::small_str::SmallStr,
     pub node_id: i64,
     pub node_name: Arc<str>,
     pub connect_countdown_secs: u64,

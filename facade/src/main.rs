@@ -12,24 +12,8 @@ fn usage() -> ! {
     std::process::exit(2)
 }
 
-fn main() {
-    limit_malloc_arenas();
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
-    runtime.block_on(serve());
-}
-
-/// glibc gives each thread that allocates its own arena, up to 8 per core; memory freed in one
-/// arena is not reused by the others, so a burst on many threads (the blocking pool grows to
-/// dozens during a peak of logins) leaves every arena half empty. Four arenas keep the lock
-/// contention low on this 2-core machine and the heap dense. Must run before any thread starts.
-fn limit_malloc_arenas() {
-    // SAFETY: mallopt only sets an allocator parameter; no other thread exists yet.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 4);
-    }
-}
-
-async fn serve() {
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .init();

@@ -7,6 +7,8 @@
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
+
+use crate::small_str::SmallStr;
 use parking_lot::Mutex;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -36,18 +38,51 @@ const OUTBOX_PHONES: usize = 200_000;
 /// Messages kept per phone.
 const PER_PHONE: usize = 10;
 
-/// The outbox holds a message for every phone that logged in at a peak, so it is kept compact
-/// (about 170 bytes a phone): the phone is stored once, shared with `order`.
+/// The outbox holds a message for every phone that logged in at a peak, so it is kept compact:
+/// about 180 bytes a phone and no allocation of its own (see `small_str`).
 #[derive(Default)]
 struct Outbox {
-    by_phone: std::collections::HashMap<Arc<str>, Vec<Sent>>,
+    by_phone: std::collections::HashMap<SmallStr, Sent>,
     /// Phones in the order they first received a message, to forget the oldest.
-    order: std::collections::VecDeque<Arc<str>>,
+    order: std::collections::VecDeque<SmallStr>,
 }
 
-struct Sent {
-    code: Box<str>,
+/// The messages of one phone: nearly always one.
+enum Sent {
+    One(Message),
+    Many(Vec<Message>),
+}
+
+struct Message {
+    code: SmallStr,
     sent_at: i64,
+}
+
+impl Sent {
+    fn as_slice(&self) -> &[Message] {
+        match self {
+            Sent::One(m) => std::slice::from_ref(m),
+            Sent::Many(v) => v,
+        }
+    }
+
+    fn push(&mut self, m: Message) {
+        match self {
+            Sent::One(_) => {
+                let Sent::One(first) = std::mem::replace(self, Sent::Many(Vec::with_capacity(2))) else { unreachable!() };
+                if let Sent::Many(v) = self {
+                    v.push(first);
+                    v.push(m);
+                }
+            }
+            Sent::Many(v) => {
+                if v.len() >= PER_PHONE {
+                    v.remove(0);
+                }
+                v.push(m);
+            }
+        }
+    }
 }
 
 impl SandboxSms {
@@ -60,7 +95,7 @@ impl SmsProvider for SandboxSms {
     fn send_code(&self, phone: &str, code: &str, now_ms: i64) -> BoxFuture<'static, Result<(), String>> {
         let fail = self.fail_numbers.iter().any(|n| n == phone);
         let outbox = self.outbox.clone();
-        let (phone, sent) = (phone.to_string(), Sent { code: code.into(), sent_at: now_ms });
+        let (phone, msg) = (SmallStr::new(phone), Message { code: code.into(), sent_at: now_ms });
         Box::pin(async move {
             tokio::task::yield_now().await;
             if fail {
@@ -69,23 +104,15 @@ impl SmsProvider for SandboxSms {
             let mut o = outbox.lock();
             let o = &mut *o;
             match o.by_phone.get_mut(phone.as_str()) {
-                Some(list) => {
-                    if list.len() >= PER_PHONE {
-                        list.remove(0);
-                    }
-                    list.push(sent);
-                }
+                Some(sent) => sent.push(msg),
                 None => {
                     if o.order.len() >= OUTBOX_PHONES {
                         if let Some(old) = o.order.pop_front() {
                             o.by_phone.remove(&old);
                         }
                     }
-                    let key: Arc<str> = phone.into();
-                    o.order.push_back(key.clone());
-                    let mut list = Vec::with_capacity(1);
-                    list.push(sent);
-                    o.by_phone.insert(key, list);
+                    o.order.push_back(phone.clone());
+                    o.by_phone.insert(phone, Sent::One(msg));
                 }
             }
             Ok(())
@@ -94,7 +121,7 @@ impl SmsProvider for SandboxSms {
 
     fn outbox(&self, phone: &str) -> Option<Vec<SmsMessage>> {
         let o = self.outbox.lock();
-        let list = o.by_phone.get(phone).map(|l| l.as_slice()).unwrap_or_default();
+        let list = o.by_phone.get(phone).map(Sent::as_slice).unwrap_or_default();
         Some(list.iter().rev().map(|m| SmsMessage { phone: phone.to_string(), code: m.code.to_string(), sent_at: m.sent_at }).collect())
     }
 }
