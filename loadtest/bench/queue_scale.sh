@@ -7,7 +7,7 @@
 #   loadtest/bench/queue_scale.sh [OUT_DIR]
 #
 # Settings (environment): PLAYERS=100000 SOCKETS=19000 MACHINES=1000 RATE=1000 WINDOW=20
-# PROCS=3 REFRESH_MS=500 WORKERS=2 PERF=0 (1: perf record the server during the window).
+# PROCS=3 REFRESH_MS=750 WORKERS=2 PERF=0 (1: perf record the server during the window).
 # Build first: cargo build --release -p facade -p loadtest
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,7 +19,7 @@ MACHINES=${MACHINES:-1000}
 RATE=${RATE:-1000}
 WINDOW=${WINDOW:-20}
 PROCS=${PROCS:-3}
-REFRESH_MS=${REFRESH_MS:-500}
+REFRESH_MS=${REFRESH_MS:-750}
 WORKERS=${WORKERS:-2}
 PERF=${PERF:-0}
 

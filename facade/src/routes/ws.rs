@@ -31,7 +31,7 @@ use prost::Message as _;
 use serde::Deserialize;
 
 use crate::envelope::ApiError;
-use crate::proto::{Authorization, Envelope, MessageType, Notification};
+use crate::proto::{Authorization, Envelope, MessageType};
 use crate::{dto, AppState};
 
 /// A socket silent this long is closed (the client pings every 30 s).
@@ -81,6 +81,47 @@ impl Sink {
         Bytes::from(Envelope { r#type: kind as i32, content, offset, epoch: self.epoch.to_string() }.encode_to_vec())
     }
 
+    /// A NOTIFICATION frame, encoded straight into one buffer: this is every rank push, so it
+    /// skips the intermediate messages and copies `encode_to_vec` would make. The bytes are
+    /// those prost writes for `Envelope { Notification { code, content, data } }`
+    /// (`tests::notification_frames_match_prost`).
+    fn notification(&self, code: i32, name: &str, data: &str) -> Bytes {
+        use prost::encoding::{encode_key, encode_varint, encoded_len_varint, WireType};
+        let offset = self.offset.fetch_add(1, Ordering::Relaxed) + 1;
+        // Fields below tag 16 have a one-byte key; proto3 leaves out empty fields.
+        let field = |len: usize| if len == 0 { 0 } else { 1 + encoded_len_varint(len as u64) + len };
+        let code_len = if code != 0 { 1 + encoded_len_varint(code as i64 as u64) } else { 0 };
+        let inner = code_len + field(name.len()) + field(data.len());
+        let kind = MessageType::Notification as i32 as u64;
+        let epoch_len = field(self.epoch.len());
+        let total = 1 + encoded_len_varint(kind) + field(inner) + 1 + encoded_len_varint(offset) + epoch_len;
+        let mut buf = BytesMut::with_capacity(total);
+        let text = |buf: &mut BytesMut, tag: u32, text: &str| {
+            if !text.is_empty() {
+                encode_key(tag, WireType::LengthDelimited, buf);
+                encode_varint(text.len() as u64, buf);
+                buf.extend_from_slice(text.as_bytes());
+            }
+        };
+        encode_key(1, WireType::Varint, &mut buf);
+        encode_varint(kind, &mut buf);
+        if inner > 0 {
+            encode_key(2, WireType::LengthDelimited, &mut buf);
+            encode_varint(inner as u64, &mut buf);
+        }
+        if code != 0 {
+            encode_key(1, WireType::Varint, &mut buf);
+            encode_varint(code as i64 as u64, &mut buf);
+        }
+        text(&mut buf, 2, name);
+        text(&mut buf, 3, data);
+        encode_key(3, WireType::Varint, &mut buf);
+        encode_varint(offset, &mut buf);
+        text(&mut buf, 4, &self.epoch);
+        debug_assert_eq!(buf.len(), total);
+        buf.freeze()
+    }
+
     /// Queues a frame and wakes the socket; false once the socket is gone.
     fn send(&self, frame: Bytes) -> bool {
         let mut o = self.outbox.lock();
@@ -109,13 +150,9 @@ impl ConnectionSink for Sink {
         let frame = match push {
             Push::GameStatus(state) => {
                 let data = dto::game_state_text(state, &self.device_no, self.clock.now_ms());
-                let n = Notification { code: USER_GAME_STATUS_CHANGE, content: "USER_GAME_STATUS_CHANGE".into(), data };
-                self.frame(MessageType::Notification, n.encode_to_vec())
+                self.notification(USER_GAME_STATUS_CHANGE, "USER_GAME_STATUS_CHANGE", &data)
             }
-            Push::Notice { code, data } => {
-                let n = Notification { code: *code, content: notice_name(*code).into(), data: data.clone() };
-                self.frame(MessageType::Notification, n.encode_to_vec())
-            }
+            Push::Notice { code, data } => self.notification(*code, notice_name(*code), data),
             Push::Authorization { status } => {
                 let a = Authorization { status: status.to_string(), value: String::new() };
                 self.frame(MessageType::Authorization, a.encode_to_vec())
@@ -312,5 +349,37 @@ impl Drop for Socket {
             self.state.platform.disconnect(conn);
         }
         metrics::gauge!("yoo_websockets_open").decrement(1.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::Notification;
+
+    fn sink(epoch: &str) -> Sink {
+        Sink {
+            outbox: Mutex::new(Outbox::default()),
+            offset: AtomicU64::new(0),
+            epoch: epoch.into(),
+            device_no: "d".into(),
+            clock: Clock::new(),
+        }
+    }
+
+    #[test]
+    fn notification_frames_match_prost() {
+        for (epoch, code, name, data) in [
+            ("0a1b2c3d4e5f6a7b", 130122, "USER_GAME_STATUS_CHANGE", r#"{"sort":1}"#.to_string()),
+            ("", 0, "", String::new()),
+            ("e", 130125, "USER_TIME_END", "x".repeat(300)),
+        ] {
+            let s = sink(epoch);
+            s.offset.store(126, Ordering::Relaxed);
+            let ours = s.notification(code, name, &data);
+            let n = Notification { code, content: name.into(), data: data.clone() };
+            let theirs = Envelope { r#type: MessageType::Notification as i32, content: n.encode_to_vec(), offset: 127, epoch: epoch.into() }.encode_to_vec();
+            assert_eq!(&ours[..], &theirs[..], "{epoch:?} {code}");
+        }
     }
 }
