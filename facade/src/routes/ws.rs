@@ -25,6 +25,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
 use actors::connection::{Connection, ConnectionSink};
 use actors::view::Push;
+use actors::Platform;
 use futures_util::Stream;
 use parking_lot::Mutex;
 use prost::Message as _;
@@ -198,8 +199,7 @@ pub async fn echo(req: HttpRequest, body: web::Payload, state: web::Data<AppStat
         codec: Codec::new().max_size(MAX_FRAME),
         input: BytesMut::new(),
         idle: Box::pin(tokio::time::sleep(IDLE_LIMIT)),
-        conn: Some(conn),
-        state: state.clone(),
+        conn: Some((conn, state.platform.clone())),
         phase: Phase::Open,
     };
     Ok(response.message_body(BodyStream::new(socket).boxed()).map_err(|_| ApiError::bad_request())?.into())
@@ -213,8 +213,8 @@ struct Socket {
     /// Received bytes not yet decoded; released whenever empty.
     input: BytesMut,
     idle: Pin<Box<tokio::time::Sleep>>,
-    conn: Option<Connection>,
-    state: web::Data<AppState>,
+    /// The user connection, closed when the socket goes.
+    conn: Option<(Connection, Platform)>,
     phase: Phase,
 }
 
@@ -345,8 +345,8 @@ impl Stream for Socket {
 impl Drop for Socket {
     fn drop(&mut self) {
         self.sink.outbox.lock().gone = true;
-        if let Some(conn) = self.conn.take() {
-            self.state.platform.disconnect(conn);
+        if let Some((conn, platform)) = self.conn.take() {
+            platform.disconnect(conn);
         }
         metrics::gauge!("yoo_websockets_open").decrement(1.0);
     }
@@ -356,6 +356,7 @@ impl Drop for Socket {
 mod tests {
     use super::*;
     use crate::proto::Notification;
+    use futures_util::{FutureExt, StreamExt};
 
     fn sink(epoch: &str) -> Sink {
         Sink {
@@ -381,5 +382,88 @@ mod tests {
             let theirs = Envelope { r#type: MessageType::Notification as i32, content: n.encode_to_vec(), offset: 127, epoch: epoch.into() }.encode_to_vec();
             assert_eq!(&ours[..], &theirs[..], "{epoch:?} {code}");
         }
+    }
+
+    /// A socket over an in-memory request body, and the body's sending end.
+    fn socket() -> (Socket, impl FnMut(Message), Arc<Sink>) {
+        let (mut tx, payload) = actix_http::h1::Payload::create(false);
+        let sink = Arc::new(sink("e"));
+        let socket = Socket {
+            sink: sink.clone(),
+            payload: actix_web::dev::Payload::from(payload),
+            codec: Codec::new().max_size(MAX_FRAME),
+            input: BytesMut::new(),
+            idle: Box::pin(tokio::time::sleep(IDLE_LIMIT)),
+            conn: None,
+            phase: Phase::Open,
+        };
+        let mut client = Codec::new().client_mode();
+        let send = move |m: Message| {
+            let mut b = BytesMut::new();
+            client.encode(m, &mut b).unwrap();
+            tx.feed_data(b.freeze());
+        };
+        (socket, send, sink)
+    }
+
+    /// What one poll of the socket writes, as the client decodes it; None: nothing to write yet.
+    fn written(socket: &mut Socket) -> Option<Vec<Frame>> {
+        let out = socket.next().now_or_never()?;
+        let mut bytes = BytesMut::from(&out.expect("the socket is open").unwrap()[..]);
+        let mut client = Codec::new().client_mode();
+        let mut frames = vec![];
+        while let Some(f) = client.decode(&mut bytes).unwrap() {
+            frames.push(f);
+        }
+        Some(frames)
+    }
+
+    fn envelope(f: &Frame) -> Envelope {
+        let Frame::Binary(b) = f else { panic!("a binary frame, got {f:?}") };
+        Envelope::decode(b.clone()).unwrap()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn pings_pushes_and_the_idle_close() {
+        let (mut socket, mut send, sink) = socket();
+        assert!(written(&mut socket).is_none(), "nothing to say yet");
+
+        let ping = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
+        send(Message::Binary(ping.encode_to_vec().into()));
+        send(Message::Ping(Bytes::from_static(b"p")));
+        let frames = written(&mut socket).expect("answers");
+        assert!(matches!(&frames[0], Frame::Pong(p) if &p[..] == b"p"), "control frames first: {frames:?}");
+        assert_eq!(envelope(&frames[1]).r#type, MessageType::Pong as i32);
+
+        assert!(sink.push(&Push::Notice { code: 130123, data: "{}".into() }));
+        assert!(sink.push(&Push::Notice { code: 130125, data: "{}".into() }));
+        let frames = written(&mut socket).expect("the pushes");
+        assert_eq!(frames.len(), 2, "queued frames leave in one write");
+        let n = Notification::decode(Bytes::from(envelope(&frames[1]).content)).unwrap();
+        assert_eq!((n.code, n.content.as_str()), (130125, "USER_TIME_END"));
+
+        // Heard at 60 s: the idle clock restarts from there.
+        tokio::time::advance(Duration::from_secs(60)).await;
+        send(Message::Ping(Bytes::new()));
+        assert!(written(&mut socket).is_some());
+        tokio::time::advance(Duration::from_secs(70)).await;
+        assert!(written(&mut socket).is_none(), "75 s have not passed since the last frame");
+        tokio::time::advance(Duration::from_secs(6)).await;
+        let frames = written(&mut socket).expect("the close");
+        assert!(matches!(frames[..], [Frame::Close(_)]), "{frames:?}");
+        assert!(!sink.push(&Push::Notice { code: 130123, data: "{}".into() }), "a closed socket takes no push");
+        assert!(matches!(socket.next().now_or_never(), Some(None)), "then the body ends");
+    }
+
+    #[tokio::test]
+    async fn a_reader_that_falls_behind_is_closed() {
+        let (mut socket, _send, sink) = socket();
+        for _ in 0..OUTBOX_LIMIT {
+            assert!(sink.push(&Push::Notice { code: 130123, data: "{}".into() }));
+        }
+        assert!(!sink.push(&Push::Notice { code: 130123, data: "{}".into() }), "the outbox is full");
+        let frames = written(&mut socket).expect("the close");
+        assert!(matches!(frames[..], [Frame::Close(_)]), "what was queued is dropped, the socket closes");
+        assert!(matches!(socket.next().now_or_never(), Some(None)));
     }
 }
