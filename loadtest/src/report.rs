@@ -244,6 +244,9 @@ pub struct MemoryRow {
     pub server_fds: usize,
     /// The server's `yoo_actors_alive` by kind (`{kind="..."}`).
     pub actors_alive: Option<Vec<(String, f64)>>,
+    /// The server's `yoo_heap_in_use_bytes` (what its allocator has handed out, refreshed every
+    /// 10 s), KiB.
+    pub heap_kib: Option<u64>,
 }
 
 /// The server's CPU over the window.
@@ -342,6 +345,10 @@ pub struct QueueReport {
     pub bytes_per_waiting_overall: Option<f64>,
     pub bytes_per_socket: Option<f64>,
     pub bytes_per_connected_waiting: Option<f64>,
+    /// The same differences of heap in use instead of RSS: live data, whatever the allocator
+    /// keeps resident.
+    pub heap_per_waiting_without_socket: Option<f64>,
+    pub heap_per_socket: Option<f64>,
     pub window_s: f64,
     /// "time" or "guard" (admissions reached the last socket players).
     pub ended_by: String,
@@ -385,6 +392,8 @@ impl QueueReport {
             bytes_per_waiting_overall: None,
             bytes_per_socket: None,
             bytes_per_connected_waiting: None,
+            heap_per_waiting_without_socket: None,
+            heap_per_socket: None,
             window_s: 0.0,
             ended_by: String::new(),
             admission_rate: 0.0,
@@ -423,6 +432,16 @@ impl QueueReport {
             all.as_ref().map_or(0, |a| a.waiting) - front.as_ref().map_or(0, |f| f.waiting),
         );
         self.bytes_per_waiting_overall = per(&held, &all, self.waiting);
+        let heap = |a: &Option<MemoryRow>, b: &Option<MemoryRow>, n: usize| {
+            let (a, b) = (a.as_ref()?.heap_kib?, b.as_ref()?.heap_kib?);
+            (n > 0).then(|| (b as f64 - a as f64) * 1024.0 / n as f64)
+        };
+        self.heap_per_waiting_without_socket = heap(
+            &front,
+            &all,
+            all.as_ref().map_or(0, |a| a.waiting) - front.as_ref().map_or(0, |f| f.waiting),
+        );
+        self.heap_per_socket = heap(&all, &socks, self.connected);
         self.bytes_per_socket = per(&all, &socks, self.connected);
         self.bytes_per_connected_waiting = self
             .bytes_per_socket
@@ -550,20 +569,21 @@ impl QueueReport {
             w(
                 &mut out,
                 format!(
-                    "server memory:  {:<40} {:>8} {:>8} {:>10} {:>10} {:>6} {:>7}",
-                    "after", "waiting", "sockets", "RSS KiB", "anon KiB", "fds", "actors"
+                    "server memory:  {:<40} {:>8} {:>8} {:>10} {:>10} {:>10} {:>6} {:>7}",
+                    "after", "waiting", "sockets", "RSS KiB", "anon KiB", "heap KiB", "fds", "actors"
                 ),
             );
             for m in &self.memory {
                 w(
                     &mut out,
                     format!(
-                        "                {:<40} {:>8} {:>8} {:>10} {:>10} {:>6} {:>7}",
+                        "                {:<40} {:>8} {:>8} {:>10} {:>10} {:>10} {:>6} {:>7}",
                         m.label,
                         m.waiting,
                         m.sockets,
                         m.rss_kib,
                         m.anon_kib,
+                        m.heap_kib.map_or("-".into(), |h| h.to_string()),
                         m.server_fds,
                         m.actors_alive.as_ref().map_or("-".into(), |a| format!(
                             "{:.0}",
@@ -579,6 +599,11 @@ impl QueueReport {
                 b(self.bytes_per_waiting_overall),
                 b(self.bytes_per_socket),
                 b(self.bytes_per_connected_waiting)
+            ));
+            w(&mut out, format!(
+                "  heap in use (live data): per waiting player without a socket {}, per socket {}",
+                b(self.heap_per_waiting_without_socket),
+                b(self.heap_per_socket)
             ));
         }
         w(&mut out, format!(

@@ -24,6 +24,7 @@ use actix_web::web::{Bytes, BytesMut};
 use actix_web::{web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
 use actors::connection::{Connection, ConnectionSink};
+use actors::small_str::SmallStr;
 use actors::view::Push;
 use actors::Platform;
 use futures_util::Stream;
@@ -71,8 +72,10 @@ struct Outbox {
 struct Sink {
     outbox: Mutex<Outbox>,
     offset: AtomicU64,
-    epoch: Box<str>,
-    device_no: Box<str>,
+    // Inline strings: what a socket keeps for its whole life is allocated as little as possible
+    // (small long-lived allocations pin the pages of the burst that opened the sockets).
+    epoch: SmallStr,
+    device_no: SmallStr,
     clock: Clock,
 }
 
@@ -307,7 +310,7 @@ impl Stream for Socket {
         if this.phase == Phase::Open && this.idle.as_mut().poll(cx).is_ready() {
             this.close();
         }
-        let frames: Vec<Out> = {
+        let frames: VecDeque<Out> = {
             let mut o = this.sink.outbox.lock();
             if o.gone && this.phase == Phase::Open {
                 // The outbox overflowed: close.
@@ -319,7 +322,8 @@ impl Stream for Socket {
                 }
                 return Poll::Pending;
             }
-            o.frames.drain(..).collect()
+            // The queue goes with its frames: an idle socket keeps none (see `Sink::epoch`).
+            std::mem::take(&mut o.frames)
         };
         let mut out = BytesMut::new();
         for f in frames {

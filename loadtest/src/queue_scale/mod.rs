@@ -465,6 +465,7 @@ async fn read_memory(
     sockets: usize,
 ) -> Option<MemoryRow> {
     let m: Memory = probe::memory(pid?)?;
+    let metrics = probe::scrape(control).await;
     Some(MemoryRow {
         label: label.to_string(),
         waiting,
@@ -472,12 +473,13 @@ async fn read_memory(
         rss_kib: m.rss_kib,
         anon_kib: m.anon_kib,
         server_fds: probe::open_fds(pid?).unwrap_or(0),
-        actors_alive: probe::scrape(control).await.map(|m| {
+        actors_alive: metrics.as_ref().map(|m| {
             m.iter()
                 .filter(|(k, _)| k.starts_with("yoo_actors_alive"))
                 .map(|(k, v)| (k.trim_start_matches("yoo_actors_alive").to_string(), *v))
                 .collect()
         }),
+        heap_kib: metrics.as_ref().and_then(|m| m.get("yoo_heap_in_use_bytes")).map(|b| (*b / 1024.0) as u64),
     })
 }
 
