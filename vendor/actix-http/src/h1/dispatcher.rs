@@ -212,7 +212,9 @@ pin_project! {
     {
         None,
         ExpectCall { #[pin] fut: X::Future },
-        ServiceCall { #[pin] fut: S::Future },
+        // yoo patch: boxed. The service future is the whole app's, several KiB; inline it made
+        // every connection's task that large for the connection's life (a WebSocket's hours).
+        ServiceCall { fut: Pin<Box<S::Future>> },
         SendPayload { #[pin] body: B },
         SendErrorPayload { #[pin] body: BoxBody },
     }
@@ -400,6 +402,7 @@ where
 
         // All bytes have been accepted by the I/O stream, so the buffer can be reused or released.
         if *write_buf_needs_reset {
+            // yoo patch: released, not replaced by a fresh HW_BUFFER_SIZE buffer.
             *write_buf = BytesMut::new();
             *write_buf_needs_reset = false;
         } else {
@@ -626,7 +629,7 @@ where
                         } else {
                             // set InnerDispatcher state and continue loop to poll it
                             let fut = this.flow.service.call(req);
-                            this.state.set(State::ServiceCall { fut });
+                            this.state.set(State::ServiceCall { fut: Box::pin(fut) });
                         };
                     }
 
@@ -654,7 +657,7 @@ where
                 },
 
                 StateProj::ServiceCall { fut } => {
-                    match fut.poll(cx) {
+                    match fut.as_mut().poll(cx) {
                         // service call resolved. send response.
                         Poll::Ready(Ok(res)) => {
                             let (res, body) = res.into().replace_body(());
@@ -806,7 +809,7 @@ where
                             this.write_buf
                                 .extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
                             let fut = this.flow.service.call(req);
-                            this.state.set(State::ServiceCall { fut });
+                            this.state.set(State::ServiceCall { fut: Box::pin(fut) });
                         }
 
                         // send expect error as response
@@ -841,7 +844,7 @@ where
             } else {
                 // set dispatcher state to call service handler
                 let fut = this.flow.service.call(req);
-                this.state.set(State::ServiceCall { fut });
+                this.state.set(State::ServiceCall { fut: Box::pin(fut) });
             };
         };
 
@@ -856,7 +859,7 @@ where
 
                             let mut this = self.as_mut().project();
                             let fut = this.flow.service.call(req);
-                            this.state.set(State::ServiceCall { fut });
+                            this.state.set(State::ServiceCall { fut: Box::pin(fut) });
 
                             continue;
                         }
@@ -878,7 +881,7 @@ where
 
                 StateProj::ServiceCall { fut } => {
                     // return no matter the service call future's result.
-                    return match fut.poll(cx) {
+                    return match fut.as_mut().poll(cx) {
                         // Future is resolved. Send response and return a result. On success
                         // to notify the dispatcher a new state is set and the outer loop
                         // should be continue.
