@@ -169,9 +169,8 @@ impl Actor for ChannelActor {
 
     async fn handle(&self, me: ActorRef<ChannelMsg>, msg: ChannelMsg, st: &mut ChannelState) -> Result<(), ActorProcessingErr> {
         match msg {
-            ChannelMsg::Enqueue(mut w, lane, reply) => {
+            ChannelMsg::Enqueue(w, lane, reply) => {
                 let id = w.session_id;
-                w.told = 0;
                 let rank = st.queue.push(id, lane, w);
                 let place = st.queue.place(id).expect("just pushed");
                 if let Err(e) = self.ctx.store_place(id, &place).await {
@@ -190,7 +189,7 @@ impl Actor for ChannelActor {
             ChannelMsg::Remove(id, reply) => {
                 let removed = st.queue.remove(id).is_some();
                 if removed {
-                    self.left(st, id);
+                    self.left();
                     self.changed(&me, st);
                 }
                 let _ = reply.send(removed);
@@ -287,7 +286,7 @@ impl ChannelActor {
     }
 
     /// Bookkeeping for a session that left the queue (any way).
-    fn left(&self, _st: &mut ChannelState, _id: i64) {
+    fn left(&self) {
         metrics::gauge!("yoo_players_waiting").decrement(1.0);
         crate::game_session::count_state(Some(Status::Queue), None);
     }
@@ -296,7 +295,7 @@ impl ChannelActor {
     async fn hand_over(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState, machine: MachineId) {
         while let Some((id, place, w)) = st.queue.pop_front() {
             let rank_view = self.view_of(st, id, &place, &w, Status::Ready, 0);
-            self.left(st, id);
+            self.left();
             let init = SessionInit {
                 view: rank_view,
                 uid: w.uid,

@@ -61,7 +61,7 @@ impl<T, K: Hash + Eq + Clone> Bus<T, K> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        self.deliver(topic, value)
+        self.deliver(topic, || value)
     }
 
     /// Like `publish`, but builds the value only when the topic has a subscriber: the caller
@@ -71,25 +71,25 @@ impl<T, K: Hash + Eq + Clone> Bus<T, K> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        if self.subscribers(topic) == 0 {
-            return 0;
-        }
-        self.deliver(topic, &make())
+        self.deliver(topic, make)
     }
 
-    /// Subscribers run under the topics' read lock: a subscriber must not call back into the bus.
-    fn deliver<Q>(&self, topic: &Q, value: &T) -> usize
+    /// One lookup under the topics' read lock; subscribers run under it, so a subscriber must not
+    /// call back into the bus. Dead subscribers are dropped after, under the write lock.
+    fn deliver<Q, V>(&self, topic: &Q, value: impl FnOnce() -> V) -> usize
     where
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
+        V: std::borrow::Borrow<T>,
     {
         let mut delivered = 0;
         let mut dead = Vec::new();
         {
             let topics = self.topics.read();
             let Some(subs) = topics.get(topic) else { return 0 };
+            let value = value();
             for (id, deliver) in subs {
-                if deliver(value) {
+                if deliver(value.borrow()) {
                     delivered += 1;
                 } else {
                     dead.push(*id);

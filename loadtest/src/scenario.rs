@@ -127,13 +127,7 @@ pub async fn play(
     )
     .await?
     .0;
-    let code = outbox[0]["code"]
-        .as_str()
-        .ok_or((
-            Step::SmsOutbox,
-            Failure::Unexpected("no code in the outbox".into()),
-        ))?
-        .to_string();
+    let code = outbox_code(&outbox)?;
     let login = json!({"cellphone": phone, "code": code, "device_no": b.device()});
     call(rec, at, Step::Login, b.post("/api/passport/login", &login)).await?;
     let token = call(rec, at, Step::FetchToken, b.get("/api/fetchToken"))
@@ -259,6 +253,14 @@ async fn call<T>(
 }
 
 /// Whether pushed state `s` of session `id` has reached `status`; an ended session is a failure.
+/// The newest code of a dev SMS outbox answer.
+pub(crate) fn outbox_code(outbox: &Value) -> Result<String, (Step, Failure)> {
+    outbox[0]["code"].as_str().map(str::to_string).ok_or((
+        Step::SmsOutbox,
+        Failure::Unexpected("no code in the outbox".into()),
+    ))
+}
+
 fn until(s: &Value, id: i64, status: i64) -> Result<bool, Failure> {
     if s["id"].as_i64() != Some(id) {
         return Ok(false);

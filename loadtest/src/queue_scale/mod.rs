@@ -621,13 +621,7 @@ async fn enroll(
         b.get(&format!("/api/dev/sms/outbox?phone={phone}")),
     )
     .await?;
-    let code = outbox[0]["code"]
-        .as_str()
-        .ok_or((
-            Step::SmsOutbox,
-            Failure::Unexpected("no code in the outbox".into()),
-        ))?
-        .to_string();
+    let code = crate::scenario::outbox_code(&outbox)?;
     let login = json!({ "cellphone": phone, "code": code, "device_no": b.device() });
     timed(rec, Step::Login, b.post("/api/passport/login", &login)).await?;
     let start =
