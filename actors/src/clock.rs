@@ -15,8 +15,14 @@ pub struct Clock {
 
 impl Clock {
     pub fn new() -> Self {
-        let base_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
-        Clock { base_ms, base: Instant::now() }
+        let base_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        Clock {
+            base_ms,
+            base: Instant::now(),
+        }
     }
 
     /// Unix milliseconds now.

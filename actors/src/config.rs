@@ -52,8 +52,18 @@ impl Default for DomainConfig {
             subscription_games: vec![19],
             sms_fail_numbers: vec!["19900000000".into()],
             nodes: vec![
-                NodeConfig { id: 1, name: "华东一区".into(), status: 1, machines: vec!["hd1-01".into(), "hd1-02".into()] },
-                NodeConfig { id: 2, name: "华南一区".into(), status: 1, machines: vec!["hn1-01".into(), "hn1-02".into()] },
+                NodeConfig {
+                    id: 1,
+                    name: "华东一区".into(),
+                    status: 1,
+                    machines: vec!["hd1-01".into(), "hd1-02".into()],
+                },
+                NodeConfig {
+                    id: 2,
+                    name: "华南一区".into(),
+                    status: 1,
+                    machines: vec!["hn1-01".into(), "hn1-02".into()],
+                },
             ],
         }
     }

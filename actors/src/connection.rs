@@ -31,7 +31,9 @@ pub struct Connection {
 impl Connection {
     pub(crate) fn open(ctx: &Ctx, uid: i64, sink: Arc<dyn ConnectionSink>) -> Connection {
         metrics::gauge!("yoo_connections_open").increment(1.0);
-        Connection { sub: ctx.bus.subscribe(&uid, move |p: &Push| sink.push(p)) }
+        Connection {
+            sub: ctx.bus.subscribe(&uid, move |p: &Push| sink.push(p)),
+        }
     }
 
     pub(crate) fn close(self, ctx: &Ctx) {

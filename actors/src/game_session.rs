@@ -67,7 +67,9 @@ pub struct SessionMachine {
 impl SessionMachine {
     /// A session that has just been handed `machine`.
     pub fn ready(machine: MachineId) -> Self {
-        SessionMachine { phase: Phase::Ready { machine } }
+        SessionMachine {
+            phase: Phase::Ready { machine },
+        }
     }
 
     /// Applies `event`; an event that does not apply is refused and changes nothing.
@@ -79,9 +81,10 @@ impl SessionMachine {
             (Ready { machine }, Event::CountdownLapsed) => {
                 (Ended(EndReason::Missed), vec![FreeMachine(machine.clone()), End(EndReason::Missed)])
             }
-            (Ready { machine }, Event::Confirm) => {
-                (Connecting { machine: machine.clone() }, vec![CancelCountdown, StartConnect, Changed])
-            }
+            (Ready { machine }, Event::Confirm) => (
+                Connecting { machine: machine.clone() },
+                vec![CancelCountdown, StartConnect, Changed],
+            ),
             (Connecting { machine }, Event::Connected) => (Playing { machine: machine.clone() }, vec![Changed]),
             (Ready { machine } | Connecting { machine }, Event::GiveUp(reason)) => {
                 (Ended(reason), vec![CancelCountdown, FreeMachine(machine.clone()), End(reason)])
@@ -90,9 +93,7 @@ impl SessionMachine {
                 Ended(EndReason::Over),
                 vec![CancelCountdown, FreeMachine(machine.clone()), End(EndReason::Over)],
             ),
-            (Playing { machine }, Event::TimeUp) => {
-                (Ended(EndReason::TimeUp), vec![FreeMachine(machine.clone()), End(EndReason::TimeUp)])
-            }
+            (Playing { machine }, Event::TimeUp) => (Ended(EndReason::TimeUp), vec![FreeMachine(machine.clone()), End(EndReason::TimeUp)]),
             _ => return Err(DomainError::WrongState),
         };
         self.phase = next;
@@ -175,8 +176,12 @@ impl Actor for GameSessionActor {
         };
         count_state(None, st.machine.status());
         match &init.phase {
-            Phase::Ready { .. } => st.timers.set(SessionTimer::Countdown, init.countdown, &me, SessionMsg::CountdownLapsed),
-            Phase::Connecting { .. } => st.timers.set(SessionTimer::Connect, self.ctx.config.connect_delay(), &me, SessionMsg::Connected),
+            Phase::Ready { .. } => st
+                .timers
+                .set(SessionTimer::Countdown, init.countdown, &me, SessionMsg::CountdownLapsed),
+            Phase::Connecting { .. } => st
+                .timers
+                .set(SessionTimer::Connect, self.ctx.config.connect_delay(), &me, SessionMsg::Connected),
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
             Phase::Ended(_) => {}
         }
@@ -248,7 +253,12 @@ impl GameSessionActor {
         let minute_ms = self.ctx.config.play_minute_ms.max(1) as i64;
         let began = st.view.playing_at_ms.unwrap_or_else(|| self.ctx.clock.now_ms());
         let due = began + st.minute * minute_ms - self.ctx.clock.now_ms();
-        st.timers.set(SessionTimer::PlayMinute, Duration::from_millis(due.max(0) as u64), me, SessionMsg::ChargeMinute);
+        st.timers.set(
+            SessionTimer::PlayMinute,
+            Duration::from_millis(due.max(0) as u64),
+            me,
+            SessionMsg::ChargeMinute,
+        );
     }
 
     /// Charges one minute of play: free time first, then paid, nothing inside a package window.
@@ -262,7 +272,10 @@ impl GameSessionActor {
         let (uid, id, minute) = (st.uid, st.view.id, st.minute);
         let store = self.ctx.store.clone();
         let charged = tokio::task::spawn_blocking(move || -> storage::Result<_> {
-            let holdings = crate::holdings::Holdings { entitlements: store.assets.entitlements(uid, now)?, ..Default::default() };
+            let holdings = crate::holdings::Holdings {
+                entitlements: store.assets.entitlements(uid, now)?,
+                ..Default::default()
+            };
             let package = holdings.package_window_open(now);
             store.assets.charge_minute(uid, id, minute, package, now)
         })
@@ -275,18 +288,31 @@ impl GameSessionActor {
                 if !charge.package && left < 10 && !st.warned {
                     st.warned = true;
                     let data = format!(r#"{{"left":{left},"gameId":{}}}"#, st.view.game_id);
-                    self.ctx.bus.publish(&topic, &Push::Notice { code: crate::view::USER_GAME_TIME_NOT_ENOUGH, data });
+                    self.ctx.bus.publish(
+                        &topic,
+                        &Push::Notice {
+                            code: crate::view::USER_GAME_TIME_NOT_ENOUGH,
+                            data,
+                        },
+                    );
                 }
                 self.schedule_minute(me, st);
             }
             Ok(Err(storage::Error::Conflict(_))) => {
                 let data = format!(r#"{{"gameId":{}}}"#, st.view.game_id);
-                self.ctx.bus.publish(&topic, &Push::Notice { code: crate::view::USER_TIME_END, data });
+                self.ctx.bus.publish(
+                    &topic,
+                    &Push::Notice {
+                        code: crate::view::USER_TIME_END,
+                        data,
+                    },
+                );
                 let _ = self.apply(me, st, Event::TimeUp).await;
             }
             other => {
                 tracing::error!(session_id = id, minute, result = ?other.map(|r| r.map(|_| ())), "play minute not charged; retrying");
-                st.timers.set(SessionTimer::PlayMinute, Duration::from_secs(1), me, SessionMsg::ChargeMinute);
+                st.timers
+                    .set(SessionTimer::PlayMinute, Duration::from_secs(1), me, SessionMsg::ChargeMinute);
             }
         }
     }
@@ -298,11 +324,16 @@ impl GameSessionActor {
         let now = self.ctx.clock.now_ms();
         for effect in effects {
             match effect {
-                Effect::StartCountdown => {
-                    st.timers.set(SessionTimer::Countdown, self.ctx.config.connect_countdown(), me, SessionMsg::CountdownLapsed)
-                }
+                Effect::StartCountdown => st.timers.set(
+                    SessionTimer::Countdown,
+                    self.ctx.config.connect_countdown(),
+                    me,
+                    SessionMsg::CountdownLapsed,
+                ),
                 Effect::CancelCountdown => st.timers.cancel(&SessionTimer::Countdown),
-                Effect::StartConnect => st.timers.set(SessionTimer::Connect, self.ctx.config.connect_delay(), me, SessionMsg::Connected),
+                Effect::StartConnect => st
+                    .timers
+                    .set(SessionTimer::Connect, self.ctx.config.connect_delay(), me, SessionMsg::Connected),
                 Effect::FreeMachine(m) => self.ctx.free_machine(st.view.node_id, m),
                 Effect::Changed => {
                     self.sync_view(st, now);
@@ -343,8 +374,7 @@ impl GameSessionActor {
             Phase::Ready { machine } | Phase::Connecting { machine } | Phase::Playing { machine } => Some(machine.clone()),
             Phase::Ended(_) => None,
         };
-        let (id, status, ready_at, playing_at) =
-            (st.view.id, st.view.status as i32, st.view.ready_at_ms, st.view.playing_at_ms);
+        let (id, status, ready_at, playing_at) = (st.view.id, st.view.status as i32, st.view.ready_at_ms, st.view.playing_at_ms);
         let ok = self
             .ctx
             .update_record(id, move |r: &mut GameSessionRecord| {
@@ -384,18 +414,38 @@ mod tests {
     fn transitions() {
         use Effect::*;
         use Event::*;
-        check(&[Confirm], Phase::Connecting { machine: m("a") }, Ok(vec![CancelCountdown, StartConnect, Changed]));
+        check(
+            &[Confirm],
+            Phase::Connecting { machine: m("a") },
+            Ok(vec![CancelCountdown, StartConnect, Changed]),
+        );
         check(&[Confirm, Connected], Phase::Playing { machine: m("a") }, Ok(vec![Changed]));
         check(&[CountdownLapsed], Phase::Ended(Missed), Ok(vec![FreeMachine(m("a")), End(Missed)]));
-        check(&[GiveUp(GaveUp)], Phase::Ended(GaveUp), Ok(vec![CancelCountdown, FreeMachine(m("a")), End(GaveUp)]));
-        check(&[GiveUp(Cancelled)], Phase::Ended(Cancelled), Ok(vec![CancelCountdown, FreeMachine(m("a")), End(Cancelled)]));
-        check(&[Confirm, GiveUp(GaveUp)], Phase::Ended(GaveUp), Ok(vec![CancelCountdown, FreeMachine(m("a")), End(GaveUp)]));
+        check(
+            &[GiveUp(GaveUp)],
+            Phase::Ended(GaveUp),
+            Ok(vec![CancelCountdown, FreeMachine(m("a")), End(GaveUp)]),
+        );
+        check(
+            &[GiveUp(Cancelled)],
+            Phase::Ended(Cancelled),
+            Ok(vec![CancelCountdown, FreeMachine(m("a")), End(Cancelled)]),
+        );
+        check(
+            &[Confirm, GiveUp(GaveUp)],
+            Phase::Ended(GaveUp),
+            Ok(vec![CancelCountdown, FreeMachine(m("a")), End(GaveUp)]),
+        );
         check(
             &[Confirm, Connected, Event::Over],
             Phase::Ended(EndReason::Over),
             Ok(vec![CancelCountdown, FreeMachine(m("a")), End(EndReason::Over)]),
         );
-        check(&[Confirm, Connected, TimeUp], Phase::Ended(EndReason::TimeUp), Ok(vec![FreeMachine(m("a")), End(EndReason::TimeUp)]));
+        check(
+            &[Confirm, Connected, TimeUp],
+            Phase::Ended(EndReason::TimeUp),
+            Ok(vec![FreeMachine(m("a")), End(EndReason::TimeUp)]),
+        );
     }
 
     #[test]
@@ -404,10 +454,26 @@ mod tests {
         let ready = || Phase::Ready { machine: m("a") };
         check(&[Connected], ready(), Err(DomainError::WrongState));
         check(&[TimeUp], ready(), Err(DomainError::WrongState));
-        check(&[Confirm, Confirm], Phase::Connecting { machine: m("a") }, Err(DomainError::WrongState));
+        check(
+            &[Confirm, Confirm],
+            Phase::Connecting { machine: m("a") },
+            Err(DomainError::WrongState),
+        );
         // The countdown lapsing after a confirm is a stale timer: refused.
-        check(&[Confirm, CountdownLapsed], Phase::Connecting { machine: m("a") }, Err(DomainError::WrongState));
-        check(&[Confirm, Connected, GiveUp(EndReason::GaveUp)], Phase::Playing { machine: m("a") }, Err(DomainError::WrongState));
-        check(&[CountdownLapsed, Confirm], Phase::Ended(EndReason::Missed), Err(DomainError::UnknownSession));
+        check(
+            &[Confirm, CountdownLapsed],
+            Phase::Connecting { machine: m("a") },
+            Err(DomainError::WrongState),
+        );
+        check(
+            &[Confirm, Connected, GiveUp(EndReason::GaveUp)],
+            Phase::Playing { machine: m("a") },
+            Err(DomainError::WrongState),
+        );
+        check(
+            &[CountdownLapsed, Confirm],
+            Phase::Ended(EndReason::Missed),
+            Err(DomainError::UnknownSession),
+        );
     }
 }

@@ -153,7 +153,15 @@ mod tests {
 
     fn holding(kinds: &[&str]) -> Holdings {
         Holdings {
-            entitlements: kinds.iter().map(|k| Entitlement { uid: 1, kind: k.to_string(), starts_at: 0, expires_at: i64::MAX }).collect(),
+            entitlements: kinds
+                .iter()
+                .map(|k| Entitlement {
+                    uid: 1,
+                    kind: k.to_string(),
+                    starts_at: 0,
+                    expires_at: i64::MAX,
+                })
+                .collect(),
             play_time_free: 10,
             ..Default::default()
         }
@@ -167,7 +175,10 @@ mod tests {
         assert_eq!(month, "2026-11");
         assert_eq!(cst_month(next).0, "2026-12");
         assert_eq!(cst_month(next - 1).0, "2026-11");
-        assert_eq!(cst_month(days_from_civil(2026, 12, 31) * DAY_MS - CST_OFFSET_MS).1, days_from_civil(2027, 1, 1) * DAY_MS - CST_OFFSET_MS);
+        assert_eq!(
+            cst_month(days_from_civil(2026, 12, 31) * DAY_MS - CST_OFFSET_MS).1,
+            days_from_civil(2027, 1, 1) * DAY_MS - CST_OFFSET_MS
+        );
     }
 
     #[test]
@@ -214,9 +225,20 @@ mod tests {
         check(holding(&["tyvip"]), game(Some("hvip")), &[], Ok(()));
         check(holding(&[]), game(None), &[9], Err(DomainError::NeedSubscription));
         check(holding(&["sub:9"]), game(None), &[9], Ok(()));
-        let broke = Holdings { play_time_free: 0, ..holding(&[]) };
+        let broke = Holdings {
+            play_time_free: 0,
+            ..holding(&[])
+        };
         check(broke.clone(), game(None), &[], Err(DomainError::ShortOfTime));
-        check(Holdings { entitlements: holding(&["daily"]).entitlements, ..broke }, game(None), &[], Ok(()));
+        check(
+            Holdings {
+                entitlements: holding(&["daily"]).entitlements,
+                ..broke
+            },
+            game(None),
+            &[],
+            Ok(()),
+        );
     }
 
     #[test]

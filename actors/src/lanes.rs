@@ -48,7 +48,15 @@ pub enum Lane {
     Daily = 6,
 }
 
-pub const ALL_LANES: [Lane; 7] = [Lane::Normal, Lane::Member, Lane::Carrier, Lane::Vvip, Lane::Vip, Lane::Night, Lane::Daily];
+pub const ALL_LANES: [Lane; 7] = [
+    Lane::Normal,
+    Lane::Member,
+    Lane::Carrier,
+    Lane::Vvip,
+    Lane::Vip,
+    Lane::Night,
+    Lane::Daily,
+];
 
 /// Tag step; divisible by every weight so tags stay integers.
 pub const STEP: u64 = 8000;
@@ -124,7 +132,11 @@ impl<T> LaneQueue<T> {
     /// The place a player joining `lane` now would get (without joining).
     pub fn preview(&self, lane: Lane) -> Place {
         let tag = self.virtual_time.max(self.last_tag[lane.index()]) + STEP / lane.weight();
-        Place { tag, seq: self.next_seq, lane }
+        Place {
+            tag,
+            seq: self.next_seq,
+            lane,
+        }
     }
 
     /// Joins `lane`; returns the rank. An id already waiting is moved (see `change_lane`).
@@ -179,7 +191,10 @@ impl<T> LaneQueue<T> {
     /// Rebuilds a queue from stored places (after a restart): `virtual_time` is the largest tag
     /// admitted before. Entries keep their tags and sequence numbers, so the order is the same.
     pub fn restore(virtual_time: u64, entries: impl IntoIterator<Item = (i64, Place, T)>) -> Self {
-        let mut q = LaneQueue { virtual_time, ..Default::default() };
+        let mut q = LaneQueue {
+            virtual_time,
+            ..Default::default()
+        };
         let mut all: Vec<(i64, Place, T)> = entries.into_iter().collect();
         all.sort_by_key(|(_, p, _)| (p.seq, p.tag));
         for (id, place, item) in all {
@@ -206,7 +221,10 @@ impl<T> LaneQueue<T> {
     }
 
     fn head_lane(&self) -> Option<usize> {
-        (0..7).filter_map(|i| self.lanes[i].front().map(|(p, _)| ((p.tag, p.seq), i))).min().map(|(_, i)| i)
+        (0..7)
+            .filter_map(|i| self.lanes[i].front().map(|(p, _)| ((p.tag, p.seq), i)))
+            .min()
+            .map(|(_, i)| i)
     }
 
     pub fn front(&self) -> Option<(i64, &T)> {
@@ -308,11 +326,17 @@ mod tests {
         }
         q.push(10, Lane::Vip, 0);
         let mut seen = Vec::new();
-        q.visit_in_order(|id| id % 2 == 0, |rank, id, place, told| {
-            *told = rank;
-            seen.push((rank, id, place.lane));
-        });
-        assert_eq!(seen, vec![(1, 10, Lane::Vip), (3, 2, Lane::Normal), (5, 4, Lane::Normal), (7, 6, Lane::Normal)]);
+        q.visit_in_order(
+            |id| id % 2 == 0,
+            |rank, id, place, told| {
+                *told = rank;
+                seen.push((rank, id, place.lane));
+            },
+        );
+        assert_eq!(
+            seen,
+            vec![(1, 10, Lane::Vip), (3, 2, Lane::Normal), (5, 4, Lane::Normal), (7, 6, Lane::Normal)]
+        );
         assert_eq!(q.get(4), Some(&5), "the payload is the queue's own");
         let all: Vec<(u64, i64)> = q.in_order().map(|(r, id, _)| (r, id)).collect();
         assert_eq!(all[2], (3, 2));
@@ -390,9 +414,17 @@ mod tests {
         for id in 1..=10 {
             q.push(id, Lane::Normal, ());
         }
-        assert_eq!(q.change_lane(9, Lane::Member), Some((1, true)), "a fast-entry card moves the player to the front");
+        assert_eq!(
+            q.change_lane(9, Lane::Member),
+            Some((1, true)),
+            "a fast-entry card moves the player to the front"
+        );
         assert_eq!(q.place(9).unwrap().lane, Lane::Member);
-        assert_eq!(q.change_lane(1, Lane::Night), Some((2, true)), "the head of the normal lane gains from a night package");
+        assert_eq!(
+            q.change_lane(1, Lane::Night),
+            Some((2, true)),
+            "the head of the normal lane gains from a night package"
+        );
         // A lane whose fresh place would be later keeps the player where they are.
         assert_eq!(q.change_lane(2, Lane::Normal), Some((3, false)));
         assert_eq!(q.change_lane(10, Lane::Vip), Some((2, true)));
@@ -447,7 +479,11 @@ mod tests {
                     let expected = expected.unwrap();
                     assert_eq!(id, expected, "admission follows the stated order");
                     let (at_join, bound) = bounds.remove(&id).unwrap();
-                    assert!(admitted - at_join <= bound, "seed {seed}: {id} waited {} admissions, bound {bound}", admitted - at_join);
+                    assert!(
+                        admitted - at_join <= bound,
+                        "seed {seed}: {id} waited {} admissions, bound {bound}",
+                        admitted - at_join
+                    );
                     admitted += 1;
                 }
                 if rng.random_range(0..50) == 0 {

@@ -24,7 +24,10 @@ pub type Grant = (ChannelKey, MachineId);
 
 impl PoolState {
     pub fn new(machines: impl IntoIterator<Item = MachineId>) -> Self {
-        PoolState { free: machines.into_iter().collect(), ..Default::default() }
+        PoolState {
+            free: machines.into_iter().collect(),
+            ..Default::default()
+        }
     }
 
     /// A channel wants a machine for its head, queued since `since_ms`.
@@ -58,7 +61,9 @@ impl PoolState {
 
     /// Takes a specific free machine out; false if it is not free here.
     pub fn claim(&mut self, machine: &MachineId) -> bool {
-        let Some(i) = self.free.iter().position(|m| m == machine) else { return false };
+        let Some(i) = self.free.iter().position(|m| m == machine) else {
+            return false;
+        };
         self.free.remove(i);
         self.out.insert(machine.clone());
         true
@@ -74,7 +79,11 @@ impl PoolState {
 }
 
 pub enum PoolMsg {
-    Demand { channel: ChannelKey, since_ms: i64, reply_to: ActorRef<ChannelMsg> },
+    Demand {
+        channel: ChannelKey,
+        since_ms: i64,
+        reply_to: ActorRef<ChannelMsg>,
+    },
     Free(MachineId),
     /// (free, out) counts.
     Stats(RpcReplyPort<(usize, usize)>),
@@ -98,13 +107,20 @@ impl Actor for MachinePoolActor {
 
     async fn pre_start(&self, _me: ActorRef<PoolMsg>, machines: Vec<MachineId>) -> Result<MachinePoolState, ActorProcessingErr> {
         metrics::gauge!("yoo_machines_free").increment(machines.len() as f64);
-        Ok(MachinePoolState { pool: PoolState::new(machines), channels: HashMap::new() })
+        Ok(MachinePoolState {
+            pool: PoolState::new(machines),
+            channels: HashMap::new(),
+        })
     }
 
     async fn handle(&self, _me: ActorRef<PoolMsg>, msg: PoolMsg, st: &mut MachinePoolState) -> Result<(), ActorProcessingErr> {
         let free_before = st.pool.free_count() as f64;
         let mut grant = match msg {
-            PoolMsg::Demand { channel, since_ms, reply_to } => {
+            PoolMsg::Demand {
+                channel,
+                since_ms,
+                reply_to,
+            } => {
                 st.channels.insert(channel, reply_to);
                 st.pool.demand(channel, since_ms)
             }

@@ -77,7 +77,14 @@ pub fn random_hex(bytes: usize) -> String {
 
 impl Passport {
     pub fn new(store: Store, sms: Arc<dyn SmsProvider>, clock: Clock, gift_minutes: i64) -> Self {
-        Passport { store, gift_minutes, sms, clock, codes: Mutex::new(HashMap::new()), socket_tokens: Mutex::new(HashMap::new()) }
+        Passport {
+            store,
+            gift_minutes,
+            sms,
+            clock,
+            codes: Mutex::new(HashMap::new()),
+            socket_tokens: Mutex::new(HashMap::new()),
+        }
     }
 
     /// The registration gift a new player receives, as the login answer's `give_goods` lists it.
@@ -104,7 +111,14 @@ impl Passport {
                 }
             }
             // Reserve the slot before the slow send so two racing requests send one code.
-            codes.insert(phone.to_string(), PendingCode { code: code.clone(), sent_at: now, tries: 0 });
+            codes.insert(
+                phone.to_string(),
+                PendingCode {
+                    code: code.clone(),
+                    sent_at: now,
+                    tries: 0,
+                },
+            );
         }
         if let Err(e) = self.sms.send_code(phone, &code, now).await {
             self.codes.lock().remove(phone);
@@ -120,7 +134,9 @@ impl Passport {
         let now = self.clock.now_ms();
         {
             let mut codes = self.codes.lock();
-            let Some(p) = codes.get_mut(cellphone) else { return Err(DomainError::CodeWrong) };
+            let Some(p) = codes.get_mut(cellphone) else {
+                return Err(DomainError::CodeWrong);
+            };
             if now - p.sent_at > CODE_TTL_MS || p.tries >= CODE_TRIES {
                 codes.remove(cellphone);
                 return Err(DomainError::CodeWrong);
@@ -175,7 +191,9 @@ impl Passport {
     pub async fn logout(&self, token: &str) -> DomainResult<()> {
         let store = self.store.clone();
         let t = token.to_string();
-        tokio::task::spawn_blocking(move || store.logins.delete(&t)).await.map_err(|e| DomainError::Internal(e.to_string()))??;
+        tokio::task::spawn_blocking(move || store.logins.delete(&t))
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??;
         self.socket_tokens.lock().retain(|_, s| s.login_token != token);
         Ok(())
     }
@@ -206,7 +224,14 @@ impl Passport {
         let token = random_hex(24);
         let mut tokens = self.socket_tokens.lock();
         tokens.retain(|_, t| t.expires_at > now);
-        tokens.insert(token.clone(), SocketToken { uid: session.uid, login_token: session.token.clone(), expires_at: now + SOCKET_TOKEN_TTL_MS });
+        tokens.insert(
+            token.clone(),
+            SocketToken {
+                uid: session.uid,
+                login_token: session.token.clone(),
+                expires_at: now + SOCKET_TOKEN_TTL_MS,
+            },
+        );
         token
     }
 

@@ -20,14 +20,14 @@ use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit};
 use crate::holdings::Holdings;
 use crate::lanes::{Lane, Place};
-use crate::queue::{ChannelMeta, Waiting};
-use storage::GameSessionRecord;
 use crate::machine_pool::{MachinePoolActor, PoolMsg};
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
 use crate::queue::{ChannelActor, ChannelKey, ChannelMsg};
+use crate::queue::{ChannelMeta, Waiting};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use storage::GameSessionRecord;
 
 /// Registry key of a session: its id, carrying what it starts with.
 #[derive(Clone)]
@@ -39,7 +39,10 @@ pub struct SessionKey {
 
 impl SessionKey {
     pub fn new(id: i64, init: SessionInit) -> Self {
-        SessionKey { id, init: Some(Arc::new(init)) }
+        SessionKey {
+            id,
+            init: Some(Arc::new(init)),
+        }
     }
 
     /// A key to find a running session with (never to start one).
@@ -87,12 +90,21 @@ impl Ctx {
     }
 
     pub async fn channel(&self, game_id: i64, node_id: i64) -> DomainResult<ActorRef<ChannelMsg>> {
-        self.channels.get().expect("platform started").get_or_start(&(game_id, node_id)).await.map_err(DomainError::Internal)
+        self.channels
+            .get()
+            .expect("platform started")
+            .get_or_start(&(game_id, node_id))
+            .await
+            .map_err(DomainError::Internal)
     }
 
     /// The pool of a configured node (pools start with the platform).
     pub fn pool(&self, node_id: i64) -> DomainResult<ActorRef<PoolMsg>> {
-        self.pools.get().expect("platform started").get(&node_id).ok_or(DomainError::UnknownNode)
+        self.pools
+            .get()
+            .expect("platform started")
+            .get(&node_id)
+            .ok_or(DomainError::UnknownNode)
     }
 
     pub fn free_machine(&self, node_id: i64, machine: MachineId) {
@@ -114,12 +126,19 @@ impl Ctx {
     /// What a channel shows of its game and node.
     pub async fn channel_meta(&self, (game_id, node_id): ChannelKey) -> DomainResult<ChannelMeta> {
         let s = self.store.clone();
-        let (game, node) = tokio::task::spawn_blocking(move || -> storage::Result<_> { Ok((s.games.get(game_id)?, s.nodes.get(node_id)?)) })
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        let (game, node) =
+            tokio::task::spawn_blocking(move || -> storage::Result<_> { Ok((s.games.get(game_id)?, s.nodes.get(node_id)?)) })
+                .await
+                .map_err(|e| DomainError::Internal(e.to_string()))??;
         let game = game.ok_or(DomainError::UnknownGame)?;
         let node = node.ok_or(DomainError::UnknownNode)?;
-        Ok(ChannelMeta { game_id, game_name: game.name.as_str().into(), game_logo: game_logo(&game).into(), node_id, node_name: node.name.into() })
+        Ok(ChannelMeta {
+            game_id,
+            game_name: game.name.as_str().into(),
+            game_logo: game_logo(&game).into(),
+            node_id,
+            node_name: node.name.into(),
+        })
     }
 
     /// Stores a queued session's place.
@@ -170,7 +189,13 @@ impl Ctx {
         metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
         if reason == EndReason::ServerRestart {
             let data = format!(r#"{{"gameId":{game_id},"reason":"{}"}}"#, reason.as_str());
-            self.bus.publish(&uid, &Push::Notice { code: crate::view::USER_GAME_END, data });
+            self.bus.publish(
+                &uid,
+                &Push::Notice {
+                    code: crate::view::USER_GAME_END,
+                    data,
+                },
+            );
         }
         self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));
         self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
@@ -215,7 +240,11 @@ impl Platform {
         let (s, nodes) = (store.clone(), config.nodes.clone());
         let open = tokio::task::spawn_blocking(move || -> storage::Result<Vec<GameSessionRecord>> {
             for n in &nodes {
-                s.nodes.upsert(&Node { id: n.id, name: n.name.clone(), status: n.status })?;
+                s.nodes.upsert(&Node {
+                    id: n.id,
+                    name: n.name.clone(),
+                    status: n.status,
+                })?;
             }
             s.sessions.list_open()
         })
@@ -233,9 +262,15 @@ impl Platform {
             channels: OnceLock::new(),
             pools: OnceLock::new(),
         });
-        let root = Supervisor::start("root", RestartPolicy { max_restarts: 3, within: std::time::Duration::from_secs(60) })
-            .await
-            .map_err(|e| e.to_string())?;
+        let root = Supervisor::start(
+            "root",
+            RestartPolicy {
+                max_restarts: 3,
+                within: std::time::Duration::from_secs(60),
+            },
+        )
+        .await
+        .map_err(|e| e.to_string())?;
         let policy = RestartPolicy::default();
         let parent = Some(root.get_cell());
         let c = ctx.clone();
@@ -247,15 +282,24 @@ impl Platform {
         });
         let c = ctx.clone();
         let channels: Factory<ChannelKey, ChannelActor> = Arc::new(move |k| (ChannelActor { ctx: c.clone() }, *k));
-        let machines: std::collections::HashMap<i64, Vec<MachineId>> =
-            config.nodes.iter().map(|n| (n.id, n.machines.clone())).collect();
+        let machines: std::collections::HashMap<i64, Vec<MachineId>> = config.nodes.iter().map(|n| (n.id, n.machines.clone())).collect();
         let pools: Factory<i64, MachinePoolActor> =
             Arc::new(move |node| (MachinePoolActor, machines.get(node).cloned().unwrap_or_default()));
         let err = |e: ractor::SpawnErr| e.to_string();
-        let _ = ctx.players.set(Registry::new("player", policy, parent.clone(), players).await.map_err(err)?);
-        let _ = ctx.sessions.set(Registry::new("game_session", policy, parent.clone(), sessions).await.map_err(err)?);
-        let _ = ctx.channels.set(Registry::new("queue_channel", policy, parent.clone(), channels).await.map_err(err)?);
-        let _ = ctx.pools.set(Registry::new("machine_pool", policy, parent.clone(), pools).await.map_err(err)?);
+        let _ = ctx
+            .players
+            .set(Registry::new("player", policy, parent.clone(), players).await.map_err(err)?);
+        let _ = ctx
+            .sessions
+            .set(Registry::new("game_session", policy, parent.clone(), sessions).await.map_err(err)?);
+        let _ = ctx.channels.set(
+            Registry::new("queue_channel", policy, parent.clone(), channels)
+                .await
+                .map_err(err)?,
+        );
+        let _ = ctx
+            .pools
+            .set(Registry::new("machine_pool", policy, parent.clone(), pools).await.map_err(err)?);
         for n in &config.nodes {
             ctx.pools.get().expect("set above").get_or_start(&n.id).await?;
         }
@@ -277,8 +321,18 @@ impl Platform {
             match r.status {
                 1 if known_node => {
                     let lane = Lane::from_code(r.lane).unwrap_or(Lane::Normal);
-                    let place = Place { tag: r.tag.max(0) as u64, seq: r.seq.max(0) as u64, lane };
-                    let w = Waiting { session_id: r.id, uid: r.uid, device_no: r.device_no.as_str().into(), since_ms: r.created_at, told: 0 };
+                    let place = Place {
+                        tag: r.tag.max(0) as u64,
+                        seq: r.seq.max(0) as u64,
+                        lane,
+                    };
+                    let w = Waiting {
+                        session_id: r.id,
+                        uid: r.uid,
+                        device_no: r.device_no.as_str().into(),
+                        since_ms: r.created_at,
+                        told: 0,
+                    };
                     queued.entry((r.game_id, r.node_id)).or_default().push((w, place));
                     waiting += 1;
                 }
@@ -305,7 +359,9 @@ impl Platform {
                 .unwrap_or(0)
                 .max(0) as u64;
             match ctx.channel(key.0, key.1).await {
-                Ok(ch) => ch.send_message(ChannelMsg::Restore { virtual_time, entries }).map_err(|e| e.to_string())?,
+                Ok(ch) => ch
+                    .send_message(ChannelMsg::Restore { virtual_time, entries })
+                    .map_err(|e| e.to_string())?,
                 Err(e) => {
                     // The game or node is gone: its queue cannot come back.
                     tracing::warn!(game_id = key.0, node_id = key.1, error = %e, "queue not restored");
@@ -354,8 +410,18 @@ impl Platform {
             is_fast: r.lane,
             sort: 0,
         };
-        let init = SessionInit { view, uid: r.uid, phase, countdown: full.saturating_sub(elapsed), fresh: false, play_minutes: r.play_minutes };
-        ctx.sessions().get_or_start(&SessionKey::new(r.id, init)).await.map_err(DomainError::Internal)?;
+        let init = SessionInit {
+            view,
+            uid: r.uid,
+            phase,
+            countdown: full.saturating_sub(elapsed),
+            fresh: false,
+            play_minutes: r.play_minutes,
+        };
+        ctx.sessions()
+            .get_or_start(&SessionKey::new(r.id, init))
+            .await
+            .map_err(DomainError::Internal)?;
         Ok(())
     }
 
@@ -383,9 +449,11 @@ impl Platform {
     /// The catalogue page; deleted games never appear.
     pub async fn games(&self, keyword: Option<String>, page: u32, page_size: u32) -> DomainResult<(Vec<Game>, u64)> {
         let s = self.ctx.store.clone();
-        Ok(tokio::task::spawn_blocking(move || s.games.list(keyword.as_deref(), page, page_size))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??)
+        Ok(
+            tokio::task::spawn_blocking(move || s.games.list(keyword.as_deref(), page, page_size))
+                .await
+                .map_err(|e| DomainError::Internal(e.to_string()))??,
+        )
     }
 
     /// A game that exists and is not deleted.
@@ -402,8 +470,13 @@ impl Platform {
     /// no machines and is not offered).
     pub async fn nodes(&self) -> DomainResult<Vec<Node>> {
         let s = self.ctx.store.clone();
-        let nodes = tokio::task::spawn_blocking(move || s.nodes.list()).await.map_err(|e| DomainError::Internal(e.to_string()))??;
-        Ok(nodes.into_iter().filter(|n| self.ctx.config.nodes.iter().any(|c| c.id == n.id)).collect())
+        let nodes = tokio::task::spawn_blocking(move || s.nodes.list())
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        Ok(nodes
+            .into_iter()
+            .filter(|n| self.ctx.config.nodes.iter().any(|c| c.id == n.id))
+            .collect())
     }
 
     pub async fn node(&self, id: i64) -> DomainResult<Node> {
@@ -463,8 +536,15 @@ impl Platform {
         let lane = holdings.lane(now);
         let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
         let device_no = device_no.to_string();
-        ractor::call!(player, |reply| PlayerMsg::Start { game, node, device_no, lane, replace, reply })
-            .map_err(|e| DomainError::Internal(e.to_string()))?
+        ractor::call!(player, |reply| PlayerMsg::Start {
+            game,
+            node,
+            device_no,
+            lane,
+            replace,
+            reply
+        })
+        .map_err(|e| DomainError::Internal(e.to_string()))?
     }
 
     /// What a player holds now.
@@ -516,12 +596,18 @@ impl Platform {
     /// entitles them to, when that is further forward.
     pub async fn upgrade_queued(&self, uid: i64) -> DomainResult<()> {
         let lane = self.holdings(uid).await?.lane(self.ctx.clock.now_ms());
-        let GameState::Online(v) = self.game_state(uid).await? else { return Ok(()) };
+        let GameState::Online(v) = self.game_state(uid).await? else {
+            return Ok(());
+        };
         if v.status != Status::Queue || lane == Lane::Normal {
             return Ok(());
         }
         let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        match ractor::call!(player, |reply| PlayerMsg::ChangeLane { session_id: v.id, lane, reply }) {
+        match ractor::call!(player, |reply| PlayerMsg::ChangeLane {
+            session_id: v.id,
+            lane,
+            reply
+        }) {
             Ok(Ok(_)) | Ok(Err(DomainError::WrongState | DomainError::UnknownSession)) => Ok(()),
             Ok(Err(e)) => Err(e),
             Err(e) => Err(DomainError::Internal(e.to_string())),
@@ -531,7 +617,9 @@ impl Platform {
     /// Usable fast-entry cards.
     pub async fn cards(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
         let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        Ok(tokio::task::spawn_blocking(move || s.assets.cards(uid, now)).await.map_err(|e| DomainError::Internal(e.to_string()))??)
+        Ok(tokio::task::spawn_blocking(move || s.assets.cards(uid, now))
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??)
     }
 
     /// Uses a fast-entry card on the queued session.
@@ -544,7 +632,9 @@ impl Platform {
     pub async fn monthly_records(&self, uid: i64) -> DomainResult<(Vec<storage::MonthlyClaim>, i32, bool)> {
         let holdings = self.holdings(uid).await?;
         let s = self.ctx.store.clone();
-        let claims = tokio::task::spawn_blocking(move || s.assets.monthly_claims(uid)).await.map_err(|e| DomainError::Internal(e.to_string()))??;
+        let claims = tokio::task::spawn_blocking(move || s.assets.monthly_claims(uid))
+            .await
+            .map_err(|e| DomainError::Internal(e.to_string()))??;
         let (month, _) = crate::holdings::cst_month(self.ctx.clock.now_ms());
         let open = holdings.monthly_cards() > 0 && !claims.iter().any(|c| c.month == month);
         Ok((claims, holdings.monthly_cards(), open))
@@ -572,8 +662,13 @@ impl Platform {
     /// What someone joining lane `lane` of the caller's channel would see: (players ahead,
     /// expected wait in seconds, the lane). Lane 0 previews the caller's own lane.
     pub async fn channel_preview(&self, uid: i64, lane: i32) -> DomainResult<(u64, u64, i32)> {
-        let GameState::Online(v) = self.game_state(uid).await? else { return Err(DomainError::UnknownSession) };
-        let lane = Lane::from_code(lane).filter(|l| *l != Lane::Normal).or(Lane::from_code(v.is_fast)).unwrap_or(Lane::Normal);
+        let GameState::Online(v) = self.game_state(uid).await? else {
+            return Err(DomainError::UnknownSession);
+        };
+        let lane = Lane::from_code(lane)
+            .filter(|l| *l != Lane::Normal)
+            .or(Lane::from_code(v.is_fast))
+            .unwrap_or(Lane::Normal);
         let ch = self.ctx.channel(v.game_id, v.node_id).await?;
         let (ahead, wait) = ractor::call!(ch, ChannelMsg::Preview, lane).map_err(|e| DomainError::Internal(e.to_string()))?;
         Ok((ahead, wait, lane.code()))
@@ -581,7 +676,9 @@ impl Platform {
 
     /// Moves the caller's session to `device_no` (members with cross_screen only).
     pub async fn move_session(&self, uid: i64, device_no: &str) -> DomainResult<SessionView> {
-        let GameState::Online(v) = self.game_state(uid).await? else { return Err(DomainError::UnknownSession) };
+        let GameState::Online(v) = self.game_state(uid).await? else {
+            return Err(DomainError::UnknownSession);
+        };
         if !self.holdings(uid).await?.cross_screen() {
             return Err(DomainError::NoCrossScreen { session_id: v.id });
         }
@@ -654,7 +751,11 @@ mod tests {
     use super::*;
 
     fn node(id: i64, status: i32) -> Node {
-        Node { id, name: format!("n{id}"), status }
+        Node {
+            id,
+            name: format!("n{id}"),
+            status,
+        }
     }
 
     #[test]

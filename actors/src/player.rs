@@ -35,17 +35,40 @@ pub enum SessionOp {
 
 pub enum PlayerMsg {
     /// Start a game; with `replace` (changeGame) a live session is ended first.
-    Start { game: Game, node: Node, device_no: String, lane: Lane, replace: bool, reply: RpcReplyPort<DomainResult<SessionView>> },
-    Op { op: SessionOp, session_id: i64, reply: RpcReplyPort<DomainResult<GameState>> },
+    Start {
+        game: Game,
+        node: Node,
+        device_no: String,
+        lane: Lane,
+        replace: bool,
+        reply: RpcReplyPort<DomainResult<SessionView>>,
+    },
+    Op {
+        op: SessionOp,
+        session_id: i64,
+        reply: RpcReplyPort<DomainResult<GameState>>,
+    },
     Get(RpcReplyPort<GameState>),
     /// Move the queued session to a better lane (fast-entry card, purchase).
-    ChangeLane { session_id: i64, lane: Lane, reply: RpcReplyPort<DomainResult<SessionView>> },
+    ChangeLane {
+        session_id: i64,
+        lane: Lane,
+        reply: RpcReplyPort<DomainResult<SessionView>>,
+    },
     /// Use a fast-entry card on the queued session: it moves to the member fast-entry lane.
-    UseCard { card_id: i64, reply: RpcReplyPort<DomainResult<(storage::FastEnterCard, SessionView)>> },
+    UseCard {
+        card_id: i64,
+        reply: RpcReplyPort<DomainResult<(storage::FastEnterCard, SessionView)>>,
+    },
     /// Move the current session to `device_no` (cross-screen).
-    Move { device_no: String, reply: RpcReplyPort<DomainResult<SessionView>> },
+    Move {
+        device_no: String,
+        reply: RpcReplyPort<DomainResult<SessionView>>,
+    },
     /// The current session ended elsewhere (countdown, time up).
-    SessionEnded { id: i64 },
+    SessionEnded {
+        id: i64,
+    },
     /// Timer: stop if idle.
     Idle,
 }
@@ -82,10 +105,19 @@ impl Actor for PlayerActor {
     type Arguments = i64;
 
     async fn pre_start(&self, me: ActorRef<PlayerMsg>, uid: i64) -> Result<PlayerState, ActorProcessingErr> {
-        let current = self.ctx.open_session_of(uid).await?.map(|r| Current { id: r.id, game_id: r.game_id, node_id: r.node_id });
+        let current = self.ctx.open_session_of(uid).await?.map(|r| Current {
+            id: r.id,
+            game_id: r.game_id,
+            node_id: r.node_id,
+        });
         let mut timers = Timers::default();
         timers.set((), IDLE, &me, PlayerMsg::Idle);
-        Ok(PlayerState { uid, current, busy: false, timers })
+        Ok(PlayerState {
+            uid,
+            current,
+            busy: false,
+            timers,
+        })
     }
 
     async fn handle(&self, me: ActorRef<PlayerMsg>, msg: PlayerMsg, st: &mut PlayerState) -> Result<(), ActorProcessingErr> {
@@ -93,7 +125,14 @@ impl Actor for PlayerActor {
             st.busy = true;
         }
         match msg {
-            PlayerMsg::Start { game, node, device_no, lane, replace, reply } => {
+            PlayerMsg::Start {
+                game,
+                node,
+                device_no,
+                lane,
+                replace,
+                reply,
+            } => {
                 if replace {
                     if let Some(c) = st.current.as_ref().map(|c| c.id) {
                         if let Err(e) = self.op(st, SessionOp::Over, c).await {
@@ -166,7 +205,11 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
     let c = current?;
     let (session_id, current_game) = (c.id, c.game_id);
     Some(if current_game != game_id {
-        DomainError::OtherGameActive { session_id, game_id: current_game, game_name: c.game_name.to_string() }
+        DomainError::OtherGameActive {
+            session_id,
+            game_id: current_game,
+            game_name: c.game_name.to_string(),
+        }
     } else if *c.device_no == *device_no {
         DomainError::GameAlreadyActive { session_id, game_id }
     } else {
@@ -176,7 +219,9 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
 
 impl PlayerActor {
     async fn use_card(&self, st: &mut PlayerState, card_id: i64) -> DomainResult<(storage::FastEnterCard, SessionView)> {
-        let Some(Located::Queued(v, ch)) = self.locate(st).await else { return Err(DomainError::CardNotQueued) };
+        let Some(Located::Queued(v, ch)) = self.locate(st).await else {
+            return Err(DomainError::CardNotQueued);
+        };
         let (store, uid, now) = (self.ctx.store.clone(), st.uid, self.ctx.clock.now_ms());
         let used = tokio::task::spawn_blocking(move || store.assets.use_card(uid, card_id, v.id, now))
             .await
@@ -222,22 +267,41 @@ impl PlayerActor {
         }
         let now = self.ctx.clock.now_ms();
         let repo = self.ctx.store.sessions.clone();
-        let new = NewGameSession { uid: st.uid, game_id: game.id, node_id: node.id, device_no: device_no.clone(), created_at: now, lane: lane.code() };
+        let new = NewGameSession {
+            uid: st.uid,
+            game_id: game.id,
+            node_id: node.id,
+            device_no: device_no.clone(),
+            created_at: now,
+            lane: lane.code(),
+        };
         let record = tokio::task::spawn_blocking(move || repo.insert(&new))
             .await
             .map_err(|e| DomainError::Internal(e.to_string()))??;
         let ch = self.ctx.channel(game.id, node.id).await?;
-        let waiting = Waiting { session_id: record.id, uid: st.uid, device_no: device_no.as_str().into(), since_ms: now, told: 0 };
+        let waiting = Waiting {
+            session_id: record.id,
+            uid: st.uid,
+            device_no: device_no.as_str().into(),
+            since_ms: now,
+            told: 0,
+        };
         let enqueued = ractor::call!(ch, ChannelMsg::Enqueue, waiting, lane).map_err(|e| DomainError::Internal(e.to_string()));
         let view = match enqueued {
             Ok(Ok(v)) => v,
             Ok(Err(e)) | Err(e) => {
-                self.ctx.end_session(st.uid, record.id, game.id, EndReason::ServerRestart, now).await;
+                self.ctx
+                    .end_session(st.uid, record.id, game.id, EndReason::ServerRestart, now)
+                    .await;
                 return Err(e);
             }
         };
         metrics::counter!("yoo_sessions_started_total").increment(1);
-        st.current = Some(Current { id: record.id, game_id: game.id, node_id: node.id });
+        st.current = Some(Current {
+            id: record.id,
+            game_id: game.id,
+            node_id: node.id,
+        });
         Ok(view)
     }
 
@@ -249,11 +313,17 @@ impl PlayerActor {
         match (op, self.locate(st).await) {
             (_, None) => Err(DomainError::UnknownSession),
             (SessionOp::CancelQueue | SessionOp::Over, Some(Located::Queued(_, ch))) => {
-                let reason = if op == SessionOp::Over { EndReason::Over } else { EndReason::Cancelled };
+                let reason = if op == SessionOp::Over {
+                    EndReason::Over
+                } else {
+                    EndReason::Cancelled
+                };
                 let removed = ractor::call!(ch, ChannelMsg::Remove, session_id).map_err(|e| DomainError::Internal(e.to_string()))?;
                 if removed {
                     let now = self.ctx.clock.now_ms();
-                    self.ctx.end_session(st.uid, session_id, st.current.as_ref().map_or(0, |c| c.game_id), reason, now).await;
+                    self.ctx
+                        .end_session(st.uid, session_id, st.current.as_ref().map_or(0, |c| c.game_id), reason, now)
+                        .await;
                     st.current = None;
                     return Ok(GameState::None);
                 }
@@ -269,7 +339,11 @@ impl PlayerActor {
                 Ok(GameState::Online(view))
             }
             (_, Some(Located::Active(_, s))) => {
-                let reason = if op == SessionOp::CancelQueue { EndReason::Cancelled } else { EndReason::GaveUp };
+                let reason = if op == SessionOp::CancelQueue {
+                    EndReason::Cancelled
+                } else {
+                    EndReason::GaveUp
+                };
                 self.end_active(st, s, op, reason).await
             }
         }
@@ -318,13 +392,27 @@ mod tests {
             assert_eq!(start_conflict(cur.as_ref(), game, dev), want);
         };
         check(None, 1, "a", None);
-        check(Some(live(1, "a")), 1, "a", Some(DomainError::GameAlreadyActive { session_id: 7, game_id: 1 }));
-        check(Some(live(1, "a")), 1, "b", Some(DomainError::GameOnOtherClient { session_id: 7, game_id: 1 }));
+        check(
+            Some(live(1, "a")),
+            1,
+            "a",
+            Some(DomainError::GameAlreadyActive { session_id: 7, game_id: 1 }),
+        );
+        check(
+            Some(live(1, "a")),
+            1,
+            "b",
+            Some(DomainError::GameOnOtherClient { session_id: 7, game_id: 1 }),
+        );
         check(
             Some(live(1, "a")),
             2,
             "a",
-            Some(DomainError::OtherGameActive { session_id: 7, game_id: 1, game_name: "星海远征".into() }),
+            Some(DomainError::OtherGameActive {
+                session_id: 7,
+                game_id: 1,
+                game_name: "星海远征".into(),
+            }),
         );
     }
 }

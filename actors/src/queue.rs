@@ -264,8 +264,11 @@ impl Actor for ChannelActor {
         if !st.demanding {
             if let Some((_, head)) = st.queue.front() {
                 st.demanding = true;
-                let _ =
-                    st.pool.send_message(PoolMsg::Demand { channel: (st.meta.game_id, st.meta.node_id), since_ms: head.since_ms, reply_to: me.clone() });
+                let _ = st.pool.send_message(PoolMsg::Demand {
+                    channel: (st.meta.game_id, st.meta.node_id),
+                    since_ms: head.since_ms,
+                    reply_to: me.clone(),
+                });
             }
         }
         Ok(())
@@ -277,7 +280,18 @@ impl ChannelActor {
     fn view(&self, st: &ChannelState, id: i64, rank: u64) -> SessionView {
         match (st.queue.place(id), st.queue.get(id)) {
             (Some(place), Some(w)) => self.view_of(st, id, &place, w, Status::Queue, rank),
-            _ => self.view_of(st, id, &Place { tag: 0, seq: 0, lane: Lane::Normal }, &Waiting::default(), Status::Queue, rank),
+            _ => self.view_of(
+                st,
+                id,
+                &Place {
+                    tag: 0,
+                    seq: 0,
+                    lane: Lane::Normal,
+                },
+                &Waiting::default(),
+                Status::Queue,
+                rank,
+            ),
         }
     }
 
@@ -314,7 +328,9 @@ impl ChannelActor {
                 Err(e) => {
                     tracing::error!(session_id = id, error = %e, "session could not start; next in queue");
                     let now = self.ctx.clock.now_ms();
-                    self.ctx.end_session(w.uid, id, st.meta.game_id, crate::view::EndReason::ServerRestart, now).await;
+                    self.ctx
+                        .end_session(w.uid, id, st.meta.game_id, crate::view::EndReason::ServerRestart, now)
+                        .await;
                 }
             }
         }

@@ -20,8 +20,18 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
         sms_fail_numbers: vec![],
         register_gift_minutes: 600,
         nodes: vec![
-            NodeConfig { id: 1, name: "测试一区".into(), status: 1, machines: (0..machines).map(|i| format!("m{i}")).collect() },
-            NodeConfig { id: 2, name: "维护区".into(), status: 2, machines: vec![] },
+            NodeConfig {
+                id: 1,
+                name: "测试一区".into(),
+                status: 1,
+                machines: (0..machines).map(|i| format!("m{i}")).collect(),
+            },
+            NodeConfig {
+                id: 2,
+                name: "维护区".into(),
+                status: 2,
+                machines: vec![],
+            },
         ],
         ..DomainConfig::default()
     };
@@ -60,7 +70,13 @@ async fn two_players_one_machine() {
 
     p.session_op(a, SessionOp::Over, va.id).await.unwrap();
     settle().await;
-    assert!(matches!(rec_a.last_state(), Some(GameState::Ended { reason: EndReason::Over, .. })));
+    assert!(matches!(
+        rec_a.last_state(),
+        Some(GameState::Ended {
+            reason: EndReason::Over,
+            ..
+        })
+    ));
     assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
     let vb = online(&p, b).await;
     assert_eq!(vb.status, Status::Ready, "B gets the machine A freed");
@@ -68,7 +84,13 @@ async fn two_players_one_machine() {
 
     tokio::time::advance(Duration::from_secs(11)).await;
     settle().await;
-    assert!(matches!(rec_b.last_state(), Some(GameState::Ended { reason: EndReason::Missed, .. })));
+    assert!(matches!(
+        rec_b.last_state(),
+        Some(GameState::Ended {
+            reason: EndReason::Missed,
+            ..
+        })
+    ));
     assert_eq!(p.game_state(b).await.unwrap(), GameState::None);
     assert_eq!(p.machine_stats(1).await.unwrap(), (1, 0), "the machine is free again");
 
@@ -96,7 +118,11 @@ async fn ranks_follow_the_queue() {
     p.session_op(uids[1], SessionOp::CancelQueue, ids[1]).await.unwrap();
     pass(300).await;
     assert_eq!(online(&p, uids[3]).await.sort, 3);
-    assert!(matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 3), "a refresh period pushes the move: {:?}", rec.last_state());
+    assert!(
+        matches!(rec.last_state(), Some(GameState::Online(v)) if v.sort == 3),
+        "a refresh period pushes the move: {:?}",
+        rec.last_state()
+    );
     p.session_op(uids[0], SessionOp::Over, ids[0]).await.unwrap();
     settle().await;
     assert_eq!(online(&p, uids[3]).await.sort, 2, "asking gives the exact rank at once");
@@ -124,13 +150,32 @@ async fn start_is_refused_with_the_right_reason() {
     check(p.start_game(a, "d1", 1, Some(77), &[]).await, DomainError::UnknownNode);
     let v = p.start_game(a, "d1", 1, None, &[(2, 5), (1, 30)]).await.unwrap();
     assert_eq!(v.node_id, 1, "the node under maintenance is never picked");
-    check(p.start_game(a, "d1", 1, None, &[]).await, DomainError::GameAlreadyActive { session_id: v.id, game_id: 1 });
-    check(p.start_game(a, "d2", 1, None, &[]).await, DomainError::GameOnOtherClient { session_id: v.id, game_id: 1 });
+    check(
+        p.start_game(a, "d1", 1, None, &[]).await,
+        DomainError::GameAlreadyActive {
+            session_id: v.id,
+            game_id: 1,
+        },
+    );
+    check(
+        p.start_game(a, "d2", 1, None, &[]).await,
+        DomainError::GameOnOtherClient {
+            session_id: v.id,
+            game_id: 1,
+        },
+    );
     check(
         p.start_game(a, "d1", 3, None, &[]).await,
-        DomainError::OtherGameActive { session_id: v.id, game_id: 1, game_name: v.game_name.to_string() },
+        DomainError::OtherGameActive {
+            session_id: v.id,
+            game_id: 1,
+            game_name: v.game_name.to_string(),
+        },
     );
-    assert_eq!(p.session_op(a, SessionOp::Confirm, v.id + 100).await.unwrap_err(), DomainError::UnknownSession);
+    assert_eq!(
+        p.session_op(a, SessionOp::Confirm, v.id + 100).await.unwrap_err(),
+        DomainError::UnknownSession
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -163,7 +208,9 @@ async fn rank_pushes_are_paced_over_the_period() {
             if !seen[i] && pushed(rec) > before[i] {
                 seen[i] = true;
                 slices.insert(id % 5);
-                let Some(GameState::Online(v)) = rec.last_state() else { panic!("a rank push") };
+                let Some(GameState::Online(v)) = rec.last_state() else {
+                    panic!("a rank push")
+                };
                 assert_eq!(v.sort, i as u64, "the new rank, exact");
             }
         }
@@ -172,7 +219,10 @@ async fn rank_pushes_are_paced_over_the_period() {
         }
     }
     assert!(seen[1..].iter().all(|s| *s), "every connected player was pushed within the period");
-    assert!(slices_per_step.iter().all(|s| s.len() == 1), "one slice per tick: {slices_per_step:?}");
+    assert!(
+        slices_per_step.iter().all(|s| s.len() == 1),
+        "one slice per tick: {slices_per_step:?}"
+    );
     assert_eq!(slices_per_step.len(), 5, "the period's pushes are spread over its five ticks");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -22,7 +22,12 @@ async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
         play_minute_ms: 1000,
         register_gift_minutes: gift,
         sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig { id: 1, name: "测试一区".into(), status: 1, machines: (0..machines).map(|i| format!("m{i}")).collect() }],
+        nodes: vec![NodeConfig {
+            id: 1,
+            name: "测试一区".into(),
+            status: 1,
+            machines: (0..machines).map(|i| format!("m{i}")).collect(),
+        }],
         ..DomainConfig::default()
     };
     Platform::start(store, config).await.unwrap()
@@ -50,8 +55,16 @@ async fn lanes_follow_what_players_hold() {
     p.grant(normal[2], days("vvip", 30)).await.unwrap();
     let up = online(&p, normal[2]).await;
     assert_eq!((up.is_fast, up.sort), (3, 1));
-    assert_eq!(p.channel_preview(normal[0], 0).await.unwrap(), (4, 300, 0), "a new normal player would have 4 ahead");
-    assert_eq!(p.channel_preview(normal[0], 1).await.unwrap().0, 0, "member fast entry skips the queue");
+    assert_eq!(
+        p.channel_preview(normal[0], 0).await.unwrap(),
+        (4, 300, 0),
+        "a new normal player would have 4 ahead"
+    );
+    assert_eq!(
+        p.channel_preview(normal[0], 1).await.unwrap().0,
+        0,
+        "member fast entry skips the queue"
+    );
 }
 
 async fn futures_join(p: &Platform, phones: &[&str]) -> Vec<i64> {
@@ -103,7 +116,10 @@ async fn start_checks_of_what_players_hold() {
     p.grant(a, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
     assert_eq!(p.start_game(a, "d", 20, Some(1), &[]).await.unwrap_err(), DomainError::VipOnly);
     assert_eq!(p.start_game(a, "d", 21, Some(1), &[]).await.unwrap_err(), DomainError::VvipOnly);
-    assert_eq!(p.start_game(a, "d", 19, Some(1), &[]).await.unwrap_err(), DomainError::NeedSubscription);
+    assert_eq!(
+        p.start_game(a, "d", 19, Some(1), &[]).await.unwrap_err(),
+        DomainError::NeedSubscription
+    );
     p.grant(a, days("sub:19", 30)).await.unwrap();
     assert!(p.start_game(a, "d", 19, Some(1), &[]).await.is_ok());
 }
@@ -127,7 +143,11 @@ async fn play_time_runs_out() {
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
     let u = p.passport().user(a).await.unwrap();
-    assert_eq!((u.play_time_free, u.play_time_paid), (1, 1), "minute 0 is charged as play begins, free first");
+    assert_eq!(
+        (u.play_time_free, u.play_time_paid),
+        (1, 1),
+        "minute 0 is charged as play begins, free first"
+    );
     assert_eq!(rec.notices(), vec![actors::view::USER_GAME_TIME_NOT_ENOUGH]);
     for _ in 0..3 {
         tokio::time::advance(Duration::from_millis(1000)).await;
@@ -135,9 +155,22 @@ async fn play_time_runs_out() {
     }
     let u = p.passport().user(a).await.unwrap();
     assert_eq!((u.play_time_free, u.play_time_paid), (0, 0));
-    assert_eq!(rec.notices(), vec![actors::view::USER_GAME_TIME_NOT_ENOUGH, actors::view::USER_TIME_END]);
-    assert!(matches!(rec.last_state(), Some(GameState::Ended { reason: EndReason::TimeUp, .. })));
-    assert_eq!(online(&p, b).await.status, Status::Ready, "the freed machine goes to the next player");
+    assert_eq!(
+        rec.notices(),
+        vec![actors::view::USER_GAME_TIME_NOT_ENOUGH, actors::view::USER_TIME_END]
+    );
+    assert!(matches!(
+        rec.last_state(),
+        Some(GameState::Ended {
+            reason: EndReason::TimeUp,
+            ..
+        })
+    ));
+    assert_eq!(
+        online(&p, b).await.status,
+        Status::Ready,
+        "the freed machine goes to the next player"
+    );
     let record = p.store().sessions.get(v.id).unwrap().unwrap();
     assert_eq!(record.play_minutes, 3);
 }
@@ -148,7 +181,10 @@ async fn cross_screen_move() {
     let p = platform("move", 0, 60).await;
     let a = user(&p, "15400000001").await;
     let v = p.start_game(a, "phone", 1, Some(1), &[]).await.unwrap();
-    assert_eq!(p.move_session(a, "laptop").await.unwrap_err(), DomainError::NoCrossScreen { session_id: v.id });
+    assert_eq!(
+        p.move_session(a, "laptop").await.unwrap_err(),
+        DomainError::NoCrossScreen { session_id: v.id }
+    );
     p.grant(a, days("vip", 30)).await.unwrap();
     let moved = p.move_session(a, "laptop").await.unwrap();
     assert_eq!(&*moved.device_no, "laptop");

@@ -30,7 +30,10 @@ pub struct SubscriptionId<K = String> {
 
 impl<T, K> Default for Bus<T, K> {
     fn default() -> Self {
-        Bus { topics: RwLock::new(HashMap::new()), next_id: AtomicU64::new(1) }
+        Bus {
+            topics: RwLock::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+        }
     }
 }
 

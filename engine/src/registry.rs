@@ -46,7 +46,12 @@ where
             Some(p) => Supervisor::start_linked(kind, policy, p).await?,
             None => Supervisor::start(kind, policy).await?,
         };
-        Ok(Registry { kind, supervisor, factory, map: Arc::new(Mutex::new(HashMap::new())) })
+        Ok(Registry {
+            kind,
+            supervisor,
+            factory,
+            map: Arc::new(Mutex::new(HashMap::new())),
+        })
     }
 
     /// The live actor for `key`, if any; never starts one.
@@ -60,9 +65,15 @@ where
         if let Some(r) = self.get(key) {
             return Ok(r);
         }
-        let spec = Arc::new(Entry { kind: self.kind, key: key.clone(), factory: self.factory.clone(), map: self.map.clone() });
+        let spec = Arc::new(Entry {
+            kind: self.kind,
+            key: key.clone(),
+            factory: self.factory.clone(),
+            map: self.map.clone(),
+        });
         Supervisor::start_child(&self.supervisor, spec).await?;
-        self.get(key).ok_or_else(|| format!("{} {:?} stopped as it started", self.kind, key))
+        self.get(key)
+            .ok_or_else(|| format!("{} {:?} stopped as it started", self.kind, key))
     }
 
     /// Every live actor, for fan-out and shutdown.
@@ -77,7 +88,10 @@ where
 }
 
 fn is_alive(cell: &ActorCell) -> bool {
-    matches!(cell.get_status(), ActorStatus::Starting | ActorStatus::Running | ActorStatus::Upgrading)
+    matches!(
+        cell.get_status(),
+        ActorStatus::Starting | ActorStatus::Running | ActorStatus::Upgrading
+    )
 }
 
 /// The child spec of one key.

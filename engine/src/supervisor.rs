@@ -24,7 +24,10 @@ pub struct RestartPolicy {
 
 impl Default for RestartPolicy {
     fn default() -> Self {
-        RestartPolicy { max_restarts: 3, within: Duration::from_secs(5) }
+        RestartPolicy {
+            max_restarts: 3,
+            within: Duration::from_secs(5),
+        }
     }
 }
 
@@ -40,7 +43,10 @@ pub trait ChildSpec: Send + Sync + 'static {
 
 pub enum SupervisorMsg {
     /// Start a child under this supervisor and reply with it.
-    Start { spec: Arc<dyn ChildSpec>, reply: RpcReplyPort<Result<ActorCell, String>> },
+    Start {
+        spec: Arc<dyn ChildSpec>,
+        reply: RpcReplyPort<Result<ActorCell, String>>,
+    },
     /// How many restarts the child started from this spec... (for tests): number of live children.
     Children(RpcReplyPort<usize>),
 }
@@ -69,11 +75,7 @@ impl Supervisor {
     }
 
     /// Starts a supervisor linked under `parent`, which sees it fail when it escalates.
-    pub async fn start_linked(
-        name: &'static str,
-        policy: RestartPolicy,
-        parent: ActorCell,
-    ) -> Result<ActorRef<SupervisorMsg>, SpawnErr> {
+    pub async fn start_linked(name: &'static str, policy: RestartPolicy, parent: ActorCell) -> Result<ActorRef<SupervisorMsg>, SpawnErr> {
         let (r, _) = Actor::spawn_linked(None, Supervisor, (name, policy), parent).await?;
         Ok(r)
     }
@@ -94,7 +96,11 @@ impl Actor for Supervisor {
     type Arguments = (&'static str, RestartPolicy);
 
     async fn pre_start(&self, _me: ActorRef<Self::Msg>, (name, policy): Self::Arguments) -> Result<Self::State, ActorProcessingErr> {
-        Ok(SupervisorState { name, policy, children: HashMap::new() })
+        Ok(SupervisorState {
+            name,
+            policy,
+            children: HashMap::new(),
+        })
     }
 
     async fn handle(&self, me: ActorRef<Self::Msg>, msg: Self::Msg, state: &mut Self::State) -> Result<(), ActorProcessingErr> {
@@ -104,7 +110,13 @@ impl Actor for Supervisor {
                 if let Ok(cell) = &result {
                     if !state.children.contains_key(&cell.get_id()) {
                         crate::metrics::actor_started(spec.kind());
-                        state.children.insert(cell.get_id(), Child { spec, restarts: VecDeque::new() });
+                        state.children.insert(
+                            cell.get_id(),
+                            Child {
+                                spec,
+                                restarts: VecDeque::new(),
+                            },
+                        );
                     }
                 }
                 let _ = reply.send(result);
@@ -130,7 +142,9 @@ impl Actor for Supervisor {
                 }
             }
             SupervisionEvent::ActorFailed(cell, err) => {
-                let Some(mut child) = state.children.remove(&cell.get_id()) else { return Ok(()) };
+                let Some(mut child) = state.children.remove(&cell.get_id()) else {
+                    return Ok(());
+                };
                 let kind = child.spec.kind();
                 crate::metrics::actor_stopped(kind);
                 let now = Instant::now();

@@ -57,7 +57,11 @@ async fn settle() {
 #[tokio::test(start_paused = true)]
 async fn registry_starts_one_actor_per_key() {
     let starts = Arc::new(AtomicUsize::new(0));
-    let reg = Arc::new(Registry::new("worker", RestartPolicy::default(), None, registry_factory(starts.clone())).await.unwrap());
+    let reg = Arc::new(
+        Registry::new("worker", RestartPolicy::default(), None, registry_factory(starts.clone()))
+            .await
+            .unwrap(),
+    );
     let (a, b) = tokio::join!(reg.get_or_start(&7), reg.get_or_start(&7));
     assert_eq!(a.unwrap().get_id(), b.unwrap().get_id());
     assert_eq!(starts.load(Ordering::SeqCst), 1);
@@ -71,7 +75,9 @@ async fn registry_starts_one_actor_per_key() {
 #[tokio::test(start_paused = true)]
 async fn registry_restarts_failed_and_forgets_stopped() {
     let starts = Arc::new(AtomicUsize::new(0));
-    let reg = Registry::new("worker", RestartPolicy::default(), None, registry_factory(starts.clone())).await.unwrap();
+    let reg = Registry::new("worker", RestartPolicy::default(), None, registry_factory(starts.clone()))
+        .await
+        .unwrap();
     let first = reg.get_or_start(&1).await.unwrap();
     first.send_message(WorkerMsg::Fail).unwrap();
     settle().await;
@@ -108,10 +114,23 @@ impl Actor for Parent {
 #[tokio::test(start_paused = true)]
 async fn supervisor_escalates_past_restart_limit() {
     let failures = Arc::new(AtomicUsize::new(0));
-    let (parent, _) = Actor::spawn(None, Parent { failures: failures.clone() }, ()).await.unwrap();
-    let policy = RestartPolicy { max_restarts: 2, within: Duration::from_secs(10) };
+    let (parent, _) = Actor::spawn(
+        None,
+        Parent {
+            failures: failures.clone(),
+        },
+        (),
+    )
+    .await
+    .unwrap();
+    let policy = RestartPolicy {
+        max_restarts: 2,
+        within: Duration::from_secs(10),
+    };
     let starts = Arc::new(AtomicUsize::new(0));
-    let reg = Registry::new("worker", policy, Some(parent.get_cell()), registry_factory(starts.clone())).await.unwrap();
+    let reg = Registry::new("worker", policy, Some(parent.get_cell()), registry_factory(starts.clone()))
+        .await
+        .unwrap();
 
     // Two failures 11 s apart never exceed 2 in 10 s.
     for _ in 0..3 {
@@ -136,7 +155,15 @@ async fn supervisor_escalates_past_restart_limit() {
 /// Timers fire on tokio time, can be replaced and cancelled.
 #[tokio::test(start_paused = true)]
 async fn timers_fire_replace_and_cancel() {
-    let (w, _) = Actor::spawn(None, Worker { starts: Arc::new(AtomicUsize::new(0)) }, 0).await.unwrap();
+    let (w, _) = Actor::spawn(
+        None,
+        Worker {
+            starts: Arc::new(AtomicUsize::new(0)),
+        },
+        0,
+    )
+    .await
+    .unwrap();
     let mut timers = Timers::default();
     timers.set("a", Duration::from_secs(5), &w, WorkerMsg::Tick(1));
     timers.set("a", Duration::from_secs(8), &w, WorkerMsg::Tick(2));
@@ -144,7 +171,11 @@ async fn timers_fire_replace_and_cancel() {
     timers.cancel(&"b");
     tokio::time::advance(Duration::from_secs(6)).await;
     settle().await;
-    assert_eq!(ractor::call!(w, WorkerMsg::Get).unwrap(), 0, "replaced timer must not fire at 5 s, cancelled never");
+    assert_eq!(
+        ractor::call!(w, WorkerMsg::Get).unwrap(),
+        0,
+        "replaced timer must not fire at 5 s, cancelled never"
+    );
     tokio::time::advance(Duration::from_secs(3)).await;
     settle().await;
     assert_eq!(ractor::call!(w, WorkerMsg::Get).unwrap(), 2);

@@ -23,7 +23,9 @@ pub struct Caller(pub LoginSession);
 pub struct MaybeCaller(pub Option<LoginSession>);
 
 async fn resolve(req: HttpRequest) -> Result<Option<LoginSession>, ApiError> {
-    let Some(cookie) = req.cookie(SESSION_COOKIE) else { return Ok(None) };
+    let Some(cookie) = req.cookie(SESSION_COOKIE) else {
+        return Ok(None);
+    };
     let state = req.app_data::<web::Data<AppState>>().ok_or_else(ApiError::not_logged_in)?.clone();
     let session = match state.platform.passport().authenticate(cookie.value()).await {
         Ok(s) => s,
@@ -70,7 +72,13 @@ pub fn set_login_cookies(resp: &mut HttpResponseBuilder, session: &LoginSession)
             .max_age(max_age)
             .finish(),
     );
-    resp.cookie(Cookie::build(CSRF_COOKIE, session.csrf_token.clone()).path("/").same_site(SameSite::Lax).max_age(max_age).finish());
+    resp.cookie(
+        Cookie::build(CSRF_COOKIE, session.csrf_token.clone())
+            .path("/")
+            .same_site(SameSite::Lax)
+            .max_age(max_age)
+            .finish(),
+    );
 }
 
 /// Ends both cookies.

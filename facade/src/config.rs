@@ -68,7 +68,14 @@ impl ServerConfig {
     }
 
     pub fn domain(&self) -> DomainConfig {
-        let nodes = if self.nodes.is_empty() { DomainConfig::default().nodes } else { self.nodes.clone() };
-        DomainConfig { nodes, ..self.game.clone() }
+        let nodes = if self.nodes.is_empty() {
+            DomainConfig::default().nodes
+        } else {
+            self.nodes.clone()
+        };
+        DomainConfig {
+            nodes,
+            ..self.game.clone()
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! The JSON shapes of API.md, converted from domain values at the boundary.
 
+use actors::holdings::Holdings;
 use actors::view::{GameState, SessionView, Status};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
-use actors::holdings::Holdings;
 use storage::{Game, Node, User};
 
 /// An id the client may send as a number or a numeric string.
@@ -151,12 +151,21 @@ pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Value {
         .map(|e| json!({"type": e.kind, "expired_at": e.expires_at}))
         .collect();
     let using = h.member_type();
-    let join_at = h.entitlements.iter().filter(|e| Some(e.kind.as_str()) == using).map(|e| e.starts_at).min();
+    let join_at = h
+        .entitlements
+        .iter()
+        .filter(|e| Some(e.kind.as_str()) == using)
+        .map(|e| e.starts_at)
+        .min();
     let near = h
         .entitlements
         .iter()
         .any(|e| Some(e.kind.as_str()) == using && e.expires_at - now_ms < 3 * 24 * 3600 * 1000);
-    let fast_enter_secs = h.entitlements.iter().find(|e| e.kind == "fast_enter").map_or(0, |e| ((e.expires_at - now_ms).max(0) / 1000) as i64);
+    let fast_enter_secs = h
+        .entitlements
+        .iter()
+        .find(|e| e.kind == "fast_enter")
+        .map_or(0, |e| ((e.expires_at - now_ms).max(0) / 1000) as i64);
     json!({
         "uid": u.uid,
         "nickname": u.nickname,

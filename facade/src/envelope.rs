@@ -9,7 +9,10 @@ use serde_json::{json, Value};
 
 /// Server time in seconds, for `ts`.
 pub fn ts() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// A success envelope around `data`.
@@ -28,7 +31,12 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: i64, message: &'static str) -> Self {
-        ApiError { status, code, message, data: Value::Null }
+        ApiError {
+            status,
+            code,
+            message,
+            data: Value::Null,
+        }
     }
     pub fn with_data(mut self, data: Value) -> Self {
         self.data = data;
@@ -73,8 +81,9 @@ impl From<DomainError> for ApiError {
             DomainError::PhoneMalformed => err(S::BAD_REQUEST, 20111, "手机号格式不正确"),
             DomainError::CodeEmpty => err(S::BAD_REQUEST, 20112, "验证码不能为空"),
             DomainError::CodeWrong => err(S::BAD_REQUEST, 20113, "验证码错误或已过期"),
-            DomainError::CodeTooSoon { retry_after_secs } => err(S::TOO_MANY_REQUESTS, 20114, "验证码发送过于频繁，请稍后再试")
-                .with_data(json!({"retry_after": retry_after_secs})),
+            DomainError::CodeTooSoon { retry_after_secs } => {
+                err(S::TOO_MANY_REQUESTS, 20114, "验证码发送过于频繁，请稍后再试").with_data(json!({"retry_after": retry_after_secs}))
+            }
             DomainError::SmsFailed(reason) => {
                 tracing::warn!(%reason, "sms provider failed");
                 err(S::BAD_GATEWAY, 20115, "短信发送失败，请稍后再试")
@@ -84,7 +93,11 @@ impl From<DomainError> for ApiError {
             DomainError::GameUnsupportedClient => err(S::CONFLICT, 130128, "当前游戏暂不支持本端"),
             DomainError::GameOnOtherClient { session_id, game_id } => err(S::CONFLICT, 130115, "您正在其他设备上运行当前游戏")
                 .with_data(json!({"id": session_id, "gameId": game_id, "hasGameOnline": true})),
-            DomainError::OtherGameActive { session_id, game_id, game_name } => err(S::CONFLICT, 130116, "您当前正在运行其他游戏")
+            DomainError::OtherGameActive {
+                session_id,
+                game_id,
+                game_name,
+            } => err(S::CONFLICT, 130116, "您当前正在运行其他游戏")
                 .with_data(json!({"id": session_id, "gameId": game_id, "gameName": game_name, "hasGameOnline": true})),
             DomainError::GameAlreadyActive { session_id, game_id } => err(S::CONFLICT, 130117, "当前游戏已在运行中")
                 .with_data(json!({"id": session_id, "gameId": game_id, "hasGameOnline": true})),

@@ -55,7 +55,10 @@ pub struct Running {
 /// without real provider settings: no sandbox provider exists there.
 pub async fn start(config: ServerConfig) -> Result<Running, String> {
     if config.mode == Mode::Production {
-        return Err("production mode needs real SMS, payment and captcha providers; this build has only the sandbox ones, which run in dev mode".into());
+        return Err(
+            "production mode needs real SMS, payment and captcha providers; this build has only the sandbox ones, which run in dev mode"
+                .into(),
+        );
     }
     let prometheus = observe::prometheus().clone();
     let dir = config.data_dir.clone();
@@ -64,12 +67,20 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         .map_err(|e| e.to_string())?
         .map_err(|e| format!("cannot open the database in {}: {e}", config.data_dir.display()))?;
     let platform = Platform::start(store, config.domain()).await?;
-    let state = web::Data::new(AppState { platform: platform.clone(), mode: config.mode, frontend_dir: config.frontend_dir.clone() });
+    let state = web::Data::new(AppState {
+        platform: platform.clone(),
+        mode: config.mode,
+        frontend_dir: config.frontend_dir.clone(),
+    });
     let server = HttpServer::new(move || {
         let mut app = App::new()
             .app_data(state.clone())
             .app_data(web::Data::new(prometheus.clone()))
-            .app_data(web::JsonConfig::default().limit(64 * 1024).error_handler(|_, _| ApiError::bad_request().into()))
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(64 * 1024)
+                    .error_handler(|_, _| ApiError::bad_request().into()),
+            )
             .app_data(web::QueryConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
             .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
             .wrap_fn(|req, srv| {
@@ -97,7 +108,12 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     let server = server.run();
     let handle = server.handle();
     let done = tokio::spawn(server);
-    Ok(Running { addr, handle, platform, done })
+    Ok(Running {
+        addr,
+        handle,
+        platform,
+        done,
+    })
 }
 
 fn routes(cfg: &mut web::ServiceConfig) {
@@ -140,9 +156,17 @@ async fn fallback(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
     }
     let dist = &state.frontend_dir;
     // A file of the build (no `..` can escape: segments are checked), else the app's index.
-    let rel: PathBuf = path.trim_start_matches('/').split('/').filter(|s| !s.is_empty() && *s != "..").collect();
+    let rel: PathBuf = path
+        .trim_start_matches('/')
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != "..")
+        .collect();
     let candidate = dist.join(&rel);
-    let file = if !rel.as_os_str().is_empty() && candidate.is_file() { candidate } else { dist.join("index.html") };
+    let file = if !rel.as_os_str().is_empty() && candidate.is_file() {
+        candidate
+    } else {
+        dist.join("index.html")
+    };
     match actix_files::NamedFile::open_async(&file).await {
         Ok(f) => Ok(f.into_response(&req)),
         Err(_) => Ok(HttpResponse::NotFound()

@@ -30,18 +30,64 @@ async fn login_validation_and_session_cookie() {
         }
         assert!(body["ts"].as_i64().unwrap() > 0);
     };
-    check(c.post("/api/passport/login/sendcode", json!({"phone": ""})).await, 400, 20110, "手机号不能为空");
-    check(c.post("/api/passport/login/sendcode", json!({})).await, 400, 20110, "手机号不能为空");
-    check(c.post("/api/passport/login/sendcode", json!({"phone": "2380013800"})).await, 400, 20111, "手机号格式不正确");
-    check(c.post_raw("/api/passport/login/sendcode", "{not json").await, 400, 40000, "请求参数错误");
-    check(c.post("/api/passport/login/sendcode", json!({"phone": 13800138000u64})).await, 400, 40000, "请求参数错误");
-    check(c.post("/api/passport/login/sendcode", json!({"phone": "19900000000"})).await, 502, 20115, "短信发送失败，请稍后再试");
-    check(c.post("/api/passport/login/sendcode", json!({"phone": "13800138000"})).await, 200, 0, "");
+    check(
+        c.post("/api/passport/login/sendcode", json!({"phone": ""})).await,
+        400,
+        20110,
+        "手机号不能为空",
+    );
+    check(
+        c.post("/api/passport/login/sendcode", json!({})).await,
+        400,
+        20110,
+        "手机号不能为空",
+    );
+    check(
+        c.post("/api/passport/login/sendcode", json!({"phone": "2380013800"})).await,
+        400,
+        20111,
+        "手机号格式不正确",
+    );
+    check(
+        c.post_raw("/api/passport/login/sendcode", "{not json").await,
+        400,
+        40000,
+        "请求参数错误",
+    );
+    check(
+        c.post("/api/passport/login/sendcode", json!({"phone": 13800138000u64})).await,
+        400,
+        40000,
+        "请求参数错误",
+    );
+    check(
+        c.post("/api/passport/login/sendcode", json!({"phone": "19900000000"})).await,
+        502,
+        20115,
+        "短信发送失败，请稍后再试",
+    );
+    check(
+        c.post("/api/passport/login/sendcode", json!({"phone": "13800138000"})).await,
+        200,
+        0,
+        "",
+    );
     let (s, r) = c.post("/api/passport/login/sendcode", json!({"phone": "13800138000"})).await;
     check((s, r.clone()), 429, 20114, "验证码发送过于频繁，请稍后再试");
     assert!(r["data"]["retry_after"].as_u64().unwrap() > 50);
-    check(c.post("/api/passport/login", json!({"cellphone": "13800138000", "code": ""})).await, 400, 20112, "验证码不能为空");
-    check(c.post("/api/passport/login", json!({"cellphone": "13800138000", "code": "000000x"})).await, 400, 20113, "验证码错误或已过期");
+    check(
+        c.post("/api/passport/login", json!({"cellphone": "13800138000", "code": ""})).await,
+        400,
+        20112,
+        "验证码不能为空",
+    );
+    check(
+        c.post("/api/passport/login", json!({"cellphone": "13800138000", "code": "000000x"}))
+            .await,
+        400,
+        20113,
+        "验证码错误或已过期",
+    );
     check(c.get("/api/user/profile").await, 401, 20119, "登录已失效，请重新登录");
 
     let r = c.login("13800138001").await;
@@ -100,10 +146,19 @@ async fn catalogue_nodes_and_config() {
     let total = page1["data"]["total"].as_u64().unwrap();
     assert!(total >= 24, "at least 24 games");
     assert_eq!(page1["data"]["data"].as_array().unwrap().len(), 10);
-    let (_, last) = c.get(&format!("/api/web/v1/game/list?page={}&page_size=10", total.div_ceil(10))).await;
-    assert_eq!(last["data"]["data"].as_array().unwrap().len() as u64, total - 10 * (total.div_ceil(10) - 1));
+    let (_, last) = c
+        .get(&format!("/api/web/v1/game/list?page={}&page_size=10", total.div_ceil(10)))
+        .await;
+    assert_eq!(
+        last["data"]["data"].as_array().unwrap().len() as u64,
+        total - 10 * (total.div_ceil(10) - 1)
+    );
     let (_, found) = c.get("/api/web/v1/game/list?keyword=%E6%98%9F%E6%B5%B7").await; // 星海
-    assert!(found["data"]["data"].as_array().unwrap().iter().all(|g| g["name"].as_str().unwrap().contains("星海")));
+    assert!(found["data"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| g["name"].as_str().unwrap().contains("星海")));
     assert!(found["data"]["total"].as_u64().unwrap() >= 1);
     for bad in ["page=0", "page=abc", "page_size=1000"] {
         let (s, r) = c.get(&format!("/api/web/v1/game/list?{bad}")).await;
@@ -111,13 +166,23 @@ async fn catalogue_nodes_and_config() {
     }
     let statuses: Vec<i64> = {
         let (_, all) = c.get("/api/web/v1/game/list?page_size=100").await;
-        all["data"]["data"].as_array().unwrap().iter().map(|g| g["status"].as_i64().unwrap()).collect()
+        all["data"]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["status"].as_i64().unwrap())
+            .collect()
     };
     for s in [0, 2, 10] {
         assert!(statuses.contains(&s), "card state {s} is seeded");
     }
 
-    let (_, info) = c.post("/api/japi/yoo/game/info", json!({"gameId": 1, "bannerWidth": 1920, "bannerHeight": 1080})).await;
+    let (_, info) = c
+        .post(
+            "/api/japi/yoo/game/info",
+            json!({"gameId": 1, "bannerWidth": 1920, "bannerHeight": 1080}),
+        )
+        .await;
     assert_eq!(info["data"]["associatedType"], 1);
     assert_eq!(info["data"]["startMode"], 0);
     let (s, r) = c.post("/api/japi/yoo/game/info", json!({"gameId": 99999})).await;
@@ -134,19 +199,42 @@ async fn catalogue_nodes_and_config() {
     let (_, r) = c.get(&format!("{}?t=1", nodes[1]["pingUrl"].as_str().unwrap())).await;
     assert_eq!(code(&r), 130150, "a node under maintenance does not answer its probe");
 
-    let (_, cfg) = c.post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"})).await;
+    let (_, cfg) = c
+        .post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"}))
+        .await;
     assert!(cfg["data"]["sys_time"].as_str().unwrap().parse::<i64>().unwrap() > 0);
-    let (_, cfg) = c.post("/api/japi/yoo/common/config/list", json!({"groupCode": "wx_sort_entry"})).await;
+    let (_, cfg) = c
+        .post("/api/japi/yoo/common/config/list", json!({"groupCode": "wx_sort_entry"}))
+        .await;
     assert_eq!(cfg["data"]["web"], "0");
 
     let (s, r) = c.get("/api/nowhere").await;
     assert_eq!((s, code(&r)), (404, 40004));
-    let mut raw = awc::Client::default().get(format!("http://{}/covers/1/cover.svg", srv.addr)).send().await.unwrap();
+    let mut raw = awc::Client::default()
+        .get(format!("http://{}/covers/1/cover.svg", srv.addr))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(raw.headers().get("content-type").unwrap(), "image/svg+xml");
     assert!(std::str::from_utf8(&raw.body().await.unwrap()).unwrap().contains("<svg"));
 
-    let metrics = String::from_utf8(awc::Client::default().get(format!("http://{}/metrics", srv.addr)).send().await.unwrap().body().await.unwrap().to_vec()).unwrap();
-    for name in ["yoo_http_requests_total", "yoo_http_request_duration_seconds_bucket", "yoo_actors_alive"] {
+    let metrics = String::from_utf8(
+        awc::Client::default()
+            .get(format!("http://{}/metrics", srv.addr))
+            .send()
+            .await
+            .unwrap()
+            .body()
+            .await
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    for name in [
+        "yoo_http_requests_total",
+        "yoo_http_request_duration_seconds_bucket",
+        "yoo_actors_alive",
+    ] {
         assert!(metrics.contains(name), "{name} in /metrics");
     }
     srv.handle.stop(false).await;
@@ -173,7 +261,12 @@ async fn journey_over_rest_and_websocket() {
     assert_eq!(pong.r#type, MessageType::Pong as i32);
     assert_eq!(pong.offset, 2);
 
-    let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "[{\"id\":1,\"ping\":12}]", "afterAuthCheck": 1, "nodeId": 1})).await;
+    let (_, r) = a
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeDelay": "[{\"id\":1,\"ping\":12}]", "afterAuthCheck": 1, "nodeId": 1}),
+        )
+        .await;
     assert_eq!(code(&r), 0, "{r}");
     let id_a = r["data"]["id"].as_i64().unwrap();
     let ready = sa.wait_state(5, |s| s["status"] == 3).await;
@@ -181,8 +274,17 @@ async fn journey_over_rest_and_websocket() {
     assert_eq!(ready["clientType"], "web");
     assert!(ready["responseTime"].as_i64().unwrap() > 0);
 
-    let (_, r) = b.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": 1})).await;
-    assert_eq!((r["data"]["status"].as_i64(), r["data"]["sort"].as_i64()), (Some(1), Some(1)), "{r}");
+    let (_, r) = b
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": 1}),
+        )
+        .await;
+    assert_eq!(
+        (r["data"]["status"].as_i64(), r["data"]["sort"].as_i64()),
+        (Some(1), Some(1)),
+        "{r}"
+    );
     let id_b = r["data"]["id"].as_i64().unwrap();
 
     // Refusals: same game again, another game, a game elsewhere, unknown ids, malformed bodies.
@@ -198,7 +300,9 @@ async fn journey_over_rest_and_websocket() {
     assert_eq!(fb2["data"]["clientType"], "other", "the session runs on another client");
     let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 424242})).await;
     assert_eq!(code(&r), 130100);
-    let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "not json"})).await;
+    let (_, r) = a
+        .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "not json"}))
+        .await;
     assert_eq!(code(&r), 40000);
     let (_, r) = a.post("/api/japi/yoo/game/start", json!({"nodeId": 1})).await;
     assert_eq!(code(&r), 40000);
@@ -207,7 +311,11 @@ async fn journey_over_rest_and_websocket() {
     let (_, r) = b.post("/api/japi/yoo/game/confirmConnect", json!({"id": id_b})).await;
     assert_eq!(code(&r), 130119, "no confirm while still queued");
     let (_, fb) = b.post("/api/japi/yoo/game/floatBall", json!({})).await;
-    assert_eq!((fb["data"]["status"].as_i64(), fb["data"]["sort"].as_i64()), (Some(1), Some(1)), "refusals changed nothing");
+    assert_eq!(
+        (fb["data"]["status"].as_i64(), fb["data"]["sort"].as_i64()),
+        (Some(1), Some(1)),
+        "refusals changed nothing"
+    );
 
     let (_, r) = a.post("/api/japi/yoo/game/confirmConnect", json!({"id": id_a})).await;
     assert_eq!(r["data"]["status"], 4);
@@ -236,7 +344,12 @@ async fn journey_over_rest_and_websocket() {
         let (_, p) = cl.get("/api/user/profile").await;
         assert_eq!(code(&p), 0, "still logged in after a restart: {p}");
     }
-    let history = srv2.platform.store().sessions.list_by_user(a.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap(), 10).unwrap();
+    let history = srv2
+        .platform
+        .store()
+        .sessions
+        .list_by_user(a.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap(), 10)
+        .unwrap();
     assert_eq!(history[0].end_reason.as_deref(), Some("over"));
     srv2.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(dir);
@@ -258,7 +371,12 @@ async fn sockets_connect_and_go() {
     assert_eq!(srv.platform.connections(uid), 2);
     assert_eq!(&s1.control_ping(b"hi").await[..], b"hi");
 
-    let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": 1})).await;
+    let (_, r) = a
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": 1}),
+        )
+        .await;
     assert_eq!(code(&r), 0, "{r}");
     assert_eq!(s1.wait_state(5, |s| s["status"] == 3).await["id"], r["data"]["id"]);
     assert_eq!(s2.wait_state(5, |s| s["status"] == 3).await["id"], r["data"]["id"]);

@@ -86,10 +86,14 @@ async fn kill_9_loses_no_place() {
         if i == 5 {
             // The last to join is a VIP: the VIP lane puts them first among those waiting.
             let mut op = Client::new(addr, "operator");
-            let (_, g) = op.post("/api/dev/grant", json!({"cellphone": "13600000005", "kind": "vip", "days": 30})).await;
+            let (_, g) = op
+                .post("/api/dev/grant", json!({"cellphone": "13600000005", "kind": "vip", "days": 30}))
+                .await;
             assert_eq!(g["code"], 0, "{g}");
         }
-        let (_, r) = p.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"})).await;
+        let (_, r) = p
+            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+            .await;
         assert_eq!(r["code"], 0, "{r}");
     }
     // Player 0 plays on one machine, player 1 is READY on the other, 5 (VIP) then 2..4 wait.
@@ -129,7 +133,10 @@ async fn kill_9_loses_no_place() {
         }
         if i == 0 {
             let (_, p0) = p.get("/api/user/profile").await;
-            assert_eq!(p0["data"]["play_time_total"], balance_before, "the same play-time balance to the minute");
+            assert_eq!(
+                p0["data"]["play_time_total"], balance_before,
+                "the same play-time balance to the minute"
+            );
         }
         if i == 1 {
             assert_eq!(after["responseTime"], b["responseTime"], "the ready moment is kept");

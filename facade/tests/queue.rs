@@ -19,7 +19,9 @@ async fn grant(c: &mut Client, phone: &str, body: Value) -> Value {
 }
 
 async fn start(c: &mut Client, game: i64) -> Value {
-    c.post("/api/japi/yoo/game/start", json!({"gameId": game, "nodeId": 1, "nodeDelay": "[]"})).await.1
+    c.post("/api/japi/yoo/game/start", json!({"gameId": game, "nodeId": 1, "nodeDelay": "[]"}))
+        .await
+        .1
 }
 
 async fn state(c: &mut Client) -> Value {
@@ -42,7 +44,11 @@ async fn lanes_cards_claims_and_moves() {
     assert_eq!(start(&mut a, 1).await["data"]["sort"], 1);
     assert_eq!(start(&mut b, 1).await["data"]["sort"], 2);
     let (_, cs) = b.post("/api/japi/yoo/game/gameChannelSize", json!({"isFast": 3})).await;
-    assert_eq!((cs["data"]["preSort"].as_i64(), cs["data"]["isFast"].as_i64()), (Some(0), Some(3)), "{cs}");
+    assert_eq!(
+        (cs["data"]["preSort"].as_i64(), cs["data"]["isFast"].as_i64()),
+        (Some(0), Some(3)),
+        "{cs}"
+    );
     let (_, cs) = b.post("/api/japi/yoo/game/gameChannelSize", json!({"isFast": 0})).await;
     assert_eq!(cs["data"]["preSort"], 2, "a normal joiner now has both ahead");
     assert!(cs["data"]["waitDuration"].as_i64().unwrap() > 0);
@@ -62,7 +68,11 @@ async fn lanes_cards_claims_and_moves() {
     assert_eq!(cards["data"]["total"], 2);
     let card_id = cards["data"]["data"][0]["id"].clone();
     let (_, used) = a.post("/api/v3/user/card/activate", json!({"id": card_id})).await;
-    assert_eq!((used["data"]["isFast"].as_i64(), used["data"]["sort"].as_i64()), (Some(1), Some(1)), "{used}");
+    assert_eq!(
+        (used["data"]["isFast"].as_i64(), used["data"]["sort"].as_i64()),
+        (Some(1), Some(1)),
+        "{used}"
+    );
     let (_, again) = a.post("/api/v3/user/card/activate", json!({"id": card_id})).await;
     assert_eq!(code(&again), 20173);
     let (_, unknown) = a.post("/api/v3/user/card/activate", json!({"id": 999999})).await;
@@ -72,7 +82,10 @@ async fn lanes_cards_claims_and_moves() {
 
     // Monthly member fast entry: B is vvip (4 cards), once a month; A is no member.
     let (_, rec) = b.get("/api/member/fast_enter/monthly_records").await;
-    assert_eq!((rec["data"]["receivable"].as_bool(), rec["data"]["monthly_receive_times"].as_i64()), (Some(true), Some(4)));
+    assert_eq!(
+        (rec["data"]["receivable"].as_bool(), rec["data"]["monthly_receive_times"].as_i64()),
+        (Some(true), Some(4))
+    );
     let (_, got) = b.get("/api/member/fast_enter/receive").await;
     assert_eq!(got["data"]["cards"].as_array().unwrap().len(), 4);
     let (_, again) = b.get("/api/member/fast_enter/receive").await;
@@ -118,7 +131,12 @@ async fn start_checks_over_http() {
     // Another game while one runs: 130116, then changeGame switches.
     let r2 = start(&mut a, 2).await;
     assert_eq!((code(&r2), r2["data"]["id"].clone()), (130116, r["data"]["id"].clone()));
-    let (_, sw) = a.post("/api/japi/yoo/game/changeGame", json!({"gameId": 2, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1})).await;
+    let (_, sw) = a
+        .post(
+            "/api/japi/yoo/game/changeGame",
+            json!({"gameId": 2, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1}),
+        )
+        .await;
     assert_eq!((code(&sw), sw["data"]["gameId"].as_i64()), (0, Some(2)), "{sw}");
     assert_eq!(state(&mut a).await["gameId"], 2);
     srv.handle.stop(false).await;
@@ -129,7 +147,9 @@ async fn start_checks_over_http() {
 #[actix_rt::test]
 async fn play_time_notices_over_the_socket() {
     let dir = temp_dir("time");
-    let srv = facade::start(config_with(&dir, 1, 60, "register_gift_minutes = 2\nplay_minute_ms = 300")).await.unwrap();
+    let srv = facade::start(config_with(&dir, 1, 60, "register_gift_minutes = 2\nplay_minute_ms = 300"))
+        .await
+        .unwrap();
     let mut a = Client::new(srv.addr, "dev-a");
     a.login("15700000001").await;
     let mut sock = a.socket().await;

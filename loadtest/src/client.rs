@@ -80,10 +80,7 @@ pub fn http_client(limit: usize, local: Option<IpAddr>) -> awc::Client {
     if let Some(ip) = local {
         connector = connector.local_address(ip);
     }
-    awc::Client::builder()
-        .connector(connector)
-        .disable_timeout()
-        .finish()
+    awc::Client::builder().connector(connector).disable_timeout().finish()
 }
 
 impl Browser {
@@ -117,11 +114,7 @@ impl Browser {
     }
 
     fn cookie_header(&self) -> String {
-        self.cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
+        self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ")
     }
 
     fn keep_cookies<S>(&mut self, resp: &awc::ClientResponse<S>) {
@@ -145,16 +138,9 @@ impl Browser {
             .get(format!("{}{path}", self.base))
             .insert_header(("cookie", self.cookie_header()));
         let req = self.browser_headers(req);
-        let mut resp = req
-            .send()
-            .await
-            .map_err(|e| Failure::Transport(e.to_string()))?;
+        let mut resp = req.send().await.map_err(|e| Failure::Transport(e.to_string()))?;
         self.keep_cookies(&resp);
-        let body = resp
-            .body()
-            .limit(1 << 20)
-            .await
-            .map_err(|e| Failure::Transport(e.to_string()))?;
+        let body = resp.body().limit(1 << 20).await.map_err(|e| Failure::Transport(e.to_string()))?;
         Self::envelope(resp.status().as_u16(), &body)
     }
 
@@ -169,11 +155,7 @@ impl Browser {
         if !resp.status().is_success() {
             return Err(Failure::Http(resp.status().as_u16()));
         }
-        let body = resp
-            .body()
-            .limit(16 << 20)
-            .await
-            .map_err(|e| Failure::Transport(e.to_string()))?;
+        let body = resp.body().limit(16 << 20).await.map_err(|e| Failure::Transport(e.to_string()))?;
         String::from_utf8(body.to_vec()).map_err(|_| Failure::Unexpected("not UTF-8".into()))
     }
 
@@ -195,11 +177,7 @@ impl Browser {
             .await
             .map_err(|e| Failure::Transport(e.to_string()))?;
         self.keep_cookies(&resp);
-        let body = resp
-            .body()
-            .limit(1 << 20)
-            .await
-            .map_err(|e| Failure::Transport(e.to_string()))?;
+        let body = resp.body().limit(1 << 20).await.map_err(|e| Failure::Transport(e.to_string()))?;
         Self::envelope(resp.status().as_u16(), &body)
     }
 
@@ -210,13 +188,9 @@ impl Browser {
 
     /// The envelope's `data` when `code` is 0.
     fn envelope(status: u16, body: &[u8]) -> Result<Value, Failure> {
-        let mut envelope: Value =
-            serde_json::from_slice(body).map_err(|_| Failure::Http(status))?;
+        let mut envelope: Value = serde_json::from_slice(body).map_err(|_| Failure::Http(status))?;
         match envelope.get("code").and_then(Value::as_i64) {
-            Some(0) => Ok(envelope
-                .get_mut("data")
-                .map(Value::take)
-                .unwrap_or(Value::Null)),
+            Some(0) => Ok(envelope.get_mut("data").map(Value::take).unwrap_or(Value::Null)),
             Some(code) => Err(Failure::Api(code)),
             None => Err(Failure::Http(status)),
         }
@@ -224,11 +198,7 @@ impl Browser {
 
     /// Opens `/echo?access_token=`. `on_state` sees every pushed GameState the moment its frame
     /// is read, with the arrival instant, before the journey does.
-    pub async fn socket(
-        &self,
-        token: &str,
-        mut on_state: impl FnMut(Instant, &Value) + 'static,
-    ) -> Result<Socket, Failure> {
+    pub async fn socket(&self, token: &str, mut on_state: impl FnMut(Instant, &Value) + 'static) -> Result<Socket, Failure> {
         let (tx, rx) = mpsc::unbounded_channel();
         let listener = self
             .listen(token, move |event| match event {
@@ -247,20 +217,13 @@ impl Browser {
                 }
             })
             .await?;
-        Ok(Socket {
-            pushes: rx,
-            listener,
-        })
+        Ok(Socket { pushes: rx, listener })
     }
 
     /// Opens `/echo?access_token=` and hands every frame that matters to `on_event` as it is
     /// read, on the reading task: no queue, no parsing beyond the protobuf envelope. For
     /// thousands of sockets in one process, where the caller only needs a few fields.
-    pub async fn listen(
-        &self,
-        token: &str,
-        on_event: impl FnMut(Incoming<'_>) + 'static,
-    ) -> Result<Listener, Failure> {
+    pub async fn listen(&self, token: &str, on_event: impl FnMut(Incoming<'_>) + 'static) -> Result<Listener, Failure> {
         let url = format!("{}/echo?access_token={token}", self.base);
         let (resp, framed) = self.http.ws(url).connect().await.map_err(|e| match e {
             awc::error::WsClientError::InvalidResponseStatus(s) => Failure::Http(s.as_u16()),
@@ -269,10 +232,7 @@ impl Browser {
         drop(resp);
         let (stop_tx, stop_rx) = oneshot::channel();
         let pump = actix_rt::spawn(pump(framed, stop_rx, on_event));
-        Ok(Listener {
-            stop: Some(stop_tx),
-            pump,
-        })
+        Ok(Listener { stop: Some(stop_tx), pump })
     }
 }
 
@@ -338,10 +298,7 @@ impl Socket {
     }
 
     /// Waits for a pushed state for which `pred` holds; any other push than a state fails.
-    pub async fn wait_state(
-        &mut self,
-        mut pred: impl FnMut(&Value) -> Result<bool, Failure>,
-    ) -> Result<(Instant, Value), Failure> {
+    pub async fn wait_state(&mut self, mut pred: impl FnMut(&Value) -> Result<bool, Failure>) -> Result<(Instant, Value), Failure> {
         loop {
             match self.next().await {
                 Push::State { at, state } => {
@@ -362,14 +319,9 @@ impl Socket {
 }
 
 /// Reads frames until the socket ends or `stop` fires, answering pings and sending the 30 s PING.
-async fn pump<S>(
-    mut framed: S,
-    mut stop: oneshot::Receiver<()>,
-    mut on_event: impl FnMut(Incoming<'_>),
-) where
-    S: futures_util::Stream<Item = Result<Frame, awc::error::WsProtocolError>>
-        + futures_util::Sink<Message>
-        + Unpin,
+async fn pump<S>(mut framed: S, mut stop: oneshot::Receiver<()>, mut on_event: impl FnMut(Incoming<'_>))
+where
+    S: futures_util::Stream<Item = Result<Frame, awc::error::WsProtocolError>> + futures_util::Sink<Message> + Unpin,
 {
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {

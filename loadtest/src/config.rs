@@ -48,9 +48,7 @@ impl Config {
         let base = loopback_base(&self.url)?;
         let p = &self.phone_prefix;
         if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "--phone-prefix {p:?}: 1 to 10 digits starting with 1"
-            ));
+            return Err(format!("--phone-prefix {p:?}: 1 to 10 digits starting with 1"));
         }
         let room = 10u64.pow(11 - p.len() as u32);
         if self.players as u64 > room {
@@ -121,10 +119,7 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String>
     let mut c = Config::new("", 0);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag}: {v:?} is not a whole number"))
-        };
+        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
         match flag.as_str() {
             "--url" => url = Some(value),
             "--players" => players = Some(number(&value)? as usize),
@@ -228,40 +223,24 @@ impl QueueConfig {
     /// The admitted rank at which children stop freeing machines: beyond it, the machines still
     /// out could reach players without a socket.
     pub fn guard_rank(&self) -> u64 {
-        (self.sockets as u64)
-            .saturating_sub((self.machines as u64 / 4).max(10))
-            .max(1)
+        (self.sockets as u64).saturating_sub((self.machines as u64 / 4).max(10)).max(1)
     }
 
     pub fn validate(&self) -> Result<String, String> {
         let base = loopback_base(&self.url)?;
         let p = &self.phone_prefix;
         if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "--phone-prefix {p:?}: 1 to 10 digits starting with 1"
-            ));
+            return Err(format!("--phone-prefix {p:?}: 1 to 10 digits starting with 1"));
         }
         let total = self.players + self.machines;
         if total as u64 > 10u64.pow(11 - p.len() as u32) {
-            return Err(format!(
-                "--phone-prefix {p} leaves no room for {total} phones"
-            ));
+            return Err(format!("--phone-prefix {p} leaves no room for {total} phones"));
         }
-        if self.sockets == 0
-            || self.machines == 0
-            || self.procs == 0
-            || self.concurrency == 0
-            || self.socket_concurrency == 0
-        {
-            return Err(
-                "--sockets, --machines, --procs and the concurrencies must be at least 1".into(),
-            );
+        if self.sockets == 0 || self.machines == 0 || self.procs == 0 || self.concurrency == 0 || self.socket_concurrency == 0 {
+            return Err("--sockets, --machines, --procs and the concurrencies must be at least 1".into());
         }
         if self.sockets > self.players {
-            return Err(format!(
-                "--sockets {} is more than --players {}",
-                self.sockets, self.players
-            ));
+            return Err(format!("--sockets {} is more than --players {}", self.sockets, self.players));
         }
         if self.sockets.div_ceil(self.procs) > SOCKETS_PER_CHILD {
             return Err(format!(
@@ -294,12 +273,9 @@ pub const QUEUE_USAGE: &str = "usage: loadtest queue-scale --url http://127.0.0.
 [--game-id 1] [--node-id 1] [--phone-prefix 16] [--timeout-secs 900] [--json FILE]";
 
 /// Parses the arguments after `queue-scale`.
-pub fn parse_queue_args(
-    args: impl IntoIterator<Item = String>,
-) -> Result<(QueueConfig, Option<PathBuf>), String> {
+pub fn parse_queue_args(args: impl IntoIterator<Item = String>) -> Result<(QueueConfig, Option<PathBuf>), String> {
     let mut args = args.into_iter();
-    let (mut url, mut players, mut sockets, mut machines, mut rate, mut procs, mut json) =
-        (None, None, None, None, None, None, None);
+    let (mut url, mut players, mut sockets, mut machines, mut rate, mut procs, mut json) = (None, None, None, None, None, None, None);
     let mut c = QueueConfig::new("", 0, 0, 0);
     while let Some(flag) = args.next() {
         if flag == "--no-spread" {
@@ -307,10 +283,7 @@ pub fn parse_queue_args(
             continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag}: {v:?} is not a whole number"))
-        };
+        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
         match flag.as_str() {
             "--url" => url = Some(value),
             "--players" => players = Some(number(&value)? as usize),
@@ -397,10 +370,7 @@ mod tests {
     #[test]
     fn phones_are_eleven_digits() {
         let mut c = Config::new("http://127.0.0.1:1", 1000);
-        assert_eq!(
-            (c.phone(0).as_str(), c.phone(999).as_str()),
-            ("15000000000", "15000000999")
-        );
+        assert_eq!((c.phone(0).as_str(), c.phone(999).as_str()), ("15000000000", "15000000999"));
         assert!(c.validate().is_ok());
         c.phone_prefix = "1888888888".into();
         assert_eq!(c.phone(7), "18888888887");
@@ -415,22 +385,14 @@ mod tests {
         let parse = |s: &str| parse_args(s.split_whitespace().map(String::from));
         let cli = parse("--url http://127.0.0.1:9 --players 1000").unwrap();
         assert_eq!(
-            (
-                cli.config.players,
-                cli.config.concurrency,
-                cli.config.game_id,
-                cli.config.node_id
-            ),
+            (cli.config.players, cli.config.concurrency, cli.config.game_id, cli.config.node_id),
             (1000, 500, 1, 1)
         );
         assert_eq!(
             (cli.config.play, cli.config.timeout),
             (Duration::from_millis(200), Duration::from_secs(300))
         );
-        let cli = parse(
-            "--url http://127.0.0.1:9 --players 20 --play-ms 5 --json out.json --phone-prefix 1391",
-        )
-        .unwrap();
+        let cli = parse("--url http://127.0.0.1:9 --players 20 --play-ms 5 --json out.json --phone-prefix 1391").unwrap();
         assert_eq!(
             (cli.config.concurrency, cli.config.play, cli.json),
             (20, Duration::from_millis(5), Some("out.json".into()))
@@ -447,18 +409,15 @@ mod tests {
     #[test]
     fn queue_command_line() {
         let parse = |s: &str| parse_queue_args(s.split_whitespace().map(String::from));
-        let (c, json) = parse("--url http://127.0.0.1:9 --players 100000 --sockets 19000 --machines 1000 --machines-rate 1000 --window-secs 20").unwrap();
-        assert_eq!(
-            (c.players, c.sockets, c.machines, c.procs, json),
-            (100_000, 19_000, 1000, 3, None)
-        );
-        assert_eq!(
-            (c.hold, c.window),
-            (Duration::from_secs(1), Duration::from_secs(20))
-        );
+        let (c, json) =
+            parse("--url http://127.0.0.1:9 --players 100000 --sockets 19000 --machines 1000 --machines-rate 1000 --window-secs 20")
+                .unwrap();
+        assert_eq!((c.players, c.sockets, c.machines, c.procs, json), (100_000, 19_000, 1000, 3, None));
+        assert_eq!((c.hold, c.window), (Duration::from_secs(1), Duration::from_secs(20)));
         assert_eq!(c.guard_rank(), 18_750);
         assert_eq!(c.phone(100_999), "16000100999");
-        let (c, _) = parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --hold-ms 400 --procs 2 --no-spread").unwrap();
+        let (c, _) =
+            parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --hold-ms 400 --procs 2 --no-spread").unwrap();
         assert_eq!(
             (c.hold, c.procs, c.spread_addresses, c.guard_rank()),
             (Duration::from_millis(400), 2, false, 90)
@@ -468,26 +427,15 @@ mod tests {
             "more sockets than players"
         );
         assert!(
-            parse(
-                "--url http://127.0.0.1:9 --players 30000 --sockets 19000 --machines 10 --procs 2"
-            )
-            .is_err(),
+            parse("--url http://127.0.0.1:9 --players 30000 --sockets 19000 --machines 10 --procs 2").is_err(),
             "9,500 per process"
         );
         assert!(
             parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 95").is_err(),
             "machines outnumber the watched"
         );
-        assert!(
-            parse("--url http://10.0.0.1:9 --players 300 --sockets 100 --machines 10").is_err()
-        );
-        assert!(parse(
-            "--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --window-secs 1"
-        )
-        .is_err());
-        assert!(parse(
-            "--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --perf p.data"
-        )
-        .is_err());
+        assert!(parse("--url http://10.0.0.1:9 --players 300 --sockets 100 --machines 10").is_err());
+        assert!(parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --window-secs 1").is_err());
+        assert!(parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --perf p.data").is_err());
     }
 }

@@ -87,25 +87,14 @@ pub async fn run(config: &Config) -> Result<Report, String> {
     }
     let mut outcomes = Vec::with_capacity(config.players);
     for p in players {
-        outcomes.push(p.await.unwrap_or_else(|e| {
-            Outcome::Failed(
-                Step::NotStarted,
-                client::Failure::Unexpected(format!("player task: {e}")),
-            )
-        }));
+        outcomes.push(
+            p.await
+                .unwrap_or_else(|e| Outcome::Failed(Step::NotStarted, client::Failure::Unexpected(format!("player task: {e}")))),
+        );
     }
-    outcomes.extend(std::iter::repeat_n(
-        Outcome::TimedOut(Step::NotStarted),
-        not_started,
-    ));
+    outcomes.extend(std::iter::repeat_n(Outcome::TimedOut(Step::NotStarted), not_started));
     let recorder = journey.recorder.lock();
-    Ok(Report::build(
-        config,
-        &base,
-        &recorder,
-        &outcomes,
-        began.elapsed(),
-    ))
+    Ok(Report::build(config, &base, &recorder, &outcomes, began.elapsed()))
 }
 
 /// [`run`] on a fresh actix-rt `System` on this thread.

@@ -38,11 +38,7 @@ pub fn thread_ticks(pid: u32) -> BTreeMap<u32, (String, u64)> {
         return out;
     };
     for entry in dir.flatten() {
-        let Some(tid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
+        let Some(tid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
             continue;
         };
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
@@ -62,10 +58,7 @@ pub fn thread_ticks(pid: u32) -> BTreeMap<u32, (String, u64)> {
 
 /// CPU used between two [`thread_ticks`] readings, summed by thread name (threads of one pool
 /// share a name), largest first: (name, threads, ticks).
-pub fn thread_deltas(
-    before: &BTreeMap<u32, (String, u64)>,
-    after: &BTreeMap<u32, (String, u64)>,
-) -> Vec<(String, usize, u64)> {
+pub fn thread_deltas(before: &BTreeMap<u32, (String, u64)>, after: &BTreeMap<u32, (String, u64)>) -> Vec<(String, usize, u64)> {
     let mut by_name: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     for (tid, (name, t)) in after {
         let was = before.get(tid).map_or(0, |(_, t0)| *t0);
@@ -73,8 +66,7 @@ pub fn thread_deltas(
         e.0 += 1;
         e.1 += t.saturating_sub(was);
     }
-    let mut v: Vec<(String, usize, u64)> =
-        by_name.into_iter().map(|(n, (k, t))| (n, k, t)).collect();
+    let mut v: Vec<(String, usize, u64)> = by_name.into_iter().map(|(n, (k, t))| (n, k, t)).collect();
     v.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
     v
 }
@@ -159,8 +151,7 @@ mod tests {
 
     #[test]
     fn memory_lines() {
-        let status =
-            "Name:\tx\nVmRSS:\t   20480 kB\nRssAnon:\t   16384 kB\nRssFile:\t    4096 kB\n";
+        let status = "Name:\tx\nVmRSS:\t   20480 kB\nRssAnon:\t   16384 kB\nRssFile:\t    4096 kB\n";
         assert_eq!(
             parse_memory(status),
             Some(Memory {
@@ -180,10 +171,7 @@ mod tests {
              yoo_rank_refresh_seconds_sum 1.5\nyoo_rank_refresh_seconds_count 30\nyoo_players_waiting 100000\n",
         );
         assert_eq!(m.get("yoo_rank_refresh_seconds_sum"), Some(&1.5));
-        assert_eq!(
-            m.get("yoo_rank_refresh_seconds{quantile=\"0.99\"}"),
-            Some(&0.012)
-        );
+        assert_eq!(m.get("yoo_rank_refresh_seconds{quantile=\"0.99\"}"), Some(&0.012));
         assert_eq!(m.get("yoo_players_waiting"), Some(&100000.0));
     }
 

@@ -64,13 +64,7 @@ pub struct TimeoutRow {
 }
 
 impl Report {
-    pub fn build(
-        config: &Config,
-        base: &str,
-        recorder: &Recorder,
-        outcomes: &[Outcome],
-        elapsed: Duration,
-    ) -> Report {
+    pub fn build(config: &Config, base: &str, recorder: &Recorder, outcomes: &[Outcome], elapsed: Duration) -> Report {
         let mut errors: BTreeMap<(Step, String), usize> = BTreeMap::new();
         let mut timeouts: BTreeMap<Step, usize> = BTreeMap::new();
         let mut completed = 0;
@@ -104,10 +98,7 @@ impl Report {
                 .collect(),
             timeouts: timeouts
                 .into_iter()
-                .map(|(step, count)| TimeoutRow {
-                    step: step.name(),
-                    count,
-                })
+                .map(|(step, count)| TimeoutRow { step: step.name(), count })
                 .collect(),
         }
     }
@@ -156,18 +147,10 @@ impl Report {
         match &self.handoff {
             Some(h) => row(&mut out, "handoff", h),
             None => {
-                let _ = writeln!(
-                    out,
-                    "{:<16} {:>7} {:>10} {:>10} {:>10}",
-                    "handoff", 0, "-", "-", "-"
-                );
+                let _ = writeln!(out, "{:<16} {:>7} {:>10} {:>10} {:>10}", "handoff", 0, "-", "-", "-");
             }
         }
-        let _ = writeln!(
-            out,
-            "ready at start: {} (start answered READY, no wait)",
-            self.ready_at_start
-        );
+        let _ = writeln!(out, "ready at start: {} (start answered READY, no wait)", self.ready_at_start);
         if self.elapsed_s > 0.0 {
             let _ = writeln!(
                 out,
@@ -215,11 +198,7 @@ fn summary_row(out: &mut String, name: &str, s: Option<&Summary>) {
             "  {:<44} {:>7} {:>10.2} {:>10.2} {:>10.2}",
             name, s.count, s.p50_ms, s.p99_ms, s.max_ms
         ),
-        None => writeln!(
-            out,
-            "  {:<44} {:>7} {:>10} {:>10} {:>10}",
-            name, 0, "-", "-", "-"
-        ),
+        None => writeln!(out, "  {:<44} {:>7} {:>10} {:>10} {:>10}", name, 0, "-", "-", "-"),
     };
 }
 
@@ -289,10 +268,7 @@ impl CpuFigures {
             rank_walk_pct: walk_sum_s.map(|s| s / w * 100.0),
             rank_walk_cpu_pct: walk_cpu_s.map(|s| s / w * 100.0),
             walks,
-            walk_mean_ms: walk_sum_s
-                .zip(walks)
-                .filter(|(_, n)| *n > 0.0)
-                .map(|(s, n)| s / n * 1000.0),
+            walk_mean_ms: walk_sum_s.zip(walks).filter(|(_, n)| *n > 0.0).map(|(s, n)| s / n * 1000.0),
             walk_quantiles,
             threads: threads
                 .into_iter()
@@ -410,12 +386,7 @@ impl QueueReport {
 
     /// Derives the per-player memory and the target rows.
     pub fn finish(&mut self, cfg: &crate::config::QueueConfig) {
-        let row = |prefix: &str| {
-            self.memory
-                .iter()
-                .find(|m| m.label.starts_with(prefix))
-                .cloned()
-        };
+        let row = |prefix: &str| self.memory.iter().find(|m| m.label.starts_with(prefix)).cloned();
         let (held, front, all, socks) = (
             row("machines held"),
             row("socket players waiting"),
@@ -443,19 +414,15 @@ impl QueueReport {
         );
         self.heap_per_socket = heap(&all, &socks, self.connected);
         self.bytes_per_socket = per(&all, &socks, self.connected);
-        self.bytes_per_connected_waiting = self
-            .bytes_per_socket
-            .zip(self.bytes_per_waiting_overall)
-            .map(|(s, w)| s + w);
+        self.bytes_per_connected_waiting = self.bytes_per_socket.zip(self.bytes_per_waiting_overall).map(|(s, w)| s + w);
         let _ = cfg;
-        let target =
-            |figure: &str, value: Option<f64>, target: f64, unit: &'static str| TargetRow {
-                figure: figure.to_string(),
-                value,
-                target,
-                unit,
-                met: value.map(|v| v <= target),
-            };
+        let target = |figure: &str, value: Option<f64>, target: f64, unit: &'static str| TargetRow {
+            figure: figure.to_string(),
+            value,
+            target,
+            unit,
+            met: value.map(|v| v <= target),
+        };
         self.targets = vec![
             target(
                 "displayed rank staleness max (by receipt)",
@@ -465,10 +432,7 @@ impl QueueReport {
             ),
             target(
                 "displayed rank staleness max (server clock)",
-                self.ranks
-                    .by_server_clock
-                    .displayed_staleness
-                    .map(|s| s.max_ms),
+                self.ranks.by_server_clock.displayed_staleness.map(|s| s.max_ms),
                 1000.0,
                 "ms",
             ),
@@ -528,10 +492,13 @@ impl QueueReport {
             out.push_str(&s);
             out.push('\n');
         };
-        w(&mut out, format!(
-            "queue-scale against {}: {} players waiting ({} with a socket over {} processes), {} machines held {} ms ± {} ms",
-            self.url, self.players, self.sockets, self.procs, self.machines, self.hold_ms, self.hold_jitter_ms
-        ));
+        w(
+            &mut out,
+            format!(
+                "queue-scale against {}: {} players waiting ({} with a socket over {} processes), {} machines held {} ms ± {} ms",
+                self.url, self.players, self.sockets, self.procs, self.machines, self.hold_ms, self.hold_jitter_ms
+            ),
+        );
         w(&mut out, "setup:".into());
         for p in &self.setup {
             w(
@@ -561,10 +528,13 @@ impl QueueReport {
                 if self.r0_exact { "exact" } else { "NOT exact" }
             ),
         );
-        w(&mut out, format!(
-            "sockets: {} open, {} failed; first push = rank at start: {}, other: {}; child open files max {}; closed by the server: {}",
-            self.connected, self.connect_failed, self.initial_exact, self.initial_other, self.child_fds_max, self.sockets_closed
-        ));
+        w(
+            &mut out,
+            format!(
+                "sockets: {} open, {} failed; first push = rank at start: {}, other: {}; child open files max {}; closed by the server: {}",
+                self.connected, self.connect_failed, self.initial_exact, self.initial_other, self.child_fds_max, self.sockets_closed
+            ),
+        );
         if !self.memory.is_empty() {
             w(
                 &mut out,
@@ -585,36 +555,44 @@ impl QueueReport {
                         m.anon_kib,
                         m.heap_kib.map_or("-".into(), |h| h.to_string()),
                         m.server_fds,
-                        m.actors_alive.as_ref().map_or("-".into(), |a| format!(
-                            "{:.0}",
-                            a.iter().map(|(_, n)| n).sum::<f64>()
-                        ))
+                        m.actors_alive
+                            .as_ref()
+                            .map_or("-".into(), |a| format!("{:.0}", a.iter().map(|(_, n)| n).sum::<f64>()))
                     ),
                 );
             }
             let b = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0} B"));
-            w(&mut out, format!(
+            w(
+                &mut out,
+                format!(
                 "  per waiting player without a socket {}, per waiting player overall {}, per socket {}, per connected waiting player {}",
                 b(self.bytes_per_waiting_without_socket),
                 b(self.bytes_per_waiting_overall),
                 b(self.bytes_per_socket),
                 b(self.bytes_per_connected_waiting)
-            ));
-            w(&mut out, format!(
-                "  heap in use (live data): per waiting player without a socket {}, per socket {}",
-                b(self.heap_per_waiting_without_socket),
-                b(self.heap_per_socket)
-            ));
+            ),
+            );
+            w(
+                &mut out,
+                format!(
+                    "  heap in use (live data): per waiting player without a socket {}, per socket {}",
+                    b(self.heap_per_waiting_without_socket),
+                    b(self.heap_per_socket)
+                ),
+            );
         }
-        w(&mut out, format!(
-            "window: {:.1} s (ended by {}), {} admissions seen ({:.0}/s), server counted {}, {} frees",
-            self.window_s,
-            self.ended_by,
-            self.ranks.admissions,
-            self.admission_rate,
-            self.server_admissions.map_or("-".into(), |a| format!("{a:.0}")),
-            self.handoff.frees
-        ));
+        w(
+            &mut out,
+            format!(
+                "window: {:.1} s (ended by {}), {} admissions seen ({:.0}/s), server counted {}, {} frees",
+                self.window_s,
+                self.ended_by,
+                self.ranks.admissions,
+                self.admission_rate,
+                self.server_admissions.map_or("-".into(), |a| format!("{a:.0}")),
+                self.handoff.frees
+            ),
+        );
         w(
             &mut out,
             format!(
@@ -643,10 +621,7 @@ impl QueueReport {
             self.handoff.free_sent_to_next_ready.as_ref(),
         );
         let r = &self.ranks;
-        for (clock, t) in [
-            ("by receipt", &r.by_receipt),
-            ("server clock", &r.by_server_clock),
-        ] {
+        for (clock, t) in [("by receipt", &r.by_receipt), ("server clock", &r.by_server_clock)] {
             summary_row(
                 &mut out,
                 &format!("rank staleness at receipt ({clock})"),
@@ -658,26 +633,10 @@ impl QueueReport {
                 t.displayed_staleness.as_ref(),
             );
         }
-        summary_row(
-            &mut out,
-            "gap between a player's rank pushes",
-            r.push_gaps.as_ref(),
-        );
-        summary_row(
-            &mut out,
-            "rank push delivery (receipt - serverTime)",
-            r.rank_delivery.as_ref(),
-        );
-        summary_row(
-            &mut out,
-            "READY push delivery (receipt - serverTime)",
-            r.ready_delivery.as_ref(),
-        );
-        summary_row(
-            &mut out,
-            "admission to READY receipt",
-            r.admission_to_ready_receipt.as_ref(),
-        );
+        summary_row(&mut out, "gap between a player's rank pushes", r.push_gaps.as_ref());
+        summary_row(&mut out, "rank push delivery (receipt - serverTime)", r.rank_delivery.as_ref());
+        summary_row(&mut out, "READY push delivery (receipt - serverTime)", r.ready_delivery.as_ref());
+        summary_row(&mut out, "admission to READY receipt", r.admission_to_ready_receipt.as_ref());
         w(
             &mut out,
             format!(
@@ -685,16 +644,21 @@ impl QueueReport {
                 r.rank_pushes, r.non_monotone, r.players_without_push
             ),
         );
-        for (clock, t) in [
-            ("by receipt", &r.by_receipt),
-            ("server clock", &r.by_server_clock),
-        ] {
-            w(&mut out, format!(
-                "  {clock}: {} exact at receipt, lies {}, below the truth by delivery order {} (max {} places, {:.1} ms), \
+        for (clock, t) in [("by receipt", &r.by_receipt), ("server clock", &r.by_server_clock)] {
+            w(
+                &mut out,
+                format!(
+                    "  {clock}: {} exact at receipt, lies {}, below the truth by delivery order {} (max {} places, {:.1} ms), \
                  admissions imputed {}, out of rank order {}",
-                t.exact_at_receipt, t.lies, t.below_truth, t.below_truth_max_places, t.below_truth_max_lead_ms,
-                t.imputed_admissions, t.fifo_inversions
-            ));
+                    t.exact_at_receipt,
+                    t.lies,
+                    t.below_truth,
+                    t.below_truth_max_places,
+                    t.below_truth_max_lead_ms,
+                    t.imputed_admissions,
+                    t.fifo_inversions
+                ),
+            );
         }
         if let Some(c) = &self.cpu {
             let f = |v: Option<f64>, unit: &str| v.map_or("-".into(), |v| format!("{v:.1}{unit}"));
@@ -713,25 +677,11 @@ impl QueueReport {
                 let q: Vec<String> = c
                     .walk_quantiles
                     .iter()
-                    .map(|(k, v)| {
-                        format!(
-                            "{} {:.2} ms",
-                            k.trim_start_matches("yoo_rank_refresh_seconds"),
-                            v * 1000.0
-                        )
-                    })
+                    .map(|(k, v)| format!("{} {:.2} ms", k.trim_start_matches("yoo_rank_refresh_seconds"), v * 1000.0))
                     .collect();
-                w(
-                    &mut out,
-                    format!("  walk time (server summary): {}", q.join(", ")),
-                );
+                w(&mut out, format!("  walk time (server summary): {}", q.join(", ")));
             }
-            let t: Vec<String> = c
-                .threads
-                .iter()
-                .take(8)
-                .map(|(n, k, p)| format!("{n}×{k} {p:.1}%"))
-                .collect();
+            let t: Vec<String> = c.threads.iter().take(8).map(|(n, k, p)| format!("{n}×{k} {p:.1}%")).collect();
             w(&mut out, format!("  by thread: {}", t.join(", ")));
         }
         w(
@@ -745,12 +695,7 @@ impl QueueReport {
         for t in &self.targets {
             let verdict = match (t.met, t.value) {
                 (Some(true), _) => "met".to_string(),
-                (Some(false), Some(v)) => format!(
-                    "MISSED by {:.1} {} ({:.0}%)",
-                    v - t.target,
-                    t.unit,
-                    (v / t.target - 1.0) * 100.0
-                ),
+                (Some(false), Some(v)) => format!("MISSED by {:.1} {} ({:.0}%)", v - t.target, t.unit, (v / t.target - 1.0) * 100.0),
                 _ => "not measured".to_string(),
             };
             w(
@@ -773,10 +718,13 @@ impl QueueReport {
                 w(&mut out, format!("  {step:<16} {n:>7}  {cause}"));
             }
         }
-        w(&mut out, format!(
-            "loadtest queue-scale: {} waiting, {} sockets, {} admissions in {:.1} s, {} lies, done in {:.0} s",
-            self.waiting, self.connected, self.ranks.admissions, self.window_s, self.ranks.by_server_clock.lies, self.elapsed_s
-        ));
+        w(
+            &mut out,
+            format!(
+                "loadtest queue-scale: {} waiting, {} sockets, {} admissions in {:.1} s, {} lies, done in {:.0} s",
+                self.waiting, self.connected, self.ranks.admissions, self.window_s, self.ranks.by_server_clock.lies, self.elapsed_s
+            ),
+        );
         out
     }
 }
@@ -798,24 +746,10 @@ mod tests {
             Outcome::TimedOut(Step::WaitReady),
             Outcome::TimedOut(Step::NotStarted),
         ];
-        let r = Report::build(
-            &cfg,
-            "http://127.0.0.1:1",
-            &rec,
-            &outcomes,
-            Duration::from_secs(2),
-        );
+        let r = Report::build(&cfg, "http://127.0.0.1:1", &rec, &outcomes, Duration::from_secs(2));
+        assert_eq!((r.completed, r.failed, r.timed_out, r.exit_code()), (1, 2, 2, 1));
         assert_eq!(
-            (r.completed, r.failed, r.timed_out, r.exit_code()),
-            (1, 2, 2, 1)
-        );
-        assert_eq!(
-            (
-                r.errors.len(),
-                r.errors[0].step,
-                r.errors[0].error.as_str(),
-                r.errors[0].count
-            ),
+            (r.errors.len(), r.errors[0].step, r.errors[0].error.as_str(), r.errors[0].count),
             (1, "sendcode", "code 20114", 2)
         );
         assert_eq!(r.steps.len(), 1);

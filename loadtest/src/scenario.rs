@@ -102,12 +102,7 @@ pub struct Journey {
 
 /// One player's journey. `at` always names the step under way, so that when the run's deadline
 /// drops this future the caller knows where the player was.
-pub async fn play(
-    j: &Journey,
-    index: usize,
-    phone: &str,
-    at: &Cell<Step>,
-) -> Result<(), (Step, Failure)> {
+pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Result<(), (Step, Failure)> {
     let device = format!("loadtest-{}-{index}", j.run_tag);
     let mut b = Browser::new(&j.base, &device);
     let rec = &j.recorder;
@@ -119,26 +114,16 @@ pub async fn play(
         b.post("/api/passport/login/sendcode", &json!({"phone": phone})),
     )
     .await?;
-    let outbox = call(
-        rec,
-        at,
-        Step::SmsOutbox,
-        b.get(&format!("/api/dev/sms/outbox?phone={phone}")),
-    )
-    .await?
-    .0;
+    let outbox = call(rec, at, Step::SmsOutbox, b.get(&format!("/api/dev/sms/outbox?phone={phone}")))
+        .await?
+        .0;
     let code = outbox_code(&outbox)?;
     let login = json!({"cellphone": phone, "code": code, "device_no": b.device()});
     call(rec, at, Step::Login, b.post("/api/passport/login", &login)).await?;
-    let token = call(rec, at, Step::FetchToken, b.get("/api/fetchToken"))
-        .await?
-        .0;
+    let token = call(rec, at, Step::FetchToken, b.get("/api/fetchToken")).await?.0;
     let token = token["access_token"]
         .as_str()
-        .ok_or((
-            Step::FetchToken,
-            Failure::Unexpected("no access_token".into()),
-        ))?
+        .ok_or((Step::FetchToken, Failure::Unexpected("no access_token".into())))?
         .to_string();
 
     // The first READY push of each session is a handoff sample, stamped as its frame is read.
@@ -150,19 +135,10 @@ pub async fn play(
             handoff.lock().ready_pushed(arrived);
         }
     };
-    let mut socket = call(rec, at, Step::WsConnect, b.socket(&token, on_state))
-        .await?
-        .0;
+    let mut socket = call(rec, at, Step::WsConnect, b.socket(&token, on_state)).await?.0;
 
-    let start =
-        json!({"gameId": j.game_id, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": j.node_id});
-    let (state, started) = call(
-        rec,
-        at,
-        Step::Start,
-        b.post("/api/japi/yoo/game/start", &start),
-    )
-    .await?;
+    let start = json!({"gameId": j.game_id, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": j.node_id});
+    let (state, started) = call(rec, at, Step::Start, b.post("/api/japi/yoo/game/start", &start)).await?;
     let id = state["id"]
         .as_i64()
         .ok_or((Step::Start, Failure::Unexpected("no session id".into())))?;
@@ -170,19 +146,10 @@ pub async fn play(
         Some(READY) => rec.lock().ready_at_start(),
         Some(QUEUE) => {
             at.set(Step::WaitReady);
-            let (ready, _) = socket
-                .wait_state(|s| until(s, id, READY))
-                .await
-                .map_err(|f| (Step::WaitReady, f))?;
-            rec.lock()
-                .record(Step::WaitReady, ready.saturating_duration_since(started));
+            let (ready, _) = socket.wait_state(|s| until(s, id, READY)).await.map_err(|f| (Step::WaitReady, f))?;
+            rec.lock().record(Step::WaitReady, ready.saturating_duration_since(started));
         }
-        other => {
-            return Err((
-                Step::Start,
-                Failure::Unexpected(format!("start answered status {other:?}")),
-            ))
-        }
+        other => return Err((Step::Start, Failure::Unexpected(format!("start answered status {other:?}")))),
     }
 
     let (state, confirmed) = call(
@@ -203,29 +170,19 @@ pub async fn play(
         .wait_state(|s| until(s, id, PLAYING))
         .await
         .map_err(|f| (Step::WaitPlaying, f))?;
-    rec.lock().record(
-        Step::WaitPlaying,
-        playing.saturating_duration_since(confirmed),
-    );
+    rec.lock().record(Step::WaitPlaying, playing.saturating_duration_since(confirmed));
 
     at.set(Step::Play);
     tokio::time::sleep(j.play).await;
 
-    let (_, over) = call(
-        rec,
-        at,
-        Step::Over,
-        b.post("/api/japi/yoo/game/over", &json!({"id": id})),
-    )
-    .await?;
+    let (_, over) = call(rec, at, Step::Over, b.post("/api/japi/yoo/game/over", &json!({"id": id}))).await?;
     rec.lock().over_answered(over);
     at.set(Step::WaitEnd);
     let (ended, state) = socket
         .wait_state(|s| Ok(s["id"].as_i64() == Some(id) && s["hasGameOnline"] == false))
         .await
         .map_err(|f| (Step::WaitEnd, f))?;
-    rec.lock()
-        .record(Step::WaitEnd, ended.saturating_duration_since(over));
+    rec.lock().record(Step::WaitEnd, ended.saturating_duration_since(over));
     if state["endReason"] != "over" {
         return Err((
             Step::WaitEnd,
@@ -255,10 +212,10 @@ async fn call<T>(
 /// Whether pushed state `s` of session `id` has reached `status`; an ended session is a failure.
 /// The newest code of a dev SMS outbox answer.
 pub(crate) fn outbox_code(outbox: &Value) -> Result<String, (Step, Failure)> {
-    outbox[0]["code"].as_str().map(str::to_string).ok_or((
-        Step::SmsOutbox,
-        Failure::Unexpected("no code in the outbox".into()),
-    ))
+    outbox[0]["code"]
+        .as_str()
+        .map(str::to_string)
+        .ok_or((Step::SmsOutbox, Failure::Unexpected("no code in the outbox".into())))
 }
 
 fn until(s: &Value, id: i64, status: i64) -> Result<bool, Failure> {
@@ -266,10 +223,7 @@ fn until(s: &Value, id: i64, status: i64) -> Result<bool, Failure> {
         return Ok(false);
     }
     if s["hasGameOnline"] == false {
-        return Err(Failure::Unexpected(format!(
-            "session ended with {}",
-            s["endReason"]
-        )));
+        return Err(Failure::Unexpected(format!("session ended with {}", s["endReason"])));
     }
     Ok(s["status"] == status)
 }

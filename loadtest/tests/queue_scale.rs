@@ -29,20 +29,14 @@ async fn small_queue_ranks_never_lie() {
     cfg.lie_slack = Duration::from_millis(500);
     cfg.exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_loadtest")));
     // A prefix of its own per run, so that a rerun within a minute gets fresh phones.
-    cfg.phone_prefix = format!("14{}", std::process::id() % 1_000_000)
-        .chars()
-        .take(6)
-        .collect();
+    cfg.phone_prefix = format!("14{}", std::process::id() % 1_000_000).chars().take(6).collect();
     let report = loadtest::queue_scale::run(&cfg).await.unwrap();
     print!("{}", report.table());
 
     assert_eq!(report.waiting, 300, "{:?}", report.errors);
     assert!(report.r0_exact, "the socket players hold ranks 1..100");
     assert_eq!((report.connected, report.connect_failed), (100, 0));
-    assert_eq!(
-        report.initial_exact, 100,
-        "each socket first shows the rank at start"
-    );
+    assert_eq!(report.initial_exact, 100, "each socket first shows the rank at start");
     assert!(report.errors.is_empty(), "{:?}", report.errors);
 
     // Machines freed and were handed over; the harness saw what the server counted.
@@ -66,20 +60,12 @@ async fn small_queue_ranks_never_lie() {
     assert!(r.rank_pushes > 100, "{r:?}");
     assert_eq!(r.non_monotone, 0, "{r:?}");
     for t in [&r.by_receipt, &r.by_server_clock] {
-        assert!(
-            t.staleness_at_receipt.is_some() && t.displayed_staleness.is_some(),
-            "{r:?}"
-        );
+        assert!(t.staleness_at_receipt.is_some() && t.displayed_staleness.is_some(), "{r:?}");
         assert_eq!((t.lies, t.imputed_admissions), (0, 0), "{r:?}");
     }
-    assert_eq!(
-        r.by_server_clock.fifo_inversions, 0,
-        "admissions follow the start ranks: {r:?}"
-    );
+    assert_eq!(r.by_server_clock.fifo_inversions, 0, "admissions follow the start ranks: {r:?}");
     assert!(
-        r.push_gaps.is_some()
-            && r.rank_delivery.is_some()
-            && r.admission_to_ready_receipt.is_some(),
+        r.push_gaps.is_some() && r.rank_delivery.is_some() && r.admission_to_ready_receipt.is_some(),
         "{r:?}"
     );
     assert_eq!(report.exit_code(), 0);

@@ -18,10 +18,7 @@ async fn twenty_players_share_two_machines() {
     config.play = Duration::from_millis(50);
     config.timeout = Duration::from_secs(60);
     // A prefix of its own per run, so that a rerun within a minute gets fresh phones.
-    config.phone_prefix = format!("13{}", std::process::id() % 100_000_000)
-        .chars()
-        .take(9)
-        .collect();
+    config.phone_prefix = format!("13{}", std::process::id() % 100_000_000).chars().take(9).collect();
     let report = loadtest::run(&config).await.unwrap();
     print!("{}", report.table());
     assert_eq!(
@@ -35,18 +32,9 @@ async fn twenty_players_share_two_machines() {
     let handoff = report.handoff.expect("handoff latency measured");
     // All but the first two got a machine freed by an `over`; only the very first handoff's push
     // can arrive before any `over` answer has.
-    assert!(
-        handoff.count >= 17,
-        "one sample per handed-over machine: {handoff:?}"
-    );
+    assert!(handoff.count >= 17, "one sample per handed-over machine: {handoff:?}");
     assert!(handoff.max_ms < 10_000.0, "{handoff:?}");
-    let counted = |name: &str| {
-        report
-            .steps
-            .iter()
-            .find(|r| r.step == name)
-            .map_or(0, |r| r.summary.count)
-    };
+    let counted = |name: &str| report.steps.iter().find(|r| r.step == name).map_or(0, |r| r.summary.count);
     for step in [
         "sendcode",
         "login",

@@ -8,8 +8,7 @@ use std::collections::HashSet;
 use std::sync::Barrier;
 
 use crate::model::{
-    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim,
-    NewGameSession, Node, PlayCharge, User,
+    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PlayCharge, User,
 };
 use crate::{seed, Error, Result, Store};
 
@@ -46,10 +45,7 @@ fn new_session(uid: i64, game_id: i64, created_at: i64) -> NewGameSession {
 
 /// The seeded games a listing shows, in listing order.
 fn listed_seed() -> Vec<Game> {
-    let mut games: Vec<Game> = seed::catalogue()
-        .into_iter()
-        .filter(|g| !g.deleted)
-        .collect();
+    let mut games: Vec<Game> = seed::catalogue().into_iter().filter(|g| !g.deleted).collect();
     games.sort_by_key(|g| (g.sort_order, g.id));
     games
 }
@@ -91,43 +87,22 @@ pub fn users(store: &Store) {
     assert!(created);
     assert_ne!(bob.uid, alice.uid);
 
-    assert_eq!(
-        store.users.get(alice.uid).expect("get"),
-        Some(alice.clone())
-    );
+    assert_eq!(store.users.get(alice.uid).expect("get"), Some(alice.clone()));
     assert_eq!(store.users.get(bob.uid).expect("get"), Some(bob.clone()));
     assert_eq!(store.users.get(i64::MAX).expect("get unknown"), None);
 
     // Concurrent first logins with one phone make exactly one user.
     let results: Vec<(User, bool)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4)
-            .map(|i| {
-                s.spawn(move || {
-                    store
-                        .users
-                        .get_or_create_by_phone("13800000003", &format!("玩家{i}"), 4_000)
-                })
-            })
+            .map(|i| s.spawn(move || store.users.get_or_create_by_phone("13800000003", &format!("玩家{i}"), 4_000)))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("thread").expect("get_or_create"))
             .collect()
     });
-    assert_eq!(
-        results.iter().filter(|(_, created)| *created).count(),
-        1,
-        "one creation"
-    );
-    assert_eq!(
-        results
-            .iter()
-            .map(|(u, _)| u.uid)
-            .collect::<HashSet<_>>()
-            .len(),
-        1,
-        "one uid"
-    );
+    assert_eq!(results.iter().filter(|(_, created)| *created).count(), 1, "one creation");
+    assert_eq!(results.iter().map(|(u, _)| u.uid).collect::<HashSet<_>>().len(), 1, "one uid");
 }
 
 /// Login sessions: insert, get until expiry, duplicate token, delete, delete_expired.
@@ -155,16 +130,10 @@ pub fn login_sessions(store: &Store) {
 
     store.logins.delete("token-1").expect("delete");
     check("token-1", 1_000, None);
-    store
-        .logins
-        .delete("token-1")
-        .expect("deleting an unknown token succeeds");
+    store.logins.delete("token-1").expect("deleting an unknown token succeeds");
 
     for (token, expires_at) in [("a", 100), ("b", 200), ("c", 300), ("d", 400)] {
-        store
-            .logins
-            .insert(&login(token, uid, expires_at))
-            .expect("insert");
+        store.logins.insert(&login(token, uid, expires_at)).expect("insert");
     }
     assert_eq!(store.logins.delete_expired(200).expect("delete_expired"), 2);
     assert_eq!(store.logins.delete_expired(200).expect("delete_expired"), 0);
@@ -189,16 +158,8 @@ pub fn catalogue(store: &Store) {
 
     let check_page = |page: u32, page_size: u32, expected: &[Game]| {
         let (items, total) = store.games.list(None, page, page_size).expect("list");
-        assert_eq!(
-            ids(&items),
-            ids(expected),
-            "page {page} of size {page_size}"
-        );
-        assert_eq!(
-            total,
-            listed.len() as u64,
-            "total on page {page} of size {page_size}"
-        );
+        assert_eq!(ids(&items), ids(expected), "page {page} of size {page_size}");
+        assert_eq!(total, listed.len() as u64, "total on page {page} of size {page_size}");
     };
     check_page(1, 10, &listed[..10]);
     check_page(2, 10, &listed[10..20]);
@@ -230,18 +191,9 @@ pub fn catalogue(store: &Store) {
     let (page, total) = store.games.list(Some("纪元"), 2, 1).expect("search page 2");
     assert_eq!((ids(&page), total), (vec![7], 2), "searches page too");
 
-    let deleted = seeded
-        .iter()
-        .find(|g| g.deleted)
-        .expect("seed has a deleted game");
-    assert_eq!(
-        store.games.get(deleted.id).expect("get"),
-        Some(deleted.clone())
-    );
-    assert_eq!(
-        store.games.get(1).expect("get"),
-        seeded.iter().find(|g| g.id == 1).cloned()
-    );
+    let deleted = seeded.iter().find(|g| g.deleted).expect("seed has a deleted game");
+    assert_eq!(store.games.get(deleted.id).expect("get"), Some(deleted.clone()));
+    assert_eq!(store.games.get(1).expect("get"), seeded.iter().find(|g| g.id == 1).cloned());
     assert_eq!(store.games.get(-1).expect("get unknown"), None);
 
     let renamed = Game {
@@ -255,30 +207,20 @@ pub fn catalogue(store: &Store) {
         hue: 359,
         ..seeded[1].clone()
     };
-    store
-        .games
-        .upsert_all(&[renamed.clone(), added.clone()])
-        .expect("upsert_all");
+    store.games.upsert_all(&[renamed.clone(), added.clone()]).expect("upsert_all");
     assert_eq!(store.games.get(1).expect("get"), Some(renamed));
     assert_eq!(store.games.get(1_000).expect("get"), Some(added));
     assert_eq!(store.games.count().expect("count"), seeded.len() as u64 + 1);
     let (all, total) = store.games.list(None, 1, 100).expect("list");
     assert_eq!(total, listed.len() as u64 + 1);
-    assert_eq!(
-        all.last().map(|g| g.id),
-        Some(1),
-        "re-sorted by its new sort_order"
-    );
+    assert_eq!(all.last().map(|g| g.id), Some(1), "re-sorted by its new sort_order");
     store.games.upsert_all(&[]).expect("upsert nothing");
 }
 
 /// The seeded nodes, get, and upsert.
 pub fn nodes(store: &Store) {
     assert_eq!(store.nodes.list().expect("list"), seed::nodes());
-    assert_eq!(
-        store.nodes.get(1).expect("get"),
-        seed::nodes().into_iter().next()
-    );
+    assert_eq!(store.nodes.get(1).expect("get"), seed::nodes().into_iter().next());
     assert_eq!(store.nodes.get(-1).expect("get unknown"), None);
 
     let maintenance = Node {
@@ -294,13 +236,7 @@ pub fn nodes(store: &Store) {
     store.nodes.upsert(&maintenance).expect("upsert existing");
     store.nodes.upsert(&added).expect("upsert new");
     assert_eq!(store.nodes.get(1).expect("get"), Some(maintenance));
-    let ids: Vec<i64> = store
-        .nodes
-        .list()
-        .expect("list")
-        .iter()
-        .map(|n| n.id)
-        .collect();
+    let ids: Vec<i64> = store.nodes.list().expect("list").iter().map(|n| n.id).collect();
     let mut expected: Vec<i64> = seed::nodes().iter().map(|n| n.id).chain([0]).collect();
     expected.sort_unstable();
     assert_eq!(ids, expected, "listed by id");
@@ -311,10 +247,7 @@ pub fn game_sessions(store: &Store) {
     let alice = user(store, "13700000001").uid;
     let bob = user(store, "13700000002").uid;
 
-    let first = store
-        .sessions
-        .insert(&new_session(alice, 1, 1_000))
-        .expect("insert");
+    let first = store.sessions.insert(&new_session(alice, 1, 1_000)).expect("insert");
     assert_eq!(
         first,
         GameSessionRecord {
@@ -336,25 +269,13 @@ pub fn game_sessions(store: &Store) {
             play_minutes: 0,
         }
     );
-    let other = store
-        .sessions
-        .insert(&new_session(bob, 3, 1_500))
-        .expect("insert");
-    let second = store
-        .sessions
-        .insert(&new_session(alice, 2, 2_000))
-        .expect("insert");
+    let other = store.sessions.insert(&new_session(bob, 3, 1_500)).expect("insert");
+    let second = store.sessions.insert(&new_session(alice, 2, 2_000)).expect("insert");
     assert!(first.id < other.id && other.id < second.id, "ids increase");
-    assert_eq!(
-        store.sessions.get(first.id).expect("get"),
-        Some(first.clone())
-    );
+    assert_eq!(store.sessions.get(first.id).expect("get"), Some(first.clone()));
 
     let check_user = |uid: i64, limit: u32, expected: &[&GameSessionRecord]| {
-        let got = store
-            .sessions
-            .list_by_user(uid, limit)
-            .expect("list_by_user");
+        let got = store.sessions.list_by_user(uid, limit).expect("list_by_user");
         let expected: Vec<GameSessionRecord> = expected.iter().map(|r| (*r).clone()).collect();
         assert_eq!(got, expected, "list_by_user({uid}, {limit})");
     };
@@ -371,10 +292,7 @@ pub fn game_sessions(store: &Store) {
         ..first.clone()
     };
     store.sessions.update(&ready).expect("update");
-    assert_eq!(
-        store.sessions.get(first.id).expect("get"),
-        Some(ready.clone())
-    );
+    assert_eq!(store.sessions.get(first.id).expect("get"), Some(ready.clone()));
     assert_eq!(
         store.sessions.list_open().expect("list_open"),
         vec![ready.clone(), other.clone(), second.clone()]
@@ -388,14 +306,8 @@ pub fn game_sessions(store: &Store) {
         ..ready
     };
     store.sessions.update(&ended).expect("update");
-    assert_eq!(
-        store.sessions.get(first.id).expect("get"),
-        Some(ended.clone())
-    );
-    assert_eq!(
-        store.sessions.list_open().expect("list_open"),
-        vec![other, second.clone()]
-    );
+    assert_eq!(store.sessions.get(first.id).expect("get"), Some(ended.clone()));
+    assert_eq!(store.sessions.list_open().expect("list_open"), vec![other, second.clone()]);
     check_user(alice, 10, &[&second, &ended]);
 
     let unknown = GameSessionRecord {
@@ -417,19 +329,11 @@ fn no_play_time<T>(result: &Result<T>) -> bool {
 }
 
 fn stored(store: &Store, id: i64) -> GameSessionRecord {
-    store
-        .sessions
-        .get(id)
-        .expect("get session")
-        .expect("session exists")
+    store.sessions.get(id).expect("get session").expect("session exists")
 }
 
 fn balances(store: &Store, uid: i64) -> (i64, i64) {
-    let user = store
-        .users
-        .get(uid)
-        .expect("get user")
-        .expect("user exists");
+    let user = store.users.get(uid).expect("get user").expect("user exists");
     (user.play_time_free, user.play_time_paid)
 }
 
@@ -446,10 +350,7 @@ fn race<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("thread"))
-            .collect()
+        handles.into_iter().map(|h| h.join().expect("thread")).collect()
     })
 }
 
@@ -471,10 +372,7 @@ pub fn session_places(store: &Store) {
     );
     assert_eq!(stored(store, queued.id), queued);
 
-    store
-        .sessions
-        .set_place(queued.id, 6, 41, 7)
-        .expect("set_place");
+    store.sessions.set_place(queued.id, 6, 41, 7).expect("set_place");
     let placed = GameSessionRecord {
         lane: 6,
         tag: 41,
@@ -482,10 +380,7 @@ pub fn session_places(store: &Store) {
         ..queued.clone()
     };
     assert_eq!(stored(store, queued.id), placed, "place read back");
-    assert_eq!(
-        store.sessions.set_place(queued.id + 1_000, 0, 1, 1),
-        Err(Error::NotFound)
-    );
+    assert_eq!(store.sessions.set_place(queued.id + 1_000, 0, 1, 1), Err(Error::NotFound));
 
     let moved = GameSessionRecord {
         lane: 2,
@@ -495,11 +390,7 @@ pub fn session_places(store: &Store) {
         ..placed
     };
     store.sessions.update(&moved).expect("update");
-    assert_eq!(
-        stored(store, moved.id),
-        moved,
-        "update replaces the place and minutes"
-    );
+    assert_eq!(stored(store, moved.id), moved, "update replaces the place and minutes");
 
     for lane in [-1, 7, i32::MAX] {
         let insert = store.sessions.insert(&NewGameSession {
@@ -509,17 +400,10 @@ pub fn session_places(store: &Store) {
         assert!(conflict(&insert), "insert with lane {lane}: {insert:?}");
         let set = store.sessions.set_place(moved.id, lane, 1, 1);
         assert!(conflict(&set), "set_place with lane {lane}: {set:?}");
-        let update = store.sessions.update(&GameSessionRecord {
-            lane,
-            ..moved.clone()
-        });
+        let update = store.sessions.update(&GameSessionRecord { lane, ..moved.clone() });
         assert!(conflict(&update), "update with lane {lane}: {update:?}");
     }
-    assert_eq!(
-        stored(store, moved.id),
-        moved,
-        "refused lanes change nothing"
-    );
+    assert_eq!(stored(store, moved.id), moved, "refused lanes change nothing");
     for lane in [0, 6] {
         let record = store
             .sessions
@@ -532,12 +416,7 @@ pub fn session_places(store: &Store) {
     }
 
     // Sessions of games 3 and 4 only, so that the ones above never count.
-    let admitted = |game_id: i64, node_id: i64| {
-        store
-            .sessions
-            .max_admitted_tag(game_id, node_id)
-            .expect("max_admitted_tag")
-    };
+    let admitted = |game_id: i64, node_id: i64| store.sessions.max_admitted_tag(game_id, node_id).expect("max_admitted_tag");
     let place = |game_id: i64, node_id: i64, tag: i64| {
         let record = store
             .sessions
@@ -547,10 +426,7 @@ pub fn session_places(store: &Store) {
                 ..new_session(uid, game_id, 2_000)
             })
             .expect("insert");
-        store
-            .sessions
-            .set_place(record.id, 1, tag, tag)
-            .expect("set_place");
+        store.sessions.set_place(record.id, 1, tag, tag).expect("set_place");
         stored(store, record.id)
     };
     let update = |r: GameSessionRecord| store.sessions.update(&r).expect("update");
@@ -585,11 +461,7 @@ pub fn session_places(store: &Store) {
     assert_eq!(admitted(3, 1), Some(20));
     update(ready(&place(3, 2, 99)));
     update(ready(&place(4, 1, 77)));
-    assert_eq!(
-        admitted(3, 1),
-        Some(20),
-        "other nodes and games do not count"
-    );
+    assert_eq!(admitted(3, 1), Some(20), "other nodes and games do not count");
     assert_eq!(admitted(3, 2), Some(99));
     assert_eq!(admitted(4, 1), Some(77));
     assert_eq!(admitted(4, 2), None);
@@ -604,10 +476,7 @@ pub fn play_time(store: &Store) {
     let alice = user(store, "13500000011");
     let bob = user(store, "13500000012");
 
-    let topped = store
-        .assets
-        .add_play_time(alice.uid, 2, 1)
-        .expect("add play time");
+    let topped = store.assets.add_play_time(alice.uid, 2, 1).expect("add play time");
     assert_eq!(
         topped,
         User {
@@ -616,49 +485,20 @@ pub fn play_time(store: &Store) {
             ..alice.clone()
         }
     );
-    assert_eq!(
-        store.users.get(alice.uid).expect("get"),
-        Some(topped.clone())
-    );
-    assert_eq!(
-        store
-            .assets
-            .add_play_time(alice.uid, 0, 0)
-            .expect("add nothing"),
-        topped
-    );
+    assert_eq!(store.users.get(alice.uid).expect("get"), Some(topped.clone()));
+    assert_eq!(store.assets.add_play_time(alice.uid, 0, 0).expect("add nothing"), topped);
     for (free, paid) in [(-1, 0), (0, -1), (-5, 5)] {
         let added = store.assets.add_play_time(alice.uid, free, paid);
         assert!(conflict(&added), "adding ({free}, {paid}): {added:?}");
     }
-    assert_eq!(
-        store.assets.add_play_time(i64::MAX, 1, 1),
-        Err(Error::NotFound)
-    );
-    store
-        .assets
-        .add_play_time(bob.uid, i64::MAX, 0)
-        .expect("add the most there is");
-    assert!(
-        conflict(&store.assets.add_play_time(bob.uid, 1, 0)),
-        "a balance cannot overflow"
-    );
+    assert_eq!(store.assets.add_play_time(i64::MAX, 1, 1), Err(Error::NotFound));
+    store.assets.add_play_time(bob.uid, i64::MAX, 0).expect("add the most there is");
+    assert!(conflict(&store.assets.add_play_time(bob.uid, 1, 0)), "a balance cannot overflow");
     assert_eq!(balances(store, bob.uid), (i64::MAX, 0));
-    assert_eq!(
-        balances(store, alice.uid),
-        (2, 1),
-        "refused adds change nothing"
-    );
+    assert_eq!(balances(store, alice.uid), (2, 1), "refused adds change nothing");
 
-    let played = store
-        .sessions
-        .insert(&new_session(alice.uid, 1, 1_000))
-        .expect("insert");
-    let charge = |minute: i64, package: bool, now: i64| {
-        store
-            .assets
-            .charge_minute(alice.uid, played.id, minute, package, now)
-    };
+    let played = store.sessions.insert(&new_session(alice.uid, 1, 1_000)).expect("insert");
+    let charge = |minute: i64, package: bool, now: i64| store.assets.charge_minute(alice.uid, played.id, minute, package, now);
     let expected = |minute: i64, free: i64, paid: i64, package: bool, charged_at: i64| PlayCharge {
         session_id: played.id,
         minute,
@@ -673,10 +513,7 @@ pub fn play_time(store: &Store) {
     // Free time first, then paid time, then nothing.
     let (first, after, replayed) = charge(0, false, 60_000).expect("minute 0");
     assert_eq!(first, expected(0, 1, 0, false, 60_000));
-    assert_eq!(
-        (after.play_time_free, after.play_time_paid, replayed),
-        (1, 1, false)
-    );
+    assert_eq!((after.play_time_free, after.play_time_paid, replayed), (1, 1, false));
     assert_eq!(store.users.get(alice.uid).expect("get"), Some(after));
     assert_eq!(minutes(), 1);
     let (second, after, _) = charge(1, false, 120_000).expect("minute 1");
@@ -694,23 +531,14 @@ pub fn play_time(store: &Store) {
     // A package minute takes nothing, even with nothing left.
     let (package, after, replayed) = charge(3, true, 240_500).expect("package minute");
     assert_eq!(package, expected(3, 0, 0, true, 240_500));
-    assert_eq!(
-        (after.play_time_free, after.play_time_paid, replayed),
-        (0, 0, false)
-    );
+    assert_eq!((after.play_time_free, after.play_time_paid, replayed), (0, 0, false));
     assert_eq!(minutes(), 4);
 
     // Replays take nothing and return the first charge, whatever they ask for.
     store.assets.add_play_time(alice.uid, 5, 5).expect("top up");
     let now_user = store.users.get(alice.uid).expect("get").expect("alice");
-    assert_eq!(
-        charge(0, true, 999_000),
-        Ok((first.clone(), now_user.clone(), true))
-    );
-    assert_eq!(
-        charge(2, false, 999_000),
-        Ok((third.clone(), now_user.clone(), true))
-    );
+    assert_eq!(charge(0, true, 999_000), Ok((first.clone(), now_user.clone(), true)));
+    assert_eq!(charge(2, false, 999_000), Ok((third.clone(), now_user.clone(), true)));
     assert_eq!(
         charge(3, false, 999_000),
         Ok((package.clone(), now_user.clone(), true)),
@@ -729,9 +557,7 @@ pub fn play_time(store: &Store) {
 
     // Refused calls write nothing.
     assert_eq!(
-        store
-            .assets
-            .charge_minute(alice.uid, played.id + 1_000, 0, false, 1),
+        store.assets.charge_minute(alice.uid, played.id + 1_000, 0, false, 1),
         Err(Error::NotFound),
         "unknown session"
     );
@@ -740,15 +566,9 @@ pub fn play_time(store: &Store) {
         assert!(conflict(&refused), "minute {minute}: {refused:?}");
     }
     let theft = store.assets.charge_minute(bob.uid, played.id, 20, false, 1);
-    assert!(
-        conflict(&theft),
-        "charging another user's session: {theft:?}"
-    );
+    assert!(conflict(&theft), "charging another user's session: {theft:?}");
     let theft = store.assets.charge_minute(bob.uid, played.id, 0, false, 1);
-    assert!(
-        conflict(&theft),
-        "replaying another user's charge: {theft:?}"
-    );
+    assert!(conflict(&theft), "replaying another user's charge: {theft:?}");
     assert_eq!(balances(store, alice.uid), (3, 5));
     assert_eq!(balances(store, bob.uid), (i64::MAX, 0));
     assert_eq!(minutes(), 10);
@@ -759,12 +579,8 @@ pub fn entitlements(store: &Store) {
     const HOUR: i64 = 3_600_000;
     let uid = user(store, "13500000021").uid;
     let other = user(store, "13500000022").uid;
-    let grant = |uid: i64, kind: &str, duration_ms: i64, now: i64| {
-        store
-            .assets
-            .grant_entitlement(uid, kind, duration_ms, now)
-            .expect("grant")
-    };
+    let grant =
+        |uid: i64, kind: &str, duration_ms: i64, now: i64| store.assets.grant_entitlement(uid, kind, duration_ms, now).expect("grant");
     let active = |uid: i64, now: i64| store.assets.entitlements(uid, now).expect("entitlements");
     let entitlement = |kind: &str, starts_at: i64, expires_at: i64| Entitlement {
         uid,
@@ -784,17 +600,9 @@ pub fn entitlements(store: &Store) {
     );
     let daily = grant(uid, "daily", 1_000, 20_000);
     assert_eq!(daily, entitlement("daily", 20_000, 21_000));
-    assert_eq!(
-        active(uid, 20_000),
-        vec![daily.clone(), vip.clone()],
-        "by kind"
-    );
+    assert_eq!(active(uid, 20_000), vec![daily.clone(), vip.clone()], "by kind");
     assert_eq!(active(uid, 20_999), vec![daily.clone(), vip.clone()]);
-    assert_eq!(
-        active(uid, 21_000),
-        vec![vip.clone()],
-        "expires_at == now is expired"
-    );
+    assert_eq!(active(uid, 21_000), vec![vip.clone()], "expires_at == now is expired");
     assert_eq!(active(uid, 10_000 + 2 * HOUR), vec![]);
     assert_eq!(active(other, 20_000), vec![], "others own nothing of it");
 
@@ -817,21 +625,14 @@ pub fn entitlements(store: &Store) {
     );
     assert_eq!(active(other, 20_000), vec![theirs]);
     assert_eq!(
-        active(uid, 40_000)
-            .iter()
-            .map(|e| e.kind.as_str())
-            .collect::<Vec<_>>(),
+        active(uid, 40_000).iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(),
         vec!["vip"],
         "another user's grant is theirs"
     );
 
     let empty = grant(uid, "tyvip", 0, 50_000);
     assert_eq!(empty, entitlement("tyvip", 50_000, 50_000));
-    assert_eq!(
-        active(uid, 50_000),
-        vec![vip.clone()],
-        "a zero grant is not active"
-    );
+    assert_eq!(active(uid, 50_000), vec![vip.clone()], "a zero grant is not active");
     let negative = store.assets.grant_entitlement(uid, "vip", -1, 50_000);
     assert!(conflict(&negative), "{negative:?}");
     assert_eq!(active(uid, 50_000), vec![vip]);
@@ -841,19 +642,10 @@ pub fn entitlements(store: &Store) {
 pub fn fast_enter_cards(store: &Store) {
     let uid = user(store, "13500000031").uid;
     let other = user(store, "13500000032").uid;
-    let played = store
-        .sessions
-        .insert(&new_session(uid, 1, 1_000))
-        .expect("insert");
-    let theirs_played = store
-        .sessions
-        .insert(&new_session(other, 1, 1_000))
-        .expect("insert");
+    let played = store.sessions.insert(&new_session(uid, 1, 1_000)).expect("insert");
+    let theirs_played = store.sessions.insert(&new_session(other, 1, 1_000)).expect("insert");
     let add = |uid: i64, expires_at: i64, source: &str, now: i64| {
-        store
-            .assets
-            .add_card(uid, "快速通道卡", expires_at, source, now)
-            .expect("add card")
+        store.assets.add_card(uid, "快速通道卡", expires_at, source, now).expect("add card")
     };
     let usable = |uid: i64, now: i64| store.assets.cards(uid, now).expect("cards");
 
@@ -875,34 +667,22 @@ pub fn fast_enter_cards(store: &Store) {
     let sooner = add(uid, 3_000, "gift", 1_100);
     let tie = add(uid, 3_000, "gift", 1_200);
     let theirs = add(other, 9_000, "shop", 1_000);
-    assert!(
-        later.id < sooner.id && sooner.id < tie.id && tie.id < theirs.id,
-        "ids increase"
-    );
+    assert!(later.id < sooner.id && sooner.id < tie.id && tie.id < theirs.id, "ids increase");
 
     let all = vec![sooner.clone(), tie.clone(), later.clone()];
     assert_eq!(usable(uid, 1_000), all, "soonest expiry first, then id");
     assert_eq!(usable(uid, 2_999), all);
-    assert_eq!(
-        usable(uid, 3_000),
-        vec![later.clone()],
-        "expires_at == now is expired"
-    );
+    assert_eq!(usable(uid, 3_000), vec![later.clone()], "expires_at == now is expired");
     assert_eq!(usable(uid, 5_000), vec![]);
     assert_eq!(usable(other, 1_000), vec![theirs.clone()]);
 
-    let use_card = |uid: i64, card_id: i64, session_id: i64, now: i64| {
-        store.assets.use_card(uid, card_id, session_id, now)
-    };
+    let use_card = |uid: i64, card_id: i64, session_id: i64, now: i64| store.assets.use_card(uid, card_id, session_id, now);
     assert_eq!(
         use_card(other, sooner.id, theirs_played.id, 2_000),
         Err(Error::NotFound),
         "another user's card"
     );
-    assert_eq!(
-        use_card(uid, i64::MAX, played.id, 2_000),
-        Err(Error::NotFound)
-    );
+    assert_eq!(use_card(uid, i64::MAX, played.id, 2_000), Err(Error::NotFound));
     let expired = use_card(uid, sooner.id, played.id, 3_000);
     assert!(conflict(&expired), "expired at now: {expired:?}");
     assert_eq!(usable(uid, 2_000), all, "refused uses change nothing");
@@ -934,11 +714,7 @@ pub fn fast_enter_cards(store: &Store) {
 pub fn monthly_claims(store: &Store) {
     let uid = user(store, "13500000041").uid;
     let other = user(store, "13500000042").uid;
-    let claim = |uid: i64, month: &str, cards: i32, now: i64| {
-        store
-            .assets
-            .claim_monthly(uid, month, cards, "月卡快速通道", 90_000, now)
-    };
+    let claim = |uid: i64, month: &str, cards: i32, now: i64| store.assets.claim_monthly(uid, month, cards, "月卡快速通道", 90_000, now);
     let claims = |uid: i64| store.assets.monthly_claims(uid).expect("claims");
     let usable = |uid: i64| store.assets.cards(uid, 1_000).expect("cards");
     assert_eq!(claims(uid), vec![]);
@@ -982,11 +758,7 @@ pub fn monthly_claims(store: &Store) {
     assert_eq!(more.len(), 2);
     let (january, none) = claim(uid, "2027-01", 0, 4_000).expect("a claim of no cards");
     assert_eq!((january.cards, none), (0, vec![]));
-    assert_eq!(
-        claims(uid),
-        vec![january, december, november.clone()],
-        "newest first"
-    );
+    assert_eq!(claims(uid), vec![january, december, november.clone()], "newest first");
     assert_eq!(usable(uid).len(), 5);
 
     let (theirs, their_cards) = claim(other, "2026-11", 1, 5_000).expect("another user");
@@ -1006,10 +778,7 @@ pub fn asset_races(stores: &[Store]) {
     let store = &stores[0];
     let on = |i: usize| &stores[i % stores.len()];
     let alice = user(store, "13500000051").uid;
-    let played = store
-        .sessions
-        .insert(&new_session(alice, 1, 1_000))
-        .expect("insert");
+    let played = store.sessions.insert(&new_session(alice, 1, 1_000)).expect("insert");
 
     // Many charges of one minute: one charge, the rest replay it.
     store.assets.add_play_time(alice, 5, 5).expect("top up");
@@ -1019,11 +788,7 @@ pub fn asset_races(stores: &[Store]) {
             .charge_minute(alice, played.id, 0, false, 1_000 + i as i64)
             .expect("charge")
     });
-    assert_eq!(
-        charged.iter().filter(|(_, _, replayed)| !replayed).count(),
-        1,
-        "one charge"
-    );
+    assert_eq!(charged.iter().filter(|(_, _, replayed)| !replayed).count(), 1, "one charge");
     assert!(
         charged.iter().all(|(charge, _, _)| *charge == charged[0].0),
         "every caller sees the one charge"
@@ -1032,32 +797,17 @@ pub fn asset_races(stores: &[Store]) {
     assert_eq!(stored(store, played.id).play_minutes, 1);
 
     // Many uses of one card: one succeeds.
-    let card = store
-        .assets
-        .add_card(alice, "快速通道卡", 10_000, "shop", 1_000)
-        .expect("add card");
-    let used = race(THREADS, |i| {
-        on(i).assets.use_card(alice, card.id, played.id, 2_000)
-    });
+    let card = store.assets.add_card(alice, "快速通道卡", 10_000, "shop", 1_000).expect("add card");
+    let used = race(THREADS, |i| on(i).assets.use_card(alice, card.id, played.id, 2_000));
     assert_eq!(used.iter().filter(|r| r.is_ok()).count(), 1, "one use");
-    assert!(
-        used.iter().all(|r| r.is_ok() || conflict(r)),
-        "the others conflict: {used:?}"
-    );
+    assert!(used.iter().all(|r| r.is_ok() || conflict(r)), "the others conflict: {used:?}");
     assert_eq!(store.assets.cards(alice, 2_000).expect("cards"), vec![]);
 
     // Three minutes of play time, ten minutes charged at once: three succeed.
     let bob = user(store, "13500000052").uid;
     store.assets.add_play_time(bob, 2, 1).expect("top up");
-    let bobs = store
-        .sessions
-        .insert(&new_session(bob, 1, 1_000))
-        .expect("insert");
-    let charged = race(10, |i| {
-        on(i)
-            .assets
-            .charge_minute(bob, bobs.id, i as i64, false, 5_000)
-    });
+    let bobs = store.sessions.insert(&new_session(bob, 1, 1_000)).expect("insert");
+    let charged = race(10, |i| on(i).assets.charge_minute(bob, bobs.id, i as i64, false, 5_000));
     let ok: Vec<&PlayCharge> = charged
         .iter()
         .filter_map(|r| r.as_ref().ok())
@@ -1076,10 +826,7 @@ pub fn asset_races(stores: &[Store]) {
         "the rest have no play time: {charged:?}"
     );
     assert_eq!(
-        (
-            ok.iter().map(|c| c.free).sum::<i64>(),
-            ok.iter().map(|c| c.paid).sum::<i64>()
-        ),
+        (ok.iter().map(|c| c.free).sum::<i64>(), ok.iter().map(|c| c.paid).sum::<i64>()),
         (2, 1)
     );
     assert_eq!(balances(store, bob), (0, 0));
@@ -1088,9 +835,7 @@ pub fn asset_races(stores: &[Store]) {
 
     // Many claims of one month: one claim, its cards once.
     let claimed = race(THREADS, |i| {
-        on(i)
-            .assets
-            .claim_monthly(bob, "2026-11", 3, "月卡快速通道", 90_000, 1_000)
+        on(i).assets.claim_monthly(bob, "2026-11", 3, "月卡快速通道", 90_000, 1_000)
     });
     assert_eq!(claimed.iter().filter(|r| r.is_ok()).count(), 1, "one claim");
     assert!(claimed.iter().all(|r| r.is_ok() || conflict(r)));
@@ -1098,23 +843,15 @@ pub fn asset_races(stores: &[Store]) {
     assert_eq!(store.assets.monthly_claims(bob).expect("claims").len(), 1);
 
     // Concurrent top-ups all land.
-    race(THREADS, |i| {
-        on(i).assets.add_play_time(bob, 1, 2).expect("top up")
-    });
+    race(THREADS, |i| on(i).assets.add_play_time(bob, 1, 2).expect("top up"));
     assert_eq!(balances(store, bob), (THREADS as i64, 2 * THREADS as i64));
 
     // Concurrent grants all extend.
     race(THREADS, |i| {
-        on(i)
-            .assets
-            .grant_entitlement(bob, "vip", 1_000, 10_000)
-            .expect("grant")
+        on(i).assets.grant_entitlement(bob, "vip", 1_000, 10_000).expect("grant")
     });
     assert_eq!(
-        store
-            .assets
-            .entitlements(bob, 10_000)
-            .expect("entitlements"),
+        store.assets.entitlements(bob, 10_000).expect("entitlements"),
         vec![Entitlement {
             uid: bob,
             kind: "vip".to_owned(),
@@ -1131,49 +868,25 @@ pub fn persistence(open: &dyn Fn() -> Store) {
     let alice = user(&store, "13600000001");
     let session = login("persisted", alice.uid, 10_000);
     store.logins.insert(&session).expect("insert login");
-    let record = store
-        .sessions
-        .insert(&new_session(alice.uid, 2, 3_000))
-        .expect("insert session");
-    store
-        .sessions
-        .set_place(record.id, 5, 12, 3)
-        .expect("set_place");
-    store
-        .assets
-        .add_play_time(alice.uid, 10, 20)
-        .expect("add play time");
-    let (charge, _, _) = store
-        .assets
-        .charge_minute(alice.uid, record.id, 0, false, 3_500)
-        .expect("charge");
-    let vip = store
-        .assets
-        .grant_entitlement(alice.uid, "vip", 100_000, 3_000)
-        .expect("grant");
+    let record = store.sessions.insert(&new_session(alice.uid, 2, 3_000)).expect("insert session");
+    store.sessions.set_place(record.id, 5, 12, 3).expect("set_place");
+    store.assets.add_play_time(alice.uid, 10, 20).expect("add play time");
+    let (charge, _, _) = store.assets.charge_minute(alice.uid, record.id, 0, false, 3_500).expect("charge");
+    let vip = store.assets.grant_entitlement(alice.uid, "vip", 100_000, 3_000).expect("grant");
     let (claim, claimed) = store
         .assets
         .claim_monthly(alice.uid, "2026-11", 2, "月卡快速通道", 50_000, 3_000)
         .expect("claim");
-    let used = store
-        .assets
-        .use_card(alice.uid, claimed[0].id, record.id, 3_600)
-        .expect("use card");
+    let used = store.assets.use_card(alice.uid, claimed[0].id, record.id, 3_600).expect("use card");
     let record = stored(&store, record.id);
-    assert_eq!(
-        (record.lane, record.tag, record.seq, record.play_minutes),
-        (5, 12, 3, 1)
-    );
+    assert_eq!((record.lane, record.tag, record.seq, record.play_minutes), (5, 12, 3, 1));
     let alice = store.users.get(alice.uid).expect("get").expect("alice");
     assert_eq!((alice.play_time_free, alice.play_time_paid), (9, 20));
     let renamed = Game {
         name: "龙脊山脉 典藏版".to_owned(),
         ..seed::catalogue()[1].clone()
     };
-    store
-        .games
-        .upsert_all(std::slice::from_ref(&renamed))
-        .expect("rename");
+    store.games.upsert_all(std::slice::from_ref(&renamed)).expect("rename");
     let node = Node {
         id: 9,
         name: "海外一区".to_owned(),
@@ -1184,76 +897,27 @@ pub fn persistence(open: &dyn Fn() -> Store) {
     drop(store);
 
     let store = open();
-    assert_eq!(
-        store.users.get(alice.uid).expect("get user"),
-        Some(alice.clone())
-    );
-    let (found, created) = store
-        .users
-        .get_or_create_by_phone("13600000001", "x", 9_000)
-        .expect("find user");
+    assert_eq!(store.users.get(alice.uid).expect("get user"), Some(alice.clone()));
+    let (found, created) = store.users.get_or_create_by_phone("13600000001", "x", 9_000).expect("find user");
     assert_eq!((found, created), (alice.clone(), false));
-    assert_eq!(
-        store.logins.get("persisted", 5_000).expect("get login"),
-        Some(session)
-    );
-    assert_eq!(
-        store.sessions.get(record.id).expect("get session"),
-        Some(record.clone())
-    );
-    assert_eq!(
-        store.sessions.list_open().expect("list_open"),
-        vec![record.clone()]
-    );
-    assert_eq!(
-        store.games.count().expect("count"),
-        seed::catalogue().len() as u64,
-        "seeded once"
-    );
-    assert_eq!(
-        store.games.get(2).expect("get game"),
-        Some(renamed),
-        "seed does not overwrite"
-    );
-    assert_eq!(
-        store.games.list(None, 1, 100).expect("list"),
-        (listed_before, total_before)
-    );
+    assert_eq!(store.logins.get("persisted", 5_000).expect("get login"), Some(session));
+    assert_eq!(store.sessions.get(record.id).expect("get session"), Some(record.clone()));
+    assert_eq!(store.sessions.list_open().expect("list_open"), vec![record.clone()]);
+    assert_eq!(store.games.count().expect("count"), seed::catalogue().len() as u64, "seeded once");
+    assert_eq!(store.games.get(2).expect("get game"), Some(renamed), "seed does not overwrite");
+    assert_eq!(store.games.list(None, 1, 100).expect("list"), (listed_before, total_before));
     assert_eq!(store.nodes.get(9).expect("get node"), Some(node));
-    assert_eq!(
-        store.nodes.list().expect("nodes").len(),
-        seed::nodes().len() + 1
-    );
+    assert_eq!(store.nodes.list().expect("nodes").len(), seed::nodes().len() + 1);
 
+    assert_eq!(store.sessions.max_admitted_tag(2, 1).expect("max_admitted_tag"), None);
     assert_eq!(
-        store
-            .sessions
-            .max_admitted_tag(2, 1)
-            .expect("max_admitted_tag"),
-        None
-    );
-    assert_eq!(
-        store
-            .assets
-            .charge_minute(alice.uid, record.id, 0, false, 9_000),
+        store.assets.charge_minute(alice.uid, record.id, 0, false, 9_000),
         Ok((charge, alice.clone(), true)),
         "charges are remembered"
     );
-    assert_eq!(
-        store
-            .assets
-            .entitlements(alice.uid, 5_000)
-            .expect("entitlements"),
-        vec![vip]
-    );
-    assert_eq!(
-        store.assets.cards(alice.uid, 5_000).expect("cards"),
-        vec![claimed[1].clone()]
-    );
-    assert_eq!(
-        store.assets.monthly_claims(alice.uid).expect("claims"),
-        vec![claim]
-    );
+    assert_eq!(store.assets.entitlements(alice.uid, 5_000).expect("entitlements"), vec![vip]);
+    assert_eq!(store.assets.cards(alice.uid, 5_000).expect("cards"), vec![claimed[1].clone()]);
+    assert_eq!(store.assets.monthly_claims(alice.uid).expect("claims"), vec![claim]);
     assert!(conflict(&store.assets.claim_monthly(
         alice.uid,
         "2026-11",
@@ -1262,21 +926,13 @@ pub fn persistence(open: &dyn Fn() -> Store) {
         50_000,
         9_000
     )));
-    assert!(conflict(
-        &store.assets.use_card(alice.uid, used.id, record.id, 9_000)
-    ));
+    assert!(conflict(&store.assets.use_card(alice.uid, used.id, record.id, 9_000)));
 
-    let next = store
-        .sessions
-        .insert(&new_session(record.uid, 1, 4_000))
-        .expect("insert");
+    let next = store.sessions.insert(&new_session(record.uid, 1, 4_000)).expect("insert");
     assert!(next.id > record.id, "ids keep increasing across reopen");
     let card = store
         .assets
         .add_card(alice.uid, "快速通道卡", 50_000, "shop", 9_000)
         .expect("add card");
-    assert!(
-        card.id > claimed[1].id,
-        "card ids keep increasing across reopen"
-    );
+    assert!(card.id > claimed[1].id, "card ids keep increasing across reopen");
 }

@@ -32,10 +32,7 @@ mod sqlite;
 mod tests;
 
 pub use error::{Error, Result};
-pub use model::{
-    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim,
-    NewGameSession, Node, PlayCharge, User,
-};
+pub use model::{Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PlayCharge, User};
 pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, UserRepo};
 
 /// Every repository of one backend, cheap to clone and share between threads.

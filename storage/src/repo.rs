@@ -12,8 +12,7 @@
 //! processes, can neither spend one thing twice nor take a balance below zero.
 
 use crate::model::{
-    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim,
-    NewGameSession, Node, PlayCharge, User,
+    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PlayCharge, User,
 };
 use crate::Result;
 
@@ -21,12 +20,7 @@ use crate::Result;
 pub trait UserRepo: Send + Sync {
     /// Returns the user with this phone, creating it (nickname given) if absent; bool = created now.
     /// A new user has an empty avatar and no play time. Concurrent calls for one phone create one user.
-    fn get_or_create_by_phone(
-        &self,
-        cellphone: &str,
-        nickname: &str,
-        now: i64,
-    ) -> Result<(User, bool)>;
+    fn get_or_create_by_phone(&self, cellphone: &str, nickname: &str, now: i64) -> Result<(User, bool)>;
     fn get(&self, uid: i64) -> Result<Option<User>>;
     /// The user with this phone, if any (never creates one).
     fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>>;
@@ -107,35 +101,15 @@ pub trait AssetRepo: Send + Sync {
     /// and `!package`: `Err(Conflict("no play time"))` and nothing is written. NotFound if the
     /// session is unknown; Conflict if it (or the first charge of this minute) belongs to another
     /// user. Returns (the charge, the user after, replayed).
-    fn charge_minute(
-        &self,
-        uid: i64,
-        session_id: i64,
-        minute: i64,
-        package: bool,
-        now: i64,
-    ) -> Result<(PlayCharge, User, bool)>;
+    fn charge_minute(&self, uid: i64, session_id: i64, minute: i64, package: bool, now: i64) -> Result<(PlayCharge, User, bool)>;
     /// Grants `duration_ms` (>= 0, else Conflict) of an entitlement: an active one of the same
     /// kind (`expires_at > now`) is extended by the duration, keeping its `starts_at`; otherwise
     /// a new one runs from now (replacing the expired one). Returns it after.
-    fn grant_entitlement(
-        &self,
-        uid: i64,
-        kind: &str,
-        duration_ms: i64,
-        now: i64,
-    ) -> Result<Entitlement>;
+    fn grant_entitlement(&self, uid: i64, kind: &str, duration_ms: i64, now: i64) -> Result<Entitlement>;
     /// The user's active entitlements (`expires_at > now`), by kind.
     fn entitlements(&self, uid: i64, now: i64) -> Result<Vec<Entitlement>>;
     /// Gives the user a new unused card under a new, never reused, increasing id.
-    fn add_card(
-        &self,
-        uid: i64,
-        goods_title: &str,
-        expires_at: i64,
-        source: &str,
-        now: i64,
-    ) -> Result<FastEnterCard>;
+    fn add_card(&self, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard>;
     /// Usable cards: status 0 and `expires_at > now`, soonest expiry first, then id.
     fn cards(&self, uid: i64, now: i64) -> Result<Vec<FastEnterCard>>;
     /// Uses a card for a session, conditionally: NotFound if no such card of this user; Conflict

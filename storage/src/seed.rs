@@ -108,16 +108,8 @@ mod tests {
         let on_shelf = |g: &Game| g.status == 1 && g.available && !g.deleted;
 
         assert!(games.len() >= 28);
-        assert_eq!(
-            games.iter().map(|g| g.id).collect::<HashSet<_>>().len(),
-            games.len(),
-            "ids"
-        );
-        assert_eq!(
-            games.iter().map(|g| g.hue).collect::<HashSet<_>>().len(),
-            games.len(),
-            "hues"
-        );
+        assert_eq!(games.iter().map(|g| g.id).collect::<HashSet<_>>().len(), games.len(), "ids");
+        assert_eq!(games.iter().map(|g| g.hue).collect::<HashSet<_>>().len(), games.len(), "hues");
         assert!(games.iter().all(|g| (0..360).contains(&g.hue)));
         assert!((18..=22).contains(&count(&on_shelf)));
         assert!(count(&|g| g.status == 0 && !g.deleted) >= 2);
@@ -128,23 +120,11 @@ mod tests {
         assert_eq!(count(&|g| g.member_type.as_deref() == Some("vip")), 1);
         assert_eq!(count(&|g| g.member_type.as_deref() == Some("vvip")), 1);
         assert_eq!(count(&|g| g.instant_play), 3);
-        assert!(
-            games
-                .iter()
-                .map(|g| g.platform.as_str())
-                .collect::<HashSet<_>>()
-                .len()
-                >= 6
-        );
-        assert!(games
-            .iter()
-            .all(|g| !g.name.is_empty() && g.description.ends_with('。')));
+        assert!(games.iter().map(|g| g.platform.as_str()).collect::<HashSet<_>>().len() >= 6);
+        assert!(games.iter().all(|g| !g.name.is_empty() && g.description.ends_with('。')));
         for id in 1..=5 {
             let g = games.iter().find(|g| g.id == id).expect("ids 1..=5 exist");
-            assert!(
-                on_shelf(g) && g.member_type.is_none() && !g.instant_play,
-                "game {id} is ordinary"
-            );
+            assert!(on_shelf(g) && g.member_type.is_none() && !g.instant_play, "game {id} is ordinary");
         }
     }
 
@@ -152,10 +132,7 @@ mod tests {
     #[test]
     fn nodes_are_selectable() {
         let nodes = nodes();
-        assert_eq!(
-            nodes.iter().map(|n| n.id).collect::<HashSet<_>>().len(),
-            nodes.len()
-        );
+        assert_eq!(nodes.iter().map(|n| n.id).collect::<HashSet<_>>().len(), nodes.len());
         assert!(nodes.iter().any(|n| n.status == 1));
     }
 }

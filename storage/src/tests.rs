@@ -13,11 +13,7 @@ struct TempDir(PathBuf);
 impl TempDir {
     fn new(name: &str) -> TempDir {
         static NEXT: AtomicU32 = AtomicU32::new(0);
-        let unique = format!(
-            "yoo-storage-{}-{}-{name}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
+        let unique = format!("yoo-storage-{}-{}-{name}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
         let path = std::env::temp_dir().join(unique);
         let _ = std::fs::remove_dir_all(&path);
         TempDir(path)
@@ -44,9 +40,7 @@ fn raw(dir: &Path) -> rusqlite::Connection {
 
 fn schema_version(dir: &Path) -> i64 {
     raw(dir)
-        .query_row("SELECT MAX(version) FROM schema_version", [], |row| {
-            row.get(0)
-        })
+        .query_row("SELECT MAX(version) FROM schema_version", [], |row| row.get(0))
         .expect("read schema version")
 }
 
@@ -194,10 +188,7 @@ fn unknown_references_conflict() {
         created_at: 0,
         expires_at: 1,
     };
-    assert!(matches!(
-        store.logins.insert(&login),
-        Err(Error::Conflict(_))
-    ));
+    assert!(matches!(store.logins.insert(&login), Err(Error::Conflict(_))));
     let session = crate::NewGameSession {
         uid: 404,
         game_id: 1,
@@ -206,35 +197,18 @@ fn unknown_references_conflict() {
         created_at: 0,
         lane: 0,
     };
-    assert!(matches!(
-        store.sessions.insert(&session),
-        Err(Error::Conflict(_))
-    ));
+    assert!(matches!(store.sessions.insert(&session), Err(Error::Conflict(_))));
     let assets = &store.assets;
-    assert!(matches!(
-        assets.grant_entitlement(404, "vip", 1, 0),
-        Err(Error::Conflict(_))
-    ));
-    assert!(matches!(
-        assets.add_card(404, "t", 1, "shop", 0),
-        Err(Error::Conflict(_))
-    ));
+    assert!(matches!(assets.grant_entitlement(404, "vip", 1, 0), Err(Error::Conflict(_))));
+    assert!(matches!(assets.add_card(404, "t", 1, "shop", 0), Err(Error::Conflict(_))));
     assert!(matches!(
         assets.claim_monthly(404, "2026-11", 1, "t", 1, 0),
         Err(Error::Conflict(_))
     ));
     // A card used for an unknown session stays unused.
-    let uid = store
-        .users
-        .get_or_create_by_phone("13000000001", "n", 0)
-        .expect("user")
-        .0
-        .uid;
+    let uid = store.users.get_or_create_by_phone("13000000001", "n", 0).expect("user").0.uid;
     let card = assets.add_card(uid, "t", 10, "shop", 0).expect("card");
-    assert!(matches!(
-        assets.use_card(uid, card.id, 404, 1),
-        Err(Error::Conflict(_))
-    ));
+    assert!(matches!(assets.use_card(uid, card.id, 404, 1), Err(Error::Conflict(_))));
     assert_eq!(assets.cards(uid, 1).expect("cards"), vec![card]);
 }
 
@@ -244,12 +218,7 @@ fn unknown_references_conflict() {
 fn marked_cards_cannot_be_used() {
     let dir = TempDir::new("marked-cards");
     let store = open(dir.path());
-    let uid = store
-        .users
-        .get_or_create_by_phone("13000000002", "n", 0)
-        .expect("user")
-        .0
-        .uid;
+    let uid = store.users.get_or_create_by_phone("13000000002", "n", 0).expect("user").0.uid;
     let session = store
         .sessions
         .insert(&crate::NewGameSession {
@@ -262,10 +231,7 @@ fn marked_cards_cannot_be_used() {
         })
         .expect("session");
     for status in [2, 3] {
-        let card = store
-            .assets
-            .add_card(uid, "t", 10_000, "shop", 0)
-            .expect("card");
+        let card = store.assets.add_card(uid, "t", 10_000, "shop", 0).expect("card");
         raw(dir.path())
             .execute(
                 "UPDATE fast_enter_cards SET status = ?1 WHERE id = ?2",
@@ -291,8 +257,7 @@ fn version_1_database_upgrades_in_place() {
         let v1 = raw(dir.path());
         v1.execute_batch("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
             .expect("version table");
-        v1.execute_batch(migrations::MIGRATIONS[0])
-            .expect("v1 schema");
+        v1.execute_batch(migrations::MIGRATIONS[0]).expect("v1 schema");
         v1.execute_batch(
             "INSERT INTO schema_version (version) VALUES (1);
              INSERT INTO users (uid, cellphone, nickname, avatar, created_at, play_time_free,
@@ -342,15 +307,8 @@ fn version_1_database_upgrades_in_place() {
         })
     );
     assert_eq!(store.games.count().expect("count"), 1, "not re-seeded");
-    assert_eq!(
-        store.games.get(1).expect("game").map(|g| g.name),
-        Some("旧游戏".to_owned())
-    );
-    assert_eq!(
-        store.nodes.list().expect("nodes").len(),
-        1,
-        "nodes not re-seeded"
-    );
+    assert_eq!(store.games.get(1).expect("game").map(|g| g.name), Some("旧游戏".to_owned()));
+    assert_eq!(store.nodes.list().expect("nodes").len(), 1, "nodes not re-seeded");
     let ended = GameSessionRecord {
         id: 1,
         uid: 7,
@@ -384,18 +342,12 @@ fn version_1_database_upgrades_in_place() {
         store.sessions.list_by_user(7, 10).expect("sessions"),
         vec![queued.clone(), ended.clone()]
     );
-    assert_eq!(
-        store.sessions.list_open().expect("open"),
-        vec![queued.clone()]
-    );
+    assert_eq!(store.sessions.list_open().expect("open"), vec![queued.clone()]);
     assert_eq!(store.sessions.max_admitted_tag(1, 1).expect("tag"), Some(0));
 
     // The old rows work with the new columns and tables.
     store.sessions.set_place(2, 3, 5, 1).expect("set_place");
-    let (charge, after, replayed) = store
-        .assets
-        .charge_minute(7, 2, 0, false, 500)
-        .expect("charge");
+    let (charge, after, replayed) = store.assets.charge_minute(7, 2, 0, false, 500).expect("charge");
     assert_eq!((charge.free, after.play_time_free, replayed), (1, 2, false));
     assert_eq!(
         store.sessions.get(2).expect("get"),
@@ -407,10 +359,7 @@ fn version_1_database_upgrades_in_place() {
             ..queued
         })
     );
-    store
-        .assets
-        .claim_monthly(7, "2026-11", 1, "t", 10_000, 500)
-        .expect("claim");
+    store.assets.claim_monthly(7, "2026-11", 1, "t", 10_000, 500).expect("claim");
     let next = store
         .sessions
         .insert(&crate::NewGameSession {
@@ -427,13 +376,7 @@ fn version_1_database_upgrades_in_place() {
 
     let store = open(dir.path());
     assert_eq!(schema_version(dir.path()), migrations::LATEST);
-    assert_eq!(
-        store.users.get(7).expect("user"),
-        Some(User {
-            play_time_free: 2,
-            ..user
-        })
-    );
+    assert_eq!(store.users.get(7).expect("user"), Some(User { play_time_free: 2, ..user }));
     assert_eq!(store.sessions.get(1).expect("get"), Some(ended));
 }
 

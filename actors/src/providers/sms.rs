@@ -69,7 +69,9 @@ impl Sent {
     fn push(&mut self, m: Message) {
         match self {
             Sent::One(_) => {
-                let Sent::One(first) = std::mem::replace(self, Sent::Many(Vec::with_capacity(2))) else { unreachable!() };
+                let Sent::One(first) = std::mem::replace(self, Sent::Many(Vec::with_capacity(2))) else {
+                    unreachable!()
+                };
                 if let Sent::Many(v) = self {
                     v.push(first);
                     v.push(m);
@@ -87,7 +89,10 @@ impl Sent {
 
 impl SandboxSms {
     pub fn new(fail_numbers: Vec<String>) -> Self {
-        SandboxSms { outbox: Default::default(), fail_numbers }
+        SandboxSms {
+            outbox: Default::default(),
+            fail_numbers,
+        }
     }
 }
 
@@ -95,7 +100,13 @@ impl SmsProvider for SandboxSms {
     fn send_code(&self, phone: &str, code: &str, now_ms: i64) -> BoxFuture<'static, Result<(), String>> {
         let fail = self.fail_numbers.iter().any(|n| n == phone);
         let outbox = self.outbox.clone();
-        let (phone, msg) = (SmallStr::new(phone), Message { code: code.into(), sent_at: now_ms });
+        let (phone, msg) = (
+            SmallStr::new(phone),
+            Message {
+                code: code.into(),
+                sent_at: now_ms,
+            },
+        );
         Box::pin(async move {
             tokio::task::yield_now().await;
             if fail {
@@ -122,7 +133,16 @@ impl SmsProvider for SandboxSms {
     fn outbox(&self, phone: &str) -> Option<Vec<SmsMessage>> {
         let o = self.outbox.lock();
         let list = o.by_phone.get(phone).map(Sent::as_slice).unwrap_or_default();
-        Some(list.iter().rev().map(|m| SmsMessage { phone: phone.to_string(), code: m.code.to_string(), sent_at: m.sent_at }).collect())
+        Some(
+            list.iter()
+                .rev()
+                .map(|m| SmsMessage {
+                    phone: phone.to_string(),
+                    code: m.code.to_string(),
+                    sent_at: m.sent_at,
+                })
+                .collect(),
+        )
     }
 }
 
@@ -139,11 +159,17 @@ mod tests {
         sms.send_code("13800000001", "777777", 5).await.unwrap();
         let got = sms.outbox("13800000000").unwrap();
         assert_eq!(got.len(), PER_PHONE, "the oldest messages of a phone are dropped");
-        assert_eq!((got[0].code.as_str(), got[0].sent_at, got[0].phone.as_str()), ("000011", 1011, "13800000000"));
+        assert_eq!(
+            (got[0].code.as_str(), got[0].sent_at, got[0].phone.as_str()),
+            ("000011", 1011, "13800000000")
+        );
         assert_eq!(got[PER_PHONE - 1].code, "000002");
         assert_eq!(sms.outbox("13800000001").unwrap()[0].code, "777777");
         assert!(sms.outbox("13800000002").unwrap().is_empty());
-        assert!(sms.send_code("19900000000", "123456", 1).await.is_err(), "the configured number fails");
+        assert!(
+            sms.send_code("19900000000", "123456", 1).await.is_err(),
+            "the configured number fails"
+        );
         assert!(sms.outbox("19900000000").unwrap().is_empty(), "a failed send is not in the outbox");
     }
 }

@@ -22,17 +22,28 @@ impl ConnectionSink for Recorder {
 
 impl Recorder {
     pub fn last_state(&self) -> Option<GameState> {
-        self.0.lock().iter().rev().find_map(|p| if let Push::GameStatus(s) = p { Some(s.clone()) } else { None })
+        self.0
+            .lock()
+            .iter()
+            .rev()
+            .find_map(|p| if let Push::GameStatus(s) = p { Some(s.clone()) } else { None })
     }
 
     pub fn notices(&self) -> Vec<i32> {
-        self.0.lock().iter().filter_map(|p| if let Push::Notice { code, .. } = p { Some(*code) } else { None }).collect()
+        self.0
+            .lock()
+            .iter()
+            .filter_map(|p| if let Push::Notice { code, .. } = p { Some(*code) } else { None })
+            .collect()
     }
 }
 
 /// A fresh SQLite directory under the system temp dir.
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
     std::env::temp_dir().join(format!("yoo-actors-{name}-{}-{nanos}", std::process::id()))
 }
 

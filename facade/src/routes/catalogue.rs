@@ -32,9 +32,16 @@ fn number(v: &Option<String>, default: u32, max: u32) -> Result<u32, ApiError> {
 pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult {
     let page = number(&q.page, 1, 100_000)?;
     let page_size = number(&q.page_size, 24, 100)?;
-    let keyword = q.keyword.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(|k| k.chars().take(50).collect());
+    let keyword = q
+        .keyword
+        .as_deref()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(|k| k.chars().take(50).collect());
     let (games, total) = state.platform.games(keyword, page, page_size).await?;
-    Ok(ok(json!({"data": games.iter().map(dto::catalogue_game).collect::<Vec<_>>(), "total": total})))
+    Ok(ok(
+        json!({"data": games.iter().map(dto::catalogue_game).collect::<Vec<_>>(), "total": total}),
+    ))
 }
 
 #[derive(Deserialize)]

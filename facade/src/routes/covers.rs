@@ -7,7 +7,10 @@ use crate::envelope::ApiResult;
 use crate::AppState;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// A small deterministic generator so each game's shapes are its own.
@@ -41,10 +44,17 @@ pub fn cover_svg(id: i64, hue: i32, name: &str, shape: &str) -> Option<String> {
         .collect();
     let title = if shape == "logo" {
         let first: String = name.chars().next().map(String::from).unwrap_or_default();
-        format!(r#"<text x="50%" y="58%" font-size="120" text-anchor="middle" dominant-baseline="middle" fill="white" font-family="sans-serif" font-weight="700">{}</text>"#, esc(&first))
+        format!(
+            r#"<text x="50%" y="58%" font-size="120" text-anchor="middle" dominant-baseline="middle" fill="white" font-family="sans-serif" font-weight="700">{}</text>"#,
+            esc(&first)
+        )
     } else {
         let size = if shape == "cover" { 44 } else { 34 };
-        format!(r#"<text x="24" y="{}" font-size="{size}" fill="white" font-family="sans-serif" font-weight="700" style="paint-order:stroke" stroke="rgba(0,0,0,.35)" stroke-width="4">{}</text>"#, h - 28, esc(name))
+        format!(
+            r#"<text x="24" y="{}" font-size="{size}" fill="white" font-family="sans-serif" font-weight="700" style="paint-order:stroke" stroke="rgba(0,0,0,.35)" stroke-width="4">{}</text>"#,
+            h - 28,
+            esc(name)
+        )
     };
     Some(format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl({hue},70%,35%)"/><stop offset="1" stop-color="hsl({h2},75%,15%)"/></linearGradient></defs><rect width="{w}" height="{h}" fill="url(#g)"/>{shapes}<polygon points="0,{h} {ridge}{w},{h}" fill="hsl({h2},60%,10%)" opacity=".7"/>{title}</svg>"#

@@ -15,5 +15,8 @@ pub struct Outbox {
 
 pub async fn sms_outbox(state: web::Data<AppState>, q: web::Query<Outbox>) -> ApiResult {
     let msgs = state.platform.passport().sms().outbox(q.phone.trim()).unwrap_or_default();
-    Ok(ok(msgs.iter().map(|m| json!({"phone": m.phone, "code": m.code, "sent_at": m.sent_at})).collect::<Vec<_>>()))
+    Ok(ok(msgs
+        .iter()
+        .map(|m| json!({"phone": m.phone, "code": m.code, "sent_at": m.sent_at}))
+        .collect::<Vec<_>>()))
 }

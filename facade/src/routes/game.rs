@@ -40,7 +40,10 @@ fn parse_delay(s: Option<&str>) -> Result<Vec<(i64, i64)>, ApiError> {
 pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<Start>) -> ApiResult {
     let delay = parse_delay(body.node_delay.as_deref())?;
     let s = &caller.0;
-    let view = state.platform.start_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay).await?;
+    let view = state
+        .platform
+        .start_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay)
+        .await?;
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
 }
 
@@ -48,7 +51,10 @@ pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<S
 pub async fn change_game(state: web::Data<AppState>, caller: Caller, body: web::Json<Start>) -> ApiResult {
     let delay = parse_delay(body.node_delay.as_deref())?;
     let s = &caller.0;
-    let view = state.platform.change_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay).await?;
+    let view = state
+        .platform
+        .change_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay)
+        .await?;
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
 }
 

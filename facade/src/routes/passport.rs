@@ -32,7 +32,11 @@ pub struct Login {
 
 pub async fn login(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<Login>) -> ApiResult {
     let device: String = body.device_no.chars().take(64).collect();
-    let (user, created, session) = state.platform.passport().login(body.cellphone.trim(), body.code.trim(), &device).await?;
+    let (user, created, session) = state
+        .platform
+        .passport()
+        .login(body.cellphone.trim(), body.code.trim(), &device)
+        .await?;
     let mut resp = HttpResponse::Ok();
     set_login_cookies(&mut resp, &session);
     Ok(resp.json(json!({
@@ -67,5 +71,7 @@ pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult {
 
 pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResult {
     let token = state.platform.passport().issue_socket_token(&caller.0);
-    Ok(ok(json!({"access_token": token, "expires_in": actors::passport::SOCKET_TOKEN_TTL_MS / 1000})))
+    Ok(ok(
+        json!({"access_token": token, "expires_in": actors::passport::SOCKET_TOKEN_TTL_MS / 1000}),
+    ))
 }

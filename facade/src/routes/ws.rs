@@ -82,7 +82,15 @@ struct Sink {
 impl Sink {
     fn frame(&self, kind: MessageType, content: Vec<u8>) -> Bytes {
         let offset = self.offset.fetch_add(1, Ordering::Relaxed) + 1;
-        Bytes::from(Envelope { r#type: kind as i32, content, offset, epoch: self.epoch.to_string() }.encode_to_vec())
+        Bytes::from(
+            Envelope {
+                r#type: kind as i32,
+                content,
+                offset,
+                epoch: self.epoch.to_string(),
+            }
+            .encode_to_vec(),
+        )
     }
 
     /// A NOTIFICATION frame, encoded straight into one buffer: this is every rank push, so it
@@ -158,7 +166,10 @@ impl ConnectionSink for Sink {
             }
             Push::Notice { code, data } => self.notification(*code, notice_name(*code), data),
             Push::Authorization { status } => {
-                let a = Authorization { status: status.to_string(), value: String::new() };
+                let a = Authorization {
+                    status: status.to_string(),
+                    value: String::new(),
+                };
                 self.frame(MessageType::Authorization, a.encode_to_vec())
             }
         };
@@ -176,7 +187,12 @@ fn notice_name(code: i32) -> &'static str {
     }
 }
 
-pub async fn echo(req: HttpRequest, body: web::Payload, state: web::Data<AppState>, q: web::Query<TokenQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn echo(
+    req: HttpRequest,
+    body: web::Payload,
+    state: web::Data<AppState>,
+    q: web::Query<TokenQuery>,
+) -> Result<HttpResponse, ApiError> {
     let passport = state.platform.passport();
     let (uid, login_token) = passport.redeem_socket_token(&q.access_token)?;
     let login = passport.authenticate(&login_token).await?;
@@ -205,7 +221,10 @@ pub async fn echo(req: HttpRequest, body: web::Payload, state: web::Data<AppStat
         conn: Some((conn, state.platform.clone())),
         phase: Phase::Open,
     };
-    Ok(response.message_body(BodyStream::new(socket).boxed()).map_err(|_| ApiError::bad_request())?.into())
+    Ok(response
+        .message_body(BodyStream::new(socket).boxed())
+        .map_err(|_| ApiError::bad_request())?
+        .into())
 }
 
 /// The open socket, polled by the HTTP dispatcher as the upgrade response's body.
@@ -382,8 +401,18 @@ mod tests {
             let s = sink(epoch);
             s.offset.store(126, Ordering::Relaxed);
             let ours = s.notification(code, name, &data);
-            let n = Notification { code, content: name.into(), data: data.clone() };
-            let theirs = Envelope { r#type: MessageType::Notification as i32, content: n.encode_to_vec(), offset: 127, epoch: epoch.into() }.encode_to_vec();
+            let n = Notification {
+                code,
+                content: name.into(),
+                data: data.clone(),
+            };
+            let theirs = Envelope {
+                r#type: MessageType::Notification as i32,
+                content: n.encode_to_vec(),
+                offset: 127,
+                epoch: epoch.into(),
+            }
+            .encode_to_vec();
             assert_eq!(&ours[..], &theirs[..], "{epoch:?} {code}");
         }
     }
@@ -432,15 +461,29 @@ mod tests {
         let (mut socket, mut send, sink) = socket();
         assert!(written(&mut socket).is_none(), "nothing to say yet");
 
-        let ping = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
+        let ping = Envelope {
+            r#type: MessageType::Ping as i32,
+            content: vec![],
+            offset: 0,
+            epoch: String::new(),
+        };
         send(Message::Binary(ping.encode_to_vec().into()));
         send(Message::Ping(Bytes::from_static(b"p")));
         let frames = written(&mut socket).expect("answers");
-        assert!(matches!(&frames[0], Frame::Pong(p) if &p[..] == b"p"), "control frames first: {frames:?}");
+        assert!(
+            matches!(&frames[0], Frame::Pong(p) if &p[..] == b"p"),
+            "control frames first: {frames:?}"
+        );
         assert_eq!(envelope(&frames[1]).r#type, MessageType::Pong as i32);
 
-        assert!(sink.push(&Push::Notice { code: 130123, data: "{}".into() }));
-        assert!(sink.push(&Push::Notice { code: 130125, data: "{}".into() }));
+        assert!(sink.push(&Push::Notice {
+            code: 130123,
+            data: "{}".into()
+        }));
+        assert!(sink.push(&Push::Notice {
+            code: 130125,
+            data: "{}".into()
+        }));
         let frames = written(&mut socket).expect("the pushes");
         assert_eq!(frames.len(), 2, "queued frames leave in one write");
         let n = Notification::decode(Bytes::from(envelope(&frames[1]).content)).unwrap();
@@ -455,7 +498,13 @@ mod tests {
         tokio::time::advance(Duration::from_secs(6)).await;
         let frames = written(&mut socket).expect("the close");
         assert!(matches!(frames[..], [Frame::Close(_)]), "{frames:?}");
-        assert!(!sink.push(&Push::Notice { code: 130123, data: "{}".into() }), "a closed socket takes no push");
+        assert!(
+            !sink.push(&Push::Notice {
+                code: 130123,
+                data: "{}".into()
+            }),
+            "a closed socket takes no push"
+        );
         assert!(matches!(socket.next().now_or_never(), Some(None)), "then the body ends");
     }
 
@@ -463,11 +512,23 @@ mod tests {
     async fn a_reader_that_falls_behind_is_closed() {
         let (mut socket, _send, sink) = socket();
         for _ in 0..OUTBOX_LIMIT {
-            assert!(sink.push(&Push::Notice { code: 130123, data: "{}".into() }));
+            assert!(sink.push(&Push::Notice {
+                code: 130123,
+                data: "{}".into()
+            }));
         }
-        assert!(!sink.push(&Push::Notice { code: 130123, data: "{}".into() }), "the outbox is full");
+        assert!(
+            !sink.push(&Push::Notice {
+                code: 130123,
+                data: "{}".into()
+            }),
+            "the outbox is full"
+        );
         let frames = written(&mut socket).expect("the close");
-        assert!(matches!(frames[..], [Frame::Close(_)]), "what was queued is dropped, the socket closes");
+        assert!(
+            matches!(frames[..], [Frame::Close(_)]),
+            "what was queued is dropped, the socket closes"
+        );
         assert!(matches!(socket.next().now_or_never(), Some(None)));
     }
 }

@@ -16,7 +16,10 @@ use prost::Message;
 use serde_json::{json, Value};
 
 pub fn temp_dir(name: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
     std::env::temp_dir().join(format!("yoo-facade-{name}-{}-{nanos}", std::process::id()))
 }
 
@@ -64,7 +67,12 @@ pub struct Client {
 
 impl Client {
     pub fn new(addr: std::net::SocketAddr, device: &str) -> Self {
-        Client { base: format!("http://{addr}"), http: awc::Client::default(), cookies: HashMap::new(), device: device.into() }
+        Client {
+            base: format!("http://{addr}"),
+            http: awc::Client::default(),
+            cookies: HashMap::new(),
+            device: device.into(),
+        }
     }
 
     fn cookie_header(&self) -> String {
@@ -86,7 +94,13 @@ impl Client {
 
     /// GET returning (HTTP status, envelope).
     pub async fn get(&mut self, path: &str) -> (u16, Value) {
-        let mut resp = self.http.get(format!("{}{path}", self.base)).insert_header(("cookie", self.cookie_header())).send().await.unwrap();
+        let mut resp = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .insert_header(("cookie", self.cookie_header()))
+            .send()
+            .await
+            .unwrap();
         self.keep_cookies(&resp);
         let status = resp.status().as_u16();
         let body = resp.body().await.unwrap();
@@ -122,7 +136,12 @@ impl Client {
         let (_, outbox) = self.get(&format!("/api/dev/sms/outbox?phone={phone}")).await;
         let code = outbox["data"][0]["code"].as_str().unwrap().to_string();
         let device = self.device.clone();
-        let (_, r) = self.post("/api/passport/login", json!({"cellphone": phone, "code": code, "device_no": device})).await;
+        let (_, r) = self
+            .post(
+                "/api/passport/login",
+                json!({"cellphone": phone, "code": code, "device_no": device}),
+            )
+            .await;
         assert_eq!(r["code"], 0, "{r}");
         r
     }
@@ -130,7 +149,12 @@ impl Client {
     pub async fn socket(&mut self) -> Socket {
         let (_, t) = self.get("/api/fetchToken").await;
         let token = t["data"]["access_token"].as_str().unwrap().to_string();
-        let (_, framed) = self.http.ws(format!("{}/echo?access_token={token}", self.base)).connect().await.unwrap();
+        let (_, framed) = self
+            .http
+            .ws(format!("{}/echo?access_token={token}", self.base))
+            .connect()
+            .await
+            .unwrap();
         Socket { framed }
     }
 }
@@ -143,7 +167,9 @@ impl Socket {
     /// The next frame, decoded; panics after `secs`.
     pub async fn next(&mut self, secs: u64) -> Envelope {
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(secs), self.framed.next()).await.expect("a frame in time");
+            let frame = tokio::time::timeout(Duration::from_secs(secs), self.framed.next())
+                .await
+                .expect("a frame in time");
             match frame.expect("socket open").expect("frame") {
                 Frame::Binary(b) => return Envelope::decode(b).unwrap(),
                 Frame::Close(_) => panic!("socket closed"),
@@ -178,7 +204,9 @@ impl Socket {
     pub async fn control_ping(&mut self, payload: &'static [u8]) -> Bytes {
         self.framed.send(awc::ws::Message::Ping(Bytes::from_static(payload))).await.unwrap();
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(5), self.framed.next()).await.expect("a frame in time");
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.framed.next())
+                .await
+                .expect("a frame in time");
             if let Frame::Pong(p) = frame.expect("socket open").expect("frame") {
                 return p;
             }
@@ -189,7 +217,9 @@ impl Socket {
     pub async fn close(mut self) {
         self.framed.send(awc::ws::Message::Close(None)).await.unwrap();
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(5), self.framed.next()).await.expect("a frame in time");
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.framed.next())
+                .await
+                .expect("a frame in time");
             match frame {
                 Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => return,
                 Some(Ok(_)) => continue,
@@ -198,7 +228,15 @@ impl Socket {
     }
 
     pub async fn ping(&mut self) {
-        let env = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
-        self.framed.send(awc::ws::Message::Binary(env.encode_to_vec().into())).await.unwrap();
+        let env = Envelope {
+            r#type: MessageType::Ping as i32,
+            content: vec![],
+            offset: 0,
+            epoch: String::new(),
+        };
+        self.framed
+            .send(awc::ws::Message::Binary(env.encode_to_vec().into()))
+            .await
+            .unwrap();
     }
 }

@@ -149,8 +149,7 @@ fn us(d: i64) -> Duration {
 
 /// Each player's timeline: its rank pushes and its READY (`None`), in arrival order.
 fn timelines(o: &Observed) -> HashMap<u64, Vec<(i64, Option<RankRec>)>> {
-    let mut t: HashMap<u64, Vec<(i64, Option<RankRec>)>> =
-        o.players.iter().map(|&p| (p, Vec::new())).collect();
+    let mut t: HashMap<u64, Vec<(i64, Option<RankRec>)>> = o.players.iter().map(|&p| (p, Vec::new())).collect();
     for r in &o.ranks {
         t.entry(r.r0).or_default().push((r.at_us, Some(*r)));
     }
@@ -183,15 +182,8 @@ fn truth(
             if end < from {
                 return;
             }
-            let stale_since = adm
-                .get((p - shown.min(p)) as usize)
-                .copied()
-                .unwrap_or(i64::MAX);
-            displayed.record(us(if stale_since < end {
-                end - stale_since
-            } else {
-                0
-            }));
+            let stale_since = adm.get((p - shown.min(p)) as usize).copied().unwrap_or(i64::MAX);
+            displayed.record(us(if stale_since < end { end - stale_since } else { 0 }));
         };
         // Shown since the start answer: the rank at start.
         let mut shown = p;
@@ -216,8 +208,7 @@ fn truth(
                 } else if r < truth {
                     f.below_truth += 1;
                     f.below_truth_max_places = f.below_truth_max_places.max(truth - r);
-                    f.below_truth_max_lead_ms =
-                        f.below_truth_max_lead_ms.max((claimed - t) as f64 / 1000.0);
+                    f.below_truth_max_lead_ms = f.below_truth_max_lead_ms.max((claimed - t) as f64 / 1000.0);
                 }
                 if r < truth {
                     at_receipt.record(Duration::ZERO);
@@ -225,10 +216,7 @@ fn truth(
                     if r == truth {
                         f.exact_at_receipt += 1;
                     }
-                    let stopped = adm
-                        .get((p - r.min(p)) as usize)
-                        .copied()
-                        .unwrap_or(i64::MAX);
+                    let stopped = adm.get((p - r.min(p)) as usize).copied().unwrap_or(i64::MAX);
                     at_receipt.record(us(if stopped < t { t - stopped } else { 0 }));
                 }
                 replaced(shown, t, &mut displayed);
@@ -257,18 +245,12 @@ pub fn ranks(o: &Observed, from: i64, to: i64, slack: Duration) -> RankFigures {
     let received: Vec<(u64, i64)> = o.ready.iter().map(|r| (r.r0, r.at_us)).collect();
     let (adm, imputed, inversions) = admission_times(&received, slack_us);
     f.by_receipt = truth(&lines, &adm, from, to, slack_us, |r| r.at_us);
-    (
-        f.by_receipt.imputed_admissions,
-        f.by_receipt.fifo_inversions,
-    ) = (imputed, inversions);
+    (f.by_receipt.imputed_admissions, f.by_receipt.fifo_inversions) = (imputed, inversions);
 
     let served: Vec<(u64, i64)> = o.ready.iter().map(|r| (r.r0, r.ready_ms * 1000)).collect();
     let (adm, imputed, inversions) = admission_times(&served, 0);
     f.by_server_clock = truth(&lines, &adm, from, to, 0, |r| r.sent_ms * 1000);
-    (
-        f.by_server_clock.imputed_admissions,
-        f.by_server_clock.fifo_inversions,
-    ) = (imputed, inversions);
+    (f.by_server_clock.imputed_admissions, f.by_server_clock.fifo_inversions) = (imputed, inversions);
 
     // Clock-free figures: gaps, order, delivery.
     let (mut gaps, mut rank_delivery) = (Samples::default(), Samples::default());
@@ -332,8 +314,7 @@ pub fn handoff(o: &Observed, from: i64, to: i64) -> HandoffFigures {
     sent.sort_unstable();
     answered.sort_unstable();
     ready.sort_unstable();
-    let latest_before =
-        |list: &[i64], t: i64| list[..list.partition_point(|&x| x <= t)].last().copied();
+    let latest_before = |list: &[i64], t: i64| list[..list.partition_point(|&x| x <= t)].last().copied();
     let (mut a, mut s) = (Samples::default(), Samples::default());
     for &t in ready.iter().filter(|&&t| t >= from && t <= to) {
         if let Some(f) = latest_before(&answered, t) {
@@ -453,10 +434,7 @@ mod tests {
         let f = ranks(&o, 0, 400 * MS, Duration::from_millis(5));
         assert_eq!((f.by_receipt.below_truth, f.by_receipt.lies), (1, 0));
         assert_eq!(
-            (
-                f.by_receipt.below_truth_max_places,
-                f.by_receipt.below_truth_max_lead_ms
-            ),
+            (f.by_receipt.below_truth_max_places, f.by_receipt.below_truth_max_lead_ms),
             (1, 1.0)
         );
         assert_eq!(f.by_server_clock.lies, 1);
@@ -468,21 +446,11 @@ mod tests {
             sent_ms: 99,
         }];
         let f = ranks(&o, 0, 400 * MS, Duration::from_millis(5));
-        assert_eq!(
-            (
-                f.by_receipt.below_truth,
-                f.by_receipt.lies,
-                f.by_server_clock.lies
-            ),
-            (1, 0, 0)
-        );
+        assert_eq!((f.by_receipt.below_truth, f.by_receipt.lies, f.by_server_clock.lies), (1, 0, 0));
         // Rank 1 at 150 ms claims the admission of 200: a lie on both clocks; then 2 goes up.
         o.ranks = vec![rank(3, 150, 1), rank(3, 160, 2)];
         let f = ranks(&o, 0, 400 * MS, Duration::from_millis(5));
-        assert_eq!(
-            (f.by_receipt.lies, f.by_server_clock.lies, f.non_monotone),
-            (1, 1, 1)
-        );
+        assert_eq!((f.by_receipt.lies, f.by_server_clock.lies, f.non_monotone), (1, 1, 1));
     }
 
     // A READY that never arrived is placed at the earliest later admission.

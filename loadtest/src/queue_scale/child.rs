@@ -25,7 +25,8 @@ use crate::client::{http_client, Browser, Failure, Incoming, Listener};
 use crate::config::loopback_base;
 use crate::probe::{own_cpu_ticks, own_open_fds, wall_us};
 
-pub const USAGE: &str = "usage: loadtest queue-scale-child --url URL [--bind IP] [--hold-ms 1000] [--hold-jitter-ms 100] (started by queue-scale)";
+pub const USAGE: &str =
+    "usage: loadtest queue-scale-child --url URL [--bind IP] [--hold-ms 1000] [--hold-jitter-ms 100] (started by queue-scale)";
 
 /// The few fields of a pushed GameState the child reads.
 #[derive(Deserialize)]
@@ -70,10 +71,7 @@ struct State {
 
 impl State {
     fn error(&mut self, step: &str, f: &Failure) {
-        *self
-            .errors
-            .entry((step.to_string(), f.to_string()))
-            .or_default() += 1;
+        *self.errors.entry((step.to_string(), f.to_string())).or_default() += 1;
     }
 
     /// Uniform in [0, n) (xorshift; the jitter needs no better).
@@ -117,12 +115,7 @@ struct Child {
 /// Runs a child from its arguments (after `queue-scale-child`); the exit status.
 pub fn main(args: impl IntoIterator<Item = String>) -> i32 {
     let mut args = args.into_iter();
-    let (mut url, mut bind, mut hold, mut jitter) = (
-        None,
-        None,
-        Duration::from_millis(1000),
-        Duration::from_millis(100),
-    );
+    let (mut url, mut bind, mut hold, mut jitter) = (None, None, Duration::from_millis(1000), Duration::from_millis(100));
     while let Some(flag) = args.next() {
         let Some(value) = args.next() else {
             eprintln!("{USAGE}");
@@ -169,14 +162,8 @@ async fn run(base: String, bind: Option<IpAddr>, hold: Duration, jitter: Duratio
         http: http_client(super::super::config::SOCKETS_PER_CHILD + 64, bind),
         hold,
         jitter,
-        st: Rc::new(RefCell::new(State {
-            rng,
-            ..Default::default()
-        })),
-        out: Out(Rc::new(RefCell::new(BufWriter::with_capacity(
-            1 << 16,
-            std::io::stdout(),
-        )))),
+        st: Rc::new(RefCell::new(State { rng, ..Default::default() })),
+        out: Out(Rc::new(RefCell::new(BufWriter::with_capacity(1 << 16, std::io::stdout())))),
     });
     while let Some(cmd) = commands.recv().await {
         match cmd {
@@ -233,9 +220,7 @@ async fn run(base: String, bind: Option<IpAddr>, hold: Duration, jitter: Duratio
                 {
                     let mut st = child.st.borrow_mut();
                     st.freeing = false;
-                    st.cpu_in_window = own_cpu_ticks()
-                        .unwrap_or(0)
-                        .saturating_sub(st.cpu_at_window);
+                    st.cpu_in_window = own_cpu_ticks().unwrap_or(0).saturating_sub(st.cpu_at_window);
                 }
                 child.out.send(&Event::Stopped);
                 child.out.flush();
@@ -243,14 +228,10 @@ async fn run(base: String, bind: Option<IpAddr>, hold: Duration, jitter: Duratio
             Command::Report => {
                 let st = child.st.borrow();
                 for r in &st.ready {
-                    child
-                        .out
-                        .send(&Event::Ready(r.r0, r.at_us, r.ready_ms, r.sent_ms));
+                    child.out.send(&Event::Ready(r.r0, r.at_us, r.ready_ms, r.sent_ms));
                 }
                 for r in &st.ranks {
-                    child
-                        .out
-                        .send(&Event::Rank(r.r0, r.at_us, r.sort, r.sent_ms));
+                    child.out.send(&Event::Rank(r.r0, r.at_us, r.sort, r.sent_ms));
                 }
                 for &(s, a) in &st.frees {
                     child.out.send(&Event::Freed(s, a));
@@ -296,10 +277,7 @@ async fn connect_all(child: &Rc<Child>, n: usize) {
                 Err(f) => return child.st.borrow_mut().error("fetchToken", &f),
             };
             let handler_child = child.clone();
-            match b
-                .listen(&token, move |ev| handler_child.on_event(idx, ev))
-                .await
-            {
+            match b.listen(&token, move |ev| handler_child.on_event(idx, ev)).await {
                 Ok(l) => child.st.borrow_mut().listeners.push(l),
                 Err(f) => child.st.borrow_mut().error("ws connect", &f),
             }
@@ -328,9 +306,7 @@ impl Child {
                 }
             }
             Incoming::Authorization(s) => {
-                self.st
-                    .borrow_mut()
-                    .error("socket", &Failure::Authorization(s));
+                self.st.borrow_mut().error("socket", &Failure::Authorization(s));
             }
             Incoming::Closed => self.st.borrow_mut().closed += 1,
         }
@@ -407,12 +383,7 @@ impl Child {
         }
         let mut b = self.browser(&seat);
         let sent = wall_us();
-        let r = b
-            .post(
-                "/api/japi/yoo/game/cancelConfirm",
-                &json!({"id": seat.session_id}),
-            )
-            .await;
+        let r = b.post("/api/japi/yoo/game/cancelConfirm", &json!({"id": seat.session_id})).await;
         let answered = wall_us();
         let mut st = self.st.borrow_mut();
         match r {

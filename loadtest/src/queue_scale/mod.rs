@@ -97,11 +97,7 @@ fn note(msg: &str) {
     eprintln!("queue-scale: {msg}");
 }
 
-async fn scenario(
-    cfg: &QueueConfig,
-    base: &str,
-    phase: Rc<RefCell<String>>,
-) -> Result<QueueReport, String> {
+async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<QueueReport, String> {
     let began = Instant::now();
     let set_phase = |p: &str| {
         *phase.borrow_mut() = p.to_string();
@@ -123,7 +119,10 @@ async fn scenario(
         }
         let free = m.get("yoo_machines_free").copied().unwrap_or(0.0);
         if free != cfg.machines as f64 {
-            return Err(format!("the server has {free} free machines, not --machines {}: start it fresh with that many", cfg.machines));
+            return Err(format!(
+                "the server has {free} free machines, not --machines {}: start it fresh with that many",
+                cfg.machines
+            ));
         }
     }
 
@@ -143,10 +142,7 @@ async fn scenario(
     let mut errors: BTreeMap<(Step, String), usize> = BTreeMap::new();
 
     // 1. Machine holders: READY at once, confirm, play.
-    set_phase(&format!(
-        "machine holders: {} players take every machine",
-        cfg.machines
-    ));
+    set_phase(&format!("machine holders: {} players take every machine", cfg.machines));
     let holders = enroll_phase(
         cfg,
         &setup,
@@ -183,10 +179,7 @@ async fn scenario(
     )
     .await;
     if front.iter().any(|e| e.status != QUEUE) {
-        return Err(
-            "a socket player got a machine at start: the node has more machines than --machines"
-                .into(),
-        );
+        return Err("a socket player got a machine at start: the node has more machines than --machines".into());
     }
     let mut seats: Vec<Seat> = front
         .iter()
@@ -195,11 +188,7 @@ async fn scenario(
             r0: e.sort,
             device: e.browser.device().to_string(),
             sid: e.browser.cookie("yoo_sid").unwrap_or_default().to_string(),
-            csrf: e
-                .browser
-                .cookie("_csrfToken")
-                .unwrap_or_default()
-                .to_string(),
+            csrf: e.browser.cookie("_csrfToken").unwrap_or_default().to_string(),
         })
         .collect();
     drop(front);
@@ -207,22 +196,10 @@ async fn scenario(
     report.r0_exact = seats.iter().enumerate().all(|(i, s)| s.r0 == i as u64 + 1);
     let queued_front = seats.len();
     settle(cfg).await;
-    memory.extend(
-        read_memory(
-            pid,
-            &mut control,
-            "socket players waiting, no sockets",
-            queued_front,
-            0,
-        )
-        .await,
-    );
+    memory.extend(read_memory(pid, &mut control, "socket players waiting, no sockets", queued_front, 0).await);
 
     // 3. Everyone else, behind them.
-    set_phase(&format!(
-        "queue: {} players without a socket",
-        cfg.players - cfg.sockets
-    ));
+    set_phase(&format!("queue: {} players without a socket", cfg.players - cfg.sockets));
     let rest = enroll_phase(
         cfg,
         &setup,
@@ -242,18 +219,16 @@ async fn scenario(
     report.waiting = waiting;
     if let Some(w) = gauge(&mut control, "yoo_players_waiting").await {
         if w != waiting as f64 {
-            return Err(format!("the server counts {w} players waiting, the harness queued {waiting}: is another client using it?"));
+            return Err(format!(
+                "the server counts {w} players waiting, the harness queued {waiting}: is another client using it?"
+            ));
         }
     }
     settle(cfg).await;
     memory.extend(read_memory(pid, &mut control, "all waiting, no sockets", waiting, 0).await);
 
     // 4. The sockets.
-    set_phase(&format!(
-        "sockets: {} over {} processes",
-        seats.len(),
-        cfg.procs
-    ));
+    set_phase(&format!("sockets: {} over {} processes", seats.len(), cfg.procs));
     for s in &seats {
         kids.send(s.r0 as usize % cfg.procs, Command::Seat(s.clone()));
     }
@@ -285,16 +260,7 @@ async fn scenario(
     })
     .await?;
     settle(cfg).await;
-    memory.extend(
-        read_memory(
-            pid,
-            &mut control,
-            "all waiting, sockets open",
-            waiting,
-            report.connected,
-        )
-        .await,
-    );
+    memory.extend(read_memory(pid, &mut control, "all waiting, sockets open", waiting, report.connected).await);
 
     // 5. The window.
     set_phase(&format!("window: up to {} s", cfg.window.as_secs()));
@@ -302,14 +268,9 @@ async fn scenario(
     let cpu0 = pid.and_then(probe::cpu_ticks);
     let own0 = probe::own_cpu_ticks().unwrap_or(0);
     let metrics0 = probe::scrape(&mut control).await.unwrap_or_default();
-    kids.broadcast(Command::Window {
-        guard: cfg.guard_rank(),
-    });
+    kids.broadcast(Command::Window { guard: cfg.guard_rank() });
     kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
-    let perf = cfg
-        .perf_out
-        .as_ref()
-        .and_then(|out| start_perf(pid?, out, cfg.window));
+    let perf = cfg.perf_out.as_ref().and_then(|out| start_perf(pid?, out, cfg.window));
     let w0 = wall_us();
     let t0 = tokio::time::Instant::now();
     let stopped = Rc::new(Cell::new(false));
@@ -328,10 +289,7 @@ async fn scenario(
                 return;
             }
             let sent = wall_us();
-            match b
-                .post("/api/japi/yoo/game/over", &json!({ "id": id }))
-                .await
-            {
+            match b.post("/api/japi/yoo/game/over", &json!({ "id": id })).await {
                 Ok(_) => frees.borrow_mut().push((sent, wall_us())),
                 Err(f) => *over_errors.borrow_mut().entry(f.to_string()).or_default() += 1,
             }
@@ -379,12 +337,7 @@ async fn scenario(
             false
         }
         Event::Rank(r0, at_us, sort, sent_ms) => {
-            o.ranks.push(analysis::RankRec {
-                r0,
-                at_us,
-                sort,
-                sent_ms,
-            });
+            o.ranks.push(analysis::RankRec { r0, at_us, sort, sent_ms });
             false
         }
         Event::Freed(s, a) => {
@@ -395,10 +348,7 @@ async fn scenario(
             *child_errors.entry((step, cause)).or_default() += count;
             false
         }
-        Event::Usage {
-            cpu_ticks,
-            closed: c,
-        } => {
+        Event::Usage { cpu_ticks, closed: c } => {
             child_cpu += cpu_ticks;
             closed += c;
             false
@@ -421,11 +371,7 @@ async fn scenario(
     report.sockets_closed = closed;
     // A metric absent from a scrape that succeeded has not been recorded yet: 0.
     let scraped = !metrics0.is_empty() && !metrics1.is_empty();
-    let delta = |k: &str| {
-        scraped.then(|| {
-            metrics1.get(k).copied().unwrap_or(0.0) - metrics0.get(k).copied().unwrap_or(0.0)
-        })
-    };
+    let delta = |k: &str| scraped.then(|| metrics1.get(k).copied().unwrap_or(0.0) - metrics0.get(k).copied().unwrap_or(0.0));
     report.server_admissions = delta("yoo_queue_admissions_total");
     report.cpu = crate::report::CpuFigures::build(
         cpu0.zip(cpu1).map(|(a, b)| b.saturating_sub(a)),
@@ -440,30 +386,17 @@ async fn scenario(
         probe::thread_deltas(&threads0, &threads1),
         window_s,
     );
-    report.harness_cpu_pct =
-        (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / window_s.max(1e-9)
-            * 100.0;
+    report.harness_cpu_pct = (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / window_s.max(1e-9) * 100.0;
     report.memory = memory;
-    report.errors = errors
-        .into_iter()
-        .map(|((s, c), n)| (s.name().to_string(), c, n))
-        .collect();
-    report
-        .errors
-        .extend(child_errors.into_iter().map(|((s, c), n)| (s, c, n)));
+    report.errors = errors.into_iter().map(|((s, c), n)| (s.name().to_string(), c, n)).collect();
+    report.errors.extend(child_errors.into_iter().map(|((s, c), n)| (s, c, n)));
     report.elapsed_s = began.elapsed().as_secs_f64();
     report.finish(cfg);
     Ok(report)
 }
 
 /// The server's memory now, with its open files and live actors.
-async fn read_memory(
-    pid: Option<u32>,
-    control: &mut Browser,
-    label: &str,
-    waiting: usize,
-    sockets: usize,
-) -> Option<MemoryRow> {
+async fn read_memory(pid: Option<u32>, control: &mut Browser, label: &str, waiting: usize, sockets: usize) -> Option<MemoryRow> {
     let m: Memory = probe::memory(pid?)?;
     let metrics = probe::scrape(control).await;
     Some(MemoryRow {
@@ -479,7 +412,10 @@ async fn read_memory(
                 .map(|(k, v)| (k.trim_start_matches("yoo_actors_alive").to_string(), *v))
                 .collect()
         }),
-        heap_kib: metrics.as_ref().and_then(|m| m.get("yoo_heap_in_use_bytes")).map(|b| (*b / 1024.0) as u64),
+        heap_kib: metrics
+            .as_ref()
+            .and_then(|m| m.get("yoo_heap_in_use_bytes"))
+            .map(|b| (*b / 1024.0) as u64),
     })
 }
 
@@ -490,10 +426,7 @@ async fn gauge(control: &mut Browser, name: &str) -> Option<f64> {
 
 async fn settle(cfg: &QueueConfig) {
     if cfg.server_pid.is_some() && !cfg.settle.is_zero() {
-        note(&format!(
-            "settling {} s before reading memory",
-            cfg.settle.as_secs()
-        ));
+        note(&format!("settling {} s before reading memory", cfg.settle.as_secs()));
         tokio::time::sleep(cfg.settle).await;
     }
 }
@@ -547,13 +480,12 @@ async fn enroll_phase(
             break;
         };
         let (setup, phone, finished) = (setup.clone(), cfg.phone(index), done.clone());
-        let fut: LocalBoxFuture<'static, Result<Enrolled, (Step, Failure)>> =
-            Box::pin(async move {
-                let _permit = permit;
-                let r = enroll(&setup, index, &phone, confirm).await;
-                finished.set(finished.get() + 1);
-                r
-            });
+        let fut: LocalBoxFuture<'static, Result<Enrolled, (Step, Failure)>> = Box::pin(async move {
+            let _permit = permit;
+            let r = enroll(&setup, index, &phone, confirm).await;
+            finished.set(finished.get() + 1);
+            r
+        });
         tasks.push(actix_rt::spawn(fut));
         if last_note.elapsed() >= Duration::from_secs(10) {
             last_note = Instant::now();
@@ -575,17 +507,12 @@ async fn enroll_phase(
             }
             Err(e) => {
                 failed += 1;
-                *errors
-                    .entry((Step::NotStarted, format!("task: {e}")))
-                    .or_default() += 1;
+                *errors.entry((Step::NotStarted, format!("task: {e}"))).or_default() += 1;
             }
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    note(&format!(
-        "  {label}: {} enrolled, {failed} failed in {secs:.1} s",
-        out.len()
-    ));
+    note(&format!("  {label}: {} enrolled, {failed} failed in {secs:.1} s", out.len()));
     rows.push(PhaseRow {
         phase: label.to_string(),
         ok: out.len(),
@@ -597,17 +524,8 @@ async fn enroll_phase(
 }
 
 /// One player: sendcode → the code from the outbox → login → start (→ confirmConnect).
-async fn enroll(
-    s: &Setup,
-    index: usize,
-    phone: &str,
-    confirm: bool,
-) -> Result<Enrolled, (Step, Failure)> {
-    let mut b = Browser::with_client(
-        &s.base,
-        &format!("qs-{}-{index}", s.run_tag),
-        s.http.clone(),
-    );
+async fn enroll(s: &Setup, index: usize, phone: &str, confirm: bool) -> Result<Enrolled, (Step, Failure)> {
+    let mut b = Browser::with_client(&s.base, &format!("qs-{}-{index}", s.run_tag), s.http.clone());
     let rec = &s.recorder;
     timed(
         rec,
@@ -615,17 +533,11 @@ async fn enroll(
         b.post("/api/passport/login/sendcode", &json!({ "phone": phone })),
     )
     .await?;
-    let outbox = timed(
-        rec,
-        Step::SmsOutbox,
-        b.get(&format!("/api/dev/sms/outbox?phone={phone}")),
-    )
-    .await?;
+    let outbox = timed(rec, Step::SmsOutbox, b.get(&format!("/api/dev/sms/outbox?phone={phone}"))).await?;
     let code = crate::scenario::outbox_code(&outbox)?;
     let login = json!({ "cellphone": phone, "code": code, "device_no": b.device() });
     timed(rec, Step::Login, b.post("/api/passport/login", &login)).await?;
-    let start =
-        json!({ "gameId": s.game_id, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": s.node_id });
+    let start = json!({ "gameId": s.game_id, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": s.node_id });
     let state = timed(rec, Step::Start, b.post("/api/japi/yoo/game/start", &start)).await?;
     let session_id = state["id"]
         .as_i64()
@@ -653,10 +565,7 @@ async fn enroll(
         let c = timed(
             rec,
             Step::ConfirmConnect,
-            b.post(
-                "/api/japi/yoo/game/confirmConnect",
-                &json!({ "id": session_id }),
-            ),
+            b.post("/api/japi/yoo/game/confirmConnect", &json!({ "id": session_id })),
         )
         .await?;
         if c["status"].as_i64().is_none_or(|st| st != 4 && st != 5) {
@@ -700,9 +609,7 @@ impl Children {
     fn spawn(cfg: &QueueConfig, base: &str) -> Result<Children, String> {
         let exe = match &cfg.exe {
             Some(p) => p.clone(),
-            None => {
-                std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?
-            }
+            None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
         };
         // Source addresses 127.0.0.2, .3, ... when the server is reached over IPv4 loopback.
         let spread = cfg.spread_addresses
@@ -724,10 +631,7 @@ impl Children {
                 .args(["--hold-ms", &cfg.hold.as_millis().to_string()])
                 .args(["--hold-jitter-ms", &cfg.hold_jitter.as_millis().to_string()]);
             if spread {
-                cmd.args([
-                    "--bind",
-                    &Ipv4Addr::new(127, 0, 0, 2 + (i % 250) as u8).to_string(),
-                ]);
+                cmd.args(["--bind", &Ipv4Addr::new(127, 0, 0, 2 + (i % 250) as u8).to_string()]);
             }
             let mut p = cmd
                 .stdin(Stdio::piped())
@@ -735,10 +639,7 @@ impl Children {
                 .stderr(Stdio::inherit())
                 .spawn()
                 .map_err(|e| format!("cannot start {} queue-scale-child: {e}", exe.display()))?;
-            let (stdin, stdout) = (
-                p.stdin.take().expect("piped"),
-                p.stdout.take().expect("piped"),
-            );
+            let (stdin, stdout) = (p.stdin.take().expect("piped"), p.stdout.take().expect("piped"));
             let (line_tx, line_rx) = std::sync::mpsc::channel::<String>();
             std::thread::spawn(move || {
                 let mut w = std::io::BufWriter::new(stdin);
@@ -798,11 +699,7 @@ impl Children {
                         pending[i] = false;
                     }
                 }
-                Some((i, None)) => {
-                    return Err(format!(
-                        "socket child {i} ended early (see its messages above)"
-                    ))
-                }
+                Some((i, None)) => return Err(format!("socket child {i} ended early (see its messages above)")),
                 None => return Err("every socket child ended".into()),
             }
         }
@@ -820,11 +717,7 @@ impl Children {
                     self.guards.push(t);
                     return Ok("guard");
                 }
-                Some((i, None)) => {
-                    return Err(format!(
-                        "socket child {i} ended early (see its messages above)"
-                    ))
-                }
+                Some((i, None)) => return Err(format!("socket child {i} ended early (see its messages above)")),
                 None => return Err("every socket child ended".into()),
                 Some(_) => {}
             }

@@ -68,10 +68,7 @@ pub enum Event {
 impl Command {
     pub fn line(&self) -> String {
         match self {
-            Command::Seat(s) => format!(
-                "S {} {} {} {} {}",
-                s.session_id, s.r0, s.device, s.sid, s.csrf
-            ),
+            Command::Seat(s) => format!("S {} {} {} {} {}", s.session_id, s.r0, s.device, s.sid, s.csrf),
             Command::Connect(n) => format!("CONNECT {n}"),
             Command::Window { guard } => format!("WINDOW {guard}"),
             Command::Stop => "STOP".into(),
@@ -90,9 +87,7 @@ impl Command {
                 csrf: csrf.to_string(),
             }),
             ["CONNECT", n] => Command::Connect(n.parse().ok()?),
-            ["WINDOW", g] => Command::Window {
-                guard: g.parse().ok()?,
-            },
+            ["WINDOW", g] => Command::Window { guard: g.parse().ok()? },
             ["STOP"] => Command::Stop,
             ["REPORT"] => Command::Report,
             _ => return None,
@@ -112,11 +107,7 @@ impl Event {
             } => {
                 format!("CONNECTED {ok} {failed} {initial_exact} {initial_other} {fds}")
             }
-            Event::Error { step, count, cause } => format!(
-                "ERR {} {count} {}",
-                step.replace(' ', "_"),
-                cause.replace('\n', " ")
-            ),
+            Event::Error { step, count, cause } => format!("ERR {} {count} {}", step.replace(' ', "_"), cause.replace('\n', " ")),
             Event::WindowOpen => "WINDOW-OPEN".into(),
             Event::Guard(t) => format!("GUARD {t}"),
             Event::Stopped => "STOPPED".into(),
@@ -203,10 +194,7 @@ mod tests {
             Event::Ready(12, 99, 98, 98),
             Event::Rank(12, 98, 3, 97),
             Event::Freed(1, 2),
-            Event::Usage {
-                cpu_ticks: 40,
-                closed: 0,
-            },
+            Event::Usage { cpu_ticks: 40, closed: 0 },
             Event::End,
         ];
         for e in events {

@@ -35,10 +35,7 @@ pub fn start_server(name: &str, machines: usize, game: &str) -> Server {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    let dir = std::env::temp_dir().join(format!(
-        "yoo-loadtest-{name}-{}-{nanos}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("yoo-loadtest-{name}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let machines: Vec<String> = (1..=machines).map(|i| format!("\"m{i:02}\"")).collect();
     let config = format!(

@@ -9,8 +9,7 @@ use crate::model::{Entitlement, FastEnterCard, MonthlyClaim, PlayCharge, User};
 use crate::repo::AssetRepo;
 use crate::{Error, Result};
 
-const CARD_COLUMNS: &str =
-    "id, uid, goods_title, status, expires_at, created_at, used_at, used_session, source";
+const CARD_COLUMNS: &str = "id, uid, goods_title, status, expires_at, created_at, used_at, used_session, source";
 
 const CHARGE_COLUMNS: &str = "session_id, minute, uid, free, paid, package, charged_at";
 
@@ -32,9 +31,7 @@ impl SqliteAssets {
     /// Runs `f` in one immediate transaction, committed if `f` succeeds and rolled back otherwise.
     fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
         let mut conn = self.db.lock();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .db()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
         let out = f(&tx)?;
         tx.commit().db()?;
         Ok(out)
@@ -95,14 +92,7 @@ fn user(conn: &Connection, uid: i64) -> Result<User> {
     .db()
 }
 
-fn insert_card(
-    conn: &Connection,
-    uid: i64,
-    goods_title: &str,
-    expires_at: i64,
-    source: &str,
-    now: i64,
-) -> Result<FastEnterCard> {
+fn insert_card(conn: &Connection, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard> {
     conn.prepare_cached(
         "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -131,11 +121,7 @@ fn collect<T>(
     from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
 ) -> Result<Vec<T>> {
     let mut stmt = conn.prepare_cached(sql).db()?;
-    let rows = stmt
-        .query_map(params, from_row)
-        .db()?
-        .collect::<rusqlite::Result<_>>()
-        .db()?;
+    let rows = stmt.query_map(params, from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
     Ok(rows)
 }
 
@@ -146,9 +132,7 @@ fn another_user(what: &str) -> Error {
 impl AssetRepo for SqliteAssets {
     fn add_play_time(&self, uid: i64, free: i64, paid: i64) -> Result<User> {
         if free < 0 || paid < 0 {
-            return Err(Error::Conflict(format!(
-                "negative play time (free {free}, paid {paid})"
-            )));
+            return Err(Error::Conflict(format!("negative play time (free {free}, paid {paid})")));
         }
         self.write(|tx| {
             let added = tx
@@ -176,14 +160,7 @@ impl AssetRepo for SqliteAssets {
         })
     }
 
-    fn charge_minute(
-        &self,
-        uid: i64,
-        session_id: i64,
-        minute: i64,
-        package: bool,
-        now: i64,
-    ) -> Result<(PlayCharge, User, bool)> {
+    fn charge_minute(&self, uid: i64, session_id: i64, minute: i64, package: bool, now: i64) -> Result<(PlayCharge, User, bool)> {
         let Some(played) = minute.checked_add(1).filter(|_| minute >= 0) else {
             return Err(Error::Conflict(format!("minute {minute} out of range")));
         };
@@ -207,11 +184,7 @@ impl AssetRepo for SqliteAssets {
             }
 
             let owner: Option<i64> = tx
-                .query_row(
-                    "SELECT uid FROM game_sessions WHERE id = ?1",
-                    [session_id],
-                    |row| row.get(0),
-                )
+                .query_row("SELECT uid FROM game_sessions WHERE id = ?1", [session_id], |row| row.get(0))
                 .optional()
                 .db()?;
             match owner {
@@ -255,9 +228,7 @@ impl AssetRepo for SqliteAssets {
                 charged_at: now,
             };
             tx.execute(
-                &format!(
-                    "INSERT INTO play_charges ({CHARGE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                ),
+                &format!("INSERT INTO play_charges ({CHARGE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
                 params![session_id, minute, uid, free, paid, package, now],
             )
             .db()?;
@@ -270,17 +241,9 @@ impl AssetRepo for SqliteAssets {
         })
     }
 
-    fn grant_entitlement(
-        &self,
-        uid: i64,
-        kind: &str,
-        duration_ms: i64,
-        now: i64,
-    ) -> Result<Entitlement> {
+    fn grant_entitlement(&self, uid: i64, kind: &str, duration_ms: i64, now: i64) -> Result<Entitlement> {
         if duration_ms < 0 {
-            return Err(Error::Conflict(format!(
-                "negative entitlement duration {duration_ms}"
-            )));
+            return Err(Error::Conflict(format!("negative entitlement duration {duration_ms}")));
         }
         self.write(|tx| {
             let current = tx
@@ -325,14 +288,7 @@ impl AssetRepo for SqliteAssets {
         )
     }
 
-    fn add_card(
-        &self,
-        uid: i64,
-        goods_title: &str,
-        expires_at: i64,
-        source: &str,
-        now: i64,
-    ) -> Result<FastEnterCard> {
+    fn add_card(&self, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard> {
         insert_card(&self.db.lock(), uid, goods_title, expires_at, source, now)
     }
 
@@ -367,9 +323,7 @@ impl AssetRepo for SqliteAssets {
             }
             let card = tx
                 .query_row(
-                    &format!(
-                        "SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"
-                    ),
+                    &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
                     params![card_id, uid],
                     card_from_row,
                 )

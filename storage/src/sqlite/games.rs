@@ -46,11 +46,7 @@ impl GameRepo for SqliteGames {
         let offset = i64::from(page.max(1) - 1).saturating_mul(i64::from(page_size));
         let conn = self.db.lock();
         let total: i64 = conn
-            .query_row(
-                &format!("SELECT COUNT(*) FROM games WHERE {LISTED}"),
-                [keyword],
-                |row| row.get(0),
-            )
+            .query_row(&format!("SELECT COUNT(*) FROM games WHERE {LISTED}"), [keyword], |row| row.get(0))
             .db()?;
         let mut stmt = conn
             .prepare_cached(&format!(
@@ -68,11 +64,7 @@ impl GameRepo for SqliteGames {
     fn get(&self, id: i64) -> Result<Option<Game>> {
         self.db
             .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
-                [id],
-                from_row,
-            )
+            .query_row(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"), [id], from_row)
             .optional()
             .db()
     }
@@ -116,11 +108,7 @@ impl GameRepo for SqliteGames {
     }
 
     fn count(&self) -> Result<u64> {
-        let n: i64 = self
-            .db
-            .lock()
-            .query_row("SELECT COUNT(*) FROM games", [], |row| row.get(0))
-            .db()?;
+        let n: i64 = self.db.lock().query_row("SELECT COUNT(*) FROM games", [], |row| row.get(0)).db()?;
         to_u64(n)
     }
 }

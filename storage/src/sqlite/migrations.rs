@@ -134,33 +134,20 @@ pub(crate) fn run(conn: &mut Connection) -> Result<()> {
     conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
         .db()?;
     loop {
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .db()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
         let current: i64 = tx
-            .query_row(
-                "SELECT COALESCE(MAX(version), 0) FROM schema_version",
-                [],
-                |row| row.get(0),
-            )
+            .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |row| row.get(0))
             .db()?;
         if current > LATEST {
             return Err(Error::Backend(format!(
                 "database schema version {current} is newer than this build's {LATEST}"
             )));
         }
-        let Some(sql) = usize::try_from(current)
-            .ok()
-            .and_then(|i| MIGRATIONS.get(i))
-        else {
+        let Some(sql) = usize::try_from(current).ok().and_then(|i| MIGRATIONS.get(i)) else {
             return Ok(());
         };
         tx.execute_batch(sql).db()?;
-        tx.execute(
-            "INSERT INTO schema_version (version) VALUES (?1)",
-            [current + 1],
-        )
-        .db()?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [current + 1]).db()?;
         tx.commit().db()?;
     }
 }

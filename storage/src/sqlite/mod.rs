@@ -27,8 +27,7 @@ pub(crate) const DB_FILE: &str = "yoo.db";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 pub(crate) fn open(dir: &Path) -> Result<Store> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::Backend(format!("create database dir {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::Backend(format!("create database dir {}: {e}", dir.display())))?;
     let path = dir.join(DB_FILE);
 
     let mut first = connect(&path)?;
@@ -59,13 +58,9 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
 fn connect(path: &Path) -> Result<Connection> {
     let conn = Connection::open(path).db()?;
     conn.busy_timeout(BUSY_TIMEOUT).db()?;
-    let mode: String = conn
-        .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
-        .db()?;
+    let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0)).db()?;
     if !mode.eq_ignore_ascii_case("wal") {
-        return Err(Error::Backend(format!(
-            "journal mode is {mode}, wal needed"
-        )));
+        return Err(Error::Backend(format!("journal mode is {mode}, wal needed")));
     }
     conn.pragma_update(None, "synchronous", "NORMAL").db()?;
     conn.pragma_update(None, "foreign_keys", true).db()?;
@@ -94,9 +89,7 @@ impl<T> SqlResultExt<T> for rusqlite::Result<T> {
     fn db(self) -> Result<T> {
         self.map_err(|e| match e {
             rusqlite::Error::QueryReturnedNoRows => Error::NotFound,
-            rusqlite::Error::SqliteFailure(failure, message)
-                if failure.code == ErrorCode::ConstraintViolation =>
-            {
+            rusqlite::Error::SqliteFailure(failure, message) if failure.code == ErrorCode::ConstraintViolation => {
                 Error::Conflict(message.unwrap_or_else(|| failure.to_string()))
             }
             other => Error::Backend(other.to_string()),

@@ -26,25 +26,15 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
 impl NodeRepo for SqliteNodes {
     fn list(&self) -> Result<Vec<Node>> {
         let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached("SELECT id, name, status FROM nodes ORDER BY id")
-            .db()?;
-        let nodes = stmt
-            .query_map([], from_row)
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
+        let mut stmt = conn.prepare_cached("SELECT id, name, status FROM nodes ORDER BY id").db()?;
+        let nodes = stmt.query_map([], from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
         Ok(nodes)
     }
 
     fn get(&self, id: i64) -> Result<Option<Node>> {
         self.db
             .lock()
-            .query_row(
-                "SELECT id, name, status FROM nodes WHERE id = ?1",
-                [id],
-                from_row,
-            )
+            .query_row("SELECT id, name, status FROM nodes WHERE id = ?1", [id], from_row)
             .optional()
             .db()
     }

@@ -23,15 +23,9 @@ impl SqliteSessions {
     fn query(&self, filter_and_order: &str, params: impl Params) -> Result<Vec<GameSessionRecord>> {
         let conn = self.db.lock();
         let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM game_sessions {filter_and_order}"
-            ))
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM game_sessions {filter_and_order}"))
             .db()?;
-        let records = stmt
-            .query_map(params, from_row)
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
+        let records = stmt.query_map(params, from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
         Ok(records)
     }
 }
@@ -63,15 +57,7 @@ impl GameSessionRepo for SqliteSessions {
         conn.execute(
             "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                s.uid,
-                s.game_id,
-                s.node_id,
-                s.device_no,
-                QUEUE,
-                s.created_at,
-                s.lane
-            ],
+            params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane],
         )
         .db()?;
         Ok(GameSessionRecord {
@@ -133,20 +119,13 @@ impl GameSessionRepo for SqliteSessions {
     fn get(&self, id: i64) -> Result<Option<GameSessionRecord>> {
         self.db
             .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM game_sessions WHERE id = ?1"),
-                [id],
-                from_row,
-            )
+            .query_row(&format!("SELECT {COLUMNS} FROM game_sessions WHERE id = ?1"), [id], from_row)
             .optional()
             .db()
     }
 
     fn list_by_user(&self, uid: i64, limit: u32) -> Result<Vec<GameSessionRecord>> {
-        self.query(
-            "WHERE uid = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2",
-            params![uid, limit],
-        )
+        self.query("WHERE uid = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2", params![uid, limit])
     }
 
     fn list_open(&self) -> Result<Vec<GameSessionRecord>> {

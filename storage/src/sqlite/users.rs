@@ -5,8 +5,7 @@ use crate::model::User;
 use crate::repo::UserRepo;
 use crate::Result;
 
-pub(super) const COLUMNS: &str =
-    "uid, cellphone, nickname, avatar, created_at, play_time_free, play_time_paid";
+pub(super) const COLUMNS: &str = "uid, cellphone, nickname, avatar, created_at, play_time_free, play_time_paid";
 
 pub(crate) struct SqliteUsers {
     db: Db,
@@ -31,12 +30,7 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<User> {
 }
 
 impl UserRepo for SqliteUsers {
-    fn get_or_create_by_phone(
-        &self,
-        cellphone: &str,
-        nickname: &str,
-        now: i64,
-    ) -> Result<(User, bool)> {
+    fn get_or_create_by_phone(&self, cellphone: &str, nickname: &str, now: i64) -> Result<(User, bool)> {
         let conn = self.db.lock();
         // The unique index on cellphone makes the insert a no-op for a known phone, also against
         // another process's connection.
@@ -48,11 +42,7 @@ impl UserRepo for SqliteUsers {
             )
             .db()?;
         let user = conn
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"),
-                [cellphone],
-                from_row,
-            )
+            .query_row(&format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"), [cellphone], from_row)
             .db()?;
         Ok((user, inserted == 1))
     }
@@ -60,11 +50,7 @@ impl UserRepo for SqliteUsers {
     fn get(&self, uid: i64) -> Result<Option<User>> {
         self.db
             .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM users WHERE uid = ?1"),
-                [uid],
-                from_row,
-            )
+            .query_row(&format!("SELECT {COLUMNS} FROM users WHERE uid = ?1"), [uid], from_row)
             .optional()
             .db()
     }
@@ -72,11 +58,7 @@ impl UserRepo for SqliteUsers {
     fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>> {
         self.db
             .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"),
-                [cellphone],
-                from_row,
-            )
+            .query_row(&format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"), [cellphone], from_row)
             .optional()
             .db()
     }
