@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use std::sync::Barrier;
 
 use crate::model::{
-    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PlayCharge, User,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PendingCode,
+    PhoneGuard, PlayCharge, User,
 };
 use crate::{seed, Error, Result, Store};
 
@@ -23,9 +24,9 @@ fn user(store: &Store, cellphone: &str) -> User {
 
 fn login(token: &str, uid: i64, expires_at: i64) -> LoginSession {
     LoginSession {
-        token: token.to_owned(),
+        token_hash: token.to_owned(),
         uid,
-        csrf_token: format!("csrf-{token}"),
+        csrf_hash: format!("csrf-{token}"),
         device_no: "device-a".to_owned(),
         created_at: 1_000,
         expires_at,
@@ -105,7 +106,8 @@ pub fn users(store: &Store) {
     assert_eq!(results.iter().map(|(u, _)| u.uid).collect::<HashSet<_>>().len(), 1, "one uid");
 }
 
-/// Login sessions: insert, get until expiry, duplicate token, delete, delete_expired.
+/// Login sessions (found by their token hash): insert, get until expiry, duplicate, delete,
+/// delete_expired.
 pub fn login_sessions(store: &Store) {
     let uid = user(store, "13900000001").uid;
     let session = login("token-1", uid, 2_000);
@@ -894,6 +896,28 @@ pub fn persistence(open: &dyn Fn() -> Store) {
     };
     store.nodes.upsert(&node).expect("upsert node");
     let (listed_before, total_before) = store.games.list(None, 1, 100).expect("list");
+    let guard = PhoneGuard {
+        sends: vec![1_000, 2_000],
+        code: Some(PendingCode {
+            code_hash: "h".to_owned(),
+            sent_at: 2_000,
+            tries: 3,
+        }),
+        failures: 4,
+        locked_until: 0,
+    };
+    let all = CounterKey {
+        scope: "all".to_owned(),
+        window_start: 0,
+    };
+    store
+        .sms
+        .update("13600000001", std::slice::from_ref(&all), 2_000, &mut |g, c| {
+            *g = guard.clone();
+            c[0] = 7;
+            true
+        })
+        .expect("sms update");
     drop(store);
 
     let store = open();
@@ -908,6 +932,12 @@ pub fn persistence(open: &dyn Fn() -> Store) {
     assert_eq!(store.games.list(None, 1, 100).expect("list"), (listed_before, total_before));
     assert_eq!(store.nodes.get(9).expect("get node"), Some(node));
     assert_eq!(store.nodes.list().expect("nodes").len(), seed::nodes().len() + 1);
+    assert_eq!(
+        store.sms.guard("13600000001").expect("guard"),
+        Some(guard),
+        "the sms guard and its tries"
+    );
+    assert_eq!(counters(&store, &[all]), vec![7], "the sms counters");
 
     assert_eq!(store.sessions.max_admitted_tag(2, 1).expect("max_admitted_tag"), None);
     assert_eq!(
@@ -935,4 +965,153 @@ pub fn persistence(open: &dyn Fn() -> Store) {
         .add_card(alice.uid, "快速通道卡", 50_000, "shop", 9_000)
         .expect("add card");
     assert!(card.id > claimed[1].id, "card ids keep increasing across reopen");
+}
+
+/// The current values of some counters (through a read-only update).
+fn counters(store: &Store, keys: &[CounterKey]) -> Vec<u64> {
+    let mut seen = vec![];
+    store
+        .sms
+        .update("00000000000", keys, 0, &mut |_, c| {
+            seen = c.to_vec();
+            false
+        })
+        .expect("read counters");
+    seen
+}
+
+/// SMS guards: absent is the default; `update` stores what `f` leaves, nothing when it says
+/// false, removes a guard left at the default; counters start at 0, a new window of a scope
+/// replaces the older ones, other scopes are untouched; prune forgets idle unlocked guards and
+/// old windows.
+pub fn sms_guards(store: &Store) {
+    let phone = "13500000001";
+    assert_eq!(store.sms.guard(phone).expect("guard"), None);
+    let key = |scope: &str, window_start: i64| CounterKey {
+        scope: scope.to_owned(),
+        window_start,
+    };
+    let (ip, all) = (key("ip:10.0.0.1", 0), key("all", 60_000));
+    store
+        .sms
+        .update(phone, &[ip.clone(), all.clone()], 1_000, &mut |g, c| {
+            assert_eq!((g.clone(), c.to_vec()), (PhoneGuard::default(), vec![0, 0]), "the defaults");
+            g.sends.push(1_000);
+            g.code = Some(PendingCode {
+                code_hash: "abc".to_owned(),
+                sent_at: 1_000,
+                tries: 0,
+            });
+            c[0] += 1;
+            c[1] += 1;
+            true
+        })
+        .expect("update");
+    let stored = store.sms.guard(phone).expect("guard").expect("stored");
+    assert_eq!(
+        (stored.sends.clone(), stored.code.as_ref().map(|c| c.tries)),
+        (vec![1_000], Some(0))
+    );
+    store
+        .sms
+        .update(phone, &[ip.clone()], 2_000, &mut |g, c| {
+            g.failures = 99;
+            c[0] = 50;
+            false
+        })
+        .expect("update refused by f");
+    assert_eq!(store.sms.guard(phone).expect("guard"), Some(stored.clone()), "false writes nothing");
+    assert_eq!(counters(store, &[ip.clone(), all.clone()]), vec![1, 1]);
+
+    // A new window of the ip scope replaces its older one; the global one stays.
+    let ip2 = key("ip:10.0.0.1", 3_600_000);
+    store
+        .sms
+        .update(phone, std::slice::from_ref(&ip2), 3_600_000, &mut |_, c| {
+            assert_eq!(c[0], 0, "a new window starts at 0");
+            c[0] = 1;
+            true
+        })
+        .expect("update");
+    assert_eq!(counters(store, &[ip.clone(), ip2.clone(), all.clone()]), vec![0, 1, 1]);
+
+    // Lock the phone, then clear the guard back to the default: the row goes.
+    store
+        .sms
+        .update(phone, &[], 4_000, &mut |g, _| {
+            g.failures = 10;
+            g.locked_until = 9_000_000;
+            true
+        })
+        .expect("lock");
+    assert_eq!(store.sms.guard(phone).expect("guard").map(|g| g.locked_until), Some(9_000_000));
+    let other = "13500000002";
+    store
+        .sms
+        .update(other, &[], 5_000, &mut |g, _| {
+            g.sends = vec![5_000];
+            true
+        })
+        .expect("other phone");
+    // Idle since before 6 000: the unlocked guard goes, the locked one stays until its lock ends.
+    assert!(store.sms.prune(6_000).expect("prune") >= 1);
+    assert_eq!(store.sms.guard(other).expect("guard"), None, "pruned");
+    assert!(store.sms.guard(phone).expect("guard").is_some(), "locked guards stay");
+    assert_eq!(counters(store, &[ip2.clone(), all.clone()]), vec![1, 1], "windows after 6 000 stay");
+    store.sms.prune(9_000_001).expect("prune");
+    assert_eq!(store.sms.guard(phone).expect("guard"), None, "unlocked and idle");
+    assert_eq!(counters(store, &[ip2, all]), vec![0, 0], "old windows go");
+
+    store
+        .sms
+        .update(phone, &[], 10_000, &mut |g, _| {
+            g.sends = vec![10_000];
+            true
+        })
+        .expect("update");
+    store
+        .sms
+        .update(phone, &[], 11_000, &mut |g, _| {
+            *g = PhoneGuard::default();
+            true
+        })
+        .expect("clear");
+    assert_eq!(store.sms.guard(phone).expect("guard"), None, "a default guard is not kept");
+}
+
+/// Concurrent updates of one phone and one counter never lose a write (each adds one); the
+/// threads take turns among `stores` (one store, or several on one database).
+pub fn sms_races(stores: &[Store]) {
+    const THREADS: usize = 8;
+    const EACH: usize = 25;
+    let all = CounterKey {
+        scope: "all".to_owned(),
+        window_start: 0,
+    };
+    let barrier = Barrier::new(THREADS);
+    std::thread::scope(|s| {
+        for t in 0..THREADS {
+            let (barrier, all, store) = (&barrier, &all, &stores[t % stores.len()]);
+            s.spawn(move || {
+                barrier.wait();
+                for i in 0..EACH {
+                    store
+                        .sms
+                        .update("13500000009", std::slice::from_ref(all), (t * EACH + i) as i64, &mut |g, c| {
+                            g.failures += 1;
+                            c[0] += 1;
+                            true
+                        })
+                        .expect("update");
+                }
+            });
+        }
+    });
+    let g = stores[0].sms.guard("13500000009").expect("guard").expect("stored");
+    assert_eq!(g.failures as usize, THREADS * EACH, "no lost update of the guard");
+    assert_eq!(
+        counters(&stores[0], &[all]),
+        vec![(THREADS * EACH) as u64],
+        "no lost update of the counter"
+    );
 }

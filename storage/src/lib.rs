@@ -7,7 +7,7 @@
 //! Layout:
 //!
 //! - `error`: [`Error`] and [`Result`], the only failure type callers see.
-//! - `model`: the plain records (users, login sessions, games, nodes, game sessions with their
+//! - `model`: the plain records (users, login sessions (hashed), the SMS guards of phones, games, nodes, game sessions with their
 //!   queue place and charged minutes; and what players own: entitlements, fast-entry cards,
 //!   monthly claims, per-minute play charges).
 //! - `repo`: the repository traits, one per aggregate ([`AssetRepo`] for everything a player
@@ -32,8 +32,11 @@ mod sqlite;
 mod tests;
 
 pub use error::{Error, Result};
-pub use model::{Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PlayCharge, User};
-pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, UserRepo};
+pub use model::{
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PendingCode,
+    PhoneGuard, PlayCharge, User,
+};
+pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, SmsRepo, UserRepo};
 
 /// Every repository of one backend, cheap to clone and share between threads.
 #[derive(Clone)]
@@ -44,6 +47,7 @@ pub struct Store {
     pub nodes: Arc<dyn NodeRepo>,
     pub sessions: Arc<dyn GameSessionRepo>,
     pub assets: Arc<dyn AssetRepo>,
+    pub sms: Arc<dyn SmsRepo>,
 }
 
 impl Store {

@@ -16,12 +16,14 @@ pub struct User {
     pub play_time_paid: i64,
 }
 
-/// A signed-in browser: the token is the session cookie, the CSRF token guards its writes.
+/// A signed-in browser. Only hashes of its secrets are kept: `token_hash` is the SHA-256 (hex) of
+/// the session cookie and `csrf_hash` that of the CSRF token, so a copy of the records lets no
+/// one in (the domain hashes; storage compares strings).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoginSession {
-    pub token: String,
+    pub token_hash: String,
     pub uid: i64,
-    pub csrf_token: String,
+    pub csrf_hash: String,
     pub device_no: String,
     pub created_at: i64,
     /// The session is gone from `now >= expires_at` on.
@@ -157,4 +159,36 @@ pub struct PlayCharge {
     /// The minute fell in a daily/night package window and took nothing.
     pub package: bool,
     pub charged_at: i64,
+}
+
+/// What the SMS login rules keep about one phone (core-platform.md §5.1): the codes recently sent
+/// to it, the live code and its wrong tries, and the wrong codes that lock its login. Storage
+/// keeps it; the domain decides what it means.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PhoneGuard {
+    /// When codes were sent to this phone, oldest first.
+    pub sends: Vec<i64>,
+    /// The code that can log in now, if any.
+    pub code: Option<PendingCode>,
+    /// Wrong codes since the last login or lock.
+    pub failures: u32,
+    /// Login refused before this time (0: not locked).
+    pub locked_until: i64,
+}
+
+/// A code sent and not yet used: only its (keyed) hash is kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCode {
+    pub code_hash: String,
+    pub sent_at: i64,
+    /// Wrong tries on this code.
+    pub tries: u32,
+}
+
+/// A fixed-window counter: what `scope` (e.g. `ip:127.0.0.1`, `all`) counted in the window that
+/// starts at `window_start`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CounterKey {
+    pub scope: String,
+    pub window_start: i64,
 }

@@ -12,7 +12,8 @@
 //! processes, can neither spend one thing twice nor take a balance below zero.
 
 use crate::model::{
-    Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PlayCharge, User,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PhoneGuard,
+    PlayCharge, User,
 };
 use crate::Result;
 
@@ -26,16 +27,34 @@ pub trait UserRepo: Send + Sync {
     fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>>;
 }
 
-/// Signed-in browsers.
+/// Signed-in browsers, found by the hash of their cookie token.
 pub trait LoginSessionRepo: Send + Sync {
-    /// Conflict on a duplicate token.
+    /// Conflict on a duplicate token hash.
     fn insert(&self, s: &LoginSession) -> Result<()>;
     /// None if unknown or expired (`now >= expires_at`).
-    fn get(&self, token: &str, now: i64) -> Result<Option<LoginSession>>;
-    /// Deleting an unknown token succeeds.
-    fn delete(&self, token: &str) -> Result<()>;
+    fn get(&self, token_hash: &str, now: i64) -> Result<Option<LoginSession>>;
+    /// Deleting an unknown token hash succeeds.
+    fn delete(&self, token_hash: &str) -> Result<()>;
     /// Deletes the sessions expired at `now`; returns how many.
     fn delete_expired(&self, now: i64) -> Result<u64>;
+}
+
+/// The SMS login rules' records: one [`PhoneGuard`] per phone and fixed-window counters (per
+/// address, global). The rules themselves are the caller's: storage reads, hands over and writes
+/// back, atomically.
+pub trait SmsRepo: Send + Sync {
+    /// Runs `f` on the phone's guard (the default when none is stored) and on the current values
+    /// of `counters` (0 when absent), in one transaction that no other update of this phone or of
+    /// these counters can interleave with (also from other connections or processes). When `f`
+    /// returns true what it leaves is stored: a guard equal to the default is removed, and
+    /// writing a counter removes the older windows of its scope; when it returns false nothing
+    /// is written. `now` is the guard's last-update time (see [`SmsRepo::prune`]).
+    fn update(&self, phone: &str, counters: &[CounterKey], now: i64, f: &mut dyn FnMut(&mut PhoneGuard, &mut [u64]) -> bool) -> Result<()>;
+    /// The stored guard of a phone (None: the default), without changing it.
+    fn guard(&self, phone: &str) -> Result<Option<PhoneGuard>>;
+    /// Forgets guards last updated before `before` that are not locked at `before`, and counter
+    /// windows that started before `before`; returns how many records went.
+    fn prune(&self, before: i64) -> Result<u64>;
 }
 
 /// The game catalogue.

@@ -58,6 +58,27 @@ fn login_sessions() {
     conformance::login_sessions(&open(dir.path()));
 }
 
+// SMS guards and counters: defaults, writes, refusals, windows, prune.
+#[test]
+fn sms_guards() {
+    let dir = TempDir::new("sms");
+    conformance::sms_guards(&open(dir.path()));
+}
+
+// SMS guard updates are atomic under concurrent callers on one connection.
+#[test]
+fn sms_races() {
+    let dir = TempDir::new("sms-races");
+    conformance::sms_races(&[open(dir.path())]);
+}
+
+// ... and across connections (two stores on one file, as two processes would be).
+#[test]
+fn sms_races_across_connections() {
+    let dir = TempDir::new("sms-races-2");
+    conformance::sms_races(&[open(dir.path()), open(dir.path())]);
+}
+
 // The seeded catalogue: paging, search, deleted games.
 #[test]
 fn catalogue() {
@@ -181,9 +202,9 @@ fn unknown_references_conflict() {
     let dir = TempDir::new("references");
     let store = open(dir.path());
     let login = crate::LoginSession {
-        token: "t".to_owned(),
+        token_hash: "t".to_owned(),
         uid: 404,
-        csrf_token: "c".to_owned(),
+        csrf_hash: "c".to_owned(),
         device_no: "d".to_owned(),
         created_at: 0,
         expires_at: 1,
@@ -295,17 +316,19 @@ fn version_1_database_upgrades_in_place() {
         play_time_paid: 4,
     };
     assert_eq!(store.users.get(7).expect("user"), Some(user.clone()));
-    assert_eq!(
-        store.logins.get("old-token", 500).expect("login"),
-        Some(LoginSession {
-            token: "old-token".to_owned(),
-            uid: 7,
-            csrf_token: "old-csrf".to_owned(),
-            device_no: "dev".to_owned(),
-            created_at: 100,
-            expires_at: 99_999,
-        })
-    );
+    // Version 3 keys logins by the hash of their cookie: the plain-token logins of older
+    // versions are dropped (their owners log in again), and the table takes new ones.
+    assert_eq!(store.logins.get("old-token", 500).expect("login"), None);
+    let login = LoginSession {
+        token_hash: "h".to_owned(),
+        uid: 7,
+        csrf_hash: "c".to_owned(),
+        device_no: "dev".to_owned(),
+        created_at: 100,
+        expires_at: 99_999,
+    };
+    store.logins.insert(&login).expect("insert");
+    assert_eq!(store.logins.get("h", 500).expect("login"), Some(login));
     assert_eq!(store.games.count().expect("count"), 1, "not re-seeded");
     assert_eq!(store.games.get(1).expect("game").map(|g| g.name), Some("旧游戏".to_owned()));
     assert_eq!(store.nodes.list().expect("nodes").len(), 1, "nodes not re-seeded");

@@ -20,40 +20,40 @@ impl LoginSessionRepo for SqliteLogins {
         self.db
             .lock()
             .execute(
-                "INSERT INTO login_sessions (token, uid, csrf_token, device_no, created_at, expires_at)
+                "INSERT INTO login_sessions (token_hash, uid, csrf_hash, device_no, created_at, expires_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![s.token, s.uid, s.csrf_token, s.device_no, s.created_at, s.expires_at],
+                params![s.token_hash, s.uid, s.csrf_hash, s.device_no, s.created_at, s.expires_at],
             )
             .db()?;
         Ok(())
     }
 
-    fn get(&self, token: &str, now: i64) -> Result<Option<LoginSession>> {
+    fn get(&self, token_hash: &str, now: i64) -> Result<Option<LoginSession>> {
         self.db
             .lock()
-            .query_row(
-                "SELECT token, uid, csrf_token, device_no, created_at, expires_at
-                 FROM login_sessions WHERE token = ?1 AND expires_at > ?2",
-                params![token, now],
-                |row| {
-                    Ok(LoginSession {
-                        token: row.get(0)?,
-                        uid: row.get(1)?,
-                        csrf_token: row.get(2)?,
-                        device_no: row.get(3)?,
-                        created_at: row.get(4)?,
-                        expires_at: row.get(5)?,
-                    })
-                },
+            .prepare_cached(
+                "SELECT token_hash, uid, csrf_hash, device_no, created_at, expires_at
+                 FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2",
             )
+            .db()?
+            .query_row(params![token_hash, now], |row| {
+                Ok(LoginSession {
+                    token_hash: row.get(0)?,
+                    uid: row.get(1)?,
+                    csrf_hash: row.get(2)?,
+                    device_no: row.get(3)?,
+                    created_at: row.get(4)?,
+                    expires_at: row.get(5)?,
+                })
+            })
             .optional()
             .db()
     }
 
-    fn delete(&self, token: &str) -> Result<()> {
+    fn delete(&self, token_hash: &str) -> Result<()> {
         self.db
             .lock()
-            .execute("DELETE FROM login_sessions WHERE token = ?1", [token])
+            .execute("DELETE FROM login_sessions WHERE token_hash = ?1", [token_hash])
             .db()?;
         Ok(())
     }

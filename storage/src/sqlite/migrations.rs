@@ -7,7 +7,7 @@ use super::SqlResultExt;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
@@ -123,6 +123,43 @@ CREATE TABLE play_charges (
     charged_at INTEGER NOT NULL,
     PRIMARY KEY (session_id, minute)
 ) WITHOUT ROWID;
+";
+
+/// Migration 3: login sessions keyed by the hash of their cookie (the stored plain tokens of
+/// older sessions are dropped with them: everyone logs in again), and the SMS login guards: one
+/// row per phone (recent sends, the live code's hash and tries, wrong codes and the lock) and the
+/// fixed-window counters (per address, global).
+const V3: &str = "
+DROP TABLE login_sessions;
+CREATE TABLE login_sessions (
+    token_hash TEXT    PRIMARY KEY,
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    csrf_hash  TEXT    NOT NULL,
+    device_no  TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX login_sessions_by_expiry ON login_sessions (expires_at);
+
+CREATE TABLE sms_guards (
+    phone        TEXT    PRIMARY KEY,
+    sends        TEXT    NOT NULL,
+    code_hash    TEXT,
+    code_sent_at INTEGER,
+    code_tries   INTEGER,
+    failures     INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sms_guards_by_update ON sms_guards (updated_at);
+
+CREATE TABLE sms_counters (
+    scope        TEXT    NOT NULL,
+    window_start INTEGER NOT NULL,
+    count        INTEGER NOT NULL,
+    PRIMARY KEY (scope, window_start)
+) WITHOUT ROWID;
+CREATE INDEX sms_counters_by_window ON sms_counters (window_start);
 ";
 
 /// The schema version this build writes.

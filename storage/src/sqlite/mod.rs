@@ -8,6 +8,7 @@ mod logins;
 pub(crate) mod migrations;
 mod nodes;
 mod sessions;
+mod sms;
 mod users;
 
 use std::path::Path;
@@ -51,6 +52,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         nodes: Arc::new(nodes),
         sessions: Arc::new(sessions::SqliteSessions::new(connect(&path)?)),
         assets: Arc::new(assets::SqliteAssets::new(connect(&path)?)),
+        sms: Arc::new(sms::SqliteSms::new(connect(&path)?)),
     })
 }
 
