@@ -24,6 +24,9 @@ pub struct DomainConfig {
     pub sms_fail_numbers: Vec<String>,
     /// The server nodes and their machines, until game hosts register themselves.
     pub nodes: Vec<NodeConfig>,
+    /// The SMS limits (the server TOML's top-level `[sms]`, not `[game]`).
+    #[serde(skip)]
+    pub sms: crate::passport::SmsLimits,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -65,6 +68,7 @@ impl Default for DomainConfig {
                     machines: vec!["hn1-01".into(), "hn1-02".into()],
                 },
             ],
+            sms: Default::default(),
         }
     }
 }

@@ -20,9 +20,13 @@ pub enum DomainError {
     /// The code is wrong, used, expired or tried too often.
     #[error("code wrong")]
     CodeWrong,
-    /// A code went to this phone less than the resend interval ago.
+    /// A send limit (the resend interval, the phone's hour or day, the address, the global
+    /// ceiling) allows no code now.
     #[error("code sent too often")]
     CodeTooSoon { retry_after_secs: u64 },
+    /// Too many wrong codes in a row: the phone's login is locked for a while.
+    #[error("login locked")]
+    LoginLocked { retry_after_secs: u64 },
     /// The SMS provider failed to send.
     #[error("sms provider failed: {0}")]
     SmsFailed(String),

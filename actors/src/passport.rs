@@ -1,19 +1,33 @@
-//! Accounts: SMS codes (core-platform.md §5.1), login sessions, and the short-lived tokens that
-//! open a WebSocket.
+//! Accounts: SMS codes (core-platform.md §5.1) and the limits that keep them from being abused,
+//! login sessions, and the short-lived tokens that open a WebSocket.
+//!
+//! SMS limits (all survive a restart: they live in storage's [`PhoneGuard`]s and counters):
+//! a phone gets a code at most once per `resend_secs` whatever became of the last one (used,
+//! burnt, expired), at most `phone_per_hour` an hour and `phone_per_day` a day (sliding
+//! windows); an address at most `ip_per_hour` per clock hour; everyone together at most
+//! `global_per_minute` per clock minute. A code lives 5 minutes and takes 5 wrong tries; across
+//! codes, `login_failures` wrong codes in a row lock the phone's login (and its codes) for
+//! `login_lock_secs`. A limit set to 0 is off.
+//!
+//! Secrets are stored hashed: a login session is found by the SHA-256 of its cookie, its CSRF
+//! token is kept as a SHA-256, and a code as a SHA-256 keyed with a secret of this process. A
+//! copy of the database lets no one in (a code's key dies with the process: codes pending at a
+//! restart are refused and a new one is sent after the resend interval).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rand::Rng;
-use storage::{LoginSession, Store, User};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use storage::{CounterKey, LoginSession, PendingCode, PhoneGuard, Store, User};
 
 use crate::clock::Clock;
 use crate::error::{DomainError, DomainResult};
 use crate::providers::sms::SmsProvider;
 
-/// A code can be requested again for the same phone after this long.
-pub const RESEND_MS: i64 = 60_000;
 /// A code is valid this long.
 pub const CODE_TTL_MS: i64 = 5 * 60_000;
 /// Wrong tries before a code is burnt.
@@ -23,16 +37,208 @@ pub const SESSION_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
 /// A socket token lasts this long and opens one socket.
 pub const SOCKET_TOKEN_TTL_MS: i64 = 60_000;
 
-struct PendingCode {
-    code: String,
-    sent_at: i64,
-    tries: u32,
+const MINUTE_MS: i64 = 60_000;
+const HOUR_MS: i64 = 3_600_000;
+const DAY_MS: i64 = 24 * HOUR_MS;
+/// Old guards and counters are pruned at most this often.
+const PRUNE_EVERY_MS: i64 = 10 * MINUTE_MS;
+
+/// The SMS limits (the server TOML's `[sms]`). 0 turns a limit off.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SmsLimits {
+    /// Seconds between two codes to one phone.
+    pub resend_secs: u64,
+    /// Codes to one phone within any hour.
+    pub phone_per_hour: u32,
+    /// Codes to one phone within any 24 hours.
+    pub phone_per_day: u32,
+    /// Codes requested from one address per clock hour.
+    pub ip_per_hour: u32,
+    /// Codes sent by the whole server per clock minute.
+    pub global_per_minute: u32,
+    /// Wrong codes in a row (across codes) that lock a phone's login.
+    pub login_failures: u32,
+    /// Seconds a locked phone's login stays locked.
+    pub login_lock_secs: u64,
+}
+
+impl Default for SmsLimits {
+    fn default() -> Self {
+        SmsLimits {
+            resend_secs: 60,
+            phone_per_hour: 5,
+            phone_per_day: 10,
+            ip_per_hour: 30,
+            global_per_minute: 600,
+            login_failures: 10,
+            login_lock_secs: 3600,
+        }
+    }
+}
+
+/// A counter a send counts in (an address's hour, the global minute): its value, its limit and
+/// when its window ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Window {
+    count: u64,
+    limit: u32,
+    ends_at: i64,
+}
+
+/// Whether a send may go now: `Err` says until when it may not (the latest time any limit
+/// frees). Pure: `g` and `windows` are what storage holds; on `Ok` they are updated for the send.
+fn admit_send(l: &SmsLimits, g: &mut PhoneGuard, windows: &mut [Window], code_hash: String, now: i64) -> Result<(), Refusal> {
+    if g.locked_until > now {
+        return Err(Refusal::Locked(g.locked_until));
+    }
+    g.sends.retain(|&t| now - t < DAY_MS);
+    let mut retry_at = i64::MIN;
+    if let Some(&last) = g.sends.last() {
+        let resend = l.resend_secs as i64 * 1000;
+        if now - last < resend {
+            retry_at = retry_at.max(last + resend);
+        }
+    }
+    for (limit, window) in [(l.phone_per_hour, HOUR_MS), (l.phone_per_day, DAY_MS)] {
+        let recent: Vec<i64> = g.sends.iter().copied().filter(|&t| now - t < window).collect();
+        if limit > 0 && recent.len() >= limit as usize {
+            // The oldest send that must leave the window before one more fits.
+            retry_at = retry_at.max(recent[recent.len() - limit as usize] + window);
+        }
+    }
+    for w in windows.iter() {
+        if w.limit > 0 && w.count >= w.limit as u64 {
+            retry_at = retry_at.max(w.ends_at);
+        }
+    }
+    if retry_at > now {
+        return Err(Refusal::TooSoon(retry_at));
+    }
+    g.sends.push(now);
+    g.code = Some(PendingCode {
+        code_hash,
+        sent_at: now,
+        tries: 0,
+    });
+    for w in windows.iter_mut() {
+        w.count += 1;
+    }
+    Ok(())
+}
+
+/// Takes back a send the gateway refused: it did not reach the phone, so it counts for nothing.
+fn undo_send(g: &mut PhoneGuard, counts: &mut [u64], code_hash: &str, sent_at: i64) {
+    if let Some(i) = g.sends.iter().rposition(|&t| t == sent_at) {
+        g.sends.remove(i);
+    }
+    if g.code.as_ref().is_some_and(|c| c.code_hash == code_hash && c.sent_at == sent_at) {
+        g.code = None;
+    }
+    for c in counts.iter_mut() {
+        *c = c.saturating_sub(1);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    /// Too soon for one of the send limits; may try again at this time.
+    TooSoon(i64),
+    /// The phone's login is locked until then.
+    Locked(i64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Ok,
+    Wrong,
+    Locked(i64),
+}
+
+/// Checks a code against the phone's guard and updates it (tries, failures, the lock). Pure.
+fn check_code(l: &SmsLimits, g: &mut PhoneGuard, code_hash: &str, now: i64) -> Verdict {
+    if g.locked_until > now {
+        return Verdict::Locked(g.locked_until);
+    }
+    if g.locked_until != 0 {
+        // The lock ran out: a fresh start.
+        g.locked_until = 0;
+        g.failures = 0;
+    }
+    let Some(code) = g.code.as_mut() else {
+        return Verdict::Wrong;
+    };
+    if now - code.sent_at > CODE_TTL_MS || code.tries >= CODE_TRIES {
+        g.code = None;
+        return Verdict::Wrong;
+    }
+    if code.code_hash == code_hash {
+        g.code = None;
+        g.failures = 0;
+        return Verdict::Ok;
+    }
+    code.tries += 1;
+    if code.tries >= CODE_TRIES {
+        g.code = None;
+    }
+    g.failures += 1;
+    if l.login_failures > 0 && g.failures >= l.login_failures {
+        g.code = None;
+        g.failures = 0;
+        g.locked_until = now + l.login_lock_secs as i64 * 1000;
+        return Verdict::Locked(g.locked_until);
+    }
+    Verdict::Wrong
 }
 
 struct SocketToken {
     uid: i64,
-    login_token: String,
+    login: String,
+    device_no: String,
     expires_at: i64,
+}
+
+/// What a redeemed socket token opens a socket for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SocketGrant {
+    pub uid: i64,
+    /// The token hash of the login it was issued for.
+    pub login: String,
+    /// The device of that login.
+    pub device_no: String,
+}
+
+/// An open socket of a login: closed at once when that login ends (logout, or any forced end).
+pub trait LoginSocket: Send + Sync + 'static {
+    fn close(&self);
+}
+
+/// A login as the socket registry knows it: the SHA-256 of its cookie, as bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LoginKey([u8; 32]);
+
+impl LoginKey {
+    /// The key of a login session's `token_hash` (None if it is not a SHA-256 in hex).
+    pub fn of(token_hash: &str) -> Option<LoginKey> {
+        let mut key = [0u8; 32];
+        if token_hash.len() != 64 {
+            return None;
+        }
+        for (i, k) in key.iter_mut().enumerate() {
+            *k = u8::from_str_radix(token_hash.get(2 * i..2 * i + 2)?, 16).ok()?;
+        }
+        Some(LoginKey(key))
+    }
+}
+
+/// A new login: the stored session and the secrets only the browser keeps (the cookies).
+#[derive(Debug, Clone)]
+pub struct NewLogin {
+    pub session: LoginSession,
+    /// The session cookie's value.
+    pub token: String,
+    /// The CSRF cookie's value.
+    pub csrf_token: String,
 }
 
 pub struct Passport {
@@ -41,10 +247,15 @@ pub struct Passport {
     gift_minutes: i64,
     sms: Arc<dyn SmsProvider>,
     clock: Clock,
-    /// The live code of each phone (one at a time; a resend replaces it).
-    codes: Mutex<HashMap<String, PendingCode>>,
+    limits: SmsLimits,
+    /// Keys the stored hashes of SMS codes (6 digits would be found from a plain hash at once).
+    code_key: [u8; 32],
     /// Unredeemed socket tokens.
     socket_tokens: Mutex<HashMap<String, SocketToken>>,
+    /// Open sockets by login.
+    sockets: Mutex<HashMap<LoginKey, Vec<Arc<dyn LoginSocket>>>>,
+    /// When old SMS records and expired logins were last pruned.
+    pruned_at: AtomicI64,
 }
 
 /// Phone rule of core-platform.md §5.1: required; 11 digits starting with 1.
@@ -75,15 +286,31 @@ pub fn random_hex(bytes: usize) -> String {
     (0..bytes).map(|_| format!("{:02x}", rng.random::<u8>())).collect()
 }
 
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SHA-256 of a secret, as stored (lowercase hex).
+pub fn secret_hash(secret: &str) -> String {
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+fn secs_until(at: i64, now: i64) -> u64 {
+    ((at - now).max(0) as u64).div_ceil(1000).max(1)
+}
+
 impl Passport {
-    pub fn new(store: Store, sms: Arc<dyn SmsProvider>, clock: Clock, gift_minutes: i64) -> Self {
+    pub fn new(store: Store, sms: Arc<dyn SmsProvider>, clock: Clock, gift_minutes: i64, limits: SmsLimits) -> Self {
         Passport {
             store,
             gift_minutes,
             sms,
             clock,
-            codes: Mutex::new(HashMap::new()),
+            limits,
+            code_key: rand::rng().random(),
             socket_tokens: Mutex::new(HashMap::new()),
+            sockets: Mutex::new(HashMap::new()),
+            pruned_at: AtomicI64::new(i64::MIN),
         }
     }
 
@@ -96,61 +323,161 @@ impl Passport {
         &self.sms
     }
 
-    /// Sends a login code, at most once per phone per minute.
+    pub fn limits(&self) -> &SmsLimits {
+        &self.limits
+    }
+
+    fn code_hash(&self, phone: &str, code: &str) -> String {
+        let mut h = Sha256::new();
+        h.update(self.code_key);
+        h.update(phone.as_bytes());
+        h.update(b":");
+        h.update(code.as_bytes());
+        hex(&h.finalize())
+    }
+
+    /// Runs a guard update in storage.
+    async fn update_guard<T: Send + 'static>(
+        &self,
+        phone: &str,
+        counters: Vec<CounterKey>,
+        mut f: impl FnMut(&mut PhoneGuard, &mut [u64]) -> (bool, T) + Send + 'static,
+    ) -> DomainResult<T> {
+        let (store, phone, now) = (self.store.clone(), phone.to_string(), self.clock.now_ms());
+        tokio::task::spawn_blocking(move || -> storage::Result<T> {
+            let mut out = None;
+            store.sms.update(&phone, &counters, now, &mut |g, c| {
+                let (write, t) = f(g, c);
+                out = Some(t);
+                write
+            })?;
+            out.ok_or_else(|| storage::Error::Backend("sms update did not run".into()))
+        })
+        .await
+        .map_err(|e| DomainError::Internal(e.to_string()))?
+        .map_err(DomainError::from)
+    }
+
+    /// Forgets old SMS records and expired logins, at most every `PRUNE_EVERY_MS`, in the
+    /// background.
+    fn prune_now_and_then(&self, now: i64) {
+        let last = self.pruned_at.load(Ordering::Relaxed);
+        if now - last < PRUNE_EVERY_MS
+            || self
+                .pruned_at
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let sms = store.sms.prune(now - DAY_MS);
+            let logins = store.logins.delete_expired(now);
+            if let (Err(e), _) | (_, Err(e)) = (&sms, &logins) {
+                tracing::warn!(error = %e, "pruning sms guards and logins failed");
+            }
+        });
+    }
+
+    /// Sends a login code from an in-process caller (no address limit).
     pub async fn send_code(&self, phone: &str) -> DomainResult<()> {
+        self.send_code_from(phone, None).await
+    }
+
+    /// Sends a login code requested from `ip`, within every SMS limit (module doc).
+    pub async fn send_code_from(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
         validate_phone(phone)?;
         let now = self.clock.now_ms();
+        self.prune_now_and_then(now);
         let code = format!("{:06}", rand::rng().random_range(0..1_000_000));
-        {
-            let mut codes = self.codes.lock();
-            if let Some(p) = codes.get(phone) {
-                let since = now - p.sent_at;
-                if since < RESEND_MS {
-                    let retry_after_secs = ((RESEND_MS - since + 999) / 1000) as u64;
-                    return Err(DomainError::CodeTooSoon { retry_after_secs });
-                }
+        let code_hash = self.code_hash(phone, &code);
+        let limits = self.limits.clone();
+        // The counters this send counts in: the address's clock hour and the global clock
+        // minute, each when its limit is on.
+        let mut keys = vec![];
+        let mut windows = vec![];
+        let scopes = [
+            (ip.map(|ip| format!("ip:{ip}")), limits.ip_per_hour, HOUR_MS),
+            (Some("all".to_string()), limits.global_per_minute, MINUTE_MS),
+        ];
+        for (scope, limit, window) in scopes {
+            if let Some(scope) = scope.filter(|_| limit > 0) {
+                let window_start = now - now.rem_euclid(window);
+                keys.push(CounterKey { scope, window_start });
+                windows.push(Window {
+                    count: 0,
+                    limit,
+                    ends_at: window_start + window,
+                });
             }
-            // Reserve the slot before the slow send so two racing requests send one code.
-            codes.insert(
-                phone.to_string(),
-                PendingCode {
-                    code: code.clone(),
-                    sent_at: now,
-                    tries: 0,
-                },
-            );
+        }
+        let hash = code_hash.clone();
+        let verdict = self
+            .update_guard(phone, keys.clone(), move |g, counts| {
+                let mut windows = windows.clone();
+                for (w, c) in windows.iter_mut().zip(counts.iter()) {
+                    w.count = *c;
+                }
+                let r = admit_send(&limits, g, &mut windows, hash.clone(), now);
+                for (w, c) in windows.iter().zip(counts.iter_mut()) {
+                    *c = w.count;
+                }
+                (r.is_ok(), r)
+            })
+            .await?;
+        match verdict {
+            Err(Refusal::TooSoon(at)) => {
+                return Err(DomainError::CodeTooSoon {
+                    retry_after_secs: secs_until(at, now),
+                })
+            }
+            Err(Refusal::Locked(at)) => {
+                return Err(DomainError::LoginLocked {
+                    retry_after_secs: secs_until(at, now),
+                })
+            }
+            Ok(()) => {}
         }
         if let Err(e) = self.sms.send_code(phone, &code, now).await {
-            self.codes.lock().remove(phone);
+            // Not delivered: it counts for nothing, the phone may ask again at once.
+            self.update_guard(phone, keys, move |g, counts| {
+                undo_send(g, counts, &code_hash, now);
+                (true, ())
+            })
+            .await?;
             return Err(DomainError::SmsFailed(e));
         }
         Ok(())
     }
 
     /// Checks the code and opens a login session; creates the user on first login.
-    pub async fn login(&self, cellphone: &str, code: &str, device_no: &str) -> DomainResult<(User, bool, LoginSession)> {
+    pub async fn login(&self, cellphone: &str, code: &str, device_no: &str) -> DomainResult<(User, bool, NewLogin)> {
         validate_phone(cellphone)?;
         validate_code(code)?;
         let now = self.clock.now_ms();
-        {
-            let mut codes = self.codes.lock();
-            let Some(p) = codes.get_mut(cellphone) else {
-                return Err(DomainError::CodeWrong);
-            };
-            if now - p.sent_at > CODE_TTL_MS || p.tries >= CODE_TRIES {
-                codes.remove(cellphone);
-                return Err(DomainError::CodeWrong);
+        let hash = self.code_hash(cellphone, code);
+        let limits = self.limits.clone();
+        let verdict = self
+            .update_guard(cellphone, vec![], move |g, _| {
+                let v = check_code(&limits, g, &hash, now);
+                (true, v)
+            })
+            .await?;
+        match verdict {
+            Verdict::Ok => {}
+            Verdict::Wrong => return Err(DomainError::CodeWrong),
+            Verdict::Locked(at) => {
+                return Err(DomainError::LoginLocked {
+                    retry_after_secs: secs_until(at, now),
+                })
             }
-            if p.code != code {
-                p.tries += 1;
-                return Err(DomainError::CodeWrong);
-            }
-            codes.remove(cellphone);
         }
+        let (token, csrf_token) = (random_hex(32), random_hex(32));
         let session = LoginSession {
-            token: random_hex(32),
+            token_hash: secret_hash(&token),
             uid: 0,
-            csrf_token: random_hex(16),
+            csrf_hash: secret_hash(&csrf_token),
             device_no: device_no.to_string(),
             created_at: now,
             expires_at: now + SESSION_TTL_MS,
@@ -159,7 +486,7 @@ impl Passport {
         let phone = cellphone.to_string();
         let nickname = format!("玩家{}", &cellphone[7..]);
         let gift = self.gift_minutes;
-        let r = tokio::task::spawn_blocking(move || -> storage::Result<(User, bool, LoginSession)> {
+        let (user, created, session) = tokio::task::spawn_blocking(move || -> storage::Result<(User, bool, LoginSession)> {
             let (mut user, created) = store.users.get_or_create_by_phone(&phone, &nickname, now)?;
             if created && gift > 0 {
                 // The registration gift (commerce.md §2.9), given once with the account.
@@ -171,31 +498,83 @@ impl Passport {
         })
         .await
         .map_err(|e| DomainError::Internal(e.to_string()))??;
-        Ok(r)
+        Ok((
+            user,
+            created,
+            NewLogin {
+                session,
+                token,
+                csrf_token,
+            },
+        ))
     }
 
-    /// The live login session of a cookie token.
+    /// The live login session of a session cookie.
     pub async fn authenticate(&self, token: &str) -> DomainResult<LoginSession> {
         if token.is_empty() || token.len() > 128 {
             return Err(DomainError::NotLoggedIn);
         }
+        self.session(&secret_hash(token)).await
+    }
+
+    /// The live login session with this token hash.
+    pub async fn session(&self, token_hash: &str) -> DomainResult<LoginSession> {
         let store = self.store.clone();
-        let token = token.to_string();
+        let token_hash = token_hash.to_string();
         let now = self.clock.now_ms();
-        tokio::task::spawn_blocking(move || store.logins.get(&token, now))
+        tokio::task::spawn_blocking(move || store.logins.get(&token_hash, now))
             .await
             .map_err(|e| DomainError::Internal(e.to_string()))??
             .ok_or(DomainError::NotLoggedIn)
     }
 
-    pub async fn logout(&self, token: &str) -> DomainResult<()> {
+    /// Whether `token` is the CSRF token of `session`.
+    pub fn csrf_matches(session: &LoginSession, token: &str) -> bool {
+        !token.is_empty() && token.len() <= 128 && secret_hash(token) == session.csrf_hash
+    }
+
+    /// Ends a login: its session, its unredeemed socket tokens, and at once its open sockets.
+    pub async fn logout(&self, session: &LoginSession) -> DomainResult<()> {
         let store = self.store.clone();
-        let t = token.to_string();
+        let t = session.token_hash.clone();
         tokio::task::spawn_blocking(move || store.logins.delete(&t))
             .await
             .map_err(|e| DomainError::Internal(e.to_string()))??;
-        self.socket_tokens.lock().retain(|_, s| s.login_token != token);
+        self.socket_tokens.lock().retain(|_, s| s.login != session.token_hash);
+        self.close_sockets(&session.token_hash);
         Ok(())
+    }
+
+    /// Closes every open socket of a login (the login ended); returns how many.
+    pub fn close_sockets(&self, token_hash: &str) -> usize {
+        let Some(key) = LoginKey::of(token_hash) else { return 0 };
+        let sockets = self.sockets.lock().remove(&key).unwrap_or_default();
+        for s in &sockets {
+            s.close();
+        }
+        sockets.len()
+    }
+
+    /// Registers an open socket of a login, to be closed when the login ends. Register before
+    /// checking that the login is alive: a logout in between then still closes it.
+    pub fn watch_socket(&self, key: LoginKey, socket: Arc<dyn LoginSocket>) {
+        self.sockets.lock().entry(key).or_default().push(socket);
+    }
+
+    /// Forgets a socket that went.
+    pub fn unwatch_socket(&self, key: LoginKey, socket: &Arc<dyn LoginSocket>) {
+        let mut sockets = self.sockets.lock();
+        if let Some(list) = sockets.get_mut(&key) {
+            list.retain(|s| !Arc::ptr_eq(s, socket));
+            if list.is_empty() {
+                sockets.remove(&key);
+            }
+        }
+    }
+
+    /// Open sockets of a login.
+    pub fn sockets_of(&self, token_hash: &str) -> usize {
+        LoginKey::of(token_hash).map_or(0, |k| self.sockets.lock().get(&k).map_or(0, Vec::len))
     }
 
     pub async fn user(&self, uid: i64) -> DomainResult<User> {
@@ -218,7 +597,7 @@ impl Passport {
             .ok_or(DomainError::NotLoggedIn)
     }
 
-    /// A single-use token that opens one WebSocket within a minute.
+    /// A single-use token that opens one WebSocket within a minute (kept in memory only).
     pub fn issue_socket_token(&self, session: &LoginSession) -> String {
         let now = self.clock.now_ms();
         let token = random_hex(24);
@@ -228,18 +607,23 @@ impl Passport {
             token.clone(),
             SocketToken {
                 uid: session.uid,
-                login_token: session.token.clone(),
+                login: session.token_hash.clone(),
+                device_no: session.device_no.clone(),
                 expires_at: now + SOCKET_TOKEN_TTL_MS,
             },
         );
         token
     }
 
-    /// Redeems a socket token: the uid and the login session token it was issued for.
-    pub fn redeem_socket_token(&self, token: &str) -> DomainResult<(i64, String)> {
+    /// Redeems a socket token (the login it was issued for may have ended since: check it).
+    pub fn redeem_socket_token(&self, token: &str) -> DomainResult<SocketGrant> {
         let now = self.clock.now_ms();
         match self.socket_tokens.lock().remove(token) {
-            Some(t) if t.expires_at > now => Ok((t.uid, t.login_token)),
+            Some(t) if t.expires_at > now => Ok(SocketGrant {
+                uid: t.uid,
+                login: t.login,
+                device_no: t.device_no,
+            }),
             _ => Err(DomainError::NotLoggedIn),
         }
     }

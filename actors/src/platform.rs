@@ -303,7 +303,7 @@ impl Platform {
         for n in &config.nodes {
             ctx.pools.get().expect("set above").get_or_start(&n.id).await?;
         }
-        let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes));
+        let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
         let platform = Platform { ctx, passport, root };
         platform.restore(open, now).await?;
         Ok(platform)

@@ -1,12 +1,17 @@
 //! Who is calling: the session cookie, the CSRF rule, and the cookies login sets.
 //!
-//! CSRF rule (API.md): a POST made with a valid session cookie must carry `x-csrf-token` equal to
-//! that session's token; `x-skip-csrf` never stands in for it. Guests' calls need no token.
+//! CSRF rule (API.md): every call made with a valid session cookie to a route that acts as the
+//! caller (every extractor below) must carry `x-csrf-token` matching that session's token,
+//! whatever its method (a cross-site `GET` can be made by any page; the spec's client sends the
+//! header on every request); `x-skip-csrf` never stands in for it. A guest's state-changing call
+//! that is open to guests (sendcode, login: [`GuestWrite`]) must carry `x-skip-csrf: true` (or a
+//! token), which a cross-site form cannot send (login CSRF). Routes that do not look at the
+//! caller (the catalogue, node pings, covers) act for no one and need nothing.
 
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::Payload;
-use actix_web::http::Method;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponseBuilder};
+use actors::passport::{NewLogin, Passport};
 use futures_util::future::LocalBoxFuture;
 use storage::LoginSession;
 
@@ -16,29 +21,38 @@ use crate::AppState;
 pub const SESSION_COOKIE: &str = "yoo_sid";
 pub const CSRF_COOKIE: &str = "_csrfToken";
 
-/// A logged-in caller (CSRF already checked for POST).
+/// A logged-in caller (the CSRF token checked).
 pub struct Caller(pub LoginSession);
 
-/// A caller who may be a guest (CSRF checked when logged in).
+/// A caller who may be a guest, on a call that changes nothing for a guest (the CSRF token
+/// checked when logged in).
 pub struct MaybeCaller(pub Option<LoginSession>);
 
-async fn resolve(req: HttpRequest) -> Result<Option<LoginSession>, ApiError> {
-    let Some(cookie) = req.cookie(SESSION_COOKIE) else {
-        return Ok(None);
-    };
-    let state = req.app_data::<web::Data<AppState>>().ok_or_else(ApiError::not_logged_in)?.clone();
-    let session = match state.platform.passport().authenticate(cookie.value()).await {
-        Ok(s) => s,
-        Err(actors::DomainError::NotLoggedIn) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    if req.method() != Method::GET && req.method() != Method::HEAD {
-        let header = req.headers().get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or("");
-        if header.is_empty() || header != session.csrf_token {
-            return Err(ApiError::csrf());
+/// A caller who may be a guest, on a state-changing call open to guests (sendcode, login): a
+/// logged-in caller's CSRF token is checked, a guest must send `x-skip-csrf: true`.
+pub struct GuestWrite(pub Option<LoginSession>);
+
+fn header<'a>(req: &'a HttpRequest, name: &str) -> &'a str {
+    req.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+async fn resolve(req: HttpRequest, guest_write: bool) -> Result<Option<LoginSession>, ApiError> {
+    let session = match req.cookie(SESSION_COOKIE) {
+        None => None,
+        Some(cookie) => {
+            let state = req.app_data::<web::Data<AppState>>().ok_or_else(ApiError::not_logged_in)?.clone();
+            match state.platform.passport().authenticate(cookie.value()).await {
+                Ok(s) => Some(s),
+                Err(actors::DomainError::NotLoggedIn) => None,
+                Err(e) => return Err(e.into()),
+            }
         }
+    };
+    match session {
+        Some(s) if !Passport::csrf_matches(&s, header(&req, "x-csrf-token")) => Err(ApiError::csrf()),
+        None if guest_write && header(&req, "x-skip-csrf") != "true" && header(&req, "x-csrf-token").is_empty() => Err(ApiError::csrf()),
+        s => Ok(s),
     }
-    Ok(Some(session))
 }
 
 impl FromRequest for Caller {
@@ -47,7 +61,7 @@ impl FromRequest for Caller {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { resolve(req).await?.map(Caller).ok_or_else(ApiError::not_logged_in) })
+        Box::pin(async move { resolve(req, false).await?.map(Caller).ok_or_else(ApiError::not_logged_in) })
     }
 }
 
@@ -57,24 +71,36 @@ impl FromRequest for MaybeCaller {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { resolve(req).await.map(MaybeCaller) })
+        Box::pin(async move { resolve(req, false).await.map(MaybeCaller) })
     }
 }
 
-/// Sets the session and CSRF cookies of a new login.
-pub fn set_login_cookies(resp: &mut HttpResponseBuilder, session: &LoginSession) {
-    let max_age = CookieDuration::milliseconds(session.expires_at - session.created_at);
+impl FromRequest for GuestWrite {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { resolve(req, true).await.map(GuestWrite) })
+    }
+}
+
+/// Sets the session and CSRF cookies of a new login (`Secure` when the site is HTTPS).
+pub fn set_login_cookies(resp: &mut HttpResponseBuilder, login: &NewLogin, secure: bool) {
+    let max_age = CookieDuration::milliseconds(login.session.expires_at - login.session.created_at);
     resp.cookie(
-        Cookie::build(SESSION_COOKIE, session.token.clone())
+        Cookie::build(SESSION_COOKIE, login.token.clone())
             .path("/")
             .http_only(true)
+            .secure(secure)
             .same_site(SameSite::Lax)
             .max_age(max_age)
             .finish(),
     );
     resp.cookie(
-        Cookie::build(CSRF_COOKIE, session.csrf_token.clone())
+        Cookie::build(CSRF_COOKIE, login.csrf_token.clone())
             .path("/")
+            .secure(secure)
             .same_site(SameSite::Lax)
             .max_age(max_age)
             .finish(),
@@ -82,9 +108,9 @@ pub fn set_login_cookies(resp: &mut HttpResponseBuilder, session: &LoginSession)
 }
 
 /// Ends both cookies.
-pub fn clear_login_cookies(resp: &mut HttpResponseBuilder) {
+pub fn clear_login_cookies(resp: &mut HttpResponseBuilder, secure: bool) {
     for name in [SESSION_COOKIE, CSRF_COOKIE] {
-        let mut c = Cookie::build(name, "").path("/").finish();
+        let mut c = Cookie::build(name, "").path("/").secure(secure).finish();
         c.make_removal();
         resp.cookie(c);
     }

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+use actors::passport::SmsLimits;
 use actors::{DomainConfig, NodeConfig};
 use serde::Deserialize;
 
@@ -37,6 +38,17 @@ pub struct ServerConfig {
     /// Settings of real outside providers (production mode).
     #[serde(default)]
     pub providers: Option<toml::Table>,
+    /// The origins the site is served from (`scheme://host[:port]`), the canonical one first:
+    /// cookies get `Secure` when it is `https`, the WebSocket accepts these origins (besides the
+    /// page's own), the CSP lets the page connect to them.
+    #[serde(default = "default_site_origins")]
+    pub site_origins: Vec<String>,
+    /// Seconds a request body may take to arrive after its head.
+    #[serde(default = "default_body_timeout")]
+    pub body_timeout_secs: u64,
+    /// The SMS limits (`actors::passport` module doc); 0 turns one off.
+    #[serde(default)]
+    pub sms: SmsLimits,
 }
 
 fn default_bind() -> SocketAddr {
@@ -51,6 +63,20 @@ fn default_frontend_dir() -> PathBuf {
 fn default_workers() -> usize {
     2
 }
+/// The dev server (`make run`) under both its names, and the Vite dev server.
+fn default_site_origins() -> Vec<String> {
+    [
+        "http://127.0.0.1:8080",
+        "http://localhost:8080",
+        "http://127.0.0.1:5173",
+        "http://localhost:5173",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+fn default_body_timeout() -> u64 {
+    10
+}
 
 impl ServerConfig {
     pub fn load(path: &Path) -> Result<ServerConfig, String> {
@@ -62,7 +88,7 @@ impl ServerConfig {
         toml::from_str(text).map_err(|e| format!("bad configuration: {e}"))
     }
 
-    /// The embedded dev defaults (the same as `ops/dev.toml`).
+    /// The embedded dev defaults (the same as `ops/dev.toml`), for `--dev`.
     pub fn dev_default() -> ServerConfig {
         ServerConfig::parse(include_str!("../../ops/dev.toml")).expect("ops/dev.toml parses")
     }
@@ -75,6 +101,7 @@ impl ServerConfig {
         };
         DomainConfig {
             nodes,
+            sms: self.sms.clone(),
             ..self.game.clone()
         }
     }

@@ -77,12 +77,15 @@ impl From<DomainError> for ApiError {
         let err = ApiError::new;
         match e {
             DomainError::NotLoggedIn => err(S::UNAUTHORIZED, 20119, "登录已失效，请重新登录"),
-            DomainError::PhoneEmpty => err(S::BAD_REQUEST, 20110, "手机号不能为空"),
+            DomainError::PhoneEmpty => err(S::BAD_REQUEST, 20116, "手机号不能为空"),
             DomainError::PhoneMalformed => err(S::BAD_REQUEST, 20111, "手机号格式不正确"),
             DomainError::CodeEmpty => err(S::BAD_REQUEST, 20112, "验证码不能为空"),
             DomainError::CodeWrong => err(S::BAD_REQUEST, 20113, "验证码错误或已过期"),
             DomainError::CodeTooSoon { retry_after_secs } => {
                 err(S::TOO_MANY_REQUESTS, 20114, "验证码发送过于频繁，请稍后再试").with_data(json!({"retry_after": retry_after_secs}))
+            }
+            DomainError::LoginLocked { retry_after_secs } => {
+                err(S::TOO_MANY_REQUESTS, 20117, "验证码错误次数过多，请稍后再试").with_data(json!({"retry_after": retry_after_secs}))
             }
             DomainError::SmsFailed(reason) => {
                 tracing::warn!(%reason, "sms provider failed");

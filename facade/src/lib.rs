@@ -11,6 +11,7 @@
 //! - `dto`: the JSON shapes of API.md.
 //! - `routes`: one file per area (passport, catalogue, game, ws, covers, dev).
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
+//! - `security`: the security headers of every response and the request-body deadline.
 //! - `proto`: types generated from `proto/yoo.proto`.
 
 pub mod auth;
@@ -19,6 +20,7 @@ pub mod dto;
 pub mod envelope;
 pub mod observe;
 pub mod routes;
+pub mod security;
 
 pub mod proto {
     //! The WebSocket protocol, generated from `proto/yoo.proto`.
@@ -40,6 +42,8 @@ pub struct AppState {
     pub platform: Platform,
     pub mode: Mode,
     pub frontend_dir: PathBuf,
+    /// Site origins, cookie flags, the CSP, the body deadline.
+    pub security: security::Policy,
 }
 
 /// A started server.
@@ -71,6 +75,10 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         platform: platform.clone(),
         mode: config.mode,
         frontend_dir: config.frontend_dir.clone(),
+        security: security::Policy::new(
+            config.site_origins.clone(),
+            std::time::Duration::from_secs(config.body_timeout_secs.max(1)),
+        ),
     });
     let server = HttpServer::new(move || {
         let mut app = App::new()
@@ -92,6 +100,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
                     Ok(res)
                 }
             })
+            .wrap(security::Security)
             .configure(routes);
         if state.mode == Mode::Dev {
             app = app

@@ -1,16 +1,24 @@
 //! `yoo-server`: the platform on one port (REST, WebSocket, the built frontend, /metrics).
 //!
-//! Usage: `yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR]`. Without `--config` the
-//! embedded dev defaults (`ops/dev.toml`) apply.
+//! Usage: `yoo-server (--config FILE | --dev) [--bind ADDR] [--data-dir DIR]`. Dev mode (the
+//! sandbox providers, the SMS outbox and grant routes) is only ever chosen explicitly: a file
+//! that says `mode = "dev"` (`ops/dev.toml`) or `--dev` (the same settings, embedded). Without
+//! either the server refuses to start, as production mode does without real providers.
 
 use std::path::PathBuf;
 
 use facade::config::ServerConfig;
 
 fn usage() -> ! {
-    eprintln!("usage: yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR]");
+    eprintln!("usage: yoo-server (--config FILE | --dev) [--bind ADDR] [--data-dir DIR]");
     std::process::exit(2)
 }
+
+/// What the server says when it is given no configuration.
+const NO_CONFIG: &str = "yoo-server: no configuration given, not starting. \
+Production needs a configuration with real SMS, payment and captcha providers (`--config FILE`); \
+dev mode, with the sandbox providers, the SMS outbox and the grant routes, must be chosen explicitly: \
+`--config ops/dev.toml` or `--dev`.";
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -19,7 +27,7 @@ async fn main() {
         .init();
     let mut args = std::env::args().skip(1);
     let mut config: Option<ServerConfig> = None;
-    let (mut bind, mut data_dir) = (None, None);
+    let (mut bind, mut data_dir, mut dev) = (None, None, false);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
         match a.as_str() {
@@ -31,10 +39,19 @@ async fn main() {
             }
             "--bind" => bind = Some(value().parse().unwrap_or_else(|_| usage())),
             "--data-dir" => data_dir = Some(PathBuf::from(value())),
+            "--dev" => dev = true,
             _ => usage(),
         }
     }
-    let mut config = config.unwrap_or_else(ServerConfig::dev_default);
+    let mut config = match (config, dev) {
+        (Some(_), true) => usage(),
+        (Some(c), false) => c,
+        (None, true) => ServerConfig::dev_default(),
+        (None, false) => {
+            eprintln!("{NO_CONFIG}");
+            std::process::exit(2)
+        }
+    };
     if let Some(b) = bind {
         config.bind = b;
     }

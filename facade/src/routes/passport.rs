@@ -1,10 +1,10 @@
 //! Accounts: SMS code, login, logout, profile, socket token (core-platform.md §7.2, §7.3).
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::auth::{clear_login_cookies, set_login_cookies, Caller, MaybeCaller};
+use crate::auth::{clear_login_cookies, set_login_cookies, Caller, GuestWrite};
 use crate::dto;
 use crate::envelope::{ok, ts, ApiResult};
 use crate::AppState;
@@ -15,8 +15,10 @@ pub struct SendCode {
     phone: String,
 }
 
-pub async fn send_code(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<SendCode>) -> ApiResult {
-    state.platform.passport().send_code(body.phone.trim()).await?;
+/// Sends a code within the SMS limits; the address limit counts the connection's peer.
+pub async fn send_code(req: HttpRequest, state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<SendCode>) -> ApiResult {
+    let ip = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into());
+    state.platform.passport().send_code_from(body.phone.trim(), Some(&ip)).await?;
     Ok(ok(()))
 }
 
@@ -30,15 +32,15 @@ pub struct Login {
     device_no: String,
 }
 
-pub async fn login(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<Login>) -> ApiResult {
+pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<Login>) -> ApiResult {
     let device: String = body.device_no.chars().take(64).collect();
-    let (user, created, session) = state
+    let (user, created, login) = state
         .platform
         .passport()
         .login(body.cellphone.trim(), body.code.trim(), &device)
         .await?;
     let mut resp = HttpResponse::Ok();
-    set_login_cookies(&mut resp, &session);
+    set_login_cookies(&mut resp, &login, state.security.secure_cookies);
     Ok(resp.json(json!({
         "code": 0,
         "message": "ok",
@@ -57,9 +59,9 @@ fn give_goods(created: bool, minutes: i64) -> serde_json::Value {
 }
 
 pub async fn logout(state: web::Data<AppState>, caller: Caller) -> ApiResult {
-    state.platform.passport().logout(&caller.0.token).await?;
+    state.platform.passport().logout(&caller.0).await?;
     let mut resp = HttpResponse::Ok();
-    clear_login_cookies(&mut resp);
+    clear_login_cookies(&mut resp, state.security.secure_cookies);
     Ok(resp.json(json!({"code": 0, "message": "ok", "data": null, "ts": ts()})))
 }
 

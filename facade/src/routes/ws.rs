@@ -24,6 +24,7 @@ use actix_web::web::{Bytes, BytesMut};
 use actix_web::{web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
 use actors::connection::{Connection, ConnectionSink};
+use actors::passport::{LoginKey, LoginSocket};
 use actors::small_str::SmallStr;
 use actors::view::Push;
 use actors::Platform;
@@ -157,6 +158,19 @@ impl Sink {
     }
 }
 
+impl LoginSocket for Sink {
+    /// The login ended: the socket closes at once (what is queued goes, then the close frame).
+    fn close(&self) {
+        let mut o = self.outbox.lock();
+        o.gone = true;
+        let waker = o.waker.take();
+        drop(o);
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}
+
 impl ConnectionSink for Sink {
     fn push(&self, push: &Push) -> bool {
         let frame = match push {
@@ -187,24 +201,59 @@ fn notice_name(code: i32) -> &'static str {
     }
 }
 
+/// Whether the upgrade's `Origin` may open a socket (`security::Policy::origin_allowed`).
+fn origin_allowed(req: &HttpRequest, state: &AppState) -> bool {
+    let h = req.headers();
+    let origin = match h.get(actix_web::http::header::ORIGIN).map(|v| v.to_str()) {
+        None => None,
+        Some(Ok(o)) => Some(o),
+        Some(Err(_)) => return false,
+    };
+    let host = h.get(actix_web::http::header::HOST).and_then(|v| v.to_str().ok());
+    let policy = &state.security;
+    policy.origin_allowed(origin, host, "http") || policy.origin_allowed(origin, host, "https")
+}
+
 pub async fn echo(
     req: HttpRequest,
     body: web::Payload,
     state: web::Data<AppState>,
     q: web::Query<TokenQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    // A page of another site is refused before its token is spent.
+    if !origin_allowed(&req, &state) {
+        tracing::info!(origin = ?req.headers().get("origin"), "websocket origin refused");
+        return Err(ApiError::csrf());
+    }
     let passport = state.platform.passport();
-    let (uid, login_token) = passport.redeem_socket_token(&q.access_token)?;
-    let login = passport.authenticate(&login_token).await?;
+    let grant = passport.redeem_socket_token(&q.access_token)?;
+    let key = LoginKey::of(&grant.login).ok_or_else(ApiError::not_logged_in)?;
     let mut response = actix_http::ws::handshake(req.head()).map_err(|_| ApiError::bad_request())?;
     let sink = Arc::new(Sink {
         outbox: Mutex::new(Outbox::default()),
         offset: AtomicU64::new(0),
         epoch: actors::passport::random_hex(8).into(),
-        device_no: login.device_no.into(),
+        device_no: grant.device_no.as_str().into(),
         clock: state.platform.clock(),
     });
-    let conn = state.platform.connect(uid, sink.clone()).await?;
+    // Watched before the login is checked: a logout in between still closes this socket.
+    let watched: Arc<dyn LoginSocket> = sink.clone();
+    passport.watch_socket(key, watched.clone());
+    let login = match passport.session(&grant.login).await {
+        Ok(l) => l,
+        Err(e) => {
+            passport.unwatch_socket(key, &watched);
+            return Err(e.into());
+        }
+    };
+    let uid = grant.uid;
+    let conn = match state.platform.connect(uid, sink.clone()).await {
+        Ok(c) => c,
+        Err(e) => {
+            passport.unwatch_socket(key, &watched);
+            return Err(e.into());
+        }
+    };
     // A socket that comes back after a drop first gets the state as it is now: whatever it
     // missed while away (a rank, READY, the end) is in it. The place in the queue never
     // depended on the socket.
@@ -212,12 +261,16 @@ pub async fn echo(
         sink.push(&Push::GameStatus(current));
     }
     metrics::gauge!("yoo_websockets_open").increment(1.0);
+    // The login's own end closes the socket too (the idle clock never runs past it).
+    let left_ms = (login.expires_at - state.platform.clock().now_ms()).max(0) as u64;
+    let login_ends = tokio::time::Instant::now() + Duration::from_millis(left_ms);
     let socket = Socket {
         sink,
         payload: body.into_inner(),
         codec: Codec::new().max_size(MAX_FRAME),
         input: BytesMut::new(),
-        idle: Box::pin(tokio::time::sleep(IDLE_LIMIT)),
+        idle: Box::pin(tokio::time::sleep_until(login_ends.min(tokio::time::Instant::now() + IDLE_LIMIT))),
+        login: Some((key, login_ends)),
         conn: Some((conn, state.platform.clone())),
         phase: Phase::Open,
     };
@@ -234,7 +287,10 @@ struct Socket {
     codec: Codec,
     /// Received bytes not yet decoded; released whenever empty.
     input: BytesMut,
+    /// Fires after `IDLE_LIMIT` of silence, or when the login ends, whichever comes first.
     idle: Pin<Box<tokio::time::Sleep>>,
+    /// The login the socket belongs to (closed with it) and when it ends.
+    login: Option<(LoginKey, tokio::time::Instant)>,
     /// The user connection, closed when the socket goes.
     conn: Option<(Connection, Platform)>,
     phase: Phase,
@@ -293,7 +349,11 @@ impl Socket {
             self.input = BytesMut::new();
         }
         if heard {
-            self.idle.as_mut().reset(tokio::time::Instant::now() + IDLE_LIMIT);
+            let mut deadline = tokio::time::Instant::now() + IDLE_LIMIT;
+            if let Some((_, ends)) = self.login {
+                deadline = deadline.min(ends);
+            }
+            self.idle.as_mut().reset(deadline);
         }
         true
     }
@@ -369,6 +429,10 @@ impl Drop for Socket {
     fn drop(&mut self) {
         self.sink.outbox.lock().gone = true;
         if let Some((conn, platform)) = self.conn.take() {
+            if let Some((key, _)) = self.login {
+                let sink: Arc<dyn LoginSocket> = self.sink.clone();
+                platform.passport().unwatch_socket(key, &sink);
+            }
             platform.disconnect(conn);
         }
         metrics::gauge!("yoo_websockets_open").decrement(1.0);
@@ -427,6 +491,7 @@ mod tests {
             codec: Codec::new().max_size(MAX_FRAME),
             input: BytesMut::new(),
             idle: Box::pin(tokio::time::sleep(IDLE_LIMIT)),
+            login: None,
             conn: None,
             phase: Phase::Open,
         };

@@ -1,0 +1,211 @@
+//! What every response and request goes through, whatever route serves it: the security
+//! headers, and a deadline on reading a request's body.
+//!
+//! Headers: every response carries `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
+//! `Referrer-Policy: same-origin` and the Content-Security-Policy (`script-src 'self'`: the
+//! built app has no inline script; `frame-ancestors 'none'`; `connect-src` the page's own
+//! origin and the WebSocket form of each site origin). They matter on HTML; on the rest they
+//! cost nothing and keep the rule simple.
+//!
+//! Bodies: actix's `client_request_timeout` covers the request head only, so a client could
+//! send a head and half a body and hold its connection (and a file descriptor) for ever. Before
+//! the handler runs, the whole body is read under a deadline (`body_timeout_secs` from the
+//! head) and at most [`MAX_BODY`] bytes; a body late or too large is answered at once in the
+//! envelope (408 `40008`, 413 `40013`) with `Connection: close`, and the connection ends. The
+//! WebSocket upgrade (`/echo`), whose body is the socket, is left alone.
+
+use std::future::{ready, Ready};
+use std::rc::Rc;
+use std::time::Duration;
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{forward_ready, Payload, Service, ServiceRequest, ServiceResponse, Transform};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{ConnectionType, StatusCode};
+use actix_web::web::{Bytes, BytesMut};
+use actix_web::{Error, HttpMessage, ResponseError};
+use futures_util::future::LocalBoxFuture;
+use futures_util::StreamExt;
+
+use crate::envelope::ApiError;
+
+/// The largest request body read (the JSON bodies of the API are far smaller; the JSON
+/// extractor's own limit is 64 KiB).
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// The site's security settings, from the configuration.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// Origins (`scheme://host[:port]`) the site is served from; the first is the canonical one.
+    pub site_origins: Vec<String>,
+    /// Cookies carry `Secure` (the canonical site is HTTPS).
+    pub secure_cookies: bool,
+    /// How long a request body may take to arrive.
+    pub body_timeout: Duration,
+    csp: HeaderValue,
+}
+
+impl Policy {
+    pub fn new(site_origins: Vec<String>, body_timeout: Duration) -> Policy {
+        let secure_cookies = site_origins.first().is_some_and(|o| o.starts_with("https://"));
+        let mut connect = vec!["'self'".to_string()];
+        for o in &site_origins {
+            if let Some(rest) = o.strip_prefix("https://") {
+                connect.push(format!("wss://{rest}"));
+            } else if let Some(rest) = o.strip_prefix("http://") {
+                connect.push(format!("ws://{rest}"));
+            }
+        }
+        let csp = format!(
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
+             font-src 'self' data:; connect-src {}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+            connect.join(" ")
+        );
+        Policy {
+            site_origins,
+            secure_cookies,
+            body_timeout,
+            csp: HeaderValue::from_str(&csp).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'")),
+        }
+    }
+
+    /// Whether a WebSocket upgrade's `Origin` may open a socket: one of the site origins, or
+    /// the origin of the host the request was sent to (the page this server served). A missing
+    /// `Origin` (a client that is not a browser: browsers always send it) is accepted.
+    pub fn origin_allowed(&self, origin: Option<&str>, host: Option<&str>, scheme: &str) -> bool {
+        let Some(origin) = origin else { return true };
+        let origin = origin.trim_end_matches('/');
+        self.site_origins
+            .iter()
+            .any(|o| o.trim_end_matches('/').eq_ignore_ascii_case(origin))
+            || host.is_some_and(|h| origin.eq_ignore_ascii_case(&format!("{scheme}://{h}")))
+    }
+}
+
+/// The middleware (`App::wrap(Security)`): the body deadline, then the headers.
+pub struct Security;
+
+impl<S, B> Transform<S, ServiceRequest> for Security
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    S::Future: 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = Error;
+    type Transform = SecurityMiddleware<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(SecurityMiddleware { service: Rc::new(service) }))
+    }
+}
+
+pub struct SecurityMiddleware<S> {
+    service: Rc<S>,
+}
+
+impl<S, B> Service<ServiceRequest> for SecurityMiddleware<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    S::Future: 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = Error;
+    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    forward_ready!(service);
+
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+        let policy = req.app_data::<actix_web::web::Data<crate::AppState>>().map(|s| s.security.clone());
+        let (csp, timeout) = match &policy {
+            Some(p) => (p.csp.clone(), p.body_timeout),
+            None => (
+                HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"),
+                Duration::from_secs(10),
+            ),
+        };
+        let service = self.service.clone();
+        Box::pin(async move {
+            if has_body(&req) && !is_upgrade(&req) {
+                match read_body(req.take_payload(), timeout).await {
+                    Ok(bytes) => req.set_payload(Payload::from(bytes)),
+                    Err(e) => {
+                        tracing::info!(path = req.path(), reason = e.as_str(), "request body refused");
+                        let (req, _) = req.into_parts();
+                        let mut res = ServiceResponse::new(req, refusal(e).error_response()).map_into_right_body();
+                        // What is left of the body is never read: the connection ends.
+                        res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
+                        add_headers(&mut res, csp);
+                        return Ok(res);
+                    }
+                }
+            }
+            let mut res = service.call(req).await?.map_into_left_body();
+            add_headers(&mut res, csp);
+            Ok(res)
+        })
+    }
+}
+
+fn has_body(req: &ServiceRequest) -> bool {
+    let h = req.headers();
+    h.contains_key(header::TRANSFER_ENCODING)
+        || h.get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0")
+}
+
+fn is_upgrade(req: &ServiceRequest) -> bool {
+    req.headers().contains_key(header::UPGRADE)
+}
+
+/// Why a body was not read.
+enum BodyError {
+    Late,
+    TooLarge,
+    Broken,
+}
+
+impl BodyError {
+    fn as_str(&self) -> &'static str {
+        match self {
+            BodyError::Late => "late",
+            BodyError::TooLarge => "too large",
+            BodyError::Broken => "broken",
+        }
+    }
+}
+
+async fn read_body(mut payload: Payload, timeout: Duration) -> Result<Bytes, BodyError> {
+    let read = async {
+        let mut buf = BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|_| BodyError::Broken)?;
+            if buf.len() + chunk.len() > MAX_BODY {
+                return Err(BodyError::TooLarge);
+            }
+            buf.extend_from_slice(&chunk);
+        }
+        Ok(buf.freeze())
+    };
+    tokio::time::timeout(timeout, read).await.unwrap_or(Err(BodyError::Late))
+}
+
+fn refusal(e: BodyError) -> ApiError {
+    match e {
+        BodyError::Late => ApiError::new(StatusCode::REQUEST_TIMEOUT, 40008, "请求超时，请稍后重试"),
+        BodyError::TooLarge => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, 40013, "请求内容过大"),
+        BodyError::Broken => ApiError::bad_request(),
+    }
+}
+
+fn add_headers<B>(res: &mut ServiceResponse<B>, csp: HeaderValue) {
+    let h = res.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    h.insert(header::CONTENT_SECURITY_POLICY, csp);
+}
