@@ -310,7 +310,7 @@ impl Passport {
             code_key: rand::rng().random(),
             socket_tokens: Mutex::new(HashMap::new()),
             sockets: Mutex::new(HashMap::new()),
-            pruned_at: AtomicI64::new(i64::MIN),
+            pruned_at: AtomicI64::new(0),
         }
     }
 
@@ -362,7 +362,7 @@ impl Passport {
     /// background.
     fn prune_now_and_then(&self, now: i64) {
         let last = self.pruned_at.load(Ordering::Relaxed);
-        if now - last < PRUNE_EVERY_MS
+        if now.saturating_sub(last) < PRUNE_EVERY_MS
             || self
                 .pruned_at
                 .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)

@@ -37,6 +37,9 @@ bind = "127.0.0.1:0"
 data_dir = "{}"
 frontend_dir = "/nonexistent"
 workers = 1
+# The tests log one phone in on several devices within a minute (tests/abuse.rs checks the limits).
+[sms]
+resend_secs = 0
 [game]
 connect_countdown_secs = {countdown_secs}
 connect_delay_ms = 50
@@ -92,15 +95,17 @@ impl Client {
         }
     }
 
-    /// GET returning (HTTP status, envelope).
+    /// GET returning (HTTP status, envelope), with the browser's CSRF header like every call.
     pub async fn get(&mut self, path: &str) -> (u16, Value) {
-        let mut resp = self
+        let mut req = self
             .http
             .get(format!("{}{path}", self.base))
-            .insert_header(("cookie", self.cookie_header()))
-            .send()
-            .await
-            .unwrap();
+            .insert_header(("cookie", self.cookie_header()));
+        req = match self.cookies.get("_csrfToken") {
+            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
+            None => req.insert_header(("x-skip-csrf", "true")),
+        };
+        let mut resp = req.send().await.unwrap();
         self.keep_cookies(&resp);
         let status = resp.status().as_u16();
         let body = resp.body().await.unwrap();
