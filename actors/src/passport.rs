@@ -632,6 +632,224 @@ impl Passport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::providers::sms::SandboxSms;
+    use std::time::Duration;
+
+    /// A passport over a fresh SQLite store (or `store`, to restart on the same records).
+    fn passport(store: Store, limits: SmsLimits) -> Passport {
+        Passport::new(
+            store,
+            Arc::new(SandboxSms::new(vec!["19900000000".into()])),
+            Clock::new(),
+            0,
+            limits,
+        )
+    }
+
+    fn store(name: &str) -> (Store, std::path::PathBuf) {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("yoo-passport-{name}-{}-{nanos}", std::process::id()));
+        (Store::open_sqlite(&dir).unwrap(), dir)
+    }
+
+    fn last_code(p: &Passport, phone: &str) -> String {
+        p.sms().outbox(phone).unwrap()[0].code.clone()
+    }
+
+    fn wrong(code: &str) -> String {
+        format!("{:06}", (code.parse::<u32>().unwrap() + 1) % 1_000_000)
+    }
+
+    async fn advance_secs(s: u64) {
+        tokio::time::advance(Duration::from_secs(s)).await;
+    }
+
+    fn too_soon(r: DomainResult<()>) -> u64 {
+        match r {
+            Err(DomainError::CodeTooSoon { retry_after_secs }) => retry_after_secs,
+            other => panic!("expected 20114, got {other:?}"),
+        }
+    }
+
+    // The resend interval holds after the code was used by a login, and after it was burnt by
+    // wrong tries (the attack that sent 1,787 SMS a minute to one phone).
+    #[tokio::test(start_paused = true)]
+    async fn resend_interval_holds_whatever_happens_to_the_code() {
+        let (st, dir) = store("resend");
+        let p = passport(st, SmsLimits::default());
+        let phone = "13800000001";
+        p.send_code(phone).await.unwrap();
+        let code = last_code(&p, phone);
+        p.login(phone, &code, "d").await.unwrap();
+        assert_eq!(too_soon(p.send_code(phone).await), 60, "a used code does not reopen the phone");
+        advance_secs(59).await;
+        assert_eq!(too_soon(p.send_code(phone).await), 1);
+        advance_secs(1).await;
+        p.send_code(phone).await.unwrap();
+        let code = last_code(&p, phone);
+        for _ in 0..CODE_TRIES {
+            assert_eq!(p.login(phone, &wrong(&code), "d").await.err(), Some(DomainError::CodeWrong));
+        }
+        assert_eq!(
+            p.login(phone, &code, "d").await.err(),
+            Some(DomainError::CodeWrong),
+            "burnt after 5 tries"
+        );
+        assert_eq!(too_soon(p.send_code(phone).await), 60, "a burnt code does not reopen the phone");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // Five codes an hour and ten a day per phone (sliding windows); retry_after says when the
+    // oldest send leaves the window.
+    #[tokio::test(start_paused = true)]
+    async fn phone_hour_and_day_limits() {
+        let (st, dir) = store("phone");
+        let p = passport(st, SmsLimits::default());
+        let phone = "13800000002";
+        for _ in 0..5 {
+            p.send_code(phone).await.unwrap();
+            advance_secs(60).await;
+        }
+        // 300 s after the first send: it leaves the hour 3,300 s from now.
+        assert_eq!(too_soon(p.send_code(phone).await), 3300);
+        advance_secs(3300).await;
+        for _ in 0..5 {
+            p.send_code(phone).await.unwrap();
+            advance_secs(60).await;
+        }
+        // Ten in the last 24 hours: the first leaves the day at 86,400 s after it.
+        let left = too_soon(p.send_code(phone).await);
+        assert_eq!(left, 86_400 - 3_600 - 300);
+        advance_secs(left).await;
+        p.send_code(phone).await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // An address gets `ip_per_hour` codes per clock hour, everyone together `global_per_minute`
+    // per clock minute; in-process callers (no address) count only globally.
+    #[tokio::test(start_paused = true)]
+    async fn address_and_global_ceilings() {
+        let (st, dir) = store("ceilings");
+        let limits = SmsLimits {
+            ip_per_hour: 3,
+            global_per_minute: 5,
+            ..SmsLimits::default()
+        };
+        let p = passport(st, limits);
+        for i in 0..3 {
+            p.send_code_from(&format!("1380000010{i}"), Some("10.0.0.1")).await.unwrap();
+        }
+        let r = p.send_code_from("13800000109", Some("10.0.0.1")).await;
+        assert!(too_soon(r) <= 3600, "the address waits for the next clock hour");
+        p.send_code_from("13800000110", Some("10.0.0.2")).await.unwrap();
+        p.send_code("13800000111").await.unwrap();
+        let r = p.send_code_from("13800000112", Some("10.0.0.3")).await;
+        assert!(too_soon(r) <= 60, "the global ceiling: the next clock minute");
+        advance_secs(60).await;
+        p.send_code_from("13800000112", Some("10.0.0.3")).await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // Wrong codes across codes lock the phone's login (and its codes) for `login_lock_secs`:
+    // the 5 tries of one code do not multiply with resends.
+    #[tokio::test(start_paused = true)]
+    async fn wrong_guesses_across_codes_lock_the_phone() {
+        let (st, dir) = store("lock");
+        let limits = SmsLimits {
+            resend_secs: 0,
+            ..SmsLimits::default()
+        };
+        let p = passport(st, limits);
+        let phone = "13800000003";
+        let mut guesses = 0;
+        let locked = loop {
+            p.send_code(phone).await.unwrap();
+            let code = last_code(&p, phone);
+            let mut r = Ok(());
+            for _ in 0..CODE_TRIES {
+                guesses += 1;
+                r = p.login(phone, &wrong(&code), "d").await.map(|_| ());
+                if r != Err(DomainError::CodeWrong) {
+                    break;
+                }
+            }
+            if let Err(DomainError::LoginLocked { retry_after_secs }) = r {
+                break retry_after_secs;
+            }
+            assert!(guesses < 50, "never locked");
+        };
+        assert_eq!((guesses, locked), (10, 3600));
+        assert!(
+            matches!(p.send_code(phone).await, Err(DomainError::LoginLocked { .. })),
+            "no codes while locked"
+        );
+        advance_secs(3600).await;
+        p.send_code(phone).await.unwrap();
+        let code = last_code(&p, phone);
+        p.login(phone, &code, "d").await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // A restart (a new passport on the same database, with a new code key) keeps the resend
+    // interval, the hour's count and the wrong-guess count; the code pending at the restart is
+    // refused (its key died with the process).
+    #[tokio::test(start_paused = true)]
+    async fn limits_and_tries_survive_a_restart() {
+        let (st, dir) = store("restart");
+        let p = passport(st.clone(), SmsLimits::default());
+        let phone = "13800000004";
+        p.send_code(phone).await.unwrap();
+        let code = last_code(&p, phone);
+        for _ in 0..3 {
+            p.login(phone, &wrong(&code), "d").await.unwrap_err();
+        }
+        drop(p);
+        let p = passport(Store::open_sqlite(&dir).unwrap(), SmsLimits::default());
+        assert_eq!(too_soon(p.send_code(phone).await), 60);
+        assert_eq!(p.login(phone, &code, "d").await.err(), Some(DomainError::CodeWrong));
+        let g = st.sms.guard(phone).unwrap().unwrap();
+        assert_eq!(
+            (g.failures, g.code.map(|c| c.tries), g.sends.len()),
+            (4, Some(4), 1),
+            "tries counted across the restart"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // A gateway failure takes the send back: the phone may ask again at once.
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_send_counts_for_nothing() {
+        let (st, dir) = store("failed");
+        let p = passport(st.clone(), SmsLimits::default());
+        assert!(matches!(p.send_code("19900000000").await, Err(DomainError::SmsFailed(_))));
+        assert_eq!(st.sms.guard("19900000000").unwrap(), None);
+        assert!(matches!(p.send_code("19900000000").await, Err(DomainError::SmsFailed(_))));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // Sessions and CSRF tokens are stored as SHA-256 hashes; the stored hash is no cookie.
+    #[tokio::test(start_paused = true)]
+    async fn sessions_are_stored_hashed() {
+        let (st, dir) = store("hashed");
+        let p = passport(st.clone(), SmsLimits::default());
+        let phone = "13800000005";
+        p.send_code(phone).await.unwrap();
+        let (_, _, login) = p.login(phone, &last_code(&p, phone), "d").await.unwrap();
+        assert_eq!(login.session.token_hash, secret_hash(&login.token));
+        assert_ne!(login.session.token_hash, login.token);
+        assert_eq!(login.session.csrf_hash, secret_hash(&login.csrf_token));
+        assert_eq!(p.authenticate(&login.token).await.unwrap(), login.session);
+        assert_eq!(
+            p.authenticate(&login.session.token_hash).await.err(),
+            Some(DomainError::NotLoggedIn)
+        );
+        assert!(Passport::csrf_matches(&login.session, &login.csrf_token));
+        assert!(!Passport::csrf_matches(&login.session, &login.session.csrf_hash));
+        let _ = std::fs::remove_dir_all(dir);
+    }
 
     #[test]
     fn phone_rules() {
