@@ -15,10 +15,12 @@
 //! WebSocket upgrade (`/echo`), whose body is the socket, is left alone.
 
 use std::future::{ready, Ready};
+use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use actix_web::body::{EitherBody, MessageBody};
+use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{forward_ready, Payload, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{ConnectionType, StatusCode};
@@ -132,10 +134,15 @@ where
             if has_body(&req) && !is_upgrade(&req) {
                 match read_body(req.take_payload(), timeout).await {
                     Ok(bytes) => req.set_payload(Payload::from(bytes)),
-                    Err(e) => {
+                    Err((e, payload)) => {
                         tracing::info!(path = req.path(), reason = e.as_str(), "request body refused");
                         let (req, _) = req.into_parts();
-                        let mut res = ServiceResponse::new(req, refusal(e).error_response()).map_into_right_body();
+                        let (res, body) = refusal(e).error_response().into_parts();
+                        let bytes = body.try_into_bytes().unwrap_or_default();
+                        // The unread body stays held (not dropped) until the answer is written:
+                        // a dropped one would be drained (a chunked body) instead of cut.
+                        let res = res.set_body(Held { bytes, _payload: payload }).map_into_boxed_body();
+                        let mut res = ServiceResponse::new(req, res).map_into_right_body();
                         // What is left of the body is never read: the connection ends.
                         res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
                         add_headers(&mut res, csp);
@@ -179,7 +186,8 @@ impl BodyError {
     }
 }
 
-async fn read_body(mut payload: Payload, timeout: Duration) -> Result<Bytes, BodyError> {
+/// The whole body, or why not (with the payload, to be held until the refusal is written).
+async fn read_body(mut payload: Payload, timeout: Duration) -> Result<Bytes, (BodyError, Payload)> {
     let read = async {
         let mut buf = BytesMut::new();
         while let Some(chunk) = payload.next().await {
@@ -191,7 +199,32 @@ async fn read_body(mut payload: Payload, timeout: Duration) -> Result<Bytes, Bod
         }
         Ok(buf.freeze())
     };
-    tokio::time::timeout(timeout, read).await.unwrap_or(Err(BodyError::Late))
+    let r = tokio::time::timeout(timeout, read).await.unwrap_or(Err(BodyError::Late));
+    r.map_err(|e| (e, payload))
+}
+
+/// A refusal's body that holds the request's unread payload until it is written, so that the
+/// dispatcher closes the connection instead of reading the rest.
+struct Held {
+    bytes: Bytes,
+    _payload: Payload,
+}
+
+impl MessageBody for Held {
+    type Error = std::convert::Infallible;
+
+    fn size(&self) -> BodySize {
+        BodySize::Sized(self.bytes.len() as u64)
+    }
+
+    fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        let this = self.get_mut();
+        if this.bytes.is_empty() {
+            Poll::Ready(None)
+        } else {
+            Poll::Ready(Some(Ok(std::mem::take(&mut this.bytes))))
+        }
+    }
 }
 
 fn refusal(e: BodyError) -> ApiError {
