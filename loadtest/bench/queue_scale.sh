@@ -31,6 +31,10 @@ bind = "127.0.0.1:0"
 data_dir = "$OUT/data"
 frontend_dir = "/nonexistent"
 workers = $WORKERS
+# Every virtual player logs in from 127.0.0.1: the address and global SMS ceilings are raised.
+[sms]
+ip_per_hour = 1000000
+global_per_minute = 1000000
 [game]
 connect_countdown_secs = 60
 connect_delay_ms = 50

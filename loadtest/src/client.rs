@@ -131,12 +131,13 @@ impl Browser {
         }
     }
 
-    /// GET `path`; the envelope's `data` on code 0.
+    /// GET `path` with the CSRF header like every call; the envelope's `data` on code 0.
     pub async fn get(&mut self, path: &str) -> Result<Value, Failure> {
         let req = self
             .http
             .get(format!("{}{path}", self.base))
             .insert_header(("cookie", self.cookie_header()));
+        let req = self.csrf_header(req);
         let req = self.browser_headers(req);
         let mut resp = req.send().await.map_err(|e| Failure::Transport(e.to_string()))?;
         self.keep_cookies(&resp);
@@ -159,18 +160,14 @@ impl Browser {
         String::from_utf8(body.to_vec()).map_err(|_| Failure::Unexpected("not UTF-8".into()))
     }
 
-    /// POST `body` as JSON with the CSRF header from the `_csrfToken` cookie (or `x-skip-csrf`
-    /// before login); the envelope's `data` on code 0.
+    /// POST `body` as JSON with the CSRF header; the envelope's `data` on code 0.
     pub async fn post(&mut self, path: &str, body: &Value) -> Result<Value, Failure> {
         let mut req = self
             .http
             .post(format!("{}{path}", self.base))
             .insert_header(("cookie", self.cookie_header()))
             .insert_header(("content-type", "application/json"));
-        req = match self.cookies.get("_csrfToken") {
-            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
-            None => req.insert_header(("x-skip-csrf", "true")),
-        };
+        req = self.csrf_header(req);
         let req = self.browser_headers(req);
         let mut resp = req
             .send_body(body.to_string())
@@ -179,6 +176,15 @@ impl Browser {
         self.keep_cookies(&resp);
         let body = resp.body().limit(1 << 20).await.map_err(|e| Failure::Transport(e.to_string()))?;
         Self::envelope(resp.status().as_u16(), &body)
+    }
+
+    /// `x-csrf-token` from the `_csrfToken` cookie, or `x-skip-csrf` before login (API.md: every
+    /// call of a logged-in caller carries the token, whatever its method).
+    fn csrf_header(&self, req: awc::ClientRequest) -> awc::ClientRequest {
+        match self.cookies.get("_csrfToken") {
+            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
+            None => req.insert_header(("x-skip-csrf", "true")),
+        }
     }
 
     fn browser_headers(&self, req: awc::ClientRequest) -> awc::ClientRequest {
