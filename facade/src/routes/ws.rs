@@ -573,6 +573,32 @@ mod tests {
         assert!(matches!(socket.next().now_or_never(), Some(None)), "then the body ends");
     }
 
+    // A login that ends (its session expires) closes its socket at that moment, even while the
+    // client keeps pinging; a forced end (`LoginSocket::close`) closes it at once.
+    #[tokio::test(start_paused = true)]
+    async fn the_login_s_end_closes_the_socket() {
+        let (mut socket, mut send, sink) = socket();
+        let ends = tokio::time::Instant::now() + Duration::from_secs(100);
+        socket.login = Some((LoginKey::of(&"ab".repeat(32)).unwrap(), ends));
+        for _ in 0..3 {
+            tokio::time::advance(Duration::from_secs(30)).await;
+            send(Message::Ping(Bytes::new()));
+            assert!(written(&mut socket).is_some(), "pinged: open");
+        }
+        tokio::time::advance(Duration::from_secs(9)).await;
+        assert!(written(&mut socket).is_none(), "open until the login ends");
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let frames = written(&mut socket).expect("the close");
+        assert!(matches!(frames[..], [Frame::Close(_)]), "{frames:?}");
+
+        let (mut socket, _send, sink2) = self::socket();
+        drop(sink);
+        LoginSocket::close(&*sink2);
+        let frames = written(&mut socket).expect("the close, at once");
+        assert!(matches!(frames[..], [Frame::Close(_)]), "{frames:?}");
+        assert!(matches!(socket.next().now_or_never(), Some(None)));
+    }
+
     #[tokio::test]
     async fn a_reader_that_falls_behind_is_closed() {
         let (mut socket, _send, sink) = socket();
