@@ -1014,7 +1014,7 @@ pub fn sms_guards(store: &Store) {
     );
     store
         .sms
-        .update(phone, &[ip.clone()], 2_000, &mut |g, c| {
+        .update(phone, std::slice::from_ref(&ip), 2_000, &mut |g, c| {
             g.failures = 99;
             c[0] = 50;
             false

@@ -327,11 +327,9 @@ impl Socket {
                 Ok(Some(frame)) => {
                     heard = true;
                     match frame {
-                        Frame::Binary(b) => {
-                            if Envelope::decode(b).is_ok_and(|env| env.r#type == MessageType::Ping as i32) {
-                                let pong = self.sink.frame(MessageType::Pong, vec![]);
-                                self.sink.send(pong);
-                            }
+                        Frame::Binary(b) if Envelope::decode(b.as_ref()).is_ok_and(|env| env.r#type == MessageType::Ping as i32) => {
+                            let pong = self.sink.frame(MessageType::Pong, vec![]);
+                            self.sink.send(pong);
                         }
                         Frame::Ping(p) => self.queue_control(Message::Pong(p)),
                         Frame::Close(_) => self.close(),
