@@ -572,11 +572,6 @@ impl Passport {
         }
     }
 
-    /// Open sockets of a login.
-    pub fn sockets_of(&self, token_hash: &str) -> usize {
-        LoginKey::of(token_hash).map_or(0, |k| self.sockets.lock().get(&k).map_or(0, Vec::len))
-    }
-
     pub async fn user(&self, uid: i64) -> DomainResult<User> {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || store.users.get(uid))

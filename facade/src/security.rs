@@ -11,8 +11,10 @@
 //! send a head and half a body and hold its connection (and a file descriptor) for ever. Before
 //! the handler runs, the whole body is read under a deadline (`body_timeout_secs` from the
 //! head) and at most [`MAX_BODY`] bytes; a body late or too large is answered at once in the
-//! envelope (408 `40008`, 413 `40013`) with `Connection: close`, and the connection ends. The
-//! WebSocket upgrade (`/echo`), whose body is the socket, is left alone.
+//! envelope (408 `40008`, 413 `40013`) with `Connection: close`, and the connection ends. A
+//! request with an `Upgrade` header counts as one with a body (actix reads its body to the
+//! connection's end). The WebSocket upgrade (`/echo`), whose body is the socket, is left alone;
+//! a handshake has no body, so one that comes with a body is refused (400) and cut.
 
 use std::future::{ready, Ready};
 use std::pin::Pin;
@@ -131,24 +133,36 @@ where
         };
         let service = self.service.clone();
         Box::pin(async move {
-            if has_body(&req) && !is_upgrade(&req) {
+            // The WebSocket handshake has no body (its "body" is the socket); any other request
+            // with a body, or with an `Upgrade` header (whose body runs to the connection's end),
+            // is read first, under the deadline.
+            let websocket = req.path() == "/echo" && is_upgrade(&req);
+            let refused = if websocket && has_body(&req) {
+                Some((BodyError::Broken, req.take_payload()))
+            } else if !websocket && (has_body(&req) || is_upgrade(&req)) {
                 match read_body(req.take_payload(), timeout).await {
-                    Ok(bytes) => req.set_payload(Payload::from(bytes)),
-                    Err((e, payload)) => {
-                        tracing::info!(path = req.path(), reason = e.as_str(), "request body refused");
-                        let (req, _) = req.into_parts();
-                        let (res, body) = refusal(e).error_response().into_parts();
-                        let bytes = body.try_into_bytes().unwrap_or_default();
-                        // The unread body stays held (not dropped) until the answer is written:
-                        // a dropped one would be drained (a chunked body) instead of cut.
-                        let res = res.set_body(Held { bytes, _payload: payload }).map_into_boxed_body();
-                        let mut res = ServiceResponse::new(req, res).map_into_right_body();
-                        // What is left of the body is never read: the connection ends.
-                        res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
-                        add_headers(&mut res, csp);
-                        return Ok(res);
+                    Ok(bytes) => {
+                        req.set_payload(Payload::from(bytes));
+                        None
                     }
+                    Err(refused) => Some(refused),
                 }
+            } else {
+                None
+            };
+            if let Some((e, payload)) = refused {
+                tracing::info!(path = req.path(), reason = e.as_str(), "request body refused");
+                let (req, _) = req.into_parts();
+                let (res, body) = refusal(e).error_response().into_parts();
+                let bytes = body.try_into_bytes().unwrap_or_default();
+                // The unread body stays held (not dropped) until the answer is written: a
+                // dropped one would be drained (a chunked body) instead of cut.
+                let res = res.set_body(Held { bytes, _payload: payload }).map_into_boxed_body();
+                let mut res = ServiceResponse::new(req, res).map_into_right_body();
+                // What is left of the body is never read: the connection ends.
+                res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
+                add_headers(&mut res, csp);
+                return Ok(res);
             }
             let mut res = service.call(req).await?.map_into_left_body();
             add_headers(&mut res, csp);

@@ -236,6 +236,35 @@ async fn half_sent_bodies_are_cut_after_the_timeout() {
         let body: Value = serde_json::from_str(text.split("\r\n\r\n").nth(1).unwrap()).unwrap();
         assert_eq!((code(&body), body["message"].as_str()), (40008, Some("请求超时，请稍后重试")));
     }
+    // A WebSocket handshake never has a body: one with a (never ending) body is refused and cut.
+    let (answer, closed) = tokio::task::spawn_blocking(move || {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(
+            b"GET /echo?access_token=x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+        )
+        .unwrap();
+        read_until_closed(&mut s, Duration::from_secs(4))
+    })
+    .await
+    .unwrap();
+    assert!(
+        closed && String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 400"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+    // A body over 256 KiB is refused (413) without being read to its end.
+    let (answer, closed) = tokio::task::spawn_blocking(move || {
+        let mut s = TcpStream::connect(addr).unwrap();
+        let head = "POST /api/passport/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n";
+        s.write_all(head.as_bytes()).unwrap();
+        let _ = s.write_all(&vec![b' '; 300 * 1024]);
+        read_until_closed(&mut s, Duration::from_secs(4))
+    })
+    .await
+    .unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(closed && text.starts_with("HTTP/1.1 413") && text.contains("40013"), "{text}");
     // A body sent in time still works.
     let mut c = Client::new(addr, "d");
     let (_, r) = c.post("/api/passport/login/sendcode", json!({"phone": "13700000301"})).await;
