@@ -68,14 +68,14 @@ export function playInCurrentWindow(userAgent: string, setting: string | null): 
 }
 
 function openPlayWindow(): PlayWindow | null {
-  let setting: string | null = null;
+  let setting: string | null;
   try {
     setting = window.localStorage.getItem(PLAY_IN_CURRENT_WINDOW_KEY);
   } catch {
     setting = null;
   }
   if (playInCurrentWindow(navigator.userAgent, setting)) return null;
-  let w: Window | null = null;
+  let w: Window | null;
   try {
     // a blank window now (the click's permission); its address once the confirm answers
     w = window.open('', PLAY_WINDOW_NAME);
