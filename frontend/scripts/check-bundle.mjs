@@ -49,7 +49,7 @@ function main() {
   const total = rows.filter((r) => r.home).reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip, brotli: t.brotli + r.brotli }), { raw: 0, gzip: 0, brotli: 0 });
 
   if (process.argv.includes('--report')) {
-    console.log('| chunk | home | raw KB | gzip KB | brotli KB |');
+    console.log('| chunk | home | raw kB | gzip kB | brotli kB |');
     console.log('|---|---|---:|---:|---:|');
     for (const r of rows.sort((a, b) => b.raw - a.raw)) {
       console.log(`| ${r.file} | ${r.home ? 'yes' : 'lazy'} | ${kb(r.raw)} | ${kb(r.gzip)} | ${kb(r.brotli)} |`);
@@ -57,10 +57,10 @@ function main() {
     for (const c of css) console.log(`| ${c.file} | yes (style) | ${kb(c.raw)} | ${kb(c.gzip)} | ${kb(c.brotli)} |`);
   }
   console.log(
-    `home route scripts: ${home.length} chunk(s), ${kb(total.raw)} KB raw, ${kb(total.gzip)} KB gzip, ${kb(total.brotli)} KB brotli (budget ${HOME_GZIP_BUDGET_KB} KB gzip)`,
+    `home route scripts: ${home.length} chunk(s), ${kb(total.raw)} kB raw, ${kb(total.gzip)} kB gzip, ${kb(total.brotli)} kB brotli (budget ${HOME_GZIP_BUDGET_KB} kB gzip)`,
   );
   if (total.gzip > HOME_GZIP_BUDGET_KB * 1000) {
-    console.error(`the home route's scripts are ${kb(total.gzip)} KB gzipped, over the ${HOME_GZIP_BUDGET_KB} KB budget`);
+    console.error(`the home route's scripts are ${kb(total.gzip)} kB gzipped, over the ${HOME_GZIP_BUDGET_KB} kB budget`);
     process.exit(1);
   }
 }
