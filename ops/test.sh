@@ -9,7 +9,8 @@ if ! command -v chromium >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
 fi
 
-echo "== frontend: build and unit tests"
+echo "== frontend: lint, build (type check, bundle, home-route size check) and unit tests"
+bash ops/frontend.sh lint
 bash ops/frontend.sh build
 bash ops/frontend.sh test
 

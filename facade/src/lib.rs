@@ -9,7 +9,8 @@
 //! - `envelope`: `{code, message, data, ts}` and the mapping of every refusal to code and text.
 //! - `auth`: session cookie, CSRF rule, login cookies.
 //! - `dto`: the JSON shapes of API.md.
-//! - `routes`: one file per area (passport, catalogue, game, ws, covers, dev).
+//! - `routes`: one file per area (passport, catalogue, game, ws, covers, dev), and `static_files`
+//!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
 //! - `security`: the security headers of every response and the request-body deadline.
 //! - `proto`: types generated from `proto/yoo.proto`.
@@ -31,7 +32,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use actix_web::dev::{ServerHandle, Service};
-use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use actix_web::{web, App, HttpServer};
 use actors::Platform;
 
 use crate::config::{Mode, ServerConfig};
@@ -107,7 +108,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
                 .route("/api/dev/sms/outbox", web::get().to(routes::dev::sms_outbox))
                 .route("/api/dev/grant", web::post().to(routes::assets::dev_grant));
         }
-        app.default_service(web::to(fallback))
+        app.default_service(web::to(routes::static_files::fallback))
     })
     .workers(config.workers.max(1))
     .shutdown_timeout(3)
@@ -155,33 +156,6 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .route("/covers/{id}/{file}", web::get().to(covers::game_cover))
         .route("/metrics", web::get().to(observe::metrics))
         .route("/healthz", web::get().to(observe::healthz));
-}
-
-/// Unknown `/api` paths get the envelope; every other GET is a page of the single-page app.
-async fn fallback(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let path = req.path();
-    if path.starts_with("/api/") || req.method() != actix_web::http::Method::GET {
-        return Err(ApiError::not_found());
-    }
-    let dist = &state.frontend_dir;
-    // A file of the build (no `..` can escape: segments are checked), else the app's index.
-    let rel: PathBuf = path
-        .trim_start_matches('/')
-        .split('/')
-        .filter(|s| !s.is_empty() && *s != "..")
-        .collect();
-    let candidate = dist.join(&rel);
-    let file = if !rel.as_os_str().is_empty() && candidate.is_file() {
-        candidate
-    } else {
-        dist.join("index.html")
-    };
-    match actix_files::NamedFile::open_async(&file).await {
-        Ok(f) => Ok(f.into_response(&req)),
-        Err(_) => Ok(HttpResponse::NotFound()
-            .content_type("text/plain; charset=utf-8")
-            .body("frontend not built: run `make run` (it builds frontend/dist)")),
-    }
 }
 
 impl proto::Notification {

@@ -183,9 +183,9 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 }
 
-/** A fresh browser context (one player), zh-CN, 15 s default timeout. */
-export async function newPlayerContext(browser) {
-  const ctx = await browser.newContext({ locale: 'zh-CN' });
+/** A fresh browser context (one player or device), zh-CN, 15 s default timeout; `options` adds to it (viewport...). */
+export async function newPlayerContext(browser, options = {}) {
+  const ctx = await browser.newContext({ locale: 'zh-CN', ...options });
   ctx.setDefaultTimeout(15_000);
   return ctx;
 }
@@ -197,6 +197,11 @@ export async function newPlayerContext(browser) {
  */
 export async function login(page, base, phone) {
   await page.getByTestId('header-login').click();
+  return loginInDialog(page, base, phone);
+}
+
+/** `login` from an already open login dialog (opened by the header or by '开始游戏'). */
+export async function loginInDialog(page, base, phone) {
   const dialog = page.getByTestId('login-dialog');
   await dialog.waitFor();
   assert.match(await dialog.innerText(), /登录视为同意《用户服务协议》和《隐私政策》/);
@@ -248,6 +253,31 @@ export function watchNotifications(page) {
     });
   });
   return counter;
+}
+
+/**
+ * Fails unless the element is inside the viewport and is what a tap at its centre reaches (not
+ * covered by something else).
+ */
+export async function assertTappable(page, locator, what) {
+  await locator.waitFor();
+  const box = await locator.boundingBox();
+  const vp = page.viewportSize();
+  assert.ok(box, `${what} is rendered`);
+  const inside = box.x >= -0.5 && box.y >= -0.5 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5;
+  assert.ok(inside, `${what} lies within the ${vp.width}x${vp.height} viewport: ${JSON.stringify(box)}`);
+  const reached = await locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return hit !== null && (hit === el || el.contains(hit));
+  });
+  assert.ok(reached, `${what} is not covered by another element`);
+}
+
+/** Fails when the page scrolls sideways (something wider than the viewport). */
+export async function assertNoSidewaysScroll(page, where) {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  assert.ok(scroll <= width, `${where}: the page is ${scroll}px wide in a ${width}px viewport`);
 }
 
 /** On failure: a screenshot per page and the tail of the server's output. */

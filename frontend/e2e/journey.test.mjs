@@ -69,9 +69,13 @@ test('two players share one machine: play, queue, push, missed queue, restart', 
     const readyText = await readyA.innerText();
     assert.match(readyText, /已准备就绪，是否进入游戏？/);
     assert.match(readyText, /\d+秒后自动放弃/);
-    await readyA.getByTestId('ready-enter').click();
-    await a.waitForURL(new RegExp(`/game/play\\?gameId=${GAME_ID}$`));
-    await a.getByTestId('play-status').filter({ hasText: '游戏中' }).waitFor();
+    // the play page opens in its own window (core-platform.md §2.1); A's page stays where it was
+    const [playA] = await Promise.all([ctxA.waitForEvent('page'), readyA.getByTestId('ready-enter').click()]);
+    pages.playA = playA;
+    await playA.waitForURL(new RegExp(`/game/play\\?gameId=${GAME_ID}$`));
+    await playA.getByTestId('play-status').filter({ hasText: '游戏中' }).waitFor();
+    assert.match(a.url(), new RegExp(`/game/detail/${GAME_ID}\\?r=`), 'the page that confirmed stays on the detail page');
+    await a.getByTestId('float-return').waitFor();
 
     // --- B: log in, start the same game: the machine is taken, B is first in the queue
     await b.goto(`${base}/`);
@@ -86,12 +90,14 @@ test('two players share one machine: play, queue, push, missed queue, restart', 
       window.__yooNoReload = true;
     });
     const pushesBefore = pushesToB.count;
-    await a.getByTestId('play-exit').click();
-    const box = a.getByTestId('message-box');
+    await playA.getByTestId('play-exit').click();
+    const box = playA.getByTestId('message-box');
     await box.waitFor();
     assert.match(await box.innerText(), /退出游戏/);
-    await box.getByRole('button', { name: '立即退出' }).click();
-    await a.waitForURL(`${base}/`);
+    // the play window closes itself once the game is over
+    await Promise.all([playA.waitForEvent('close'), box.getByRole('button', { name: '立即退出' }).click()]);
+    delete pages.playA;
+    await a.getByTestId('game-float').waitFor({ state: 'detached' });
 
     const readyB = b.getByTestId('ready-dialog');
     await readyB.waitFor({ timeout: 10_000 });

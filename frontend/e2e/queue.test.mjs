@@ -229,7 +229,8 @@ test('ready reminder: two tabs of one player see READY, only one shows the notif
 test('play time: a player with little time plays until 130125; the time-up dialog closes the game', { timeout: 90_000 }, async () => {
   await withServer('timeup', async ({ base, browser, pages }) => {
     const PHONE_T = '13900000031';
-    const { page: t } = await player(browser, base, PHONE_T);
+    // the setting that opens the play page in this window (core-platform.md §2.1)
+    const { page: t } = await player(browser, base, PHONE_T, () => localStorage.setItem('yoo_play_in_current_window', '1'));
     pages.T = t;
     const profile = await grant(base, { cellphone: PHONE_T, kind: 'play_time', minutes: 1 });
     assert.ok(Number(profile.play_time_total) >= 1, `the grant added play time: ${JSON.stringify(profile)}`);

@@ -6,4 +6,5 @@ pub mod covers;
 pub mod dev;
 pub mod game;
 pub mod passport;
+pub mod static_files;
 pub mod ws;

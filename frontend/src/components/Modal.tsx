@@ -33,7 +33,7 @@ export function Modal({ title, children, onClose, headerActions, footer, testId,
         aria-modal="true"
         aria-labelledby={titleId}
         data-testid={testId}
-        style={{ width }}
+        style={{ width: `min(${width}px, 100%)` }}
       >
         <div className="modal__header">
           <h2 className="modal__title" id={titleId}>

@@ -4,3 +4,8 @@ export function isOldBrowser(userAgent: string): boolean {
 }
 
 export const OLD_BROWSER_PATH = '/ie/download/';
+
+/** In-car mode (core-platform.md §4.14), by the user-agent strings the spec names (LiBrowser, Car-AliOS). */
+export function isInCar(userAgent: string): boolean {
+  return /LiBrowser|Car-AliOS/.test(userAgent);
+}

@@ -2,6 +2,7 @@
 // tests run the stores without a browser: RootStore gets `browserEffects()` in main.tsx and
 // `noEffects` (or a recording fake) in tests.
 import { randomId } from '../transport/identity';
+import { isInCar } from './browserCheck';
 import { browserReadyNotifier, type ReadyNotifier } from './readyNotice';
 
 export interface BrowserEffects {
@@ -11,12 +12,34 @@ export interface BrowserEffects {
   requestNotificationPermission(): void;
   /** the boarding reminder of a READY session, de-duplicated across tabs */
   readyReminder(sessionId: string): void;
+  /**
+   * The window the play page opens in (core-platform.md §2.1: a new window unless the setting
+   * says this one; in-car mode always this one). Called from the click itself, before any await:
+   * browsers allow a new window only there. Null means this window (also when a popup blocker
+   * refused).
+   */
+  openPlayWindow(): PlayWindow | null;
+  /** Closes this window when the site opened it for the play page; false when it stays open. */
+  closePlayWindow(): boolean;
 }
+
+/** A window opened for the play page before its address is known. */
+export interface PlayWindow {
+  go(path: string): void;
+  close(): void;
+}
+
+/** The name of the play page's window: a second '进入游戏' or '返回游戏' reuses it. */
+export const PLAY_WINDOW_NAME = 'yoo_game_play';
+/** localStorage flag: '1' opens the play page in the current window */
+export const PLAY_IN_CURRENT_WINDOW_KEY = 'yoo_play_in_current_window';
 
 export const noEffects: BrowserEffects = {
   exitFullscreen: () => undefined,
   requestNotificationPermission: () => undefined,
   readyReminder: () => undefined,
+  openPlayWindow: () => null,
+  closePlayWindow: () => false,
 };
 
 export function exitFullscreen(): void {
@@ -39,6 +62,47 @@ export function requestNotificationPermission(): void {
   }
 }
 
+/** Whether the play page opens in the current window: the per-browser setting, or in-car mode. */
+export function playInCurrentWindow(userAgent: string, setting: string | null): boolean {
+  return setting === '1' || isInCar(userAgent);
+}
+
+function openPlayWindow(): PlayWindow | null {
+  let setting: string | null;
+  try {
+    setting = window.localStorage.getItem(PLAY_IN_CURRENT_WINDOW_KEY);
+  } catch {
+    setting = null;
+  }
+  if (playInCurrentWindow(navigator.userAgent, setting)) return null;
+  let w: Window | null;
+  try {
+    // a blank window now (the click's permission); its address once the confirm answers
+    w = window.open('', PLAY_WINDOW_NAME);
+  } catch {
+    w = null;
+  }
+  if (!w) return null;
+  const win = w;
+  return {
+    go: (path) => {
+      try {
+        if (win.location.pathname + win.location.search !== path) win.location.href = path;
+      } catch {
+        win.location.href = path;
+      }
+      win.focus();
+    },
+    close: () => win.close(),
+  };
+}
+
+function closePlayWindow(): boolean {
+  if (window.name !== PLAY_WINDOW_NAME || !window.opener) return false;
+  window.close();
+  return true;
+}
+
 export function browserEffects(): BrowserEffects {
   let notifier: ReadyNotifier | null = null;
   return {
@@ -48,5 +112,7 @@ export function browserEffects(): BrowserEffects {
       notifier ??= browserReadyNotifier(randomId());
       void notifier.notify(sessionId);
     },
+    openPlayWindow,
+    closePlayWindow,
   };
 }

@@ -136,7 +136,7 @@ export class ReadyNotifier {
 
 /** The notifier of this browser tab: localStorage, BroadcastChannel and window.Notification. */
 export function browserReadyNotifier(tabId: string): ReadyNotifier {
-  let storage: ReadyNoticeEnv['storage'] = null;
+  let storage: ReadyNoticeEnv['storage'];
   try {
     storage = window.localStorage;
   } catch {

@@ -1,6 +1,7 @@
 import { makeAutoObservable, observable, reaction, runInAction, type IReactionDisposer } from 'mobx';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
+import type { PlayWindow } from '../lib/notify';
 import { GameStatus, type GameNode, type GameState, type LiveGameState } from './models';
 import type { RootStore } from './rootStore';
 
@@ -384,7 +385,8 @@ export class GameStore {
     // asked from the click itself: browsers grant the prompt only to a user gesture
     this.root.effects.requestNotificationPermission();
     if (!this.root.user.isLoggedIn) {
-      this.root.ui.openLogin();
+      // the start goes on once logged in (core-platform.md §4.4 step 2, §4.13)
+      this.root.ui.openLogin(() => void this.openNodePicker(game));
       return;
     }
     await this.openNodePicker(game);
@@ -511,7 +513,7 @@ export class GameStore {
       return;
     }
     if (e.code === ErrorCode.NOT_LOGGED_IN) {
-      ui.openLogin();
+      ui.openLogin(() => void this.start(req));
       return;
     }
     const data = (e.data ?? {}) as { id?: number | string; gameId?: number; gameName?: string; hasGameOnline?: boolean };
@@ -575,10 +577,12 @@ export class GameStore {
    */
   async exitSession(id: number | string): Promise<boolean> {
     const live = this.live;
-    const status = live && key(live.id) === key(id) ? live.status : undefined;
-    const first = exitPathFor(status);
-    // for a session of another device the status is unknown: over first, then the others
-    const order: ExitPath[] = status === undefined ? [Paths.over, Paths.cancelQue, Paths.cancelConfirm] : [first];
+    const known = live && key(live.id) === key(id) ? live : null;
+    const status = known?.status;
+    // a game of another device is ended with over whatever its status (core-platform.md §4.5);
+    // for an unknown session: over first, then the others
+    const order: ExitPath[] =
+      status === undefined ? [Paths.over, Paths.cancelQue, Paths.cancelConfirm] : !this.isThisClient ? [Paths.over] : [exitPathFor(status)];
     this.deliberateIds.add(key(id));
     let ended = false;
     let lastError: unknown = null;
@@ -608,20 +612,60 @@ export class GameStore {
     return this.exitSession(l.id);
   }
 
-  /** '进入游戏': confirm the connection, then the play page in this window. */
+  /**
+   * '进入游戏': confirm the connection, then the play page, in a new window by default
+   * (core-platform.md §2.1, §4.3). The window opens from the click, before the call; a failed
+   * confirm closes it again.
+   */
   async confirmConnect(): Promise<void> {
     const l = this.live;
     if (!l) return;
+    const win = this.root.effects.openPlayWindow();
     try {
       const s = await this.root.api.post<GameState>(Paths.confirmConnect, { id: l.id });
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
-      this.root.ui.navigate(`/game/play?gameId=${encodeURIComponent(String(l.gameId))}`);
+      this.showPlayPage(l.gameId, win);
     } catch (e) {
+      win?.close();
       this.root.ui.error(errorMessage(e));
       await this.refresh();
     }
+  }
+
+  /** '返回游戏' (core-platform.md §4.5): the play page of a CONNECTING or PLAYING session of this client. */
+  returnToGame(): void {
+    const l = this.live;
+    if (!l || !(l.status === GameStatus.CONNECTING || l.status === GameStatus.PLAYING)) {
+      this.root.ui.info('游戏已结束');
+      return;
+    }
+    this.showPlayPage(l.gameId, this.root.effects.openPlayWindow());
+  }
+
+  private showPlayPage(gameId: number, win: PlayWindow | null): void {
+    const path = `/game/play?gameId=${encodeURIComponent(String(gameId))}`;
+    if (win) win.go(path);
+    else this.root.ui.navigate(path);
+  }
+
+  /**
+   * '退出游戏' of a game running on another device (core-platform.md §4.5, §2.9): confirmed, it
+   * ends that game with over, so it stops using play time; '退出游戏成功'.
+   */
+  async endOnOtherDevice(): Promise<void> {
+    const l = this.live;
+    if (!l || this.isThisClient) return;
+    const ok = await this.root.ui.confirm({
+      title: '退出游戏',
+      message: '您正在其他设备上运行当前游戏',
+      detail: '确定要退出游戏吗？',
+      confirmText: '立即退出',
+      cancelText: '再玩一会',
+    });
+    if (!ok) return;
+    if (await this.exitSession(l.id)) this.root.ui.success('退出游戏成功');
   }
 
   /** '放弃': cancel the confirmation and hide the dialog. */

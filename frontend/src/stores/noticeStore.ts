@@ -138,7 +138,8 @@ export class NoticeStore {
   closePlayPage(message: string, how: 'alert' | ToastType): void {
     const wasOpen = this.playPageGameId !== null;
     this.setPlayPage(null);
-    if (wasOpen) this.root.ui.navigate('/');
+    // a play page in its own window closes itself; in this window it goes home (core-platform.md §2.2)
+    if (wasOpen && !this.root.effects.closePlayWindow()) this.root.ui.navigate('/');
     if (how === 'alert') void this.root.ui.alert({ title: '提示', message, confirmText: '好的' });
     else this.root.ui.toast(how, message);
   }

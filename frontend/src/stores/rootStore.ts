@@ -129,7 +129,7 @@ export class RootStore {
 
   private handleNotification(code: number, data: string): void {
     if (code === NotificationCode.USER_GAME_STATUS_CHANGE) {
-      let state: GameState | null = null;
+      let state: GameState | null;
       try {
         state = JSON.parse(data) as GameState;
       } catch {

@@ -52,23 +52,37 @@ export class UiStore {
   messageBoxes: MessageBox[] = [];
   toasts: Toast[] = [];
   private nextId = 1;
+  /** what the login dialog was opened for, run once the login succeeds (core-platform.md §4.13) */
+  private afterLogin: (() => void) | null = null;
   private navigator: ((path: string) => void) | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor() {
-    makeAutoObservable<UiStore, 'navigator' | 'timers' | 'nextId'>(this, {
+    makeAutoObservable<UiStore, 'navigator' | 'timers' | 'nextId' | 'afterLogin'>(this, {
+      afterLogin: false,
       navigator: false,
       timers: false,
       nextId: false,
     });
   }
 
-  openLogin(): void {
+  /** Opens the login dialog; `afterLogin` is the pending callback a successful login runs. */
+  openLogin(afterLogin?: () => void): void {
     this.loginOpen = true;
+    this.afterLogin = afterLogin ?? null;
   }
 
+  /** Closes the login dialog; a dismissed dialog drops its pending callback. */
   closeLogin(): void {
     this.loginOpen = false;
+    this.afterLogin = null;
+  }
+
+  /** The pending callback of the open login dialog, handed over once (the login succeeded). */
+  takeAfterLogin(): (() => void) | null {
+    const next = this.afterLogin;
+    this.afterLogin = null;
+    return next;
   }
 
   setQueueDialogLarge(large: boolean): void {

@@ -130,14 +130,17 @@ export class UserStore {
         this.loggingIn = false;
       });
       // the registration gift opens as the login dialog closes (no frame without either)
-      const gift = runInAction(() => {
+      const { gift, next } = runInAction(() => {
+        const next = this.root.ui.takeAfterLogin();
         this.root.ui.closeLogin();
-        return this.root.playTime.showRegisterGift(result?.give_goods);
+        return { gift: this.root.playTime.showRegisterGift(result?.give_goods), next };
       });
       this.root.ui.success('登录成功');
       this.root.onLoggedIn();
-      // the caller continues once the gift dialog is closed (commerce.md §4.8)
+      // the caller continues once the gift dialog is closed (commerce.md §4.8), and so does what
+      // the login was asked for, such as '开始游戏' (core-platform.md §4.13)
       await gift;
+      next?.();
       return result;
     } finally {
       runInAction(() => {

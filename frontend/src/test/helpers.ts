@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { BrowserEffects } from '../lib/notify';
+import type { BrowserEffects, PlayWindow } from '../lib/notify';
 import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
 import type { LiveGameState, Profile } from '../stores/models';
 import { fail, FakeTransport } from './fakeTransport';
@@ -27,6 +27,27 @@ export class RecordingEffects implements BrowserEffects {
 
   readyReminder(sessionId: string): void {
     this.reminders.push(sessionId);
+  }
+
+  /** set to true to act as a browser that opens the play page in a new window */
+  newWindows = false;
+  /** what each opened play window did: the paths it went to and whether it was closed */
+  readonly windows: { paths: string[]; closed: boolean }[] = [];
+  /** this page is a play window the site opened (closePlayWindow closes it) */
+  isPlayWindow = false;
+  closedSelf = 0;
+
+  openPlayWindow(): PlayWindow | null {
+    if (!this.newWindows) return null;
+    const w = { paths: [] as string[], closed: false };
+    this.windows.push(w);
+    return { go: (p) => void w.paths.push(p), close: () => void (w.closed = true) };
+  }
+
+  closePlayWindow(): boolean {
+    if (!this.isPlayWindow) return false;
+    this.closedSelf++;
+    return true;
   }
 }
 

@@ -16,7 +16,7 @@ export const DEFAULT_CHANNEL = 'default|default|default';
 export const CSRF_COOKIE = '_csrfToken';
 
 export function browserEnv(): BrowserEnv {
-  let storage: BrowserEnv['storage'] = null;
+  let storage: BrowserEnv['storage'];
   try {
     storage = window.localStorage;
   } catch {
@@ -61,7 +61,7 @@ export function readCookie(cookies: string, name: string): string | null {
 }
 
 /** Only header-safe channel ids are accepted (a header value must be visible ASCII). */
-const CHANNEL_PART = /^[\w.\-]{1,64}$/;
+const CHANNEL_PART = /^[\w.-]{1,64}$/;
 
 /**
  * The channel id: the query pid, else mafrom|mipos|ldpage when any of them is in the query (each

@@ -42,12 +42,7 @@ export const GameFloat = observer(function GameFloat() {
             {live.status === GameStatus.PLAYING ? `在线 ${formatHMS(game.onlineSeconds)}` : '正在连接...'}
           </div>
           {game.isThisClient ? (
-            <button
-              type="button"
-              className="btn btn--primary btn--sm btn--block"
-              data-testid="float-return"
-              onClick={() => navigate(`/game/play?gameId=${live.gameId}`)}
-            >
+            <button type="button" className="btn btn--primary btn--sm btn--block" data-testid="float-return" onClick={() => game.returnToGame()}>
               返回游戏
             </button>
           ) : (
@@ -55,6 +50,16 @@ export const GameFloat = observer(function GameFloat() {
               转到本设备继续
             </button>
           )}
+        </>
+      )}
+      {!game.isThisClient && (
+        <>
+          <div className="game-float__other" data-testid="float-other-device">
+            正在其他设备上运行
+          </div>
+          <button type="button" className="btn btn--danger btn--sm btn--block" data-testid="float-end" onClick={() => void game.endOnOtherDevice()}>
+            退出游戏
+          </button>
         </>
       )}
       <AdSlot slot="gift_game_float" />

@@ -26,7 +26,7 @@ function statusLine(status: number, sort: number | undefined): string {
  * (ended by the server, time up) close it from there.
  */
 export const PlayPage = observer(function PlayPage() {
-  const { game, user, ui, catalogue, notice } = useStores();
+  const { game, user, ui, catalogue, notice, effects } = useStores();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const gameId = Number(params.get('gameId'));
@@ -59,7 +59,8 @@ export const PlayPage = observer(function PlayPage() {
     } finally {
       setExiting(false);
     }
-    navigate('/');
+    // a play page in its own window closes itself; in this window it goes home
+    if (!effects.closePlayWindow()) navigate('/');
   };
 
   let body;

@@ -70,10 +70,12 @@ function SearchBox() {
   const [params] = useSearchParams();
   const urlKeyword = pathname === '/game' ? (params.get('keyword') ?? '') : '';
   const [keyword, setKeyword] = useState(urlKeyword);
-
-  useEffect(() => {
+  // the URL's keyword changed (back, a link): the box follows it
+  const [shownFor, setShownFor] = useState(urlKeyword);
+  if (shownFor !== urlKeyword) {
+    setShownFor(urlKeyword);
     setKeyword(urlKeyword);
-  }, [urlKeyword]);
+  }
 
   const search = (kw: string) => {
     navigate(`/game?page=1&keyword=${encodeURIComponent(kw.trim())}`);

@@ -1,13 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Avatar } from '../../../components/Avatar';
+import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
-
-/** Hours and minutes of a number of minutes: 'X小时Y分钟' or 'Y分钟'. */
-function formatMinutes(total: number | undefined): string {
-  const m = Math.max(0, Math.floor(total ?? 0));
-  const h = Math.floor(m / 60);
-  return h > 0 ? `${h}小时${m % 60}分钟` : `${m}分钟`;
-}
 
 export const UserPage = observer(function UserPage() {
   const { user, ui } = useStores();
@@ -36,7 +30,9 @@ export const UserPage = observer(function UserPage() {
       <div className="stats">
         <div className="stat">
           <div className="stat__label">剩余时长</div>
-          <div className="stat__value">{formatMinutes(p.play_time_total)}</div>
+          <div className="stat__value" data-testid="profile-play-time">
+            {formatPlayTime(p.play_time_total)}
+          </div>
         </div>
         <div className="stat">
           <div className="stat__label">油豆</div>

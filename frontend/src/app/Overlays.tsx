@@ -1,0 +1,24 @@
+import { useEffect } from 'react';
+import { LoginDialog } from '../features/auth/components/LoginDialog';
+import { GameOverlays } from '../features/game/components/GameOverlays';
+import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
+
+/**
+ * The dialogs a guest needs only once the login dialog opens, and a logged-in player at any time:
+ * one chunk, loaded on demand by the app shell. The registration gift and the login dialog are in
+ * the same chunk, so the gift opens in the same frame as the login dialog closes.
+ */
+export function Overlays() {
+  // the play page's chunk is fetched ahead: a notice pushed as the game starts must find the play
+  // page mounted, not wait for its code (NoticeStore routes it by the page on screen)
+  useEffect(() => {
+    void import('../features/game/components/PlayPage').catch(() => undefined);
+  }, []);
+  return (
+    <>
+      <LoginDialog />
+      <GameOverlays />
+      <PlayTimeDialogs />
+    </>
+  );
+}
