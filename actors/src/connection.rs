@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use engine::bus::SubscriptionId;
 
-use crate::platform::Ctx;
+use crate::ctx::Ctx;
 use crate::view::Push;
 
 /// Where a connection's pushes go. `push` must not block or call back into the platform (it runs

@@ -7,6 +7,7 @@
 //! [`GameSessionActor`] carries them out. The session holds its machine until it ends, and always
 //! gives it back to its node's pool.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,8 +15,8 @@ use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use storage::GameSessionRecord;
 
+use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
-use crate::platform::Ctx;
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 
 /// A machine's id, as declared for its node.
@@ -107,6 +108,45 @@ impl SessionMachine {
             Phase::Playing { .. } => Some(Status::Playing),
             Phase::Ended(_) => None,
         }
+    }
+}
+
+/// Registry key of a session: its id, carrying what it starts with.
+#[derive(Clone)]
+pub struct SessionKey {
+    pub id: i64,
+    /// What the session starts with; a key made only to look a session up has none.
+    pub(crate) init: Option<Arc<SessionInit>>,
+}
+
+impl SessionKey {
+    pub fn new(id: i64, init: SessionInit) -> Self {
+        SessionKey {
+            id,
+            init: Some(Arc::new(init)),
+        }
+    }
+
+    /// A key to find a running session with (never to start one).
+    pub fn lookup(id: i64) -> Self {
+        SessionKey { id, init: None }
+    }
+}
+
+impl PartialEq for SessionKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for SessionKey {}
+impl Hash for SessionKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.id.hash(h)
+    }
+}
+impl std::fmt::Debug for SessionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "session {}", self.id)
     }
 }
 
@@ -270,16 +310,17 @@ impl GameSessionActor {
         }
         let now = self.ctx.clock.now_ms();
         let (uid, id, minute) = (st.uid, st.view.id, st.minute);
-        let store = self.ctx.store.clone();
-        let charged = tokio::task::spawn_blocking(move || -> storage::Result<_> {
-            let holdings = crate::holdings::Holdings {
-                entitlements: store.assets.entitlements(uid, now)?,
-                ..Default::default()
-            };
-            let package = holdings.package_window_open(now);
-            store.assets.charge_minute(uid, id, minute, package, now)
-        })
-        .await;
+        let charged = self
+            .ctx
+            .db_raw(move |store| -> storage::Result<_> {
+                let holdings = crate::holdings::Holdings {
+                    entitlements: store.assets.entitlements(uid, now)?,
+                    ..Default::default()
+                };
+                let package = holdings.package_window_open(now);
+                store.assets.charge_minute(uid, id, minute, package, now)
+            })
+            .await;
         let topic = uid;
         match charged {
             Ok(Ok((charge, user, _))) => {

@@ -23,6 +23,7 @@
 pub mod clock;
 pub mod config;
 pub mod connection;
+pub mod ctx;
 pub mod error;
 pub mod game_session;
 pub mod holdings;

@@ -5,202 +5,29 @@
 //! Actor kinds and their keys: player (uid), game session (session id), queue channel
 //! (game id, node id), machine pool (node id), connection (one per socket, no key).
 
-use std::hash::{Hash, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use engine::registry::Factory;
-use engine::{Bus, Registry, RestartPolicy, Supervisor, SupervisorMsg};
+use engine::{Registry, RestartPolicy, Supervisor, SupervisorMsg};
 use ractor::ActorRef;
 use storage::{Game, Node, Store};
 
 use crate::clock::Clock;
 use crate::config::DomainConfig;
 use crate::connection::{Connection, ConnectionSink};
+use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
-use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit};
+use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit, SessionKey};
 use crate::holdings::Holdings;
 use crate::lanes::{Lane, Place};
 use crate::machine_pool::{MachinePoolActor, PoolMsg};
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
+use crate::queue::Waiting;
 use crate::queue::{ChannelActor, ChannelKey, ChannelMsg};
-use crate::queue::{ChannelMeta, Waiting};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use storage::GameSessionRecord;
-
-/// Registry key of a session: its id, carrying what it starts with.
-#[derive(Clone)]
-pub struct SessionKey {
-    pub id: i64,
-    /// What the session starts with; a key made only to look a session up has none.
-    init: Option<Arc<SessionInit>>,
-}
-
-impl SessionKey {
-    pub fn new(id: i64, init: SessionInit) -> Self {
-        SessionKey {
-            id,
-            init: Some(Arc::new(init)),
-        }
-    }
-
-    /// A key to find a running session with (never to start one).
-    pub fn lookup(id: i64) -> Self {
-        SessionKey { id, init: None }
-    }
-}
-
-impl PartialEq for SessionKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
-impl Eq for SessionKey {}
-impl Hash for SessionKey {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.id.hash(h)
-    }
-}
-impl std::fmt::Debug for SessionKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "session {}", self.id)
-    }
-}
-
-/// What every actor shares: storage, configuration, the clock, the bus and the registries.
-pub struct Ctx {
-    pub store: Store,
-    pub config: DomainConfig,
-    pub clock: Clock,
-    /// Pushes to users' sockets; the topic is the user id.
-    pub bus: Bus<Push, i64>,
-    players: OnceLock<Registry<i64, PlayerActor>>,
-    sessions: OnceLock<Registry<SessionKey, GameSessionActor>>,
-    channels: OnceLock<Registry<ChannelKey, ChannelActor>>,
-    pools: OnceLock<Registry<i64, MachinePoolActor>>,
-}
-
-impl Ctx {
-    pub fn players(&self) -> &Registry<i64, PlayerActor> {
-        self.players.get().expect("platform started")
-    }
-    pub fn sessions(&self) -> &Registry<SessionKey, GameSessionActor> {
-        self.sessions.get().expect("platform started")
-    }
-
-    pub async fn channel(&self, game_id: i64, node_id: i64) -> DomainResult<ActorRef<ChannelMsg>> {
-        self.channels
-            .get()
-            .expect("platform started")
-            .get_or_start(&(game_id, node_id))
-            .await
-            .map_err(DomainError::Internal)
-    }
-
-    /// The pool of a configured node (pools start with the platform).
-    pub fn pool(&self, node_id: i64) -> DomainResult<ActorRef<PoolMsg>> {
-        self.pools
-            .get()
-            .expect("platform started")
-            .get(&node_id)
-            .ok_or(DomainError::UnknownNode)
-    }
-
-    pub fn free_machine(&self, node_id: i64, machine: MachineId) {
-        match self.pool(node_id) {
-            Ok(p) => {
-                let _ = p.send_message(PoolMsg::Free(machine));
-            }
-            Err(_) => tracing::error!(node_id, %machine, "machine freed on a node without a pool"),
-        }
-    }
-
-    /// Tells a player's actor if it is running (a stopped one reloads from storage anyway).
-    pub fn tell_player_now(&self, uid: i64, msg: PlayerMsg) {
-        if let Some(p) = self.players().get(&uid) {
-            let _ = p.send_message(msg);
-        }
-    }
-
-    /// What a channel shows of its game and node.
-    pub async fn channel_meta(&self, (game_id, node_id): ChannelKey) -> DomainResult<ChannelMeta> {
-        let s = self.store.clone();
-        let (game, node) =
-            tokio::task::spawn_blocking(move || -> storage::Result<_> { Ok((s.games.get(game_id)?, s.nodes.get(node_id)?)) })
-                .await
-                .map_err(|e| DomainError::Internal(e.to_string()))??;
-        let game = game.ok_or(DomainError::UnknownGame)?;
-        let node = node.ok_or(DomainError::UnknownNode)?;
-        Ok(ChannelMeta {
-            game_id,
-            game_name: game.name.as_str().into(),
-            game_logo: game_logo(&game).into(),
-            node_id,
-            node_name: node.name.into(),
-        })
-    }
-
-    /// Stores a queued session's place.
-    pub async fn store_place(&self, id: i64, place: &Place) -> DomainResult<()> {
-        let s = self.store.clone();
-        let (lane, tag, seq) = (place.lane.code(), place.tag as i64, place.seq as i64);
-        tokio::task::spawn_blocking(move || s.sessions.set_place(id, lane, tag, seq))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
-        Ok(())
-    }
-
-    /// Reads, changes and writes one session record; false if that failed.
-    pub async fn update_record(&self, id: i64, change: impl FnOnce(&mut GameSessionRecord) + Send + 'static) -> bool {
-        let s = self.store.clone();
-        let r = tokio::task::spawn_blocking(move || -> storage::Result<()> {
-            let mut r = s.sessions.get(id)?.ok_or(storage::Error::NotFound)?;
-            change(&mut r);
-            s.sessions.update(&r)
-        })
-        .await;
-        matches!(r, Ok(Ok(())))
-    }
-
-    /// The user's session that has not ended, if any.
-    pub async fn open_session_of(&self, uid: i64) -> DomainResult<Option<GameSessionRecord>> {
-        let s = self.store.clone();
-        let latest = tokio::task::spawn_blocking(move || s.sessions.list_by_user(uid, 1))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
-        Ok(latest.into_iter().next().filter(|r| r.ended_at.is_none()))
-    }
-
-    /// Records the end of a session, pushes it to the player and forgets it.
-    pub async fn end_session(&self, uid: i64, id: i64, game_id: i64, reason: EndReason, now: i64) {
-        let written = self
-            .update_record(id, move |r| {
-                if r.ended_at.is_none() {
-                    r.status = 0;
-                    r.ended_at = Some(now);
-                    r.end_reason = Some(reason.as_str().to_string());
-                }
-            })
-            .await;
-        if !written {
-            tracing::error!(session_id = id, "session end write failed");
-        }
-        metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
-        if reason == EndReason::ServerRestart {
-            let data = format!(r#"{{"gameId":{game_id},"reason":"{}"}}"#, reason.as_str());
-            self.bus.publish(
-                &uid,
-                &Push::Notice {
-                    code: crate::view::USER_GAME_END,
-                    data,
-                },
-            );
-        }
-        self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));
-        self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
-    }
-}
 
 /// Something granted to a player: by an operator in dev mode now, by a purchase later.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,10 +40,7 @@ pub enum Grant {
     PlayTime { free: i64, paid: i64 },
 }
 
-/// The logo URL of a game (the covers are generated by the facade).
-pub fn game_logo(game: &Game) -> String {
-    format!("/covers/{}/logo.svg", game.id)
-}
+pub use crate::view::game_logo;
 
 #[derive(Clone)]
 pub struct Platform {
@@ -238,7 +62,7 @@ impl Platform {
         // Nodes come from the configuration until game hosts register themselves.
         let now = clock.now_ms();
         let (s, nodes) = (store.clone(), config.nodes.clone());
-        let open = tokio::task::spawn_blocking(move || -> storage::Result<Vec<GameSessionRecord>> {
+        let open = crate::ctx::blocking(move || -> storage::Result<Vec<GameSessionRecord>> {
             for n in &nodes {
                 s.nodes.upsert(&Node {
                     id: n.id,
@@ -249,19 +73,9 @@ impl Platform {
             s.sessions.list_open()
         })
         .await
-        .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
 
-        let ctx = Arc::new(Ctx {
-            store: store.clone(),
-            config: config.clone(),
-            clock,
-            bus: Bus::default(),
-            players: OnceLock::new(),
-            sessions: OnceLock::new(),
-            channels: OnceLock::new(),
-            pools: OnceLock::new(),
-        });
+        let ctx = Arc::new(Ctx::new(store.clone(), config.clone(), clock));
         let root = Supervisor::start(
             "root",
             RestartPolicy {
@@ -351,10 +165,9 @@ impl Platform {
             }
         }
         for (key, entries) in queued {
-            let s = ctx.store.clone();
-            let virtual_time = tokio::task::spawn_blocking(move || s.sessions.max_admitted_tag(key.0, key.1))
+            let virtual_time = ctx
+                .db(move |s| s.sessions.max_admitted_tag(key.0, key.1))
                 .await
-                .map_err(|e| e.to_string())?
                 .map_err(|e| e.to_string())?
                 .unwrap_or(0)
                 .max(0) as u64;
@@ -382,7 +195,7 @@ impl Platform {
         let ctx = &self.ctx;
         let machine = r.machine_id.clone().ok_or(DomainError::WrongState)?;
         let pool = ctx.pool(r.node_id)?;
-        let claimed = ractor::call!(pool, PoolMsg::Claim, machine.clone()).map_err(|e| DomainError::Internal(e.to_string()))?;
+        let claimed = ractor::call!(pool, PoolMsg::Claim, machine.clone())?;
         if !claimed {
             return Err(DomainError::WrongState);
         }
@@ -448,20 +261,14 @@ impl Platform {
 
     /// The catalogue page; deleted games never appear.
     pub async fn games(&self, keyword: Option<String>, page: u32, page_size: u32) -> DomainResult<(Vec<Game>, u64)> {
-        let s = self.ctx.store.clone();
-        Ok(
-            tokio::task::spawn_blocking(move || s.games.list(keyword.as_deref(), page, page_size))
-                .await
-                .map_err(|e| DomainError::Internal(e.to_string()))??,
-        )
+        self.ctx.db(move |s| s.games.list(keyword.as_deref(), page, page_size)).await
     }
 
     /// A game that exists and is not deleted.
     pub async fn game(&self, id: i64) -> DomainResult<Game> {
-        let s = self.ctx.store.clone();
-        tokio::task::spawn_blocking(move || s.games.get(id))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??
+        self.ctx
+            .db(move |s| s.games.get(id))
+            .await?
             .filter(|g| !g.deleted)
             .ok_or(DomainError::UnknownGame)
     }
@@ -469,10 +276,7 @@ impl Platform {
     /// The configured nodes (a node the store knows but the configuration no longer declares has
     /// no machines and is not offered).
     pub async fn nodes(&self) -> DomainResult<Vec<Node>> {
-        let s = self.ctx.store.clone();
-        let nodes = tokio::task::spawn_blocking(move || s.nodes.list())
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        let nodes = self.ctx.db(|s| s.nodes.list()).await?;
         Ok(nodes
             .into_iter()
             .filter(|n| self.ctx.config.nodes.iter().any(|c| c.id == n.id))
@@ -534,7 +338,7 @@ impl Platform {
             None => pick_node(&nodes, node_delay).ok_or(DomainError::NodeMaintenance)?,
         };
         let lane = holdings.lane(now);
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
+        let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
         ractor::call!(player, |reply| PlayerMsg::Start {
             game,
@@ -543,52 +347,51 @@ impl Platform {
             lane,
             replace,
             reply
-        })
-        .map_err(|e| DomainError::Internal(e.to_string()))?
+        })?
     }
 
     /// What a player holds now.
     pub async fn holdings(&self, uid: i64) -> DomainResult<Holdings> {
-        let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        tokio::task::spawn_blocking(move || -> storage::Result<Holdings> {
-            let user = s.users.get(uid)?.ok_or(storage::Error::NotFound)?;
-            Ok(Holdings {
-                entitlements: s.assets.entitlements(uid, now)?,
-                play_time_free: user.play_time_free,
-                play_time_paid: user.play_time_paid,
-                cards: s.assets.cards(uid, now)?.len(),
+        let now = self.ctx.clock.now_ms();
+        self.ctx
+            .db_raw(move |s| -> storage::Result<Holdings> {
+                let user = s.users.get(uid)?.ok_or(storage::Error::NotFound)?;
+                Ok(Holdings {
+                    entitlements: s.assets.entitlements(uid, now)?,
+                    play_time_free: user.play_time_free,
+                    play_time_paid: user.play_time_paid,
+                    cards: s.assets.cards(uid, now)?.len(),
+                })
             })
-        })
-        .await
-        .map_err(|e| DomainError::Internal(e.to_string()))?
-        .map_err(|e| match e {
-            storage::Error::NotFound => DomainError::NotLoggedIn,
-            e => e.into(),
-        })
+            .await?
+            .map_err(|e| match e {
+                storage::Error::NotFound => DomainError::NotLoggedIn,
+                e => e.into(),
+            })
     }
 
     /// Grants a player something, the way a purchase will: writes it, then a queued session
     /// moves to the better lane it may now have (and is told at once).
     pub async fn grant(&self, uid: i64, grant: Grant) -> DomainResult<()> {
-        let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        tokio::task::spawn_blocking(move || -> storage::Result<()> {
-            match grant {
-                Grant::Entitlement { kind, days } => {
-                    s.assets.grant_entitlement(uid, &kind, days * 24 * 3600 * 1000, now)?;
-                }
-                Grant::Cards { count } => {
-                    for _ in 0..count {
-                        s.assets.add_card(uid, "速进卡", now + 30 * 24 * 3600 * 1000, "grant", now)?;
+        let now = self.ctx.clock.now_ms();
+        self.ctx
+            .db(move |s| -> storage::Result<()> {
+                match grant {
+                    Grant::Entitlement { kind, days } => {
+                        s.assets.grant_entitlement(uid, &kind, days * 24 * 3600 * 1000, now)?;
+                    }
+                    Grant::Cards { count } => {
+                        for _ in 0..count {
+                            s.assets.add_card(uid, "速进卡", now + 30 * 24 * 3600 * 1000, "grant", now)?;
+                        }
+                    }
+                    Grant::PlayTime { free, paid } => {
+                        s.assets.add_play_time(uid, free, paid)?;
                     }
                 }
-                Grant::PlayTime { free, paid } => {
-                    s.assets.add_play_time(uid, free, paid)?;
-                }
-            }
-            Ok(())
-        })
-        .await
-        .map_err(|e| DomainError::Internal(e.to_string()))??;
+                Ok(())
+            })
+            .await?;
         self.upgrade_queued(uid).await
     }
 
@@ -602,7 +405,7 @@ impl Platform {
         if v.status != Status::Queue || lane == Lane::Normal {
             return Ok(());
         }
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
+        let player = self.ctx.player(uid).await?;
         match ractor::call!(player, |reply| PlayerMsg::ChangeLane {
             session_id: v.id,
             lane,
@@ -610,31 +413,26 @@ impl Platform {
         }) {
             Ok(Ok(_)) | Ok(Err(DomainError::WrongState | DomainError::UnknownSession)) => Ok(()),
             Ok(Err(e)) => Err(e),
-            Err(e) => Err(DomainError::Internal(e.to_string())),
+            Err(e) => Err(e.into()),
         }
     }
 
     /// Usable fast-entry cards.
     pub async fn cards(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
-        let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        Ok(tokio::task::spawn_blocking(move || s.assets.cards(uid, now))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??)
+        let now = self.ctx.clock.now_ms();
+        self.ctx.db(move |s| s.assets.cards(uid, now)).await
     }
 
     /// Uses a fast-entry card on the queued session.
     pub async fn use_card(&self, uid: i64, card_id: i64) -> DomainResult<(storage::FastEnterCard, SessionView)> {
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        ractor::call!(player, |reply| PlayerMsg::UseCard { card_id, reply }).map_err(|e| DomainError::Internal(e.to_string()))?
+        let player = self.ctx.player(uid).await?;
+        ractor::call!(player, |reply| PlayerMsg::UseCard { card_id, reply })?
     }
 
     /// The member's monthly claims, what a claim gives, and whether this month's is open.
     pub async fn monthly_records(&self, uid: i64) -> DomainResult<(Vec<storage::MonthlyClaim>, i32, bool)> {
         let holdings = self.holdings(uid).await?;
-        let s = self.ctx.store.clone();
-        let claims = tokio::task::spawn_blocking(move || s.assets.monthly_claims(uid))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        let claims = self.ctx.db(move |s| s.assets.monthly_claims(uid)).await?;
         let (month, _) = crate::holdings::cst_month(self.ctx.clock.now_ms());
         let open = holdings.monthly_cards() > 0 && !claims.iter().any(|c| c.month == month);
         Ok((claims, holdings.monthly_cards(), open))
@@ -648,10 +446,10 @@ impl Platform {
         }
         let now = self.ctx.clock.now_ms();
         let (month, next) = crate::holdings::cst_month(now);
-        let s = self.ctx.store.clone();
-        match tokio::task::spawn_blocking(move || s.assets.claim_monthly(uid, &month, cards, "会员月度速进卡", next - 1, now))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))?
+        match self
+            .ctx
+            .db_raw(move |s| s.assets.claim_monthly(uid, &month, cards, "会员月度速进卡", next - 1, now))
+            .await?
         {
             Ok((_, cards)) => Ok(cards),
             Err(storage::Error::Conflict(_)) => Err(DomainError::MonthlyClaimed),
@@ -670,7 +468,7 @@ impl Platform {
             .or(Lane::from_code(v.is_fast))
             .unwrap_or(Lane::Normal);
         let ch = self.ctx.channel(v.game_id, v.node_id).await?;
-        let (ahead, wait) = ractor::call!(ch, ChannelMsg::Preview, lane).map_err(|e| DomainError::Internal(e.to_string()))?;
+        let (ahead, wait) = ractor::call!(ch, ChannelMsg::Preview, lane)?;
         Ok((ahead, wait, lane.code()))
     }
 
@@ -682,19 +480,19 @@ impl Platform {
         if !self.holdings(uid).await?.cross_screen() {
             return Err(DomainError::NoCrossScreen { session_id: v.id });
         }
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
+        let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
-        ractor::call!(player, |reply| PlayerMsg::Move { device_no, reply }).map_err(|e| DomainError::Internal(e.to_string()))?
+        ractor::call!(player, |reply| PlayerMsg::Move { device_no, reply })?
     }
 
     pub async fn game_state(&self, uid: i64) -> DomainResult<GameState> {
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        ractor::call!(player, PlayerMsg::Get).map_err(|e| DomainError::Internal(e.to_string()))
+        let player = self.ctx.player(uid).await?;
+        ractor::call!(player, PlayerMsg::Get)?
     }
 
     pub async fn session_op(&self, uid: i64, op: SessionOp, session_id: i64) -> DomainResult<GameState> {
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        ractor::call!(player, |reply| PlayerMsg::Op { op, session_id, reply }).map_err(|e| DomainError::Internal(e.to_string()))?
+        let player = self.ctx.player(uid).await?;
+        ractor::call!(player, |reply| PlayerMsg::Op { op, session_id, reply })?
     }
 
     /// Starts the connection actor of a new socket.
@@ -721,7 +519,7 @@ impl Platform {
     /// (free, out) machines of a node, for tests and metrics.
     pub async fn machine_stats(&self, node_id: i64) -> DomainResult<(usize, usize)> {
         let pool = self.ctx.pool(node_id)?;
-        ractor::call!(pool, PoolMsg::Stats).map_err(|e| DomainError::Internal(e.to_string()))
+        Ok(ractor::call!(pool, PoolMsg::Stats)?)
     }
 }
 

@@ -29,11 +29,12 @@ use std::sync::Arc;
 use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
+use crate::ctx::Ctx;
 use crate::error::DomainResult;
+use crate::game_session::SessionKey;
 use crate::game_session::{MachineId, Phase, SessionInit};
 use crate::lanes::{Lane, LaneQueue, Place};
 use crate::machine_pool::PoolMsg;
-use crate::platform::{Ctx, SessionKey};
 use crate::small_str::SmallStr;
 use crate::view::{GameState, Push, SessionView, Status};
 
