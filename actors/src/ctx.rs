@@ -18,9 +18,8 @@ use crate::config::DomainConfig;
 use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, SessionKey};
 use crate::lanes::Place;
-use crate::machine_pool::{MachinePoolActor, PoolMsg};
 use crate::player::{PlayerActor, PlayerMsg};
-use crate::queue::{ChannelActor, ChannelKey, ChannelMeta, ChannelMsg};
+use crate::queue::{GameMeta, QueueActor, QueueMsg};
 use crate::view::{EndReason, GameState, Push};
 
 /// What every actor shares.
@@ -32,8 +31,7 @@ pub struct Ctx {
     pub bus: Bus<Push, i64>,
     pub(crate) players: OnceLock<Registry<i64, PlayerActor>>,
     pub(crate) sessions: OnceLock<Registry<SessionKey, GameSessionActor>>,
-    pub(crate) channels: OnceLock<Registry<ChannelKey, ChannelActor>>,
-    pub(crate) pools: OnceLock<Registry<i64, MachinePoolActor>>,
+    pub(crate) queues: OnceLock<Registry<i64, QueueActor>>,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -59,8 +57,7 @@ impl Ctx {
             bus: Bus::default(),
             players: OnceLock::new(),
             sessions: OnceLock::new(),
-            channels: OnceLock::new(),
-            pools: OnceLock::new(),
+            queues: OnceLock::new(),
         }
     }
 
@@ -92,30 +89,27 @@ impl Ctx {
         self.players().get_or_start(&uid).await.map_err(DomainError::Internal)
     }
 
-    pub async fn channel(&self, game_id: i64, node_id: i64) -> DomainResult<ActorRef<ChannelMsg>> {
-        self.channels
-            .get()
-            .expect("platform started")
-            .get_or_start(&(game_id, node_id))
-            .await
-            .map_err(DomainError::Internal)
-    }
-
-    /// The pool of a configured node (pools start with the platform).
-    pub fn pool(&self, node_id: i64) -> DomainResult<ActorRef<PoolMsg>> {
-        self.pools
+    /// The queue of a configured node (queues start with the platform).
+    pub fn queue(&self, node_id: i64) -> DomainResult<ActorRef<QueueMsg>> {
+        self.queues
             .get()
             .expect("platform started")
             .get(&node_id)
             .ok_or(DomainError::UnknownNode)
     }
 
+    /// The queues of every configured node.
+    pub fn all_queues(&self) -> impl Iterator<Item = ActorRef<QueueMsg>> + '_ {
+        self.config.nodes.iter().filter_map(|n| self.queue(n.id).ok())
+    }
+
+    /// Gives a machine back to its node's queue, which hands it to the head at once.
     pub fn free_machine(&self, node_id: i64, machine: MachineId) {
-        match self.pool(node_id) {
-            Ok(p) => {
-                let _ = p.send_message(PoolMsg::Free(machine));
+        match self.queue(node_id) {
+            Ok(q) => {
+                let _ = q.send_message(QueueMsg::Free(machine));
             }
-            Err(_) => tracing::error!(node_id, %machine, "machine freed on a node without a pool"),
+            Err(_) => tracing::error!(node_id, %machine, "machine freed on a node without a queue"),
         }
     }
 
@@ -126,18 +120,15 @@ impl Ctx {
         }
     }
 
-    /// What a channel shows of its game and node.
-    pub async fn channel_meta(&self, (game_id, node_id): ChannelKey) -> DomainResult<ChannelMeta> {
-        let (game, node) = self.db(move |s| Ok((s.games.get(game_id)?, s.nodes.get(node_id)?))).await?;
-        let game = game.ok_or(DomainError::UnknownGame)?;
-        let node = node.ok_or(DomainError::UnknownNode)?;
-        Ok(ChannelMeta {
-            game_id,
-            game_name: game.name.as_str().into(),
-            game_logo: crate::view::game_logo(&game).into(),
-            node_id,
-            node_name: node.name.into(),
-        })
+    /// What a queue shows of a game in every view.
+    pub async fn game_meta(&self, game_id: i64) -> DomainResult<GameMeta> {
+        let game = self.db(move |s| s.games.get(game_id)).await?.ok_or(DomainError::UnknownGame)?;
+        Ok(GameMeta::of(&game))
+    }
+
+    /// The name of a configured node.
+    pub fn node_name(&self, node_id: i64) -> Option<&str> {
+        self.config.nodes.iter().find(|n| n.id == node_id).map(|n| n.name.as_str())
     }
 
     /// Stores a queued session's place.

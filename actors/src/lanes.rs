@@ -190,13 +190,27 @@ impl<T> LaneQueue<T> {
 
     /// Rebuilds a queue from stored places (after a restart): `virtual_time` is the largest tag
     /// admitted before. Entries keep their tags and sequence numbers, so the order is the same.
-    pub fn restore(virtual_time: u64, entries: impl IntoIterator<Item = (i64, Place, T)>) -> Self {
+    /// Places written by queues that were kept per game (before a node had one queue) can share
+    /// a sequence number; then every entry is numbered afresh in (tag, seq, id) order, which
+    /// keeps each lane's order and every strict comparison, and the ids renumbered are returned
+    /// so that their places are stored again.
+    pub fn restore(virtual_time: u64, entries: impl IntoIterator<Item = (i64, Place, T)>) -> (Self, Vec<i64>) {
         let mut q = LaneQueue {
             virtual_time,
             ..Default::default()
         };
         let mut all: Vec<(i64, Place, T)> = entries.into_iter().collect();
-        all.sort_by_key(|(_, p, _)| (p.seq, p.tag));
+        all.sort_by_key(|(id, p, _)| (p.seq, p.tag, *id));
+        let mut renumbered = Vec::new();
+        if all.windows(2).any(|w| w[0].1.seq == w[1].1.seq) {
+            all.sort_by_key(|(id, p, _)| (p.tag, p.seq, *id));
+            for (seq, (id, place, _)) in all.iter_mut().enumerate() {
+                if place.seq != seq as u64 {
+                    place.seq = seq as u64;
+                    renumbered.push(*id);
+                }
+            }
+        }
         for (id, place, item) in all {
             let l = place.lane.index();
             q.last_tag[l] = q.last_tag[l].max(place.tag);
@@ -204,7 +218,7 @@ impl<T> LaneQueue<T> {
             q.lanes[l].push_back((place, id));
             q.index.insert(id, (place.lane, place.seq, item));
         }
-        q
+        (q, renumbered)
     }
 
     pub fn virtual_time(&self) -> u64 {
@@ -244,6 +258,13 @@ impl<T> LaneQueue<T> {
     /// Exact rank (1 = next): players with a smaller place, plus one.
     pub fn rank_of(&self, id: i64) -> Option<u64> {
         self.place(id).map(|p| self.rank_of_place(&p))
+    }
+
+    /// A waiting id's exact rank, place and payload: one lookup and a binary search per lane.
+    pub fn rank_entry_mut(&mut self, id: i64) -> Option<(u64, Place, &mut T)> {
+        let place = self.place(id)?;
+        let rank = self.rank_of_place(&place);
+        self.index.get_mut(&id).map(|(_, _, t)| (rank, place, t))
     }
 
     /// How many waiting players are ahead of `place` (it need not be in the queue), plus one.
@@ -399,7 +420,8 @@ mod tests {
         }
         q.remove(17);
         let entries: Vec<(i64, Place, i64)> = q.in_order().map(|(_, id, v)| (id, q.place(id).unwrap(), *v)).collect();
-        let mut r = LaneQueue::restore(q.virtual_time(), entries);
+        let (mut r, renumbered) = LaneQueue::restore(q.virtual_time(), entries);
+        assert!(renumbered.is_empty(), "places of one queue are kept as they are");
         let order = |q: &LaneQueue<i64>| q.in_order().map(|(r, id, _)| (r, id)).collect::<Vec<_>>();
         assert_eq!(order(&q), order(&r));
         // New joiners land in the same places in both.

@@ -34,6 +34,7 @@ pub mod platform;
 pub mod player;
 pub mod providers;
 pub mod queue;
+pub mod ranks;
 pub mod small_str;
 pub mod view;
 

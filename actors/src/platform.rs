@@ -2,8 +2,9 @@
 //! starts every actor kind under one root supervisor and routes each call to the actor that owns
 //! the state.
 //!
-//! Actor kinds and their keys: player (uid), game session (session id), queue channel
-//! (game id, node id), machine pool (node id), connection (one per socket, no key).
+//! Actor kinds and their keys: player (uid), game session (session id), queue (node id: one
+//! queue per node for all its games, owning the node's machines), connection (one per socket,
+//! no key).
 
 use std::sync::Arc;
 
@@ -20,12 +21,11 @@ use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit, SessionKey};
 use crate::holdings::Holdings;
 use crate::lanes::{Lane, Place};
-use crate::machine_pool::{MachinePoolActor, PoolMsg};
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
 use crate::queue::Waiting;
-use crate::queue::{ChannelActor, ChannelKey, ChannelMsg};
+use crate::queue::{GameMeta, QueueActor, QueueArgs, QueueMsg};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use storage::GameSessionRecord;
 
@@ -44,7 +44,7 @@ pub use crate::view::game_logo;
 
 #[derive(Clone)]
 pub struct Platform {
-    ctx: Arc<Ctx>,
+    pub(crate) ctx: Arc<Ctx>,
     passport: Arc<Passport>,
     /// The root of supervision: every kind's supervisor is linked under it.
     root: ActorRef<SupervisorMsg>,
@@ -95,10 +95,20 @@ impl Platform {
             (GameSessionActor { ctx: c.clone() }, init)
         });
         let c = ctx.clone();
-        let channels: Factory<ChannelKey, ChannelActor> = Arc::new(move |k| (ChannelActor { ctx: c.clone() }, *k));
-        let machines: std::collections::HashMap<i64, Vec<MachineId>> = config.nodes.iter().map(|n| (n.id, n.machines.clone())).collect();
-        let pools: Factory<i64, MachinePoolActor> =
-            Arc::new(move |node| (MachinePoolActor, machines.get(node).cloned().unwrap_or_default()));
+        let nodes: std::collections::HashMap<i64, (Arc<str>, Vec<MachineId>)> = config
+            .nodes
+            .iter()
+            .map(|n| (n.id, (Arc::from(n.name.as_str()), n.machines.clone())))
+            .collect();
+        let queues: Factory<i64, QueueActor> = Arc::new(move |node| {
+            let (name, machines) = nodes.get(node).cloned().unwrap_or_else(|| (Arc::from(""), vec![]));
+            let args = QueueArgs {
+                node_id: *node,
+                node_name: name,
+                machines,
+            };
+            (QueueActor { ctx: c.clone() }, args)
+        });
         let err = |e: ractor::SpawnErr| e.to_string();
         let _ = ctx
             .players
@@ -106,16 +116,11 @@ impl Platform {
         let _ = ctx
             .sessions
             .set(Registry::new("game_session", policy, parent.clone(), sessions).await.map_err(err)?);
-        let _ = ctx.channels.set(
-            Registry::new("queue_channel", policy, parent.clone(), channels)
-                .await
-                .map_err(err)?,
-        );
         let _ = ctx
-            .pools
-            .set(Registry::new("machine_pool", policy, parent.clone(), pools).await.map_err(err)?);
+            .queues
+            .set(Registry::new("queue", policy, parent.clone(), queues).await.map_err(err)?);
         for n in &config.nodes {
-            ctx.pools.get().expect("set above").get_or_start(&n.id).await?;
+            ctx.queues.get().expect("set above").get_or_start(&n.id).await?;
         }
         let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes));
         let platform = Platform { ctx, passport, root };
@@ -128,7 +133,7 @@ impl Platform {
     /// CONNECTING and PLAYING sessions on their machines.
     async fn restore(&self, open: Vec<GameSessionRecord>, now: i64) -> Result<(), String> {
         let ctx = &self.ctx;
-        let mut queued: std::collections::BTreeMap<ChannelKey, Vec<crate::queue::Restored>> = Default::default();
+        let mut queued: std::collections::BTreeMap<i64, Vec<crate::queue::Restored>> = Default::default();
         let (mut waiting, mut active, mut ended) = (0usize, 0usize, 0usize);
         for r in open {
             let known_node = ctx.config.nodes.iter().any(|n| n.id == r.node_id);
@@ -143,11 +148,12 @@ impl Platform {
                     let w = Waiting {
                         session_id: r.id,
                         uid: r.uid,
+                        game_id: r.game_id,
                         device_no: r.device_no.as_str().into(),
                         since_ms: r.created_at,
-                        told: 0,
+                        ..Waiting::default()
                     };
-                    queued.entry((r.game_id, r.node_id)).or_default().push((w, place));
+                    queued.entry(r.node_id).or_default().push((w, place));
                     waiting += 1;
                 }
                 3..=5 if known_node && r.machine_id.is_some() => {
@@ -164,25 +170,36 @@ impl Platform {
                 }
             }
         }
-        for (key, entries) in queued {
+        for (node_id, all) in queued {
             let virtual_time = ctx
-                .db(move |s| s.sessions.max_admitted_tag(key.0, key.1))
+                .db(move |s| s.sessions.max_admitted_tag(node_id))
                 .await
                 .map_err(|e| e.to_string())?
                 .unwrap_or(0)
                 .max(0) as u64;
-            match ctx.channel(key.0, key.1).await {
-                Ok(ch) => ch
-                    .send_message(ChannelMsg::Restore { virtual_time, entries })
-                    .map_err(|e| e.to_string())?,
-                Err(e) => {
-                    // The game or node is gone: its queue cannot come back.
-                    tracing::warn!(game_id = key.0, node_id = key.1, error = %e, "queue not restored");
-                    for (w, _) in entries {
-                        ctx.end_session(w.uid, w.session_id, key.0, EndReason::ServerRestart, now).await;
+            let mut games: Vec<(i64, GameMeta)> = vec![];
+            let mut entries = Vec::with_capacity(all.len());
+            for (w, place) in all {
+                if !games.iter().any(|(id, _)| *id == w.game_id) {
+                    match ctx.game_meta(w.game_id).await {
+                        Ok(meta) => games.push((w.game_id, meta)),
+                        Err(e) => tracing::warn!(game_id = w.game_id, error = %e, "game of a queued session gone"),
                     }
                 }
+                if games.iter().any(|(id, _)| *id == w.game_id) {
+                    entries.push((w, place));
+                } else {
+                    // The game is gone: its players cannot come back to the queue.
+                    ctx.end_session(w.uid, w.session_id, w.game_id, EndReason::ServerRestart, now).await;
+                }
             }
+            let q = ctx.queue(node_id).map_err(|e| e.to_string())?;
+            q.send_message(QueueMsg::Restore {
+                virtual_time,
+                entries,
+                games,
+            })
+            .map_err(|e| e.to_string())?;
         }
         if waiting + active + ended > 0 {
             tracing::info!(waiting, active, ended, "restored the sessions live at the last stop");
@@ -194,12 +211,13 @@ impl Platform {
     async fn restore_active(&self, r: &GameSessionRecord, now: i64) -> DomainResult<()> {
         let ctx = &self.ctx;
         let machine = r.machine_id.clone().ok_or(DomainError::WrongState)?;
-        let pool = ctx.pool(r.node_id)?;
-        let claimed = ractor::call!(pool, PoolMsg::Claim, machine.clone())?;
+        let queue = ctx.queue(r.node_id)?;
+        let claimed = ractor::call!(queue, QueueMsg::Claim, machine.clone())?;
         if !claimed {
             return Err(DomainError::WrongState);
         }
-        let meta = ctx.channel_meta((r.game_id, r.node_id)).await?;
+        let meta = ctx.game_meta(r.game_id).await?;
+        let node_name: Arc<str> = ctx.node_name(r.node_id).unwrap_or_default().into();
         let full = ctx.config.connect_countdown();
         let elapsed = std::time::Duration::from_millis((now - r.ready_at.unwrap_or(now)).max(0) as u64);
         let (phase, status) = match r.status {
@@ -210,12 +228,12 @@ impl Platform {
         let view = SessionView {
             id: r.id,
             game_id: r.game_id,
-            game_name: meta.game_name,
-            game_logo: meta.game_logo,
+            game_name: meta.name,
+            game_logo: meta.logo,
             status,
             device_no: r.device_no.as_str().into(),
             node_id: r.node_id,
-            node_name: meta.node_name,
+            node_name,
             connect_countdown_secs: ctx.config.connect_countdown_secs,
             queued_at_ms: r.created_at,
             ready_at_ms: r.ready_at,
@@ -457,7 +475,7 @@ impl Platform {
         }
     }
 
-    /// What someone joining lane `lane` of the caller's channel would see: (players ahead,
+    /// What someone joining lane `lane` of the caller's node queue would see: (players ahead,
     /// expected wait in seconds, the lane). Lane 0 previews the caller's own lane.
     pub async fn channel_preview(&self, uid: i64, lane: i32) -> DomainResult<(u64, u64, i32)> {
         let GameState::Online(v) = self.game_state(uid).await? else {
@@ -467,8 +485,8 @@ impl Platform {
             .filter(|l| *l != Lane::Normal)
             .or(Lane::from_code(v.is_fast))
             .unwrap_or(Lane::Normal);
-        let ch = self.ctx.channel(v.game_id, v.node_id).await?;
-        let (ahead, wait) = ractor::call!(ch, ChannelMsg::Preview, lane)?;
+        let q = self.ctx.queue(v.node_id)?;
+        let (ahead, wait) = ractor::call!(q, QueueMsg::Preview, lane)?;
         Ok((ahead, wait, lane.code()))
     }
 
@@ -518,8 +536,8 @@ impl Platform {
 
     /// (free, out) machines of a node, for tests and metrics.
     pub async fn machine_stats(&self, node_id: i64) -> DomainResult<(usize, usize)> {
-        let pool = self.ctx.pool(node_id)?;
-        Ok(ractor::call!(pool, PoolMsg::Stats)?)
+        let q = self.ctx.queue(node_id)?;
+        Ok(ractor::call!(q, QueueMsg::Stats)?)
     }
 }
 

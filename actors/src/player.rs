@@ -1,7 +1,7 @@
 //! One actor per user, for the calls about their game: it serializes them, so the checks of
 //! core-platform.md §8.2 (a game already running here, elsewhere, or another game) cannot race.
 //!
-//! The player's game state itself lives where the session is: in its queue channel while
+//! The player's game state itself lives where the session is: in its node's queue while
 //! QUEUE, in its game-session actor from READY on. The player actor remembers which session is
 //! current and asks that owner; it loads the current session from storage when it starts and
 //! stops itself after ten seconds without calls, so a hundred thousand waiting players do not each
@@ -18,7 +18,7 @@ use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
 use crate::game_session::{SessionKey, SessionMsg};
 use crate::lanes::Lane;
-use crate::queue::{ChannelMsg, Waiting};
+use crate::queue::{GameMeta, QueueMsg, Waiting};
 use crate::view::{EndReason, GameState, SessionView};
 
 /// A player actor with no calls for this long stops (it is started again on the next call).
@@ -87,7 +87,7 @@ struct Current {
 
 /// Where the current session is now.
 enum Located {
-    Queued(SessionView, ActorRef<ChannelMsg>),
+    Queued(SessionView, ActorRef<QueueMsg>),
     Active(SessionView, ActorRef<SessionMsg>),
 }
 
@@ -205,7 +205,7 @@ impl PlayerActor {
     async fn change_lane(&self, st: &mut PlayerState, session_id: i64, lane: Lane) -> DomainResult<SessionView> {
         match self.locate(st).await? {
             Some(Located::Queued(v, ch)) if v.id == session_id => {
-                ractor::call!(ch, ChannelMsg::ChangeLane, session_id, lane)?.ok_or(DomainError::WrongState)
+                ractor::call!(ch, QueueMsg::ChangeLane, session_id, lane)?.ok_or(DomainError::WrongState)
             }
             Some(Located::Active(v, _)) if v.id == session_id => Err(DomainError::WrongState),
             _ => Err(DomainError::UnknownSession),
@@ -214,7 +214,7 @@ impl PlayerActor {
 
     async fn move_to(&self, st: &mut PlayerState, device_no: String) -> DomainResult<SessionView> {
         match self.locate(st).await? {
-            Some(Located::Queued(v, ch)) => ractor::call!(ch, ChannelMsg::Move, v.id, device_no)?.ok_or(DomainError::UnknownSession),
+            Some(Located::Queued(v, ch)) => ractor::call!(ch, QueueMsg::Move, v.id, device_no)?.ok_or(DomainError::UnknownSession),
             Some(Located::Active(_, s)) => Ok(ractor::call!(s, SessionMsg::Move, device_no)?),
             None => Err(DomainError::UnknownSession),
         }
@@ -231,7 +231,7 @@ impl PlayerActor {
             Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
             Err(e) => return Err(e.into()),
         };
-        let view = ractor::call!(ch, ChannelMsg::ChangeLane, v.id, Lane::Member)?.ok_or(DomainError::CardNotQueued)?;
+        let view = ractor::call!(ch, QueueMsg::ChangeLane, v.id, Lane::Member)?.ok_or(DomainError::CardNotQueued)?;
         Ok((card, view))
     }
 
@@ -242,8 +242,8 @@ impl PlayerActor {
         let Some(c) = st.current.clone() else { return Ok(None) };
         // The queue first: a grant starts the session actor before the queue answers anything
         // else, so "not in the queue" means "in a session actor, or ended".
-        let ch = self.ctx.channel(c.game_id, c.node_id).await?;
-        if let Some(v) = ractor::call!(ch, ChannelMsg::Get, c.id)? {
+        let ch = self.ctx.queue(c.node_id)?;
+        if let Some(v) = ractor::call!(ch, QueueMsg::Get, c.id)? {
             return Ok(Some(Located::Queued(v, ch)));
         }
         if let Some(s) = self.ctx.sessions().get(&SessionKey::lookup(c.id)) {
@@ -273,15 +273,17 @@ impl PlayerActor {
             lane: lane.code(),
         };
         let record = self.ctx.db(move |s| s.sessions.insert(&new)).await?;
-        let ch = self.ctx.channel(game.id, node.id).await?;
+        let ch = self.ctx.queue(node.id)?;
         let waiting = Waiting {
             session_id: record.id,
             uid: st.uid,
+            game_id: game.id,
             device_no: device_no.as_str().into(),
             since_ms: now,
-            told: 0,
+            ..Waiting::default()
         };
-        let enqueued = ractor::call!(ch, ChannelMsg::Enqueue, waiting, lane).map_err(DomainError::from);
+        let meta = GameMeta::of(&game);
+        let enqueued = ractor::call!(ch, QueueMsg::Enqueue, waiting, lane, meta).map_err(DomainError::from);
         let view = match enqueued.and_then(|r| r) {
             Ok(v) => v,
             Err(e) => {
@@ -312,7 +314,7 @@ impl PlayerActor {
                 } else {
                     EndReason::Cancelled
                 };
-                let removed = ractor::call!(ch, ChannelMsg::Remove, session_id)?;
+                let removed = ractor::call!(ch, QueueMsg::Remove, session_id)?;
                 if removed {
                     let now = self.ctx.clock.now_ms();
                     self.ctx

@@ -1,40 +1,51 @@
-//! The queue of one game on one node: who waits, in what order, and who gets the next machine.
+//! The queue of one server node: who waits for a machine of that node, whatever their game, in
+//! what order, and the node's machines themselves.
+//!
+//! The machines of a node are shared by every game, so the node has one queue: a player's rank
+//! is the number of players who will be admitted before them on that node, and rank 1 means the
+//! next machine freed on the node is theirs. Each entry carries its game; the lanes' weighted
+//! fair order (`lanes.rs`) applies across all games of the node.
 //!
 //! A waiting session is a compact [`Waiting`] entry here (no actor of its own); its place comes
-//! from [`LaneQueue`] (lanes and weighted fair admission, see `lanes`) and is written to storage
-//! when it joins, so a restart rebuilds the same order. [`ChannelActor`] asks the node's machine
-//! pool for a machine while anyone waits, hands each granted machine to the head of the queue by
-//! starting its game-session actor, measures the admission rate, and keeps the ranks players see
-//! fresh.
+//! from [`LaneQueue`] and is written to storage when it joins, so a restart rebuilds the same
+//! order. [`QueueActor`] owns the node's machines ([`PoolState`]) too: a machine that comes back
+//! goes straight to the head of the queue by starting its game-session actor, in the same
+//! message, with no round trip to another actor.
 //!
-//! Hand-off invariant (guarded by `pool_grants_machine_once` and the platform tests):
-//! 1. While the queue is non-empty the channel has exactly one demand registered with the pool.
-//! 2. A grant pops the head and starts its session actor (holding the machine) before the channel
-//!    handles anything else, so a later `Remove` of that session answers `false` and the caller
-//!    finds the session actor instead.
-//! 3. A grant that finds the queue empty, or whose session cannot start, goes back to the pool.
+//! Hand-off invariant (guarded by `pool_grants_machine_once`, `admission_order_is_the_shown_ranks`
+//! and the platform tests):
+//! 1. A free machine and a waiting player never coexist once a message is handled: a join, a
+//!    freed machine and a restore each admit heads while both are there.
+//! 2. An admission pops the head and starts its session actor (holding the machine) before the
+//!    queue handles anything else, so a later `Remove` of that session answers `false` and the
+//!    caller finds the session actor instead.
+//! 3. A machine whose head cannot start goes to the next head, and back to the free machines
+//!    when the queue is empty.
 //!
-//! Rank freshness: while anyone waits, a tick every `rank_refresh / RANK_SLICES` walks the queue
-//! once in admission order. Each tick serves one slice of the players (session id modulo
-//! [`RANK_SLICES`]); a player of that slice whose rank moved since it was last shown, and who has
-//! a socket, gets the new state pushed. So every connected player's rank is refreshed at least
-//! every `rank_refresh` (plus the tick's own time and the delivery), the pushes of one period are
-//! spread evenly over it instead of leaving in one burst that would hold up the READY pushes
-//! behind them, and a tick costs one pass over the lane heads plus a lookup per player of its
-//! slice. The walk's own CPU time is recorded in `yoo_rank_refresh_cpu_seconds` (its `_sum` is the total).
+//! Rank freshness (see `ranks.rs` for the structure): while anyone waits, a tick every
+//! `rank_refresh / RANK_SLICES` serves one slice of the *connected* waiting players (session id
+//! modulo [`RANK_SLICES`]): each one's exact rank is computed (a binary search per lane) and
+//! pushed when it moved since it was last shown. The cost of a period is proportional to the
+//! connected waiting players, not to the length of the queue, and a slice is worked through in
+//! chunks of [`RANK_CHUNK`] players, each chunk its own message, so a machine that comes back
+//! waits at most one chunk before it is handed over. The walk's time is recorded in
+//! `yoo_rank_refresh_seconds` and its CPU time (the rank lookups and the encoding of its pushes)
+//! in `yoo_rank_refresh_cpu_seconds`, once per slice.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::time::Duration;
 
 use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
+use storage::Game;
 
 use crate::ctx::Ctx;
 use crate::error::DomainResult;
-use crate::game_session::SessionKey;
-use crate::game_session::{MachineId, Phase, SessionInit};
+use crate::game_session::{MachineId, Phase, SessionInit, SessionKey};
 use crate::lanes::{Lane, LaneQueue, Place};
-use crate::machine_pool::PoolMsg;
+use crate::machine_pool::PoolState;
+use crate::ranks::{Seen, Watchers, RANK_SLICES};
 use crate::small_str::SmallStr;
 use crate::view::{GameState, Push, SessionView, Status};
 
@@ -43,31 +54,47 @@ use crate::view::{GameState, Push, SessionView, Status};
 pub struct Waiting {
     pub session_id: i64,
     pub uid: i64,
+    pub game_id: i64,
     pub device_no: SmallStr,
     pub since_ms: i64,
     /// The rank this player was last shown (0: none yet).
     pub told: u64,
+    /// The player had a socket when last seen (join, a socket opening or closing, a push).
+    pub connected: bool,
+    /// The entry is in the rank refresh's list of connected players.
+    pub listed: bool,
 }
 
-/// Rank refresh ticks per `rank_refresh` period; each serves one slice of the players.
-pub const RANK_SLICES: u64 = 5;
+/// What a queue shows of a game in every view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameMeta {
+    pub name: Arc<str>,
+    pub logo: Arc<str>,
+}
 
-/// What a channel shows of its game and node in every view.
+impl GameMeta {
+    pub fn of(game: &Game) -> GameMeta {
+        GameMeta {
+            name: game.name.as_str().into(),
+            logo: crate::view::game_logo(game).into(),
+        }
+    }
+}
+
+/// What the queue of a node starts with.
 #[derive(Debug, Clone)]
-pub struct ChannelMeta {
-    pub game_id: i64,
-    pub game_name: Arc<str>,
-    pub game_logo: Arc<str>,
+pub struct QueueArgs {
     pub node_id: i64,
     pub node_name: Arc<str>,
+    pub machines: Vec<MachineId>,
 }
 
 /// A restored entry: the waiting session and its stored place.
 pub type Restored = (Waiting, Place);
 
-pub enum ChannelMsg {
+pub enum QueueMsg {
     /// Join the queue in `lane`; replies with the view (exact rank).
-    Enqueue(Waiting, Lane, RpcReplyPort<DomainResult<SessionView>>),
+    Enqueue(Waiting, Lane, GameMeta, RpcReplyPort<DomainResult<SessionView>>),
     /// Leave the queue; replies whether the session was still in it.
     Remove(i64, RpcReplyPort<bool>),
     /// Move a waiting session to another device (cross-screen); replies whether it waits here.
@@ -78,20 +105,34 @@ pub enum ChannelMsg {
     Get(i64, RpcReplyPort<Option<SessionView>>),
     /// What a player joining `lane` now would see: (players ahead, expected wait in seconds).
     Preview(Lane, RpcReplyPort<(u64, u64)>),
-    /// The pool grants a machine for the head of the queue.
-    Grant(MachineId),
-    /// Rebuild from storage after a restart (before any traffic).
-    Restore { virtual_time: u64, entries: Vec<Restored> },
+    /// A machine of this node comes back: it goes to the head of the queue at once.
+    Free(MachineId),
+    /// Marks a free machine as out (a session restored after a restart holds it); false if it is
+    /// not a free machine of this node.
+    Claim(MachineId, RpcReplyPort<bool>),
+    /// (free, out) machines.
+    Stats(RpcReplyPort<(usize, usize)>),
+    /// Rebuild from storage after a restart (before any traffic), with the games' names.
+    Restore {
+        virtual_time: u64,
+        entries: Vec<Restored>,
+        games: Vec<(i64, GameMeta)>,
+    },
     /// Number waiting (tests, metrics).
     Len(RpcReplyPort<usize>),
-    /// Timer: push the new state to the players of the next slice whose rank moved.
+    /// A socket of this user opened or closed: a waiting player's rank refresh follows whether
+    /// they have one.
+    Watch(i64),
+    /// A waiting session's rank, place and the queue's virtual time (tests).
+    #[cfg(test)]
+    Inspect(i64, RpcReplyPort<Option<(u64, Place, u64)>>),
+    /// Timer: start the rank refresh of the next slice.
     RefreshRanks,
+    /// The next chunk of the slice being refreshed.
+    RefreshChunk,
 }
 
-/// Key of a channel: (game id, node id).
-pub type ChannelKey = (i64, i64);
-
-pub struct ChannelActor {
+pub struct QueueActor {
     pub ctx: Arc<Ctx>,
 }
 
@@ -129,17 +170,20 @@ impl AdmissionRate {
     }
 }
 
-pub struct ChannelState {
-    meta: ChannelMeta,
+pub struct QueueState {
+    node_id: i64,
+    node_name: Arc<str>,
+    /// The name and logo of each game that has had a player here.
+    games: HashMap<i64, GameMeta>,
     queue: LaneQueue<Waiting>,
-    /// Whether a demand is registered with the pool (invariant 1).
-    demanding: bool,
-    pool: ActorRef<PoolMsg>,
+    /// Each waiting user's session (a user waits at most once).
+    by_uid: HashMap<i64, i64>,
+    machines: PoolState,
     rate: AdmissionRate,
+    /// The connected waiting players by slice, and the slice being refreshed.
+    watchers: Watchers,
     /// The next rank refresh tick, set while anyone waits.
     timers: Timers<()>,
-    /// Ticks so far: the slice of the next tick is `tick % RANK_SLICES`.
-    tick: u64,
     /// When the pending tick is due: ticks keep a fixed cadence whatever the walks take.
     tick_due: tokio::time::Instant,
     /// A tick is armed or its message is on its way (the timer's own state cannot tell the
@@ -147,61 +191,75 @@ pub struct ChannelState {
     tick_pending: bool,
 }
 
-impl Actor for ChannelActor {
-    type Msg = ChannelMsg;
-    type State = ChannelState;
-    type Arguments = ChannelKey;
+impl Actor for QueueActor {
+    type Msg = QueueMsg;
+    type State = QueueState;
+    type Arguments = QueueArgs;
 
-    async fn pre_start(&self, _me: ActorRef<ChannelMsg>, key: ChannelKey) -> Result<ChannelState, ActorProcessingErr> {
-        let pool = self.ctx.pool(key.1).map_err(|e| format!("no pool for node {}: {e}", key.1))?;
-        let meta = self.ctx.channel_meta(key).await.map_err(|e| format!("channel {key:?}: {e}"))?;
-        Ok(ChannelState {
-            meta,
+    async fn pre_start(&self, _me: ActorRef<QueueMsg>, args: QueueArgs) -> Result<QueueState, ActorProcessingErr> {
+        metrics::gauge!("yoo_machines_free").increment(args.machines.len() as f64);
+        Ok(QueueState {
+            node_id: args.node_id,
+            node_name: args.node_name,
+            games: HashMap::new(),
             queue: LaneQueue::default(),
-            demanding: false,
-            pool,
+            by_uid: HashMap::new(),
+            machines: PoolState::new(args.machines),
             rate: AdmissionRate::default(),
+            watchers: Watchers::default(),
             timers: Timers::default(),
-            tick: 0,
             tick_due: tokio::time::Instant::now(),
             tick_pending: false,
         })
     }
 
-    async fn handle(&self, me: ActorRef<ChannelMsg>, msg: ChannelMsg, st: &mut ChannelState) -> Result<(), ActorProcessingErr> {
+    async fn post_stop(&self, _me: ActorRef<QueueMsg>, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
+        metrics::gauge!("yoo_machines_free").decrement(st.machines.free_count() as f64);
+        Ok(())
+    }
+
+    async fn handle(&self, me: ActorRef<QueueMsg>, msg: QueueMsg, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
+        let free_before = st.machines.free_count() as f64;
         match msg {
-            ChannelMsg::Enqueue(w, lane, reply) => {
-                let id = w.session_id;
+            QueueMsg::Enqueue(w, lane, meta, reply) => {
+                st.games.insert(w.game_id, meta);
+                let (id, uid) = (w.session_id, w.uid);
                 let rank = st.queue.push(id, lane, w);
                 let place = st.queue.place(id).expect("just pushed");
                 if let Err(e) = self.ctx.store_place(id, &place).await {
                     st.queue.remove(id);
                     let _ = reply.send(Err(e));
                 } else {
+                    st.by_uid.insert(uid, id);
                     if let Some(w) = st.queue.get_mut(id) {
                         w.told = rank;
                     }
+                    self.watch(st, uid);
                     metrics::gauge!("yoo_players_waiting").increment(1.0);
                     crate::game_session::count_state(None, Some(Status::Queue));
                     self.changed(&me, st);
                     let _ = reply.send(Ok(self.view(st, id, rank)));
+                    // A machine that was free is this player's at once (they are alone).
+                    self.admit(&me, st, false).await;
                 }
             }
-            ChannelMsg::Remove(id, reply) => {
-                let removed = st.queue.remove(id).is_some();
-                if removed {
-                    self.left();
+            QueueMsg::Remove(id, reply) => {
+                let removed = st.queue.remove(id);
+                if let Some((_, w)) = &removed {
+                    self.left(st, w);
                     self.changed(&me, st);
                 }
-                let _ = reply.send(removed);
+                let _ = reply.send(removed.is_some());
             }
-            ChannelMsg::ChangeLane(id, lane, reply) => {
+            QueueMsg::ChangeLane(id, lane, reply) => {
                 let r = st.queue.change_lane(id, lane).map(|(rank, moved)| {
                     if moved {
                         if let Some(place) = st.queue.place(id) {
                             let ctx = self.ctx.clone();
                             tokio::spawn(async move {
-                                let _ = ctx.store_place(id, &place).await;
+                                if let Err(e) = ctx.store_place(id, &place).await {
+                                    tracing::error!(session_id = id, error = %e, "new place not stored");
+                                }
                             });
                         }
                     }
@@ -216,7 +274,7 @@ impl Actor for ChannelActor {
                 }
                 let _ = reply.send(view);
             }
-            ChannelMsg::Move(id, device, reply) => {
+            QueueMsg::Move(id, device, reply) => {
                 let rank = st.queue.rank_of(id);
                 if let (Some(_), Some(w)) = (rank, st.queue.get_mut(id)) {
                     w.device_no = device.as_str().into();
@@ -224,65 +282,94 @@ impl Actor for ChannelActor {
                 }
                 let _ = reply.send(rank.map(|rank| self.view(st, id, rank)));
             }
-            ChannelMsg::Get(id, reply) => {
+            QueueMsg::Get(id, reply) => {
                 let _ = reply.send(st.queue.rank_of(id).map(|rank| self.view(st, id, rank)));
             }
-            ChannelMsg::Preview(lane, reply) => {
+            QueueMsg::Preview(lane, reply) => {
                 let ahead = st.queue.rank_of_place(&st.queue.preview(lane)) - 1;
                 let _ = reply.send((ahead, st.rate.wait_secs(ahead + 1, self.ctx.clock.now_ms())));
             }
-            ChannelMsg::Grant(machine) => {
-                st.demanding = false;
-                self.hand_over(&me, st, machine).await;
+            QueueMsg::Free(machine) => {
+                if st.machines.free(machine.clone()) {
+                    self.admit(&me, st, true).await;
+                } else {
+                    tracing::warn!(node_id = st.node_id, machine = %machine, "freed a machine that was not out");
+                }
             }
-            ChannelMsg::Restore { virtual_time, entries } => {
+            QueueMsg::Claim(machine, reply) => {
+                let _ = reply.send(st.machines.claim(&machine));
+            }
+            QueueMsg::Stats(reply) => {
+                let _ = reply.send((st.machines.free_count(), st.machines.out_count()));
+            }
+            QueueMsg::Restore {
+                virtual_time,
+                entries,
+                games,
+            } => {
+                st.games.extend(games);
                 let n = entries.len();
-                st.queue = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
-                if !st.queue.is_empty() {
-                    self.changed(&me, st);
+                let (queue, renumbered) = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
+                st.queue = queue;
+                for id in renumbered {
+                    // Places of a queue kept per game before: stored again in the node's order.
+                    if let Some(place) = st.queue.place(id) {
+                        if let Err(e) = self.ctx.store_place(id, &place).await {
+                            tracing::error!(session_id = id, error = %e, "restored place not stored");
+                        }
+                    }
+                }
+                let uids: Vec<(i64, i64)> = st.queue.in_order().map(|(_, id, w)| (w.uid, id)).collect();
+                for (uid, id) in uids {
+                    st.by_uid.insert(uid, id);
+                    self.watch(st, uid);
                 }
                 metrics::gauge!("yoo_players_waiting").increment(n as f64);
                 for _ in 0..n {
                     crate::game_session::count_state(None, Some(Status::Queue));
                 }
+                if !st.queue.is_empty() {
+                    self.changed(&me, st);
+                }
+                self.admit(&me, st, false).await;
             }
-            ChannelMsg::Len(reply) => {
+            QueueMsg::Len(reply) => {
                 let _ = reply.send(st.queue.len());
             }
-            ChannelMsg::RefreshRanks => {
+            QueueMsg::Watch(uid) => self.watch(st, uid),
+            #[cfg(test)]
+            QueueMsg::Inspect(id, reply) => {
+                let found = st.queue.place(id).zip(st.queue.rank_of(id));
+                let _ = reply.send(found.map(|(place, rank)| (rank, place, st.queue.virtual_time())));
+            }
+            QueueMsg::RefreshRanks => {
                 st.tick_pending = false;
-                self.refresh_ranks(st);
+                st.watchers.tick();
+                self.refresh_chunk(&me, st);
                 if !st.queue.is_empty() {
                     st.tick_pending = true;
                     // The next tick is due one tick after this one was, not after the walk:
                     // a walk's own time does not stretch the period (a late tick runs at once).
                     let now = tokio::time::Instant::now();
                     st.tick_due = (st.tick_due + self.tick()).max(now);
-                    st.timers.set((), st.tick_due - now, &me, ChannelMsg::RefreshRanks);
+                    st.timers.set((), st.tick_due - now, &me, QueueMsg::RefreshRanks);
                 }
             }
+            QueueMsg::RefreshChunk => self.refresh_chunk(&me, st),
         }
-        if !st.demanding {
-            if let Some((_, head)) = st.queue.front() {
-                st.demanding = true;
-                let _ = st.pool.send_message(PoolMsg::Demand {
-                    channel: (st.meta.game_id, st.meta.node_id),
-                    since_ms: head.since_ms,
-                    reply_to: me.clone(),
-                });
-            }
-        }
+        metrics::gauge!("yoo_machines_free").increment(st.machines.free_count() as f64 - free_before);
         Ok(())
     }
 }
 
-impl ChannelActor {
+impl QueueActor {
     /// The view of a waiting session at `rank`.
-    fn view(&self, st: &ChannelState, id: i64, rank: u64) -> SessionView {
+    fn view(&self, st: &QueueState, id: i64, rank: u64) -> SessionView {
         match (st.queue.place(id), st.queue.get(id)) {
-            (Some(place), Some(w)) => self.view_of(st, id, &place, w, Status::Queue, rank),
-            _ => self.view_of(
+            (Some(place), Some(w)) => view_of(st, self.ctx.config.connect_countdown_secs, id, &place, w, Status::Queue, rank),
+            _ => view_of(
                 st,
+                self.ctx.config.connect_countdown_secs,
                 id,
                 &Place {
                     tag: 0,
@@ -296,23 +383,44 @@ impl ChannelActor {
         }
     }
 
-    fn view_of(&self, st: &ChannelState, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
-        view_of(&st.meta, self.ctx.config.connect_countdown_secs, id, place, w, status, rank)
-    }
-
     /// Bookkeeping for a session that left the queue (any way).
-    fn left(&self) {
+    fn left(&self, st: &mut QueueState, w: &Waiting) {
+        if st.by_uid.get(&w.uid) == Some(&w.session_id) {
+            st.by_uid.remove(&w.uid);
+        }
         metrics::gauge!("yoo_players_waiting").decrement(1.0);
         crate::game_session::count_state(Some(Status::Queue), None);
     }
 
+    /// Whether `uid`, if waiting here, has a socket now; a connected player joins the rank
+    /// refresh's list (a player who has gone leaves it when the refresh next meets them).
+    fn watch(&self, st: &mut QueueState, uid: i64) {
+        let Some(&id) = st.by_uid.get(&uid) else { return };
+        let Some(w) = st.queue.get_mut(id) else { return };
+        w.connected = self.ctx.bus.subscribers(&uid) > 0;
+        if w.connected && !w.listed {
+            w.listed = true;
+            st.watchers.add(id);
+        }
+    }
+
+    /// Hands free machines to the heads of the queue while both are there (invariant 1).
+    /// `waited`: the machine came back while players waited, so the admission measures the
+    /// node's admission rate (a player admitted on joining waited for nothing).
+    async fn admit(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, waited: bool) {
+        while !st.queue.is_empty() {
+            let Some(machine) = st.machines.take() else { return };
+            self.hand_over(me, st, machine, waited).await;
+        }
+    }
+
     /// Gives `machine` to the head of the queue by starting its session actor (invariant 2).
-    async fn hand_over(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState, machine: MachineId) {
+    async fn hand_over(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, machine: MachineId, waited: bool) {
         while let Some((id, place, w)) = st.queue.pop_front() {
-            let rank_view = self.view_of(st, id, &place, &w, Status::Ready, 0);
-            self.left();
+            let view = view_of(st, self.ctx.config.connect_countdown_secs, id, &place, &w, Status::Ready, 0);
+            self.left(st, &w);
             let init = SessionInit {
-                view: rank_view,
+                view,
                 uid: w.uid,
                 phase: Phase::Ready { machine: machine.clone() },
                 countdown: self.ctx.config.connect_countdown(),
@@ -321,7 +429,9 @@ impl ChannelActor {
             };
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {
-                    st.rate.record(self.ctx.clock.now_ms());
+                    if waited {
+                        st.rate.record(self.ctx.clock.now_ms());
+                    }
                     metrics::counter!("yoo_queue_admissions_total").increment(1);
                     self.changed(me, st);
                     return;
@@ -330,69 +440,118 @@ impl ChannelActor {
                     tracing::error!(session_id = id, error = %e, "session could not start; next in queue");
                     let now = self.ctx.clock.now_ms();
                     self.ctx
-                        .end_session(w.uid, id, st.meta.game_id, crate::view::EndReason::ServerRestart, now)
+                        .end_session(w.uid, id, w.game_id, crate::view::EndReason::ServerRestart, now)
                         .await;
                 }
             }
         }
-        let _ = st.pool.send_message(PoolMsg::Free(machine));
+        st.machines.free(machine);
     }
 
     /// The time between two rank refresh ticks.
-    fn tick(&self) -> std::time::Duration {
+    fn tick(&self) -> Duration {
         self.ctx.config.rank_refresh() / RANK_SLICES as u32
     }
 
     /// Arms the next rank refresh tick unless one is pending (the queue was empty).
-    fn changed(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState) {
+    fn changed(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
         if !st.tick_pending {
             st.tick_pending = true;
             st.tick_due = tokio::time::Instant::now() + self.tick();
-            st.timers.set((), self.tick(), me, ChannelMsg::RefreshRanks);
+            st.timers.set((), self.tick(), me, QueueMsg::RefreshRanks);
         }
     }
 
-    /// One tick: walks the queue once in admission order and pushes the new state to each
-    /// player of this tick's slice whose rank moved and who has a socket.
-    fn refresh_ranks(&self, st: &mut ChannelState) {
-        let started = std::time::Instant::now();
-        let cpu = crate::clock::thread_cpu_time();
-        let slice = st.tick % RANK_SLICES;
-        st.tick += 1;
-        let (bus, meta, countdown) = (&self.ctx.bus, &st.meta, self.ctx.config.connect_countdown_secs);
-        let mut pushed = 0u64;
-        st.queue.visit_in_order(
-            |id| id.rem_euclid(RANK_SLICES as i64) as u64 == slice,
-            |rank, id, place, w| {
-                if w.told == rank {
-                    return;
-                }
-                let delivered = bus.publish_with(&w.uid, || {
-                    Push::GameStatus(GameState::Online(view_of(meta, countdown, id, place, w, Status::Queue, rank)))
-                });
-                if delivered > 0 {
-                    w.told = rank;
-                    pushed += 1;
-                }
-            },
-        );
-        metrics::counter!("yoo_rank_pushes_total").increment(pushed);
-        metrics::histogram!("yoo_rank_refresh_cpu_seconds").record(crate::clock::thread_cpu_time() - cpu);
-        metrics::histogram!("yoo_rank_refresh_seconds").record(started.elapsed().as_secs_f64());
+    /// Works one chunk of the slice being refreshed, and asks for the next one as a message of
+    /// its own, so that what arrived meanwhile (a machine coming back) is handled first.
+    fn refresh_chunk(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        let QueueState {
+            node_id,
+            node_name,
+            games,
+            queue,
+            watchers,
+            ..
+        } = st;
+        let (bus, countdown) = (&self.ctx.bus, self.ctx.config.connect_countdown_secs);
+        let more = watchers.chunk(|id| {
+            let Some((rank, place, w)) = queue.rank_entry_mut(id) else {
+                return Seen::Gone;
+            };
+            if !w.connected {
+                w.listed = false;
+                return Seen::Gone;
+            }
+            if w.told == rank {
+                return Seen::Unchanged;
+            }
+            let delivered = bus.publish_with(&w.uid, || {
+                let meta = games.get(&w.game_id);
+                Push::GameStatus(GameState::Online(view_parts(
+                    *node_id,
+                    node_name,
+                    meta,
+                    countdown,
+                    id,
+                    &place,
+                    w,
+                    Status::Queue,
+                    rank,
+                )))
+            });
+            if delivered > 0 {
+                w.told = rank;
+                Seen::Pushed
+            } else {
+                // The sockets went: the player leaves the list until one opens again.
+                w.connected = false;
+                w.listed = false;
+                Seen::Gone
+            }
+        });
+        if more {
+            let _ = me.send_message(QueueMsg::RefreshChunk);
+        }
     }
 }
 
 /// The view of a waiting (or just admitted) session.
-fn view_of(meta: &ChannelMeta, countdown_secs: u64, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
+fn view_of(st: &QueueState, countdown_secs: u64, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
+    view_parts(
+        st.node_id,
+        &st.node_name,
+        st.games.get(&w.game_id),
+        countdown_secs,
+        id,
+        place,
+        w,
+        status,
+        rank,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn view_parts(
+    node_id: i64,
+    node_name: &Arc<str>,
+    meta: Option<&GameMeta>,
+    countdown_secs: u64,
+    id: i64,
+    place: &Place,
+    w: &Waiting,
+    status: Status,
+    rank: u64,
+) -> SessionView {
+    let (game_name, game_logo) = meta.map_or_else(|| (Arc::from(""), Arc::from("")), |m| (m.name.clone(), m.logo.clone()));
     SessionView {
         id,
-        game_id: meta.game_id,
-        game_name: meta.game_name.clone(),
-        game_logo: meta.game_logo.clone(),
+        game_id: w.game_id,
+        game_name,
+        game_logo,
         status,
         device_no: w.device_no.clone(),
-        node_id: meta.node_id,
-        node_name: meta.node_name.clone(),
+        node_id,
+        node_name: node_name.clone(),
         connect_countdown_secs: countdown_secs,
         queued_at_ms: w.since_ms,
         ready_at_ms: None,
@@ -401,6 +560,10 @@ fn view_of(meta: &ChannelMeta, countdown_secs: u64, id: i64, place: &Place, w: &
         sort: rank,
     }
 }
+
+#[cfg(test)]
+#[path = "queue_tests.rs"]
+mod actor_tests;
 
 #[cfg(test)]
 mod tests {

@@ -50,8 +50,8 @@ impl GameSessionRepo for Flaky {
         check(&self.fail_place)?;
         self.inner.set_place(id, lane, tag, seq)
     }
-    fn max_admitted_tag(&self, game_id: i64, node_id: i64) -> storage::Result<Option<i64>> {
-        self.inner.max_admitted_tag(game_id, node_id)
+    fn max_admitted_tag(&self, node_id: i64) -> storage::Result<Option<i64>> {
+        self.inner.max_admitted_tag(node_id)
     }
 }
 
@@ -105,7 +105,7 @@ async fn a_failed_storage_call_answers_and_the_actor_keeps_serving() {
     p.grant(b, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
     let loads = flaky.player_loads.load(Ordering::SeqCst);
     flaky.fail_place.store(true, Ordering::SeqCst);
-    let refused = p.start_game(b, "d", 1, Some(1), &[]).await;
+    let refused = p.start_game(b, "d", 2, Some(1), &[]).await;
     assert!(matches!(refused, Err(DomainError::Internal(_))), "{refused:?}");
     flaky.fail_place.store(false, Ordering::SeqCst);
     assert_eq!(
@@ -113,8 +113,11 @@ async fn a_failed_storage_call_answers_and_the_actor_keeps_serving() {
         actors::view::GameState::None,
         "the refused start left nothing behind"
     );
-    let vb = p.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
-    assert_eq!(vb.sort, 2, "the queue serves the next join, behind the player already waiting");
+    let vb = p.start_game(b, "d", 2, Some(1), &[]).await.unwrap();
+    assert_eq!(
+        vb.sort, 2,
+        "the node queue serves the next join, behind the player of another game already waiting"
+    );
     assert_eq!(online(&p, a).await.sort, 1);
     assert_eq!(flaky.player_loads.load(Ordering::SeqCst), loads, "neither player actor restarted");
     let _ = std::fs::remove_dir_all(dir);
