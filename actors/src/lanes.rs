@@ -34,6 +34,32 @@
 //! beyond the bound.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Hashes a session id with one multiplication (Fibonacci hashing): ids are trusted integers
+/// from storage, so the SipHash that guards against chosen keys only costs time on the rank
+/// refresh's lookups.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A map keyed by ids, hashed with [`IdHasher`].
+pub type IdMap<V> = HashMap<i64, V, BuildHasherDefault<IdHasher>>;
 
 /// Queue lane codes (`isFast`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -110,7 +136,7 @@ pub struct LaneQueue<T> {
     /// Per lane, in join order: (place, id). Tags and seqs strictly increase along a lane.
     lanes: [VecDeque<(Place, i64)>; 7],
     /// Each waiting id's lane, join sequence (to find it in its lane) and payload.
-    index: HashMap<i64, (Lane, u64, T)>,
+    index: IdMap<(Lane, u64, T)>,
     virtual_time: u64,
     last_tag: [u64; 7],
     next_seq: u64,
@@ -120,7 +146,7 @@ impl<T> Default for LaneQueue<T> {
     fn default() -> Self {
         LaneQueue {
             lanes: Default::default(),
-            index: HashMap::new(),
+            index: IdMap::default(),
             virtual_time: 0,
             last_tag: [0; 7],
             next_seq: 0,
@@ -260,11 +286,22 @@ impl<T> LaneQueue<T> {
         self.place(id).map(|p| self.rank_of_place(&p))
     }
 
-    /// A waiting id's exact rank, place and payload: one lookup and a binary search per lane.
+    /// A waiting id's exact rank, place and payload: one lookup, and a binary search in each
+    /// lane (in its own lane, the position found is the count ahead there).
     pub fn rank_entry_mut(&mut self, id: i64) -> Option<(u64, Place, &mut T)> {
-        let place = self.place(id)?;
-        let rank = self.rank_of_place(&place);
-        self.index.get_mut(&id).map(|(_, _, t)| (rank, place, t))
+        let LaneQueue { lanes, index, .. } = self;
+        let (lane, seq, item) = index.get_mut(&id)?;
+        let own = lane.index();
+        let at = lanes[own].binary_search_by(|(p, _)| p.seq.cmp(seq)).ok()?;
+        let place = lanes[own][at].0;
+        let key = (place.tag, place.seq);
+        let others: usize = lanes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != own)
+            .map(|(_, q)| q.partition_point(|(p, _)| (p.tag, p.seq) < key))
+            .sum();
+        Some(((at + others) as u64 + 1, place, item))
     }
 
     /// How many waiting players are ahead of `place` (it need not be in the queue), plus one.

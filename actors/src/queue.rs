@@ -43,7 +43,7 @@ use storage::Game;
 use crate::ctx::Ctx;
 use crate::error::DomainResult;
 use crate::game_session::{MachineId, Phase, SessionInit, SessionKey};
-use crate::lanes::{Lane, LaneQueue, Place};
+use crate::lanes::{IdMap, Lane, LaneQueue, Place};
 use crate::machine_pool::PoolState;
 use crate::ranks::{Seen, Watchers, RANK_SLICES};
 use crate::small_str::SmallStr;
@@ -177,7 +177,7 @@ pub struct QueueState {
     games: HashMap<i64, GameMeta>,
     queue: LaneQueue<Waiting>,
     /// Each waiting user's session (a user waits at most once).
-    by_uid: HashMap<i64, i64>,
+    by_uid: IdMap<i64>,
     machines: PoolState,
     rate: AdmissionRate,
     /// The connected waiting players by slice, and the slice being refreshed.
@@ -203,7 +203,7 @@ impl Actor for QueueActor {
             node_name: args.node_name,
             games: HashMap::new(),
             queue: LaneQueue::default(),
-            by_uid: HashMap::new(),
+            by_uid: IdMap::default(),
             machines: PoolState::new(args.machines),
             rate: AdmissionRate::default(),
             watchers: Watchers::default(),
