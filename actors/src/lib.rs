@@ -37,6 +37,7 @@ pub mod queue;
 pub mod ranks;
 pub mod small_str;
 pub mod view;
+pub mod wait;
 
 pub use config::{DomainConfig, NodeConfig};
 pub use error::DomainError;

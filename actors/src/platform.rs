@@ -27,7 +27,26 @@ use crate::providers::sms::{SandboxSms, SmsProvider};
 use crate::queue::Waiting;
 use crate::queue::{GameMeta, QueueActor, QueueArgs, QueueMsg};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use crate::wait::WaitRange;
 use storage::GameSessionRecord;
+
+/// `gameChannelSize`: the lane previewed, the players a joiner would have ahead, their
+/// expected wait and the caller's own (see `wait.rs`; None: not measured yet).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChannelPreview {
+    pub pre_sort: u64,
+    pub lane: i32,
+    pub wait: Option<WaitRange>,
+    pub own_wait: Option<WaitRange>,
+}
+
+impl ChannelPreview {
+    /// `waitDuration` as the spec reads it ("wait less than N minutes"): the long end of the
+    /// range, else its short end; 0 without a measurement.
+    pub fn wait_duration(&self) -> u64 {
+        self.wait.map_or(0, |w| w.max_secs.unwrap_or(w.min_secs))
+    }
+}
 
 /// Something granted to a player: by an operator in dev mode now, by a purchase later.
 #[derive(Debug, Clone, PartialEq)]
@@ -475,9 +494,9 @@ impl Platform {
         }
     }
 
-    /// What someone joining lane `lane` of the caller's node queue would see: (players ahead,
-    /// expected wait in seconds, the lane). Lane 0 previews the caller's own lane.
-    pub async fn channel_preview(&self, uid: i64, lane: i32) -> DomainResult<(u64, u64, i32)> {
+    /// What someone joining lane `lane` of the caller's node queue would see, and the caller's
+    /// own rank and expected wait. Lane 0 previews the caller's own lane.
+    pub async fn channel_preview(&self, uid: i64, lane: i32) -> DomainResult<ChannelPreview> {
         let GameState::Online(v) = self.game_state(uid).await? else {
             return Err(DomainError::UnknownSession);
         };
@@ -486,8 +505,13 @@ impl Platform {
             .or(Lane::from_code(v.is_fast))
             .unwrap_or(Lane::Normal);
         let q = self.ctx.queue(v.node_id)?;
-        let (ahead, wait) = ractor::call!(q, QueueMsg::Preview, lane)?;
-        Ok((ahead, wait, lane.code()))
+        let p = ractor::call!(q, QueueMsg::Preview, lane, Some(v.id))?;
+        Ok(ChannelPreview {
+            pre_sort: p.ahead,
+            lane: lane.code(),
+            wait: p.wait,
+            own_wait: p.own.and_then(|(_, w)| w),
+        })
     }
 
     /// Moves the caller's session to `device_no` (members with cross_screen only).

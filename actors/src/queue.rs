@@ -32,7 +32,7 @@
 //! `yoo_rank_refresh_seconds` and its CPU time (the rank lookups and the encoding of its pushes)
 //! in `yoo_rank_refresh_cpu_seconds`, once per slice.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -48,6 +48,7 @@ use crate::machine_pool::PoolState;
 use crate::ranks::{Seen, Watchers, RANK_SLICES};
 use crate::small_str::SmallStr;
 use crate::view::{GameState, Push, SessionView, Status};
+use crate::wait::{AdmissionRate, WaitRange};
 
 /// One waiting session.
 #[derive(Debug, Clone, Default)]
@@ -103,8 +104,8 @@ pub enum QueueMsg {
     ChangeLane(i64, Lane, RpcReplyPort<Option<SessionView>>),
     /// The view of a waiting session with its exact rank; None if it does not wait here.
     Get(i64, RpcReplyPort<Option<SessionView>>),
-    /// What a player joining `lane` now would see: (players ahead, expected wait in seconds).
-    Preview(Lane, RpcReplyPort<(u64, u64)>),
+    /// What a player joining `lane` now would see, and the asking session's own place.
+    Preview(Lane, Option<i64>, RpcReplyPort<Preview>),
     /// A machine of this node comes back: it goes to the head of the queue at once.
     Free(MachineId),
     /// Marks a free machine as out (a session restored after a restart holds it); false if it is
@@ -136,38 +137,15 @@ pub struct QueueActor {
     pub ctx: Arc<Ctx>,
 }
 
-/// Admissions over the last window, for the expected wait.
-#[derive(Debug, Default)]
-pub struct AdmissionRate {
-    times: VecDeque<i64>,
-}
-
-/// How far back the admission rate looks.
-const RATE_WINDOW_MS: i64 = 5 * 60_000;
-
-impl AdmissionRate {
-    pub fn record(&mut self, now: i64) {
-        self.times.push_back(now);
-        while self.times.front().is_some_and(|t| now - *t > RATE_WINDOW_MS) {
-            self.times.pop_front();
-        }
-    }
-
-    /// Admissions per second, measured over the window (at least 10 s of it); None before any.
-    pub fn per_sec(&self, now: i64) -> Option<f64> {
-        let start = self.times.partition_point(|t| now - *t > RATE_WINDOW_MS);
-        let first = *self.times.get(start)?;
-        let span_ms = (now - first).clamp(10_000, RATE_WINDOW_MS);
-        Some((self.times.len() - start) as f64 * 1000.0 / span_ms as f64)
-    }
-
-    /// Expected seconds until `rank` is admitted; without a measurement, a minute per place.
-    pub fn wait_secs(&self, rank: u64, now: i64) -> u64 {
-        match self.per_sec(now) {
-            Some(r) if r > 0.0 => (rank as f64 / r).ceil() as u64,
-            _ => rank * 60,
-        }
-    }
+/// What a player joining a lane now would see, and where the asking player stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    /// Players who would be ahead of someone joining the lane now.
+    pub ahead: u64,
+    /// Their expected wait (None: not measured yet).
+    pub wait: Option<WaitRange>,
+    /// The asking session's own rank and expected wait, when it waits here.
+    pub own: Option<(u64, Option<WaitRange>)>,
 }
 
 pub struct QueueState {
@@ -285,9 +263,14 @@ impl Actor for QueueActor {
             QueueMsg::Get(id, reply) => {
                 let _ = reply.send(st.queue.rank_of(id).map(|rank| self.view(st, id, rank)));
             }
-            QueueMsg::Preview(lane, reply) => {
+            QueueMsg::Preview(lane, asking, reply) => {
+                let now = self.ctx.clock.now_ms();
                 let ahead = st.queue.rank_of_place(&st.queue.preview(lane)) - 1;
-                let _ = reply.send((ahead, st.rate.wait_secs(ahead + 1, self.ctx.clock.now_ms())));
+                let own = asking
+                    .and_then(|id| st.queue.rank_of(id))
+                    .map(|rank| (rank, st.rate.range(rank, now)));
+                let wait = st.rate.range(ahead + 1, now);
+                let _ = reply.send(Preview { ahead, wait, own });
             }
             QueueMsg::Free(machine) => {
                 if st.machines.free(machine.clone()) {
@@ -358,6 +341,7 @@ impl Actor for QueueActor {
             QueueMsg::RefreshChunk => self.refresh_chunk(&me, st),
         }
         metrics::gauge!("yoo_machines_free").increment(st.machines.free_count() as f64 - free_before);
+        st.rate.set_busy(self.ctx.clock.now_ms(), !st.queue.is_empty());
         Ok(())
     }
 }
@@ -430,7 +414,7 @@ impl QueueActor {
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {
                     if waited {
-                        st.rate.record(self.ctx.clock.now_ms());
+                        st.rate.admitted(self.ctx.clock.now_ms());
                     }
                     metrics::counter!("yoo_queue_admissions_total").increment(1);
                     self.changed(me, st);
@@ -564,21 +548,3 @@ fn view_parts(
 #[cfg(test)]
 #[path = "queue_tests.rs"]
 mod actor_tests;
-
-#[cfg(test)]
-mod tests {
-    use super::AdmissionRate;
-
-    #[test]
-    fn wait_follows_the_measured_rate() {
-        let mut r = AdmissionRate::default();
-        assert_eq!(r.wait_secs(5, 0), 300, "no measurement yet: a minute a place");
-        for i in 0..100 {
-            r.record(i * 100); // 10 per second over 10 s
-        }
-        assert_eq!(r.per_sec(10_000).map(|x| x.round()), Some(10.0));
-        assert_eq!(r.wait_secs(50, 10_000), 5);
-        // Old admissions fall out of the window.
-        assert_eq!(r.wait_secs(1, 10 * 60_000), 60);
-    }
-}

@@ -131,7 +131,7 @@ async fn admission_order_is_the_shown_ranks() {
                 since_ms: now,
                 ..Waiting::default()
             };
-            let ahead_of_joiner = ractor::call!(q, QueueMsg::Preview, lane).unwrap().0;
+            let ahead_of_joiner = ractor::call!(q, QueueMsg::Preview, lane, None).unwrap().ahead;
             let v = ractor::call!(q, QueueMsg::Enqueue, w, lane, meta).unwrap().unwrap();
             assert_eq!((v.sort, v.game_id, v.is_fast), (ahead_of_joiner + 1, game_id, lane.code()));
             settle().await;

@@ -55,13 +55,15 @@ async fn lanes_follow_what_players_hold() {
     p.grant(normal[2], days("vvip", 30)).await.unwrap();
     let up = online(&p, normal[2]).await;
     assert_eq!((up.is_fast, up.sort), (3, 1));
+    let preview = p.channel_preview(normal[0], 0).await.unwrap();
+    assert_eq!((preview.pre_sort, preview.lane), (4, 0), "a new normal player would have 4 ahead");
     assert_eq!(
-        p.channel_preview(normal[0], 0).await.unwrap(),
-        (4, 300, 0),
-        "a new normal player would have 4 ahead"
+        (preview.wait, preview.own_wait, preview.wait_duration()),
+        (None, None, 0),
+        "nobody admitted yet: no measured wait, and no guess"
     );
     assert_eq!(
-        p.channel_preview(normal[0], 1).await.unwrap().0,
+        p.channel_preview(normal[0], 1).await.unwrap().pre_sort,
         0,
         "member fast entry skips the queue"
     );
@@ -190,4 +192,37 @@ async fn cross_screen_move() {
     assert_eq!(&*moved.device_no, "laptop");
     assert_eq!(&*online(&p, a).await.device_no, "laptop");
     assert_eq!(p.store().sessions.get(v.id).unwrap().unwrap().device_no, "laptop");
+}
+
+/// The expected wait is a range measured from the node's admissions (a player's own and a
+/// lane's), none before anyone was admitted after waiting.
+#[tokio::test(start_paused = true)]
+async fn waits_are_a_measured_range() {
+    let p = platform("waits", 1, 600).await;
+    let mut players = vec![];
+    for i in 0..20 {
+        let u = user(&p, &format!("1560000{i:04}")).await;
+        let v = p.start_game(u, "d", 1 + (i % 3), Some(1), &[]).await.unwrap();
+        players.push((u, v.id));
+    }
+    settle().await;
+    let last = players[19].0;
+    assert_eq!(p.channel_preview(last, 0).await.unwrap().own_wait, None, "not measured yet");
+    // One machine, each player holds it for a second: about one admission a second, over
+    // 14 s, so that at least one 30 s bucket has the 5 s of waiting a measurement needs.
+    for (u, id) in players.iter().take(14) {
+        tokio::time::advance(Duration::from_millis(1000)).await;
+        settle().await;
+        p.session_op(*u, SessionOp::Over, *id).await.unwrap();
+        settle().await;
+    }
+    let preview = p.channel_preview(last, 0).await.unwrap();
+    let own = preview.own_wait.expect("measured");
+    let rank = online(&p, last).await.sort;
+    assert_eq!(rank, 5, "one admitted on joining, 14 after waiting");
+    assert!((3..=8).contains(&own.min_secs), "about a second a place: {own:?}");
+    assert!(own.max_secs.is_some_and(|m| m >= own.min_secs), "{own:?}");
+    let lane = preview.wait.expect("a lane's wait is measured too");
+    assert!(lane.min_secs >= own.min_secs, "a joiner now waits behind the caller: {preview:?}");
+    assert_eq!(preview.wait_duration(), lane.max_secs.unwrap());
 }

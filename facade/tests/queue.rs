@@ -51,7 +51,16 @@ async fn lanes_cards_claims_and_moves() {
     );
     let (_, cs) = b.post("/api/japi/yoo/game/gameChannelSize", json!({"isFast": 0})).await;
     assert_eq!(cs["data"]["preSort"], 2, "a normal joiner now has both ahead");
-    assert!(cs["data"]["waitDuration"].as_i64().unwrap() > 0);
+    assert_eq!(
+        (
+            &cs["data"]["waitDuration"],
+            &cs["data"]["waitDurationMin"],
+            &cs["data"]["waitDurationMax"],
+            &cs["data"]["ownWaitMin"]
+        ),
+        (&json!(0), &Value::Null, &Value::Null, &Value::Null),
+        "nobody admitted yet: the wait is not measured, and not guessed: {cs}"
+    );
 
     // A VVIP grant while queued moves B ahead at once.
     let g = grant(&mut b, "15500000002", json!({"kind": "vvip", "days": 30})).await;

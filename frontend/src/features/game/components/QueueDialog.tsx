@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
-import { laneName, type LaneCard } from '../../../lib/lanes';
+import { laneName, ownWaitText, type LaneCard } from '../../../lib/lanes';
 import { formatDateTime } from '../../../lib/time';
 import { Lane } from '../../../stores/models';
 import { useStores } from '../../../stores/context';
@@ -56,6 +56,9 @@ export const QueueDialog = observer(function QueueDialog() {
         {live.nodeName && <div className="queue__node">{live.nodeName}</div>}
         <div className="queue__rank" data-testid="queue-rank">
           排队中，当前第 <b>{live.sort ?? '-'}</b> 位
+        </div>
+        <div className="queue__wait" data-testid="queue-wait">
+          {ownWaitText(queue.preview)}
         </div>
         <div className="queue__bars" aria-hidden="true">
           <span />
