@@ -170,6 +170,10 @@ pub enum SessionMsg {
     Connected,
     /// Timer: charge the next minute of play.
     ChargeMinute,
+    /// Play time was added to the player: a session in its time-up countdown charges again.
+    TimeAdded,
+    /// Timer: the time-up countdown ran out.
+    TimeUpLapsed,
     /// Move the session to another device (cross-screen).
     Move(String, RpcReplyPort<SessionView>),
     Get(RpcReplyPort<SessionView>),
@@ -183,6 +187,8 @@ pub enum SessionTimer {
     Countdown,
     Connect,
     PlayMinute,
+    /// The time-up countdown (`scienceDuration`).
+    TimeUp,
 }
 
 pub struct GameSessionActor {
@@ -198,6 +204,9 @@ pub struct SessionActorState {
     minute: i64,
     /// Whether the under-10-minutes notice went out.
     warned: bool,
+    /// Play time ran out and the time-up countdown runs: the game lives on until it ends, and
+    /// ends then unless play time was added.
+    out_of_time: bool,
 }
 
 impl Actor for GameSessionActor {
@@ -213,6 +222,7 @@ impl Actor for GameSessionActor {
             timers: Timers::default(),
             minute: init.play_minutes,
             warned: false,
+            out_of_time: false,
         };
         count_state(None, st.machine.status());
         match &init.phase {
@@ -242,7 +252,25 @@ impl Actor for GameSessionActor {
                     self.schedule_minute(&me, st);
                 }
             }
-            SessionMsg::ChargeMinute => self.charge_minute(&me, st).await,
+            SessionMsg::ChargeMinute => {
+                if !st.out_of_time {
+                    self.charge_minute(&me, st).await;
+                }
+            }
+            SessionMsg::TimeAdded => {
+                if st.out_of_time {
+                    self.charge_minute(&me, st).await;
+                }
+            }
+            SessionMsg::TimeUpLapsed => {
+                if st.out_of_time {
+                    // A last try: time added just now still counts.
+                    self.charge_minute(&me, st).await;
+                    if st.out_of_time {
+                        let _ = self.apply(&me, st, Event::TimeUp).await;
+                    }
+                }
+            }
             SessionMsg::Move(device, reply) => {
                 st.view.device_no = device.as_str().into();
                 let id = st.view.id;
@@ -302,8 +330,10 @@ impl GameSessionActor {
     }
 
     /// Charges one minute of play: free time first, then paid, nothing inside a package window.
-    /// Under 10 minutes left the player is told once (130123); with nothing left the session
-    /// ends (130125) and the machine goes back.
+    /// Under 10 minutes left the player is told once (130123). With nothing left the player is
+    /// told (130125, with `scienceDuration`) and the time-up countdown starts: the game lives on
+    /// while the player tops up, and ends when the countdown runs out unless play time was
+    /// added (then the minute due is charged and play goes on).
     async fn charge_minute(&self, me: &ActorRef<SessionMsg>, st: &mut SessionActorState) {
         if !matches!(st.machine.phase, Phase::Playing { .. }) {
             return;
@@ -325,7 +355,14 @@ impl GameSessionActor {
         match charged {
             Ok(Ok((charge, user, _))) => {
                 st.minute += 1;
+                if st.out_of_time {
+                    st.out_of_time = false;
+                    st.timers.cancel(&SessionTimer::TimeUp);
+                }
                 let left = user.play_time_free + user.play_time_paid;
+                if left >= 10 {
+                    st.warned = false;
+                }
                 if !charge.package && left < 10 && !st.warned {
                     st.warned = true;
                     let data = format!(r#"{{"left":{left},"gameId":{}}}"#, st.view.game_id);
@@ -340,15 +377,24 @@ impl GameSessionActor {
                 self.schedule_minute(me, st);
             }
             Ok(Err(storage::Error::Conflict(_))) => {
-                let data = format!(r#"{{"gameId":{}}}"#, st.view.game_id);
-                self.ctx.bus.publish(
-                    &topic,
-                    &Push::Notice {
-                        code: crate::view::USER_TIME_END,
-                        data,
-                    },
-                );
-                let _ = self.apply(me, st, Event::TimeUp).await;
+                if !st.out_of_time {
+                    st.out_of_time = true;
+                    let science = self.ctx.config.science_duration_secs;
+                    let data = format!(r#"{{"gameId":{},"scienceDuration":{science}}}"#, st.view.game_id);
+                    self.ctx.bus.publish(
+                        &topic,
+                        &Push::Notice {
+                            code: crate::view::USER_TIME_END,
+                            data,
+                        },
+                    );
+                    st.timers.set(
+                        SessionTimer::TimeUp,
+                        self.ctx.config.science_duration(),
+                        me,
+                        SessionMsg::TimeUpLapsed,
+                    );
+                }
             }
             other => {
                 tracing::error!(session_id = id, minute, result = ?other.map(|r| r.map(|_| ())), "play minute not charged; retrying");
@@ -385,6 +431,7 @@ impl GameSessionActor {
                     st.timers.cancel(&SessionTimer::Countdown);
                     st.timers.cancel(&SessionTimer::Connect);
                     st.timers.cancel(&SessionTimer::PlayMinute);
+                    st.timers.cancel(&SessionTimer::TimeUp);
                     self.ctx.end_session(st.uid, st.view.id, st.view.game_id, reason, now).await;
                     me.stop(None);
                 }

@@ -84,6 +84,23 @@ pub const ALL_LANES: [Lane; 7] = [
     Lane::Daily,
 ];
 
+/// The lane a player holding several entitlements joins: the first they are entitled to, in
+/// the order of core-platform.md §4.6 ("member, carrier, VVIP, VIP, daily, night"), else
+/// normal. The same order picks the helpful ('pre') lane offered.
+pub const PREFERENCE_ORDER: [Lane; 6] = [Lane::Member, Lane::Carrier, Lane::Vvip, Lane::Vip, Lane::Daily, Lane::Night];
+
+/// The order lanes are displayed in (core-platform.md §4.6 "display priority"): member, carrier,
+/// VIP, VVIP, daily, night, normal.
+pub const DISPLAY_ORDER: [Lane; 7] = [
+    Lane::Member,
+    Lane::Carrier,
+    Lane::Vip,
+    Lane::Vvip,
+    Lane::Daily,
+    Lane::Night,
+    Lane::Normal,
+];
+
 /// Tag step; divisible by every weight so tags stay integers.
 pub const STEP: u64 = 8000;
 

@@ -30,6 +30,10 @@ use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use crate::wait::WaitRange;
 use storage::GameSessionRecord;
 
+/// The title of the monthly member fast-entry card: one hour of fast entry ('60分钟', commerce.md
+/// §9's display of one hour).
+pub const MONTHLY_CARD_TITLE: &str = "会员月度速进卡（60分钟）";
+
 /// `gameChannelSize`: the lane previewed, the players a joiner would have ahead, their
 /// expected wait and the caller's own (see `wait.rs`; None: not measured yet).
 #[derive(Debug, Clone, PartialEq)]
@@ -411,6 +415,7 @@ impl Platform {
     /// moves to the better lane it may now have (and is told at once).
     pub async fn grant(&self, uid: i64, grant: Grant) -> DomainResult<()> {
         let now = self.ctx.clock.now_ms();
+        let time_added = matches!(grant, Grant::PlayTime { .. });
         self.ctx
             .db(move |s| -> storage::Result<()> {
                 match grant {
@@ -429,7 +434,21 @@ impl Platform {
                 Ok(())
             })
             .await?;
+        if time_added {
+            self.play_time_added(uid).await?;
+        }
         self.upgrade_queued(uid).await
+    }
+
+    /// The engine call behind a play-time top-up: a session in its time-up countdown charges
+    /// the minute due at once and plays on (core-platform.md §2.14).
+    pub async fn play_time_added(&self, uid: i64) -> DomainResult<()> {
+        if let GameState::Online(v) = self.game_state(uid).await? {
+            if let Some(s) = self.ctx.sessions().get(&SessionKey::lookup(v.id)) {
+                let _ = s.send_message(crate::game_session::SessionMsg::TimeAdded);
+            }
+        }
+        Ok(())
     }
 
     /// The engine call behind a purchase: a queued player moves to the lane what they now hold
@@ -475,7 +494,8 @@ impl Platform {
         Ok((claims, holdings.monthly_cards(), open))
     }
 
-    /// Claims this month's member fast-entry cards (they last to the end of the month).
+    /// Claims this month's member fast-entry cards: 3 (vip) or 5 (vvip) one-hour cards, valid
+    /// to the end of the month (commerce.md §6).
     pub async fn claim_monthly(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
         let cards = self.holdings(uid).await?.monthly_cards();
         if cards == 0 {
@@ -485,7 +505,7 @@ impl Platform {
         let (month, next) = crate::holdings::cst_month(now);
         match self
             .ctx
-            .db_raw(move |s| s.assets.claim_monthly(uid, &month, cards, "会员月度速进卡", next - 1, now))
+            .db_raw(move |s| s.assets.claim_monthly(uid, &month, cards, MONTHLY_CARD_TITLE, next - 1, now))
             .await?
         {
             Ok((_, cards)) => Ok(cards),

@@ -21,6 +21,9 @@ use crate::lanes::Lane;
 use crate::queue::{GameMeta, QueueMsg, Waiting};
 use crate::view::{EndReason, GameState, SessionView};
 
+/// The fast-entry time a used fast-entry card gives: one hour.
+pub const CARD_FAST_ENTER_MS: i64 = 3600 * 1000;
+
 /// A player actor with no calls for this long stops (it is started again on the next call).
 pub const IDLE: Duration = Duration::from_secs(10);
 
@@ -232,6 +235,15 @@ impl PlayerActor {
             Err(e) => return Err(e.into()),
         };
         let view = ractor::call!(ch, QueueMsg::ChangeLane, v.id, Lane::Member)?.ok_or(DomainError::CardNotQueued)?;
+        // A fast-entry card is one hour of fast entry (commerce.md §6 "one-hour cards"): the
+        // queued session moved at once, and a start within the hour joins the fast lane too.
+        if let Err(e) = self
+            .ctx
+            .db(move |s| s.assets.grant_entitlement(uid, "fast_enter", CARD_FAST_ENTER_MS, now))
+            .await
+        {
+            tracing::error!(uid, card_id, error = %e, "fast-entry hour of a used card not granted");
+        }
         Ok((card, view))
     }
 
