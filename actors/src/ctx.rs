@@ -20,7 +20,7 @@ use crate::game_session::{GameSessionActor, MachineId, SessionKey};
 use crate::lanes::Place;
 use crate::player::{PlayerActor, PlayerMsg};
 use crate::queue::{GameMeta, QueueActor, QueueMsg};
-use crate::view::{EndReason, GameState, Push};
+use crate::view::{EndReason, GameState, Notice, Push};
 
 /// What every actor shares.
 pub struct Ctx {
@@ -170,14 +170,7 @@ impl Ctx {
         }
         metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
         if reason == EndReason::ServerRestart {
-            let data = format!(r#"{{"gameId":{game_id},"reason":"{}"}}"#, reason.as_str());
-            self.bus.publish(
-                &uid,
-                &Push::Notice {
-                    code: crate::view::USER_GAME_END,
-                    data,
-                },
-            );
+            self.bus.publish(&uid, &Push::Notice(Notice::GameEnd { game_id, reason }));
         }
         self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));
         self.tell_player_now(uid, PlayerMsg::SessionEnded { id });

@@ -17,7 +17,7 @@ use storage::GameSessionRecord;
 
 use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
-use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use crate::view::{EndReason, GameState, Notice, Push, SessionView, Status};
 
 /// A machine's id, as declared for its node.
 pub type MachineId = String;
@@ -365,29 +365,22 @@ impl GameSessionActor {
                 }
                 if !charge.package && left < 10 && !st.warned {
                     st.warned = true;
-                    let data = format!(r#"{{"left":{left},"gameId":{}}}"#, st.view.game_id);
-                    self.ctx.bus.publish(
-                        &topic,
-                        &Push::Notice {
-                            code: crate::view::USER_GAME_TIME_NOT_ENOUGH,
-                            data,
-                        },
-                    );
+                    let notice = Notice::TimeShort {
+                        game_id: st.view.game_id,
+                        left_minutes: left,
+                    };
+                    self.ctx.bus.publish(&topic, &Push::Notice(notice));
                 }
                 self.schedule_minute(me, st);
             }
             Ok(Err(storage::Error::Conflict(_))) => {
                 if !st.out_of_time {
                     st.out_of_time = true;
-                    let science = self.ctx.config.science_duration_secs;
-                    let data = format!(r#"{{"gameId":{},"scienceDuration":{science}}}"#, st.view.game_id);
-                    self.ctx.bus.publish(
-                        &topic,
-                        &Push::Notice {
-                            code: crate::view::USER_TIME_END,
-                            data,
-                        },
-                    );
+                    let notice = Notice::TimeUp {
+                        game_id: st.view.game_id,
+                        science_duration_secs: self.ctx.config.science_duration_secs,
+                    };
+                    self.ctx.bus.publish(&topic, &Push::Notice(notice));
                     st.timers.set(
                         SessionTimer::TimeUp,
                         self.ctx.config.science_duration(),

@@ -82,9 +82,41 @@ pub enum Push {
     GameStatus(GameState),
     /// The login session behind the socket ended (logout elsewhere): the socket closes.
     Authorization { status: &'static str },
-    /// A notice of core-platform.md §4.11 (130123 time short, 130125 time up, ...), with its
-    /// JSON data.
-    Notice { code: i32, data: String },
+    /// A notice of core-platform.md §4.11; the facade renders its data.
+    Notice(Notice),
+}
+
+/// The notices of core-platform.md §4.11 the domain sends, typed: the facade alone turns them
+/// into the wire's code, name and JSON data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// USER_GAME_TIME_NOT_ENOUGH (130123): under 10 minutes of play time left while playing.
+    TimeShort { game_id: i64, left_minutes: i64 },
+    /// USER_GAME_END (130124): the server ended the session.
+    GameEnd { game_id: i64, reason: EndReason },
+    /// USER_TIME_END (130125): play time ran out; the game ends after `science_duration_secs`
+    /// (the time-up dialog's countdown) unless play time is added.
+    TimeUp { game_id: i64, science_duration_secs: u64 },
+}
+
+impl Notice {
+    /// The notification code.
+    pub fn code(&self) -> i32 {
+        match self {
+            Notice::TimeShort { .. } => USER_GAME_TIME_NOT_ENOUGH,
+            Notice::GameEnd { .. } => USER_GAME_END,
+            Notice::TimeUp { .. } => USER_TIME_END,
+        }
+    }
+
+    /// The spec's name of the code.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Notice::TimeShort { .. } => "USER_GAME_TIME_NOT_ENOUGH",
+            Notice::GameEnd { .. } => "USER_GAME_END",
+            Notice::TimeUp { .. } => "USER_TIME_END",
+        }
+    }
 }
 
 /// USER_GAME_TIME_NOT_ENOUGH: under 10 minutes of play time left while playing.

@@ -271,7 +271,13 @@ async fn topping_up_in_the_countdown_keeps_the_game() {
     assert_eq!(online(&p, a).await.status, Status::Playing);
     tokio::time::advance(Duration::from_millis(1000)).await;
     settle().await;
-    assert!(rec.notices().contains(&actors::view::USER_TIME_END), "minute 1 found no time");
+    assert!(
+        rec.notice_list().contains(&actors::view::Notice::TimeUp {
+            game_id: 1,
+            science_duration_secs: 5
+        }),
+        "minute 1 found no time: the player is told, with the countdown"
+    );
     tokio::time::advance(Duration::from_millis(2000)).await;
     settle().await;
     p.grant(a, Grant::PlayTime { free: 0, paid: 30 }).await.unwrap();
