@@ -12,7 +12,7 @@ pub struct DomainConfig {
     /// Milliseconds from confirming to PLAYING (the machine attaching the stream).
     pub connect_delay_ms: u64,
     /// The most milliseconds between two rank pushes to a connected waiting player whose rank
-    /// moves (the channel ticks five times per period, one slice of the players a tick).
+    /// moves (the node queue ticks five times per period, one slice of the players a tick).
     pub rank_refresh_ms: u64,
     /// Milliseconds of one charged minute of play (60000; tests shorten it).
     pub play_minute_ms: u64,

@@ -1,11 +1,11 @@
 //! One game session from the moment it holds a machine: READY(3) → CONNECTING(4) → PLAYING(5),
-//! and its end. While a session waits in QUEUE(1) it is a compact entry in its queue channel
+//! and its end. While a session waits in QUEUE(1) it is a compact entry in its node's queue
 //! (`queue.rs`), not an actor: a hundred thousand waiting players cost a queue entry each.
 //!
 //! [`SessionMachine`] is the pure state machine: it takes an event and returns the effects the
 //! actor must carry out (timers, giving the machine back, persistence, pushes).
 //! [`GameSessionActor`] carries them out. The session holds its machine until it ends, and always
-//! gives it back to its node's pool.
+//! gives it back to its node's queue, which hands it to the next player at once.
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -52,7 +52,7 @@ pub enum Effect {
     StartCountdown,
     CancelCountdown,
     StartConnect,
-    /// Give the machine back to the node's pool.
+    /// Give the machine back to the node's queue.
     FreeMachine(MachineId),
     /// Write the record and push the new state.
     Changed,

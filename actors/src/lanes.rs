@@ -147,7 +147,7 @@ pub struct Place {
     pub lane: Lane,
 }
 
-/// The queue of one channel: one FIFO per lane, ordered across lanes by tag.
+/// The queue of one node: one FIFO per lane, ordered across lanes by tag.
 #[derive(Debug, Clone)]
 pub struct LaneQueue<T> {
     /// Per lane, in join order: (place, id). Tags and seqs strictly increase along a lane.
@@ -342,6 +342,9 @@ impl<T> LaneQueue<T> {
 
     /// Visits, in admission order, the waiting players whose id `select` picks, with their
     /// rank, place and payload. Players not picked cost one step of the merge and no lookup.
+    /// The rank refresh no longer walks the queue this way (it costs the whole queue each
+    /// time; see `ranks.rs`); `actors/tests/rank_cost.rs` keeps it as the reference it is
+    /// measured against.
     pub fn visit_in_order(&mut self, select: impl Fn(i64) -> bool, mut visit: impl FnMut(u64, i64, &Place, &mut T)) {
         let mut heads = [0usize; 7];
         let mut rank = 0u64;

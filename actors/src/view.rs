@@ -41,7 +41,7 @@ impl EndReason {
     }
 }
 
-/// A live session as its player sees it. The names are shared with the channel (a rank push
+/// A live session as its player sees it. The names are shared with the queue (a rank push
 /// copies no string).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionView {
