@@ -105,7 +105,7 @@ impl Holdings {
             Lane::Vvip => self.is_vvip(),
             Lane::Vip => self.has("vip"),
             Lane::Daily => self.has("daily") && (8..24).contains(&h),
-            Lane::Night => self.has("night") && (h >= 23 || h < 7),
+            Lane::Night => self.has("night") && !(7..23).contains(&h),
             Lane::Normal => true,
         }
     }
@@ -113,7 +113,7 @@ impl Holdings {
     /// Whether a daily or night package covers this moment.
     pub fn package_window_open(&self, now_ms: i64) -> bool {
         let h = cst_hour(now_ms);
-        (self.has("daily") && (8..24).contains(&h)) || (self.has("night") && (h >= 23 || h < 7))
+        (self.has("daily") && (8..24).contains(&h)) || (self.has("night") && !(7..23).contains(&h))
     }
 
     /// The lane a player joins now (core-platform.md §4.6): the first of

@@ -179,13 +179,9 @@ impl Platform {
                     queued.entry(r.node_id).or_default().push((w, place));
                     waiting += 1;
                 }
-                3..=5 if known_node && r.machine_id.is_some() => {
-                    if self.restore_active(&r, now).await.is_ok() {
-                        active += 1;
-                    } else {
-                        ctx.end_session(r.uid, r.id, r.game_id, EndReason::ServerRestart, now).await;
-                        ended += 1;
-                    }
+                // A session whose machine cannot be restored ends below, like any other.
+                3..=5 if known_node && r.machine_id.is_some() && self.restore_active(&r, now).await.is_ok() => {
+                    active += 1;
                 }
                 _ => {
                     ctx.end_session(r.uid, r.id, r.game_id, EndReason::ServerRestart, now).await;
