@@ -184,6 +184,11 @@ impl<T> LaneQueue<T> {
 
     /// Joins `lane`; returns the rank. An id already waiting is moved (see `change_lane`).
     pub fn push(&mut self, id: i64, lane: Lane, item: T) -> u64 {
+        self.join(id, lane, item).0
+    }
+
+    /// Joins `lane`; returns the rank and the place given.
+    pub fn join(&mut self, id: i64, lane: Lane, item: T) -> (u64, Place) {
         if self.index.contains_key(&id) {
             self.remove(id);
         }
@@ -192,7 +197,7 @@ impl<T> LaneQueue<T> {
         self.next_seq += 1;
         self.lanes[lane.index()].push_back((place, id));
         self.index.insert(id, (lane, place.seq, item));
-        self.rank_of_place(&place)
+        (self.rank_of_place(&place), place)
     }
 
     fn position(&self, lane: Lane, seq: u64) -> Option<usize> {
@@ -485,6 +490,42 @@ mod tests {
         assert_eq!(q.push(100, Lane::Vip, 0), r.push(100, Lane::Vip, 0));
         assert_eq!(q.push(101, Lane::Normal, 0), r.push(101, Lane::Normal, 0));
         assert_eq!(order(&q), order(&r));
+    }
+
+    /// Places stored by queues kept per game share sequence numbers; restored into one node
+    /// queue they are numbered afresh in (tag, seq, id) order, every lane stays in order and
+    /// every entry can be found and ranked.
+    #[test]
+    fn restore_merges_places_of_per_game_queues() {
+        let (mut a, mut b) = (LaneQueue::default(), LaneQueue::default());
+        for i in 0..10i64 {
+            a.push(i, ALL_LANES[i as usize % 3], ());
+            b.push(100 + i, ALL_LANES[i as usize % 4], ());
+        }
+        let entries: Vec<(i64, Place, ())> = a
+            .in_order()
+            .map(|(_, id, _)| (id, a.place(id).unwrap(), ()))
+            .chain(b.in_order().map(|(_, id, _)| (id, b.place(id).unwrap(), ())))
+            .collect();
+        let (mut q, renumbered) = LaneQueue::restore(0, entries.clone());
+        assert!(!renumbered.is_empty(), "shared sequence numbers are renumbered");
+        assert_eq!(q.len(), 20);
+        let order: Vec<i64> = q.in_order().map(|(_, id, _)| id).collect();
+        let mut want = entries.clone();
+        want.sort_by_key(|(id, p, _)| (p.tag, p.seq, *id));
+        assert_eq!(order, want.iter().map(|(id, _, _)| *id).collect::<Vec<_>>());
+        for (rank, id, _) in q.in_order().collect::<Vec<_>>() {
+            assert_eq!(q.rank_of(id), Some(rank));
+        }
+        for lane in ALL_LANES {
+            let ids: Vec<i64> = order.iter().copied().filter(|id| q.place(*id).unwrap().lane == lane).collect();
+            let tags: Vec<u64> = ids.iter().map(|id| q.place(*id).unwrap().tag).collect();
+            assert!(tags.windows(2).all(|w| w[0] <= w[1]), "lane {lane:?} in order");
+        }
+        assert!(q.remove(105).is_some());
+        assert_eq!(q.pop_front().map(|(id, _, _)| id), Some(order[0]));
+        q.push(500, Lane::Normal, ());
+        assert_eq!(q.rank_of(500), Some(19));
     }
 
     #[test]

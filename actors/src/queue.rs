@@ -202,8 +202,7 @@ impl Actor for QueueActor {
             QueueMsg::Enqueue(w, lane, meta, reply) => {
                 st.games.insert(w.game_id, meta);
                 let (id, uid) = (w.session_id, w.uid);
-                let rank = st.queue.push(id, lane, w);
-                let place = st.queue.place(id).expect("just pushed");
+                let (rank, place) = st.queue.join(id, lane, w);
                 if let Err(e) = self.ctx.store_place(id, &place).await {
                     st.queue.remove(id);
                     let _ = reply.send(Err(e));
