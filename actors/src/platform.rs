@@ -20,11 +20,10 @@ use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit, SessionKey};
 use crate::holdings::Holdings;
-use crate::lanes::{Lane, Place};
+use crate::lanes::Lane;
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
-use crate::queue::Waiting;
 use crate::queue::{GameMeta, QueueActor, QueueArgs, QueueMsg};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use crate::wait::WaitRange;
@@ -118,17 +117,19 @@ impl Platform {
             (GameSessionActor { ctx: c.clone() }, init)
         });
         let c = ctx.clone();
-        let nodes: std::collections::HashMap<i64, (Arc<str>, Vec<MachineId>)> = config
+        type NodeArgs = (Arc<str>, Vec<MachineId>, Arc<std::sync::atomic::AtomicBool>);
+        let nodes: std::collections::HashMap<i64, NodeArgs> = config
             .nodes
             .iter()
-            .map(|n| (n.id, (Arc::from(n.name.as_str()), n.machines.clone())))
+            .map(|n| (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), Arc::default())))
             .collect();
         let queues: Factory<i64, QueueActor> = Arc::new(move |node| {
-            let (name, machines) = nodes.get(node).cloned().unwrap_or_else(|| (Arc::from(""), vec![]));
+            let (name, machines, started) = nodes.get(node).cloned().unwrap_or_else(|| (Arc::from(""), vec![], Arc::default()));
             let args = QueueArgs {
                 node_id: *node,
                 node_name: name,
                 machines,
+                started,
             };
             (QueueActor { ctx: c.clone() }, args)
         });
@@ -162,21 +163,7 @@ impl Platform {
             let known_node = ctx.config.nodes.iter().any(|n| n.id == r.node_id);
             match r.status {
                 1 if known_node => {
-                    let lane = Lane::from_code(r.lane).unwrap_or(Lane::Normal);
-                    let place = Place {
-                        tag: r.tag.max(0) as u64,
-                        seq: r.seq.max(0) as u64,
-                        lane,
-                    };
-                    let w = Waiting {
-                        session_id: r.id,
-                        uid: r.uid,
-                        game_id: r.game_id,
-                        device_no: r.device_no.as_str().into(),
-                        since_ms: r.created_at,
-                        ..Waiting::default()
-                    };
-                    queued.entry(r.node_id).or_default().push((w, place));
+                    queued.entry(r.node_id).or_default().push(crate::queue::restored(&r));
                     waiting += 1;
                 }
                 // A session whose machine cannot be restored ends below, like any other.

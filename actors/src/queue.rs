@@ -21,6 +21,9 @@
 //!    caller finds the session actor instead.
 //! 3. A machine whose head cannot start goes to the next head, and back to the free machines
 //!    when the queue is empty.
+//! 4. A queue restarted by its supervisor (a failed handler) rebuilds itself from storage: the
+//!    waiting players in their stored places, the machines of the node's live sessions out
+//!    (`a_failed_queue_rebuilds_itself_from_storage`).
 //!
 //! Rank freshness (see `ranks.rs` for the structure): while anyone waits, a tick every
 //! `rank_refresh / RANK_SLICES` serves one slice of the *connected* waiting players (session id
@@ -33,12 +36,13 @@
 //! in `yoo_rank_refresh_cpu_seconds`, once per slice.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use storage::Game;
+use storage::{Game, GameSessionRecord};
 
 use crate::ctx::Ctx;
 use crate::error::DomainResult;
@@ -88,10 +92,31 @@ pub struct QueueArgs {
     pub node_id: i64,
     pub node_name: Arc<str>,
     pub machines: Vec<MachineId>,
+    /// Set by the first start: a start after it is a restart by the supervisor, and the queue
+    /// rebuilds itself from storage (the platform restores the first one).
+    pub started: Arc<AtomicBool>,
 }
 
 /// A restored entry: the waiting session and its stored place.
 pub type Restored = (Waiting, Place);
+
+/// The waiting entry and the place of a stored queued session.
+pub fn restored(r: &GameSessionRecord) -> Restored {
+    let w = Waiting {
+        session_id: r.id,
+        uid: r.uid,
+        game_id: r.game_id,
+        device_no: r.device_no.as_str().into(),
+        since_ms: r.created_at,
+        ..Waiting::default()
+    };
+    let place = Place {
+        tag: r.tag.max(0) as u64,
+        seq: r.seq.max(0) as u64,
+        lane: Lane::from_code(r.lane).unwrap_or(Lane::Normal),
+    };
+    (w, place)
+}
 
 pub enum QueueMsg {
     /// Join the queue in `lane`; replies with the view (exact rank).
@@ -119,6 +144,11 @@ pub enum QueueMsg {
         entries: Vec<Restored>,
         games: Vec<(i64, GameMeta)>,
     },
+    /// Hand free machines to waiting players (after the queue rebuilt itself).
+    Admit,
+    /// Fail the actor, as a bug would (tests of the supervision path).
+    #[cfg(test)]
+    Fail,
     /// Number waiting (tests, metrics).
     Len(RpcReplyPort<usize>),
     /// A socket of this user opened or closed: a waiting player's rank refresh follows whether
@@ -174,9 +204,12 @@ impl Actor for QueueActor {
     type State = QueueState;
     type Arguments = QueueArgs;
 
-    async fn pre_start(&self, _me: ActorRef<QueueMsg>, args: QueueArgs) -> Result<QueueState, ActorProcessingErr> {
-        metrics::gauge!("yoo_machines_free").increment(args.machines.len() as f64);
-        Ok(QueueState {
+    async fn pre_start(&self, me: ActorRef<QueueMsg>, args: QueueArgs) -> Result<QueueState, ActorProcessingErr> {
+        let restart = args.started.swap(true, Ordering::SeqCst);
+        if !restart {
+            metrics::gauge!("yoo_machines_free").increment(args.machines.len() as f64);
+        }
+        let mut st = QueueState {
             node_id: args.node_id,
             node_name: args.node_name,
             games: HashMap::new(),
@@ -188,7 +221,11 @@ impl Actor for QueueActor {
             timers: Timers::default(),
             tick_due: tokio::time::Instant::now(),
             tick_pending: false,
-        })
+        };
+        if restart {
+            self.recover(&me, &mut st).await?;
+        }
+        Ok(st)
     }
 
     async fn post_stop(&self, _me: ActorRef<QueueMsg>, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
@@ -289,32 +326,17 @@ impl Actor for QueueActor {
                 entries,
                 games,
             } => {
-                st.games.extend(games);
                 let n = entries.len();
-                let (queue, renumbered) = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
-                st.queue = queue;
-                for id in renumbered {
-                    // Places of a queue kept per game before: stored again in the node's order.
-                    if let Some(place) = st.queue.place(id) {
-                        if let Err(e) = self.ctx.store_place(id, &place).await {
-                            tracing::error!(session_id = id, error = %e, "restored place not stored");
-                        }
-                    }
-                }
-                let uids: Vec<(i64, i64)> = st.queue.in_order().map(|(_, id, w)| (w.uid, id)).collect();
-                for (uid, id) in uids {
-                    st.by_uid.insert(uid, id);
-                    self.watch(st, uid);
-                }
+                self.restore(&me, st, virtual_time, entries, games).await;
                 metrics::gauge!("yoo_players_waiting").increment(n as f64);
                 for _ in 0..n {
                     crate::game_session::count_state(None, Some(Status::Queue));
                 }
-                if !st.queue.is_empty() {
-                    self.changed(&me, st);
-                }
                 self.admit(&me, st, false).await;
             }
+            QueueMsg::Admit => self.admit(&me, st, false).await,
+            #[cfg(test)]
+            QueueMsg::Fail => return Err("a failure the supervisor sees (test)".into()),
             QueueMsg::Len(reply) => {
                 let _ = reply.send(st.queue.len());
             }
@@ -346,6 +368,64 @@ impl Actor for QueueActor {
 }
 
 impl QueueActor {
+    /// Rebuilds the queue after a restart by its supervisor (a failed handler): the waiting
+    /// players in their stored places, and the machines the live sessions of the node hold
+    /// (their actors run on). The gauges still count what the failed actor counted.
+    async fn recover(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) -> DomainResult<()> {
+        let node = st.node_id;
+        let open = self.ctx.db(|s| s.sessions.list_open()).await?;
+        let virtual_time = self.ctx.db(move |s| s.sessions.max_admitted_tag(node)).await?.unwrap_or(0).max(0) as u64;
+        let (mut entries, mut games) = (vec![], vec![]);
+        for r in open.iter().filter(|r| r.node_id == node) {
+            match (r.status, &r.machine_id) {
+                (1, _) => {
+                    if !games.iter().any(|(id, _)| *id == r.game_id) {
+                        games.push((r.game_id, self.ctx.game_meta(r.game_id).await?));
+                    }
+                    entries.push(restored(r));
+                }
+                (3..=5, Some(m)) => {
+                    st.machines.claim(m);
+                }
+                _ => {}
+            }
+        }
+        tracing::warn!(node_id = node, waiting = entries.len(), "queue restarted; rebuilt from storage");
+        self.restore(me, st, virtual_time, entries, games).await;
+        let _ = me.send_message(QueueMsg::Admit);
+        Ok(())
+    }
+
+    /// Takes restored entries (their stored places) as the queue.
+    async fn restore(
+        &self,
+        me: &ActorRef<QueueMsg>,
+        st: &mut QueueState,
+        virtual_time: u64,
+        entries: Vec<Restored>,
+        games: Vec<(i64, GameMeta)>,
+    ) {
+        st.games.extend(games);
+        let (queue, renumbered) = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
+        st.queue = queue;
+        for id in renumbered {
+            // Places of a queue kept per game before: stored again in the node's order.
+            if let Some(place) = st.queue.place(id) {
+                if let Err(e) = self.ctx.store_place(id, &place).await {
+                    tracing::error!(session_id = id, error = %e, "restored place not stored");
+                }
+            }
+        }
+        let uids: Vec<(i64, i64)> = st.queue.in_order().map(|(_, id, w)| (w.uid, id)).collect();
+        for (uid, id) in uids {
+            st.by_uid.insert(uid, id);
+            self.watch(st, uid);
+        }
+        if !st.queue.is_empty() {
+            self.changed(me, st);
+        }
+    }
+
     /// The view of a waiting session at `rank`.
     fn view(&self, st: &QueueState, id: i64, rank: u64) -> SessionView {
         match (st.queue.place(id), st.queue.get(id)) {

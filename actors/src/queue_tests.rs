@@ -230,3 +230,87 @@ async fn shown_ranks(q: &ActorRef<QueueMsg>, waiting: &HashMap<i64, Joined>) -> 
 async fn located(q: &ActorRef<QueueMsg>, id: i64) -> Option<(u64, Place, u64)> {
     ractor::call!(q, QueueMsg::Inspect, id).unwrap()
 }
+
+/// A node queue that fails is restarted by its supervisor and rebuilds itself from storage: the
+/// same players in the same order, the machine a live session holds still out (never handed out
+/// twice), and the next freed machine goes to rank 1.
+#[tokio::test(start_paused = true)]
+async fn a_failed_queue_rebuilds_itself_from_storage() {
+    let (p, dir) = platform("recover", 1).await;
+    let ctx = p.ctx.clone();
+    let q = ctx.queue(1).unwrap();
+    let now = ctx.clock.now_ms();
+    let mut ids = vec![];
+    for (i, lane) in [Lane::Normal, Lane::Normal, Lane::Vip, Lane::Normal, Lane::Daily]
+        .into_iter()
+        .enumerate()
+    {
+        let uid = ctx
+            .store
+            .users
+            .get_or_create_by_phone(&format!("1710000000{i}"), "p", now)
+            .unwrap()
+            .0
+            .uid;
+        let game_id = 1 + (i as i64 % 3);
+        let record = ctx
+            .store
+            .sessions
+            .insert(&NewGameSession {
+                uid,
+                game_id,
+                node_id: 1,
+                device_no: "d".into(),
+                created_at: now,
+                lane: lane.code(),
+            })
+            .unwrap();
+        let w = Waiting {
+            session_id: record.id,
+            uid,
+            game_id,
+            device_no: "d".into(),
+            since_ms: now,
+            ..Waiting::default()
+        };
+        let meta = GameMeta {
+            name: format!("g{game_id}").into(),
+            logo: "".into(),
+        };
+        ractor::call!(q, QueueMsg::Enqueue, w, lane, meta).unwrap().unwrap();
+        settle().await;
+        ids.push(record.id);
+    }
+    let holder = ids[0];
+    let waiting: HashMap<i64, Joined> = ids[1..]
+        .iter()
+        .map(|id| {
+            (
+                *id,
+                Joined {
+                    rank: 0,
+                    at_join: 0,
+                    bound: 0,
+                },
+            )
+        })
+        .collect();
+    let before = shown_ranks(&q, &waiting).await;
+    assert_eq!(ractor::call!(q, QueueMsg::Stats).unwrap(), (0, 1));
+
+    let _ = q.send_message(QueueMsg::Fail);
+    settle().await;
+    let q2 = ctx.queue(1).unwrap();
+    assert_ne!(q2.get_id(), q.get_id(), "a new actor");
+    assert_eq!(shown_ranks(&q2, &waiting).await, before, "the same order");
+    assert_eq!(ractor::call!(q2, QueueMsg::Stats).unwrap(), (0, 1), "the held machine is still out");
+
+    let s = ctx.sessions().get(&SessionKey::lookup(holder)).unwrap();
+    ractor::call!(s, SessionMsg::Over).unwrap().unwrap();
+    settle().await;
+    let first = before.iter().find(|(_, r)| **r == 1).map(|(id, _)| *id).unwrap();
+    let s = ctx.sessions().get(&SessionKey::lookup(first)).expect("rank 1 got the machine");
+    assert_eq!(ractor::call!(s, SessionMsg::Get).unwrap().status, Status::Ready);
+    assert_eq!(ractor::call!(q2, QueueMsg::Len).unwrap(), 3);
+    let _ = std::fs::remove_dir_all(dir);
+}
