@@ -57,9 +57,11 @@ export const QueueDialog = observer(function QueueDialog() {
         <div className="queue__rank" data-testid="queue-rank">
           排队中，当前第 <b>{live.sort ?? '-'}</b> 位
         </div>
-        <div className="queue__wait" data-testid="queue-wait">
-          {ownWaitText(queue.preview)}
-        </div>
+        {queue.preview && (
+          <div className="queue__wait" data-testid="queue-wait">
+            {ownWaitText(queue.preview)}
+          </div>
+        )}
         <div className="queue__bars" aria-hidden="true">
           <span />
           <span />
