@@ -12,10 +12,14 @@ pub struct DomainConfig {
     /// Milliseconds from confirming to PLAYING (the machine attaching the stream).
     pub connect_delay_ms: u64,
     /// The most milliseconds between two rank pushes to a connected waiting player whose rank
-    /// moves (the channel ticks five times per period, one slice of the players a tick).
+    /// moves (the node queue ticks five times per period, one slice of the players a tick).
     pub rank_refresh_ms: u64,
     /// Milliseconds of one charged minute of play (60000; tests shorten it).
     pub play_minute_ms: u64,
+    /// Seconds the game stays alive after play time ran out, while the time-up dialog counts
+    /// down (`scienceDuration`, core-platform.md §2.14): the session ends then unless play time
+    /// was added meanwhile.
+    pub science_duration_secs: u64,
     /// Free play minutes a new player receives (the registration gift).
     pub register_gift_minutes: i64,
     /// Games that need their subscription package (entitlement `sub:{id}`).
@@ -51,6 +55,7 @@ impl Default for DomainConfig {
             connect_delay_ms: 1000,
             rank_refresh_ms: 750,
             play_minute_ms: 60_000,
+            science_duration_secs: 60,
             register_gift_minutes: 60,
             subscription_games: vec![19],
             sms_fail_numbers: vec!["19900000000".into()],
@@ -82,6 +87,9 @@ impl DomainConfig {
     }
     pub fn rank_refresh(&self) -> Duration {
         Duration::from_millis(self.rank_refresh_ms)
+    }
+    pub fn science_duration(&self) -> Duration {
+        Duration::from_secs(self.science_duration_secs)
     }
     pub fn connect_delay(&self) -> Duration {
         Duration::from_millis(self.connect_delay_ms)

@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use engine::bus::SubscriptionId;
 
-use crate::platform::Ctx;
+use crate::ctx::Ctx;
+use crate::queue::QueueMsg;
 use crate::view::Push;
 
 /// Where a connection's pushes go. `push` must not block or call back into the platform (it runs
@@ -26,18 +27,28 @@ pub trait ConnectionSink: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct Connection {
     sub: SubscriptionId<i64>,
+    uid: i64,
 }
 
 impl Connection {
     pub(crate) fn open(ctx: &Ctx, uid: i64, sink: Arc<dyn ConnectionSink>) -> Connection {
         metrics::gauge!("yoo_connections_open").increment(1.0);
-        Connection {
-            sub: ctx.bus.subscribe(&uid, move |p: &Push| sink.push(p)),
-        }
+        let sub = ctx.bus.subscribe(&uid, move |p: &Push| sink.push(p));
+        watch(ctx, uid);
+        Connection { sub, uid }
     }
 
     pub(crate) fn close(self, ctx: &Ctx) {
         metrics::gauge!("yoo_connections_open").decrement(1.0);
         ctx.bus.unsubscribe(&self.sub);
+        watch(ctx, self.uid);
+    }
+}
+
+/// Tells the queue of every node that a socket of `uid` opened or closed: the queue where the
+/// player waits, if any, keeps their rank fresh only while they have one (`ranks.rs`).
+fn watch(ctx: &Ctx, uid: i64) {
+    for q in ctx.all_queues() {
+        let _ = q.send_message(QueueMsg::Watch(uid));
     }
 }

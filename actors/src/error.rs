@@ -101,4 +101,18 @@ impl From<storage::Error> for DomainError {
     }
 }
 
+/// A failed actor call (the actor stopped, or dropped the reply) is an internal refusal: the
+/// caller is answered, nothing it can see changed.
+impl<T> From<ractor::RactorErr<T>> for DomainError {
+    fn from(e: ractor::RactorErr<T>) -> Self {
+        DomainError::Internal(format!("actor call: {e}"))
+    }
+}
+
+impl<T> From<ractor::MessagingErr<T>> for DomainError {
+    fn from(e: ractor::MessagingErr<T>) -> Self {
+        DomainError::Internal(format!("actor message: {e}"))
+    }
+}
+
 pub type DomainResult<T> = Result<T, DomainError>;

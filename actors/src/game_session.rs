@@ -1,12 +1,13 @@
 //! One game session from the moment it holds a machine: READY(3) → CONNECTING(4) → PLAYING(5),
-//! and its end. While a session waits in QUEUE(1) it is a compact entry in its queue channel
+//! and its end. While a session waits in QUEUE(1) it is a compact entry in its node's queue
 //! (`queue.rs`), not an actor: a hundred thousand waiting players cost a queue entry each.
 //!
 //! [`SessionMachine`] is the pure state machine: it takes an event and returns the effects the
 //! actor must carry out (timers, giving the machine back, persistence, pushes).
 //! [`GameSessionActor`] carries them out. The session holds its machine until it ends, and always
-//! gives it back to its node's pool.
+//! gives it back to its node's queue, which hands it to the next player at once.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,9 +15,9 @@ use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use storage::GameSessionRecord;
 
+use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
-use crate::platform::Ctx;
-use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use crate::view::{EndReason, GameState, Notice, Push, SessionView, Status};
 
 /// A machine's id, as declared for its node.
 pub type MachineId = String;
@@ -51,7 +52,7 @@ pub enum Effect {
     StartCountdown,
     CancelCountdown,
     StartConnect,
-    /// Give the machine back to the node's pool.
+    /// Give the machine back to the node's queue.
     FreeMachine(MachineId),
     /// Write the record and push the new state.
     Changed,
@@ -110,6 +111,45 @@ impl SessionMachine {
     }
 }
 
+/// Registry key of a session: its id, carrying what it starts with.
+#[derive(Clone)]
+pub struct SessionKey {
+    pub id: i64,
+    /// What the session starts with; a key made only to look a session up has none.
+    pub(crate) init: Option<Arc<SessionInit>>,
+}
+
+impl SessionKey {
+    pub fn new(id: i64, init: SessionInit) -> Self {
+        SessionKey {
+            id,
+            init: Some(Arc::new(init)),
+        }
+    }
+
+    /// A key to find a running session with (never to start one).
+    pub fn lookup(id: i64) -> Self {
+        SessionKey { id, init: None }
+    }
+}
+
+impl PartialEq for SessionKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for SessionKey {}
+impl Hash for SessionKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.id.hash(h)
+    }
+}
+impl std::fmt::Debug for SessionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "session {}", self.id)
+    }
+}
+
 /// What a session actor starts with: the view as the queue left it, the machine, and (after a
 /// restart) the phase and the time left on the ready countdown.
 #[derive(Debug, Clone)]
@@ -130,6 +170,10 @@ pub enum SessionMsg {
     Connected,
     /// Timer: charge the next minute of play.
     ChargeMinute,
+    /// Play time was added to the player: a session in its time-up countdown charges again.
+    TimeAdded,
+    /// Timer: the time-up countdown ran out.
+    TimeUpLapsed,
     /// Move the session to another device (cross-screen).
     Move(String, RpcReplyPort<SessionView>),
     Get(RpcReplyPort<SessionView>),
@@ -143,6 +187,8 @@ pub enum SessionTimer {
     Countdown,
     Connect,
     PlayMinute,
+    /// The time-up countdown (`scienceDuration`).
+    TimeUp,
 }
 
 pub struct GameSessionActor {
@@ -158,6 +204,9 @@ pub struct SessionActorState {
     minute: i64,
     /// Whether the under-10-minutes notice went out.
     warned: bool,
+    /// Play time ran out and the time-up countdown runs: the game lives on until it ends, and
+    /// ends then unless play time was added.
+    out_of_time: bool,
 }
 
 impl Actor for GameSessionActor {
@@ -173,6 +222,7 @@ impl Actor for GameSessionActor {
             timers: Timers::default(),
             minute: init.play_minutes,
             warned: false,
+            out_of_time: false,
         };
         count_state(None, st.machine.status());
         match &init.phase {
@@ -202,7 +252,25 @@ impl Actor for GameSessionActor {
                     self.schedule_minute(&me, st);
                 }
             }
-            SessionMsg::ChargeMinute => self.charge_minute(&me, st).await,
+            SessionMsg::ChargeMinute => {
+                if !st.out_of_time {
+                    self.charge_minute(&me, st).await;
+                }
+            }
+            SessionMsg::TimeAdded => {
+                if st.out_of_time {
+                    self.charge_minute(&me, st).await;
+                }
+            }
+            SessionMsg::TimeUpLapsed => {
+                if st.out_of_time {
+                    // A last try: time added just now still counts.
+                    self.charge_minute(&me, st).await;
+                    if st.out_of_time {
+                        let _ = self.apply(&me, st, Event::TimeUp).await;
+                    }
+                }
+            }
             SessionMsg::Move(device, reply) => {
                 st.view.device_no = device.as_str().into();
                 let id = st.view.id;
@@ -262,52 +330,64 @@ impl GameSessionActor {
     }
 
     /// Charges one minute of play: free time first, then paid, nothing inside a package window.
-    /// Under 10 minutes left the player is told once (130123); with nothing left the session
-    /// ends (130125) and the machine goes back.
+    /// Under 10 minutes left the player is told once (130123). With nothing left the player is
+    /// told (130125, with `scienceDuration`) and the time-up countdown starts: the game lives on
+    /// while the player tops up, and ends when the countdown runs out unless play time was
+    /// added (then the minute due is charged and play goes on).
     async fn charge_minute(&self, me: &ActorRef<SessionMsg>, st: &mut SessionActorState) {
         if !matches!(st.machine.phase, Phase::Playing { .. }) {
             return;
         }
         let now = self.ctx.clock.now_ms();
         let (uid, id, minute) = (st.uid, st.view.id, st.minute);
-        let store = self.ctx.store.clone();
-        let charged = tokio::task::spawn_blocking(move || -> storage::Result<_> {
-            let holdings = crate::holdings::Holdings {
-                entitlements: store.assets.entitlements(uid, now)?,
-                ..Default::default()
-            };
-            let package = holdings.package_window_open(now);
-            store.assets.charge_minute(uid, id, minute, package, now)
-        })
-        .await;
+        let charged = self
+            .ctx
+            .db_raw(move |store| -> storage::Result<_> {
+                let holdings = crate::holdings::Holdings {
+                    entitlements: store.assets.entitlements(uid, now)?,
+                    ..Default::default()
+                };
+                let package = holdings.package_window_open(now);
+                store.assets.charge_minute(uid, id, minute, package, now)
+            })
+            .await;
         let topic = uid;
         match charged {
             Ok(Ok((charge, user, _))) => {
                 st.minute += 1;
+                if st.out_of_time {
+                    st.out_of_time = false;
+                    st.timers.cancel(&SessionTimer::TimeUp);
+                }
                 let left = user.play_time_free + user.play_time_paid;
+                if left >= 10 {
+                    st.warned = false;
+                }
                 if !charge.package && left < 10 && !st.warned {
                     st.warned = true;
-                    let data = format!(r#"{{"left":{left},"gameId":{}}}"#, st.view.game_id);
-                    self.ctx.bus.publish(
-                        &topic,
-                        &Push::Notice {
-                            code: crate::view::USER_GAME_TIME_NOT_ENOUGH,
-                            data,
-                        },
-                    );
+                    let notice = Notice::TimeShort {
+                        game_id: st.view.game_id,
+                        left_minutes: left,
+                    };
+                    self.ctx.bus.publish(&topic, &Push::Notice(notice));
                 }
                 self.schedule_minute(me, st);
             }
             Ok(Err(storage::Error::Conflict(_))) => {
-                let data = format!(r#"{{"gameId":{}}}"#, st.view.game_id);
-                self.ctx.bus.publish(
-                    &topic,
-                    &Push::Notice {
-                        code: crate::view::USER_TIME_END,
-                        data,
-                    },
-                );
-                let _ = self.apply(me, st, Event::TimeUp).await;
+                if !st.out_of_time {
+                    st.out_of_time = true;
+                    let notice = Notice::TimeUp {
+                        game_id: st.view.game_id,
+                        science_duration_secs: self.ctx.config.science_duration_secs,
+                    };
+                    self.ctx.bus.publish(&topic, &Push::Notice(notice));
+                    st.timers.set(
+                        SessionTimer::TimeUp,
+                        self.ctx.config.science_duration(),
+                        me,
+                        SessionMsg::TimeUpLapsed,
+                    );
+                }
             }
             other => {
                 tracing::error!(session_id = id, minute, result = ?other.map(|r| r.map(|_| ())), "play minute not charged; retrying");
@@ -344,6 +424,7 @@ impl GameSessionActor {
                     st.timers.cancel(&SessionTimer::Countdown);
                     st.timers.cancel(&SessionTimer::Connect);
                     st.timers.cancel(&SessionTimer::PlayMinute);
+                    st.timers.cancel(&SessionTimer::TimeUp);
                     self.ctx.end_session(st.uid, st.view.id, st.view.game_id, reason, now).await;
                     me.stop(None);
                 }

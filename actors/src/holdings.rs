@@ -8,7 +8,7 @@
 use storage::{Entitlement, Game};
 
 use crate::error::DomainError;
-use crate::lanes::Lane;
+use crate::lanes::{Lane, PREFERENCE_ORDER};
 
 /// Milliseconds of UTC+8 ahead of UTC.
 const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
@@ -68,54 +68,72 @@ impl Holdings {
         self.entitlements.iter().any(|e| e.kind == kind)
     }
 
-    /// The membership in use: vvip (hvip is vvip), vip, or a carrier membership.
+    /// The membership in use (`memberInfoUsing`, commerce.md §4.7): vvip (hvip is vvip), vip,
+    /// or a carrier membership.
     pub fn member_type(&self) -> Option<&'static str> {
+        if self.has("hvip") {
+            return Some("vvip");
+        }
         ["vvip", "vip", "tyvip", "tyschvip"].into_iter().find(|k| self.has(k))
     }
 
-    /// vvip rights: vvip, or the carrier tyvip (shown as vvip).
+    /// VVIP rights: vvip (hvip is vvip). The carrier tyvip is a carrier member, not VVIP
+    /// (commerce.md §6); only its display class maps to vvip.
     pub fn is_vvip(&self) -> bool {
-        self.has("vvip") || self.has("tyvip")
+        self.has("vvip") || self.has("hvip")
     }
 
-    /// Member rights of any tier.
+    /// Member rights (core-platform.md §6 "Members vip and vvip"): member games, the member
+    /// price, cross-screen and the monthly fast-entry claim. Carrier members have their own
+    /// rights (the carrier lane), not these.
     pub fn is_member(&self) -> bool {
-        self.member_type().is_some()
+        self.is_vvip() || self.has("vip")
+    }
+
+    /// A carrier-partner member (tyvip, or the campus tyschvip).
+    pub fn is_carrier(&self) -> bool {
+        self.has("tyvip") || self.has("tyschvip")
+    }
+
+    /// Whether the holdings entitle the player to `lane` at `now_ms` (packages only in their
+    /// window).
+    pub fn entitled(&self, lane: Lane, now_ms: i64) -> bool {
+        let h = cst_hour(now_ms);
+        match lane {
+            Lane::Member => self.has("fast_enter"),
+            Lane::Carrier => self.is_carrier(),
+            Lane::Vvip => self.is_vvip(),
+            Lane::Vip => self.has("vip"),
+            Lane::Daily => self.has("daily") && (8..24).contains(&h),
+            Lane::Night => self.has("night") && !(7..23).contains(&h),
+            Lane::Normal => true,
+        }
     }
 
     /// Whether a daily or night package covers this moment.
     pub fn package_window_open(&self, now_ms: i64) -> bool {
         let h = cst_hour(now_ms);
-        (self.has("daily") && (8..24).contains(&h)) || (self.has("night") && (h >= 23 || h < 7))
+        (self.has("daily") && (8..24).contains(&h)) || (self.has("night") && !(7..23).contains(&h))
     }
 
-    /// The lane a player joins now (core-platform.md §4.6): fast-entry time, carrier, VVIP,
-    /// VIP, night package in its window, daily package in its window, else normal.
+    /// The lane a player joins now (core-platform.md §4.6): the first of
+    /// [`PREFERENCE_ORDER`] they are entitled to (fast-entry time, carrier, VVIP, VIP, the daily
+    /// package in its window, the night package in its window), else normal. A player holding
+    /// both packages at 23:00 joins the daily lane.
     pub fn lane(&self, now_ms: i64) -> Lane {
-        let h = cst_hour(now_ms);
-        if self.has("fast_enter") {
-            Lane::Member
-        } else if self.has("tyvip") || self.has("tyschvip") {
-            Lane::Carrier
-        } else if self.has("vvip") {
-            Lane::Vvip
-        } else if self.has("vip") {
-            Lane::Vip
-        } else if self.has("night") && (h >= 23 || h < 7) {
-            Lane::Night
-        } else if self.has("daily") && (8..24).contains(&h) {
-            Lane::Daily
-        } else {
-            Lane::Normal
-        }
+        PREFERENCE_ORDER
+            .into_iter()
+            .find(|l| self.entitled(*l, now_ms))
+            .unwrap_or(Lane::Normal)
     }
 
-    /// Fast-entry cards a member may claim each month.
+    /// One-hour fast-entry cards a member may claim each month (commerce.md §6: 3 for vip,
+    /// 5 for vvip; carrier members none).
     pub fn monthly_cards(&self) -> i32 {
         if self.is_vvip() {
-            4
+            5
         } else if self.is_member() {
-            2
+            3
         } else {
             0
         }
@@ -196,7 +214,10 @@ mod tests {
         check(&["night"], 7, Lane::Normal);
         check(&["daily"], 8, Lane::Daily);
         check(&["daily"], 7, Lane::Normal);
-        check(&["daily", "night"], 23, Lane::Night);
+        check(&["daily", "night"], 23, Lane::Daily);
+        check(&["daily", "night"], 2, Lane::Night);
+        check(&["tyvip", "vvip"], 12, Lane::Carrier);
+        check(&["hvip"], 12, Lane::Vvip);
     }
 
     #[test]
@@ -222,7 +243,9 @@ mod tests {
         check(holding(&[]), game(Some("vip")), &[], Err(DomainError::VipOnly));
         check(holding(&["vip"]), game(Some("vip")), &[], Ok(()));
         check(holding(&["vip"]), game(Some("vvip")), &[], Err(DomainError::VvipOnly));
-        check(holding(&["tyvip"]), game(Some("hvip")), &[], Ok(()));
+        check(holding(&["hvip"]), game(Some("vvip")), &[], Ok(()));
+        check(holding(&["tyvip"]), game(Some("hvip")), &[], Err(DomainError::VvipOnly));
+        check(holding(&["tyvip"]), game(Some("vip")), &[], Err(DomainError::VipOnly));
         check(holding(&[]), game(None), &[9], Err(DomainError::NeedSubscription));
         check(holding(&["sub:9"]), game(None), &[9], Ok(()));
         let broke = Holdings {
@@ -241,10 +264,26 @@ mod tests {
         );
     }
 
+    /// commerce.md §6: 3 one-hour cards a month for vip, 5 for vvip; none for carriers.
     #[test]
     fn monthly_cards_by_tier() {
         assert_eq!(holding(&[]).monthly_cards(), 0);
-        assert_eq!(holding(&["vip"]).monthly_cards(), 2);
-        assert_eq!(holding(&["vvip"]).monthly_cards(), 4);
+        assert_eq!(holding(&["vip"]).monthly_cards(), 3);
+        assert_eq!(holding(&["vvip"]).monthly_cards(), 5);
+        assert_eq!(holding(&["hvip"]).monthly_cards(), 5);
+        assert_eq!(holding(&["tyvip"]).monthly_cards(), 0);
+        assert_eq!(holding(&["tyschvip", "vip"]).monthly_cards(), 3);
+    }
+
+    /// tyvip is a carrier member (the carrier lane, displayed as carrier), not VVIP: no VVIP
+    /// games, no member rights, but its display class (`member_type`) is still reported.
+    #[test]
+    fn carrier_members_are_not_vvip() {
+        let ty = holding(&["tyvip"]);
+        assert!(!ty.is_vvip() && !ty.is_member() && ty.is_carrier());
+        assert!(!ty.cross_screen());
+        assert_eq!(ty.member_type(), Some("tyvip"));
+        assert_eq!(holding(&["hvip"]).member_type(), Some("vvip"));
+        assert_eq!(crate::lanes::DISPLAY_ORDER[1], Lane::Carrier);
     }
 }

@@ -34,6 +34,32 @@
 //! beyond the bound.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Hashes a session id with one multiplication (Fibonacci hashing): ids are trusted integers
+/// from storage, so the SipHash that guards against chosen keys only costs time on the rank
+/// refresh's lookups.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A map keyed by ids, hashed with [`IdHasher`].
+pub type IdMap<V> = HashMap<i64, V, BuildHasherDefault<IdHasher>>;
 
 /// Queue lane codes (`isFast`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,6 +82,23 @@ pub const ALL_LANES: [Lane; 7] = [
     Lane::Vip,
     Lane::Night,
     Lane::Daily,
+];
+
+/// The lane a player holding several entitlements joins: the first they are entitled to, in
+/// the order of core-platform.md §4.6 ("member, carrier, VVIP, VIP, daily, night"), else
+/// normal. The same order picks the helpful ('pre') lane offered.
+pub const PREFERENCE_ORDER: [Lane; 6] = [Lane::Member, Lane::Carrier, Lane::Vvip, Lane::Vip, Lane::Daily, Lane::Night];
+
+/// The order lanes are displayed in (core-platform.md §4.6 "display priority"): member, carrier,
+/// VIP, VVIP, daily, night, normal.
+pub const DISPLAY_ORDER: [Lane; 7] = [
+    Lane::Member,
+    Lane::Carrier,
+    Lane::Vip,
+    Lane::Vvip,
+    Lane::Daily,
+    Lane::Night,
+    Lane::Normal,
 ];
 
 /// Tag step; divisible by every weight so tags stay integers.
@@ -104,13 +147,13 @@ pub struct Place {
     pub lane: Lane,
 }
 
-/// The queue of one channel: one FIFO per lane, ordered across lanes by tag.
+/// The queue of one node: one FIFO per lane, ordered across lanes by tag.
 #[derive(Debug, Clone)]
 pub struct LaneQueue<T> {
     /// Per lane, in join order: (place, id). Tags and seqs strictly increase along a lane.
     lanes: [VecDeque<(Place, i64)>; 7],
     /// Each waiting id's lane, join sequence (to find it in its lane) and payload.
-    index: HashMap<i64, (Lane, u64, T)>,
+    index: IdMap<(Lane, u64, T)>,
     virtual_time: u64,
     last_tag: [u64; 7],
     next_seq: u64,
@@ -120,7 +163,7 @@ impl<T> Default for LaneQueue<T> {
     fn default() -> Self {
         LaneQueue {
             lanes: Default::default(),
-            index: HashMap::new(),
+            index: IdMap::default(),
             virtual_time: 0,
             last_tag: [0; 7],
             next_seq: 0,
@@ -141,6 +184,11 @@ impl<T> LaneQueue<T> {
 
     /// Joins `lane`; returns the rank. An id already waiting is moved (see `change_lane`).
     pub fn push(&mut self, id: i64, lane: Lane, item: T) -> u64 {
+        self.join(id, lane, item).0
+    }
+
+    /// Joins `lane`; returns the rank and the place given.
+    pub fn join(&mut self, id: i64, lane: Lane, item: T) -> (u64, Place) {
         if self.index.contains_key(&id) {
             self.remove(id);
         }
@@ -149,7 +197,7 @@ impl<T> LaneQueue<T> {
         self.next_seq += 1;
         self.lanes[lane.index()].push_back((place, id));
         self.index.insert(id, (lane, place.seq, item));
-        self.rank_of_place(&place)
+        (self.rank_of_place(&place), place)
     }
 
     fn position(&self, lane: Lane, seq: u64) -> Option<usize> {
@@ -190,13 +238,27 @@ impl<T> LaneQueue<T> {
 
     /// Rebuilds a queue from stored places (after a restart): `virtual_time` is the largest tag
     /// admitted before. Entries keep their tags and sequence numbers, so the order is the same.
-    pub fn restore(virtual_time: u64, entries: impl IntoIterator<Item = (i64, Place, T)>) -> Self {
+    /// Places written by queues that were kept per game (before a node had one queue) can share
+    /// a sequence number; then every entry is numbered afresh in (tag, seq, id) order, which
+    /// keeps each lane's order and every strict comparison, and the ids renumbered are returned
+    /// so that their places are stored again.
+    pub fn restore(virtual_time: u64, entries: impl IntoIterator<Item = (i64, Place, T)>) -> (Self, Vec<i64>) {
         let mut q = LaneQueue {
             virtual_time,
             ..Default::default()
         };
         let mut all: Vec<(i64, Place, T)> = entries.into_iter().collect();
-        all.sort_by_key(|(_, p, _)| (p.seq, p.tag));
+        all.sort_by_key(|(id, p, _)| (p.seq, p.tag, *id));
+        let mut renumbered = Vec::new();
+        if all.windows(2).any(|w| w[0].1.seq == w[1].1.seq) {
+            all.sort_by_key(|(id, p, _)| (p.tag, p.seq, *id));
+            for (seq, (id, place, _)) in all.iter_mut().enumerate() {
+                if place.seq != seq as u64 {
+                    place.seq = seq as u64;
+                    renumbered.push(*id);
+                }
+            }
+        }
         for (id, place, item) in all {
             let l = place.lane.index();
             q.last_tag[l] = q.last_tag[l].max(place.tag);
@@ -204,7 +266,7 @@ impl<T> LaneQueue<T> {
             q.lanes[l].push_back((place, id));
             q.index.insert(id, (place.lane, place.seq, item));
         }
-        q
+        (q, renumbered)
     }
 
     pub fn virtual_time(&self) -> u64 {
@@ -246,6 +308,24 @@ impl<T> LaneQueue<T> {
         self.place(id).map(|p| self.rank_of_place(&p))
     }
 
+    /// A waiting id's exact rank, place and payload: one lookup, and a binary search in each
+    /// lane (in its own lane, the position found is the count ahead there).
+    pub fn rank_entry_mut(&mut self, id: i64) -> Option<(u64, Place, &mut T)> {
+        let LaneQueue { lanes, index, .. } = self;
+        let (lane, seq, item) = index.get_mut(&id)?;
+        let own = lane.index();
+        let at = lanes[own].binary_search_by(|(p, _)| p.seq.cmp(seq)).ok()?;
+        let place = lanes[own][at].0;
+        let key = (place.tag, place.seq);
+        let others: usize = lanes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != own)
+            .map(|(_, q)| q.partition_point(|(p, _)| (p.tag, p.seq) < key))
+            .sum();
+        Some(((at + others) as u64 + 1, place, item))
+    }
+
     /// How many waiting players are ahead of `place` (it need not be in the queue), plus one.
     pub fn rank_of_place(&self, place: &Place) -> u64 {
         let key = (place.tag, place.seq);
@@ -267,6 +347,9 @@ impl<T> LaneQueue<T> {
 
     /// Visits, in admission order, the waiting players whose id `select` picks, with their
     /// rank, place and payload. Players not picked cost one step of the merge and no lookup.
+    /// The rank refresh no longer walks the queue this way (it costs the whole queue each
+    /// time; see `ranks.rs`); `actors/tests/rank_cost.rs` keeps it as the reference it is
+    /// measured against.
     pub fn visit_in_order(&mut self, select: impl Fn(i64) -> bool, mut visit: impl FnMut(u64, i64, &Place, &mut T)) {
         let mut heads = [0usize; 7];
         let mut rank = 0u64;
@@ -399,13 +482,50 @@ mod tests {
         }
         q.remove(17);
         let entries: Vec<(i64, Place, i64)> = q.in_order().map(|(_, id, v)| (id, q.place(id).unwrap(), *v)).collect();
-        let mut r = LaneQueue::restore(q.virtual_time(), entries);
+        let (mut r, renumbered) = LaneQueue::restore(q.virtual_time(), entries);
+        assert!(renumbered.is_empty(), "places of one queue are kept as they are");
         let order = |q: &LaneQueue<i64>| q.in_order().map(|(r, id, _)| (r, id)).collect::<Vec<_>>();
         assert_eq!(order(&q), order(&r));
         // New joiners land in the same places in both.
         assert_eq!(q.push(100, Lane::Vip, 0), r.push(100, Lane::Vip, 0));
         assert_eq!(q.push(101, Lane::Normal, 0), r.push(101, Lane::Normal, 0));
         assert_eq!(order(&q), order(&r));
+    }
+
+    /// Places stored by queues kept per game share sequence numbers; restored into one node
+    /// queue they are numbered afresh in (tag, seq, id) order, every lane stays in order and
+    /// every entry can be found and ranked.
+    #[test]
+    fn restore_merges_places_of_per_game_queues() {
+        let (mut a, mut b) = (LaneQueue::default(), LaneQueue::default());
+        for i in 0..10i64 {
+            a.push(i, ALL_LANES[i as usize % 3], ());
+            b.push(100 + i, ALL_LANES[i as usize % 4], ());
+        }
+        let entries: Vec<(i64, Place, ())> = a
+            .in_order()
+            .map(|(_, id, _)| (id, a.place(id).unwrap(), ()))
+            .chain(b.in_order().map(|(_, id, _)| (id, b.place(id).unwrap(), ())))
+            .collect();
+        let (mut q, renumbered) = LaneQueue::restore(0, entries.clone());
+        assert!(!renumbered.is_empty(), "shared sequence numbers are renumbered");
+        assert_eq!(q.len(), 20);
+        let order: Vec<i64> = q.in_order().map(|(_, id, _)| id).collect();
+        let mut want = entries.clone();
+        want.sort_by_key(|(id, p, _)| (p.tag, p.seq, *id));
+        assert_eq!(order, want.iter().map(|(id, _, _)| *id).collect::<Vec<_>>());
+        for (rank, id, _) in q.in_order().collect::<Vec<_>>() {
+            assert_eq!(q.rank_of(id), Some(rank));
+        }
+        for lane in ALL_LANES {
+            let ids: Vec<i64> = order.iter().copied().filter(|id| q.place(*id).unwrap().lane == lane).collect();
+            let tags: Vec<u64> = ids.iter().map(|id| q.place(*id).unwrap().tag).collect();
+            assert!(tags.windows(2).all(|w| w[0] <= w[1]), "lane {lane:?} in order");
+        }
+        assert!(q.remove(105).is_some());
+        assert_eq!(q.pop_front().map(|(id, _, _)| id), Some(order[0]));
+        q.push(500, Lane::Normal, ());
+        assert_eq!(q.rank_of(500), Some(19));
     }
 
     #[test]

@@ -1,28 +1,35 @@
-//! The domain of the platform: every queue channel, game session, machine pool, player and user
-//! connection is an actor; the rules are plain functions and pure state machines beside them.
-//! This crate does no HTTP, SQL or CQL: it reaches storage through `storage`'s traits and the
+//! The domain of the platform: every node queue, game session and player is an actor; the
+//! rules are plain functions and pure state machines beside them. This crate does no HTTP, SQL
+//! or CQL, and builds no wire format: it reaches storage through `storage`'s traits and the
 //! browser through [`connection::ConnectionSink`], which the facade implements.
 //!
 //! Layout:
 //!
 //! - `platform`: the entry point the facade calls; starts the actor kinds and routes calls.
+//! - `ctx`: what every actor shares (storage, configuration, clock, bus, registries), the one
+//!   helper for blocking storage calls; actors know it, never the platform.
 //! - `config`: the domain configuration (countdowns, nodes and their machines).
 //! - `clock`: wall-clock milliseconds derived from tokio time, so paused-time tests are exact.
-//! - `error`: [`DomainError`], every way a call can be refused.
-//! - `view`: what the player sees of a session ([`view::SessionView`]) and the pushes.
+//! - `error`: [`DomainError`], every way a call can be refused, and the conversions of storage
+//!   and actor-call failures into it.
+//! - `view`: what the player sees of a session ([`view::SessionView`]), the pushes and the typed
+//!   notices.
 //! - `game_session`: the session state machine (QUEUE → READY → CONNECTING → PLAYING → ended) and its actor.
 //! - `holdings`: what a player holds and the rules that follow (lane, windows, member games).
 //! - `lanes`: the queue lanes (`isFast`) and the admission order between them.
-//! - `queue`: the queue of one game on one node, and its actor.
-//! - `machine_pool`: the machines of one node, who has them and who waits for one, and its actor.
-//! - `player`: one actor per user that owns the player's game state and pushes its changes.
-//! - `connection`: one actor per WebSocket, fed from the bus.
+//! - `queue`: the queue of one node (all its games) with the node's machines, and its actor.
+//! - `ranks`: keeping the ranks connected waiting players see fresh.
+//! - `wait`: the expected wait as a range measured from the node's admissions.
+//! - `machine_pool`: the bookkeeping of a node's machines (free, out), owned by its queue.
+//! - `player`: one actor per user that serializes the calls about the player's game.
+//! - `connection`: a socket's subscription to its user's pushes.
 //! - `passport`: SMS codes, login sessions and socket tokens.
 //! - `providers`: traits of outside services and their sandbox implementations.
 
 pub mod clock;
 pub mod config;
 pub mod connection;
+pub mod ctx;
 pub mod error;
 pub mod game_session;
 pub mod holdings;
@@ -33,8 +40,10 @@ pub mod platform;
 pub mod player;
 pub mod providers;
 pub mod queue;
+pub mod ranks;
 pub mod small_str;
 pub mod view;
+pub mod wait;
 
 pub use config::{DomainConfig, NodeConfig};
 pub use error::DomainError;

@@ -2,203 +2,52 @@
 //! starts every actor kind under one root supervisor and routes each call to the actor that owns
 //! the state.
 //!
-//! Actor kinds and their keys: player (uid), game session (session id), queue channel
-//! (game id, node id), machine pool (node id), connection (one per socket, no key).
+//! Actor kinds and their keys: player (uid), game session (session id), queue (node id: one
+//! queue per node for all its games, owning the node's machines), connection (one per socket,
+//! no key).
 
-use std::hash::{Hash, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use engine::registry::Factory;
-use engine::{Bus, Registry, RestartPolicy, Supervisor, SupervisorMsg};
+use engine::{Registry, RestartPolicy, Supervisor, SupervisorMsg};
 use ractor::ActorRef;
 use storage::{Game, Node, Store};
 
 use crate::clock::Clock;
 use crate::config::DomainConfig;
 use crate::connection::{Connection, ConnectionSink};
+use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
-use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit};
+use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit, SessionKey};
 use crate::holdings::Holdings;
-use crate::lanes::{Lane, Place};
-use crate::machine_pool::{MachinePoolActor, PoolMsg};
+use crate::lanes::Lane;
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
-use crate::queue::{ChannelActor, ChannelKey, ChannelMsg};
-use crate::queue::{ChannelMeta, Waiting};
+use crate::queue::{GameMeta, QueueActor, QueueArgs, QueueMsg};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use crate::wait::WaitRange;
 use storage::GameSessionRecord;
 
-/// Registry key of a session: its id, carrying what it starts with.
-#[derive(Clone)]
-pub struct SessionKey {
-    pub id: i64,
-    /// What the session starts with; a key made only to look a session up has none.
-    init: Option<Arc<SessionInit>>,
+/// The title of the monthly member fast-entry card: one hour of fast entry ('60分钟', commerce.md
+/// §9's display of one hour).
+pub const MONTHLY_CARD_TITLE: &str = "会员月度速进卡（60分钟）";
+
+/// `gameChannelSize`: the lane previewed, the players a joiner would have ahead, their
+/// expected wait and the caller's own (see `wait.rs`; None: not measured yet).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChannelPreview {
+    pub pre_sort: u64,
+    pub lane: i32,
+    pub wait: Option<WaitRange>,
+    pub own_wait: Option<WaitRange>,
 }
 
-impl SessionKey {
-    pub fn new(id: i64, init: SessionInit) -> Self {
-        SessionKey {
-            id,
-            init: Some(Arc::new(init)),
-        }
-    }
-
-    /// A key to find a running session with (never to start one).
-    pub fn lookup(id: i64) -> Self {
-        SessionKey { id, init: None }
-    }
-}
-
-impl PartialEq for SessionKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
-impl Eq for SessionKey {}
-impl Hash for SessionKey {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.id.hash(h)
-    }
-}
-impl std::fmt::Debug for SessionKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "session {}", self.id)
-    }
-}
-
-/// What every actor shares: storage, configuration, the clock, the bus and the registries.
-pub struct Ctx {
-    pub store: Store,
-    pub config: DomainConfig,
-    pub clock: Clock,
-    /// Pushes to users' sockets; the topic is the user id.
-    pub bus: Bus<Push, i64>,
-    players: OnceLock<Registry<i64, PlayerActor>>,
-    sessions: OnceLock<Registry<SessionKey, GameSessionActor>>,
-    channels: OnceLock<Registry<ChannelKey, ChannelActor>>,
-    pools: OnceLock<Registry<i64, MachinePoolActor>>,
-}
-
-impl Ctx {
-    pub fn players(&self) -> &Registry<i64, PlayerActor> {
-        self.players.get().expect("platform started")
-    }
-    pub fn sessions(&self) -> &Registry<SessionKey, GameSessionActor> {
-        self.sessions.get().expect("platform started")
-    }
-
-    pub async fn channel(&self, game_id: i64, node_id: i64) -> DomainResult<ActorRef<ChannelMsg>> {
-        self.channels
-            .get()
-            .expect("platform started")
-            .get_or_start(&(game_id, node_id))
-            .await
-            .map_err(DomainError::Internal)
-    }
-
-    /// The pool of a configured node (pools start with the platform).
-    pub fn pool(&self, node_id: i64) -> DomainResult<ActorRef<PoolMsg>> {
-        self.pools
-            .get()
-            .expect("platform started")
-            .get(&node_id)
-            .ok_or(DomainError::UnknownNode)
-    }
-
-    pub fn free_machine(&self, node_id: i64, machine: MachineId) {
-        match self.pool(node_id) {
-            Ok(p) => {
-                let _ = p.send_message(PoolMsg::Free(machine));
-            }
-            Err(_) => tracing::error!(node_id, %machine, "machine freed on a node without a pool"),
-        }
-    }
-
-    /// Tells a player's actor if it is running (a stopped one reloads from storage anyway).
-    pub fn tell_player_now(&self, uid: i64, msg: PlayerMsg) {
-        if let Some(p) = self.players().get(&uid) {
-            let _ = p.send_message(msg);
-        }
-    }
-
-    /// What a channel shows of its game and node.
-    pub async fn channel_meta(&self, (game_id, node_id): ChannelKey) -> DomainResult<ChannelMeta> {
-        let s = self.store.clone();
-        let (game, node) =
-            tokio::task::spawn_blocking(move || -> storage::Result<_> { Ok((s.games.get(game_id)?, s.nodes.get(node_id)?)) })
-                .await
-                .map_err(|e| DomainError::Internal(e.to_string()))??;
-        let game = game.ok_or(DomainError::UnknownGame)?;
-        let node = node.ok_or(DomainError::UnknownNode)?;
-        Ok(ChannelMeta {
-            game_id,
-            game_name: game.name.as_str().into(),
-            game_logo: game_logo(&game).into(),
-            node_id,
-            node_name: node.name.into(),
-        })
-    }
-
-    /// Stores a queued session's place.
-    pub async fn store_place(&self, id: i64, place: &Place) -> DomainResult<()> {
-        let s = self.store.clone();
-        let (lane, tag, seq) = (place.lane.code(), place.tag as i64, place.seq as i64);
-        tokio::task::spawn_blocking(move || s.sessions.set_place(id, lane, tag, seq))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
-        Ok(())
-    }
-
-    /// Reads, changes and writes one session record; false if that failed.
-    pub async fn update_record(&self, id: i64, change: impl FnOnce(&mut GameSessionRecord) + Send + 'static) -> bool {
-        let s = self.store.clone();
-        let r = tokio::task::spawn_blocking(move || -> storage::Result<()> {
-            let mut r = s.sessions.get(id)?.ok_or(storage::Error::NotFound)?;
-            change(&mut r);
-            s.sessions.update(&r)
-        })
-        .await;
-        matches!(r, Ok(Ok(())))
-    }
-
-    /// The user's session that has not ended, if any.
-    pub async fn open_session_of(&self, uid: i64) -> DomainResult<Option<GameSessionRecord>> {
-        let s = self.store.clone();
-        let latest = tokio::task::spawn_blocking(move || s.sessions.list_by_user(uid, 1))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
-        Ok(latest.into_iter().next().filter(|r| r.ended_at.is_none()))
-    }
-
-    /// Records the end of a session, pushes it to the player and forgets it.
-    pub async fn end_session(&self, uid: i64, id: i64, game_id: i64, reason: EndReason, now: i64) {
-        let written = self
-            .update_record(id, move |r| {
-                if r.ended_at.is_none() {
-                    r.status = 0;
-                    r.ended_at = Some(now);
-                    r.end_reason = Some(reason.as_str().to_string());
-                }
-            })
-            .await;
-        if !written {
-            tracing::error!(session_id = id, "session end write failed");
-        }
-        metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
-        if reason == EndReason::ServerRestart {
-            let data = format!(r#"{{"gameId":{game_id},"reason":"{}"}}"#, reason.as_str());
-            self.bus.publish(
-                &uid,
-                &Push::Notice {
-                    code: crate::view::USER_GAME_END,
-                    data,
-                },
-            );
-        }
-        self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));
-        self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
+impl ChannelPreview {
+    /// `waitDuration` as the spec reads it ("wait less than N minutes"): the long end of the
+    /// range, else its short end; 0 without a measurement.
+    pub fn wait_duration(&self) -> u64 {
+        self.wait.map_or(0, |w| w.max_secs.unwrap_or(w.min_secs))
     }
 }
 
@@ -213,14 +62,11 @@ pub enum Grant {
     PlayTime { free: i64, paid: i64 },
 }
 
-/// The logo URL of a game (the covers are generated by the facade).
-pub fn game_logo(game: &Game) -> String {
-    format!("/covers/{}/logo.svg", game.id)
-}
+pub use crate::view::game_logo;
 
 #[derive(Clone)]
 pub struct Platform {
-    ctx: Arc<Ctx>,
+    pub(crate) ctx: Arc<Ctx>,
     passport: Arc<Passport>,
     /// The root of supervision: every kind's supervisor is linked under it.
     root: ActorRef<SupervisorMsg>,
@@ -238,7 +84,7 @@ impl Platform {
         // Nodes come from the configuration until game hosts register themselves.
         let now = clock.now_ms();
         let (s, nodes) = (store.clone(), config.nodes.clone());
-        let open = tokio::task::spawn_blocking(move || -> storage::Result<Vec<GameSessionRecord>> {
+        let open = crate::ctx::blocking(move || -> storage::Result<Vec<GameSessionRecord>> {
             for n in &nodes {
                 s.nodes.upsert(&Node {
                     id: n.id,
@@ -249,19 +95,9 @@ impl Platform {
             s.sessions.list_open()
         })
         .await
-        .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
 
-        let ctx = Arc::new(Ctx {
-            store: store.clone(),
-            config: config.clone(),
-            clock,
-            bus: Bus::default(),
-            players: OnceLock::new(),
-            sessions: OnceLock::new(),
-            channels: OnceLock::new(),
-            pools: OnceLock::new(),
-        });
+        let ctx = Arc::new(Ctx::new(store.clone(), config.clone(), clock));
         let root = Supervisor::start(
             "root",
             RestartPolicy {
@@ -281,10 +117,22 @@ impl Platform {
             (GameSessionActor { ctx: c.clone() }, init)
         });
         let c = ctx.clone();
-        let channels: Factory<ChannelKey, ChannelActor> = Arc::new(move |k| (ChannelActor { ctx: c.clone() }, *k));
-        let machines: std::collections::HashMap<i64, Vec<MachineId>> = config.nodes.iter().map(|n| (n.id, n.machines.clone())).collect();
-        let pools: Factory<i64, MachinePoolActor> =
-            Arc::new(move |node| (MachinePoolActor, machines.get(node).cloned().unwrap_or_default()));
+        type NodeArgs = (Arc<str>, Vec<MachineId>, Arc<std::sync::atomic::AtomicBool>);
+        let nodes: std::collections::HashMap<i64, NodeArgs> = config
+            .nodes
+            .iter()
+            .map(|n| (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), Arc::default())))
+            .collect();
+        let queues: Factory<i64, QueueActor> = Arc::new(move |node| {
+            let (name, machines, started) = nodes.get(node).cloned().unwrap_or_else(|| (Arc::from(""), vec![], Arc::default()));
+            let args = QueueArgs {
+                node_id: *node,
+                node_name: name,
+                machines,
+                started,
+            };
+            (QueueActor { ctx: c.clone() }, args)
+        });
         let err = |e: ractor::SpawnErr| e.to_string();
         let _ = ctx
             .players
@@ -292,16 +140,11 @@ impl Platform {
         let _ = ctx
             .sessions
             .set(Registry::new("game_session", policy, parent.clone(), sessions).await.map_err(err)?);
-        let _ = ctx.channels.set(
-            Registry::new("queue_channel", policy, parent.clone(), channels)
-                .await
-                .map_err(err)?,
-        );
         let _ = ctx
-            .pools
-            .set(Registry::new("machine_pool", policy, parent.clone(), pools).await.map_err(err)?);
+            .queues
+            .set(Registry::new("queue", policy, parent.clone(), queues).await.map_err(err)?);
         for n in &config.nodes {
-            ctx.pools.get().expect("set above").get_or_start(&n.id).await?;
+            ctx.queues.get().expect("set above").get_or_start(&n.id).await?;
         }
         let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
         let platform = Platform { ctx, passport, root };
@@ -314,35 +157,18 @@ impl Platform {
     /// CONNECTING and PLAYING sessions on their machines.
     async fn restore(&self, open: Vec<GameSessionRecord>, now: i64) -> Result<(), String> {
         let ctx = &self.ctx;
-        let mut queued: std::collections::BTreeMap<ChannelKey, Vec<crate::queue::Restored>> = Default::default();
+        let mut queued: std::collections::BTreeMap<i64, Vec<crate::queue::Restored>> = Default::default();
         let (mut waiting, mut active, mut ended) = (0usize, 0usize, 0usize);
         for r in open {
             let known_node = ctx.config.nodes.iter().any(|n| n.id == r.node_id);
             match r.status {
                 1 if known_node => {
-                    let lane = Lane::from_code(r.lane).unwrap_or(Lane::Normal);
-                    let place = Place {
-                        tag: r.tag.max(0) as u64,
-                        seq: r.seq.max(0) as u64,
-                        lane,
-                    };
-                    let w = Waiting {
-                        session_id: r.id,
-                        uid: r.uid,
-                        device_no: r.device_no.as_str().into(),
-                        since_ms: r.created_at,
-                        told: 0,
-                    };
-                    queued.entry((r.game_id, r.node_id)).or_default().push((w, place));
+                    queued.entry(r.node_id).or_default().push(crate::queue::restored(&r));
                     waiting += 1;
                 }
-                3..=5 if known_node && r.machine_id.is_some() => {
-                    if self.restore_active(&r, now).await.is_ok() {
-                        active += 1;
-                    } else {
-                        ctx.end_session(r.uid, r.id, r.game_id, EndReason::ServerRestart, now).await;
-                        ended += 1;
-                    }
+                // A session whose machine cannot be restored ends below, like any other.
+                3..=5 if known_node && r.machine_id.is_some() && self.restore_active(&r, now).await.is_ok() => {
+                    active += 1;
                 }
                 _ => {
                     ctx.end_session(r.uid, r.id, r.game_id, EndReason::ServerRestart, now).await;
@@ -350,26 +176,36 @@ impl Platform {
                 }
             }
         }
-        for (key, entries) in queued {
-            let s = ctx.store.clone();
-            let virtual_time = tokio::task::spawn_blocking(move || s.sessions.max_admitted_tag(key.0, key.1))
+        for (node_id, all) in queued {
+            let virtual_time = ctx
+                .db(move |s| s.sessions.max_admitted_tag(node_id))
                 .await
-                .map_err(|e| e.to_string())?
                 .map_err(|e| e.to_string())?
                 .unwrap_or(0)
                 .max(0) as u64;
-            match ctx.channel(key.0, key.1).await {
-                Ok(ch) => ch
-                    .send_message(ChannelMsg::Restore { virtual_time, entries })
-                    .map_err(|e| e.to_string())?,
-                Err(e) => {
-                    // The game or node is gone: its queue cannot come back.
-                    tracing::warn!(game_id = key.0, node_id = key.1, error = %e, "queue not restored");
-                    for (w, _) in entries {
-                        ctx.end_session(w.uid, w.session_id, key.0, EndReason::ServerRestart, now).await;
+            let mut games: Vec<(i64, GameMeta)> = vec![];
+            let mut entries = Vec::with_capacity(all.len());
+            for (w, place) in all {
+                if !games.iter().any(|(id, _)| *id == w.game_id) {
+                    match ctx.game_meta(w.game_id).await {
+                        Ok(meta) => games.push((w.game_id, meta)),
+                        Err(e) => tracing::warn!(game_id = w.game_id, error = %e, "game of a queued session gone"),
                     }
                 }
+                if games.iter().any(|(id, _)| *id == w.game_id) {
+                    entries.push((w, place));
+                } else {
+                    // The game is gone: its players cannot come back to the queue.
+                    ctx.end_session(w.uid, w.session_id, w.game_id, EndReason::ServerRestart, now).await;
+                }
             }
+            let q = ctx.queue(node_id).map_err(|e| e.to_string())?;
+            q.send_message(QueueMsg::Restore {
+                virtual_time,
+                entries,
+                games,
+            })
+            .map_err(|e| e.to_string())?;
         }
         if waiting + active + ended > 0 {
             tracing::info!(waiting, active, ended, "restored the sessions live at the last stop");
@@ -381,12 +217,13 @@ impl Platform {
     async fn restore_active(&self, r: &GameSessionRecord, now: i64) -> DomainResult<()> {
         let ctx = &self.ctx;
         let machine = r.machine_id.clone().ok_or(DomainError::WrongState)?;
-        let pool = ctx.pool(r.node_id)?;
-        let claimed = ractor::call!(pool, PoolMsg::Claim, machine.clone()).map_err(|e| DomainError::Internal(e.to_string()))?;
+        let queue = ctx.queue(r.node_id)?;
+        let claimed = ractor::call!(queue, QueueMsg::Claim, machine.clone())?;
         if !claimed {
             return Err(DomainError::WrongState);
         }
-        let meta = ctx.channel_meta((r.game_id, r.node_id)).await?;
+        let meta = ctx.game_meta(r.game_id).await?;
+        let node_name: Arc<str> = ctx.node_name(r.node_id).unwrap_or_default().into();
         let full = ctx.config.connect_countdown();
         let elapsed = std::time::Duration::from_millis((now - r.ready_at.unwrap_or(now)).max(0) as u64);
         let (phase, status) = match r.status {
@@ -397,12 +234,12 @@ impl Platform {
         let view = SessionView {
             id: r.id,
             game_id: r.game_id,
-            game_name: meta.game_name,
-            game_logo: meta.game_logo,
+            game_name: meta.name,
+            game_logo: meta.logo,
             status,
             device_no: r.device_no.as_str().into(),
             node_id: r.node_id,
-            node_name: meta.node_name,
+            node_name,
             connect_countdown_secs: ctx.config.connect_countdown_secs,
             queued_at_ms: r.created_at,
             ready_at_ms: r.ready_at,
@@ -448,20 +285,14 @@ impl Platform {
 
     /// The catalogue page; deleted games never appear.
     pub async fn games(&self, keyword: Option<String>, page: u32, page_size: u32) -> DomainResult<(Vec<Game>, u64)> {
-        let s = self.ctx.store.clone();
-        Ok(
-            tokio::task::spawn_blocking(move || s.games.list(keyword.as_deref(), page, page_size))
-                .await
-                .map_err(|e| DomainError::Internal(e.to_string()))??,
-        )
+        self.ctx.db(move |s| s.games.list(keyword.as_deref(), page, page_size)).await
     }
 
     /// A game that exists and is not deleted.
     pub async fn game(&self, id: i64) -> DomainResult<Game> {
-        let s = self.ctx.store.clone();
-        tokio::task::spawn_blocking(move || s.games.get(id))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??
+        self.ctx
+            .db(move |s| s.games.get(id))
+            .await?
             .filter(|g| !g.deleted)
             .ok_or(DomainError::UnknownGame)
     }
@@ -469,10 +300,7 @@ impl Platform {
     /// The configured nodes (a node the store knows but the configuration no longer declares has
     /// no machines and is not offered).
     pub async fn nodes(&self) -> DomainResult<Vec<Node>> {
-        let s = self.ctx.store.clone();
-        let nodes = tokio::task::spawn_blocking(move || s.nodes.list())
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        let nodes = self.ctx.db(|s| s.nodes.list()).await?;
         Ok(nodes
             .into_iter()
             .filter(|n| self.ctx.config.nodes.iter().any(|c| c.id == n.id))
@@ -534,7 +362,7 @@ impl Platform {
             None => pick_node(&nodes, node_delay).ok_or(DomainError::NodeMaintenance)?,
         };
         let lane = holdings.lane(now);
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
+        let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
         ractor::call!(player, |reply| PlayerMsg::Start {
             game,
@@ -543,53 +371,67 @@ impl Platform {
             lane,
             replace,
             reply
-        })
-        .map_err(|e| DomainError::Internal(e.to_string()))?
+        })?
     }
 
     /// What a player holds now.
     pub async fn holdings(&self, uid: i64) -> DomainResult<Holdings> {
-        let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        tokio::task::spawn_blocking(move || -> storage::Result<Holdings> {
-            let user = s.users.get(uid)?.ok_or(storage::Error::NotFound)?;
-            Ok(Holdings {
-                entitlements: s.assets.entitlements(uid, now)?,
-                play_time_free: user.play_time_free,
-                play_time_paid: user.play_time_paid,
-                cards: s.assets.cards(uid, now)?.len(),
+        let now = self.ctx.clock.now_ms();
+        self.ctx
+            .db_raw(move |s| -> storage::Result<Holdings> {
+                let user = s.users.get(uid)?.ok_or(storage::Error::NotFound)?;
+                Ok(Holdings {
+                    entitlements: s.assets.entitlements(uid, now)?,
+                    play_time_free: user.play_time_free,
+                    play_time_paid: user.play_time_paid,
+                    cards: s.assets.cards(uid, now)?.len(),
+                })
             })
-        })
-        .await
-        .map_err(|e| DomainError::Internal(e.to_string()))?
-        .map_err(|e| match e {
-            storage::Error::NotFound => DomainError::NotLoggedIn,
-            e => e.into(),
-        })
+            .await?
+            .map_err(|e| match e {
+                storage::Error::NotFound => DomainError::NotLoggedIn,
+                e => e.into(),
+            })
     }
 
     /// Grants a player something, the way a purchase will: writes it, then a queued session
     /// moves to the better lane it may now have (and is told at once).
     pub async fn grant(&self, uid: i64, grant: Grant) -> DomainResult<()> {
-        let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        tokio::task::spawn_blocking(move || -> storage::Result<()> {
-            match grant {
-                Grant::Entitlement { kind, days } => {
-                    s.assets.grant_entitlement(uid, &kind, days * 24 * 3600 * 1000, now)?;
-                }
-                Grant::Cards { count } => {
-                    for _ in 0..count {
-                        s.assets.add_card(uid, "速进卡", now + 30 * 24 * 3600 * 1000, "grant", now)?;
+        let now = self.ctx.clock.now_ms();
+        let time_added = matches!(grant, Grant::PlayTime { .. });
+        self.ctx
+            .db(move |s| -> storage::Result<()> {
+                match grant {
+                    Grant::Entitlement { kind, days } => {
+                        s.assets.grant_entitlement(uid, &kind, days * 24 * 3600 * 1000, now)?;
+                    }
+                    Grant::Cards { count } => {
+                        for _ in 0..count {
+                            s.assets.add_card(uid, "速进卡", now + 30 * 24 * 3600 * 1000, "grant", now)?;
+                        }
+                    }
+                    Grant::PlayTime { free, paid } => {
+                        s.assets.add_play_time(uid, free, paid)?;
                     }
                 }
-                Grant::PlayTime { free, paid } => {
-                    s.assets.add_play_time(uid, free, paid)?;
-                }
-            }
-            Ok(())
-        })
-        .await
-        .map_err(|e| DomainError::Internal(e.to_string()))??;
+                Ok(())
+            })
+            .await?;
+        if time_added {
+            self.play_time_added(uid).await?;
+        }
         self.upgrade_queued(uid).await
+    }
+
+    /// The engine call behind a play-time top-up: a session in its time-up countdown charges
+    /// the minute due at once and plays on (core-platform.md §2.14).
+    pub async fn play_time_added(&self, uid: i64) -> DomainResult<()> {
+        if let GameState::Online(v) = self.game_state(uid).await? {
+            if let Some(s) = self.ctx.sessions().get(&SessionKey::lookup(v.id)) {
+                let _ = s.send_message(crate::game_session::SessionMsg::TimeAdded);
+            }
+        }
+        Ok(())
     }
 
     /// The engine call behind a purchase: a queued player moves to the lane what they now hold
@@ -602,7 +444,7 @@ impl Platform {
         if v.status != Status::Queue || lane == Lane::Normal {
             return Ok(());
         }
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
+        let player = self.ctx.player(uid).await?;
         match ractor::call!(player, |reply| PlayerMsg::ChangeLane {
             session_id: v.id,
             lane,
@@ -610,37 +452,33 @@ impl Platform {
         }) {
             Ok(Ok(_)) | Ok(Err(DomainError::WrongState | DomainError::UnknownSession)) => Ok(()),
             Ok(Err(e)) => Err(e),
-            Err(e) => Err(DomainError::Internal(e.to_string())),
+            Err(e) => Err(e.into()),
         }
     }
 
     /// Usable fast-entry cards.
     pub async fn cards(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
-        let (s, now) = (self.ctx.store.clone(), self.ctx.clock.now_ms());
-        Ok(tokio::task::spawn_blocking(move || s.assets.cards(uid, now))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??)
+        let now = self.ctx.clock.now_ms();
+        self.ctx.db(move |s| s.assets.cards(uid, now)).await
     }
 
     /// Uses a fast-entry card on the queued session.
     pub async fn use_card(&self, uid: i64, card_id: i64) -> DomainResult<(storage::FastEnterCard, SessionView)> {
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        ractor::call!(player, |reply| PlayerMsg::UseCard { card_id, reply }).map_err(|e| DomainError::Internal(e.to_string()))?
+        let player = self.ctx.player(uid).await?;
+        ractor::call!(player, |reply| PlayerMsg::UseCard { card_id, reply })?
     }
 
     /// The member's monthly claims, what a claim gives, and whether this month's is open.
     pub async fn monthly_records(&self, uid: i64) -> DomainResult<(Vec<storage::MonthlyClaim>, i32, bool)> {
         let holdings = self.holdings(uid).await?;
-        let s = self.ctx.store.clone();
-        let claims = tokio::task::spawn_blocking(move || s.assets.monthly_claims(uid))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        let claims = self.ctx.db(move |s| s.assets.monthly_claims(uid)).await?;
         let (month, _) = crate::holdings::cst_month(self.ctx.clock.now_ms());
         let open = holdings.monthly_cards() > 0 && !claims.iter().any(|c| c.month == month);
         Ok((claims, holdings.monthly_cards(), open))
     }
 
-    /// Claims this month's member fast-entry cards (they last to the end of the month).
+    /// Claims this month's member fast-entry cards: 3 (vip) or 5 (vvip) one-hour cards, valid
+    /// to the end of the month (commerce.md §6).
     pub async fn claim_monthly(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
         let cards = self.holdings(uid).await?.monthly_cards();
         if cards == 0 {
@@ -648,10 +486,10 @@ impl Platform {
         }
         let now = self.ctx.clock.now_ms();
         let (month, next) = crate::holdings::cst_month(now);
-        let s = self.ctx.store.clone();
-        match tokio::task::spawn_blocking(move || s.assets.claim_monthly(uid, &month, cards, "会员月度速进卡", next - 1, now))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))?
+        match self
+            .ctx
+            .db_raw(move |s| s.assets.claim_monthly(uid, &month, cards, MONTHLY_CARD_TITLE, next - 1, now))
+            .await?
         {
             Ok((_, cards)) => Ok(cards),
             Err(storage::Error::Conflict(_)) => Err(DomainError::MonthlyClaimed),
@@ -659,9 +497,9 @@ impl Platform {
         }
     }
 
-    /// What someone joining lane `lane` of the caller's channel would see: (players ahead,
-    /// expected wait in seconds, the lane). Lane 0 previews the caller's own lane.
-    pub async fn channel_preview(&self, uid: i64, lane: i32) -> DomainResult<(u64, u64, i32)> {
+    /// What someone joining lane `lane` of the caller's node queue would see, and the caller's
+    /// own rank and expected wait. Lane 0 previews the caller's own lane.
+    pub async fn channel_preview(&self, uid: i64, lane: i32) -> DomainResult<ChannelPreview> {
         let GameState::Online(v) = self.game_state(uid).await? else {
             return Err(DomainError::UnknownSession);
         };
@@ -669,9 +507,14 @@ impl Platform {
             .filter(|l| *l != Lane::Normal)
             .or(Lane::from_code(v.is_fast))
             .unwrap_or(Lane::Normal);
-        let ch = self.ctx.channel(v.game_id, v.node_id).await?;
-        let (ahead, wait) = ractor::call!(ch, ChannelMsg::Preview, lane).map_err(|e| DomainError::Internal(e.to_string()))?;
-        Ok((ahead, wait, lane.code()))
+        let q = self.ctx.queue(v.node_id)?;
+        let p = ractor::call!(q, QueueMsg::Preview, lane, Some(v.id))?;
+        Ok(ChannelPreview {
+            pre_sort: p.ahead,
+            lane: lane.code(),
+            wait: p.wait,
+            own_wait: p.own.and_then(|(_, w)| w),
+        })
     }
 
     /// Moves the caller's session to `device_no` (members with cross_screen only).
@@ -682,19 +525,19 @@ impl Platform {
         if !self.holdings(uid).await?.cross_screen() {
             return Err(DomainError::NoCrossScreen { session_id: v.id });
         }
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
+        let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
-        ractor::call!(player, |reply| PlayerMsg::Move { device_no, reply }).map_err(|e| DomainError::Internal(e.to_string()))?
+        ractor::call!(player, |reply| PlayerMsg::Move { device_no, reply })?
     }
 
     pub async fn game_state(&self, uid: i64) -> DomainResult<GameState> {
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        ractor::call!(player, PlayerMsg::Get).map_err(|e| DomainError::Internal(e.to_string()))
+        let player = self.ctx.player(uid).await?;
+        ractor::call!(player, PlayerMsg::Get)?
     }
 
     pub async fn session_op(&self, uid: i64, op: SessionOp, session_id: i64) -> DomainResult<GameState> {
-        let player = self.ctx.players().get_or_start(&uid).await.map_err(DomainError::Internal)?;
-        ractor::call!(player, |reply| PlayerMsg::Op { op, session_id, reply }).map_err(|e| DomainError::Internal(e.to_string()))?
+        let player = self.ctx.player(uid).await?;
+        ractor::call!(player, |reply| PlayerMsg::Op { op, session_id, reply })?
     }
 
     /// Starts the connection actor of a new socket.
@@ -720,8 +563,8 @@ impl Platform {
 
     /// (free, out) machines of a node, for tests and metrics.
     pub async fn machine_stats(&self, node_id: i64) -> DomainResult<(usize, usize)> {
-        let pool = self.ctx.pool(node_id)?;
-        ractor::call!(pool, PoolMsg::Stats).map_err(|e| DomainError::Internal(e.to_string()))
+        let q = self.ctx.queue(node_id)?;
+        Ok(ractor::call!(q, QueueMsg::Stats)?)
     }
 }
 

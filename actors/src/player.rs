@@ -1,7 +1,7 @@
 //! One actor per user, for the calls about their game: it serializes them, so the checks of
 //! core-platform.md §8.2 (a game already running here, elsewhere, or another game) cannot race.
 //!
-//! The player's game state itself lives where the session is: in its queue channel while
+//! The player's game state itself lives where the session is: in its node's queue while
 //! QUEUE, in its game-session actor from READY on. The player actor remembers which session is
 //! current and asks that owner; it loads the current session from storage when it starts and
 //! stops itself after ten seconds without calls, so a hundred thousand waiting players do not each
@@ -14,12 +14,15 @@ use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use storage::{Game, NewGameSession, Node};
 
+use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
-use crate::game_session::SessionMsg;
+use crate::game_session::{SessionKey, SessionMsg};
 use crate::lanes::Lane;
-use crate::platform::{Ctx, SessionKey};
-use crate::queue::{ChannelMsg, Waiting};
+use crate::queue::{GameMeta, QueueMsg, Waiting};
 use crate::view::{EndReason, GameState, SessionView};
+
+/// The fast-entry time a used fast-entry card gives: one hour.
+pub const CARD_FAST_ENTER_MS: i64 = 3600 * 1000;
 
 /// A player actor with no calls for this long stops (it is started again on the next call).
 pub const IDLE: Duration = Duration::from_secs(10);
@@ -48,7 +51,7 @@ pub enum PlayerMsg {
         session_id: i64,
         reply: RpcReplyPort<DomainResult<GameState>>,
     },
-    Get(RpcReplyPort<GameState>),
+    Get(RpcReplyPort<DomainResult<GameState>>),
     /// Move the queued session to a better lane (fast-entry card, purchase).
     ChangeLane {
         session_id: i64,
@@ -87,7 +90,7 @@ struct Current {
 
 /// Where the current session is now.
 enum Located {
-    Queued(SessionView, ActorRef<ChannelMsg>),
+    Queued(SessionView, ActorRef<QueueMsg>),
     Active(SessionView, ActorRef<SessionMsg>),
 }
 
@@ -148,37 +151,21 @@ impl Actor for PlayerActor {
                 let _ = reply.send(r);
             }
             PlayerMsg::Get(reply) => {
-                let state = match self.locate(st).await {
+                let state = self.locate(st).await.map(|found| match found {
                     Some(Located::Queued(v, _) | Located::Active(v, _)) => GameState::Online(v),
                     None => GameState::None,
-                };
+                });
                 let _ = reply.send(state);
             }
             PlayerMsg::ChangeLane { session_id, lane, reply } => {
-                let r = match self.locate(st).await {
-                    Some(Located::Queued(v, ch)) if v.id == session_id => ractor::call!(ch, ChannelMsg::ChangeLane, session_id, lane)
-                        .map_err(|e| DomainError::Internal(e.to_string()))?
-                        .ok_or(DomainError::WrongState),
-                    Some(Located::Active(v, _)) if v.id == session_id => Err(DomainError::WrongState),
-                    _ => Err(DomainError::UnknownSession),
-                };
-                let _ = reply.send(r);
+                let _ = reply.send(self.change_lane(st, session_id, lane).await);
             }
             PlayerMsg::UseCard { card_id, reply } => {
                 let r = self.use_card(st, card_id).await;
                 let _ = reply.send(r);
             }
             PlayerMsg::Move { device_no, reply } => {
-                let r = match self.locate(st).await {
-                    Some(Located::Queued(v, ch)) => ractor::call!(ch, ChannelMsg::Move, v.id, device_no)
-                        .map_err(|e| DomainError::Internal(e.to_string()))?
-                        .ok_or(DomainError::UnknownSession),
-                    Some(Located::Active(_, s)) => {
-                        ractor::call!(s, SessionMsg::Move, device_no).map_err(|e| DomainError::Internal(e.to_string()))
-                    }
-                    None => Err(DomainError::UnknownSession),
-                };
-                let _ = reply.send(r);
+                let _ = reply.send(self.move_to(st, device_no).await);
             }
             PlayerMsg::SessionEnded { id } => {
                 if st.current.as_ref().is_some_and(|c| c.id == id) {
@@ -218,47 +205,70 @@ pub fn start_conflict(current: Option<&SessionView>, game_id: i64, device_no: &s
 }
 
 impl PlayerActor {
+    async fn change_lane(&self, st: &mut PlayerState, session_id: i64, lane: Lane) -> DomainResult<SessionView> {
+        match self.locate(st).await? {
+            Some(Located::Queued(v, ch)) if v.id == session_id => {
+                ractor::call!(ch, QueueMsg::ChangeLane, session_id, lane)?.ok_or(DomainError::WrongState)
+            }
+            Some(Located::Active(v, _)) if v.id == session_id => Err(DomainError::WrongState),
+            _ => Err(DomainError::UnknownSession),
+        }
+    }
+
+    async fn move_to(&self, st: &mut PlayerState, device_no: String) -> DomainResult<SessionView> {
+        match self.locate(st).await? {
+            Some(Located::Queued(v, ch)) => ractor::call!(ch, QueueMsg::Move, v.id, device_no)?.ok_or(DomainError::UnknownSession),
+            Some(Located::Active(_, s)) => Ok(ractor::call!(s, SessionMsg::Move, device_no)?),
+            None => Err(DomainError::UnknownSession),
+        }
+    }
+
     async fn use_card(&self, st: &mut PlayerState, card_id: i64) -> DomainResult<(storage::FastEnterCard, SessionView)> {
-        let Some(Located::Queued(v, ch)) = self.locate(st).await else {
+        let Some(Located::Queued(v, ch)) = self.locate(st).await? else {
             return Err(DomainError::CardNotQueued);
         };
-        let (store, uid, now) = (self.ctx.store.clone(), st.uid, self.ctx.clock.now_ms());
-        let used = tokio::task::spawn_blocking(move || store.assets.use_card(uid, card_id, v.id, now))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))?;
-        let card = match used {
+        let (uid, now) = (st.uid, self.ctx.clock.now_ms());
+        let card = match self.ctx.db_raw(move |s| s.assets.use_card(uid, card_id, v.id, now)).await? {
             Ok(c) => c,
             Err(storage::Error::NotFound) => return Err(DomainError::UnknownCard),
             Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
             Err(e) => return Err(e.into()),
         };
-        let view = ractor::call!(ch, ChannelMsg::ChangeLane, v.id, Lane::Member)
-            .map_err(|e| DomainError::Internal(e.to_string()))?
-            .ok_or(DomainError::CardNotQueued)?;
+        let view = ractor::call!(ch, QueueMsg::ChangeLane, v.id, Lane::Member)?.ok_or(DomainError::CardNotQueued)?;
+        // A fast-entry card is one hour of fast entry (commerce.md §6 "one-hour cards"): the
+        // queued session moved at once, and a start within the hour joins the fast lane too.
+        if let Err(e) = self
+            .ctx
+            .db(move |s| s.assets.grant_entitlement(uid, "fast_enter", CARD_FAST_ENTER_MS, now))
+            .await
+        {
+            tracing::error!(uid, card_id, error = %e, "fast-entry hour of a used card not granted");
+        }
         Ok((card, view))
     }
 
     /// Finds the current session: in its queue, else in its session actor; else it has ended.
-    async fn locate(&self, st: &mut PlayerState) -> Option<Located> {
-        let c = st.current.clone()?;
+    /// A queue that cannot be asked is an error (the session may well still wait there); a
+    /// session actor that stops while asked has ended.
+    async fn locate(&self, st: &mut PlayerState) -> DomainResult<Option<Located>> {
+        let Some(c) = st.current.clone() else { return Ok(None) };
         // The queue first: a grant starts the session actor before the queue answers anything
         // else, so "not in the queue" means "in a session actor, or ended".
-        if let Ok(ch) = self.ctx.channel(c.game_id, c.node_id).await {
-            if let Ok(Some(v)) = ractor::call!(ch, ChannelMsg::Get, c.id) {
-                return Some(Located::Queued(v, ch));
-            }
+        let ch = self.ctx.queue(c.node_id)?;
+        if let Some(v) = ractor::call!(ch, QueueMsg::Get, c.id)? {
+            return Ok(Some(Located::Queued(v, ch)));
         }
         if let Some(s) = self.ctx.sessions().get(&SessionKey::lookup(c.id)) {
             if let Ok(v) = ractor::call!(s, SessionMsg::Get) {
-                return Some(Located::Active(v, s));
+                return Ok(Some(Located::Active(v, s)));
             }
         }
         st.current = None;
-        None
+        Ok(None)
     }
 
     async fn start(&self, st: &mut PlayerState, game: Game, node: Node, device_no: String, lane: Lane) -> DomainResult<SessionView> {
-        let live = match self.locate(st).await {
+        let live = match self.locate(st).await? {
             Some(Located::Queued(v, _) | Located::Active(v, _)) => Some(v),
             None => None,
         };
@@ -266,7 +276,6 @@ impl PlayerActor {
             return Err(refusal);
         }
         let now = self.ctx.clock.now_ms();
-        let repo = self.ctx.store.sessions.clone();
         let new = NewGameSession {
             uid: st.uid,
             game_id: game.id,
@@ -275,21 +284,21 @@ impl PlayerActor {
             created_at: now,
             lane: lane.code(),
         };
-        let record = tokio::task::spawn_blocking(move || repo.insert(&new))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
-        let ch = self.ctx.channel(game.id, node.id).await?;
+        let record = self.ctx.db(move |s| s.sessions.insert(&new)).await?;
+        let ch = self.ctx.queue(node.id)?;
         let waiting = Waiting {
             session_id: record.id,
             uid: st.uid,
+            game_id: game.id,
             device_no: device_no.as_str().into(),
             since_ms: now,
-            told: 0,
+            ..Waiting::default()
         };
-        let enqueued = ractor::call!(ch, ChannelMsg::Enqueue, waiting, lane).map_err(|e| DomainError::Internal(e.to_string()));
-        let view = match enqueued {
-            Ok(Ok(v)) => v,
-            Ok(Err(e)) | Err(e) => {
+        let meta = GameMeta::of(&game);
+        let enqueued = ractor::call!(ch, QueueMsg::Enqueue, waiting, lane, meta).map_err(DomainError::from);
+        let view = match enqueued.and_then(|r| r) {
+            Ok(v) => v,
+            Err(e) => {
                 self.ctx
                     .end_session(st.uid, record.id, game.id, EndReason::ServerRestart, now)
                     .await;
@@ -309,8 +318,7 @@ impl PlayerActor {
         if st.current.as_ref().is_none_or(|c| c.id != session_id) {
             return Err(DomainError::UnknownSession);
         }
-        let call = |e: ractor::RactorErr<SessionMsg>| DomainError::Internal(e.to_string());
-        match (op, self.locate(st).await) {
+        match (op, self.locate(st).await?) {
             (_, None) => Err(DomainError::UnknownSession),
             (SessionOp::CancelQueue | SessionOp::Over, Some(Located::Queued(_, ch))) => {
                 let reason = if op == SessionOp::Over {
@@ -318,7 +326,7 @@ impl PlayerActor {
                 } else {
                     EndReason::Cancelled
                 };
-                let removed = ractor::call!(ch, ChannelMsg::Remove, session_id).map_err(|e| DomainError::Internal(e.to_string()))?;
+                let removed = ractor::call!(ch, QueueMsg::Remove, session_id)?;
                 if removed {
                     let now = self.ctx.clock.now_ms();
                     self.ctx
@@ -328,14 +336,14 @@ impl PlayerActor {
                     return Ok(GameState::None);
                 }
                 // A machine arrived meanwhile: leave it too.
-                match self.locate(st).await {
+                match self.locate(st).await? {
                     Some(Located::Active(_, s)) => self.end_active(st, s, op, reason).await,
                     _ => Ok(GameState::None),
                 }
             }
             (SessionOp::Confirm | SessionOp::CancelConfirm, Some(Located::Queued(..))) => Err(DomainError::WrongState),
             (SessionOp::Confirm, Some(Located::Active(_, s))) => {
-                let view = ractor::call!(s, SessionMsg::Confirm).map_err(call)??;
+                let view = ractor::call!(s, SessionMsg::Confirm)??;
                 Ok(GameState::Online(view))
             }
             (_, Some(Located::Active(_, s))) => {
@@ -352,10 +360,9 @@ impl PlayerActor {
     /// Ends a session that holds a machine: `over` ends it from any state; a give-up only from
     /// READY or CONNECTING.
     async fn end_active(&self, st: &mut PlayerState, s: ActorRef<SessionMsg>, op: SessionOp, reason: EndReason) -> DomainResult<GameState> {
-        let call = |e: ractor::RactorErr<SessionMsg>| DomainError::Internal(e.to_string());
         match op {
-            SessionOp::Over => ractor::call!(s, SessionMsg::Over).map_err(call)??,
-            _ => ractor::call!(s, |r| SessionMsg::GiveUp(reason, r)).map_err(call)??,
+            SessionOp::Over => ractor::call!(s, SessionMsg::Over)??,
+            _ => ractor::call!(s, |r| SessionMsg::GiveUp(reason, r))??,
         }
         st.current = None;
         Ok(GameState::None)

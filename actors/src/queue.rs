@@ -1,72 +1,126 @@
-//! The queue of one game on one node: who waits, in what order, and who gets the next machine.
+//! The queue of one server node: who waits for a machine of that node, whatever their game, in
+//! what order, and the node's machines themselves.
+//!
+//! The machines of a node are shared by every game, so the node has one queue: a player's rank
+//! is the number of players who will be admitted before them on that node, and rank 1 means the
+//! next machine freed on the node is theirs. Each entry carries its game; the lanes' weighted
+//! fair order (`lanes.rs`) applies across all games of the node.
 //!
 //! A waiting session is a compact [`Waiting`] entry here (no actor of its own); its place comes
-//! from [`LaneQueue`] (lanes and weighted fair admission, see `lanes`) and is written to storage
-//! when it joins, so a restart rebuilds the same order. [`ChannelActor`] asks the node's machine
-//! pool for a machine while anyone waits, hands each granted machine to the head of the queue by
-//! starting its game-session actor, measures the admission rate, and keeps the ranks players see
-//! fresh.
+//! from [`LaneQueue`] and is written to storage when it joins, so a restart rebuilds the same
+//! order. [`QueueActor`] owns the node's machines ([`PoolState`]) too: a machine that comes back
+//! goes straight to the head of the queue by starting its game-session actor, in the same
+//! message, with no round trip to another actor.
 //!
-//! Hand-off invariant (guarded by `pool_grants_machine_once` and the platform tests):
-//! 1. While the queue is non-empty the channel has exactly one demand registered with the pool.
-//! 2. A grant pops the head and starts its session actor (holding the machine) before the channel
-//!    handles anything else, so a later `Remove` of that session answers `false` and the caller
-//!    finds the session actor instead.
-//! 3. A grant that finds the queue empty, or whose session cannot start, goes back to the pool.
+//! Hand-off invariant (guarded by `pool_grants_machine_once`, `admission_order_is_the_shown_ranks`
+//! and the platform tests):
+//! 1. A free machine and a waiting player never coexist once a message is handled: a join, a
+//!    freed machine and a restore each admit heads while both are there.
+//! 2. An admission pops the head and starts its session actor (holding the machine) before the
+//!    queue handles anything else, so a later `Remove` of that session answers `false` and the
+//!    caller finds the session actor instead.
+//! 3. A machine whose head cannot start goes to the next head, and back to the free machines
+//!    when the queue is empty.
+//! 4. A queue restarted by its supervisor (a failed handler) rebuilds itself from storage: the
+//!    waiting players in their stored places, the machines of the node's live sessions out
+//!    (`a_failed_queue_rebuilds_itself_from_storage`).
 //!
-//! Rank freshness: while anyone waits, a tick every `rank_refresh / RANK_SLICES` walks the queue
-//! once in admission order. Each tick serves one slice of the players (session id modulo
-//! [`RANK_SLICES`]); a player of that slice whose rank moved since it was last shown, and who has
-//! a socket, gets the new state pushed. So every connected player's rank is refreshed at least
-//! every `rank_refresh` (plus the tick's own time and the delivery), the pushes of one period are
-//! spread evenly over it instead of leaving in one burst that would hold up the READY pushes
-//! behind them, and a tick costs one pass over the lane heads plus a lookup per player of its
-//! slice. The walk's own CPU time is recorded in `yoo_rank_refresh_cpu_seconds` (its `_sum` is the total).
+//! Rank freshness (see `ranks.rs` for the structure): while anyone waits, a tick every
+//! `rank_refresh / RANK_SLICES` serves one slice of the *connected* waiting players (session id
+//! modulo [`RANK_SLICES`]): each one's exact rank is computed (a binary search per lane) and
+//! pushed when it moved since it was last shown. The cost of a period is proportional to the
+//! connected waiting players, not to the length of the queue, and a slice is worked through in
+//! chunks of [`RANK_CHUNK`] players, each chunk its own message, so a machine that comes back
+//! waits at most one chunk before it is handed over. The walk's time is recorded in
+//! `yoo_rank_refresh_seconds` and its CPU time (the rank lookups and the encoding of its pushes)
+//! in `yoo_rank_refresh_cpu_seconds`, once per slice.
 
-use std::collections::VecDeque;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
+use storage::{Game, GameSessionRecord};
 
+use crate::ctx::Ctx;
 use crate::error::DomainResult;
-use crate::game_session::{MachineId, Phase, SessionInit};
-use crate::lanes::{Lane, LaneQueue, Place};
-use crate::machine_pool::PoolMsg;
-use crate::platform::{Ctx, SessionKey};
+use crate::game_session::{MachineId, Phase, SessionInit, SessionKey};
+use crate::lanes::{IdMap, Lane, LaneQueue, Place};
+use crate::machine_pool::PoolState;
+use crate::ranks::{Seen, Watchers, RANK_SLICES};
 use crate::small_str::SmallStr;
 use crate::view::{GameState, Push, SessionView, Status};
+use crate::wait::{AdmissionRate, WaitRange};
 
 /// One waiting session.
 #[derive(Debug, Clone, Default)]
 pub struct Waiting {
     pub session_id: i64,
     pub uid: i64,
+    pub game_id: i64,
     pub device_no: SmallStr,
     pub since_ms: i64,
     /// The rank this player was last shown (0: none yet).
     pub told: u64,
+    /// The player had a socket when last seen (join, a socket opening or closing, a push).
+    pub connected: bool,
+    /// The entry is in the rank refresh's list of connected players.
+    pub listed: bool,
 }
 
-/// Rank refresh ticks per `rank_refresh` period; each serves one slice of the players.
-pub const RANK_SLICES: u64 = 5;
+/// What a queue shows of a game in every view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameMeta {
+    pub name: Arc<str>,
+    pub logo: Arc<str>,
+}
 
-/// What a channel shows of its game and node in every view.
+impl GameMeta {
+    pub fn of(game: &Game) -> GameMeta {
+        GameMeta {
+            name: game.name.as_str().into(),
+            logo: crate::view::game_logo(game).into(),
+        }
+    }
+}
+
+/// What the queue of a node starts with.
 #[derive(Debug, Clone)]
-pub struct ChannelMeta {
-    pub game_id: i64,
-    pub game_name: Arc<str>,
-    pub game_logo: Arc<str>,
+pub struct QueueArgs {
     pub node_id: i64,
     pub node_name: Arc<str>,
+    pub machines: Vec<MachineId>,
+    /// Set by the first start: a start after it is a restart by the supervisor, and the queue
+    /// rebuilds itself from storage (the platform restores the first one).
+    pub started: Arc<AtomicBool>,
 }
 
 /// A restored entry: the waiting session and its stored place.
 pub type Restored = (Waiting, Place);
 
-pub enum ChannelMsg {
+/// The waiting entry and the place of a stored queued session.
+pub fn restored(r: &GameSessionRecord) -> Restored {
+    let w = Waiting {
+        session_id: r.id,
+        uid: r.uid,
+        game_id: r.game_id,
+        device_no: r.device_no.as_str().into(),
+        since_ms: r.created_at,
+        ..Waiting::default()
+    };
+    let place = Place {
+        tag: r.tag.max(0) as u64,
+        seq: r.seq.max(0) as u64,
+        lane: Lane::from_code(r.lane).unwrap_or(Lane::Normal),
+    };
+    (w, place)
+}
+
+pub enum QueueMsg {
     /// Join the queue in `lane`; replies with the view (exact rank).
-    Enqueue(Waiting, Lane, RpcReplyPort<DomainResult<SessionView>>),
+    Enqueue(Waiting, Lane, GameMeta, RpcReplyPort<DomainResult<SessionView>>),
     /// Leave the queue; replies whether the session was still in it.
     Remove(i64, RpcReplyPort<bool>),
     /// Move a waiting session to another device (cross-screen); replies whether it waits here.
@@ -75,70 +129,69 @@ pub enum ChannelMsg {
     ChangeLane(i64, Lane, RpcReplyPort<Option<SessionView>>),
     /// The view of a waiting session with its exact rank; None if it does not wait here.
     Get(i64, RpcReplyPort<Option<SessionView>>),
-    /// What a player joining `lane` now would see: (players ahead, expected wait in seconds).
-    Preview(Lane, RpcReplyPort<(u64, u64)>),
-    /// The pool grants a machine for the head of the queue.
-    Grant(MachineId),
-    /// Rebuild from storage after a restart (before any traffic).
-    Restore { virtual_time: u64, entries: Vec<Restored> },
+    /// What a player joining `lane` now would see, and the asking session's own place.
+    Preview(Lane, Option<i64>, RpcReplyPort<Preview>),
+    /// A machine of this node comes back: it goes to the head of the queue at once.
+    Free(MachineId),
+    /// Marks a free machine as out (a session restored after a restart holds it); false if it is
+    /// not a free machine of this node.
+    Claim(MachineId, RpcReplyPort<bool>),
+    /// (free, out) machines.
+    Stats(RpcReplyPort<(usize, usize)>),
+    /// Rebuild from storage after a restart (before any traffic), with the games' names.
+    Restore {
+        virtual_time: u64,
+        entries: Vec<Restored>,
+        games: Vec<(i64, GameMeta)>,
+    },
+    /// Hand free machines to waiting players (after the queue rebuilt itself).
+    Admit,
+    /// Fail the actor, as a bug would (tests of the supervision path).
+    #[cfg(test)]
+    Fail,
     /// Number waiting (tests, metrics).
     Len(RpcReplyPort<usize>),
-    /// Timer: push the new state to the players of the next slice whose rank moved.
+    /// A socket of this user opened or closed: a waiting player's rank refresh follows whether
+    /// they have one.
+    Watch(i64),
+    /// A waiting session's rank, place and the queue's virtual time (tests).
+    #[cfg(test)]
+    Inspect(i64, RpcReplyPort<Option<(u64, Place, u64)>>),
+    /// Timer: start the rank refresh of the next slice.
     RefreshRanks,
+    /// The next chunk of the slice being refreshed.
+    RefreshChunk,
 }
 
-/// Key of a channel: (game id, node id).
-pub type ChannelKey = (i64, i64);
-
-pub struct ChannelActor {
+pub struct QueueActor {
     pub ctx: Arc<Ctx>,
 }
 
-/// Admissions over the last window, for the expected wait.
-#[derive(Debug, Default)]
-pub struct AdmissionRate {
-    times: VecDeque<i64>,
+/// What a player joining a lane now would see, and where the asking player stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    /// Players who would be ahead of someone joining the lane now.
+    pub ahead: u64,
+    /// Their expected wait (None: not measured yet).
+    pub wait: Option<WaitRange>,
+    /// The asking session's own rank and expected wait, when it waits here.
+    pub own: Option<(u64, Option<WaitRange>)>,
 }
 
-/// How far back the admission rate looks.
-const RATE_WINDOW_MS: i64 = 5 * 60_000;
-
-impl AdmissionRate {
-    pub fn record(&mut self, now: i64) {
-        self.times.push_back(now);
-        while self.times.front().is_some_and(|t| now - *t > RATE_WINDOW_MS) {
-            self.times.pop_front();
-        }
-    }
-
-    /// Admissions per second, measured over the window (at least 10 s of it); None before any.
-    pub fn per_sec(&self, now: i64) -> Option<f64> {
-        let start = self.times.partition_point(|t| now - *t > RATE_WINDOW_MS);
-        let first = *self.times.get(start)?;
-        let span_ms = (now - first).clamp(10_000, RATE_WINDOW_MS);
-        Some((self.times.len() - start) as f64 * 1000.0 / span_ms as f64)
-    }
-
-    /// Expected seconds until `rank` is admitted; without a measurement, a minute per place.
-    pub fn wait_secs(&self, rank: u64, now: i64) -> u64 {
-        match self.per_sec(now) {
-            Some(r) if r > 0.0 => (rank as f64 / r).ceil() as u64,
-            _ => rank * 60,
-        }
-    }
-}
-
-pub struct ChannelState {
-    meta: ChannelMeta,
+pub struct QueueState {
+    node_id: i64,
+    node_name: Arc<str>,
+    /// The name and logo of each game that has had a player here.
+    games: HashMap<i64, GameMeta>,
     queue: LaneQueue<Waiting>,
-    /// Whether a demand is registered with the pool (invariant 1).
-    demanding: bool,
-    pool: ActorRef<PoolMsg>,
+    /// Each waiting user's session (a user waits at most once).
+    by_uid: IdMap<i64>,
+    machines: PoolState,
     rate: AdmissionRate,
+    /// The connected waiting players by slice, and the slice being refreshed.
+    watchers: Watchers,
     /// The next rank refresh tick, set while anyone waits.
     timers: Timers<()>,
-    /// Ticks so far: the slice of the next tick is `tick % RANK_SLICES`.
-    tick: u64,
     /// When the pending tick is due: ticks keep a fixed cadence whatever the walks take.
     tick_due: tokio::time::Instant,
     /// A tick is armed or its message is on its way (the timer's own state cannot tell the
@@ -146,61 +199,81 @@ pub struct ChannelState {
     tick_pending: bool,
 }
 
-impl Actor for ChannelActor {
-    type Msg = ChannelMsg;
-    type State = ChannelState;
-    type Arguments = ChannelKey;
+impl Actor for QueueActor {
+    type Msg = QueueMsg;
+    type State = QueueState;
+    type Arguments = QueueArgs;
 
-    async fn pre_start(&self, _me: ActorRef<ChannelMsg>, key: ChannelKey) -> Result<ChannelState, ActorProcessingErr> {
-        let pool = self.ctx.pool(key.1).map_err(|e| format!("no pool for node {}: {e}", key.1))?;
-        let meta = self.ctx.channel_meta(key).await.map_err(|e| format!("channel {key:?}: {e}"))?;
-        Ok(ChannelState {
-            meta,
+    async fn pre_start(&self, me: ActorRef<QueueMsg>, args: QueueArgs) -> Result<QueueState, ActorProcessingErr> {
+        let restart = args.started.swap(true, Ordering::SeqCst);
+        if !restart {
+            metrics::gauge!("yoo_machines_free").increment(args.machines.len() as f64);
+        }
+        let mut st = QueueState {
+            node_id: args.node_id,
+            node_name: args.node_name,
+            games: HashMap::new(),
             queue: LaneQueue::default(),
-            demanding: false,
-            pool,
+            by_uid: IdMap::default(),
+            machines: PoolState::new(args.machines),
             rate: AdmissionRate::default(),
+            watchers: Watchers::default(),
             timers: Timers::default(),
-            tick: 0,
             tick_due: tokio::time::Instant::now(),
             tick_pending: false,
-        })
+        };
+        if restart {
+            self.recover(&me, &mut st).await?;
+        }
+        Ok(st)
     }
 
-    async fn handle(&self, me: ActorRef<ChannelMsg>, msg: ChannelMsg, st: &mut ChannelState) -> Result<(), ActorProcessingErr> {
+    async fn post_stop(&self, _me: ActorRef<QueueMsg>, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
+        metrics::gauge!("yoo_machines_free").decrement(st.machines.free_count() as f64);
+        Ok(())
+    }
+
+    async fn handle(&self, me: ActorRef<QueueMsg>, msg: QueueMsg, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
+        let free_before = st.machines.free_count() as f64;
         match msg {
-            ChannelMsg::Enqueue(w, lane, reply) => {
-                let id = w.session_id;
-                let rank = st.queue.push(id, lane, w);
-                let place = st.queue.place(id).expect("just pushed");
+            QueueMsg::Enqueue(w, lane, meta, reply) => {
+                st.games.insert(w.game_id, meta);
+                let (id, uid) = (w.session_id, w.uid);
+                let (rank, place) = st.queue.join(id, lane, w);
                 if let Err(e) = self.ctx.store_place(id, &place).await {
                     st.queue.remove(id);
                     let _ = reply.send(Err(e));
                 } else {
+                    st.by_uid.insert(uid, id);
                     if let Some(w) = st.queue.get_mut(id) {
                         w.told = rank;
                     }
+                    self.watch(st, uid);
                     metrics::gauge!("yoo_players_waiting").increment(1.0);
                     crate::game_session::count_state(None, Some(Status::Queue));
                     self.changed(&me, st);
                     let _ = reply.send(Ok(self.view(st, id, rank)));
+                    // A machine that was free is this player's at once (they are alone).
+                    self.admit(&me, st, false).await;
                 }
             }
-            ChannelMsg::Remove(id, reply) => {
-                let removed = st.queue.remove(id).is_some();
-                if removed {
-                    self.left();
+            QueueMsg::Remove(id, reply) => {
+                let removed = st.queue.remove(id);
+                if let Some((_, w)) = &removed {
+                    self.left(st, w);
                     self.changed(&me, st);
                 }
-                let _ = reply.send(removed);
+                let _ = reply.send(removed.is_some());
             }
-            ChannelMsg::ChangeLane(id, lane, reply) => {
+            QueueMsg::ChangeLane(id, lane, reply) => {
                 let r = st.queue.change_lane(id, lane).map(|(rank, moved)| {
                     if moved {
                         if let Some(place) = st.queue.place(id) {
                             let ctx = self.ctx.clone();
                             tokio::spawn(async move {
-                                let _ = ctx.store_place(id, &place).await;
+                                if let Err(e) = ctx.store_place(id, &place).await {
+                                    tracing::error!(session_id = id, error = %e, "new place not stored");
+                                }
                             });
                         }
                     }
@@ -215,7 +288,7 @@ impl Actor for ChannelActor {
                 }
                 let _ = reply.send(view);
             }
-            ChannelMsg::Move(id, device, reply) => {
+            QueueMsg::Move(id, device, reply) => {
                 let rank = st.queue.rank_of(id);
                 if let (Some(_), Some(w)) = (rank, st.queue.get_mut(id)) {
                     w.device_no = device.as_str().into();
@@ -223,65 +296,143 @@ impl Actor for ChannelActor {
                 }
                 let _ = reply.send(rank.map(|rank| self.view(st, id, rank)));
             }
-            ChannelMsg::Get(id, reply) => {
+            QueueMsg::Get(id, reply) => {
                 let _ = reply.send(st.queue.rank_of(id).map(|rank| self.view(st, id, rank)));
             }
-            ChannelMsg::Preview(lane, reply) => {
+            QueueMsg::Preview(lane, asking, reply) => {
+                let now = self.ctx.clock.now_ms();
                 let ahead = st.queue.rank_of_place(&st.queue.preview(lane)) - 1;
-                let _ = reply.send((ahead, st.rate.wait_secs(ahead + 1, self.ctx.clock.now_ms())));
+                let own = asking
+                    .and_then(|id| st.queue.rank_of(id))
+                    .map(|rank| (rank, st.rate.range(rank, now)));
+                let wait = st.rate.range(ahead + 1, now);
+                let _ = reply.send(Preview { ahead, wait, own });
             }
-            ChannelMsg::Grant(machine) => {
-                st.demanding = false;
-                self.hand_over(&me, st, machine).await;
-            }
-            ChannelMsg::Restore { virtual_time, entries } => {
-                let n = entries.len();
-                st.queue = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
-                if !st.queue.is_empty() {
-                    self.changed(&me, st);
+            QueueMsg::Free(machine) => {
+                if st.machines.free(machine.clone()) {
+                    self.admit(&me, st, true).await;
+                } else {
+                    tracing::warn!(node_id = st.node_id, machine = %machine, "freed a machine that was not out");
                 }
+            }
+            QueueMsg::Claim(machine, reply) => {
+                let _ = reply.send(st.machines.claim(&machine));
+            }
+            QueueMsg::Stats(reply) => {
+                let _ = reply.send((st.machines.free_count(), st.machines.out_count()));
+            }
+            QueueMsg::Restore {
+                virtual_time,
+                entries,
+                games,
+            } => {
+                let n = entries.len();
+                self.restore(&me, st, virtual_time, entries, games).await;
                 metrics::gauge!("yoo_players_waiting").increment(n as f64);
                 for _ in 0..n {
                     crate::game_session::count_state(None, Some(Status::Queue));
                 }
+                self.admit(&me, st, false).await;
             }
-            ChannelMsg::Len(reply) => {
+            QueueMsg::Admit => self.admit(&me, st, false).await,
+            #[cfg(test)]
+            QueueMsg::Fail => return Err("a failure the supervisor sees (test)".into()),
+            QueueMsg::Len(reply) => {
                 let _ = reply.send(st.queue.len());
             }
-            ChannelMsg::RefreshRanks => {
+            QueueMsg::Watch(uid) => self.watch(st, uid),
+            #[cfg(test)]
+            QueueMsg::Inspect(id, reply) => {
+                let found = st.queue.place(id).zip(st.queue.rank_of(id));
+                let _ = reply.send(found.map(|(place, rank)| (rank, place, st.queue.virtual_time())));
+            }
+            QueueMsg::RefreshRanks => {
                 st.tick_pending = false;
-                self.refresh_ranks(st);
+                st.watchers.tick();
+                self.refresh_chunk(&me, st);
                 if !st.queue.is_empty() {
                     st.tick_pending = true;
                     // The next tick is due one tick after this one was, not after the walk:
                     // a walk's own time does not stretch the period (a late tick runs at once).
                     let now = tokio::time::Instant::now();
                     st.tick_due = (st.tick_due + self.tick()).max(now);
-                    st.timers.set((), st.tick_due - now, &me, ChannelMsg::RefreshRanks);
+                    st.timers.set((), st.tick_due - now, &me, QueueMsg::RefreshRanks);
                 }
             }
+            QueueMsg::RefreshChunk => self.refresh_chunk(&me, st),
         }
-        if !st.demanding {
-            if let Some((_, head)) = st.queue.front() {
-                st.demanding = true;
-                let _ = st.pool.send_message(PoolMsg::Demand {
-                    channel: (st.meta.game_id, st.meta.node_id),
-                    since_ms: head.since_ms,
-                    reply_to: me.clone(),
-                });
-            }
-        }
+        metrics::gauge!("yoo_machines_free").increment(st.machines.free_count() as f64 - free_before);
+        st.rate.set_busy(self.ctx.clock.now_ms(), !st.queue.is_empty());
         Ok(())
     }
 }
 
-impl ChannelActor {
+impl QueueActor {
+    /// Rebuilds the queue after a restart by its supervisor (a failed handler): the waiting
+    /// players in their stored places, and the machines the live sessions of the node hold
+    /// (their actors run on). The gauges still count what the failed actor counted.
+    async fn recover(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) -> DomainResult<()> {
+        let node = st.node_id;
+        let open = self.ctx.db(|s| s.sessions.list_open()).await?;
+        let virtual_time = self.ctx.db(move |s| s.sessions.max_admitted_tag(node)).await?.unwrap_or(0).max(0) as u64;
+        let (mut entries, mut games) = (vec![], vec![]);
+        for r in open.iter().filter(|r| r.node_id == node) {
+            match (r.status, &r.machine_id) {
+                (1, _) => {
+                    if !games.iter().any(|(id, _)| *id == r.game_id) {
+                        games.push((r.game_id, self.ctx.game_meta(r.game_id).await?));
+                    }
+                    entries.push(restored(r));
+                }
+                (3..=5, Some(m)) => {
+                    st.machines.claim(m);
+                }
+                _ => {}
+            }
+        }
+        tracing::warn!(node_id = node, waiting = entries.len(), "queue restarted; rebuilt from storage");
+        self.restore(me, st, virtual_time, entries, games).await;
+        let _ = me.send_message(QueueMsg::Admit);
+        Ok(())
+    }
+
+    /// Takes restored entries (their stored places) as the queue.
+    async fn restore(
+        &self,
+        me: &ActorRef<QueueMsg>,
+        st: &mut QueueState,
+        virtual_time: u64,
+        entries: Vec<Restored>,
+        games: Vec<(i64, GameMeta)>,
+    ) {
+        st.games.extend(games);
+        let (queue, renumbered) = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
+        st.queue = queue;
+        for id in renumbered {
+            // Places of a queue kept per game before: stored again in the node's order.
+            if let Some(place) = st.queue.place(id) {
+                if let Err(e) = self.ctx.store_place(id, &place).await {
+                    tracing::error!(session_id = id, error = %e, "restored place not stored");
+                }
+            }
+        }
+        let uids: Vec<(i64, i64)> = st.queue.in_order().map(|(_, id, w)| (w.uid, id)).collect();
+        for (uid, id) in uids {
+            st.by_uid.insert(uid, id);
+            self.watch(st, uid);
+        }
+        if !st.queue.is_empty() {
+            self.changed(me, st);
+        }
+    }
+
     /// The view of a waiting session at `rank`.
-    fn view(&self, st: &ChannelState, id: i64, rank: u64) -> SessionView {
+    fn view(&self, st: &QueueState, id: i64, rank: u64) -> SessionView {
         match (st.queue.place(id), st.queue.get(id)) {
-            (Some(place), Some(w)) => self.view_of(st, id, &place, w, Status::Queue, rank),
-            _ => self.view_of(
+            (Some(place), Some(w)) => view_of(st, self.ctx.config.connect_countdown_secs, id, &place, w, Status::Queue, rank),
+            _ => view_of(
                 st,
+                self.ctx.config.connect_countdown_secs,
                 id,
                 &Place {
                     tag: 0,
@@ -295,23 +446,44 @@ impl ChannelActor {
         }
     }
 
-    fn view_of(&self, st: &ChannelState, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
-        view_of(&st.meta, self.ctx.config.connect_countdown_secs, id, place, w, status, rank)
-    }
-
     /// Bookkeeping for a session that left the queue (any way).
-    fn left(&self) {
+    fn left(&self, st: &mut QueueState, w: &Waiting) {
+        if st.by_uid.get(&w.uid) == Some(&w.session_id) {
+            st.by_uid.remove(&w.uid);
+        }
         metrics::gauge!("yoo_players_waiting").decrement(1.0);
         crate::game_session::count_state(Some(Status::Queue), None);
     }
 
+    /// Whether `uid`, if waiting here, has a socket now; a connected player joins the rank
+    /// refresh's list (a player who has gone leaves it when the refresh next meets them).
+    fn watch(&self, st: &mut QueueState, uid: i64) {
+        let Some(&id) = st.by_uid.get(&uid) else { return };
+        let Some(w) = st.queue.get_mut(id) else { return };
+        w.connected = self.ctx.bus.subscribers(&uid) > 0;
+        if w.connected && !w.listed {
+            w.listed = true;
+            st.watchers.add(id);
+        }
+    }
+
+    /// Hands free machines to the heads of the queue while both are there (invariant 1).
+    /// `waited`: the machine came back while players waited, so the admission measures the
+    /// node's admission rate (a player admitted on joining waited for nothing).
+    async fn admit(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, waited: bool) {
+        while !st.queue.is_empty() {
+            let Some(machine) = st.machines.take() else { return };
+            self.hand_over(me, st, machine, waited).await;
+        }
+    }
+
     /// Gives `machine` to the head of the queue by starting its session actor (invariant 2).
-    async fn hand_over(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState, machine: MachineId) {
+    async fn hand_over(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, machine: MachineId, waited: bool) {
         while let Some((id, place, w)) = st.queue.pop_front() {
-            let rank_view = self.view_of(st, id, &place, &w, Status::Ready, 0);
-            self.left();
+            let view = view_of(st, self.ctx.config.connect_countdown_secs, id, &place, &w, Status::Ready, 0);
+            self.left(st, &w);
             let init = SessionInit {
-                view: rank_view,
+                view,
                 uid: w.uid,
                 phase: Phase::Ready { machine: machine.clone() },
                 countdown: self.ctx.config.connect_countdown(),
@@ -320,7 +492,9 @@ impl ChannelActor {
             };
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {
-                    st.rate.record(self.ctx.clock.now_ms());
+                    if waited {
+                        st.rate.admitted(self.ctx.clock.now_ms());
+                    }
                     metrics::counter!("yoo_queue_admissions_total").increment(1);
                     self.changed(me, st);
                     return;
@@ -329,69 +503,118 @@ impl ChannelActor {
                     tracing::error!(session_id = id, error = %e, "session could not start; next in queue");
                     let now = self.ctx.clock.now_ms();
                     self.ctx
-                        .end_session(w.uid, id, st.meta.game_id, crate::view::EndReason::ServerRestart, now)
+                        .end_session(w.uid, id, w.game_id, crate::view::EndReason::ServerRestart, now)
                         .await;
                 }
             }
         }
-        let _ = st.pool.send_message(PoolMsg::Free(machine));
+        st.machines.free(machine);
     }
 
     /// The time between two rank refresh ticks.
-    fn tick(&self) -> std::time::Duration {
+    fn tick(&self) -> Duration {
         self.ctx.config.rank_refresh() / RANK_SLICES as u32
     }
 
     /// Arms the next rank refresh tick unless one is pending (the queue was empty).
-    fn changed(&self, me: &ActorRef<ChannelMsg>, st: &mut ChannelState) {
+    fn changed(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
         if !st.tick_pending {
             st.tick_pending = true;
             st.tick_due = tokio::time::Instant::now() + self.tick();
-            st.timers.set((), self.tick(), me, ChannelMsg::RefreshRanks);
+            st.timers.set((), self.tick(), me, QueueMsg::RefreshRanks);
         }
     }
 
-    /// One tick: walks the queue once in admission order and pushes the new state to each
-    /// player of this tick's slice whose rank moved and who has a socket.
-    fn refresh_ranks(&self, st: &mut ChannelState) {
-        let started = std::time::Instant::now();
-        let cpu = crate::clock::thread_cpu_time();
-        let slice = st.tick % RANK_SLICES;
-        st.tick += 1;
-        let (bus, meta, countdown) = (&self.ctx.bus, &st.meta, self.ctx.config.connect_countdown_secs);
-        let mut pushed = 0u64;
-        st.queue.visit_in_order(
-            |id| id.rem_euclid(RANK_SLICES as i64) as u64 == slice,
-            |rank, id, place, w| {
-                if w.told == rank {
-                    return;
-                }
-                let delivered = bus.publish_with(&w.uid, || {
-                    Push::GameStatus(GameState::Online(view_of(meta, countdown, id, place, w, Status::Queue, rank)))
-                });
-                if delivered > 0 {
-                    w.told = rank;
-                    pushed += 1;
-                }
-            },
-        );
-        metrics::counter!("yoo_rank_pushes_total").increment(pushed);
-        metrics::histogram!("yoo_rank_refresh_cpu_seconds").record(crate::clock::thread_cpu_time() - cpu);
-        metrics::histogram!("yoo_rank_refresh_seconds").record(started.elapsed().as_secs_f64());
+    /// Works one chunk of the slice being refreshed, and asks for the next one as a message of
+    /// its own, so that what arrived meanwhile (a machine coming back) is handled first.
+    fn refresh_chunk(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        let QueueState {
+            node_id,
+            node_name,
+            games,
+            queue,
+            watchers,
+            ..
+        } = st;
+        let (bus, countdown) = (&self.ctx.bus, self.ctx.config.connect_countdown_secs);
+        let more = watchers.chunk(|id| {
+            let Some((rank, place, w)) = queue.rank_entry_mut(id) else {
+                return Seen::Gone;
+            };
+            if !w.connected {
+                w.listed = false;
+                return Seen::Gone;
+            }
+            if w.told == rank {
+                return Seen::Unchanged;
+            }
+            let delivered = bus.publish_with(&w.uid, || {
+                let meta = games.get(&w.game_id);
+                Push::GameStatus(GameState::Online(view_parts(
+                    *node_id,
+                    node_name,
+                    meta,
+                    countdown,
+                    id,
+                    &place,
+                    w,
+                    Status::Queue,
+                    rank,
+                )))
+            });
+            if delivered > 0 {
+                w.told = rank;
+                Seen::Pushed
+            } else {
+                // The sockets went: the player leaves the list until one opens again.
+                w.connected = false;
+                w.listed = false;
+                Seen::Gone
+            }
+        });
+        if more {
+            let _ = me.send_message(QueueMsg::RefreshChunk);
+        }
     }
 }
 
 /// The view of a waiting (or just admitted) session.
-fn view_of(meta: &ChannelMeta, countdown_secs: u64, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
+fn view_of(st: &QueueState, countdown_secs: u64, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
+    view_parts(
+        st.node_id,
+        &st.node_name,
+        st.games.get(&w.game_id),
+        countdown_secs,
+        id,
+        place,
+        w,
+        status,
+        rank,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn view_parts(
+    node_id: i64,
+    node_name: &Arc<str>,
+    meta: Option<&GameMeta>,
+    countdown_secs: u64,
+    id: i64,
+    place: &Place,
+    w: &Waiting,
+    status: Status,
+    rank: u64,
+) -> SessionView {
+    let (game_name, game_logo) = meta.map_or_else(|| (Arc::from(""), Arc::from("")), |m| (m.name.clone(), m.logo.clone()));
     SessionView {
         id,
-        game_id: meta.game_id,
-        game_name: meta.game_name.clone(),
-        game_logo: meta.game_logo.clone(),
+        game_id: w.game_id,
+        game_name,
+        game_logo,
         status,
         device_no: w.device_no.clone(),
-        node_id: meta.node_id,
-        node_name: meta.node_name.clone(),
+        node_id,
+        node_name: node_name.clone(),
         connect_countdown_secs: countdown_secs,
         queued_at_ms: w.since_ms,
         ready_at_ms: None,
@@ -402,19 +625,5 @@ fn view_of(meta: &ChannelMeta, countdown_secs: u64, id: i64, place: &Place, w: &
 }
 
 #[cfg(test)]
-mod tests {
-    use super::AdmissionRate;
-
-    #[test]
-    fn wait_follows_the_measured_rate() {
-        let mut r = AdmissionRate::default();
-        assert_eq!(r.wait_secs(5, 0), 300, "no measurement yet: a minute a place");
-        for i in 0..100 {
-            r.record(i * 100); // 10 per second over 10 s
-        }
-        assert_eq!(r.per_sec(10_000).map(|x| x.round()), Some(10.0));
-        assert_eq!(r.wait_secs(50, 10_000), 5);
-        // Old admissions fall out of the window.
-        assert_eq!(r.wait_secs(1, 10 * 60_000), 60);
-    }
-}
+#[path = "queue_tests.rs"]
+mod actor_tests;

@@ -226,3 +226,38 @@ async fn rank_pushes_are_paced_over_the_period() {
     assert_eq!(slices_per_step.len(), 5, "the period's pushes are spread over its five ticks");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// One queue per node: players of different games share the node's machines and one order, so
+/// "第 1 位" means the next machine freed on the node, whatever the game.
+#[tokio::test(start_paused = true)]
+async fn ranks_are_node_wide() {
+    let (p, dir) = platform("nodewide", 1).await;
+    let holder = user(&p, "13920000000").await;
+    let a = user(&p, "13920000001").await;
+    let b = user(&p, "13920000002").await;
+    let c = user(&p, "13920000003").await;
+    let held = p.start_game(holder, "d", 3, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, holder).await.status, Status::Ready);
+    assert_eq!(p.start_game(a, "d", 1, Some(1), &[]).await.unwrap().sort, 1);
+    assert_eq!(
+        p.start_game(b, "d", 2, Some(1), &[]).await.unwrap().sort,
+        2,
+        "another game, same node: behind"
+    );
+    assert_eq!(p.start_game(c, "d", 1, Some(1), &[]).await.unwrap().sort, 3);
+    let rec_b = Arc::new(Recorder::default());
+    p.connect(b, rec_b.clone()).await.unwrap();
+    p.session_op(holder, SessionOp::Over, held.id).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Ready, "rank 1 got the machine");
+    let vb = online(&p, b).await;
+    assert_eq!((vb.status, vb.sort, vb.game_id), (Status::Queue, 1, 2));
+    assert_eq!(online(&p, c).await.sort, 2);
+    pass(300).await;
+    assert!(
+        matches!(rec_b.last_state(), Some(GameState::Online(v)) if v.sort == 1),
+        "the move was pushed"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -20,6 +20,7 @@ async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
         connect_delay_ms: 100,
         rank_refresh_ms: 100,
         play_minute_ms: 1000,
+        science_duration_secs: 5,
         register_gift_minutes: gift,
         sms_fail_numbers: vec![],
         nodes: vec![NodeConfig {
@@ -55,13 +56,15 @@ async fn lanes_follow_what_players_hold() {
     p.grant(normal[2], days("vvip", 30)).await.unwrap();
     let up = online(&p, normal[2]).await;
     assert_eq!((up.is_fast, up.sort), (3, 1));
+    let preview = p.channel_preview(normal[0], 0).await.unwrap();
+    assert_eq!((preview.pre_sort, preview.lane), (4, 0), "a new normal player would have 4 ahead");
     assert_eq!(
-        p.channel_preview(normal[0], 0).await.unwrap(),
-        (4, 300, 0),
-        "a new normal player would have 4 ahead"
+        (preview.wait, preview.own_wait, preview.wait_duration()),
+        (None, None, 0),
+        "nobody admitted yet: no measured wait, and no guess"
     );
     assert_eq!(
-        p.channel_preview(normal[0], 1).await.unwrap().0,
+        p.channel_preview(normal[0], 1).await.unwrap().pre_sort,
         0,
         "member fast entry skips the queue"
     );
@@ -91,6 +94,8 @@ async fn fast_entry_cards_and_monthly_claims() {
     let (card, view) = p.use_card(b, cards[0].id).await.unwrap();
     assert_eq!(card.used_session, Some(vb.id));
     assert_eq!((view.is_fast, view.sort), (1, 1));
+    // The card is an hour of fast entry: B's next start within the hour is on the fast lane.
+    assert_eq!(p.holdings(b).await.unwrap().lane(p.clock().now_ms()), actors::lanes::Lane::Member);
     assert_eq!(p.use_card(b, cards[0].id).await.unwrap_err(), DomainError::CardUnusable);
     assert_eq!(p.cards(b).await.unwrap().len(), 1);
     p.session_op(a, SessionOp::CancelQueue, online(&p, a).await.id).await.unwrap();
@@ -100,11 +105,28 @@ async fn fast_entry_cards_and_monthly_claims() {
     assert_eq!(p.claim_monthly(a).await.unwrap_err(), DomainError::NotMember);
     p.grant(a, days("vvip", 30)).await.unwrap();
     let (claims, per_month, open) = p.monthly_records(a).await.unwrap();
-    assert_eq!((claims.len(), per_month, open), (0, 4, true));
-    assert_eq!(p.claim_monthly(a).await.unwrap().len(), 4);
+    assert_eq!((claims.len(), per_month, open), (0, 5, true), "vvip: 5 one-hour cards a month");
+    let claimed = p.claim_monthly(a).await.unwrap();
+    assert_eq!(claimed.len(), 5);
+    assert_eq!(claimed[0].goods_title, actors::platform::MONTHLY_CARD_TITLE);
     assert_eq!(p.claim_monthly(a).await.unwrap_err(), DomainError::MonthlyClaimed);
     assert!(!p.monthly_records(a).await.unwrap().2);
-    assert_eq!(p.cards(a).await.unwrap().len(), 4);
+    assert_eq!(p.cards(a).await.unwrap().len(), 5);
+    tokio::time::advance(Duration::from_secs(3601)).await;
+    assert_eq!(
+        p.holdings(b).await.unwrap().lane(p.clock().now_ms()),
+        actors::lanes::Lane::Normal,
+        "the card's fast entry lasts an hour"
+    );
+
+    // A vip claims 3; a carrier member (tyvip) is no member and claims none.
+    let v = user(&p, "15100000003").await;
+    p.grant(v, days("vip", 30)).await.unwrap();
+    assert_eq!(p.claim_monthly(v).await.unwrap().len(), 3);
+    let t = user(&p, "15100000004").await;
+    p.grant(t, days("tyvip", 30)).await.unwrap();
+    assert_eq!(p.claim_monthly(t).await.unwrap_err(), DomainError::NotMember);
+    assert_eq!(p.monthly_records(t).await.unwrap().1, 0);
 }
 
 /// The start checks: member-only games, subscription games, no play time.
@@ -125,6 +147,7 @@ async fn start_checks_of_what_players_hold() {
 }
 
 /// Play time is spent minute by minute, free first; under 10 minutes the player is told; at zero
+/// the player is told, the game lives on through the time-up countdown (`scienceDuration`), then
 /// the session ends and the machine goes to the next player.
 #[tokio::test(start_paused = true)]
 async fn play_time_runs_out() {
@@ -159,6 +182,12 @@ async fn play_time_runs_out() {
         rec.notices(),
         vec![actors::view::USER_GAME_TIME_NOT_ENOUGH, actors::view::USER_TIME_END]
     );
+    assert_eq!(online(&p, a).await.status, Status::Playing, "the countdown keeps the game alive");
+    tokio::time::advance(Duration::from_millis(4000)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    tokio::time::advance(Duration::from_millis(1100)).await;
+    settle().await;
     assert!(matches!(
         rec.last_state(),
         Some(GameState::Ended {
@@ -190,4 +219,77 @@ async fn cross_screen_move() {
     assert_eq!(&*moved.device_no, "laptop");
     assert_eq!(&*online(&p, a).await.device_no, "laptop");
     assert_eq!(p.store().sessions.get(v.id).unwrap().unwrap().device_no, "laptop");
+}
+
+/// The expected wait is a range measured from the node's admissions (a player's own and a
+/// lane's), none before anyone was admitted after waiting.
+#[tokio::test(start_paused = true)]
+async fn waits_are_a_measured_range() {
+    let p = platform("waits", 1, 600).await;
+    let mut players = vec![];
+    for i in 0..20 {
+        let u = user(&p, &format!("1560000{i:04}")).await;
+        let v = p.start_game(u, "d", 1 + (i % 3), Some(1), &[]).await.unwrap();
+        players.push((u, v.id));
+    }
+    settle().await;
+    let last = players[19].0;
+    assert_eq!(p.channel_preview(last, 0).await.unwrap().own_wait, None, "not measured yet");
+    // One machine, each player holds it for a second: about one admission a second, over
+    // 14 s, so that at least one 30 s bucket has the 5 s of waiting a measurement needs.
+    for (u, id) in players.iter().take(14) {
+        tokio::time::advance(Duration::from_millis(1000)).await;
+        settle().await;
+        p.session_op(*u, SessionOp::Over, *id).await.unwrap();
+        settle().await;
+    }
+    let preview = p.channel_preview(last, 0).await.unwrap();
+    let own = preview.own_wait.expect("measured");
+    let rank = online(&p, last).await.sort;
+    assert_eq!(rank, 5, "one admitted on joining, 14 after waiting");
+    assert!((3..=8).contains(&own.min_secs), "about a second a place: {own:?}");
+    assert!(own.max_secs.is_some_and(|m| m >= own.min_secs), "{own:?}");
+    let lane = preview.wait.expect("a lane's wait is measured too");
+    assert!(lane.min_secs >= own.min_secs, "a joiner now waits behind the caller: {preview:?}");
+    assert_eq!(preview.wait_duration(), lane.max_secs.unwrap());
+}
+
+/// Play time added during the time-up countdown keeps the game: the minute due is charged at
+/// once and play goes on past the countdown.
+#[tokio::test(start_paused = true)]
+async fn topping_up_in_the_countdown_keeps_the_game() {
+    let p = platform("topup", 1, 0).await;
+    let a = user(&p, "15300000011").await;
+    p.grant(a, Grant::PlayTime { free: 1, paid: 0 }).await.unwrap();
+    let rec = Arc::new(Recorder::default());
+    p.connect(a, rec.clone()).await.unwrap();
+    let v = p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
+    tokio::time::advance(Duration::from_millis(150)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    tokio::time::advance(Duration::from_millis(1000)).await;
+    settle().await;
+    assert!(
+        rec.notice_list().contains(&actors::view::Notice::TimeUp {
+            game_id: 1,
+            science_duration_secs: 5
+        }),
+        "minute 1 found no time: the player is told, with the countdown"
+    );
+    tokio::time::advance(Duration::from_millis(2000)).await;
+    settle().await;
+    p.grant(a, Grant::PlayTime { free: 0, paid: 30 }).await.unwrap();
+    settle().await;
+    let u = p.passport().user(a).await.unwrap();
+    assert_eq!(
+        u.play_time_paid, 27,
+        "the minutes played in the countdown (1, 2 and 3) are charged at once"
+    );
+    tokio::time::advance(Duration::from_millis(6000)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing, "past the countdown, still playing");
+    let u = p.passport().user(a).await.unwrap();
+    assert!(u.play_time_paid < 27, "and the minutes go on being charged");
 }

@@ -91,12 +91,19 @@ async fn kill_9_loses_no_place() {
                 .await;
             assert_eq!(g["code"], 0, "{g}");
         }
+        // Three games on one node: one queue, one order (player 3 plays game 2, 4 and 5 game 3).
+        let game = match i {
+            3 => 2,
+            4 | 5 => 3,
+            _ => 1,
+        };
         let (_, r) = p
-            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+            .post("/api/japi/yoo/game/start", json!({"gameId": game, "nodeId": 1, "nodeDelay": "[]"}))
             .await;
         assert_eq!(r["code"], 0, "{r}");
     }
-    // Player 0 plays on one machine, player 1 is READY on the other, 5 (VIP) then 2..4 wait.
+    // Player 0 plays on one machine, player 1 is READY on the other, 5 (VIP) then 2..4 wait,
+    // ranked across their games.
     let s0 = state(&mut players[0]).await;
     let (_, r) = players[0].post("/api/japi/yoo/game/confirmConnect", json!({"id": s0["id"]})).await;
     assert_eq!(r["code"], 0);

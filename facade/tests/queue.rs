@@ -51,7 +51,16 @@ async fn lanes_cards_claims_and_moves() {
     );
     let (_, cs) = b.post("/api/japi/yoo/game/gameChannelSize", json!({"isFast": 0})).await;
     assert_eq!(cs["data"]["preSort"], 2, "a normal joiner now has both ahead");
-    assert!(cs["data"]["waitDuration"].as_i64().unwrap() > 0);
+    assert_eq!(
+        (
+            &cs["data"]["waitDuration"],
+            &cs["data"]["waitDurationMin"],
+            &cs["data"]["waitDurationMax"],
+            &cs["data"]["ownWaitMin"]
+        ),
+        (&json!(0), &Value::Null, &Value::Null, &Value::Null),
+        "nobody admitted yet: the wait is not measured, and not guessed: {cs}"
+    );
 
     // A VVIP grant while queued moves B ahead at once.
     let g = grant(&mut b, "15500000002", json!({"kind": "vvip", "days": 30})).await;
@@ -80,14 +89,14 @@ async fn lanes_cards_claims_and_moves() {
     let (_, bad) = a.post("/api/v3/user/card/activate", json!({"id": "x"})).await;
     assert_eq!(code(&bad), 40000);
 
-    // Monthly member fast entry: B is vvip (4 cards), once a month; A is no member.
+    // Monthly member fast entry: B is vvip (5 one-hour cards), once a month; A is no member.
     let (_, rec) = b.get("/api/member/fast_enter/monthly_records").await;
     assert_eq!(
         (rec["data"]["receivable"].as_bool(), rec["data"]["monthly_receive_times"].as_i64()),
-        (Some(true), Some(4))
+        (Some(true), Some(5))
     );
     let (_, got) = b.get("/api/member/fast_enter/receive").await;
-    assert_eq!(got["data"]["cards"].as_array().unwrap().len(), 4);
+    assert_eq!(got["data"]["cards"].as_array().unwrap().len(), 5);
     let (_, again) = b.get("/api/member/fast_enter/receive").await;
     assert_eq!(code(&again), 20170);
     let (_, nope) = a.get("/api/member/fast_enter/receive").await;
@@ -147,9 +156,14 @@ async fn start_checks_over_http() {
 #[actix_rt::test]
 async fn play_time_notices_over_the_socket() {
     let dir = temp_dir("time");
-    let srv = facade::start(config_with(&dir, 1, 60, "register_gift_minutes = 2\nplay_minute_ms = 300"))
-        .await
-        .unwrap();
+    let srv = facade::start(config_with(
+        &dir,
+        1,
+        60,
+        "register_gift_minutes = 2\nplay_minute_ms = 300\nscience_duration_secs = 1",
+    ))
+    .await
+    .unwrap();
     let mut a = Client::new(srv.addr, "dev-a");
     a.login("15700000001").await;
     let mut sock = a.socket().await;
@@ -166,10 +180,18 @@ async fn play_time_notices_over_the_socket() {
                 break s;
             }
         } else {
+            if n.code == 130125 {
+                let data: Value = serde_json::from_str(&n.data).unwrap();
+                assert_eq!(
+                    (data["gameId"].as_i64(), data["scienceDuration"].as_i64()),
+                    (Some(1), Some(1)),
+                    "{data}"
+                );
+            }
             notices.push(n.code);
         }
     };
-    assert_eq!(notices, vec![130123, 130125]);
+    assert_eq!(notices, vec![130123, 130125], "time up is told, the game ends after the countdown");
     assert_eq!(ended["endReason"], "time_up");
     let (_, p) = a.get("/api/user/profile").await;
     assert_eq!(p["data"]["play_time_total"], 0);

@@ -357,7 +357,7 @@ fn race<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
 }
 
 /// Queue places: the lane given at insert, set_place, update of the place and minutes, the lane
-/// range, and max_admitted_tag (only sessions with ready_at count, per game and node).
+/// range, and max_admitted_tag (only sessions with ready_at count, per node, all games).
 pub fn session_places(store: &Store) {
     let uid = user(store, "13500000001").uid;
     let queued = store
@@ -417,8 +417,8 @@ pub fn session_places(store: &Store) {
         assert_eq!(record.lane, lane);
     }
 
-    // Sessions of games 3 and 4 only, so that the ones above never count.
-    let admitted = |game_id: i64, node_id: i64| store.sessions.max_admitted_tag(game_id, node_id).expect("max_admitted_tag");
+    // Sessions of nodes 3 and 4 only, so that the ones above (node 1) never count.
+    let admitted = |node_id: i64| store.sessions.max_admitted_tag(node_id).expect("max_admitted_tag");
     let place = |game_id: i64, node_id: i64, tag: i64| {
         let record = store
             .sessions
@@ -444,32 +444,25 @@ pub fn session_places(store: &Store) {
         end_reason: Some("user".to_owned()),
         ..r.clone()
     };
-    assert_eq!(admitted(3, 1), None, "nobody left the queue");
-    let a = place(3, 1, 10);
-    let b = place(3, 1, 20);
-    let c = place(3, 1, 30);
-    assert_eq!(admitted(3, 1), None, "queued sessions do not count");
+    assert_eq!(admitted(3), None, "nobody left the queue");
+    let a = place(3, 3, 10);
+    let b = place(4, 3, 20);
+    let c = place(3, 3, 30);
+    assert_eq!(admitted(3), None, "queued sessions do not count");
     update(ended(&c));
-    assert_eq!(
-        admitted(3, 1),
-        None,
-        "a session that left the queue without a machine does not count"
-    );
+    assert_eq!(admitted(3), None, "a session that left the queue without a machine does not count");
     update(ready(&a));
-    assert_eq!(admitted(3, 1), Some(10));
+    assert_eq!(admitted(3), Some(10));
     update(ended(&ready(&b)));
-    assert_eq!(admitted(3, 1), Some(20), "ended sessions still count");
-    let queued_high = place(3, 1, 90);
-    assert_eq!(admitted(3, 1), Some(20));
-    update(ready(&place(3, 2, 99)));
-    update(ready(&place(4, 1, 77)));
-    assert_eq!(admitted(3, 1), Some(20), "other nodes and games do not count");
-    assert_eq!(admitted(3, 2), Some(99));
-    assert_eq!(admitted(4, 1), Some(77));
-    assert_eq!(admitted(4, 2), None);
-    assert_eq!(admitted(-1, 1), None);
+    assert_eq!(admitted(3), Some(20), "ended sessions still count, whatever their game");
+    let queued_high = place(3, 3, 90);
+    assert_eq!(admitted(3), Some(20));
+    update(ready(&place(3, 4, 99)));
+    assert_eq!(admitted(3), Some(20), "other nodes do not count");
+    assert_eq!(admitted(4), Some(99));
+    assert_eq!(admitted(5), None);
     update(ready(&queued_high));
-    assert_eq!(admitted(3, 1), Some(90));
+    assert_eq!(admitted(3), Some(90));
 }
 
 /// Play time: add_play_time, and charge_minute taking free time first, then paid, then refusing;
@@ -939,7 +932,7 @@ pub fn persistence(open: &dyn Fn() -> Store) {
     );
     assert_eq!(counters(&store, &[all]), vec![7], "the sms counters");
 
-    assert_eq!(store.sessions.max_admitted_tag(2, 1).expect("max_admitted_tag"), None);
+    assert_eq!(store.sessions.max_admitted_tag(9).expect("max_admitted_tag"), None);
     assert_eq!(
         store.assets.charge_minute(alice.uid, record.id, 0, false, 9_000),
         Ok((charge, alice.clone(), true)),

@@ -98,9 +98,9 @@ pub trait GameSessionRepo: Send + Sync {
     fn list_open(&self) -> Result<Vec<GameSessionRecord>>;
     /// Records a queued session's place (lane, tag, seq); NotFound if the id is unknown.
     fn set_place(&self, id: i64, lane: i32, tag: i64, seq: i64) -> Result<()>;
-    /// The largest tag among the sessions of this game and node that left the queue for a
-    /// machine (`ready_at` is set), ended or not; None if none did.
-    fn max_admitted_tag(&self, game_id: i64, node_id: i64) -> Result<Option<i64>>;
+    /// The largest tag among the sessions of this node (all games: a node has one queue) that
+    /// left the queue for a machine (`ready_at` is set), ended or not; None if none did.
+    fn max_admitted_tag(&self, node_id: i64) -> Result<Option<i64>>;
 }
 
 /// What a player owns: play time, memberships and packages, fast-entry cards, monthly claims.

@@ -366,7 +366,7 @@ fn version_1_database_upgrades_in_place() {
         vec![queued.clone(), ended.clone()]
     );
     assert_eq!(store.sessions.list_open().expect("open"), vec![queued.clone()]);
-    assert_eq!(store.sessions.max_admitted_tag(1, 1).expect("tag"), Some(0));
+    assert_eq!(store.sessions.max_admitted_tag(1).expect("tag"), Some(0));
 
     // The old rows work with the new columns and tables.
     store.sessions.set_place(2, 3, 5, 1).expect("set_place");

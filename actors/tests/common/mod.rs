@@ -29,11 +29,19 @@ impl Recorder {
             .find_map(|p| if let Push::GameStatus(s) = p { Some(s.clone()) } else { None })
     }
 
+    pub fn notice_list(&self) -> Vec<actors::view::Notice> {
+        self.0
+            .lock()
+            .iter()
+            .filter_map(|p| if let Push::Notice(n) = p { Some(n.clone()) } else { None })
+            .collect()
+    }
+
     pub fn notices(&self) -> Vec<i32> {
         self.0
             .lock()
             .iter()
-            .filter_map(|p| if let Push::Notice { code, .. } = p { Some(*code) } else { None })
+            .filter_map(|p| if let Push::Notice(n) = p { Some(n.code()) } else { None })
             .collect()
     }
 }

@@ -127,11 +127,24 @@ pub struct ChannelSize {
     is_fast: i32,
 }
 
-/// `gameChannelSize`: players ahead of someone joining lane `isFast` of the caller's channel
-/// now, and the expected wait from the measured admission rate.
+/// `gameChannelSize`: players ahead of someone joining lane `isFast` of the caller's node queue
+/// now, and the expected wait as a range from the node's measured admission rate
+/// (`actors/src/wait.rs`): `waitDurationMin`/`waitDurationMax` for that lane, `ownWaitMin`/
+/// `ownWaitMax` for the caller's own place, null while not measured; `waitDuration` is the
+/// long end (0 without a measurement).
 pub async fn channel_size(state: web::Data<AppState>, caller: Caller, body: web::Json<ChannelSize>) -> ApiResult {
-    let (pre_sort, wait, lane) = state.platform.channel_preview(caller.0.uid, body.is_fast).await?;
-    Ok(ok(json!({"preSort": pre_sort, "waitDuration": wait, "isFast": lane})))
+    let p = state.platform.channel_preview(caller.0.uid, body.is_fast).await?;
+    let min_max = |w: Option<actors::wait::WaitRange>| (w.map(|w| w.min_secs), w.and_then(|w| w.max_secs));
+    let ((lo, hi), (own_lo, own_hi)) = (min_max(p.wait), min_max(p.own_wait));
+    Ok(ok(json!({
+        "preSort": p.pre_sort,
+        "waitDuration": p.wait_duration(),
+        "waitDurationMin": lo,
+        "waitDurationMax": hi,
+        "ownWaitMin": own_lo,
+        "ownWaitMax": own_hi,
+        "isFast": p.lane,
+    })))
 }
 
 /// Cross-screen move of the caller's session to this device.

@@ -178,7 +178,7 @@ impl ConnectionSink for Sink {
                 let data = dto::game_state_text(state, &self.device_no, self.clock.now_ms());
                 self.notification(USER_GAME_STATUS_CHANGE, "USER_GAME_STATUS_CHANGE", &data)
             }
-            Push::Notice { code, data } => self.notification(*code, notice_name(*code), data),
+            Push::Notice(n) => self.notification(n.code(), n.name(), &notice_data(n)),
             Push::Authorization { status } => {
                 let a = Authorization {
                     status: status.to_string(),
@@ -191,14 +191,18 @@ impl ConnectionSink for Sink {
     }
 }
 
-/// The spec's name of a notification code (core-platform.md §4.11).
-fn notice_name(code: i32) -> &'static str {
-    match code {
-        130123 => "USER_GAME_TIME_NOT_ENOUGH",
-        130124 => "USER_GAME_END",
-        130125 => "USER_TIME_END",
-        _ => "NOTICE",
-    }
+/// The JSON data of a notice (core-platform.md §4.11): the domain's typed notice, rendered here.
+fn notice_data(n: &actors::view::Notice) -> String {
+    use actors::view::Notice;
+    let v = match n {
+        Notice::TimeShort { game_id, left_minutes } => serde_json::json!({"gameId": game_id, "left": left_minutes}),
+        Notice::GameEnd { game_id, reason } => serde_json::json!({"gameId": game_id, "reason": reason.as_str()}),
+        Notice::TimeUp {
+            game_id,
+            science_duration_secs,
+        } => serde_json::json!({"gameId": game_id, "scienceDuration": science_duration_secs}),
+    };
+    v.to_string()
 }
 
 /// Whether the upgrade's `Origin` may open a socket (`security::Policy::origin_allowed`).
@@ -441,6 +445,7 @@ impl Drop for Socket {
 mod tests {
     use super::*;
     use crate::proto::Notification;
+    use actors::view::Notice;
     use futures_util::{FutureExt, StreamExt};
 
     fn sink(epoch: &str) -> Sink {
@@ -539,18 +544,20 @@ mod tests {
         );
         assert_eq!(envelope(&frames[1]).r#type, MessageType::Pong as i32);
 
-        assert!(sink.push(&Push::Notice {
-            code: 130123,
-            data: "{}".into()
-        }));
-        assert!(sink.push(&Push::Notice {
-            code: 130125,
-            data: "{}".into()
-        }));
+        assert!(sink.push(&Push::Notice(Notice::TimeShort {
+            game_id: 1,
+            left_minutes: 5
+        })));
+        assert!(sink.push(&Push::Notice(Notice::TimeUp {
+            game_id: 1,
+            science_duration_secs: 60
+        })));
         let frames = written(&mut socket).expect("the pushes");
         assert_eq!(frames.len(), 2, "queued frames leave in one write");
         let n = Notification::decode(Bytes::from(envelope(&frames[1]).content)).unwrap();
         assert_eq!((n.code, n.content.as_str()), (130125, "USER_TIME_END"));
+        // The domain's typed notice is rendered here, and only here.
+        assert_eq!(n.data, r#"{"gameId":1,"scienceDuration":60}"#);
 
         // Heard at 60 s: the idle clock restarts from there.
         tokio::time::advance(Duration::from_secs(60)).await;
@@ -562,10 +569,10 @@ mod tests {
         let frames = written(&mut socket).expect("the close");
         assert!(matches!(frames[..], [Frame::Close(_)]), "{frames:?}");
         assert!(
-            !sink.push(&Push::Notice {
-                code: 130123,
-                data: "{}".into()
-            }),
+            !sink.push(&Push::Notice(Notice::TimeShort {
+                game_id: 1,
+                left_minutes: 5
+            })),
             "a closed socket takes no push"
         );
         assert!(matches!(socket.next().now_or_never(), Some(None)), "then the body ends");
@@ -601,16 +608,16 @@ mod tests {
     async fn a_reader_that_falls_behind_is_closed() {
         let (mut socket, _send, sink) = socket();
         for _ in 0..OUTBOX_LIMIT {
-            assert!(sink.push(&Push::Notice {
-                code: 130123,
-                data: "{}".into()
-            }));
+            assert!(sink.push(&Push::Notice(Notice::TimeShort {
+                game_id: 1,
+                left_minutes: 5
+            })));
         }
         assert!(
-            !sink.push(&Push::Notice {
-                code: 130123,
-                data: "{}".into()
-            }),
+            !sink.push(&Push::Notice(Notice::TimeShort {
+                game_id: 1,
+                left_minutes: 5
+            })),
             "the outbox is full"
         );
         let frames = written(&mut socket).expect("the close");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { giftLayout } from '../stores/playTimeStore';
 import { floatIconName } from './gameStatus';
-import { chooseLaneCard, expectedRank, laneName, preferredPreLane, TOTAL_WEIGHT, upsellText, waitMinutes, wxNotice } from './lanes';
+import { chooseLaneCard, expectedRank, laneName, ownWaitText, preferredPreLane, TOTAL_WEIGHT, upsellText, waitMinutes, wxNotice } from './lanes';
 import { formatDateTime, formatPlayTime } from './time';
 
 const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0 });
@@ -41,6 +41,14 @@ describe('lane card precedence (core-platform.md §2.7)', () => {
       text: '预计排名第5位，等待时间少于3分钟',
     });
   });
+
+  it('says the wait is being measured rather than guessing, and gives the own wait as a range', () => {
+    expect(upsellText({ preSort: 4, waitDuration: 0, waitDurationMin: null })).toBe('预计排名第5位，等待时间测算中');
+    expect(ownWaitText(null)).toBe('预计等待时间测算中');
+    expect(ownWaitText({ ownWaitMin: 70, ownWaitMax: 250 })).toBe('预计等待 2–5 分钟');
+    expect(ownWaitText({ ownWaitMin: 30, ownWaitMax: 50 })).toBe('预计等待约 1 分钟');
+    expect(ownWaitText({ ownWaitMin: 130, ownWaitMax: null })).toBe('预计等待 3 分钟以上');
+  });
 });
 
 describe('pre lane and the wait formula (core-platform.md §4.6, §9)', () => {
@@ -72,7 +80,7 @@ describe('pre lane and the wait formula (core-platform.md §4.6, §9)', () => {
   it('expected rank is preSort + 1', () => {
     expect(expectedRank(0)).toBe(1);
     expect(expectedRank(3)).toBe(4);
-    expect(upsellText({ preSort: 0, waitDuration: 0 })).toBe('预计排名第1位，等待时间少于1分钟');
+    expect(upsellText({ preSort: 0, waitDuration: 30 })).toBe('预计排名第1位，等待时间少于1分钟');
   });
 
   it('lane names and the total weight of the no-starvation bound', () => {

@@ -80,9 +80,24 @@ export function expectedRank(preSort: number | undefined): number {
   return (Number.isFinite(n) && n > 0 ? Math.floor(n) : 0) + 1;
 }
 
-/** '预计排名第{preSort+1}位，等待时间少于{N}分钟' */
-export function upsellText(size: Pick<ChannelSize, 'preSort' | 'waitDuration'>): string {
-  return `预计排名第${expectedRank(size.preSort)}位，等待时间少于${waitMinutes(size.waitDuration)}分钟`;
+/**
+ * '预计排名第{preSort+1}位，等待时间少于{N}分钟', N from the long end of the measured range;
+ * without a measurement the wait is said to be being measured, never guessed.
+ */
+export function upsellText(size: Pick<ChannelSize, 'preSort' | 'waitDuration' | 'waitDurationMin'>): string {
+  const rank = `预计排名第${expectedRank(size.preSort)}位`;
+  if (size.waitDurationMin === null || !(Number(size.waitDuration) > 0)) return `${rank}，等待时间测算中`;
+  return `${rank}，等待时间少于${waitMinutes(size.waitDuration)}分钟`;
+}
+
+/** The caller's own expected wait: '预计等待 X–Y 分钟', 'X 分钟以上', or being measured. */
+export function ownWaitText(size: Pick<ChannelSize, 'ownWaitMin' | 'ownWaitMax'> | null): string {
+  const min = size?.ownWaitMin;
+  if (min === null || min === undefined) return '预计等待时间测算中';
+  const max = size?.ownWaitMax;
+  if (max === null || max === undefined) return `预计等待 ${waitMinutes(min)} 分钟以上`;
+  const [lo, hi] = [waitMinutes(min), waitMinutes(max)];
+  return lo === hi ? `预计等待约 ${lo} 分钟` : `预计等待 ${lo}–${hi} 分钟`;
 }
 
 /** What the lane card area of the queue dialog shows, in order of precedence. */

@@ -159,8 +159,14 @@ export const Lane = {
 export interface ChannelSize {
   /** players who would be ahead; expected rank = preSort + 1 */
   preSort: number;
-  /** expected seconds of wait */
+  /** expected seconds of wait: the long end of the range; 0 while not measured */
   waitDuration: number;
+  /** the range of that wait in seconds (null while not measured; max null: no upper end) */
+  waitDurationMin?: number | null;
+  waitDurationMax?: number | null;
+  /** the caller's own expected wait in seconds, measured the same way */
+  ownWaitMin?: number | null;
+  ownWaitMax?: number | null;
   isFast: number;
 }
 

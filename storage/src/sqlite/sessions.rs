@@ -147,15 +147,15 @@ impl GameSessionRepo for SqliteSessions {
         Ok(())
     }
 
-    fn max_admitted_tag(&self, game_id: i64, node_id: i64) -> Result<Option<i64>> {
+    fn max_admitted_tag(&self, node_id: i64) -> Result<Option<i64>> {
         self.db
             .lock()
             .prepare_cached(
                 "SELECT MAX(tag) FROM game_sessions
-                 WHERE game_id = ?1 AND node_id = ?2 AND ready_at IS NOT NULL",
+                 WHERE node_id = ?1 AND ready_at IS NOT NULL",
             )
             .db()?
-            .query_row(params![game_id, node_id], |row| row.get(0))
+            .query_row(params![node_id], |row| row.get(0))
             .db()
     }
 }

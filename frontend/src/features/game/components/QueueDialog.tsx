@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
-import { laneName, type LaneCard } from '../../../lib/lanes';
+import { laneName, ownWaitText, type LaneCard } from '../../../lib/lanes';
 import { formatDateTime } from '../../../lib/time';
 import { Lane } from '../../../stores/models';
 import { useStores } from '../../../stores/context';
@@ -57,6 +57,11 @@ export const QueueDialog = observer(function QueueDialog() {
         <div className="queue__rank" data-testid="queue-rank">
           排队中，当前第 <b>{live.sort ?? '-'}</b> 位
         </div>
+        {queue.preview && (
+          <div className="queue__wait" data-testid="queue-wait">
+            {ownWaitText(queue.preview)}
+          </div>
+        )}
         <div className="queue__bars" aria-hidden="true">
           <span />
           <span />

@@ -1,0 +1,178 @@
+//! What every actor shares: storage, the configuration, the clock, the bus and the registries of
+//! the actor kinds. [`Platform`](crate::platform::Platform) builds one `Ctx` and hands it to
+//! every actor it starts; the actors know this module, never the platform, so the platform and
+//! the actors it starts do not import each other.
+//!
+//! Two helpers replace what every actor used to spell out: [`Ctx::db`] runs a blocking storage
+//! call off the async threads and maps its failure to a [`DomainError`], and the `From`
+//! conversions in `error.rs` turn a failed actor call into one, so `?` works on both.
+
+use std::sync::OnceLock;
+
+use engine::{Bus, Registry};
+use ractor::ActorRef;
+use storage::{GameSessionRecord, Store};
+
+use crate::clock::Clock;
+use crate::config::DomainConfig;
+use crate::error::{DomainError, DomainResult};
+use crate::game_session::{GameSessionActor, MachineId, SessionKey};
+use crate::lanes::Place;
+use crate::player::{PlayerActor, PlayerMsg};
+use crate::queue::{GameMeta, QueueActor, QueueMsg};
+use crate::view::{EndReason, GameState, Notice, Push};
+
+/// What every actor shares.
+pub struct Ctx {
+    pub store: Store,
+    pub config: DomainConfig,
+    pub clock: Clock,
+    /// Pushes to users' sockets; the topic is the user id.
+    pub bus: Bus<Push, i64>,
+    pub(crate) players: OnceLock<Registry<i64, PlayerActor>>,
+    pub(crate) sessions: OnceLock<Registry<SessionKey, GameSessionActor>>,
+    pub(crate) queues: OnceLock<Registry<i64, QueueActor>>,
+}
+
+/// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
+/// [`DomainError::Internal`] (through `From<storage::Error>`), as does a panicked call.
+pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> storage::Result<T> + Send + 'static) -> DomainResult<T> {
+    Ok(blocking_raw(f).await??)
+}
+
+/// Like [`blocking`], but hands the storage result back as it is, for callers that answer
+/// particular storage errors (`NotFound`, `Conflict`) with their own refusal.
+pub async fn blocking_raw<T: Send + 'static>(f: impl FnOnce() -> storage::Result<T> + Send + 'static) -> DomainResult<storage::Result<T>> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| DomainError::Internal(format!("blocking call: {e}")))
+}
+
+impl Ctx {
+    pub fn new(store: Store, config: DomainConfig, clock: Clock) -> Ctx {
+        Ctx {
+            store,
+            config,
+            clock,
+            bus: Bus::default(),
+            players: OnceLock::new(),
+            sessions: OnceLock::new(),
+            queues: OnceLock::new(),
+        }
+    }
+
+    /// A storage call on the blocking threads, given the store.
+    pub async fn db<T: Send + 'static>(&self, f: impl FnOnce(&Store) -> storage::Result<T> + Send + 'static) -> DomainResult<T> {
+        let s = self.store.clone();
+        blocking(move || f(&s)).await
+    }
+
+    /// [`Ctx::db`], with the storage result handed back as it is.
+    pub async fn db_raw<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> storage::Result<T> + Send + 'static,
+    ) -> DomainResult<storage::Result<T>> {
+        let s = self.store.clone();
+        blocking_raw(move || f(&s)).await
+    }
+
+    pub fn players(&self) -> &Registry<i64, PlayerActor> {
+        self.players.get().expect("platform started")
+    }
+
+    pub fn sessions(&self) -> &Registry<SessionKey, GameSessionActor> {
+        self.sessions.get().expect("platform started")
+    }
+
+    /// The player actor of `uid`, started if it is not running.
+    pub async fn player(&self, uid: i64) -> DomainResult<ActorRef<PlayerMsg>> {
+        self.players().get_or_start(&uid).await.map_err(DomainError::Internal)
+    }
+
+    /// The queue of a configured node (queues start with the platform).
+    pub fn queue(&self, node_id: i64) -> DomainResult<ActorRef<QueueMsg>> {
+        self.queues
+            .get()
+            .expect("platform started")
+            .get(&node_id)
+            .ok_or(DomainError::UnknownNode)
+    }
+
+    /// The queues of every configured node.
+    pub fn all_queues(&self) -> impl Iterator<Item = ActorRef<QueueMsg>> + '_ {
+        self.config.nodes.iter().filter_map(|n| self.queue(n.id).ok())
+    }
+
+    /// Gives a machine back to its node's queue, which hands it to the head at once.
+    pub fn free_machine(&self, node_id: i64, machine: MachineId) {
+        match self.queue(node_id) {
+            Ok(q) => {
+                let _ = q.send_message(QueueMsg::Free(machine));
+            }
+            Err(_) => tracing::error!(node_id, %machine, "machine freed on a node without a queue"),
+        }
+    }
+
+    /// Tells a player's actor if it is running (a stopped one reloads from storage anyway).
+    pub fn tell_player_now(&self, uid: i64, msg: PlayerMsg) {
+        if let Some(p) = self.players().get(&uid) {
+            let _ = p.send_message(msg);
+        }
+    }
+
+    /// What a queue shows of a game in every view.
+    pub async fn game_meta(&self, game_id: i64) -> DomainResult<GameMeta> {
+        let game = self.db(move |s| s.games.get(game_id)).await?.ok_or(DomainError::UnknownGame)?;
+        Ok(GameMeta::of(&game))
+    }
+
+    /// The name of a configured node.
+    pub fn node_name(&self, node_id: i64) -> Option<&str> {
+        self.config.nodes.iter().find(|n| n.id == node_id).map(|n| n.name.as_str())
+    }
+
+    /// Stores a queued session's place.
+    pub async fn store_place(&self, id: i64, place: &Place) -> DomainResult<()> {
+        let (lane, tag, seq) = (place.lane.code(), place.tag as i64, place.seq as i64);
+        self.db(move |s| s.sessions.set_place(id, lane, tag, seq)).await
+    }
+
+    /// Reads, changes and writes one session record; false if that failed.
+    pub async fn update_record(&self, id: i64, change: impl FnOnce(&mut GameSessionRecord) + Send + 'static) -> bool {
+        self.db(move |s| {
+            let mut r = s.sessions.get(id)?.ok_or(storage::Error::NotFound)?;
+            change(&mut r);
+            s.sessions.update(&r)
+        })
+        .await
+        .is_ok()
+    }
+
+    /// The user's session that has not ended, if any.
+    pub async fn open_session_of(&self, uid: i64) -> DomainResult<Option<GameSessionRecord>> {
+        let latest = self.db(move |s| s.sessions.list_by_user(uid, 1)).await?;
+        Ok(latest.into_iter().next().filter(|r| r.ended_at.is_none()))
+    }
+
+    /// Records the end of a session, pushes it to the player and forgets it.
+    pub async fn end_session(&self, uid: i64, id: i64, game_id: i64, reason: EndReason, now: i64) {
+        let written = self
+            .update_record(id, move |r| {
+                if r.ended_at.is_none() {
+                    r.status = 0;
+                    r.ended_at = Some(now);
+                    r.end_reason = Some(reason.as_str().to_string());
+                }
+            })
+            .await;
+        if !written {
+            tracing::error!(session_id = id, "session end write failed");
+        }
+        metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
+        if reason == EndReason::ServerRestart {
+            self.bus.publish(&uid, &Push::Notice(Notice::GameEnd { game_id, reason }));
+        }
+        self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));
+        self.tell_player_now(uid, PlayerMsg::SessionEnded { id });
+    }
+}
