@@ -15,9 +15,11 @@ use std::sync::Arc;
 use parking_lot::RwLock;
 
 type Deliver<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
+/// The subscribers of one topic, each with its subscription id.
+type Subscribers<T> = Vec<(u64, Deliver<T>)>;
 
 pub struct Bus<T, K = String> {
-    topics: RwLock<HashMap<K, Vec<(u64, Deliver<T>)>>>,
+    topics: RwLock<HashMap<K, Subscribers<T>>>,
     next_id: AtomicU64,
 }
 

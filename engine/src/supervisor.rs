@@ -108,15 +108,12 @@ impl Actor for Supervisor {
             SupervisorMsg::Start { spec, reply } => {
                 let result = spec.start(me.get_cell()).await.map_err(|e| e.to_string());
                 if let Ok(cell) = &result {
-                    if !state.children.contains_key(&cell.get_id()) {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = state.children.entry(cell.get_id()) {
                         crate::metrics::actor_started(spec.kind());
-                        state.children.insert(
-                            cell.get_id(),
-                            Child {
-                                spec,
-                                restarts: VecDeque::new(),
-                            },
-                        );
+                        slot.insert(Child {
+                            spec,
+                            restarts: VecDeque::new(),
+                        });
                     }
                 }
                 let _ = reply.send(result);

@@ -165,7 +165,7 @@ pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Value {
         .entitlements
         .iter()
         .find(|e| e.kind == "fast_enter")
-        .map_or(0, |e| ((e.expires_at - now_ms).max(0) / 1000) as i64);
+        .map_or(0, |e| (e.expires_at - now_ms).max(0) / 1000);
     json!({
         "uid": u.uid,
         "nickname": u.nickname,

@@ -163,8 +163,8 @@ async fn kill_9_loses_no_place() {
         actix_rt::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     assert_eq!(s5["status"], 3, "the next in line gets the freed machine");
-    for i in 2..5 {
-        assert_eq!(state(&mut players[i]).await["sort"].as_i64(), Some(i as i64 - 1));
+    for (i, p) in players.iter_mut().enumerate().take(5).skip(2) {
+        assert_eq!(state(p).await["sort"].as_i64(), Some(i as i64 - 1));
     }
     let _ = std::fs::remove_dir_all(dir);
 }
