@@ -1,14 +1,15 @@
 //! `yoo-server`: the platform on one port (REST, WebSocket, the built frontend, /metrics).
 //!
-//! Usage: `yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR]`. Without `--config` the
-//! embedded dev defaults (`ops/dev.toml`) apply.
+//! Usage: `yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR] [--print-openapi]`. Without
+//! `--config` the embedded dev defaults (`ops/dev.toml`) apply. `--print-openapi` prints the
+//! OpenAPI document of that configuration's routes and exits (the frontend's types come from it).
 
 use std::path::PathBuf;
 
 use facade::config::ServerConfig;
 
 fn usage() -> ! {
-    eprintln!("usage: yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR]");
+    eprintln!("usage: yoo-server [--config FILE] [--bind ADDR] [--data-dir DIR] [--print-openapi]");
     std::process::exit(2)
 }
 
@@ -19,7 +20,7 @@ async fn main() {
         .init();
     let mut args = std::env::args().skip(1);
     let mut config: Option<ServerConfig> = None;
-    let (mut bind, mut data_dir) = (None, None);
+    let (mut bind, mut data_dir, mut print_openapi) = (None, None, false);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
         match a.as_str() {
@@ -31,6 +32,7 @@ async fn main() {
             }
             "--bind" => bind = Some(value().parse().unwrap_or_else(|_| usage())),
             "--data-dir" => data_dir = Some(PathBuf::from(value())),
+            "--print-openapi" => print_openapi = true,
             _ => usage(),
         }
     }
@@ -40,6 +42,11 @@ async fn main() {
     }
     if let Some(d) = data_dir {
         config.data_dir = d;
+    }
+    if print_openapi {
+        let doc = facade::openapi::document(config.mode == facade::config::Mode::Dev);
+        println!("{}", doc.to_pretty_json().unwrap_or_default());
+        return;
     }
     let running = match facade::start(config).await {
         Ok(r) => r,
