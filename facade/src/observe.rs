@@ -44,8 +44,10 @@ pub async fn serve_metrics(handle: web::Data<PrometheusHandle>) -> HttpResponse 
 #[get("/healthz")]
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     if state.platform.healthy() {
-        HttpResponse::Ok().body("ok")
+        HttpResponse::Ok().content_type("text/plain; charset=utf-8").body("ok")
     } else {
-        HttpResponse::ServiceUnavailable().body("supervision escalated")
+        HttpResponse::ServiceUnavailable()
+            .content_type("text/plain; charset=utf-8")
+            .body("supervision escalated")
     }
 }

@@ -59,6 +59,7 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InfoBody {
+    #[schema(example = 1)]
     game_id: Id,
     #[serde(default)]
     #[allow(dead_code)]
@@ -82,6 +83,7 @@ pub async fn info(state: web::Data<AppState>, _caller: MaybeCaller, body: web::J
 #[serde(rename_all = "camelCase")]
 pub struct ConfigBody {
     /// common_config, wx_sort_entry, app_settings, youth_mode or coupon_group.
+    #[schema(example = "common_config")]
     group_code: String,
 }
 

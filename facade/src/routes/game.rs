@@ -13,9 +13,11 @@ use crate::AppState;
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Start {
+    #[schema(example = 1)]
     game_id: Id,
     /// A JSON string `[{"id": 1, "ping": 23}]`.
     #[serde(default)]
+    #[schema(example = r#"[{"id": 1, "ping": 23}]"#)]
     node_delay: Option<String>,
     #[serde(default)]
     node_id: Option<Id>,
@@ -89,6 +91,7 @@ pub async fn float_ball(state: web::Data<AppState>, caller: Caller) -> ApiResult
 
 #[derive(Deserialize, ToSchema)]
 pub struct SessionId {
+    #[schema(example = 1)]
     id: Id,
 }
 
@@ -140,6 +143,7 @@ pub async fn over(state: web::Data<AppState>, caller: Caller, body: web::Json<Se
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GameRef {
+    #[schema(example = 1)]
     game_id: Id,
 }
 

@@ -12,6 +12,7 @@ use crate::AppState;
 #[derive(Deserialize, ToSchema)]
 pub struct SendCode {
     #[serde(default)]
+    #[schema(example = "13800138000")]
     phone: String,
 }
 
@@ -29,8 +30,10 @@ pub async fn send_code(state: web::Data<AppState>, _caller: MaybeCaller, body: w
 #[derive(Deserialize, ToSchema)]
 pub struct Login {
     #[serde(default)]
+    #[schema(example = "13800138000")]
     cellphone: String,
     #[serde(default)]
+    #[schema(example = "123456")]
     code: String,
     #[serde(default)]
     device_no: String,
