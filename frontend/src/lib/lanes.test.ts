@@ -4,7 +4,7 @@ import { floatIconName } from './gameStatus';
 import { chooseLaneCard, expectedRank, laneName, preferredPreLane, TOTAL_WEIGHT, upsellText, waitMinutes, wxNotice } from './lanes';
 import { formatDateTime, formatPlayTime } from './time';
 
-const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0 });
+const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0, card_type: 1 });
 const preview = { preSort: 4, waitDuration: 125, isFast: 3 };
 
 describe('lane card precedence (core-platform.md §2.7)', () => {

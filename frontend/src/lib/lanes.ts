@@ -1,7 +1,8 @@
 // Queue lanes as the player sees them (core-platform.md §2.7, §4.6; commerce.md §2.10, §4.9):
 // lane names, the lane offered as an upsell, the wait formula, and which lane card the queue
 // dialog shows. Pure functions: the QueueStore feeds them its observables.
-import { Lane, type ChannelSize, type FastEnterCard } from '../stores/models';
+import { Lane } from '../api/codes';
+import type { ChannelSize, FastEnterCard } from '../api/types';
 
 /** Any lane above 0 counts as fast entry. */
 export function isFastEntry(isFast: number | undefined): boolean {

@@ -1,7 +1,8 @@
 import { makeAutoObservable, observable, reaction, runInAction, type IReactionDisposer } from 'mobx';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
-import { GameStatus, type GameNode, type GameState, type LiveGameState } from './models';
+import { GameStatus } from '../api/codes';
+import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
 import type { RootStore } from './rootStore';
 
 /** core-platform.md §9 */
@@ -303,12 +304,12 @@ export class GameStore {
       }
       this.state = incoming;
     } else {
-      if (prev && incoming.id !== undefined && key(incoming.id) !== key(prev.id)) {
+      if (prev && incoming.id != null && key(incoming.id) !== key(prev.id)) {
         // the end of an older session: the current one goes on
         this.endedIds.add(key(incoming.id));
         return;
       }
-      if (incoming.id !== undefined) this.endedIds.add(key(incoming.id));
+      if (incoming.id != null) this.endedIds.add(key(incoming.id));
       if (prev) this.endSession(prev, prevThisClient, incoming.endReason ?? null);
       this.state = incoming;
     }
@@ -346,7 +347,7 @@ export class GameStore {
     if (!this.root.user.isLoggedIn) return;
     const before = this.version;
     try {
-      const s = await this.root.api.post<GameState>(Paths.floatBall, {});
+      const s = await this.root.api.post(Paths.floatBall, {});
       if (this.version !== before) return;
       this.applyServerEvent(s);
     } catch {
@@ -411,7 +412,7 @@ export class GameStore {
     if (cached && Date.now() - cached.at < NODE_CACHE_MS) return cached.nodes;
     this.loadingNodes = true;
     try {
-      const nodes = await this.root.api.post<GameNode[]>(Paths.selectNode, { gameId });
+      const nodes = await this.root.api.post(Paths.selectNode, { gameId });
       runInAction(() => {
         this.nodeCache.set(gameId, { nodes: Array.isArray(nodes) ? nodes : [], at: Date.now() });
       });
@@ -428,7 +429,7 @@ export class GameStore {
     if (this.factorLoaded) return;
     this.factorLoaded = true;
     try {
-      const cfg = await this.root.api.post<Record<string, string> | null>(Paths.configList, { groupCode: 'common_config' });
+      const cfg = await this.root.api.post(Paths.configList, { groupCode: 'common_config' });
       const f = Number(cfg?.game_node_delay_factor);
       runInAction(() => {
         this.nodeDelayFactor = Number.isFinite(f) && f > 0 ? f : 1;
@@ -486,9 +487,9 @@ export class GameStore {
     this.lastStart = req;
     let failure: unknown = null;
     try {
-      const body: Record<string, unknown> = { gameId: req.gameId, nodeDelay: this.nodeDelay, afterAuthCheck: 1 };
+      const body: BodyOf<typeof Paths.start> = { gameId: req.gameId, nodeDelay: this.nodeDelay, afterAuthCheck: 1 };
       if (req.nodeId !== undefined) body.nodeId = req.nodeId;
-      const state = await this.root.api.post<GameState>(Paths.start, body);
+      const state = await this.root.api.post(Paths.start, body);
       runInAction(() => {
         this.root.ui.clearMissedQueue();
         this.applyServerEvent(state);
@@ -613,7 +614,7 @@ export class GameStore {
     const l = this.live;
     if (!l) return;
     try {
-      const s = await this.root.api.post<GameState>(Paths.confirmConnect, { id: l.id });
+      const s = await this.root.api.post(Paths.confirmConnect, { id: l.id });
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
@@ -651,7 +652,7 @@ export class GameStore {
    */
   async moveHere(): Promise<void> {
     try {
-      const s = await this.root.api.post<GameState>(Paths.move, {});
+      const s = await this.root.api.post(Paths.move, {});
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });

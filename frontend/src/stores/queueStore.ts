@@ -10,15 +10,8 @@ import {
 } from '../lib/lanes';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { QUEUE_POLL_MS } from './gameStore';
-import {
-  GameStatus,
-  Lane,
-  type CardActivation,
-  type CardList,
-  type ChannelSize,
-  type FastEnterCard,
-  type WxSortEntryConfig,
-} from './models';
+import { GameStatus, Lane } from '../api/codes';
+import type { ChannelSize, ConfigGroup, FastEnterCard } from '../api/types';
 import type { RootStore } from './rootStore';
 
 const Paths = {
@@ -53,7 +46,8 @@ export class QueueStore {
   /** gameChannelSize of `previewLane` for the caller's channel */
   preview: ChannelSize | null = null;
   previewLane: number | null = null;
-  wxConfig: WxSortEntryConfig | null = null;
+  /** config group wx_sort_entry: the messaging-app notice area of the queue dialog */
+  wxConfig: ConfigGroup | null = null;
   /** bound to the official account (no binding API yet: never) */
   wxBound = false;
   wxReserved = false;
@@ -183,7 +177,7 @@ export class QueueStore {
     if (this.wxLoaded) return;
     this.wxLoaded = true;
     try {
-      const cfg = await this.root.api.post<WxSortEntryConfig | null>(Paths.configList, { groupCode: 'wx_sort_entry' });
+      const cfg = await this.root.api.post(Paths.configList, { groupCode: 'wx_sort_entry' });
       runInAction(() => {
         this.wxConfig = cfg ?? {};
       });
@@ -197,7 +191,7 @@ export class QueueStore {
   async loadCards(): Promise<void> {
     if (!this.root.user.isLoggedIn) return;
     try {
-      const list = await this.root.api.get<CardList | null>(Paths.cardList, { status: 0, card_type: 1 });
+      const list = await this.root.api.get(Paths.cardList, { status: 0, card_type: 1 });
       const usable = (list?.data ?? []).filter((c) => (c.status ?? 0) === 0);
       runInAction(() => {
         this.cards = usable;
@@ -214,7 +208,7 @@ export class QueueStore {
     const req = ++this.previewRequest;
     this.previewAt = Date.now();
     try {
-      const size = await this.root.api.post<ChannelSize>(Paths.channelSize, { isFast: lane });
+      const size = await this.root.api.post(Paths.channelSize, { isFast: lane });
       if (req !== this.previewRequest) return;
       runInAction(() => {
         this.preview = size;
@@ -232,7 +226,7 @@ export class QueueStore {
     if (this.activatingId !== null) return false;
     this.activatingId = String(card.id);
     try {
-      await this.root.api.post<CardActivation>(Paths.cardActivate, { id: card.id });
+      await this.root.api.post(Paths.cardActivate, { id: card.id });
       this.root.ui.success('使用成功');
       runInAction(() => {
         this.cards = this.cards.filter((c) => String(c.id) !== String(card.id));
@@ -301,7 +295,7 @@ export class QueueStore {
       this.retentionResolve = resolve;
     });
     void this.root.api
-      .post<ChannelSize>(Paths.channelSize, { isFast: RETENTION_LANE })
+      .post(Paths.channelSize, { isFast: RETENTION_LANE })
       .then((size) =>
         runInAction(() => {
           if (this.retention?.id === id) this.retention = { id, preSort: Number(size?.preSort) || 0 };

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type { BrowserEffects } from '../lib/notify';
 import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
-import type { LiveGameState, Profile } from '../stores/models';
+import type { LiveGameState, Profile } from '../api/types';
 import { fail, FakeTransport } from './fakeTransport';
 
 /** Lets pending promise chains run (the fake API awaits a few times per call). */
@@ -68,7 +68,7 @@ export async function loggedInRoot(opts: { profile?: Partial<Profile> } = {}) {
 export function live(partial: Partial<LiveGameState> & { status: number }): LiveGameState {
   return {
     hasGameOnline: true,
-    id: 'sess-1',
+    id: 101,
     gameId: 1,
     gameName: '测试游戏',
     gameLogo: '',
@@ -83,6 +83,7 @@ export function live(partial: Partial<LiveGameState> & { status: number }): Live
     queDuration: 0,
     nodeId: 1,
     nodeName: '测试一区',
+    serverTime: 0,
     ...partial,
   };
 }

@@ -5,7 +5,7 @@ import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
 import { laneName, type LaneCard } from '../../../lib/lanes';
 import { formatDateTime } from '../../../lib/time';
-import { Lane } from '../../../stores/models';
+import { Lane } from '../../../api/codes';
 import { useStores } from '../../../stores/context';
 
 /**

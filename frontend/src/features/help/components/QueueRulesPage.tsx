@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { LANE_WEIGHTS, TOTAL_WEIGHT, laneName } from '../../../lib/lanes';
-import { Lane } from '../../../stores/models';
+import { Lane } from '../../../api/codes';
 
 const ROWS: { lanes: number[]; who: string }[] = [
   { lanes: [Lane.MEMBER], who: '持有速进时长或使用速进卡的玩家' },
