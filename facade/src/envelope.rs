@@ -455,21 +455,25 @@ pub fn json_refusal(e: &actix_web::error::JsonPayloadError) -> ApiError {
     }
 }
 
-/// A path asked with a method it does not answer gets the envelope 40005 (HTTP 405, with the
-/// `Allow` header actix computed) instead of actix's empty 405.
+/// A documented path asked with a method it does not answer (HEAD included) gets the envelope
+/// 40005 with HTTP 405 and `Allow`, before any handler runs. (actix puts a handler's method on
+/// its resource, so without this such a call fell through to the 40004 of unknown paths.)
 pub async fn method_not_allowed(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    let res = next.call(req).await?;
-    if res.status() != StatusCode::METHOD_NOT_ALLOWED {
-        return Ok(res.map_into_boxed_body());
+    let refused = req.app_data::<actix_web::web::Data<crate::openapi::Document>>().and_then(|doc| {
+        let allowed = doc.allowed(req.path())?;
+        (!allowed.contains(req.method())).then(|| allowed.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "))
+    });
+    match refused {
+        None => Ok(next.call(req).await?.map_into_boxed_body()),
+        Some(allow) => {
+            let mut answer = ApiError::method_not_allowed().error_response();
+            if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&allow) {
+                answer.headers_mut().insert(actix_web::http::header::ALLOW, v);
+            }
+            Ok(req.into_response(answer))
+        }
     }
-    let allow = res.headers().get(actix_web::http::header::ALLOW).cloned();
-    let (req, _) = res.into_parts();
-    let mut answer = ApiError::method_not_allowed().error_response();
-    if let Some(allow) = allow {
-        answer.headers_mut().insert(actix_web::http::header::ALLOW, allow);
-    }
-    Ok(actix_web::dev::ServiceResponse::new(req, answer))
 }

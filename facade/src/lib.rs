@@ -75,9 +75,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         mode: config.mode,
         frontend_dir: config.frontend_dir.clone(),
     });
-    let document = web::Data::new(openapi::Document(
-        openapi::document(config.mode == Mode::Dev).to_json().map_err(|e| e.to_string())?,
-    ));
+    let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
     let server = HttpServer::new(move || {
         let mut app = App::new()
             .app_data(state.clone())

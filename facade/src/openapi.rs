@@ -7,6 +7,7 @@
 //! Served at `GET /api/openapi.json`; `yoo-server --print-openapi` prints it (the frontend's
 //! types are generated from that output).
 
+use actix_web::http::Method;
 use actix_web::{get, web, HttpResponse};
 use serde_json::Value;
 use utoipa::openapi::extensions::ExtensionsBuilder;
@@ -80,12 +81,53 @@ fn collect_codes(api: &mut OpenApi) {
     }
 }
 
-/// The served document, serialized once at start.
-pub struct Document(pub String);
+/// The served document, serialized once at start, and the methods each documented path answers.
+pub struct Document {
+    pub json: String,
+    routes: Vec<(Vec<String>, Vec<Method>)>,
+}
+
+impl Document {
+    pub fn new(api: &OpenApi) -> Result<Document, String> {
+        let routes = api
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let segments = path.split('/').map(str::to_string).collect();
+                let methods = [
+                    (item.get.is_some(), Method::GET),
+                    (item.post.is_some(), Method::POST),
+                    (item.put.is_some(), Method::PUT),
+                    (item.delete.is_some(), Method::DELETE),
+                    (item.patch.is_some(), Method::PATCH),
+                ];
+                (segments, methods.into_iter().filter(|(on, _)| *on).map(|(_, m)| m).collect())
+            })
+            .collect();
+        Ok(Document {
+            json: api.to_json().map_err(|e| e.to_string())?,
+            routes,
+        })
+    }
+
+    /// The methods the documented path matching `path` answers, if one matches (`{x}` matches
+    /// any one non-empty segment).
+    pub fn allowed(&self, path: &str) -> Option<&[Method]> {
+        let asked = || path.split('/');
+        self.routes
+            .iter()
+            .find(|(template, _)| {
+                template.len() == asked().count()
+                    && template.iter().zip(asked()).all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
+            })
+            .map(|(_, methods)| methods.as_slice())
+    }
+}
 
 /// This document.
 #[utoipa::path(responses((status = 200, description = "The OpenAPI 3.1 document", body = Object)))]
 #[get("/api/openapi.json")]
 pub async fn serve(doc: web::Data<Document>) -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(doc.0.clone())
+    HttpResponse::Ok().content_type("application/json").body(doc.json.clone())
 }
