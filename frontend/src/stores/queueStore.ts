@@ -11,7 +11,7 @@ import {
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { QUEUE_POLL_MS } from './gameStore';
 import { GameStatus, Lane } from '../api/codes';
-import type { ChannelSize, ConfigGroup, FastEnterCard } from '../api/types';
+import type { ChannelSize, ConfigGroup, FastEnterCard, QueueRules } from '../api/types';
 import type { RootStore } from './rootStore';
 
 const Paths = {
@@ -19,6 +19,7 @@ const Paths = {
   cardList: '/api/v3/user/card/list',
   cardActivate: '/api/v3/user/card/activate',
   configList: '/api/japi/yoo/common/config/list',
+  queueRules: '/api/japi/yoo/game/queueRules',
 } as const;
 
 /** The lane the retention dialog advertises (core-platform.md §2.8: VVIP product → isFast 3). */
@@ -48,6 +49,9 @@ export class QueueStore {
   previewLane: number | null = null;
   /** config group wx_sort_entry: the messaging-app notice area of the queue dialog */
   wxConfig: ConfigGroup | null = null;
+  /** the queue's lanes, names and weights, as the server runs them */
+  rules: QueueRules | null = null;
+  private rulesLoading = false;
   /** bound to the official account (no binding API yet: never) */
   wxBound = false;
   wxReserved = false;
@@ -69,7 +73,7 @@ export class QueueStore {
     this.root = root;
     makeAutoObservable<
       QueueStore,
-      'root' | 'disposers' | 'channelTimer' | 'wxLoaded' | 'previewRequest' | 'previewAt' | 'retentionResolve' | 'retentionSeq'
+      'root' | 'disposers' | 'channelTimer' | 'wxLoaded' | 'rulesLoading' | 'previewRequest' | 'previewAt' | 'retentionResolve' | 'retentionSeq'
     >(this, {
       previewAt: false,
       retention: observable.ref,
@@ -79,6 +83,8 @@ export class QueueStore {
       disposers: false,
       channelTimer: false,
       wxLoaded: false,
+      rulesLoading: false,
+      rules: observable.ref,
       previewRequest: false,
     });
     this.disposers.push(
@@ -91,6 +97,7 @@ export class QueueStore {
             return;
           }
           void this.loadWxConfig();
+          void this.loadRules();
           void this.loadCards();
         },
         { fireImmediately: true },
@@ -134,7 +141,7 @@ export class QueueStore {
 
   /** The lane whose channel preview the upsell needs (null: no upsell on this lane). */
   get wantedPreviewLane(): number | null {
-    return preferredPreLane(this.currentLane, this.cards.length > 0);
+    return preferredPreLane(this.rules, this.currentLane, this.cards.length > 0);
   }
 
   get laneCard(): LaneCard {
@@ -143,6 +150,7 @@ export class QueueStore {
       cards: this.cards,
       preview: this.previewLane === this.wantedPreviewLane ? this.preview : null,
       previewLane: this.wantedPreviewLane,
+      rules: this.rules,
     });
   }
 
@@ -172,6 +180,22 @@ export class QueueStore {
   }
 
   // ---------------------------------------------------------------- reads
+
+  /** The queue's rules, read once (GET queueRules). */
+  async loadRules(): Promise<void> {
+    if (this.rules !== null || this.rulesLoading) return;
+    this.rulesLoading = true;
+    try {
+      const rules = await this.root.api.get(Paths.queueRules);
+      runInAction(() => {
+        this.rules = rules;
+      });
+    } catch {
+      // read again at the next queue
+    } finally {
+      this.rulesLoading = false;
+    }
+  }
 
   async loadWxConfig(): Promise<void> {
     if (this.wxLoaded) return;
