@@ -119,7 +119,10 @@ impl Document {
             .iter()
             .find(|(template, _)| {
                 template.len() == asked().count()
-                    && template.iter().zip(asked()).all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
+                    && template
+                        .iter()
+                        .zip(asked())
+                        .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
             })
             .map(|(_, methods)| methods.as_slice())
     }

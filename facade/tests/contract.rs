@@ -101,7 +101,9 @@ async fn openapi_document_lists_every_route_and_its_codes() {
     }
     let start = &doc["paths"]["/api/japi/yoo/game/start"]["post"];
     let conflict = &start["responses"]["409"];
-    let enum_codes = conflict["content"]["application/json"]["schema"]["properties"]["code"]["enum"].as_array().unwrap();
+    let enum_codes = conflict["content"]["application/json"]["schema"]["properties"]["code"]["enum"]
+        .as_array()
+        .unwrap();
     assert!(enum_codes.contains(&Value::from(130116)), "{conflict}");
     let listed: Vec<&Value> = start["x-codes"].as_array().unwrap().iter().collect();
     let other_game = listed.iter().find(|c| c["code"] == 130116).unwrap();
@@ -138,17 +140,35 @@ async fn queue_rules_are_served_from_the_domain() {
 async fn other_methods_get_405_in_the_envelope() {
     let srv = server("methods").await;
     for method in ["PUT", "TRACE", "DELETE"] {
-        let r = raw(srv.addr, format!("{method} /api/user/profile HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes()).await;
+        let r = raw(
+            srv.addr,
+            format!("{method} /api/user/profile HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes(),
+        )
+        .await;
         assert_eq!((r.status, r.json()["code"].as_i64()), (405, Some(40005)), "{method}");
         assert_eq!(r.json()["message"], "请求方法不支持");
         assert_eq!(r.header("allow"), Some("GET"));
     }
-    let r = raw(srv.addr, b"GET /api/japi/yoo/game/start HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
-    assert_eq!((r.status, r.json()["code"].as_i64(), r.header("allow")), (405, Some(40005), Some("POST")));
+    let r = raw(
+        srv.addr,
+        b"GET /api/japi/yoo/game/start HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(
+        (r.status, r.json()["code"].as_i64(), r.header("allow")),
+        (405, Some(40005), Some("POST"))
+    );
     let r = raw(srv.addr, b"HEAD /api/user/profile HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
-    assert_eq!((r.status, r.header("allow"), r.header("content-type")), (405, Some("GET"), Some("application/json")));
+    assert_eq!(
+        (r.status, r.header("allow"), r.header("content-type")),
+        (405, Some("GET"), Some("application/json"))
+    );
     assert!(r.body.is_empty(), "a HEAD answer has no body");
-    let r = raw(srv.addr, b"POST /api/node/7/ping HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: 0\r\n\r\n").await;
+    let r = raw(
+        srv.addr,
+        b"POST /api/node/7/ping HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
+    )
+    .await;
     assert_eq!((r.status, r.json()["code"].as_i64()), (405, Some(40005)));
     let r = raw(srv.addr, b"GET /api/nope HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
     assert_eq!((r.status, r.json()["code"].as_i64()), (404, Some(40004)));
@@ -166,7 +186,12 @@ async fn oversized_and_malformed_bodies_answer_in_the_envelope() {
         big.len()
     );
     let r = raw(srv.addr, req.as_bytes()).await;
-    assert_eq!((r.status, r.json()["code"].as_i64()), (413, Some(40013)), "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        (r.status, r.json()["code"].as_i64()),
+        (413, Some(40013)),
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
     assert_eq!(r.json()["message"], "请求内容过大");
     let chunked = format!(
         "POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
@@ -189,7 +214,11 @@ async fn oversized_and_malformed_bodies_answer_in_the_envelope() {
 #[actix_rt::test]
 async fn dispatcher_refusals_are_the_documented_exception() {
     let srv = server("dispatcher").await;
-    for bad in [&b"GARBAGE\r\n\r\n"[..], b"GET /api/user/profile HTTP/9.9\r\n\r\n", b"GET / HTTP/1.1\r\nbad header\r\n\r\n"] {
+    for bad in [
+        &b"GARBAGE\r\n\r\n"[..],
+        b"GET /api/user/profile HTTP/9.9\r\n\r\n",
+        b"GET / HTTP/1.1\r\nbad header\r\n\r\n",
+    ] {
         let r = raw(srv.addr, bad).await;
         assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(bad));
         assert!(r.body.is_empty());
