@@ -477,3 +477,45 @@ pub async fn method_not_allowed(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Every domain refusal has its own code, a Chinese message, and a 4xx status unless the
+    // failure is the server's or a provider's (5xx); the cause named in the document is its variant.
+    #[test]
+    fn every_domain_refusal_maps_to_a_distinct_code() {
+        let all = every_domain_refusal();
+        let mut codes: Vec<i64> = all.iter().map(|e| refusal(e).code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len());
+        for e in all {
+            let a = refusal(&e);
+            assert!(!a.message.is_ascii(), "{e:?}");
+            let server_side = matches!(e, DomainError::Internal(_) | DomainError::SmsFailed(_));
+            assert_eq!(a.status.is_server_error(), server_side, "{e:?}");
+            let r = Refusal::from(e.clone());
+            assert!(format!("{e:?}").starts_with(&r.cause));
+        }
+    }
+
+    // A route's refusals become one response per status whose code enum lists that status's codes.
+    #[test]
+    fn refusals_group_by_status() {
+        let responses = refusal_responses(vec![
+            DomainError::UnknownGame.into(),
+            DomainError::UnknownNode.into(),
+            DomainError::GameNotOpen.into(),
+            DomainError::UnknownGame.into(),
+        ]);
+        assert_eq!(responses.keys().collect::<Vec<_>>(), ["404", "409"]);
+        let json = serde_json::to_value(&responses["404"]).unwrap();
+        assert_eq!(
+            json["content"]["application/json"]["schema"]["properties"]["code"]["enum"],
+            json!([130100, 130151])
+        );
+        assert_eq!(json["x-codes"][1]["cause"], "UnknownNode");
+    }
+}
