@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: Rust (unit, integration, storage), frontend unit, browser end-to-end.
-# Installs what it needs on a fresh machine (node modules, Debian's Chromium).
+# Runs every test: formatting and lints, Rust (unit, integration, storage), frontend unit, the
+# contract (generated types, Schemathesis), browser end-to-end.
+# Installs what it needs on a fresh machine (node modules, Debian's Chromium, Schemathesis).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,14 +10,25 @@ if ! command -v chromium >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
 fi
 
-echo "== frontend: lint, build (type check, bundle, home-route size check) and unit tests"
-bash ops/frontend.sh lint
-bash ops/frontend.sh build
-bash ops/frontend.sh test
+echo "== rust: formatting and clippy (warnings are errors)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
 
-echo "== rust: build the server once, then every crate's tests"
+echo "== rust: build the server once (the frontend's REST types come from its OpenAPI document)"
 cargo build -p facade --bin yoo-server
+
+echo "== frontend: build (types generated, type check, bundle, home-route size check), lint, unit tests"
+bash ops/frontend.sh build
+bash ops/frontend.sh lint
+bash ops/frontend.sh test
+echo "== contract: a field renamed on the server fails the frontend's type check"
+bash ops/frontend.sh check:contract
+
+echo "== rust: every crate's tests"
 cargo test --workspace
+
+echo "== contract: Schemathesis against the server's own document"
+bash ops/fuzz.sh
 
 echo "== browser end-to-end (Chromium)"
 bash ops/frontend.sh e2e

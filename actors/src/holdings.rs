@@ -162,6 +162,74 @@ impl Holdings {
     }
 }
 
+/// Entitlements that are a membership or a package (what the profile lists as member items).
+pub const MEMBERSHIP_KINDS: [&str; 6] = ["vip", "vvip", "tyvip", "tyschvip", "daily", "night"];
+
+/// A membership ending within this is "near expiry" (the profile's `near_expiration`).
+pub const NEAR_EXPIRY_MS: i64 = 3 * DAY_MS;
+
+impl Holdings {
+    /// The memberships and packages held, in the order held.
+    pub fn member_entitlements(&self) -> impl Iterator<Item = &Entitlement> {
+        self.entitlements.iter().filter(|e| MEMBERSHIP_KINDS.contains(&e.kind.as_str()))
+    }
+
+    /// Since when the membership in use has been held (ms), if any.
+    pub fn member_since(&self) -> Option<i64> {
+        let using = self.member_type()?;
+        self.entitlements.iter().filter(|e| e.kind == using).map(|e| e.starts_at).min()
+    }
+
+    /// Whether the membership in use ends within [`NEAR_EXPIRY_MS`].
+    pub fn membership_near_expiry(&self, now_ms: i64) -> bool {
+        let using = self.member_type();
+        self.entitlements
+            .iter()
+            .any(|e| Some(e.kind.as_str()) == using && e.expires_at - now_ms < NEAR_EXPIRY_MS)
+    }
+
+    /// Seconds of fast-entry time left.
+    pub fn fast_enter_secs(&self, now_ms: i64) -> i64 {
+        self.entitlements
+            .iter()
+            .find(|e| e.kind == "fast_enter")
+            .map_or(0, |e| (e.expires_at - now_ms).max(0) / 1000)
+    }
+}
+
+#[cfg(test)]
+mod membership_tests {
+    use super::*;
+
+    fn ent(kind: &str, starts_at: i64, expires_at: i64) -> Entitlement {
+        Entitlement {
+            uid: 1,
+            kind: kind.into(),
+            starts_at,
+            expires_at,
+        }
+    }
+
+    // Member items, join date and the three-day near expiry follow the membership in use.
+    #[test]
+    fn membership_rules() {
+        let h = Holdings {
+            entitlements: vec![ent("vip", 5, DAY_MS * 10), ent("fast_enter", 0, 120_000), ent("daily", 1, DAY_MS)],
+            ..Holdings::default()
+        };
+        assert_eq!(
+            h.member_entitlements().map(|e| e.kind.as_str()).collect::<Vec<_>>(),
+            ["vip", "daily"]
+        );
+        assert_eq!(h.member_since(), Some(5));
+        assert!(!h.membership_near_expiry(DAY_MS * 7 - 1));
+        assert!(h.membership_near_expiry(DAY_MS * 7 + 1));
+        assert_eq!(h.fast_enter_secs(60_000), 60);
+        assert_eq!(Holdings::default().member_since(), None);
+        assert!(!Holdings::default().membership_near_expiry(0));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,20 @@
-//! The JSON shapes of API.md, converted from domain values at the boundary.
+//! The JSON shapes of API.md, converted from domain values at the boundary. Each is a
+//! `Serialize` struct that also describes itself (`ToSchema`) in the OpenAPI document, so the
+//! frontend's types are generated from these very definitions.
+
+use std::borrow::Cow;
 
 use actors::holdings::Holdings;
-use actors::view::{GameState, SessionView, Status};
+use actors::lanes::Lane;
+use actors::view::{EndReason, GameState, SessionView, Status};
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use storage::{Game, Node, User};
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::envelope::Null;
 
 /// An id the client may send as a number or a numeric string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,39 +30,153 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
-pub fn game_state(state: &GameState, device_no: &str, now_ms: i64) -> Value {
-    match state {
-        GameState::Online(v) => session_view(v, device_no, now_ms),
-        GameState::Ended { id, game_id, reason } => {
-            json!({"hasGameOnline": false, "id": id, "gameId": game_id, "endReason": reason.as_str()})
-        }
-        GameState::None => json!({"hasGameOnline": false}),
+impl PartialSchema for Id {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                        utoipa::openapi::KnownFormat::Int64,
+                    ))),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(r"^\s*[+-]?[0-9]{1,18}\s*$")),
+            )
+            .description(Some("A number, or a string of one"))
+            .into()
     }
 }
 
+impl ToSchema for Id {}
+
+/// A boolean that is always `B` (`hasGameOnline` tells the game states apart).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Always<const B: bool>;
+
+impl<const B: bool> Serialize for Always<B> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(B)
+    }
+}
+
+impl<const B: bool> PartialSchema for Always<B> {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new().schema_type(Type::Boolean).enum_values(Some([B])).into()
+    }
+}
+
+impl<const B: bool> ToSchema for Always<B> {}
+
 /// GameState of a live session (core-platform.md §3.3), as a struct: this is the hot path of
-/// every pushed rank, so it serializes without building a map.
-#[derive(Serialize)]
+/// every pushed rank, so it serializes without building a map, and borrows its strings.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct LiveState<'a> {
-    id: i64,
-    game_id: i64,
-    game_name: &'a str,
-    game_logo: &'a str,
-    status: i32,
-    game_mode: i32,
-    client_type: &'static str,
-    has_game_online: bool,
-    ball_status: i32,
-    connect_countdown: u64,
-    response_time: Option<i64>,
-    online_duration: u64,
-    is_fast: i32,
-    sort: u64,
-    que_duration: u64,
-    node_id: i64,
-    node_name: &'a str,
-    server_time: i64,
+pub struct LiveState<'a> {
+    pub id: i64,
+    pub game_id: i64,
+    pub game_name: Cow<'a, str>,
+    pub game_logo: Cow<'a, str>,
+    /// 1 QUEUE, 3 READY, 4 CONNECTING, 5 PLAYING.
+    #[schema(value_type = i32)]
+    pub status: i32,
+    pub game_mode: i32,
+    /// `web` when the asking device started the session, `other` otherwise.
+    pub client_type: &'static str,
+    #[schema(inline)]
+    pub has_game_online: Always<true>,
+    pub ball_status: i32,
+    /// Seconds of the ready countdown.
+    pub connect_countdown: u64,
+    /// Server time in ms at which READY began.
+    pub response_time: Option<i64>,
+    /// Seconds spent PLAYING.
+    pub online_duration: u64,
+    /// The queue lane.
+    pub is_fast: i32,
+    /// Exact rank while in QUEUE, 1 = next.
+    pub sort: u64,
+    /// Seconds spent in the queue.
+    pub que_duration: u64,
+    pub node_id: i64,
+    pub node_name: Cow<'a, str>,
+    /// Server clock in ms.
+    pub server_time: i64,
+}
+
+/// Why a session ended.
+#[derive(Serialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReasonDto {
+    Missed,
+    GaveUp,
+    Cancelled,
+    Over,
+    TimeUp,
+    ServerRestart,
+}
+
+impl From<EndReason> for EndReasonDto {
+    fn from(r: EndReason) -> Self {
+        match r {
+            EndReason::Missed => EndReasonDto::Missed,
+            EndReason::GaveUp => EndReasonDto::GaveUp,
+            EndReason::Cancelled => EndReasonDto::Cancelled,
+            EndReason::Over => EndReasonDto::Over,
+            EndReason::TimeUp => EndReasonDto::TimeUp,
+            EndReason::ServerRestart => EndReasonDto::ServerRestart,
+        }
+    }
+}
+
+/// No live session; right after an end it names the session and why it ended.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EndedState {
+    #[schema(inline)]
+    pub has_game_online: Always<false>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_reason: Option<EndReasonDto>,
+}
+
+/// The player's game state: what floatBall answers and USER_GAME_STATUS_CHANGE carries.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum GameStateDto<'a> {
+    Live(LiveState<'a>),
+    Ended(EndedState),
+}
+
+pub fn game_state<'a>(state: &'a GameState, device_no: &str, now_ms: i64) -> GameStateDto<'a> {
+    match state {
+        GameState::Online(v) => GameStateDto::Live(live_state(v, device_no, now_ms)),
+        GameState::Ended { id, game_id, reason } => GameStateDto::Ended(EndedState {
+            has_game_online: Always,
+            id: Some(*id),
+            game_id: Some(*game_id),
+            end_reason: Some((*reason).into()),
+        }),
+        GameState::None => GameStateDto::Ended(EndedState {
+            has_game_online: Always,
+            id: None,
+            game_id: None,
+            end_reason: None,
+        }),
+    }
+}
+
+/// The same state, owning its strings (a handler's answer outlives the domain value).
+pub fn game_state_owned(state: &GameState, device_no: &str, now_ms: i64) -> GameStateDto<'static> {
+    match game_state(state, device_no, now_ms) {
+        GameStateDto::Live(l) => GameStateDto::Live(l.into_owned()),
+        GameStateDto::Ended(e) => GameStateDto::Ended(e),
+    }
 }
 
 fn live_state<'a>(v: &'a SessionView, device_no: &str, now_ms: i64) -> LiveState<'a> {
@@ -60,12 +184,12 @@ fn live_state<'a>(v: &'a SessionView, device_no: &str, now_ms: i64) -> LiveState
     LiveState {
         id: v.id,
         game_id: v.game_id,
-        game_name: &v.game_name,
-        game_logo: &v.game_logo,
+        game_name: Cow::Borrowed(&v.game_name),
+        game_logo: Cow::Borrowed(&v.game_logo),
         status: v.status as i32,
         game_mode: 0,
         client_type: if *v.device_no == *device_no { "web" } else { "other" },
-        has_game_online: true,
+        has_game_online: Always,
         ball_status: 1,
         connect_countdown: v.connect_countdown_secs,
         response_time: v.ready_at_ms,
@@ -74,64 +198,130 @@ fn live_state<'a>(v: &'a SessionView, device_no: &str, now_ms: i64) -> LiveState
         sort: v.sort,
         que_duration: if v.status == Status::Queue { secs(Some(v.queued_at_ms)) } else { 0 },
         node_id: v.node_id,
-        node_name: &v.node_name,
+        node_name: Cow::Borrowed(&v.node_name),
         server_time: now_ms,
     }
 }
 
-pub fn session_view(v: &SessionView, device_no: &str, now_ms: i64) -> Value {
-    serde_json::to_value(live_state(v, device_no, now_ms)).unwrap_or(Value::Null)
+impl LiveState<'_> {
+    pub fn into_owned(self) -> LiveState<'static> {
+        LiveState {
+            game_name: Cow::Owned(self.game_name.into_owned()),
+            game_logo: Cow::Owned(self.game_logo.into_owned()),
+            node_name: Cow::Owned(self.node_name.into_owned()),
+            ..self
+        }
+    }
+}
+
+/// A live session's state, owning its strings.
+pub fn session_view(v: &SessionView, device_no: &str, now_ms: i64) -> LiveState<'static> {
+    live_state(v, device_no, now_ms).into_owned()
 }
 
 /// The GameState JSON text pushed with USER_GAME_STATUS_CHANGE.
 pub fn game_state_text(state: &GameState, device_no: &str, now_ms: i64) -> String {
-    match state {
-        GameState::Online(v) => serde_json::to_string(&live_state(v, device_no, now_ms)).unwrap_or_default(),
-        other => game_state(other, device_no, now_ms).to_string(),
-    }
+    serde_json::to_string(&game_state(state, device_no, now_ms)).unwrap_or_default()
 }
 
 pub fn image(game: &Game, shape: &str) -> String {
     format!("/covers/{}/{shape}.svg", game.id)
 }
 
-pub fn catalogue_game(g: &Game) -> Value {
-    json!({
-        "id": g.id,
-        "name": g.name,
-        "image": image(g, "cover"),
-        "image_vertical": image(g, "vertical"),
-        "image_square": image(g, "square"),
-        "logo": image(g, "logo"),
-        "status": g.status,
-        "deleted": g.deleted,
-        "available": g.available,
-        "collected": false,
-        "member_type": g.member_type,
-        "instant_play": g.instant_play,
-    })
+/// A game as the catalogue lists it (social.md §2.8).
+#[derive(Serialize, ToSchema)]
+pub struct CatalogueGame {
+    pub id: i64,
+    pub name: String,
+    pub image: String,
+    pub image_vertical: String,
+    pub image_square: String,
+    pub logo: String,
+    /// 0 coming soon, 1 on the shelf, 2 off the shelf, 10 not supported on this client.
+    pub status: i32,
+    pub deleted: bool,
+    pub available: bool,
+    pub collected: bool,
+    /// null, "vip", "vvip" or "hvip".
+    pub member_type: Option<String>,
+    pub instant_play: bool,
 }
 
-pub fn game_info(g: &Game) -> Value {
-    let mut v = catalogue_game(g);
-    let extra = json!({
-        "description": g.description,
-        "platform": g.platform,
-        "chinese": g.chinese,
-        "controller": g.controller,
-        "startMode": 0,
-        "supportModes": [],
-        "associatedType": 1,
-        "startUrl": "",
-    });
-    if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
-        o.extend(e);
+pub fn catalogue_game(g: &Game) -> CatalogueGame {
+    CatalogueGame {
+        id: g.id,
+        name: g.name.clone(),
+        image: image(g, "cover"),
+        image_vertical: image(g, "vertical"),
+        image_square: image(g, "square"),
+        logo: image(g, "logo"),
+        status: g.status,
+        deleted: g.deleted,
+        available: g.available,
+        collected: false,
+        member_type: g.member_type.clone(),
+        instant_play: g.instant_play,
     }
-    v
 }
 
-pub fn node(n: &Node) -> Value {
-    json!({"id": n.id, "name": n.name, "status": n.status, "pingUrl": format!("/api/node/{}/ping", n.id), "pingIp": "127.0.0.1", "ip": "127.0.0.1"})
+/// A page of the catalogue.
+#[derive(Serialize, ToSchema)]
+pub struct GamePage {
+    pub data: Vec<CatalogueGame>,
+    pub total: u64,
+}
+
+/// A game's detail: the catalogue fields and more.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameInfo {
+    #[serde(flatten)]
+    pub game: CatalogueGame,
+    pub description: String,
+    pub platform: String,
+    pub chinese: bool,
+    pub controller: bool,
+    pub start_mode: i32,
+    pub support_modes: Vec<i32>,
+    pub associated_type: i32,
+    pub start_url: String,
+}
+
+pub fn game_info(g: &Game) -> GameInfo {
+    GameInfo {
+        game: catalogue_game(g),
+        description: g.description.clone(),
+        platform: g.platform.clone(),
+        chinese: g.chinese,
+        controller: g.controller,
+        start_mode: 0,
+        support_modes: vec![],
+        associated_type: 1,
+        start_url: String::new(),
+    }
+}
+
+/// A node (server region); only status 1 can be chosen.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeDto {
+    pub id: i64,
+    pub name: String,
+    pub status: i32,
+    pub ping_url: String,
+    pub ping_ip: String,
+    pub ip: String,
+}
+
+pub fn node(n: &Node) -> NodeDto {
+    NodeDto {
+        id: n.id,
+        name: n.name.clone(),
+        status: n.status,
+        ping_url: format!("/api/node/{}/ping", n.id),
+        ping_ip: "127.0.0.1".into(),
+        ip: "127.0.0.1".into(),
+    }
 }
 
 /// The cellphone with its middle four digits hidden.
@@ -143,67 +333,243 @@ pub fn mask_phone(p: &str) -> String {
     }
 }
 
-pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Value {
-    let items: Vec<Value> = h
-        .entitlements
-        .iter()
-        .filter(|e| ["vip", "vvip", "tyvip", "tyschvip", "daily", "night"].contains(&e.kind.as_str()))
-        .map(|e| json!({"type": e.kind, "expired_at": e.expires_at}))
+/// One membership or package the player holds.
+#[derive(Serialize, ToSchema)]
+pub struct MemberItem {
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// ms
+    pub expired_at: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MemberInfo {
+    /// The membership in use: vvip, vip, tyvip, tyschvip, or null.
+    pub using: Option<&'static str>,
+    pub items: Vec<MemberItem>,
+    /// The membership in use ends within three days.
+    pub near_expiration: bool,
+    /// ms
+    pub join_at: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MonthlyFastEnter {
+    pub monthly_receive_times: i32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PlaytimePrivilege {
+    pub daily_playtime: i64,
+    pub monthly_playtime: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Privilege {
+    pub discount_goods: bool,
+    pub cross_screen: bool,
+    pub fast_enter: MonthlyFastEnter,
+    pub playtime: PlaytimePrivilege,
+}
+
+/// The player's profile (core-platform.md §3.1). Play time in minutes.
+#[derive(Serialize, ToSchema)]
+pub struct Profile {
+    pub uid: i64,
+    pub nickname: String,
+    pub display_name: String,
+    pub nameplate: String,
+    pub avatar: String,
+    pub avatar_frame: String,
+    pub gender: i32,
+    pub status: i32,
+    /// Masked: 138****0000.
+    pub cellphone: String,
+    pub id_authed: bool,
+    pub growth_level: i32,
+    pub growth_value: i64,
+    pub collects: i64,
+    pub member_info: MemberInfo,
+    #[schema(inline)]
+    pub previous_info: Null,
+    pub privilege: Privilege,
+    pub play_time_total: i64,
+    pub play_time_free: i64,
+    pub play_time_paid: i64,
+    pub fast_enter_free: i64,
+    pub fast_enter_member: i64,
+    pub fast_enter_paid: i64,
+    pub fast_enter_remain_times: u64,
+    /// Seconds of fast-entry time left.
+    pub fast_enter_expires_in: i64,
+    pub yoodo: String,
+    pub balance: i64,
+    pub first_login_app_playtime: i64,
+    #[serde(rename = "systemTime")]
+    pub system_time: i64,
+}
+
+pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Profile {
+    let items = h
+        .member_entitlements()
+        .map(|e| MemberItem {
+            kind: e.kind.clone(),
+            expired_at: e.expires_at,
+        })
         .collect();
-    let using = h.member_type();
-    let join_at = h
-        .entitlements
-        .iter()
-        .filter(|e| Some(e.kind.as_str()) == using)
-        .map(|e| e.starts_at)
-        .min();
-    let near = h
-        .entitlements
-        .iter()
-        .any(|e| Some(e.kind.as_str()) == using && e.expires_at - now_ms < 3 * 24 * 3600 * 1000);
-    let fast_enter_secs = h
-        .entitlements
-        .iter()
-        .find(|e| e.kind == "fast_enter")
-        .map_or(0, |e| (e.expires_at - now_ms).max(0) / 1000);
-    json!({
-        "uid": u.uid,
-        "nickname": u.nickname,
-        "display_name": u.nickname,
-        "nameplate": "",
-        "avatar": format!("/covers/avatar/{}.svg", u.uid),
-        "avatar_frame": "",
-        "gender": 0,
-        "status": 0,
-        "cellphone": mask_phone(&u.cellphone),
-        "id_authed": false,
-        "growth_level": 1,
-        "growth_value": 0,
-        "collects": 0,
-        "member_info": {"using": using, "items": items, "near_expiration": near, "join_at": join_at},
-        "previous_info": null,
-        "privilege": {
-            "discount_goods": h.is_member(),
-            "cross_screen": h.cross_screen(),
-            "fast_enter": {"monthly_receive_times": h.monthly_cards()},
-            "playtime": {"daily_playtime": 0, "monthly_playtime": 0},
+    let fast_enter_secs = h.fast_enter_secs(now_ms);
+    Profile {
+        uid: u.uid,
+        nickname: u.nickname.clone(),
+        display_name: u.nickname.clone(),
+        nameplate: String::new(),
+        avatar: format!("/covers/avatar/{}.svg", u.uid),
+        avatar_frame: String::new(),
+        gender: 0,
+        status: 0,
+        cellphone: mask_phone(&u.cellphone),
+        id_authed: false,
+        growth_level: 1,
+        growth_value: 0,
+        collects: 0,
+        member_info: MemberInfo {
+            using: h.member_type(),
+            items,
+            near_expiration: h.membership_near_expiry(now_ms),
+            join_at: h.member_since(),
         },
-        "play_time_total": u.play_time_free + u.play_time_paid,
-        "play_time_free": u.play_time_free,
-        "play_time_paid": u.play_time_paid,
-        "fast_enter_free": 0,
-        "fast_enter_member": 0,
-        "fast_enter_paid": fast_enter_secs / 60,
-        "fast_enter_remain_times": h.cards,
-        "fast_enter_expires_in": fast_enter_secs,
-        "yoodo": "0.00",
-        "balance": 0,
-        "first_login_app_playtime": 0,
-        "systemTime": now_ms,
-    })
+        previous_info: Null,
+        privilege: Privilege {
+            discount_goods: h.is_member(),
+            cross_screen: h.cross_screen(),
+            fast_enter: MonthlyFastEnter {
+                monthly_receive_times: h.monthly_cards(),
+            },
+            playtime: PlaytimePrivilege {
+                daily_playtime: 0,
+                monthly_playtime: 0,
+            },
+        },
+        play_time_total: u.play_time_free + u.play_time_paid,
+        play_time_free: u.play_time_free,
+        play_time_paid: u.play_time_paid,
+        fast_enter_free: 0,
+        fast_enter_member: 0,
+        fast_enter_paid: fast_enter_secs / 60,
+        fast_enter_remain_times: h.cards as u64,
+        fast_enter_expires_in: fast_enter_secs,
+        yoodo: "0.00".into(),
+        balance: 0,
+        first_login_app_playtime: 0,
+        system_time: now_ms,
+    }
 }
 
 /// A fast-entry card as the card list shows it.
-pub fn card(c: &storage::FastEnterCard) -> Value {
-    json!({"id": c.id, "goods_title": c.goods_title, "expires_at": c.expires_at, "status": c.status, "card_type": 1})
+#[derive(Serialize, ToSchema)]
+pub struct Card {
+    pub id: i64,
+    pub goods_title: String,
+    /// ms
+    pub expires_at: i64,
+    pub status: i32,
+    pub card_type: i32,
+}
+
+pub fn card(c: &storage::FastEnterCard) -> Card {
+    Card {
+        id: c.id,
+        goods_title: c.goods_title.clone(),
+        expires_at: c.expires_at,
+        status: c.status,
+        card_type: 1,
+    }
+}
+
+/// One queue lane as the queue dialog and the rules page show it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaneRule {
+    /// The lane code (`isFast`).
+    pub is_fast: i32,
+    pub name: &'static str,
+    /// Who joins this lane.
+    pub who: &'static str,
+    /// The share of admissions the lane gets while it has players waiting.
+    pub weight: u64,
+    /// Member and carrier fast entry: they skip the queue in practice.
+    pub ultimate: bool,
+}
+
+/// The queue's rules as `actors::lanes` implements them.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueRules {
+    /// Every lane, highest weight first.
+    pub lanes: Vec<LaneRule>,
+    /// The sum of all weights (`W` of the no-starvation bound `r + W × (n + 1)`).
+    pub total_weight: u64,
+}
+
+/// The spec's name of a lane (core-platform.md §2.7, §4.6).
+pub fn lane_name(lane: Lane) -> &'static str {
+    match lane {
+        Lane::Normal => "普通队列",
+        Lane::Member => "会员速进通道",
+        Lane::Carrier => "天翼电竞宽带速进通道",
+        Lane::Vvip => "VVIP专属通道",
+        Lane::Vip => "VIP专属通道",
+        Lane::Night => "夜间畅玩包专属通道",
+        Lane::Daily => "日间畅玩包专属通道",
+    }
+}
+
+fn lane_who(lane: Lane) -> &'static str {
+    match lane {
+        Lane::Normal => "其他玩家",
+        Lane::Member => "持有速进时长或使用速进卡的玩家",
+        Lane::Carrier => "天翼电竞宽带会员",
+        Lane::Vvip => "VVIP会员",
+        Lane::Vip => "VIP会员",
+        Lane::Night => "夜间畅玩包用户（每日 23:00–次日 07:00）",
+        Lane::Daily => "日间畅玩包用户（每日 08:00–24:00）",
+    }
+}
+
+pub fn queue_rules() -> QueueRules {
+    let mut lanes: Vec<Lane> = actors::lanes::ALL_LANES.to_vec();
+    lanes.sort_by_key(|l| std::cmp::Reverse(l.weight()));
+    QueueRules {
+        lanes: lanes
+            .into_iter()
+            .map(|l| LaneRule {
+                is_fast: l.code(),
+                name: lane_name(l),
+                who: lane_who(l),
+                weight: l.weight(),
+                ultimate: l.is_ultimate(),
+            })
+            .collect(),
+        total_weight: actors::lanes::total_weight(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The pushed GameState text keeps its wire shape: the fields and hasGameOnline of each state.
+    #[test]
+    fn game_state_text_has_the_wire_shape() {
+        let ended = GameState::Ended {
+            id: 7,
+            game_id: 3,
+            reason: EndReason::GaveUp,
+        };
+        assert_eq!(
+            game_state_text(&ended, "d", 0),
+            r#"{"hasGameOnline":false,"id":7,"gameId":3,"endReason":"gave_up"}"#
+        );
+        assert_eq!(game_state_text(&GameState::None, "d", 0), r#"{"hasGameOnline":false}"#);
+    }
 }

@@ -1,11 +1,20 @@
 //! The response envelope `{code, message, data, ts}` (core-platform.md §7.1) and the one place
 //! that maps every refusal to its code, Chinese text and HTTP status.
+//!
+//! Each route declares the refusals it can answer with [`refusals!`]; the OpenAPI document
+//! (`crate::openapi`) lists them per path and status, computed from the mapping here, so a code
+//! changed here changes the document.
+
+use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::{HttpRequest, HttpResponse, Responder, ResponseError};
 use actors::DomainError;
 use serde::Serialize;
 use serde_json::{json, Value};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::{RefOr, Response};
+use utoipa::{PartialSchema, ToSchema};
 
 /// Server time in seconds, for `ts`.
 pub fn ts() -> i64 {
@@ -15,10 +24,58 @@ pub fn ts() -> i64 {
         .unwrap_or(0)
 }
 
-/// A success envelope around `data`.
-pub fn ok<T: Serialize>(data: T) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"code": 0, "message": "ok", "data": data, "ts": ts()}))
+/// A success envelope around `data` (`code` is always 0).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    /// 0: success.
+    #[schema(minimum = 0, maximum = 0)]
+    pub code: i64,
+    pub message: &'static str,
+    pub data: T,
+    /// Server time in seconds.
+    pub ts: i64,
 }
+
+impl<T> Envelope<T> {
+    pub fn new(data: T) -> Self {
+        Envelope {
+            code: 0,
+            message: "ok",
+            data,
+            ts: ts(),
+        }
+    }
+}
+
+impl<T: Serialize> Responder for Envelope<T> {
+    type Body = actix_web::body::BoxBody;
+    fn respond_to(self, _: &HttpRequest) -> HttpResponse {
+        HttpResponse::Ok().json(self)
+    }
+}
+
+/// A success envelope around `data`.
+pub fn ok<T>(data: T) -> Envelope<T> {
+    Envelope::new(data)
+}
+
+/// `data: null` of a call that answers nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Null;
+
+impl Serialize for Null {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_unit()
+    }
+}
+
+impl PartialSchema for Null {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new().schema_type(Type::Null).into()
+    }
+}
+
+impl ToSchema for Null {}
 
 /// A refusal: what the client reads (`code`, `message`, `data`) and the HTTP status.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,8 +95,8 @@ impl ApiError {
             data: Value::Null,
         }
     }
-    pub fn with_data(mut self, data: Value) -> Self {
-        self.data = data;
+    pub fn with_data(mut self, data: impl Serialize) -> Self {
+        self.data = serde_json::to_value(data).unwrap_or(Value::Null);
         self
     }
     pub fn bad_request() -> Self {
@@ -51,8 +108,24 @@ impl ApiError {
     pub fn not_found() -> Self {
         ApiError::new(StatusCode::NOT_FOUND, 40004, "接口不存在")
     }
+    /// A path that exists, asked with another method.
+    pub fn method_not_allowed() -> Self {
+        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, 40005, "请求方法不支持")
+    }
+    /// A body over the size limit.
+    pub fn too_large() -> Self {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, 40013, "请求内容过大")
+    }
+    /// A body that did not arrive within the body deadline (`security`).
+    pub fn body_timeout() -> Self {
+        ApiError::new(StatusCode::REQUEST_TIMEOUT, 40008, "请求超时，请稍后重试")
+    }
     pub fn not_logged_in() -> Self {
         ApiError::from(DomainError::NotLoggedIn)
+    }
+    /// The body of this refusal.
+    pub fn body(&self) -> Value {
+        json!({"code": self.code, "message": self.message, "data": self.data, "ts": ts()})
     }
 }
 
@@ -67,64 +140,401 @@ impl ResponseError for ApiError {
         self.status
     }
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status).json(json!({"code": self.code, "message": self.message, "data": self.data, "ts": ts()}))
+        HttpResponse::build(self.status).json(self.body())
+    }
+}
+
+/// `data` of 130115 and 130117.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunningGame {
+    pub id: i64,
+    pub game_id: i64,
+    pub has_game_online: bool,
+}
+
+/// `data` of 130116.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherRunningGame {
+    pub id: i64,
+    pub game_id: i64,
+    pub game_name: String,
+    pub has_game_online: bool,
+}
+
+/// `data` of 130466.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NeedMember {
+    pub id: i64,
+    pub need_member: bool,
+}
+
+/// `data` of 20114.
+#[derive(Serialize, ToSchema)]
+pub struct RetryAfter {
+    /// Seconds until a code may be sent again.
+    pub retry_after: u64,
+}
+
+/// The code, text and status of a domain refusal (no logging: the document is built from it).
+pub fn refusal(e: &DomainError) -> ApiError {
+    use StatusCode as S;
+    let err = ApiError::new;
+    match e {
+        DomainError::NotLoggedIn => err(S::UNAUTHORIZED, 20119, "登录已失效，请重新登录"),
+        DomainError::PhoneEmpty => err(S::BAD_REQUEST, 20116, "手机号不能为空"),
+        DomainError::PhoneMalformed => err(S::BAD_REQUEST, 20111, "手机号格式不正确"),
+        DomainError::CodeEmpty => err(S::BAD_REQUEST, 20112, "验证码不能为空"),
+        DomainError::CodeWrong => err(S::BAD_REQUEST, 20113, "验证码错误或已过期"),
+        DomainError::CodeTooSoon { retry_after_secs } => {
+            err(S::TOO_MANY_REQUESTS, 20114, "验证码发送过于频繁，请稍后再试").with_data(RetryAfter {
+                retry_after: *retry_after_secs,
+            })
+        }
+        DomainError::LoginLocked { retry_after_secs } => {
+            err(S::TOO_MANY_REQUESTS, 20117, "验证码错误次数过多，请稍后再试").with_data(RetryAfter {
+                retry_after: *retry_after_secs,
+            })
+        }
+        DomainError::SmsFailed(_) => err(S::BAD_GATEWAY, 20115, "短信发送失败，请稍后再试"),
+        DomainError::UnknownGame => err(S::NOT_FOUND, 130100, "游戏不存在"),
+        DomainError::GameNotOpen => err(S::CONFLICT, 130101, "游戏暂未开放"),
+        DomainError::GameUnsupportedClient => err(S::CONFLICT, 130128, "当前游戏暂不支持本端"),
+        DomainError::GameOnOtherClient { session_id, game_id } => {
+            err(S::CONFLICT, 130115, "您正在其他设备上运行当前游戏").with_data(RunningGame {
+                id: *session_id,
+                game_id: *game_id,
+                has_game_online: true,
+            })
+        }
+        DomainError::OtherGameActive {
+            session_id,
+            game_id,
+            game_name,
+        } => err(S::CONFLICT, 130116, "您当前正在运行其他游戏").with_data(OtherRunningGame {
+            id: *session_id,
+            game_id: *game_id,
+            game_name: game_name.clone(),
+            has_game_online: true,
+        }),
+        DomainError::GameAlreadyActive { session_id, game_id } => err(S::CONFLICT, 130117, "当前游戏已在运行中").with_data(RunningGame {
+            id: *session_id,
+            game_id: *game_id,
+            has_game_online: true,
+        }),
+        DomainError::UnknownSession => err(S::NOT_FOUND, 130118, "游戏会话不存在或已结束"),
+        DomainError::WrongState => err(S::CONFLICT, 130119, "当前状态无法进行该操作"),
+        DomainError::NodeMaintenance => err(S::CONFLICT, 130150, "区服维护中，请选择其他区服"),
+        DomainError::UnknownNode => err(S::NOT_FOUND, 130151, "区服不存在"),
+        DomainError::ShortOfTime => err(S::CONFLICT, 130102, "游戏时长不足，请补充时长"),
+        DomainError::NeedSubscription => err(S::CONFLICT, 130126, "该游戏需订阅后才能游玩"),
+        DomainError::VipOnly => err(S::CONFLICT, 130464, "该游戏为VIP会员专享"),
+        DomainError::VvipOnly => err(S::CONFLICT, 130465, "该游戏为VVIP会员专享"),
+        DomainError::CardNotQueued => err(S::CONFLICT, 130120, "请在排队时使用速进卡"),
+        DomainError::NoCrossScreen { session_id } => {
+            err(S::CONFLICT, 130466, "您的游戏正在其他设备运行，请先退出后再启动").with_data(NeedMember {
+                id: *session_id,
+                need_member: true,
+            })
+        }
+        DomainError::MonthlyClaimed => err(S::CONFLICT, 20170, "本月速进卡已领取"),
+        DomainError::NotMember => err(S::FORBIDDEN, 20171, "开通会员即可每月领取速进卡"),
+        DomainError::UnknownCard => err(S::NOT_FOUND, 20172, "卡券不存在"),
+        DomainError::CardUnusable => err(S::CONFLICT, 20173, "卡券不可用"),
+        DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
     }
 }
 
 impl From<DomainError> for ApiError {
     fn from(e: DomainError) -> Self {
-        use StatusCode as S;
-        let err = ApiError::new;
-        match e {
-            DomainError::NotLoggedIn => err(S::UNAUTHORIZED, 20119, "登录已失效，请重新登录"),
-            DomainError::PhoneEmpty => err(S::BAD_REQUEST, 20116, "手机号不能为空"),
-            DomainError::PhoneMalformed => err(S::BAD_REQUEST, 20111, "手机号格式不正确"),
-            DomainError::CodeEmpty => err(S::BAD_REQUEST, 20112, "验证码不能为空"),
-            DomainError::CodeWrong => err(S::BAD_REQUEST, 20113, "验证码错误或已过期"),
-            DomainError::CodeTooSoon { retry_after_secs } => {
-                err(S::TOO_MANY_REQUESTS, 20114, "验证码发送过于频繁，请稍后再试").with_data(json!({"retry_after": retry_after_secs}))
-            }
-            DomainError::LoginLocked { retry_after_secs } => {
-                err(S::TOO_MANY_REQUESTS, 20117, "验证码错误次数过多，请稍后再试").with_data(json!({"retry_after": retry_after_secs}))
-            }
-            DomainError::SmsFailed(reason) => {
-                tracing::warn!(%reason, "sms provider failed");
-                err(S::BAD_GATEWAY, 20115, "短信发送失败，请稍后再试")
-            }
-            DomainError::UnknownGame => err(S::NOT_FOUND, 130100, "游戏不存在"),
-            DomainError::GameNotOpen => err(S::CONFLICT, 130101, "游戏暂未开放"),
-            DomainError::GameUnsupportedClient => err(S::CONFLICT, 130128, "当前游戏暂不支持本端"),
-            DomainError::GameOnOtherClient { session_id, game_id } => err(S::CONFLICT, 130115, "您正在其他设备上运行当前游戏")
-                .with_data(json!({"id": session_id, "gameId": game_id, "hasGameOnline": true})),
-            DomainError::OtherGameActive {
-                session_id,
-                game_id,
-                game_name,
-            } => err(S::CONFLICT, 130116, "您当前正在运行其他游戏")
-                .with_data(json!({"id": session_id, "gameId": game_id, "gameName": game_name, "hasGameOnline": true})),
-            DomainError::GameAlreadyActive { session_id, game_id } => err(S::CONFLICT, 130117, "当前游戏已在运行中")
-                .with_data(json!({"id": session_id, "gameId": game_id, "hasGameOnline": true})),
-            DomainError::UnknownSession => err(S::NOT_FOUND, 130118, "游戏会话不存在或已结束"),
-            DomainError::WrongState => err(S::CONFLICT, 130119, "当前状态无法进行该操作"),
-            DomainError::NodeMaintenance => err(S::CONFLICT, 130150, "区服维护中，请选择其他区服"),
-            DomainError::UnknownNode => err(S::NOT_FOUND, 130151, "区服不存在"),
-            DomainError::ShortOfTime => err(S::CONFLICT, 130102, "游戏时长不足，请补充时长"),
-            DomainError::NeedSubscription => err(S::CONFLICT, 130126, "该游戏需订阅后才能游玩"),
-            DomainError::VipOnly => err(S::CONFLICT, 130464, "该游戏为VIP会员专享"),
-            DomainError::VvipOnly => err(S::CONFLICT, 130465, "该游戏为VVIP会员专享"),
-            DomainError::CardNotQueued => err(S::CONFLICT, 130120, "请在排队时使用速进卡"),
-            DomainError::NoCrossScreen { session_id } => err(S::CONFLICT, 130466, "您的游戏正在其他设备运行，请先退出后再启动")
-                .with_data(json!({"id": session_id, "needMember": true})),
-            DomainError::MonthlyClaimed => err(S::CONFLICT, 20170, "本月速进卡已领取"),
-            DomainError::NotMember => err(S::FORBIDDEN, 20171, "开通会员即可每月领取速进卡"),
-            DomainError::UnknownCard => err(S::NOT_FOUND, 20172, "卡券不存在"),
-            DomainError::CardUnusable => err(S::CONFLICT, 20173, "卡券不可用"),
-            DomainError::Internal(reason) => {
-                tracing::error!(%reason, "internal error");
-                err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试")
-            }
+        match &e {
+            DomainError::SmsFailed(reason) => tracing::warn!(%reason, "sms provider failed"),
+            DomainError::Internal(reason) => tracing::error!(%reason, "internal error"),
+            _ => {}
+        }
+        refusal(&e)
+    }
+}
+
+/// A handler's answer: the success envelope around `T`, or a refusal.
+pub type ApiResult<T> = Result<Envelope<T>, ApiError>;
+
+/// One refusal a route can answer, as the document lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Refusal {
+    pub code: i64,
+    pub message: &'static str,
+    #[serde(skip)]
+    pub status: StatusCode,
+    /// The `DomainError` variant behind it, or `facade` for the facade's own refusals.
+    pub cause: String,
+}
+
+impl From<DomainError> for Refusal {
+    fn from(e: DomainError) -> Self {
+        let a = refusal(&e);
+        let debug = format!("{e:?}");
+        let cause = debug.split([' ', '(', '{']).next().unwrap_or_default().to_string();
+        Refusal {
+            code: a.code,
+            message: a.message,
+            status: a.status,
+            cause,
         }
     }
 }
 
-pub type ApiResult = Result<HttpResponse, ApiError>;
+impl From<ApiError> for Refusal {
+    fn from(a: ApiError) -> Self {
+        Refusal {
+            code: a.code,
+            message: a.message,
+            status: a.status,
+            cause: "facade".into(),
+        }
+    }
+}
+
+/// Groups of refusals many routes share.
+pub mod common {
+    use super::*;
+
+    /// A route with a JSON body, query or path parameters: malformed input, a body too large.
+    pub fn input() -> Vec<Refusal> {
+        vec![
+            ApiError::bad_request().into(),
+            ApiError::too_large().into(),
+            ApiError::body_timeout().into(),
+        ]
+    }
+    /// A route that needs login (a `Caller`): no session; CSRF when it changes state.
+    pub fn logged_in() -> Vec<Refusal> {
+        vec![DomainError::NotLoggedIn.into(), ApiError::csrf().into()]
+    }
+    /// A route open to guests (a `MaybeCaller`): a logged-in caller's CSRF token is checked.
+    pub fn maybe_logged_in() -> Vec<Refusal> {
+        vec![ApiError::csrf().into()]
+    }
+    /// A state-changing route open to guests (a `GuestWrite`): a guest's `x-skip-csrf` or a
+    /// logged-in caller's token is checked.
+    pub fn guest_write() -> Vec<Refusal> {
+        vec![ApiError::csrf().into()]
+    }
+    /// Storage or an actor failed.
+    pub fn internal() -> Vec<Refusal> {
+        vec![DomainError::Internal(String::new()).into()]
+    }
+}
+
+/// Something that adds refusals to a route's list: a `DomainError`, an `ApiError`, or a group.
+pub trait IntoRefusals {
+    fn add_to(self, list: &mut Vec<Refusal>);
+}
+impl IntoRefusals for DomainError {
+    fn add_to(self, list: &mut Vec<Refusal>) {
+        list.push(self.into());
+    }
+}
+impl IntoRefusals for ApiError {
+    fn add_to(self, list: &mut Vec<Refusal>) {
+        list.push(self.into());
+    }
+}
+impl IntoRefusals for Vec<Refusal> {
+    fn add_to(self, list: &mut Vec<Refusal>) {
+        list.extend(self);
+    }
+}
+
+/// The error responses of a route: one per HTTP status, its body the refusal envelope with the
+/// `code`s of that status, and the list (`x-codes`: code, message, cause) in an extension.
+pub fn refusal_responses(list: Vec<Refusal>) -> BTreeMap<String, RefOr<Response>> {
+    let mut by_status: BTreeMap<u16, Vec<Refusal>> = BTreeMap::new();
+    for r in list {
+        let same = by_status.entry(r.status.as_u16()).or_default();
+        if !same.iter().any(|s| s.code == r.code) {
+            same.push(r);
+        }
+    }
+    by_status
+        .into_iter()
+        .map(|(status, refusals)| {
+            let description = refusals
+                .iter()
+                .map(|r| format!("{} {}", r.code, r.message))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let codes: Vec<i64> = refusals.iter().map(|r| r.code).collect();
+            let schema = ObjectBuilder::new()
+                .property(
+                    "code",
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .enum_values(Some(codes.iter().map(|c| json!(c)))),
+                )
+                .required("code")
+                .property("message", ObjectBuilder::new().schema_type(Type::String))
+                .required("message")
+                .property(
+                    "data",
+                    ObjectBuilder::new().schema_type(utoipa::openapi::schema::SchemaType::AnyValue),
+                )
+                .property("ts", ObjectBuilder::new().schema_type(Type::Integer))
+                .required("ts");
+            let extensions = utoipa::openapi::extensions::ExtensionsBuilder::new()
+                .add("x-codes", serde_json::to_value(&refusals).unwrap_or_default())
+                .build();
+            let response = utoipa::openapi::ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    utoipa::openapi::ContentBuilder::new().schema(Some(schema)).build(),
+                )
+                .extensions(Some(extensions))
+                .build();
+            (status.to_string(), RefOr::T(response))
+        })
+        .collect()
+}
+
+/// Declares the refusals a route can answer, as a type for `#[utoipa::path(responses(...))]`:
+/// `refusals!(StartRefusals: common::logged_in(), DomainError::UnknownGame, ...)`.
+macro_rules! refusals {
+    ($(#[$meta:meta])* $name:ident: $($e:expr),* $(,)?) => {
+        $(#[$meta])*
+        pub struct $name;
+        impl $name {
+            /// Every refusal of the route, in declaration order.
+            #[allow(unused_imports)]
+            pub fn list() -> Vec<$crate::envelope::Refusal> {
+                use $crate::envelope::{common, ApiError, IntoRefusals};
+                use actors::DomainError;
+                let mut refusals = Vec::new();
+                $( IntoRefusals::add_to($e, &mut refusals); )*
+                refusals
+            }
+        }
+        impl utoipa::IntoResponses for $name {
+            fn responses() -> std::collections::BTreeMap<String, utoipa::openapi::RefOr<utoipa::openapi::Response>> {
+                $crate::envelope::refusal_responses(Self::list())
+            }
+        }
+    };
+}
+pub(crate) use refusals;
+
+/// Every domain refusal, one of each variant (the mapping's test and API.md's table).
+pub fn every_domain_refusal() -> Vec<DomainError> {
+    use DomainError::*;
+    vec![
+        NotLoggedIn,
+        PhoneEmpty,
+        PhoneMalformed,
+        CodeEmpty,
+        CodeWrong,
+        CodeTooSoon { retry_after_secs: 0 },
+        LoginLocked { retry_after_secs: 0 },
+        SmsFailed(String::new()),
+        UnknownGame,
+        GameNotOpen,
+        GameUnsupportedClient,
+        GameOnOtherClient { session_id: 0, game_id: 0 },
+        OtherGameActive {
+            session_id: 0,
+            game_id: 0,
+            game_name: String::new(),
+        },
+        GameAlreadyActive { session_id: 0, game_id: 0 },
+        UnknownSession,
+        WrongState,
+        NodeMaintenance,
+        UnknownNode,
+        ShortOfTime,
+        NeedSubscription,
+        VipOnly,
+        VvipOnly,
+        CardNotQueued,
+        NoCrossScreen { session_id: 0 },
+        MonthlyClaimed,
+        NotMember,
+        UnknownCard,
+        CardUnusable,
+        Internal(String::new()),
+    ]
+}
+
+/// A JSON body the extractor refused: too large is 40013 (HTTP 413), anything else 40000.
+pub fn json_refusal(e: &actix_web::error::JsonPayloadError) -> ApiError {
+    use actix_web::error::{JsonPayloadError as J, PayloadError};
+    match e {
+        J::Overflow { .. } | J::OverflowKnownLength { .. } | J::Payload(PayloadError::Overflow) => ApiError::too_large(),
+        _ => ApiError::bad_request(),
+    }
+}
+
+/// A documented path asked with a method it does not answer (HEAD included) gets the envelope
+/// 40005 with HTTP 405 and `Allow`, before any handler runs. (actix puts a handler's method on
+/// its resource, so without this such a call fell through to the 40004 of unknown paths.)
+pub async fn method_not_allowed(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let refused = req.app_data::<actix_web::web::Data<crate::openapi::Document>>().and_then(|doc| {
+        let allowed = doc.allowed(req.path())?;
+        (!allowed.contains(req.method())).then(|| allowed.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "))
+    });
+    match refused {
+        None => Ok(next.call(req).await?.map_into_boxed_body()),
+        Some(allow) => {
+            let mut answer = ApiError::method_not_allowed().error_response();
+            if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&allow) {
+                answer.headers_mut().insert(actix_web::http::header::ALLOW, v);
+            }
+            Ok(req.into_response(answer))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Every domain refusal has its own code, a Chinese message, and a 4xx status unless the
+    // failure is the server's or a provider's (5xx); the cause named in the document is its variant.
+    #[test]
+    fn every_domain_refusal_maps_to_a_distinct_code() {
+        let all = every_domain_refusal();
+        let mut codes: Vec<i64> = all.iter().map(|e| refusal(e).code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len());
+        for e in all {
+            let a = refusal(&e);
+            assert!(!a.message.is_ascii(), "{e:?}");
+            let server_side = matches!(e, DomainError::Internal(_) | DomainError::SmsFailed(_));
+            assert_eq!(a.status.is_server_error(), server_side, "{e:?}");
+            let r = Refusal::from(e.clone());
+            assert!(format!("{e:?}").starts_with(&r.cause));
+        }
+    }
+
+    // A route's refusals become one response per status whose code enum lists that status's codes.
+    #[test]
+    fn refusals_group_by_status() {
+        let responses = refusal_responses(vec![
+            DomainError::UnknownGame.into(),
+            DomainError::UnknownNode.into(),
+            DomainError::GameNotOpen.into(),
+            DomainError::UnknownGame.into(),
+        ]);
+        assert_eq!(responses.keys().collect::<Vec<_>>(), ["404", "409"]);
+        let json = serde_json::to_value(&responses["404"]).unwrap();
+        assert_eq!(
+            json["content"]["application/json"]["schema"]["properties"]["code"]["enum"],
+            json!([130100, 130151])
+        );
+        assert_eq!(json["x-codes"][1]["cause"], "UnknownNode");
+    }
+}

@@ -11,6 +11,7 @@
 //! - `dto`: the JSON shapes of API.md.
 //! - `routes`: one file per area (passport, catalogue, game, ws, covers, dev), and `static_files`
 //!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
+//! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
 //! - `security`: the security headers of every response and the request-body deadline.
 //! - `proto`: types generated from `proto/yoo.proto`.
@@ -20,6 +21,7 @@ pub mod config;
 pub mod dto;
 pub mod envelope;
 pub mod observe;
+pub mod openapi;
 pub mod routes;
 pub mod security;
 
@@ -34,6 +36,7 @@ use std::path::PathBuf;
 use actix_web::dev::{ServerHandle, Service};
 use actix_web::{web, App, HttpServer};
 use actors::Platform;
+use utoipa_actix_web::AppExt;
 
 use crate::config::{Mode, ServerConfig};
 use crate::envelope::ApiError;
@@ -81,14 +84,16 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
             std::time::Duration::from_secs(config.body_timeout_secs.max(1)),
         ),
     });
+    let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
     let server = HttpServer::new(move || {
         let mut app = App::new()
             .app_data(state.clone())
             .app_data(web::Data::new(prometheus.clone()))
+            .app_data(document.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(64 * 1024)
-                    .error_handler(|_, _| ApiError::bad_request().into()),
+                    .error_handler(|e, _| envelope::json_refusal(&e).into()),
             )
             .app_data(web::QueryConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
             .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
@@ -101,14 +106,14 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
                     Ok(res)
                 }
             })
+            .wrap(actix_web::middleware::from_fn(envelope::method_not_allowed))
             .wrap(security::Security)
+            .into_utoipa_app()
             .configure(routes);
         if state.mode == Mode::Dev {
-            app = app
-                .route("/api/dev/sms/outbox", web::get().to(routes::dev::sms_outbox))
-                .route("/api/dev/grant", web::post().to(routes::assets::dev_grant));
+            app = app.configure(routes::dev::routes);
         }
-        app.default_service(web::to(routes::static_files::fallback))
+        app.into_app().default_service(web::to(routes::static_files::fallback))
     })
     .workers(config.workers.max(1))
     .shutdown_timeout(3)
@@ -126,36 +131,40 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     })
 }
 
-fn routes(cfg: &mut web::ServiceConfig) {
+/// The route table; each handler's path and method are on the handler (`#[get]`/`#[post]`),
+/// and the OpenAPI document is collected from this same table (`openapi::document`).
+pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     use routes::{assets, catalogue, covers, game, passport, ws};
-    cfg.route("/api/passport/login/sendcode", web::post().to(passport::send_code))
-        .route("/api/passport/login", web::post().to(passport::login))
-        .route("/api/user/logout", web::post().to(passport::logout))
-        .route("/api/user/profile", web::get().to(passport::profile))
-        .route("/api/fetchToken", web::get().to(passport::fetch_token))
-        .route("/echo", web::get().to(ws::echo))
-        .route("/api/web/v1/game/list", web::get().to(catalogue::list))
-        .route("/api/japi/yoo/game/info", web::post().to(catalogue::info))
-        .route("/api/japi/yoo/common/config/list", web::post().to(catalogue::config_list))
-        .route("/api/japi/yoo/game/selectNode", web::post().to(game::select_node))
-        .route("/api/japi/yoo/game/start", web::post().to(game::start))
-        .route("/api/japi/yoo/game/changeGame", web::post().to(game::change_game))
-        .route("/api/japi/yoo/game/floatBall", web::post().to(game::float_ball))
-        .route("/api/japi/yoo/game/confirmConnect", web::post().to(game::confirm_connect))
-        .route("/api/japi/yoo/game/cancelConfirm", web::post().to(game::cancel_confirm))
-        .route("/api/japi/yoo/game/cancelQue", web::post().to(game::cancel_queue))
-        .route("/api/japi/yoo/game/over", web::post().to(game::over))
-        .route("/api/node/{id}/ping", web::get().to(game::node_ping))
-        .route("/api/japi/yoo/game/gameChannelSize", web::post().to(game::channel_size))
-        .route("/api/japi/yoo/game/move", web::post().to(game::move_here))
-        .route("/api/v3/user/card/list", web::get().to(assets::card_list))
-        .route("/api/v3/user/card/activate", web::post().to(assets::card_activate))
-        .route("/api/member/fast_enter/monthly_records", web::get().to(assets::monthly_records))
-        .route("/api/member/fast_enter/receive", web::get().to(assets::monthly_receive))
-        .route("/covers/avatar/{file}", web::get().to(covers::avatar))
-        .route("/covers/{id}/{file}", web::get().to(covers::game_cover))
-        .route("/metrics", web::get().to(observe::metrics))
-        .route("/healthz", web::get().to(observe::healthz));
+    cfg.service(openapi::serve)
+        .service(passport::send_code)
+        .service(passport::login)
+        .service(passport::logout)
+        .service(passport::profile)
+        .service(passport::fetch_token)
+        .service(ws::echo)
+        .service(catalogue::list)
+        .service(catalogue::info)
+        .service(catalogue::config_list)
+        .service(catalogue::queue_rules)
+        .service(game::select_node)
+        .service(game::start)
+        .service(game::change_game)
+        .service(game::float_ball)
+        .service(game::confirm_connect)
+        .service(game::cancel_confirm)
+        .service(game::cancel_queue)
+        .service(game::over)
+        .service(game::node_ping)
+        .service(game::channel_size)
+        .service(game::move_here)
+        .service(assets::card_list)
+        .service(assets::card_activate)
+        .service(assets::monthly_records)
+        .service(assets::monthly_receive)
+        .service(covers::avatar)
+        .service(covers::game_cover)
+        .service(observe::serve_metrics)
+        .service(observe::healthz);
 }
 
 impl proto::Notification {

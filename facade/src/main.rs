@@ -1,16 +1,18 @@
 //! `yoo-server`: the platform on one port (REST, WebSocket, the built frontend, /metrics).
 //!
-//! Usage: `yoo-server (--config FILE | --dev) [--bind ADDR] [--data-dir DIR]`. Dev mode (the
-//! sandbox providers, the SMS outbox and grant routes) is only ever chosen explicitly: a file
-//! that says `mode = "dev"` (`ops/dev.toml`) or `--dev` (the same settings, embedded). Without
-//! either the server refuses to start, as production mode does without real providers.
+//! Usage: `yoo-server (--config FILE | --dev) [--bind ADDR] [--data-dir DIR] [--print-openapi]`.
+//! Dev mode (the sandbox providers, the SMS outbox and grant routes) is only ever chosen
+//! explicitly: a file that says `mode = "dev"` (`ops/dev.toml`) or `--dev` (the same settings,
+//! embedded). Without either the server refuses to start, as production mode does without real
+//! providers. `--print-openapi` prints the OpenAPI document of that configuration's routes and
+//! exits (the frontend's types come from it).
 
 use std::path::PathBuf;
 
 use facade::config::ServerConfig;
 
 fn usage() -> ! {
-    eprintln!("usage: yoo-server (--config FILE | --dev) [--bind ADDR] [--data-dir DIR]");
+    eprintln!("usage: yoo-server (--config FILE | --dev) [--bind ADDR] [--data-dir DIR] [--print-openapi]");
     std::process::exit(2)
 }
 
@@ -27,7 +29,7 @@ async fn main() {
         .init();
     let mut args = std::env::args().skip(1);
     let mut config: Option<ServerConfig> = None;
-    let (mut bind, mut data_dir, mut dev) = (None, None, false);
+    let (mut bind, mut data_dir, mut dev, mut print_openapi) = (None, None, false, false);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
         match a.as_str() {
@@ -40,6 +42,7 @@ async fn main() {
             "--bind" => bind = Some(value().parse().unwrap_or_else(|_| usage())),
             "--data-dir" => data_dir = Some(PathBuf::from(value())),
             "--dev" => dev = true,
+            "--print-openapi" => print_openapi = true,
             _ => usage(),
         }
     }
@@ -57,6 +60,11 @@ async fn main() {
     }
     if let Some(d) = data_dir {
         config.data_dir = d;
+    }
+    if print_openapi {
+        let doc = facade::openapi::document(config.mode == facade::config::Mode::Dev);
+        println!("{}", doc.to_pretty_json().unwrap_or_default());
+        return;
     }
     let running = match facade::start(config).await {
         Ok(r) => r,

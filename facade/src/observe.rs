@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use actix_web::dev::ServiceResponse;
-use actix_web::{web, HttpResponse};
+use actix_web::{get, web, HttpResponse};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use crate::AppState;
@@ -31,14 +31,23 @@ pub fn record_request<B>(res: &ServiceResponse<B>, took: Duration) {
     metrics::histogram!("yoo_http_request_duration_seconds", "route" => route, "method" => method).record(took.as_secs_f64());
 }
 
-pub async fn metrics(handle: web::Data<PrometheusHandle>) -> HttpResponse {
+/// Prometheus metrics.
+#[utoipa::path(responses((status = 200, description = "Prometheus text", body = String, content_type = "text/plain")))]
+#[get("/metrics")]
+pub async fn serve_metrics(handle: web::Data<PrometheusHandle>) -> HttpResponse {
     HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(handle.render())
 }
 
+/// `ok` while supervision holds; 503 once it escalated.
+#[utoipa::path(responses((status = 200, description = "ok", body = String, content_type = "text/plain"),
+    (status = 503, description = "supervision escalated", body = String, content_type = "text/plain")))]
+#[get("/healthz")]
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     if state.platform.healthy() {
-        HttpResponse::Ok().body("ok")
+        HttpResponse::Ok().content_type("text/plain; charset=utf-8").body("ok")
     } else {
-        HttpResponse::ServiceUnavailable().body("supervision escalated")
+        HttpResponse::ServiceUnavailable()
+            .content_type("text/plain; charset=utf-8")
+            .body("supervision escalated")
     }
 }

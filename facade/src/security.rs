@@ -243,8 +243,8 @@ impl MessageBody for Held {
 
 fn refusal(e: BodyError) -> ApiError {
     match e {
-        BodyError::Late => ApiError::new(StatusCode::REQUEST_TIMEOUT, 40008, "请求超时，请稍后重试"),
-        BodyError::TooLarge => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, 40013, "请求内容过大"),
+        BodyError::Late => ApiError::body_timeout(),
+        BodyError::TooLarge => ApiError::too_large(),
         BodyError::Broken => ApiError::bad_request(),
     }
 }

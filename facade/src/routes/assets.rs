@@ -1,16 +1,17 @@
 //! What a player owns that touches the queue: fast-entry cards and the monthly member claim
 //! (commerce.md §2.10, §4.7, §4.12).
 
-use actix_web::web;
-use serde::Deserialize;
-use serde_json::json;
+use actix_web::{get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
-use crate::dto::{self, Id};
-use crate::envelope::{ok, ts, ApiError, ApiResult};
+use crate::dto::{self, Card, Id, Profile};
+use crate::envelope::{ok, refusals, ts, ApiError, ApiResult, Envelope};
 use crate::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CardQuery {
     #[serde(default)]
     status: Option<String>,
@@ -18,8 +19,19 @@ pub struct CardQuery {
     card_type: Option<String>,
 }
 
+#[derive(Serialize, ToSchema)]
+pub struct CardList {
+    pub total: usize,
+    pub data: Vec<Card>,
+    pub ts: i64,
+}
+
+refusals!(CardListRefusals: common::input(), common::logged_in());
+
 /// Usable fast-entry cards (status 0, card type 1), soonest expiry first.
-pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query<CardQuery>) -> ApiResult {
+#[utoipa::path(params(CardQuery), responses((status = 200, body = Envelope<CardList>), CardListRefusals))]
+#[get("/api/v3/user/card/list")]
+pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query<CardQuery>) -> ApiResult<CardList> {
     let usable = matches!(q.status.as_deref(), None | Some("") | Some("0"));
     let card_type_ok = matches!(q.card_type.as_deref(), None | Some("") | Some("1"));
     let cards = if usable && card_type_ok {
@@ -27,41 +39,98 @@ pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query
     } else {
         vec![]
     };
-    Ok(ok(
-        json!({"total": cards.len(), "data": cards.iter().map(dto::card).collect::<Vec<_>>(), "ts": ts()}),
-    ))
+    Ok(ok(CardList {
+        total: cards.len(),
+        data: cards.iter().map(dto::card).collect(),
+        ts: ts(),
+    }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct Activate {
     id: Id,
 }
 
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardActivation {
+    #[serde(rename = "goods_title")]
+    pub goods_title: String,
+    pub is_fast: i32,
+    pub sort: u64,
+}
+
+refusals!(CardActivateRefusals: common::input(), common::logged_in(), DomainError::CardNotQueued, DomainError::UnknownCard,
+    DomainError::CardUnusable, DomainError::UnknownSession, DomainError::WrongState);
+
 /// Uses a fast-entry card on the caller's queued session.
-pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web::Json<Activate>) -> ApiResult {
+#[utoipa::path(request_body = Activate, responses((status = 200, body = Envelope<CardActivation>), CardActivateRefusals))]
+#[post("/api/v3/user/card/activate")]
+pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web::Json<Activate>) -> ApiResult<CardActivation> {
     let (card, view) = state.platform.use_card(caller.0.uid, body.id.0).await?;
-    Ok(ok(
-        json!({"goods_title": card.goods_title, "isFast": view.is_fast, "sort": view.sort}),
-    ))
+    Ok(ok(CardActivation {
+        goods_title: card.goods_title,
+        is_fast: view.is_fast,
+        sort: view.sort,
+    }))
 }
 
-pub async fn monthly_records(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+#[derive(Serialize, ToSchema)]
+pub struct MonthlyRecord {
+    /// YYYY-MM (UTC+8).
+    pub month: String,
+    pub cards: i32,
+    /// ms
+    pub claimed_at: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MonthlyRecords {
+    pub records: Vec<MonthlyRecord>,
+    pub monthly_receive_times: i32,
+    pub receivable: bool,
+}
+
+refusals!(MonthlyRecordsRefusals: common::logged_in());
+
+/// The caller's monthly member card claims.
+#[utoipa::path(responses((status = 200, body = Envelope<MonthlyRecords>), MonthlyRecordsRefusals))]
+#[get("/api/member/fast_enter/monthly_records")]
+pub async fn monthly_records(state: web::Data<AppState>, caller: Caller) -> ApiResult<MonthlyRecords> {
     let (claims, per_month, receivable) = state.platform.monthly_records(caller.0.uid).await?;
-    let records: Vec<_> = claims
+    let records = claims
         .iter()
-        .map(|c| json!({"month": c.month, "cards": c.cards, "claimed_at": c.claimed_at}))
+        .map(|c| MonthlyRecord {
+            month: c.month.clone(),
+            cards: c.cards,
+            claimed_at: c.claimed_at,
+        })
         .collect();
-    Ok(ok(
-        json!({"records": records, "monthly_receive_times": per_month, "receivable": receivable}),
-    ))
+    Ok(ok(MonthlyRecords {
+        records,
+        monthly_receive_times: per_month,
+        receivable,
+    }))
 }
 
-pub async fn monthly_receive(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+#[derive(Serialize, ToSchema)]
+pub struct MonthlyCards {
+    pub cards: Vec<Card>,
+}
+
+refusals!(MonthlyReceiveRefusals: common::logged_in(), DomainError::NotMember, DomainError::MonthlyClaimed);
+
+/// Claims this month's member fast-entry cards.
+#[utoipa::path(responses((status = 200, body = Envelope<MonthlyCards>), MonthlyReceiveRefusals))]
+#[get("/api/member/fast_enter/receive")]
+pub async fn monthly_receive(state: web::Data<AppState>, caller: Caller) -> ApiResult<MonthlyCards> {
     let cards = state.platform.claim_monthly(caller.0.uid).await?;
-    Ok(ok(json!({"cards": cards.iter().map(dto::card).collect::<Vec<_>>()})))
+    Ok(ok(MonthlyCards {
+        cards: cards.iter().map(dto::card).collect(),
+    }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct GrantBody {
     cellphone: String,
     kind: String,
@@ -73,8 +142,14 @@ pub struct GrantBody {
     count: Option<i64>,
 }
 
+refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLoggedIn);
+
 /// Dev mode only: an operator grants a player something through the same path a purchase uses.
-pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -> ApiResult {
+/// `kind`: vip, vvip, tyvip, tyschvip, daily, night, fast_enter, sub:{game} (days), card (count),
+/// play_time or paid_time (minutes).
+#[utoipa::path(request_body = GrantBody, responses((status = 200, body = Envelope<Profile>), GrantRefusals))]
+#[post("/api/dev/grant")]
+pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -> ApiResult<Profile> {
     use actors::platform::Grant;
     let positive = |v: Option<i64>, max: i64| v.filter(|n| (1..=max).contains(n)).ok_or_else(ApiError::bad_request);
     let grant = match body.kind.as_str() {

@@ -1,18 +1,24 @@
-//! The catalogue (social.md §2.8), game info and the config groups (core-platform.md §7.6).
+//! The catalogue (social.md §2.8), game info, the config groups (core-platform.md §7.6) and the
+//! queue's rules.
 
-use actix_web::web;
+use std::collections::BTreeMap;
+
+use actix_web::{get, post, web};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::MaybeCaller;
-use crate::dto::{self, Id};
-use crate::envelope::{ok, ApiError, ApiResult};
+use crate::dto::{self, GameInfo, GamePage, Id, QueueRules};
+use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope};
 use crate::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// 1.. (default 1).
     #[serde(default)]
     page: Option<String>,
+    /// 1..100 (default 24).
     #[serde(default)]
     page_size: Option<String>,
     #[serde(default)]
@@ -29,7 +35,12 @@ fn number(v: &Option<String>, default: u32, max: u32) -> Result<u32, ApiError> {
     }
 }
 
-pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult {
+refusals!(ListRefusals: common::input(), common::internal());
+
+/// A page of the catalogue, optionally filtered by keyword.
+#[utoipa::path(params(ListQuery), responses((status = 200, body = Envelope<GamePage>), ListRefusals))]
+#[get("/api/web/v1/game/list")]
+pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult<GamePage> {
     let page = number(&q.page, 1, 100_000)?;
     let page_size = number(&q.page_size, 24, 100)?;
     let keyword = q
@@ -39,43 +50,78 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
         .filter(|k| !k.is_empty())
         .map(|k| k.chars().take(50).collect());
     let (games, total) = state.platform.games(keyword, page, page_size).await?;
-    Ok(ok(
-        json!({"data": games.iter().map(dto::catalogue_game).collect::<Vec<_>>(), "total": total}),
-    ))
+    Ok(ok(GamePage {
+        data: games.iter().map(dto::catalogue_game).collect(),
+        total,
+    }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InfoBody {
+    #[schema(example = 1)]
     game_id: Id,
+    #[serde(default)]
+    #[allow(dead_code)]
+    banner_width: Option<serde_json::Value>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    banner_height: Option<serde_json::Value>,
 }
 
-pub async fn info(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<InfoBody>) -> ApiResult {
+refusals!(InfoRefusals: common::input(), common::maybe_logged_in(), DomainError::UnknownGame);
+
+/// A game's detail.
+#[utoipa::path(request_body = InfoBody, responses((status = 200, body = Envelope<GameInfo>), InfoRefusals))]
+#[post("/api/japi/yoo/game/info")]
+pub async fn info(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<InfoBody>) -> ApiResult<GameInfo> {
     let game = state.platform.game(body.game_id.0).await?;
     Ok(ok(dto::game_info(&game)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigBody {
+    /// common_config, wx_sort_entry, app_settings, youth_mode or coupon_group.
+    #[schema(example = "common_config")]
     group_code: String,
 }
 
+refusals!(ConfigRefusals: common::input(), common::maybe_logged_in());
+
 /// The values of one config group, as strings (core-platform.md §3.5).
-pub async fn config_list(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<ConfigBody>) -> ApiResult {
+#[utoipa::path(request_body = ConfigBody, responses((status = 200, body = Envelope<BTreeMap<String, String>>), ConfigRefusals))]
+#[post("/api/japi/yoo/common/config/list")]
+pub async fn config_list(
+    state: web::Data<AppState>,
+    _caller: MaybeCaller,
+    body: web::Json<ConfigBody>,
+) -> ApiResult<BTreeMap<String, String>> {
     let now = state.platform.clock().now_ms();
-    let v: Value = match body.group_code.as_str() {
-        "common_config" => json!({
-            "sys_time": now.to_string(),
-            "show_game_start_guide": "0",
-            "game_start_guide_max_delay": "200",
-            "game_node_delay_factor": "1",
-        }),
-        "wx_sort_entry" => json!({"web": "0", "delay_show_code_time": "30", "delay_show_reserve_time": "60"}),
-        "app_settings" => json!({"org_channel": "{}"}),
-        "youth_mode" => json!({"enabled": "0"}),
-        "coupon_group" => json!({}),
+    let pairs: Vec<(&str, String)> = match body.group_code.as_str() {
+        "common_config" => vec![
+            ("sys_time", now.to_string()),
+            ("show_game_start_guide", "0".into()),
+            ("game_start_guide_max_delay", "200".into()),
+            ("game_node_delay_factor", "1".into()),
+        ],
+        "wx_sort_entry" => vec![
+            ("web", "0".into()),
+            ("delay_show_code_time", "30".into()),
+            ("delay_show_reserve_time", "60".into()),
+        ],
+        "app_settings" => vec![("org_channel", "{}".into())],
+        "youth_mode" => vec![("enabled", "0".into())],
+        "coupon_group" => vec![],
         _ => return Err(ApiError::bad_request()),
     };
-    Ok(ok(v))
+    Ok(ok(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))
+}
+
+/// The queue lanes (names, who joins them, weights) and the sum of the weights, as the queue
+/// implements them: the queue dialog and the rules page show these.
+#[utoipa::path(responses((status = 200, body = Envelope<QueueRules>)))]
+#[get("/api/japi/yoo/game/queueRules")]
+pub async fn queue_rules() -> ApiResult<QueueRules> {
+    Ok(ok(dto::queue_rules()))
 }

@@ -1,9 +1,9 @@
 //! Generated cover art: every game's cover, vertical poster, square tile and logo, and the
 //! default avatars, drawn as SVG from the game's id, hue and name (no borrowed artwork).
 
-use actix_web::{http::header, web, HttpResponse};
+use actix_web::{get, http::header, web, HttpResponse};
 
-use crate::envelope::ApiResult;
+use crate::envelope::{refusals, ApiError};
 use crate::AppState;
 
 fn esc(s: &str) -> String {
@@ -68,7 +68,13 @@ fn svg(body: String) -> HttpResponse {
         .body(body)
 }
 
-pub async fn game_cover(state: web::Data<AppState>, path: web::Path<(String, String)>) -> ApiResult {
+refusals!(CoverRefusals: common::input(), common::internal(), DomainError::UnknownGame);
+
+/// A game's art: `cover.svg`, `vertical.svg`, `square.svg` or `logo.svg`.
+#[utoipa::path(params(("id" = String, Path), ("file" = String, Path)),
+    responses((status = 200, description = "SVG", body = String, content_type = "image/svg+xml"), CoverRefusals))]
+#[get("/covers/{id}/{file}")]
+pub async fn game_cover(state: web::Data<AppState>, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
     let (id, file) = path.into_inner();
     let shape = file.strip_suffix(".svg").unwrap_or("");
     let id: i64 = id.parse().map_err(|_| actors::DomainError::UnknownGame)?;
@@ -77,6 +83,9 @@ pub async fn game_cover(state: web::Data<AppState>, path: web::Path<(String, Str
     Ok(svg(body))
 }
 
+/// A default avatar: `{uid}.svg`.
+#[utoipa::path(params(("file" = String, Path)), responses((status = 200, description = "SVG", body = String, content_type = "image/svg+xml")))]
+#[get("/covers/avatar/{file}")]
 pub async fn avatar(path: web::Path<String>) -> HttpResponse {
     let uid: i64 = path.trim_end_matches(".svg").parse().unwrap_or(0);
     let hue = (uid * 47).rem_euclid(360);

@@ -1,22 +1,47 @@
-//! Dev-mode only: the sandbox SMS outbox. In production mode these paths are not routed.
+//! Dev-mode only: the sandbox SMS outbox and the operator's grant. In production mode these
+//! paths are not routed.
 
-use actix_web::web;
-use serde::Deserialize;
-use serde_json::json;
+use actix_web::{get, web};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
-use crate::envelope::{ok, ApiResult};
+use crate::envelope::{ok, refusals, ApiResult, Envelope};
 use crate::AppState;
 
-#[derive(Deserialize)]
+/// Routes these paths (dev mode only).
+pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(sms_outbox).service(super::assets::dev_grant);
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Outbox {
     #[serde(default)]
     phone: String,
 }
 
-pub async fn sms_outbox(state: web::Data<AppState>, q: web::Query<Outbox>) -> ApiResult {
+/// An SMS the sandbox provider "sent".
+#[derive(Serialize, ToSchema)]
+pub struct OutboxSms {
+    pub phone: String,
+    pub code: String,
+    /// ms
+    pub sent_at: i64,
+}
+
+refusals!(OutboxRefusals: common::input());
+
+/// The sandbox SMS outbox of one phone, newest first.
+#[utoipa::path(params(Outbox), responses((status = 200, body = Envelope<Vec<OutboxSms>>), OutboxRefusals))]
+#[get("/api/dev/sms/outbox")]
+pub async fn sms_outbox(state: web::Data<AppState>, q: web::Query<Outbox>) -> ApiResult<Vec<OutboxSms>> {
     let msgs = state.platform.passport().sms().outbox(q.phone.trim()).unwrap_or_default();
     Ok(ok(msgs
         .iter()
-        .map(|m| json!({"phone": m.phone, "code": m.code, "sent_at": m.sent_at}))
-        .collect::<Vec<_>>()))
+        .map(|m| OutboxSms {
+            phone: m.phone.to_string(),
+            code: m.code.to_string(),
+            sent_at: m.sent_at,
+        })
+        .collect()))
 }

@@ -1,79 +1,142 @@
 //! Accounts: SMS code, login, logout, profile, socket token (core-platform.md §7.2, §7.3).
 
-use actix_web::{web, HttpRequest, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::{clear_login_cookies, set_login_cookies, Caller, GuestWrite};
-use crate::dto;
-use crate::envelope::{ok, ts, ApiResult};
+use crate::dto::{self, Profile};
+use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct SendCode {
     #[serde(default)]
+    #[schema(example = "13800138000")]
     phone: String,
 }
 
-/// Sends a code within the SMS limits; the address limit counts the connection's peer.
-pub async fn send_code(req: HttpRequest, state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<SendCode>) -> ApiResult {
+refusals!(SendCodeRefusals: common::input(), common::guest_write(), DomainError::PhoneEmpty, DomainError::PhoneMalformed,
+    DomainError::CodeTooSoon { retry_after_secs: 0 }, DomainError::LoginLocked { retry_after_secs: 0 }, DomainError::SmsFailed(String::new()));
+
+/// Sends a login code by SMS within the SMS limits; the address limit counts the connection's peer.
+#[utoipa::path(request_body = SendCode, responses((status = 200, body = Envelope<Null>), SendCodeRefusals))]
+#[post("/api/passport/login/sendcode")]
+pub async fn send_code(req: HttpRequest, state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<SendCode>) -> ApiResult<Null> {
     let ip = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into());
     state.platform.passport().send_code_from(body.phone.trim(), Some(&ip)).await?;
-    Ok(ok(()))
+    Ok(ok(Null))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct Login {
     #[serde(default)]
+    #[schema(example = "13800138000")]
     cellphone: String,
     #[serde(default)]
+    #[schema(example = "123456")]
     code: String,
     #[serde(default)]
     device_no: String,
 }
 
-pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<Login>) -> ApiResult {
+/// One item of the registration gift (commerce.md §2.9).
+#[derive(Serialize, ToSchema)]
+pub struct GiftGoods {
+    pub name: &'static str,
+    pub face_value_txt: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LoginResult {
+    pub uid: i64,
+    pub nickname: String,
+    pub is_new_user: bool,
+    pub give_goods: Vec<GiftGoods>,
+}
+
+refusals!(LoginRefusals: common::input(), common::guest_write(), DomainError::PhoneEmpty, DomainError::PhoneMalformed,
+    DomainError::CodeEmpty, DomainError::CodeWrong, DomainError::LoginLocked { retry_after_secs: 0 });
+
+/// Logs in with an SMS code; sets the `yoo_sid` and `_csrfToken` cookies.
+#[utoipa::path(request_body = Login, responses((status = 200, body = Envelope<LoginResult>), LoginRefusals))]
+#[post("/api/passport/login")]
+pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<Login>) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
-    let (user, created, login) = state
+    let (user, created, session) = state
         .platform
         .passport()
         .login(body.cellphone.trim(), body.code.trim(), &device)
         .await?;
     let mut resp = HttpResponse::Ok();
-    set_login_cookies(&mut resp, &login, state.security.secure_cookies);
-    Ok(resp.json(json!({
-        "code": 0,
-        "message": "ok",
-        "data": {"uid": user.uid, "nickname": user.nickname, "is_new_user": created, "give_goods": give_goods(created, state.platform.passport().gift_minutes())},
-        "ts": ts(),
+    set_login_cookies(&mut resp, &session, state.security.secure_cookies);
+    Ok(resp.json(ok(LoginResult {
+        uid: user.uid,
+        nickname: user.nickname,
+        is_new_user: created,
+        give_goods: give_goods(created, state.platform.passport().gift_minutes()),
     })))
 }
 
 /// The registration gift of a new player (commerce.md §2.9), as the login answer lists it.
-fn give_goods(created: bool, minutes: i64) -> serde_json::Value {
+fn give_goods(created: bool, minutes: i64) -> Vec<GiftGoods> {
     if created && minutes > 0 {
-        json!([{"name": "新人礼包·免费游戏时长", "face_value_txt": format!("{minutes}分钟")}])
+        vec![GiftGoods {
+            name: "新人礼包·免费游戏时长",
+            face_value_txt: format!("{minutes}分钟"),
+        }]
     } else {
-        json!([])
+        vec![]
     }
 }
 
-pub async fn logout(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+/// The body of logout: anything (the spec's client sends `{r}`, a random number).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Logout {
+    pub r: Option<f64>,
+}
+
+refusals!(LogoutRefusals: common::logged_in());
+
+/// Ends the caller's login; clears the cookies.
+#[utoipa::path(request_body(content = Option<Logout>), responses((status = 200, body = Envelope<Null>), LogoutRefusals))]
+#[post("/api/user/logout")]
+pub async fn logout(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
     state.platform.passport().logout(&caller.0).await?;
     let mut resp = HttpResponse::Ok();
     clear_login_cookies(&mut resp, state.security.secure_cookies);
-    Ok(resp.json(json!({"code": 0, "message": "ok", "data": null, "ts": ts()})))
+    Ok(resp.json(ok(Null)))
 }
 
-pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+refusals!(ProfileRefusals: common::logged_in());
+
+/// The caller's profile.
+#[utoipa::path(responses((status = 200, body = Envelope<Profile>), ProfileRefusals))]
+#[get("/api/user/profile")]
+pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult<Profile> {
     let user = state.platform.passport().user(caller.0.uid).await?;
     let holdings = state.platform.holdings(caller.0.uid).await?;
     Ok(ok(dto::profile(&user, &holdings, state.platform.clock().now_ms())))
 }
 
-pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResult {
+/// A single-use token for the WebSocket.
+#[derive(Serialize, ToSchema)]
+pub struct SocketToken {
+    pub access_token: String,
+    /// Seconds.
+    pub expires_in: i64,
+}
+
+refusals!(FetchTokenRefusals: common::logged_in());
+
+/// A token to open the WebSocket with (`/echo?access_token=`).
+#[utoipa::path(responses((status = 200, body = Envelope<SocketToken>), FetchTokenRefusals))]
+#[get("/api/fetchToken")]
+pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResult<SocketToken> {
     let token = state.platform.passport().issue_socket_token(&caller.0);
-    Ok(ok(
-        json!({"access_token": token, "expires_in": actors::passport::SOCKET_TOKEN_TTL_MS / 1000}),
-    ))
+    Ok(ok(SocketToken {
+        access_token: token,
+        expires_in: actors::passport::SOCKET_TOKEN_TTL_MS / 1000,
+    }))
 }

@@ -21,7 +21,7 @@ use actix_codec::{Decoder, Encoder};
 use actix_http::ws::{Codec, Frame, Message};
 use actix_web::body::{BodyStream, MessageBody};
 use actix_web::web::{Bytes, BytesMut};
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
 use actors::connection::{Connection, ConnectionSink};
 use actors::passport::{LoginKey, LoginSocket};
@@ -47,7 +47,8 @@ const OUTBOX_LIMIT: usize = 512;
 /// USER_GAME_STATUS_CHANGE.
 pub const USER_GAME_STATUS_CHANGE: i32 = 130122;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TokenQuery {
     #[serde(default)]
     access_token: String,
@@ -218,6 +219,11 @@ fn origin_allowed(req: &HttpRequest, state: &AppState) -> bool {
     policy.origin_allowed(origin, host, "http") || policy.origin_allowed(origin, host, "https")
 }
 
+crate::envelope::refusals!(EchoRefusals: common::input(), DomainError::NotLoggedIn, common::internal());
+
+/// The WebSocket (`101 Switching Protocols`, then binary protobuf frames of `proto/yoo.proto`).
+#[utoipa::path(params(TokenQuery), responses((status = 101, description = "the socket is open"), EchoRefusals))]
+#[get("/echo")]
 pub async fn echo(
     req: HttpRequest,
     body: web::Payload,

@@ -1,12 +1,25 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CatalogueGame } from '../stores/models';
+import type { CatalogueGame } from '../api/types';
 import { GameCard } from './GameCard';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const base: CatalogueGame = { id: 9, name: '艾尔登法环', image: '', status: 1, available: true, member_type: 'vvip', instant_play: true };
+const base: CatalogueGame = {
+  id: 9,
+  name: '艾尔登法环',
+  image: '',
+  image_vertical: '',
+  image_square: '',
+  logo: '',
+  status: 1,
+  deleted: false,
+  available: true,
+  collected: false,
+  member_type: 'vvip',
+  instant_play: true,
+};
 
 function render(game: CatalogueGame, onOpen: (g: CatalogueGame) => void) {
   const host = document.createElement('div');

@@ -1,5 +1,5 @@
 import { gameAvailability, memberBadge } from '../lib/gameStatus';
-import type { CatalogueGame } from '../stores/models';
+import type { CatalogueGame } from '../api/types';
 import { GameImage } from './GameImage';
 
 /** The detail link of a game; r is a random value so that the page is always fresh. */

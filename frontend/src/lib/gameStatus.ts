@@ -1,4 +1,5 @@
-import { GameStatus, type CatalogueGame, type GameNode } from '../stores/models';
+import { GameStatus } from '../api/codes';
+import type { CatalogueGame, GameNode } from '../api/types';
 
 export interface Availability {
   /** the card cannot be opened and the game cannot be started */
@@ -8,7 +9,7 @@ export interface Availability {
 }
 
 /** core-platform.md §9 catalogue status: 0 coming soon, 2/unavailable off the shelf, 10 unsupported. */
-export function gameAvailability(game: Pick<CatalogueGame, 'status' | 'available' | 'deleted'>): Availability {
+export function gameAvailability(game: Pick<CatalogueGame, 'status'> & Partial<Pick<CatalogueGame, 'available' | 'deleted'>>): Availability {
   if (game.status === 0) return { disabled: true, label: '即将上架' };
   if (game.status === 10) return { disabled: true, label: '本端不支持' };
   if (game.status === 2 || game.available === false || game.deleted === true) {

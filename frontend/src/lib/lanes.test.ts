@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { giftLayout } from '../stores/playTimeStore';
 import { floatIconName } from './gameStatus';
-import { chooseLaneCard, expectedRank, laneName, ownWaitText, preferredPreLane, TOTAL_WEIGHT, upsellText, waitMinutes, wxNotice } from './lanes';
+import { QUEUE_RULES } from '../test/helpers';
+import { chooseLaneCard, expectedRank, laneName, ownWaitText, preferredPreLane, upsellText, waitMinutes, wxNotice } from './lanes';
 import { formatDateTime, formatPlayTime } from './time';
 
-const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0 });
+const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0, card_type: 1 });
 const preview = { preSort: 4, waitDuration: 125, isFast: 3 };
 
 describe('lane card precedence (core-platform.md §2.7)', () => {
@@ -20,21 +21,21 @@ describe('lane card precedence (core-platform.md §2.7)', () => {
     [{ isFast: 0, cards: [], preview, previewLane: 3 }, 'upsell'],
     [{ isFast: 0, cards: [], preview: null, previewLane: 3 }, 'none'],
   ])('%j -> %s', (input, kind) => {
-    expect(chooseLaneCard(input).kind).toBe(kind);
+    expect(chooseLaneCard({ ...input, rules: QUEUE_RULES }).kind).toBe(kind);
   });
 
   it('the card is the soonest to expire (first); 查看更多速进卡 only with more than one', () => {
-    expect(chooseLaneCard({ isFast: 0, cards: [card(7, 'A')], preview: null, previewLane: null })).toEqual({
+    expect(chooseLaneCard({ isFast: 0, cards: [card(7, 'A')], preview: null, previewLane: null, rules: QUEUE_RULES })).toEqual({
       kind: 'card',
       card: card(7, 'A'),
       more: false,
     });
-    const two = chooseLaneCard({ isFast: 0, cards: [card(7, 'A'), card(8, 'B')], preview: null, previewLane: null });
+    const two = chooseLaneCard({ isFast: 0, cards: [card(7, 'A'), card(8, 'B')], preview: null, previewLane: null, rules: QUEUE_RULES });
     expect(two).toMatchObject({ kind: 'card', card: { id: 7 }, more: true });
   });
 
   it('the upsell names the tier and says the expected rank and wait', () => {
-    expect(chooseLaneCard({ isFast: 0, cards: [], preview, previewLane: 3 })).toEqual({
+    expect(chooseLaneCard({ isFast: 0, cards: [], preview, previewLane: 3, rules: QUEUE_RULES })).toEqual({
       kind: 'upsell',
       lane: 3,
       label: 'VVIP专属通道',
@@ -62,7 +63,7 @@ describe('pre lane and the wait formula (core-platform.md §4.6, §9)', () => {
     [1, false, null],
     [2, true, null],
   ])('lane %d, cards %s -> pre lane %s', (lane, cards, pre) => {
-    expect(preferredPreLane(lane, cards)).toBe(pre);
+    expect(preferredPreLane(QUEUE_RULES, lane, cards)).toBe(pre);
   });
 
   it.each([
@@ -83,11 +84,12 @@ describe('pre lane and the wait formula (core-platform.md §4.6, §9)', () => {
     expect(upsellText({ preSort: 0, waitDuration: 30 })).toBe('预计排名第1位，等待时间少于1分钟');
   });
 
-  it('lane names and the total weight of the no-starvation bound', () => {
-    expect(laneName(0)).toBe('普通队列');
-    expect(laneName(3)).toBe('VVIP专属通道');
-    expect(laneName(undefined)).toBe('普通队列');
-    expect(TOTAL_WEIGHT).toBe(2035);
+  it('lane names come from the served rules', () => {
+    expect(laneName(QUEUE_RULES, 0)).toBe('普通队列');
+    expect(laneName(QUEUE_RULES, 3)).toBe('VVIP专属通道');
+    expect(laneName(QUEUE_RULES, undefined)).toBe('普通队列');
+    expect(laneName(null, 3)).toBe('');
+    expect(preferredPreLane(null, 0)).toBeNull();
   });
 });
 

@@ -1,7 +1,9 @@
 // Queue lanes as the player sees them (core-platform.md §2.7, §4.6; commerce.md §2.10, §4.9):
 // lane names, the lane offered as an upsell, the wait formula, and which lane card the queue
-// dialog shows. Pure functions: the QueueStore feeds them its observables.
-import { Lane, type ChannelSize, type FastEnterCard } from '../stores/models';
+// dialog shows. Pure functions: the QueueStore feeds them its observables. The lanes' names and
+// weights are the server's (GET /api/japi/yoo/game/queueRules), never restated here.
+import { Lane } from '../api/codes';
+import type { ChannelSize, FastEnterCard, QueueRules } from '../api/types';
 
 /** Any lane above 0 counts as fast entry. */
 export function isFastEntry(isFast: number | undefined): boolean {
@@ -13,39 +15,24 @@ export function isUltimate(isFast: number | undefined): boolean {
   return isFast === Lane.MEMBER || isFast === Lane.CARRIER;
 }
 
-const LANE_NAMES: Record<number, string> = {
-  [Lane.NORMAL]: '普通队列',
-  [Lane.MEMBER]: '会员速进通道',
-  [Lane.CARRIER]: '天翼电竞宽带速进通道',
-  [Lane.VVIP]: 'VVIP专属通道',
-  [Lane.VIP]: 'VIP专属通道',
-  [Lane.NIGHT]: '夜间畅玩包专属通道',
-  [Lane.DAILY]: '日间畅玩包专属通道',
-};
+function laneRule(rules: QueueRules | null, isFast: number | undefined) {
+  return rules?.lanes.find((l) => l.isFast === (isFast ?? Lane.NORMAL));
+}
 
-/** The queue name shown in the queue dialog. */
-export function laneName(isFast: number | undefined): string {
-  return LANE_NAMES[isFast ?? 0] ?? LANE_NAMES[Lane.NORMAL];
+/** The queue name shown in the queue dialog ('' until the rules are read). */
+export function laneName(rules: QueueRules | null, isFast: number | undefined): string {
+  return laneRule(rules, isFast)?.name ?? laneRule(rules, Lane.NORMAL)?.name ?? '';
 }
 
 /** The tier label of an upsell lane. */
-export function tierLabel(lane: number): string {
-  return lane === Lane.MEMBER ? '速进通道' : (LANE_NAMES[lane] ?? '速进通道');
+export function tierLabel(rules: QueueRules | null, lane: number): string {
+  return lane === Lane.MEMBER ? '速进通道' : (laneRule(rules, lane)?.name ?? '速进通道');
 }
 
-/** Admission weights of actors/src/lanes.rs (shown on /help/queue). */
-export const LANE_WEIGHTS: Record<number, number> = {
-  [Lane.MEMBER]: 1000,
-  [Lane.CARRIER]: 1000,
-  [Lane.VVIP]: 20,
-  [Lane.VIP]: 10,
-  [Lane.DAILY]: 2,
-  [Lane.NIGHT]: 2,
-  [Lane.NORMAL]: 1,
-};
-
-/** W of the no-starvation bound: the sum of all weights. */
-export const TOTAL_WEIGHT = Object.values(LANE_WEIGHTS).reduce((a, b) => a + b, 0);
+/** A lane's admission weight, as the server's queue uses it (0 until the rules are read). */
+export function laneWeight(rules: QueueRules | null, lane: number): number {
+  return laneRule(rules, lane)?.weight ?? 0;
+}
 
 /** The order in which a 'pre' (helpful) lane is chosen: member, carrier, VVIP, VIP, daily, night. */
 export const PRE_LANE_ORDER = [Lane.MEMBER, Lane.CARRIER, Lane.VVIP, Lane.VIP, Lane.DAILY, Lane.NIGHT] as const;
@@ -59,12 +46,13 @@ const UPSELL_LANES = [Lane.VVIP, Lane.VIP, Lane.DAILY, Lane.NIGHT] as const;
  * player is offered the member fast-entry lane ('立即加速' buys fast-entry time); a player who
  * owns a fast-entry card previews lane 1 (the card's lane); ultimate lanes get no upsell.
  */
-export function preferredPreLane(current: number | undefined, hasCards = false): number | null {
+export function preferredPreLane(rules: QueueRules | null, current: number | undefined, hasCards = false): number | null {
   const lane = current ?? Lane.NORMAL;
   if (isUltimate(lane)) return null;
   if (hasCards) return Lane.MEMBER;
-  const mine = LANE_WEIGHTS[lane] ?? 1;
-  for (const l of UPSELL_LANES) if (LANE_WEIGHTS[l] > mine) return l;
+  if (!rules) return null;
+  const mine = laneWeight(rules, lane);
+  for (const l of UPSELL_LANES) if (laneWeight(rules, l) > mine) return l;
   return Lane.MEMBER;
 }
 
@@ -116,8 +104,10 @@ export interface LaneCardInput {
   isFast: number | undefined;
   cards: readonly FastEnterCard[];
   /** the preview of the preferred pre lane, when read */
-  preview: ChannelSize | null;
+  preview: Pick<ChannelSize, 'preSort' | 'waitDuration'> | null;
   previewLane: number | null;
+  /** the server's queue rules (lane names), when read */
+  rules: QueueRules | null;
 }
 
 /**
@@ -129,7 +119,7 @@ export function chooseLaneCard(input: LaneCardInput): LaneCard {
   if (input.isFast === Lane.MEMBER) return { kind: 'fast' };
   if (input.cards.length > 0) return { kind: 'card', card: input.cards[0], more: input.cards.length > 1 };
   if (input.preview && input.previewLane !== null) {
-    return { kind: 'upsell', lane: input.previewLane, label: tierLabel(input.previewLane), text: upsellText(input.preview) };
+    return { kind: 'upsell', lane: input.previewLane, label: tierLabel(input.rules, input.previewLane), text: upsellText(input.preview) };
   }
   return { kind: 'none' };
 }

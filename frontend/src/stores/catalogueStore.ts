@@ -1,6 +1,6 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 import { ApiError, errorMessage } from '../transport/apiError';
-import type { CatalogueGame, GameInfo, GamePage } from './models';
+import type { CatalogueGame, GameInfo } from '../api/types';
 import type { RootStore } from './rootStore';
 
 export const PAGE_SIZE = 24;
@@ -50,7 +50,7 @@ export class CatalogueStore {
     this.loading = true;
     this.error = null;
     try {
-      const res = await this.root.api.get<GamePage>('/api/web/v1/game/list', {
+      const res = await this.root.api.get('/api/web/v1/game/list', {
         page: p,
         page_size: PAGE_SIZE,
         keyword: kw,
@@ -80,7 +80,7 @@ export class CatalogueStore {
 
   async loadHome(): Promise<void> {
     try {
-      const res = await this.root.api.get<GamePage>('/api/web/v1/game/list', { page: 1, page_size: HOME_PAGE_SIZE });
+      const res = await this.root.api.get('/api/web/v1/game/list', { page: 1, page_size: HOME_PAGE_SIZE });
       runInAction(() => {
         this.homeGames = res?.data ?? [];
       });
@@ -101,7 +101,7 @@ export class CatalogueStore {
     const existing = this.details.get(id);
     this.details.set(id, { loading: true, info: existing?.info ?? null, error: null, notFound: false });
     try {
-      const info = await this.root.api.post<GameInfo>('/api/japi/yoo/game/info', { gameId: id, ...BANNER });
+      const info = await this.root.api.post('/api/japi/yoo/game/info', { gameId: id, ...BANNER });
       runInAction(() => {
         this.details.set(id, { loading: false, info, error: null, notFound: false });
       });

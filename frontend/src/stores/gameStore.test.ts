@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, settle } from '../test/helpers';
 import { exitPathFor, readyRemainingSeconds, START_DEBOUNCE_MS } from './gameStore';
-import { GameStatus } from './models';
+import { GameStatus } from '../api/codes';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 
@@ -40,7 +40,7 @@ describe('game state from pushes', () => {
 
     t.api.on('POST', '/api/japi/yoo/game/confirmConnect', () => live({ status: GameStatus.CONNECTING }));
     await game.confirmConnect();
-    expect(t.api.callsTo('/api/japi/yoo/game/confirmConnect')[0].body).toEqual({ id: 'sess-1' });
+    expect(t.api.callsTo('/api/japi/yoo/game/confirmConnect')[0].body).toEqual({ id: 101 });
     expect(game.status).toBe(GameStatus.CONNECTING);
     expect(game.readyDialogVisible).toBe(false);
     expect(navigations).toEqual(['/game/play?gameId=1']);
@@ -50,9 +50,9 @@ describe('game state from pushes', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(Math.floor(game.onlineSeconds)).toBe(15);
 
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'time_up' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'time_up' });
     expect(game.hasGameOnline).toBe(false);
-    expect(game.lastEnded).toMatchObject({ id: 'sess-1', gameId: 1, endReason: 'time_up', deliberate: false });
+    expect(game.lastEnded).toMatchObject({ id: '101', gameId: 1, endReason: 'time_up', deliberate: false });
     expect(root.ui.missedQueue).toBeNull();
     root.dispose();
   });
@@ -61,10 +61,10 @@ describe('game state from pushes', () => {
     const { root, channel, t } = await loggedInRoot();
     channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 6, responseTime: Date.now(), nodeId: 7 }));
     vi.setSystemTime(T0 + 6000);
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'missed' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'missed' });
     expect(root.ui.missedQueue).toMatchObject({ gameId: 1, gameName: '测试游戏', nodeId: 7 });
 
-    t.api.on('POST', '/api/japi/yoo/game/start', () => live({ id: 'sess-2', status: GameStatus.QUEUE, sort: 2 }));
+    t.api.on('POST', '/api/japi/yoo/game/start', () => live({ id: 102, status: GameStatus.QUEUE, sort: 2 }));
     await root.game.requeue();
     expect(t.api.callsTo('/api/japi/yoo/game/start')[0].body).toMatchObject({ gameId: 1, nodeId: 7, afterAuthCheck: 1 });
     expect(root.ui.missedQueue).toBeNull();
@@ -83,7 +83,7 @@ describe('game state from pushes', () => {
     await vi.advanceTimersByTimeAsync(1000);
     await settle();
     expect(reads()).toBe(before + 1);
-    expect(root.ui.missedQueue).toMatchObject({ sessionId: 'sess-1', gameId: 1 });
+    expect(root.ui.missedQueue).toMatchObject({ sessionId: '101', gameId: 1 });
     root.dispose();
   });
 
@@ -92,9 +92,9 @@ describe('game state from pushes', () => {
     t.api.on('POST', '/api/japi/yoo/game/cancelConfirm', () => null);
     channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 6, responseTime: Date.now() }));
     await root.game.giveUp();
-    expect(t.api.callsTo('/api/japi/yoo/game/cancelConfirm')[0].body).toEqual({ id: 'sess-1' });
+    expect(t.api.callsTo('/api/japi/yoo/game/cancelConfirm')[0].body).toEqual({ id: 101 });
     expect(root.game.readyDialogVisible).toBe(false);
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'gave_up' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'gave_up' });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(root.ui.missedQueue).toBeNull();
     root.dispose();
@@ -105,7 +105,7 @@ describe('game state from pushes', () => {
     channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 6, responseTime: Date.now() }));
     root.game.applyServerEvent(live({ status: GameStatus.QUEUE, sort: 1 }));
     expect(root.game.status).toBe(GameStatus.READY);
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'over' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
     root.game.applyServerEvent(live({ status: GameStatus.PLAYING }));
     expect(root.game.hasGameOnline).toBe(false);
     root.dispose();
@@ -134,11 +134,8 @@ describe('start flow', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  const NODES = [
-    { id: 1, name: '测试一区', status: 1, pingUrl: '/api/node/1/ping' },
-    { id: 2, name: '测试二区', status: 1, pingUrl: '/api/node/2/ping' },
-    { id: 3, name: '维护区', status: 0, pingUrl: '/api/node/3/ping' },
-  ];
+  const node = (id: number, name: string, status: number) => ({ id, name, status, pingUrl: `/api/node/${id}/ping`, pingIp: '', ip: '' });
+  const NODES = [node(1, '测试一区', 1), node(2, '测试二区', 1), node(3, '维护区', 0)];
 
   it('a guest gets the login dialog instead of a start', async () => {
     const { root, t } = await makeRoot({ loggedIn: false });
@@ -200,12 +197,12 @@ describe('start flow', () => {
     let started = 0;
     t.api.on('POST', '/api/japi/yoo/game/start', () => {
       started++;
-      if (started === 1) fail(130116, '您当前正在运行其他游戏', { id: 'old-9', gameId: 5, gameName: '原神', hasGameOnline: true });
-      return live({ id: 'new-1', status: GameStatus.QUEUE, sort: 1 });
+      if (started === 1) fail(130116, '您当前正在运行其他游戏', { id: 9, gameId: 5, gameName: '原神', hasGameOnline: true });
+      return live({ id: 201, status: GameStatus.QUEUE, sort: 1 });
     });
     t.api.on('POST', '/api/japi/yoo/game/floatBall', () =>
       started === 1 && !t.api.callsTo('/api/japi/yoo/game/over').length
-        ? live({ id: 'old-9', gameId: 5, gameName: '原神', status: GameStatus.PLAYING })
+        ? live({ id: 9, gameId: 5, gameName: '原神', status: GameStatus.PLAYING })
         : { hasGameOnline: false },
     );
     t.api.on('POST', '/api/japi/yoo/game/over', () => ({ roomSerial: null }));
@@ -214,9 +211,9 @@ describe('start flow', () => {
     expect(root.ui.messageBoxes[0].message).toBe('当前正在运行《原神》，是否退出并切换？');
     root.ui.messageBoxes[0].resolve(true);
     await done;
-    expect(t.api.callsTo('/api/japi/yoo/game/over')[0].body).toEqual({ id: 'old-9' });
+    expect(t.api.callsTo('/api/japi/yoo/game/over')[0].body).toEqual({ id: 9 });
     expect(started).toBe(2);
-    expect(root.game.live?.id).toBe('new-1');
+    expect(root.game.live?.id).toBe(201);
     root.dispose();
   });
 
@@ -255,7 +252,7 @@ describe('start flow', () => {
     expect(root.ui.messageBoxes[0].message).toBe('当前有游戏正在运行，确定要退出登录吗？');
     root.ui.messageBoxes[0].resolve(true);
     await done;
-    expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')[0].body).toEqual({ id: 'sess-1' });
+    expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')[0].body).toEqual({ id: 101 });
     expect(t.api.calls.findIndex((c) => c.path === '/api/japi/yoo/game/cancelQue')).toBeLessThan(
       t.api.calls.findIndex((c) => c.path === '/api/user/logout'),
     );
@@ -298,16 +295,16 @@ describe('ready dialog side effects (core-platform.md §2.10)', () => {
     channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 1 }));
     expect(effects.reminders).toEqual([]);
     channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 20, responseTime: Date.now() }));
-    expect(effects.reminders).toEqual(['sess-1']);
+    expect(effects.reminders).toEqual(['101']);
     expect(effects.fullscreenExits).toHaveLength(1);
     // a repeated push of the same READY does not remind again
     channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 20, responseTime: Date.now() }));
     await vi.advanceTimersByTimeAsync(2000);
-    expect(effects.reminders).toEqual(['sess-1']);
+    expect(effects.reminders).toEqual(['101']);
     // another client's READY shows no dialog and no reminder
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'gave_up' });
-    channel.pushGameState(live({ id: 'sess-2', status: GameStatus.READY, clientType: 'other', connectCountdown: 20, responseTime: Date.now() }));
-    expect(effects.reminders).toEqual(['sess-1']);
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'gave_up' });
+    channel.pushGameState(live({ id: 102, status: GameStatus.READY, clientType: 'other', connectCountdown: 20, responseTime: Date.now() }));
+    expect(effects.reminders).toEqual(['101']);
     root.dispose();
   });
 

@@ -2,7 +2,8 @@ import { makeAutoObservable, observable, reaction, runInAction, type IReactionDi
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
-import { GameStatus, type GameNode, type GameState, type LiveGameState } from './models';
+import { GameStatus } from '../api/codes';
+import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
 import type { RootStore } from './rootStore';
 
 /** core-platform.md §9 */
@@ -304,12 +305,12 @@ export class GameStore {
       }
       this.state = incoming;
     } else {
-      if (prev && incoming.id !== undefined && key(incoming.id) !== key(prev.id)) {
+      if (prev && incoming.id != null && key(incoming.id) !== key(prev.id)) {
         // the end of an older session: the current one goes on
         this.endedIds.add(key(incoming.id));
         return;
       }
-      if (incoming.id !== undefined) this.endedIds.add(key(incoming.id));
+      if (incoming.id != null) this.endedIds.add(key(incoming.id));
       if (prev) this.endSession(prev, prevThisClient, incoming.endReason ?? null);
       this.state = incoming;
     }
@@ -347,7 +348,7 @@ export class GameStore {
     if (!this.root.user.isLoggedIn) return;
     const before = this.version;
     try {
-      const s = await this.root.api.post<GameState>(Paths.floatBall, {});
+      const s = await this.root.api.post(Paths.floatBall, {});
       if (this.version !== before) return;
       this.applyServerEvent(s);
     } catch {
@@ -413,7 +414,7 @@ export class GameStore {
     if (cached && Date.now() - cached.at < NODE_CACHE_MS) return cached.nodes;
     this.loadingNodes = true;
     try {
-      const nodes = await this.root.api.post<GameNode[]>(Paths.selectNode, { gameId });
+      const nodes = await this.root.api.post(Paths.selectNode, { gameId });
       runInAction(() => {
         this.nodeCache.set(gameId, { nodes: Array.isArray(nodes) ? nodes : [], at: Date.now() });
       });
@@ -430,7 +431,7 @@ export class GameStore {
     if (this.factorLoaded) return;
     this.factorLoaded = true;
     try {
-      const cfg = await this.root.api.post<Record<string, string> | null>(Paths.configList, { groupCode: 'common_config' });
+      const cfg = await this.root.api.post(Paths.configList, { groupCode: 'common_config' });
       const f = Number(cfg?.game_node_delay_factor);
       runInAction(() => {
         this.nodeDelayFactor = Number.isFinite(f) && f > 0 ? f : 1;
@@ -488,9 +489,9 @@ export class GameStore {
     this.lastStart = req;
     let failure: unknown = null;
     try {
-      const body: Record<string, unknown> = { gameId: req.gameId, nodeDelay: this.nodeDelay, afterAuthCheck: 1 };
+      const body: BodyOf<typeof Paths.start> = { gameId: req.gameId, nodeDelay: this.nodeDelay, afterAuthCheck: 1 };
       if (req.nodeId !== undefined) body.nodeId = req.nodeId;
-      const state = await this.root.api.post<GameState>(Paths.start, body);
+      const state = await this.root.api.post(Paths.start, body);
       runInAction(() => {
         this.root.ui.clearMissedQueue();
         this.applyServerEvent(state);
@@ -622,7 +623,7 @@ export class GameStore {
     if (!l) return;
     const win = this.root.effects.openPlayWindow();
     try {
-      const s = await this.root.api.post<GameState>(Paths.confirmConnect, { id: l.id });
+      const s = await this.root.api.post(Paths.confirmConnect, { id: l.id });
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
@@ -695,7 +696,7 @@ export class GameStore {
    */
   async moveHere(): Promise<void> {
     try {
-      const s = await this.root.api.post<GameState>(Paths.move, {});
+      const s = await this.root.api.post(Paths.move, {});
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { live, loggedInRoot, settle } from '../test/helpers';
-import { GameStatus } from './models';
+import { GameStatus } from '../api/codes';
 import { BARRAGE_MAX_WAITING, BARRAGE_MS, barrageText } from './noticeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
@@ -63,12 +63,12 @@ describe('play page notices (core-platform.md §4.11)', () => {
 
   it('130124 on the play page: leave fullscreen, alert 游戏已结束 once, and go home', async () => {
     const { root, channel, effects, navigations, t } = await loggedInRoot();
-    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => ({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'over' }));
+    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => ({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' }));
     channel.pushGameState(live({ status: GameStatus.PLAYING, gameId: 1 }));
     root.notice.setPlayPage(1);
     channel.push(note(130124, { gameId: 1, reason: 'admin' }));
     await settle();
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'over' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
     expect(effects.fullscreenExits).toHaveLength(1);
     expect(navigations).toEqual(['/']);
     expect(root.ui.messageBoxes).toHaveLength(1);
@@ -80,7 +80,7 @@ describe('play page notices (core-platform.md §4.11)', () => {
     const { root, channel, navigations } = await loggedInRoot();
     channel.pushGameState(live({ status: GameStatus.PLAYING, gameId: 1 }));
     root.notice.setPlayPage(1);
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'over' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
     expect(navigations).toEqual(['/']);
     expect(root.ui.messageBoxes[0].message).toBe('游戏已结束');
     root.dispose();

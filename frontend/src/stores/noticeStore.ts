@@ -1,5 +1,5 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
-import { NotificationCode } from './models';
+import { NotificationCode } from '../api/codes';
 import type { RootStore } from './rootStore';
 import type { ToastType } from './uiStore';
 

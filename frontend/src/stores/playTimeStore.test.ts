@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginForm } from '../features/auth/stores/loginForm';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
-import { GameStatus } from './models';
+import { GameStatus } from '../api/codes';
 import { RECHARGE_SOON, TIME_UP_MESSAGE, TIME_UP_SECONDS } from './playTimeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
@@ -95,11 +95,11 @@ describe('time-up dialog on the play page (core-platform.md §2.14, commerce.md 
     expect(root.playTime.timeUpSeconds).toBe(40);
     expect(navigations).toEqual([]);
 
-    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => ({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'over' }));
+    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => ({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' }));
     await vi.advanceTimersByTimeAsync(40_000);
     await settle();
     expect(root.playTime.timeUp).toBeNull();
-    expect(t.api.callsTo('/api/japi/yoo/game/over')[0].body).toEqual({ id: 'sess-1' });
+    expect(t.api.callsTo('/api/japi/yoo/game/over')[0].body).toEqual({ id: 101 });
     expect(navigations).toEqual(['/']);
     expect(root.ui.toasts.at(-1)).toMatchObject({ message: TIME_UP_MESSAGE });
     expect(root.ui.messageBoxes).toHaveLength(0); // no second '游戏已结束' for the same end
@@ -125,7 +125,7 @@ describe('time-up dialog on the play page (core-platform.md §2.14, commerce.md 
 
   it('the server already ended the session (time_up): no over call, the dialog still decides when to leave', async () => {
     const { root, channel, t, navigations } = await playing();
-    channel.pushGameState({ hasGameOnline: false, id: 'sess-1', gameId: 1, endReason: 'time_up' });
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'time_up' });
     expect(root.playTime.timeUp).not.toBeNull(); // the ended state alone opens it
     channel.push(timeUpPush); // and the notice does not open a second one
     expect(navigations).toEqual([]);
@@ -198,7 +198,7 @@ describe('start errors of play time and membership (core-platform.md §8.2)', ()
   it('130466 on move: exit the other device first, offered membership; a member moves the game here', async () => {
     const { root, t, channel, navigations } = await loggedInRoot();
     channel.pushGameState(live({ status: GameStatus.PLAYING, clientType: 'other' }));
-    t.api.on('POST', '/api/japi/yoo/game/move', () => fail(130466, '您的游戏正在其他设备运行，请先退出后再启动', { id: 'sess-1', needMember: true }));
+    t.api.on('POST', '/api/japi/yoo/game/move', () => fail(130466, '您的游戏正在其他设备运行，请先退出后再启动', { id: 101, needMember: true }));
     const done = root.game.moveHere();
     await settle(60);
     expect(root.ui.messageBoxes[0]).toMatchObject({ message: '请先退出其他设备上的游戏', confirmText: '开通会员' });

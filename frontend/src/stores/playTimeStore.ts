@@ -1,5 +1,5 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import type { GiftGoods } from './models';
+import type { GiftGoods } from '../api/types';
 import type { RootStore } from './rootStore';
 
 /** scienceDuration of the time-up dialog, in seconds */

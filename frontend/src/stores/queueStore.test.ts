@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, settle } from '../test/helpers';
 import { QUEUE_POLL_MS } from './gameStore';
-import { GameStatus } from './models';
+import { GameStatus } from '../api/codes';
 import { ACCELERATE_SOON, PREVIEW_MIN_INTERVAL_MS } from './queueStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
@@ -216,7 +216,7 @@ describe('queue-quit retention (core-platform.md §2.8, §2.9)', () => {
     await settle();
     root.ui.messageBoxes[0].resolve(true);
     await done;
-    expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')[0].body).toEqual({ id: 'sess-1' });
+    expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')[0].body).toEqual({ id: 101 });
     root.dispose();
   });
 

@@ -10,15 +10,8 @@ import {
 } from '../lib/lanes';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { QUEUE_POLL_MS } from './gameStore';
-import {
-  GameStatus,
-  Lane,
-  type CardActivation,
-  type CardList,
-  type ChannelSize,
-  type FastEnterCard,
-  type WxSortEntryConfig,
-} from './models';
+import { GameStatus, Lane } from '../api/codes';
+import type { ChannelSize, ConfigGroup, FastEnterCard, QueueRules } from '../api/types';
 import type { RootStore } from './rootStore';
 
 const Paths = {
@@ -26,6 +19,7 @@ const Paths = {
   cardList: '/api/v3/user/card/list',
   cardActivate: '/api/v3/user/card/activate',
   configList: '/api/japi/yoo/common/config/list',
+  queueRules: '/api/japi/yoo/game/queueRules',
 } as const;
 
 /** The lane the retention dialog advertises (core-platform.md §2.8: VVIP product → isFast 3). */
@@ -53,7 +47,11 @@ export class QueueStore {
   /** gameChannelSize of `previewLane` for the caller's channel */
   preview: ChannelSize | null = null;
   previewLane: number | null = null;
-  wxConfig: WxSortEntryConfig | null = null;
+  /** config group wx_sort_entry: the messaging-app notice area of the queue dialog */
+  wxConfig: ConfigGroup | null = null;
+  /** the queue's lanes, names and weights, as the server runs them */
+  rules: QueueRules | null = null;
+  private rulesLoading = false;
   /** bound to the official account (no binding API yet: never) */
   wxBound = false;
   wxReserved = false;
@@ -75,7 +73,7 @@ export class QueueStore {
     this.root = root;
     makeAutoObservable<
       QueueStore,
-      'root' | 'disposers' | 'channelTimer' | 'wxLoaded' | 'previewRequest' | 'previewAt' | 'retentionResolve' | 'retentionSeq'
+      'root' | 'disposers' | 'channelTimer' | 'wxLoaded' | 'rulesLoading' | 'previewRequest' | 'previewAt' | 'retentionResolve' | 'retentionSeq'
     >(this, {
       previewAt: false,
       retention: observable.ref,
@@ -85,6 +83,8 @@ export class QueueStore {
       disposers: false,
       channelTimer: false,
       wxLoaded: false,
+      rulesLoading: false,
+      rules: observable.ref,
       previewRequest: false,
     });
     this.disposers.push(
@@ -97,6 +97,7 @@ export class QueueStore {
             return;
           }
           void this.loadWxConfig();
+          void this.loadRules();
           void this.loadCards();
         },
         { fireImmediately: true },
@@ -140,7 +141,7 @@ export class QueueStore {
 
   /** The lane whose channel preview the upsell needs (null: no upsell on this lane). */
   get wantedPreviewLane(): number | null {
-    return preferredPreLane(this.currentLane, this.cards.length > 0);
+    return preferredPreLane(this.rules, this.currentLane, this.cards.length > 0);
   }
 
   get laneCard(): LaneCard {
@@ -149,6 +150,7 @@ export class QueueStore {
       cards: this.cards,
       preview: this.previewLane === this.wantedPreviewLane ? this.preview : null,
       previewLane: this.wantedPreviewLane,
+      rules: this.rules,
     });
   }
 
@@ -179,11 +181,27 @@ export class QueueStore {
 
   // ---------------------------------------------------------------- reads
 
+  /** The queue's rules, read once (GET queueRules). */
+  async loadRules(): Promise<void> {
+    if (this.rules !== null || this.rulesLoading) return;
+    this.rulesLoading = true;
+    try {
+      const rules = await this.root.api.get(Paths.queueRules);
+      runInAction(() => {
+        this.rules = rules;
+      });
+    } catch {
+      // read again at the next queue
+    } finally {
+      this.rulesLoading = false;
+    }
+  }
+
   async loadWxConfig(): Promise<void> {
     if (this.wxLoaded) return;
     this.wxLoaded = true;
     try {
-      const cfg = await this.root.api.post<WxSortEntryConfig | null>(Paths.configList, { groupCode: 'wx_sort_entry' });
+      const cfg = await this.root.api.post(Paths.configList, { groupCode: 'wx_sort_entry' });
       runInAction(() => {
         this.wxConfig = cfg ?? {};
       });
@@ -197,7 +215,7 @@ export class QueueStore {
   async loadCards(): Promise<void> {
     if (!this.root.user.isLoggedIn) return;
     try {
-      const list = await this.root.api.get<CardList | null>(Paths.cardList, { status: 0, card_type: 1 });
+      const list = await this.root.api.get(Paths.cardList, { status: 0, card_type: 1 });
       const usable = (list?.data ?? []).filter((c) => (c.status ?? 0) === 0);
       runInAction(() => {
         this.cards = usable;
@@ -214,7 +232,7 @@ export class QueueStore {
     const req = ++this.previewRequest;
     this.previewAt = Date.now();
     try {
-      const size = await this.root.api.post<ChannelSize>(Paths.channelSize, { isFast: lane });
+      const size = await this.root.api.post(Paths.channelSize, { isFast: lane });
       if (req !== this.previewRequest) return;
       runInAction(() => {
         this.preview = size;
@@ -232,7 +250,7 @@ export class QueueStore {
     if (this.activatingId !== null) return false;
     this.activatingId = String(card.id);
     try {
-      await this.root.api.post<CardActivation>(Paths.cardActivate, { id: card.id });
+      await this.root.api.post(Paths.cardActivate, { id: card.id });
       this.root.ui.success('使用成功');
       runInAction(() => {
         this.cards = this.cards.filter((c) => String(c.id) !== String(card.id));
@@ -301,7 +319,7 @@ export class QueueStore {
       this.retentionResolve = resolve;
     });
     void this.root.api
-      .post<ChannelSize>(Paths.channelSize, { isFast: RETENTION_LANE })
+      .post(Paths.channelSize, { isFast: RETENTION_LANE })
       .then((size) =>
         runInAction(() => {
           if (this.retention?.id === id) this.retention = { id, preSort: Number(size?.preSort) || 0 };

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginForm } from '../features/auth/stores/loginForm';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
-import { GameStatus } from './models';
+import { GameStatus } from '../api/codes';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 const NODES = [{ id: 1, name: '测试一区', status: 1, pingUrl: '/api/node/1/ping' }];

@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, ErrorCode } from '../transport/apiError';
 import { validateCode, validatePhone } from '../lib/validation';
-import type { LoginResult, Profile } from './models';
+import type { LoginResult, Profile } from '../api/types';
 import type { RootStore } from './rootStore';
 
 export const RESEND_SECONDS = 60;
@@ -17,9 +17,12 @@ export class FieldError extends Error {
   }
 }
 
+/** The profile as far as it is known: after a login whose profile read failed, only uid and nickname. */
+export type KnownProfile = Pick<Profile, 'uid' | 'nickname'> & Partial<Profile>;
+
 /** The signed-in user: profile, phone-code login, logout, and the SMS resend countdown. */
 export class UserStore {
-  profile: Profile | null = null;
+  profile: KnownProfile | null = null;
   /** the first profile read has answered (logged in or guest) */
   ready = false;
   /** seconds until another code may be requested; 0 = now */
@@ -54,7 +57,7 @@ export class UserStore {
   /** Re-reads the profile; true when logged in. */
   async loadProfile(): Promise<boolean> {
     try {
-      const profile = await this.root.api.get<Profile>('/api/user/profile');
+      const profile = await this.root.api.get('/api/user/profile');
       runInAction(() => {
         this.profile = profile;
       });
@@ -118,7 +121,7 @@ export class UserStore {
     if (codeProblem) throw new FieldError('code', codeProblem);
     this.loggingIn = true;
     try {
-      const result = await this.root.api.post<LoginResult>('/api/passport/login', {
+      const result = await this.root.api.post('/api/passport/login', {
         cellphone: phone.trim(),
         code: code.trim(),
         device_no: this.root.transport.deviceId(),

@@ -1,8 +1,9 @@
 // A scripted stand-in for the transport: REST handlers per "METHOD /path", push channels the test
 // drives by hand, and canned probe results. Tests build a RootStore on it.
 import { ApiError } from '../transport/apiError';
-import type { Api, EnvelopeListener, PushChannel, PushHandlers, Query, ServerPush, Transport } from '../transport/types';
-import type { GameState } from '../stores/models';
+import type { BodyOf, DataOf, PathOf, QueryOf } from '../api/types';
+import type { Api, EnvelopeListener, PushChannel, PushHandlers, ServerPush, Transport } from '../transport/types';
+import type { GameState } from '../api/types';
 
 export interface RecordedCall {
   method: 'GET' | 'POST';
@@ -38,12 +39,12 @@ export class FakeApi implements Api {
     return this.calls.filter((c) => c.path === path);
   }
 
-  get<T>(path: string, query?: Query): Promise<T> {
-    return this.dispatch<T>('GET', path, query ?? null);
+  get<P extends PathOf<'get'>>(path: P, query?: QueryOf<P>): Promise<DataOf<P, 'get'>> {
+    return this.dispatch<DataOf<P, 'get'>>('GET', path, query ?? null);
   }
 
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.dispatch<T>('POST', path, body);
+  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>): Promise<DataOf<P, 'post'>> {
+    return this.dispatch<DataOf<P, 'post'>>('POST', path, body ?? {});
   }
 
   private async dispatch<T>(method: 'GET' | 'POST', path: string, body: unknown): Promise<T> {

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type { BrowserEffects, PlayWindow } from '../lib/notify';
 import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
-import type { LiveGameState, Profile } from '../stores/models';
+import type { LiveGameState, Profile, QueueRules } from '../api/types';
 import { fail, FakeTransport } from './fakeTransport';
 
 /** Lets pending promise chains run (the fake API awaits a few times per call). */
@@ -52,6 +52,20 @@ export class RecordingEffects implements BrowserEffects {
 }
 
 /** A root store on a fake transport; `loggedIn` answers the profile read, else 20119. */
+/** What the server's queueRules answers (test data: the server is the source of the real one). */
+export const QUEUE_RULES: QueueRules = {
+  totalWeight: 2035,
+  lanes: [
+    { isFast: 1, name: '会员速进通道', who: '持有速进时长或使用速进卡的玩家', weight: 1000, ultimate: true },
+    { isFast: 2, name: '天翼电竞宽带速进通道', who: '天翼电竞宽带会员', weight: 1000, ultimate: true },
+    { isFast: 3, name: 'VVIP专属通道', who: 'VVIP会员', weight: 20, ultimate: false },
+    { isFast: 4, name: 'VIP专属通道', who: 'VIP会员', weight: 10, ultimate: false },
+    { isFast: 5, name: '夜间畅玩包专属通道', who: '夜间畅玩包用户', weight: 2, ultimate: false },
+    { isFast: 6, name: '日间畅玩包专属通道', who: '日间畅玩包用户', weight: 2, ultimate: false },
+    { isFast: 0, name: '普通队列', who: '其他玩家', weight: 1, ultimate: false },
+  ],
+};
+
 export async function makeRoot(opts: { loggedIn?: boolean; profile?: Partial<Profile> } = {}) {
   const t = new FakeTransport();
   const effects = new RecordingEffects();
@@ -62,6 +76,7 @@ export async function makeRoot(opts: { loggedIn?: boolean; profile?: Partial<Pro
   });
   t.api.on('POST', '/api/japi/yoo/game/floatBall', () => ({ hasGameOnline: false }));
   t.api.on('POST', '/api/japi/yoo/common/config/list', () => ({}));
+  t.api.on('GET', '/api/japi/yoo/game/queueRules', () => QUEUE_RULES);
   const root = new RootStore(t, effects);
   const navigations: string[] = [];
   root.ui.setNavigator((p) => navigations.push(p));
@@ -89,7 +104,7 @@ export async function loggedInRoot(opts: { profile?: Partial<Profile> } = {}) {
 export function live(partial: Partial<LiveGameState> & { status: number }): LiveGameState {
   return {
     hasGameOnline: true,
-    id: 'sess-1',
+    id: 101,
     gameId: 1,
     gameName: '测试游戏',
     gameLogo: '',
@@ -104,6 +119,7 @@ export function live(partial: Partial<LiveGameState> & { status: number }): Live
     queDuration: 0,
     nodeId: 1,
     nodeName: '测试一区',
+    serverTime: 0,
     ...partial,
   };
 }

@@ -45,8 +45,8 @@ const headersOf = (s: Sent) => s.init.headers as Record<string, string>;
 describe('RestClient', () => {
   it('returns data of a code-0 envelope and sends JSON with credentials same-origin', async () => {
     const { rest, sent } = client(() => jsonResponse(200, { code: 0, message: 'ok', data: { a: 1 }, ts: 1700000000 }));
-    await expect(rest.post('/api/x', { phone: '13800000000' })).resolves.toEqual({ a: 1 });
-    expect(sent[0].url).toBe('/api/x');
+    await expect(rest.post('/api/passport/login/sendcode', { phone: '13800000000' })).resolves.toEqual({ a: 1 });
+    expect(sent[0].url).toBe('/api/passport/login/sendcode');
     expect(sent[0].init.method).toBe('POST');
     expect(sent[0].init.credentials).toBe('same-origin');
     expect(sent[0].init.body).toBe('{"phone":"13800000000"}');
@@ -57,7 +57,7 @@ describe('RestClient', () => {
     const { rest } = client(() =>
       jsonResponse(409, { code: 130116, message: '您当前正在运行其他游戏', data: { id: 7, gameName: '原神' }, ts: 1 }),
     );
-    const err = await rest.post('/api/japi/yoo/game/start', {}).catch((e: unknown) => e);
+    const err = await rest.post('/api/japi/yoo/game/start', { gameId: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 130116, message: '您当前正在运行其他游戏', data: { id: 7, gameName: '原神' } });
   });
@@ -72,32 +72,32 @@ describe('RestClient', () => {
 
   it('reports a body that is not an envelope, or a network failure, as a network ApiError', async () => {
     const { rest } = client(() => new Response('<html>bad gateway</html>', { status: 502 }));
-    await expect(rest.get('/api/x')).rejects.toMatchObject({ code: ErrorCode.NETWORK, data: { status: 502 } });
+    await expect(rest.get('/api/user/profile')).rejects.toMatchObject({ code: ErrorCode.NETWORK, data: { status: 502 } });
     const failing = new RestClient({
       fetch: async () => {
         throw new TypeError('failed to fetch');
       },
       identity: new Identity(memoryEnv().env),
     });
-    await expect(failing.get('/api/x')).rejects.toMatchObject({ code: ErrorCode.NETWORK });
+    await expect(failing.get('/api/user/profile')).rejects.toMatchObject({ code: ErrorCode.NETWORK });
   });
 
   it('sends x-skip-csrf without a _csrfToken cookie and x-csrf-token once the cookie exists', async () => {
     const ok = () => jsonResponse(200, { code: 0, message: '', data: null, ts: 1 });
     const { rest, sent, mem } = client(ok, { cookies: 'other=1' });
-    await rest.post('/api/a', {});
+    await rest.post('/api/japi/yoo/game/floatBall', {});
     expect(headersOf(sent[0])['x-skip-csrf']).toBe('true');
     expect(headersOf(sent[0])['x-csrf-token']).toBeUndefined();
     mem.setCookies('other=1; _csrfToken=tok%2Babc; yoo=2');
-    await rest.post('/api/b', {});
+    await rest.post('/api/japi/yoo/game/move', {});
     expect(headersOf(sent[1])['x-csrf-token']).toBe('tok+abc');
     expect(headersOf(sent[1])['x-skip-csrf']).toBeUndefined();
   });
 
   it('sends one random Yoo-Uuid kept in storage and the default channel in header, storage and cookie', async () => {
     const { rest, sent, mem } = client(() => jsonResponse(200, { code: 0, data: null }));
-    await rest.get('/api/a');
-    await rest.get('/api/b', { page: 2, keyword: '', x: undefined });
+    await rest.get('/api/user/profile');
+    await rest.get('/api/web/v1/game/list', { page: 2, keyword: '', page_size: undefined });
     const uuid = headersOf(sent[0])['Yoo-Uuid'];
     expect(uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(headersOf(sent[1])['Yoo-Uuid']).toBe(uuid);
@@ -105,7 +105,7 @@ describe('RestClient', () => {
     expect(headersOf(sent[0])['x-org-channel']).toBe(DEFAULT_CHANNEL);
     expect(mem.store.get('yoo_org_channel')).toBe(DEFAULT_CHANNEL);
     expect(mem.set[0]).toContain('org_channel=default%7Cdefault%7Cdefault');
-    expect(sent[1].url).toBe('/api/b?page=2');
+    expect(sent[1].url).toBe('/api/web/v1/game/list?page=2');
     expect(sent[1].init.body).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode, NETWORK_ERROR_MESSAGE } from './apiError';
+import type { BodyOf, DataOf, PathOf, QueryOf } from '../api/types';
 import type { Api, EnvelopeListener, Query } from './types';
 import type { Identity } from './identity';
 
@@ -50,12 +51,12 @@ export class RestClient implements Api {
     return () => this.listeners.delete(listener);
   }
 
-  get<T>(path: string, query?: Query): Promise<T> {
-    return this.request<T>('GET', path + buildQuery(query));
+  get<P extends PathOf<'get'>>(path: P, query?: QueryOf<P>): Promise<DataOf<P, 'get'>> {
+    return this.request<DataOf<P, 'get'>>('GET', path + buildQuery(query as Query | undefined));
   }
 
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.request<T>('POST', path, body);
+  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>): Promise<DataOf<P, 'post'>> {
+    return this.request<DataOf<P, 'post'>>('POST', path, body ?? {});
   }
 
   headers(hasBody: boolean): Record<string, string> {

@@ -144,7 +144,7 @@ export class Socket implements PushChannel {
     const gen = ++this.generation;
     let token: string;
     try {
-      const res = await this.cfg.api.get<{ access_token: string }>('/api/fetchToken');
+      const res = await this.cfg.api.get('/api/fetchToken');
       token = res.access_token;
     } catch (e) {
       if (gen !== this.generation || !this.active) return;

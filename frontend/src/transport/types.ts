@@ -2,6 +2,8 @@
 // stores can be driven by a fake in tests. Only this folder knows about fetch, cookies, WebSocket
 // and the protobuf wire format.
 
+import type { BodyOf, DataOf, PathOf, QueryOf } from '../api/types';
+
 /** Query parameters of a GET; undefined and empty values are left out. */
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -15,10 +17,13 @@ export interface EnvelopeInfo {
 
 export type EnvelopeListener = (info: EnvelopeInfo) => void;
 
-/** The JSON envelope API of the server (API.md "Calls"). Resolves with `data`, rejects with ApiError. */
+/**
+ * The JSON envelope API of the server (API.md "Calls"). Resolves with `data`, rejects with
+ * ApiError. Paths, bodies, queries and answers are typed from the server's OpenAPI document.
+ */
 export interface Api {
-  get<T>(path: string, query?: Query): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
+  get<P extends PathOf<'get'>>(path: P, query?: QueryOf<P>): Promise<DataOf<P, 'get'>>;
+  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>): Promise<DataOf<P, 'post'>>;
   /** Observe every parsed envelope (used for 20119 and the server clock); returns an unsubscribe. */
   subscribe(listener: EnvelopeListener): () => void;
 }

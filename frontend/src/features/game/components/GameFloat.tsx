@@ -4,7 +4,7 @@ import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { floatIconName } from '../../../lib/gameStatus';
 import { formatHMS } from '../../../lib/time';
-import { GameStatus, Lane } from '../../../stores/models';
+import { GameStatus, Lane } from '../../../api/codes';
 import { useStores } from '../../../stores/context';
 
 /** The corner widget of a running game (core-platform.md §2.11). */

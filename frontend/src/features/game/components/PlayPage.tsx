@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatHMS } from '../../../lib/time';
-import { GameStatus } from '../../../stores/models';
+import { GameStatus } from '../../../api/codes';
 import { useStores } from '../../../stores/context';
 
 function statusLine(status: number, sort: number | undefined): string {

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreProvider } from '../../../stores/context';
-import { GameStatus } from '../../../stores/models';
+import { GameStatus } from '../../../api/codes';
 import type { RootStore } from '../../../stores/rootStore';
 import { live, loggedInRoot, settle } from '../../../test/helpers';
 import { GameOverlays } from './GameOverlays';

@@ -5,7 +5,7 @@ import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
 import { laneName, ownWaitText, type LaneCard } from '../../../lib/lanes';
 import { formatDateTime } from '../../../lib/time';
-import { Lane } from '../../../stores/models';
+import { Lane } from '../../../api/codes';
 import { useStores } from '../../../stores/context';
 
 /**
@@ -51,7 +51,7 @@ export const QueueDialog = observer(function QueueDialog() {
         )}
         <div className="queue__name">{live.gameName}</div>
         <div className={`queue__lane queue__lane--${live.isFast ?? 0}`} data-testid="queue-lane">
-          {laneName(live.isFast)}
+          {laneName(queue.rules, live.isFast)}
         </div>
         {live.nodeName && <div className="queue__node">{live.nodeName}</div>}
         <div className="queue__rank" data-testid="queue-rank">

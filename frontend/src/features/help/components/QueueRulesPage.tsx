@@ -1,22 +1,22 @@
+import { observer } from 'mobx-react-lite';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { LANE_WEIGHTS, TOTAL_WEIGHT, laneName } from '../../../lib/lanes';
-import { Lane } from '../../../stores/models';
-
-const ROWS: { lanes: number[]; who: string }[] = [
-  { lanes: [Lane.MEMBER], who: '持有速进时长或使用速进卡的玩家' },
-  { lanes: [Lane.CARRIER], who: '天翼电竞宽带会员' },
-  { lanes: [Lane.VVIP], who: 'VVIP会员' },
-  { lanes: [Lane.VIP], who: 'VIP会员' },
-  { lanes: [Lane.DAILY], who: '日间畅玩包用户（每日 08:00–24:00）' },
-  { lanes: [Lane.NIGHT], who: '夜间畅玩包用户（每日 23:00–次日 07:00）' },
-  { lanes: [Lane.NORMAL], who: '其他玩家' },
-];
+import { Lane } from '../../../api/codes';
+import { useStores } from '../../../stores/context';
 
 /**
- * /help/queue: the admission order between queue lanes, as `actors/src/lanes.rs` implements it
- * (weighted fair queuing with a virtual clock, and its no-starvation bound).
+ * /help/queue: the admission order between queue lanes (weighted fair queuing with a virtual
+ * clock, and its no-starvation bound). The lanes, who joins them and their weights are the
+ * server's own (GET /api/japi/yoo/game/queueRules), so this page cannot drift from the queue.
  */
-export function QueueRulesPage() {
+export const QueueRulesPage = observer(function QueueRulesPage() {
+  const { queue } = useStores();
+  useEffect(() => {
+    void queue.loadRules();
+  }, [queue]);
+  const rules = queue.rules;
+  const weight = (lane: number) => rules?.lanes.find((l) => l.isFast === lane)?.weight ?? '-';
+  const ultimate = rules?.lanes.filter((l) => l.ultimate) ?? [];
   return (
     <div className="page container help" data-testid="queue-rules-page">
       <h1 className="page__title">排队规则</h1>
@@ -32,11 +32,11 @@ export function QueueRulesPage() {
             </tr>
           </thead>
           <tbody>
-            {ROWS.map((r) => (
-              <tr key={r.lanes[0]}>
-                <td>{laneName(r.lanes[0])}</td>
-                <td>{r.who}</td>
-                <td data-testid={`lane-weight-${r.lanes[0]}`}>{LANE_WEIGHTS[r.lanes[0]]}</td>
+            {rules?.lanes.map((l) => (
+              <tr key={l.isFast}>
+                <td>{l.name}</td>
+                <td>{l.who}</td>
+                <td data-testid={`lane-weight-${l.isFast}`}>{l.weight}</td>
               </tr>
             ))}
           </tbody>
@@ -47,8 +47,9 @@ export function QueueRulesPage() {
         <ul>
           <li>每条通道内严格先到先得：同一通道中先开始排队的玩家一定先进入游戏。</li>
           <li>
-            各通道按权重分配空出的机器：有玩家排队时，每条通道获得的放行次数与其权重成正比。会员速进与天翼速进通道权重为
-            1000，加入后几乎立即排到队首；VVIP 为 20，VIP 为 10，日间包与夜间包为 2，普通队列为 1。
+            各通道按权重分配空出的机器：有玩家排队时，每条通道获得的放行次数与其权重成正比。
+            {ultimate.map((l) => l.name).join('与')}权重为 {ultimate[0]?.weight ?? '-'}，加入后几乎立即排到队首；VVIP 为 {weight(Lane.VVIP)}，VIP 为{' '}
+            {weight(Lane.VIP)}，日间包为 {weight(Lane.DAILY)}，夜间包为 {weight(Lane.NIGHT)}，普通队列为 {weight(Lane.NORMAL)}。
           </li>
           <li>
             排队越久，位置越靠前：每位玩家加入时获得一个固定的排队序号，序号越小越先放行；之后加入的任何玩家，序号都不会小于当前已放行到的位置，因此不会无限插到您前面。
@@ -71,9 +72,9 @@ export function QueueRulesPage() {
           任何通道都不会被饿死。以普通队列为例：若您加入时前面共有 r 位玩家、其中有 n 位是普通队列的玩家，那么无论之后有多少人加入哪条通道，您最多再等待
           <b data-testid="queue-bound">
             {' '}
-            r + {TOTAL_WEIGHT} × (n + 1){' '}
+            r + {rules?.totalWeight ?? 'W'} × (n + 1){' '}
           </b>
-          次放行就会进入游戏（{TOTAL_WEIGHT} 为所有通道权重之和；以您加入时同通道中排在前面的玩家均未中途退出为准）。按当前的放行速度，这也给出了最长等待时间的上限。
+          次放行就会进入游戏（{rules?.totalWeight ?? 'W'} 为所有通道权重之和；以您加入时同通道中排在前面的玩家均未中途退出为准）。按当前的放行速度，这也给出了最长等待时间的上限。
         </p>
         <p>其他通道同理，且权重越高，上限越小。</p>
       </section>
@@ -84,4 +85,4 @@ export function QueueRulesPage() {
       </p>
     </div>
   );
-}
+});

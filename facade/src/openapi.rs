@@ -1,0 +1,136 @@
+//! The OpenAPI 3.1 document of the REST facade, generated from the handlers' `#[utoipa::path]`
+//! annotations and the `ToSchema` types of `dto` and the routes, collected from the very route
+//! table the server runs (`utoipa_actix_web`): a routed path cannot be missing from it. Each
+//! operation lists its refusals per HTTP status (the refusal envelope with the `code`s of that
+//! status) and all of them in `x-codes`, computed from `envelope::refusal`.
+//!
+//! Served at `GET /api/openapi.json`; `yoo-server --print-openapi` prints it (the frontend's
+//! types are generated from that output).
+
+use actix_web::http::Method;
+use actix_web::{get, web, HttpResponse};
+use serde_json::Value;
+use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, RefOr};
+use utoipa_actix_web::AppExt;
+
+/// The document of the routes a server in this mode answers (`dev`: with the dev-only paths).
+pub fn document(dev: bool) -> OpenApi {
+    let app = actix_web::App::new().into_utoipa_app().openapi(base()).configure(crate::routes);
+    let app = if dev { app.configure(crate::routes::dev::routes) } else { app };
+    let (_, mut api) = app.split_for_parts();
+    collect_codes(&mut api);
+    api
+}
+
+fn base() -> OpenApi {
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("yoo REST API")
+                .version(env!("CARGO_PKG_VERSION"))
+                .description(Some(
+                    "Every JSON answer is the envelope {code, message, data, ts}: code 0 is success; a refusal has its code, \
+                     the spec's Chinese message and an HTTP status (each operation lists its codes per status and in x-codes). \
+                     A logged-in call (cookie yoo_sid) that changes state carries x-csrf-token = the _csrfToken cookie. \
+                     See facade/API.md.",
+                )),
+        )
+        .components(Some(
+            ComponentsBuilder::new()
+                .security_scheme("session", SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new("yoo_sid"))))
+                .security_scheme("csrf", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("x-csrf-token"))))
+                .build(),
+        ))
+        .build()
+}
+
+/// Puts every refusal code of an operation in its `x-codes` extension (code, message, cause).
+fn collect_codes(api: &mut OpenApi) {
+    for item in api.paths.paths.values_mut() {
+        let ops = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for op in ops.into_iter().flatten() {
+            let mut codes: Vec<Value> = Vec::new();
+            for response in op.responses.responses.values_mut() {
+                let RefOr::T(r) = response else { continue };
+                if r.description.is_empty() {
+                    r.description = "success".into();
+                }
+                if let Some(Value::Array(list)) = r.extensions.as_ref().and_then(|e| e.get("x-codes")) {
+                    codes.extend(list.iter().cloned());
+                }
+            }
+            if !codes.is_empty() {
+                let ext = ExtensionsBuilder::new().add("x-codes", Value::Array(codes)).build();
+                match op.extensions.as_mut() {
+                    Some(e) => e.merge(ext),
+                    None => op.extensions = Some(ext),
+                }
+            }
+        }
+    }
+}
+
+/// The served document, serialized once at start, and the methods each documented path answers.
+pub struct Document {
+    pub json: String,
+    routes: Vec<(Vec<String>, Vec<Method>)>,
+}
+
+impl Document {
+    pub fn new(api: &OpenApi) -> Result<Document, String> {
+        let routes = api
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let segments = path.split('/').map(str::to_string).collect();
+                let methods = [
+                    (item.get.is_some(), Method::GET),
+                    (item.post.is_some(), Method::POST),
+                    (item.put.is_some(), Method::PUT),
+                    (item.delete.is_some(), Method::DELETE),
+                    (item.patch.is_some(), Method::PATCH),
+                ];
+                (segments, methods.into_iter().filter(|(on, _)| *on).map(|(_, m)| m).collect())
+            })
+            .collect();
+        Ok(Document {
+            json: api.to_json().map_err(|e| e.to_string())?,
+            routes,
+        })
+    }
+
+    /// The methods the documented path matching `path` answers, if one matches (`{x}` matches
+    /// any one non-empty segment).
+    pub fn allowed(&self, path: &str) -> Option<&[Method]> {
+        let asked = || path.split('/');
+        self.routes
+            .iter()
+            .find(|(template, _)| {
+                template.len() == asked().count()
+                    && template
+                        .iter()
+                        .zip(asked())
+                        .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
+            })
+            .map(|(_, methods)| methods.as_slice())
+    }
+}
+
+/// This document.
+#[utoipa::path(responses((status = 200, description = "The OpenAPI 3.1 document", body = Object)))]
+#[get("/api/openapi.json")]
+pub async fn serve(doc: web::Data<Document>) -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(doc.json.clone())
+}

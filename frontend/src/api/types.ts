@@ -1,0 +1,59 @@
+// The REST contract as TypeScript: every type here is generated from the server's OpenAPI
+// document (src/gen/api.ts, by scripts/gen-api.mjs from `yoo-server --print-openapi`, which is
+// built from the server's Rust types). Nothing is restated by hand: a field renamed on the server
+// and not followed here fails the type check.
+import type { components, paths } from '../gen/api';
+
+type Schemas = components['schemas'];
+
+export type Profile = Schemas['Profile'];
+export type MemberInfo = Schemas['MemberInfo'];
+export type LoginResult = Schemas['LoginResult'];
+/** One item of the registration gift (commerce.md §2.9). */
+export type GiftGoods = Schemas['GiftGoods'];
+export type CatalogueGame = Schemas['CatalogueGame'];
+export type GameInfo = Schemas['GameInfo'];
+export type GamePage = Schemas['GamePage'];
+export type GameNode = Schemas['NodeDto'];
+/** A live session (hasGameOnline true) as floatBall, start and the 130122 push carry it. */
+export type LiveGameState = Schemas['LiveState'];
+/** No live session; after an end it names the session and why it ended. */
+export type EndedGameState = Schemas['EndedState'];
+export type GameState = Schemas['GameStateDto'];
+export type EndReason = Schemas['EndReasonDto'];
+/** gameChannelSize: what joining lane `isFast` now would mean for the caller's channel. */
+export type ChannelSize = Schemas['ChannelPreview'];
+/** A usable fast-entry card of /api/v3/user/card/list. */
+export type FastEnterCard = Schemas['Card'];
+export type CardList = Schemas['CardList'];
+export type CardActivation = Schemas['CardActivation'];
+/** The queue lanes and their weights, as the server's queue implements them. */
+export type QueueRules = Schemas['QueueRules'];
+export type LaneRule = Schemas['LaneRule'];
+/** A config group's values (strings), e.g. wx_sort_entry. */
+export type ConfigGroup = Record<string, string>;
+
+type Method = 'get' | 'post';
+type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;
+
+/** The paths that answer `M`. */
+export type PathOf<M extends Method> = {
+  [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never;
+}[keyof paths];
+
+/** `data` of the success envelope of `M P`. */
+export type DataOf<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: { 200: infer R } }
+  ? JsonOf<R> extends { data: infer D }
+    ? D
+    : never
+  : never;
+
+/** The JSON body of `POST P`. */
+export type BodyOf<P extends keyof paths> = paths[P]['post'] extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+
+/** The query of `GET P`: the documented names, values as the URL carries them. */
+export type QueryOf<P extends keyof paths> = paths[P]['get'] extends { parameters: { query?: infer Q } }
+  ? [Q] extends [never]
+    ? never
+    : { [K in keyof NonNullable<Q>]?: string | number | boolean | null }
+  : never;

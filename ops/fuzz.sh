@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Schemathesis (PyPI, pinned) against a fresh dev server on 127.0.0.1:0, driven by the server's
+# own OpenAPI document (GET /api/openapi.json), as a logged-in player with the CSRF header.
+# Fails on any 5xx, any status code the document does not list for the path, any response
+# whose body or content type contradicts the document, or fewer than FUZZ_MIN_CASES cases.
+# Installs schemathesis into target/fuzz-venv when missing. Needs target/debug/yoo-server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCHEMATHESIS_VERSION=4.32.5
+VENV=target/fuzz-venv
+MIN_CASES=${FUZZ_MIN_CASES:-2000}
+# Cases per operation; the total is this times the operations, plus the coverage phase's.
+EXAMPLES=${FUZZ_EXAMPLES:-70}
+
+if ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  echo "installing schemathesis $SCHEMATHESIS_VERSION into $VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+[ -x target/debug/yoo-server ] || cargo build -q -p facade --bin yoo-server
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+RUST_LOG=warn target/debug/yoo-server --config ops/dev.toml --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+base=
+for _ in $(seq 1 200); do
+  base=$(sed -n 's/^yoo-server listening on \(http:\/\/[0-9.:]*\)$/\1/p' "$work/server.out")
+  [ -n "$base" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err"; exit 1; }
+  sleep 0.1
+done
+[ -n "$base" ] || { echo "the server did not print its address"; exit 1; }
+echo "server at $base"
+
+# Log in through the sandbox SMS outbox; give the player play time, a membership and cards so
+# that the generated calls reach past the start checks.
+phone=13900000042
+jar=$work/cookies
+curl -sf -X POST "$base/api/passport/login/sendcode" -H 'content-type: application/json' -d "{\"phone\":\"$phone\"}" >/dev/null
+code=$(curl -sf "$base/api/dev/sms/outbox?phone=$phone" | sed -n 's/.*"code":"\([0-9]*\)".*/\1/p' | head -1)
+curl -sf -c "$jar" -X POST "$base/api/passport/login" -H 'content-type: application/json' \
+  -d "{\"cellphone\":\"$phone\",\"code\":\"$code\",\"device_no\":\"fuzz\"}" >/dev/null
+sid=$(awk '$6 == "yoo_sid" {print $7}' "$jar")
+csrf=$(awk '$6 == "_csrfToken" {print $7}' "$jar")
+[ -n "$sid" ] && [ -n "$csrf" ] || { echo "login failed"; exit 1; }
+for grant in '"kind":"play_time","minutes":600' '"kind":"vip","days":30' '"kind":"card","count":20'; do
+  curl -sf -X POST "$base/api/dev/grant" -H 'content-type: application/json' -d "{\"cellphone\":\"$phone\",$grant}" >/dev/null
+done
+
+started=$(date +%s)
+set +e
+"$VENV/bin/schemathesis" run "$base/api/openapi.json" \
+  --url "$base" \
+  -H "Cookie: yoo_sid=$sid; _csrfToken=$csrf" \
+  -H "x-csrf-token: $csrf" \
+  --checks "${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
+  --exclude-path /api/user/logout \
+  --phases examples,coverage,fuzzing \
+  --max-examples "$EXAMPLES" \
+  --seed "${FUZZ_SEED:-7}" \
+  --workers 2 \
+  --request-timeout 10 \
+  --suppress-health-check all \
+  --report ndjson --report-ndjson-path "$work/events.ndjson" \
+  --no-color 2>&1 | tee "$work/run.txt"
+status=${PIPESTATUS[0]}
+set -e
+took=$(( $(date +%s) - started ))
+cases=$(sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' "$work/run.txt" | tail -1)
+echo "fuzz: $cases cases in $took s (schemathesis exit $status)"
+if grep -q "panicked" "$work/server.err"; then echo "the server panicked:"; grep -A3 panicked "$work/server.err"; exit 1; fi
+[ "$status" -eq 0 ] || exit "$status"
+[ "${cases:-0}" -ge "$MIN_CASES" ] || { echo "fuzz: only ${cases:-0} cases, fewer than $MIN_CASES"; exit 1; }
