@@ -20,6 +20,11 @@ export default tseslint.config(
     },
   },
   {
+    // plain scripts the page loads as they are (the old-browser notice)
+    files: ['public/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
+  {
     files: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
     // test doubles take whatever the code under test sends
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -25,7 +25,7 @@ use std::time::Duration;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{forward_ready, Payload, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::{ConnectionType, StatusCode};
+use actix_web::http::ConnectionType;
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{Error, HttpMessage, ResponseError};
 use futures_util::future::LocalBoxFuture;

@@ -182,7 +182,7 @@ async fn oversized_and_malformed_bodies_answer_in_the_envelope() {
     let srv = server("bodies").await;
     let big = format!("{{\"phone\":\"{}\"}}", "1".repeat(70 * 1024));
     let req = format!(
-        "POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{big}",
+        "POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-skip-csrf: true\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{big}",
         big.len()
     );
     let r = raw(srv.addr, req.as_bytes()).await;
@@ -194,14 +194,14 @@ async fn oversized_and_malformed_bodies_answer_in_the_envelope() {
     );
     assert_eq!(r.json()["message"], "请求内容过大");
     let chunked = format!(
-        "POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
+        "POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-skip-csrf: true\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
         big.len()
     );
     let r = raw(srv.addr, chunked.as_bytes()).await;
     assert_eq!((r.status, r.json()["code"].as_i64()), (413, Some(40013)));
     let r = raw(
         srv.addr,
-        b"POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: 5\r\n\r\n{oops",
+        b"POST /api/passport/login/sendcode HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-skip-csrf: true\r\ncontent-type: application/json\r\ncontent-length: 5\r\n\r\n{oops",
     )
     .await;
     assert_eq!((r.status, r.json()["code"].as_i64()), (400, Some(40000)));

@@ -90,8 +90,8 @@ describe('a game on another device (core-platform.md §4.5, §8.2)', () => {
       ended = true;
       return { roomSerial: null };
     });
-    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => (ended ? { hasGameOnline: false } : live({ status: GameStatus.QUEUE, clientType: 'other', id: 'far-1' })));
-    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 4, clientType: 'other', id: 'far-1' }));
+    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => (ended ? { hasGameOnline: false } : live({ status: GameStatus.QUEUE, clientType: 'other', id: 901 })));
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 4, clientType: 'other', id: 901 }));
     expect(root.game.isThisClient).toBe(false);
     expect(root.game.floatVisible).toBe(true);
 
@@ -105,7 +105,7 @@ describe('a game on another device (core-platform.md §4.5, §8.2)', () => {
     });
     root.ui.messageBoxes[0].resolve(true);
     await done;
-    expect(t.api.callsTo('/api/japi/yoo/game/over').map((c) => c.body)).toEqual([{ id: 'far-1' }]);
+    expect(t.api.callsTo('/api/japi/yoo/game/over').map((c) => c.body)).toEqual([{ id: 901 }]);
     expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')).toHaveLength(0);
     expect(root.ui.toasts.map((x) => x.message)).toContain('退出游戏成功');
     expect(root.game.hasGameOnline).toBe(false);
@@ -128,15 +128,15 @@ describe('a game on another device (core-platform.md §4.5, §8.2)', () => {
   // 130115 on a start: the READY game of another device is force-cancelled with over, not cancelConfirm
   it('130115 force-cancels a known session of another device with over', async () => {
     const { root, t } = await loggedInRoot();
-    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => live({ status: GameStatus.READY, clientType: 'other', id: 'far-2' }));
-    t.api.on('POST', '/api/japi/yoo/game/start', () => fail(130115, '您正在其他设备上运行当前游戏', { id: 'far-2', gameId: 1, hasGameOnline: true }));
+    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => live({ status: GameStatus.READY, clientType: 'other', id: 902 }));
+    t.api.on('POST', '/api/japi/yoo/game/start', () => fail(130115, '您正在其他设备上运行当前游戏', { id: 902, gameId: 1, hasGameOnline: true }));
     t.api.on('POST', '/api/japi/yoo/game/over', () => ({ roomSerial: null }));
     const done = root.game.start({ gameId: 1, gameName: '测试游戏', nodeId: 1 });
     await settle(60);
     expect(root.ui.messageBoxes[0]).toMatchObject({ message: '您正在其他设备上运行当前游戏', detail: '请退出游戏后重新启动' });
     root.ui.messageBoxes[0].resolve(true);
     await done;
-    expect(t.api.callsTo('/api/japi/yoo/game/over').map((c) => c.body)).toEqual([{ id: 'far-2' }]);
+    expect(t.api.callsTo('/api/japi/yoo/game/over').map((c) => c.body)).toEqual([{ id: 902 }]);
     expect(t.api.callsTo('/api/japi/yoo/game/cancelConfirm')).toHaveLength(0);
     expect(root.ui.toasts.map((x) => x.message)).toContain('退出游戏成功');
     root.dispose();
