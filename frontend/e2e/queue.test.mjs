@@ -96,7 +96,7 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     assert.equal(await p.getByTestId('queue-lane').innerText(), '普通队列');
     assert.equal(await p.getByTestId('queue-notice').innerText(), '排队完成后将自动为您启动游戏');
     assert.equal(await p.getByTestId('upsell-tier').innerText(), 'VVIP专属通道');
-    await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第1位，等待时间少于\d+分钟$/ }).waitFor();
+    await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第1位，等待时间(少于\d+分钟|测算中)$/ }).waitFor();
     assert.equal(await p.getByTestId('ad-gift_game_dialog').count(), 1, 'the dialog ad slot shows on the normal lane');
     await p.getByTestId('upsell-accelerate').click();
     await p.getByTestId('toast-info').filter({ hasText: '加速功能即将开放' }).waitFor();
@@ -116,7 +116,7 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
 
     // P's rank grows without a reload, and the VVIP preview now puts a VVIP joiner second
     await p.getByTestId('queue-rank').filter({ hasText: rankText(2) }).waitFor({ timeout: 10_000 });
-    await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第2位，等待时间少于\d+分钟$/ }).waitFor({ timeout: 10_000 });
+    await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第2位，等待时间(少于\d+分钟|测算中)$/ }).waitFor({ timeout: 10_000 });
     assert.equal(await p.evaluate(() => window.__yooNoReload), true, 'P was not reloaded');
 
     // --- P tries to leave: the retention dialog first; 再等等 keeps the place
