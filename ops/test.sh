@@ -17,5 +17,9 @@ echo "== rust: build the server once, then every crate's tests"
 cargo build -p facade --bin yoo-server
 cargo test --workspace
 
+echo "== vendor/actix-http: upstream's tests of the patched dispatcher, and the patch's own"
+cargo test --locked --manifest-path vendor/actix-http/Cargo.toml --target-dir target/vendor-actix-http \
+  --features ws --lib h1::dispatcher
+
 echo "== browser end-to-end (Chromium)"
 bash ops/frontend.sh e2e
