@@ -30,5 +30,9 @@ cargo test --workspace
 echo "== contract: Schemathesis against the server's own document"
 bash ops/fuzz.sh
 
+echo "== vendor/actix-http: upstream's tests of the patched dispatcher, and the patch's own"
+cargo test --locked --manifest-path vendor/actix-http/Cargo.toml --target-dir target/vendor-actix-http \
+  --features ws --lib h1::dispatcher
+
 echo "== browser end-to-end (Chromium)"
 bash ops/frontend.sh e2e

@@ -212,9 +212,7 @@ pin_project! {
     {
         None,
         ExpectCall { #[pin] fut: X::Future },
-        // yoo patch: boxed. The service future is the whole app's, several KiB; inline it made
-        // every connection's task that large for the connection's life (a WebSocket's hours).
-        ServiceCall { fut: Pin<Box<S::Future>> },
+        ServiceCall { #[pin] fut: S::Future },
         SendPayload { #[pin] body: B },
         SendErrorPayload { #[pin] body: BoxBody },
     }
@@ -306,9 +304,8 @@ where
                     graceful_shutdown: config.graceful_shutdown(),
 
                     io: Some(io),
-                    // yoo patch: buffers are taken when there is I/O and released when idle.
-                    read_buf: BytesMut::new(),
-                    write_buf: BytesMut::new(),
+                    read_buf: BytesMut::with_capacity(HW_BUFFER_SIZE),
+                    write_buf: BytesMut::with_capacity(HW_BUFFER_SIZE),
                     h1_write_buffer_size: config.h1_write_buffer_size(),
                     write_buf_needs_reset: false,
                     codec: Codec::new(config),
@@ -402,8 +399,7 @@ where
 
         // All bytes have been accepted by the I/O stream, so the buffer can be reused or released.
         if *write_buf_needs_reset {
-            // yoo patch: released, not replaced by a fresh HW_BUFFER_SIZE buffer.
-            *write_buf = BytesMut::new();
+            *write_buf = BytesMut::with_capacity(HW_BUFFER_SIZE);
             *write_buf_needs_reset = false;
         } else {
             write_buf.clear();
@@ -629,7 +625,7 @@ where
                         } else {
                             // set InnerDispatcher state and continue loop to poll it
                             let fut = this.flow.service.call(req);
-                            this.state.set(State::ServiceCall { fut: Box::pin(fut) });
+                            this.state.set(State::ServiceCall { fut });
                         };
                     }
 
@@ -657,7 +653,7 @@ where
                 },
 
                 StateProj::ServiceCall { fut } => {
-                    match fut.as_mut().poll(cx) {
+                    match fut.poll(cx) {
                         // service call resolved. send response.
                         Poll::Ready(Ok(res)) => {
                             let (res, body) = res.into().replace_body(());
@@ -809,7 +805,7 @@ where
                             this.write_buf
                                 .extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
                             let fut = this.flow.service.call(req);
-                            this.state.set(State::ServiceCall { fut: Box::pin(fut) });
+                            this.state.set(State::ServiceCall { fut });
                         }
 
                         // send expect error as response
@@ -844,7 +840,7 @@ where
             } else {
                 // set dispatcher state to call service handler
                 let fut = this.flow.service.call(req);
-                this.state.set(State::ServiceCall { fut: Box::pin(fut) });
+                this.state.set(State::ServiceCall { fut });
             };
         };
 
@@ -859,7 +855,7 @@ where
 
                             let mut this = self.as_mut().project();
                             let fut = this.flow.service.call(req);
-                            this.state.set(State::ServiceCall { fut: Box::pin(fut) });
+                            this.state.set(State::ServiceCall { fut });
 
                             continue;
                         }
@@ -881,7 +877,7 @@ where
 
                 StateProj::ServiceCall { fut } => {
                     // return no matter the service call future's result.
-                    return match fut.as_mut().poll(cx) {
+                    return match fut.poll(cx) {
                         // Future is resolved. Send response and return a result. On success
                         // to notify the dispatcher a new state is set and the outer loop
                         // should be continue.
@@ -1499,8 +1495,9 @@ where
                     }
 
                     // yoo patch: an idle connection (a WebSocket between frames, a keep-alive
-                    // connection between requests) keeps no buffer. Without this each holds
-                    // 2 x HW_BUFFER_SIZE for its whole life.
+                    // connection between requests) keeps no buffer: an empty one is released
+                    // here, at the end of every poll, and the next read or write takes a new
+                    // one. Without this each connection holds 2 x HW_BUFFER_SIZE for its life.
                     if inner_p.read_buf.is_empty() && inner_p.read_buf.capacity() > 0 {
                         *inner_p.read_buf = BytesMut::new();
                     }
@@ -1550,9 +1547,15 @@ fn trace_timer_states(
     }
 }
 
-// yoo patch: upstream's dispatcher tests (`dispatcher_tests.rs`) are dropped with the other
-// tests; this copy is only ever built as a dependency.
+#[cfg(test)]
+#[path = "dispatcher_tests.rs"]
+mod dispatcher_tests;
 
 #[cfg(test)]
 #[path = "dispatcher_buffer_tests.rs"]
 mod buffer_tests;
+
+// yoo patch: the patch's own tests (idle connections hold no buffer).
+#[cfg(test)]
+#[path = "dispatcher_yoo_tests.rs"]
+mod yoo_tests;
