@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256};
 use storage::{CounterKey, LoginSession, PendingCode, PhoneGuard, Store, User};
 
 use crate::clock::Clock;
+use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
 use crate::providers::sms::SmsProvider;
 
@@ -344,7 +345,7 @@ impl Passport {
         mut f: impl FnMut(&mut PhoneGuard, &mut [u64]) -> (bool, T) + Send + 'static,
     ) -> DomainResult<T> {
         let (store, phone, now) = (self.store.clone(), phone.to_string(), self.clock.now_ms());
-        tokio::task::spawn_blocking(move || -> storage::Result<T> {
+        blocking(move || -> storage::Result<T> {
             let mut out = None;
             store.sms.update(&phone, &counters, now, &mut |g, c| {
                 let (write, t) = f(g, c);
@@ -354,8 +355,6 @@ impl Passport {
             out.ok_or_else(|| storage::Error::Backend("sms update did not run".into()))
         })
         .await
-        .map_err(|e| DomainError::Internal(e.to_string()))?
-        .map_err(DomainError::from)
     }
 
     /// Forgets old SMS records and expired logins, at most every `PRUNE_EVERY_MS`, in the
@@ -486,7 +485,7 @@ impl Passport {
         let phone = cellphone.to_string();
         let nickname = format!("玩家{}", &cellphone[7..]);
         let gift = self.gift_minutes;
-        let (user, created, session) = tokio::task::spawn_blocking(move || -> storage::Result<(User, bool, LoginSession)> {
+        let (user, created, session) = blocking(move || -> storage::Result<(User, bool, LoginSession)> {
             let (mut user, created) = store.users.get_or_create_by_phone(&phone, &nickname, now)?;
             if created && gift > 0 {
                 // The registration gift (commerce.md §2.9), given once with the account.
@@ -496,8 +495,7 @@ impl Passport {
             store.logins.insert(&session)?;
             Ok((user, created, session))
         })
-        .await
-        .map_err(|e| DomainError::Internal(e.to_string()))??;
+        .await?;
         Ok((
             user,
             created,
@@ -522,9 +520,8 @@ impl Passport {
         let store = self.store.clone();
         let token_hash = token_hash.to_string();
         let now = self.clock.now_ms();
-        tokio::task::spawn_blocking(move || store.logins.get(&token_hash, now))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??
+        blocking(move || store.logins.get(&token_hash, now))
+            .await?
             .ok_or(DomainError::NotLoggedIn)
     }
 
@@ -537,9 +534,7 @@ impl Passport {
     pub async fn logout(&self, session: &LoginSession) -> DomainResult<()> {
         let store = self.store.clone();
         let t = session.token_hash.clone();
-        tokio::task::spawn_blocking(move || store.logins.delete(&t))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??;
+        blocking(move || store.logins.delete(&t)).await?;
         self.socket_tokens.lock().retain(|_, s| s.login != session.token_hash);
         self.close_sockets(&session.token_hash);
         Ok(())
@@ -574,10 +569,7 @@ impl Passport {
 
     pub async fn user(&self, uid: i64) -> DomainResult<User> {
         let store = self.store.clone();
-        tokio::task::spawn_blocking(move || store.users.get(uid))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??
-            .ok_or(DomainError::NotLoggedIn)
+        blocking(move || store.users.get(uid)).await?.ok_or(DomainError::NotLoggedIn)
     }
 
     /// The user with this phone (the dev operator grant names players by phone).
@@ -586,9 +578,8 @@ impl Passport {
         let store = self.store.clone();
         let phone = cellphone.to_string();
         // get_or_create with the current time would create; look up through a login-free path.
-        tokio::task::spawn_blocking(move || store.users.find_by_phone(&phone))
-            .await
-            .map_err(|e| DomainError::Internal(e.to_string()))??
+        blocking(move || store.users.find_by_phone(&phone))
+            .await?
             .ok_or(DomainError::NotLoggedIn)
     }
 

@@ -7,8 +7,12 @@
 #   loadtest/bench/queue_scale.sh [OUT_DIR]
 #
 # Settings (environment): PLAYERS=100000 SOCKETS=19000 MACHINES=1000 RATE=1000 WINDOW=20
-# PROCS=3 REFRESH_MS=750 WORKERS=2 PERF=0 (1: perf record the server during the window).
-# Build first: cargo build --release -p facade -p loadtest
+# PROCS=3 REFRESH_MS=750 WORKERS=2 SETTLE=40 PERF=0 (1: perf record the server during the window).
+# SETTLE: seconds before each memory reading; idle player actors stop up to 20 s after their last
+# call and the trim pass runs every 10 s, so less than 30 s reads memory that is about to go.
+# Build first, the server on its own (built together with the harness, cargo unifies awc's
+# HTTP/2 feature into actix-http and a socket costs ~1.7 KB more; BENCHMARKS.md):
+#   cargo build --release -p facade --bin yoo-server && cargo build --release -p loadtest
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,6 +26,7 @@ PROCS=${PROCS:-3}
 REFRESH_MS=${REFRESH_MS:-750}
 WORKERS=${WORKERS:-2}
 PERF=${PERF:-0}
+SETTLE=${SETTLE:-40}
 
 rm -rf "$OUT" && mkdir -p "$OUT"
 machines=$(seq -f '"m%04g"' 1 "$MACHINES" | paste -sd, -)
@@ -62,7 +67,7 @@ perf_args=()
 set +e
 timeout 900 target/release/loadtest queue-scale --url "$URL" --players "$PLAYERS" --sockets "$SOCKETS" \
   --machines "$MACHINES" --machines-rate "$RATE" --window-secs "$WINDOW" --procs "$PROCS" \
-  --server-pid "$SERVER" --json "$OUT/report.json" "${perf_args[@]}" | tee "$OUT/report.txt"
+  --server-pid "$SERVER" --settle-secs "$SETTLE" --json "$OUT/report.json" "${perf_args[@]}" | tee "$OUT/report.txt"
 status=${PIPESTATUS[0]}
 set -e
 echo "server peak: $(grep -E 'VmHWM' /proc/$SERVER/status)"
