@@ -348,6 +348,10 @@ impl Actor for QueueActor {
             }
             QueueMsg::RefreshRanks => {
                 st.tick_pending = false;
+                // A walk still going when the next tick is due (its chunks waited behind other
+                // messages) is finished now: a tick never finds the last one running, so no
+                // slice waits a whole round for its turn.
+                while st.watchers.walking() && self.work_chunk(st) {}
                 st.watchers.tick();
                 self.refresh_chunk(&me, st);
                 if !st.queue.is_empty() {
@@ -528,6 +532,13 @@ impl QueueActor {
     /// Works one chunk of the slice being refreshed, and asks for the next one as a message of
     /// its own, so that what arrived meanwhile (a machine coming back) is handled first.
     fn refresh_chunk(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        if self.work_chunk(st) {
+            let _ = me.send_message(QueueMsg::RefreshChunk);
+        }
+    }
+
+    /// Works one chunk of the slice being refreshed; returns whether there is more.
+    fn work_chunk(&self, st: &mut QueueState) -> bool {
         let QueueState {
             node_id,
             node_name,
@@ -537,7 +548,7 @@ impl QueueActor {
             ..
         } = st;
         let (bus, countdown) = (&self.ctx.bus, self.ctx.config.connect_countdown_secs);
-        let more = watchers.chunk(|id| {
+        watchers.chunk(|id| {
             let Some((rank, place, w)) = queue.rank_entry_mut(id) else {
                 return Seen::Gone;
             };
@@ -571,10 +582,7 @@ impl QueueActor {
                 w.listed = false;
                 Seen::Gone
             }
-        });
-        if more {
-            let _ = me.send_message(QueueMsg::RefreshChunk);
-        }
+        })
     }
 }
 

@@ -76,6 +76,11 @@ impl Watchers {
         self.len() == 0
     }
 
+    /// Whether a walk is in progress (its chunks wait in the queue's mailbox).
+    pub fn walking(&self) -> bool {
+        self.walk.is_some()
+    }
+
     /// A tick: the next slice's walk starts, or, when the last one is still going, starts as
     /// soon as it ends.
     pub fn tick(&mut self) {
