@@ -30,8 +30,8 @@
 //! modulo [`RANK_SLICES`]): each one's exact rank is computed (a binary search per lane) and
 //! pushed when it moved since it was last shown. The cost of a period is proportional to the
 //! connected waiting players, not to the length of the queue, and a slice is worked through in
-//! chunks of [`RANK_CHUNK`] players, each chunk its own message, so a machine that comes back
-//! waits at most one chunk before it is handed over. The walk's time is recorded in
+//! steps of at most [`RANK_STEP_BUDGET`](crate::ranks::RANK_STEP_BUDGET), each step its own
+//! message, so a machine that comes back waits at most one step before it is handed over. The walk's time is recorded in
 //! `yoo_rank_refresh_seconds` and its CPU time (the rank lookups and the encoding of its pushes)
 //! in `yoo_rank_refresh_cpu_seconds`, once per slice.
 
@@ -159,7 +159,7 @@ pub enum QueueMsg {
     Inspect(i64, RpcReplyPort<Option<(u64, Place, u64)>>),
     /// Timer: start the rank refresh of the next slice.
     RefreshRanks,
-    /// The next chunk of the slice being refreshed.
+    /// The next step of the slice being refreshed.
     RefreshChunk,
 }
 
@@ -348,12 +348,10 @@ impl Actor for QueueActor {
             }
             QueueMsg::RefreshRanks => {
                 st.tick_pending = false;
-                // A walk still going when the next tick is due (its chunks waited behind other
-                // messages) is finished now: a tick never finds the last one running, so no
-                // slice waits a whole round for its turn.
-                while st.watchers.walking() && self.work_chunk(st) {}
-                st.watchers.tick();
-                self.refresh_chunk(&me, st);
+                // A walk still going when the next tick is due (its steps waited behind other
+                // messages) is finished first: no slice waits a whole round for its turn.
+                self.walk(st, |watchers, visit| watchers.tick(visit));
+                self.refresh_step(&me, st);
                 if !st.queue.is_empty() {
                     st.tick_pending = true;
                     // The next tick is due one tick after this one was, not after the walk:
@@ -363,7 +361,7 @@ impl Actor for QueueActor {
                     st.timers.set((), st.tick_due - now, &me, QueueMsg::RefreshRanks);
                 }
             }
-            QueueMsg::RefreshChunk => self.refresh_chunk(&me, st),
+            QueueMsg::RefreshChunk => self.refresh_step(&me, st),
         }
         metrics::gauge!("yoo_machines_free").increment(st.machines.free_count() as f64 - free_before);
         st.rate.set_busy(self.ctx.clock.now_ms(), !st.queue.is_empty());
@@ -529,16 +527,17 @@ impl QueueActor {
         }
     }
 
-    /// Works one chunk of the slice being refreshed, and asks for the next one as a message of
+    /// Works one step of the slice being refreshed, and asks for the next one as a message of
     /// its own, so that what arrived meanwhile (a machine coming back) is handled first.
-    fn refresh_chunk(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
-        if self.work_chunk(st) {
+    fn refresh_step(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        if self.walk(st, |watchers, visit| watchers.step(visit)) {
             let _ = me.send_message(QueueMsg::RefreshChunk);
         }
     }
 
-    /// Works one chunk of the slice being refreshed; returns whether there is more.
-    fn work_chunk(&self, st: &mut QueueState) -> bool {
+    /// Runs `how` (a tick or a step of the walk) with the visit of one listed player: their
+    /// exact rank, pushed when it moved since it was last shown.
+    fn walk<R>(&self, st: &mut QueueState, how: impl FnOnce(&mut Watchers, &mut dyn FnMut(i64) -> Seen) -> R) -> R {
         let QueueState {
             node_id,
             node_name,
@@ -548,7 +547,7 @@ impl QueueActor {
             ..
         } = st;
         let (bus, countdown) = (&self.ctx.bus, self.ctx.config.connect_countdown_secs);
-        watchers.chunk(|id| {
+        how(watchers, &mut |id| {
             let Some((rank, place, w)) = queue.rank_entry_mut(id) else {
                 return Seen::Gone;
             };

@@ -12,9 +12,13 @@
 //! lookup and a binary search in each of the seven lanes (`LaneQueue::rank_entry_mut`,
 //! O(log n)), and a push leaves only when the rank moved. A period costs
 //! O(connected × log queue), against O(queue) for the walk in admission order it replaced; the
-//! walk is cut in chunks of [`RANK_CHUNK`] players so that the queue handles a machine coming
-//! back between two chunks (`queue_refresh_cost` in `actors/tests/rank_cost.rs` prints both
-//! costs). The entry itself stays compact: two flags in [`Waiting`](crate::queue::Waiting), no
+//! walk is cut in steps of at most [`RANK_STEP_BUDGET`] (chunks of [`RANK_CHUNK`] players) so
+//! that the queue handles a machine coming back between two steps (`queue_refresh_cost` in
+//! `actors/tests/rank_cost.rs` prints both costs). A step is a time budget rather than a count
+//! because every step waits its turn behind the queue's other messages: with 128 players a
+//! step a slice of 4,000 took 30 turns, and behind a busy mailbox the walk (and so the
+//! staleness of the last players in it) stretched by hundreds of milliseconds. A tick finishes
+//! a walk still going before it starts the next, so no slice ever waits a round. The entry itself stays compact: two flags in [`Waiting`](crate::queue::Waiting), no
 //! allocation of its own.
 
 use std::time::{Duration, Instant};
@@ -22,8 +26,12 @@ use std::time::{Duration, Instant};
 /// Rank refresh ticks per `rank_refresh` period; each serves one slice of the players.
 pub const RANK_SLICES: u64 = 5;
 
-/// Players a refresh visits before it lets the queue handle its other messages.
+/// Players a refresh visits between two looks at the clock.
 pub const RANK_CHUNK: usize = 128;
+
+/// The longest a step of the walk keeps the queue from its other messages (a machine coming
+/// back waits at most this, against the hand-off target of 50 ms at the 99th percentile).
+pub const RANK_STEP_BUDGET: Duration = Duration::from_millis(2);
 
 /// What the refresh found for one listed player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,8 +56,6 @@ pub struct Watchers {
     /// Walks started so far: the slice of the next one is `walks % RANK_SLICES`.
     walks: u64,
     walk: Option<Walk>,
-    /// A tick came while a walk was still going: the next walk starts when it ends.
-    behind: bool,
 }
 
 #[derive(Debug)]
@@ -76,19 +82,25 @@ impl Watchers {
         self.len() == 0
     }
 
-    /// Whether a walk is in progress (its chunks wait in the queue's mailbox).
-    pub fn walking(&self) -> bool {
-        self.walk.is_some()
+    /// A tick: a walk still going (its steps waited behind other messages) is finished first,
+    /// then the next slice's walk starts. So a tick never finds the last walk running and no
+    /// slice waits a whole round for its turn.
+    pub fn tick(&mut self, mut visit: impl FnMut(i64) -> Seen) {
+        while self.chunk(&mut visit) {}
+        self.start();
     }
 
-    /// A tick: the next slice's walk starts, or, when the last one is still going, starts as
-    /// soon as it ends.
-    pub fn tick(&mut self) {
-        if self.walk.is_some() {
-            self.behind = true;
-        } else {
-            self.start();
+    /// One step of the walk in progress: chunks until [`RANK_STEP_BUDGET`] has passed or the
+    /// walk ends; returns whether there is more to do (the caller sends itself a message for
+    /// the next step, so what arrived meanwhile is handled first).
+    pub fn step(&mut self, mut visit: impl FnMut(i64) -> Seen) -> bool {
+        let started = Instant::now();
+        while self.chunk(&mut visit) {
+            if started.elapsed() >= RANK_STEP_BUDGET {
+                return true;
+            }
         }
+        false
     }
 
     fn start(&mut self) {
@@ -103,16 +115,8 @@ impl Watchers {
     }
 
     /// Visits up to [`RANK_CHUNK`] players of the walk in progress; returns whether there is
-    /// more to do (the caller sends itself a message for the next chunk). At the end of a walk
-    /// its wall and CPU time and its pushes are recorded.
-    pub fn chunk(&mut self, mut visit: impl FnMut(i64) -> Seen) -> bool {
-        if self.walk.is_none() {
-            if !self.behind {
-                return false;
-            }
-            self.behind = false;
-            self.start();
-        }
+    /// more to do. At the end of a walk its wall and CPU time and its pushes are recorded.
+    fn chunk(&mut self, visit: &mut impl FnMut(i64) -> Seen) -> bool {
         let started = Instant::now();
         let cpu = crate::clock::thread_cpu_time();
         let Some(walk) = self.walk.as_mut() else { return false };
@@ -140,7 +144,7 @@ impl Watchers {
         metrics::histogram!("yoo_rank_refresh_cpu_seconds").record(walk.cpu);
         metrics::histogram!("yoo_rank_refresh_seconds").record(walk.wall.as_secs_f64());
         self.walk = None;
-        self.behind
+        false
     }
 }
 
@@ -148,19 +152,27 @@ impl Watchers {
 mod tests {
     use super::*;
 
-    /// A walk visits its slice in chunks, drops who is gone, and a tick during a walk starts
-    /// the next slice right after it.
+    /// A walk visits its slice in steps, drops who is gone, and a tick that comes while a walk
+    /// is still going finishes it before it starts the next slice (so no slice waits a round).
     #[test]
-    fn walks_go_in_chunks_and_drop_the_gone() {
+    fn walks_go_in_steps_and_a_late_walk_is_finished_at_the_next_tick() {
+        let per_slice = RANK_CHUNK as i64 * 4;
         let mut w = Watchers::default();
-        for id in 0..(RANK_CHUNK as i64 * 2 * RANK_SLICES as i64) {
+        for id in 0..(per_slice * RANK_SLICES as i64) {
             w.add(id);
         }
-        assert_eq!(w.len(), RANK_CHUNK * 2 * RANK_SLICES as usize);
-        w.tick();
-        let (mut seen, mut gone) = (vec![], 0);
-        assert!(w.chunk(|id| {
+        let (mut seen, mut gone) = (vec![], 0usize);
+        w.tick(|id| {
             seen.push(id);
+            Seen::Unchanged
+        });
+        assert!(seen.is_empty(), "the first tick only starts a walk");
+        // One step, slowed so that the budget is spent after the first chunk.
+        assert!(w.step(|id| {
+            seen.push(id);
+            if seen.len() == 1 {
+                std::thread::sleep(RANK_STEP_BUDGET);
+            }
             if id % 10 == 0 {
                 gone += 1;
                 Seen::Gone
@@ -168,20 +180,30 @@ mod tests {
                 Seen::Unchanged
             }
         }));
-        assert_eq!(seen.len(), RANK_CHUNK, "one chunk at a time");
+        assert_eq!(seen.len(), RANK_CHUNK, "a step ends at the first chunk past its budget");
         assert!(gone > 0);
         assert!(seen.iter().all(|id| slice_of(*id) == 0));
-        w.tick();
-        // The rest of slice 0, then slice 1 at once (a tick came during the walk).
-        let mut rest = vec![];
-        while w.chunk(|id| {
-            rest.push(id);
+        // The next tick comes while slice 0 is still being walked: its rest is walked first,
+        // then slice 1 starts (and its first step follows as the tick's own).
+        let mut at_tick = vec![];
+        w.tick(|id| {
+            at_tick.push(id);
             Seen::Unchanged
+        });
+        assert_eq!(
+            at_tick.len(),
+            per_slice as usize - gone - (RANK_CHUNK - gone),
+            "the rest of slice 0"
+        );
+        assert!(at_tick.iter().all(|id| slice_of(*id) == 0));
+        let mut next = vec![];
+        while w.step(|id| {
+            next.push(id);
+            Seen::Pushed
         }) {}
-        let slice0 = RANK_CHUNK * 2 - gone;
-        assert_eq!(rest.len(), slice0 - (RANK_CHUNK - gone) + RANK_CHUNK * 2, "{rest:?}");
-        assert!(rest[rest.len() - RANK_CHUNK * 2..].iter().all(|id| slice_of(*id) == 1));
-        assert!(!w.chunk(|_| Seen::Unchanged), "no walk, no tick: nothing to do");
-        assert_eq!(w.len(), RANK_CHUNK * 2 * RANK_SLICES as usize - gone);
+        assert_eq!(next.len(), per_slice as usize);
+        assert!(next.iter().all(|id| slice_of(*id) == 1), "then slice 1, whole");
+        assert!(!w.step(|_| Seen::Unchanged), "no walk, no tick: nothing to do");
+        assert_eq!(w.len(), per_slice as usize * RANK_SLICES as usize - gone);
     }
 }

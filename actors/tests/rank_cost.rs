@@ -88,17 +88,18 @@ fn queue_refresh_cost() {
         let old = started.elapsed();
         let started = Instant::now();
         let mut seen = Vec::with_capacity(connected);
-        for _ in 0..RANK_SLICES {
-            w.tick();
-            while w.chunk(|id| match q.rank_entry_mut(id) {
-                Some((rank, _, e)) if e.connected => {
-                    if e.told != rank {
-                        seen.push((id, rank));
-                    }
-                    Seen::Unchanged
+        let mut visit = |id| match q.rank_entry_mut(id) {
+            Some((rank, _, e)) if e.connected => {
+                if e.told != rank {
+                    seen.push((id, rank));
                 }
-                _ => Seen::Gone,
-            }) {}
+                Seen::Unchanged
+            }
+            _ => Seen::Gone,
+        };
+        for _ in 0..RANK_SLICES {
+            w.tick(&mut visit);
+            while w.step(&mut visit) {}
         }
         let new = started.elapsed();
         walked.sort_unstable();
