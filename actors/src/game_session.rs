@@ -207,6 +207,8 @@ pub struct SessionActorState {
     /// Play time ran out and the time-up countdown runs: the game lives on until it ends, and
     /// ends then unless play time was added.
     out_of_time: bool,
+    /// Started by a hand-over, not restored: `post_start` writes the record and tells the player.
+    fresh: bool,
 }
 
 impl Actor for GameSessionActor {
@@ -223,6 +225,7 @@ impl Actor for GameSessionActor {
             minute: init.play_minutes,
             warned: false,
             out_of_time: false,
+            fresh: false,
         };
         count_state(None, st.machine.status());
         match &init.phase {
@@ -235,13 +238,22 @@ impl Actor for GameSessionActor {
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
             Phase::Ended(_) => {}
         }
-        if init.fresh {
-            let now = self.ctx.clock.now_ms();
-            self.sync_view(&mut st, now);
-            self.persist(&st, now).await;
-            self.push(&st);
-        }
+        st.fresh = init.fresh;
         Ok(st)
+    }
+
+    /// A fresh session's record is written, then the player told, after the actor has started:
+    /// whoever started it (the node queue handing over a machine) does not wait for the
+    /// storage write, which can take a WAL checkpoint's time. The actor's own messages come
+    /// after this, so nothing sees the session before its record is written.
+    async fn post_start(&self, _me: ActorRef<SessionMsg>, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
+        if std::mem::take(&mut st.fresh) {
+            let now = self.ctx.clock.now_ms();
+            self.sync_view(st, now);
+            self.persist(st, now).await;
+            self.push(st);
+        }
+        Ok(())
     }
 
     async fn handle(&self, me: ActorRef<SessionMsg>, msg: SessionMsg, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
