@@ -46,6 +46,12 @@ pub struct ServerConfig {
     /// Seconds a request body may take to arrive after its head.
     #[serde(default = "default_body_timeout")]
     pub body_timeout_secs: u64,
+    /// The reverse proxies in front of the server. A request from one of them is counted (for
+    /// the per-address SMS limit) as coming from the last address in `X-Forwarded-For` that is
+    /// not one of them; from anyone else the header is ignored, so a client cannot choose the
+    /// address it is counted as. Empty (the default): the connection's peer counts.
+    #[serde(default)]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The SMS limits (`actors::passport` module doc); 0 turns one off.
     #[serde(default)]
     pub sms: SmsLimits,

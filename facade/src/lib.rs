@@ -82,7 +82,8 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         security: security::Policy::new(
             config.site_origins.clone(),
             std::time::Duration::from_secs(config.body_timeout_secs.max(1)),
-        ),
+        )
+        .with_trusted_proxies(config.trusted_proxies.clone()),
     });
     let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
     let server = HttpServer::new(move || {

@@ -17,6 +17,7 @@
 //! a handshake has no body, so one that comes with a body is refused (400) and cut.
 
 use std::future::{ready, Ready};
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
@@ -46,6 +47,8 @@ pub struct Policy {
     pub secure_cookies: bool,
     /// How long a request body may take to arrive.
     pub body_timeout: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`client_ip`).
+    trusted_proxies: Vec<IpAddr>,
     csp: HeaderValue,
 }
 
@@ -69,8 +72,37 @@ impl Policy {
             site_origins,
             secure_cookies,
             body_timeout,
+            trusted_proxies: Vec::new(),
             csp: HeaderValue::from_str(&csp).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'")),
         }
+    }
+
+    pub fn with_trusted_proxies(mut self, proxies: Vec<IpAddr>) -> Policy {
+        self.trusted_proxies = proxies;
+        self
+    }
+
+    /// The address a request is counted as coming from: the connection's peer, or, when the
+    /// peer is a trusted proxy, the last address of `X-Forwarded-For` that is not a trusted
+    /// proxy (each proxy appends the address it received from, so the ones before it are the
+    /// client's own word and are not believed).
+    pub fn client_ip(&self, peer: Option<IpAddr>, forwarded_for: &[&str]) -> Option<IpAddr> {
+        let peer = peer?;
+        if !self.trusted_proxies.contains(&peer) {
+            return Some(peer);
+        }
+        let mut last = peer;
+        for hop in forwarded_for.iter().rev().flat_map(|h| h.rsplit(',')) {
+            let Ok(ip) = hop.trim().parse::<IpAddr>() else {
+                // Garbage in the chain: the last address known good stands.
+                return Some(last);
+            };
+            last = ip;
+            if !self.trusted_proxies.contains(&ip) {
+                return Some(ip);
+            }
+        }
+        Some(last)
     }
 
     /// Whether a WebSocket upgrade's `Origin` may open a socket: one of the site origins, or
@@ -255,4 +287,39 @@ fn add_headers<B>(res: &mut ServiceResponse<B>, csp: HeaderValue) {
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     h.insert(header::CONTENT_SECURITY_POLICY, csp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_client_address_believes_only_trusted_proxies() {
+        let p = Policy::new(vec![], Duration::from_secs(1)).with_trusted_proxies(vec![ip("10.0.0.1"), ip("10.0.0.2")]);
+        // Straight from a client: its own X-Forwarded-For is ignored.
+        assert_eq!(p.client_ip(Some(ip("203.0.113.9")), &["1.2.3.4"]), Some(ip("203.0.113.9")));
+        // Through one proxy: the address the proxy received from.
+        assert_eq!(p.client_ip(Some(ip("10.0.0.1")), &["203.0.113.9"]), Some(ip("203.0.113.9")));
+        // A client that forged a chain: the proxy appended the real address last.
+        assert_eq!(
+            p.client_ip(Some(ip("10.0.0.1")), &["1.1.1.1, 2.2.2.2", "203.0.113.9"]),
+            Some(ip("203.0.113.9"))
+        );
+        // Two proxies in a row: past both.
+        assert_eq!(
+            p.client_ip(Some(ip("10.0.0.1")), &["203.0.113.9, 10.0.0.2"]),
+            Some(ip("203.0.113.9"))
+        );
+        // Garbage from a proxy chain: the last good address stands, never the garbage.
+        assert_eq!(p.client_ip(Some(ip("10.0.0.1")), &["nonsense"]), Some(ip("10.0.0.1")));
+        // A proxy that forwarded nothing: the proxy itself.
+        assert_eq!(p.client_ip(Some(ip("10.0.0.1")), &[]), Some(ip("10.0.0.1")));
+        // No trusted proxies configured: the peer, whatever the header says.
+        let plain = Policy::new(vec![], Duration::from_secs(1));
+        assert_eq!(plain.client_ip(Some(ip("10.0.0.1")), &["203.0.113.9"]), Some(ip("10.0.0.1")));
+    }
 }

@@ -157,6 +157,57 @@ async fn one_address_gets_a_bounded_number_of_codes() {
     stop(srv, dir).await;
 }
 
+// Behind a trusted proxy the per-address limit counts each client's forwarded address (two
+// clients do not share one budget); a client that is not the proxy cannot dodge the limit by
+// sending its own X-Forwarded-For.
+#[actix_rt::test]
+async fn the_address_limit_counts_forwarded_clients_of_a_trusted_proxy_only() {
+    let send = |addr: std::net::SocketAddr, xff: &'static str, phone: String| async move {
+        let mut resp = awc::Client::default()
+            .post(format!("http://{addr}/api/passport/login/sendcode"))
+            .insert_header(("x-skip-csrf", "true"))
+            .insert_header(("x-forwarded-for", xff))
+            .send_json(&json!({ "phone": phone }))
+            .await
+            .unwrap();
+        let v: Value = resp.json().await.unwrap();
+        code(&v)
+    };
+    // The test's client connects from 127.0.0.1: here it plays the trusted proxy.
+    let (srv, dir) = serve("abuse-proxy", |c| {
+        c.sms.ip_per_hour = 2;
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    for (i, client) in ["198.51.100.1", "198.51.100.1", "198.51.100.2", "198.51.100.2"]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(
+            send(srv.addr, client, format!("1370000030{i}")).await,
+            0,
+            "{client}: own budget of 2"
+        );
+    }
+    assert_eq!(
+        send(srv.addr, "198.51.100.1", "13700000309".into()).await,
+        20114,
+        "the first client's budget is spent"
+    );
+    stop(srv, dir).await;
+    // Without the proxy trusted, forged headers change nothing: one budget for the peer.
+    let (srv, dir) = serve("abuse-forged-xff", |c| c.sms.ip_per_hour = 2).await;
+    for (i, forged) in ["198.51.100.1", "198.51.100.2"].into_iter().enumerate() {
+        assert_eq!(send(srv.addr, forged, format!("1370000040{i}")).await, 0);
+    }
+    assert_eq!(
+        send(srv.addr, "198.51.100.3", "13700000409".into()).await,
+        20114,
+        "a forged header is not a new address"
+    );
+    stop(srv, dir).await;
+}
+
 // The limits and try counters survive a restart of the server on the same database.
 #[actix_rt::test]
 async fn sms_limits_survive_a_restart() {

@@ -19,11 +19,16 @@ pub struct SendCode {
 refusals!(SendCodeRefusals: common::input(), common::guest_write(), DomainError::PhoneEmpty, DomainError::PhoneMalformed,
     DomainError::CodeTooSoon { retry_after_secs: 0 }, DomainError::LoginLocked { retry_after_secs: 0 }, DomainError::SmsFailed(String::new()));
 
-/// Sends a login code by SMS within the SMS limits; the address limit counts the connection's peer.
+/// Sends a login code by SMS within the SMS limits; the address limit counts the client's
+/// address (the peer, or what a trusted proxy forwarded: `Policy::client_ip`).
 #[utoipa::path(request_body = SendCode, responses((status = 200, body = Envelope<Null>), SendCodeRefusals))]
 #[post("/api/passport/login/sendcode")]
 pub async fn send_code(req: HttpRequest, state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<SendCode>) -> ApiResult<Null> {
-    let ip = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into());
+    let forwarded: Vec<&str> = req.headers().get_all("x-forwarded-for").filter_map(|v| v.to_str().ok()).collect();
+    let ip = state
+        .security
+        .client_ip(req.peer_addr().map(|a| a.ip()), &forwarded)
+        .map_or_else(|| "unknown".into(), |ip| ip.to_string());
     state.platform.passport().send_code_from(body.phone.trim(), Some(&ip)).await?;
     Ok(ok(Null))
 }
