@@ -207,8 +207,8 @@ pub struct SessionActorState {
     /// Play time ran out and the time-up countdown runs: the game lives on until it ends, and
     /// ends then unless play time was added.
     out_of_time: bool,
-    /// Started by a hand-over, not restored: `post_start` writes the record and tells the player.
-    fresh: bool,
+    /// Started by a hand-over at this time, not restored: `post_start` writes the record.
+    fresh: Option<i64>,
 }
 
 impl Actor for GameSessionActor {
@@ -225,7 +225,7 @@ impl Actor for GameSessionActor {
             minute: init.play_minutes,
             warned: false,
             out_of_time: false,
-            fresh: false,
+            fresh: None,
         };
         count_state(None, st.machine.status());
         match &init.phase {
@@ -238,20 +238,23 @@ impl Actor for GameSessionActor {
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
             Phase::Ended(_) => {}
         }
-        st.fresh = init.fresh;
+        if init.fresh {
+            // The player is told at once, from the hand-over itself, so READY pushes leave in
+            // admission order; the record is written in `post_start`.
+            let now = self.ctx.clock.now_ms();
+            st.fresh = Some(now);
+            self.sync_view(&mut st, now);
+            self.push(&st);
+        }
         Ok(st)
     }
 
-    /// A fresh session's record is written, then the player told, after the actor has started:
-    /// whoever started it (the node queue handing over a machine) does not wait for the
-    /// storage write, which can take a WAL checkpoint's time. The actor's own messages come
-    /// after this, so nothing sees the session before its record is written.
+    /// A fresh session's record is written after the actor has started, so whoever started it
+    /// (the node queue handing over a machine) never waits for a storage write, which can take
+    /// a WAL checkpoint's time. The actor's own messages come after this.
     async fn post_start(&self, _me: ActorRef<SessionMsg>, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
-        if std::mem::take(&mut st.fresh) {
-            let now = self.ctx.clock.now_ms();
-            self.sync_view(st, now);
+        if let Some(now) = st.fresh.take() {
             self.persist(st, now).await;
-            self.push(st);
         }
         Ok(())
     }
