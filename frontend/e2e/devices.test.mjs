@@ -4,20 +4,7 @@
 // after A starts again, from the detail page's 开始游戏 (130115: confirm, force-cancel, 退出游戏成功).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  assertPrerequisites,
-  configToml,
-  dumpFailure,
-  grant,
-  launchBrowser,
-  login,
-  makeTempDir,
-  newPlayerContext,
-  openGameDetail,
-  startOnNode,
-  startServerWith,
-  stopServer,
-} from './helpers.mjs';
+import { configToml, grant, login, newPlayerContext, openGameDetail, startOnNode, withServer } from './helpers.mjs';
 
 const NODE = 1;
 const PHONE = '13900000061';
@@ -33,23 +20,16 @@ async function playOnA(ctxA, a, pages) {
   return play;
 }
 
+const devicesConfig = (dataDir) =>
+  configToml({
+    bind: '127.0.0.1:0',
+    dataDir,
+    game: { connect_countdown_secs: 60, connect_delay_ms: 300 },
+    nodes: [{ id: NODE, name: '测试一区', machines: ['d-01'] }],
+  });
+
 test('a game on another device is ended from the float and from 开始游戏 (130115)', { timeout: 110_000 }, async () => {
-  assertPrerequisites();
-  const tmp = await makeTempDir('yoo-e2e-devices-');
-  const log = [];
-  const pages = {};
-  let server = null;
-  let browser = null;
-  try {
-    const config = configToml({
-      bind: '127.0.0.1:0',
-      dataDir: tmp.dataDir,
-      game: { connect_countdown_secs: 60, connect_delay_ms: 300 },
-      nodes: [{ id: NODE, name: '测试一区', machines: ['d-01'] }],
-    });
-    server = await startServerWith(tmp.dir, 'config.toml', config, log);
-    const base = server.url;
-    browser = await launchBrowser();
+  await withServer('devices', devicesConfig, async ({ base, browser, pages }) => {
     const ctxA = await newPlayerContext(browser);
     const ctxB = await newPlayerContext(browser);
     const a = (pages.A = await ctxA.newPage());
@@ -101,12 +81,5 @@ test('a game on another device is ended from the float and from 开始游戏 (13
     await b.getByTestId('game-float').waitFor({ state: 'detached' });
     await closed;
     await a.getByTestId('game-float').waitFor({ state: 'detached' });
-  } catch (err) {
-    await dumpFailure('devices', pages, log);
-    throw err;
-  } finally {
-    if (browser) await browser.close().catch(() => undefined);
-    if (server) await stopServer(server.proc);
-    await tmp.cleanup();
-  }
+  });
 });

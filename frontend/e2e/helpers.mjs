@@ -297,3 +297,44 @@ export async function dumpFailure(tag, pages, log) {
   }
   console.error(`[e2e] ${tag}: server output (tail):\n${log.join('').split('\n').slice(-60).join('\n')}`);
 }
+
+/**
+ * Runs `body` against a fresh server (the config `makeConfig(dataDir)` returns) and browser,
+ * and always cleans up both; on failure it keeps a screenshot of every page in `pages` and the
+ * server's output. `body` gets { base, browser, pages }.
+ */
+export async function withServer(tag, makeConfig, body) {
+  assertPrerequisites();
+  const tmp = await makeTempDir(`yoo-e2e-${tag}-`);
+  const log = [];
+  const pages = {};
+  let server = null;
+  let browser = null;
+  try {
+    server = await startServerWith(tmp.dir, 'config.toml', makeConfig(tmp.dataDir), log);
+    browser = await launchBrowser();
+    await body({ base: server.url, browser, pages });
+  } catch (err) {
+    await dumpFailure(tag, pages, log);
+    throw err;
+  } finally {
+    if (browser) await browser.close().catch(() => undefined);
+    if (server) await stopServer(server.proc);
+    await tmp.cleanup();
+  }
+}
+
+/** A logged-in player on the home page, in a context of its own; `expectGift`: a new player's
+ * registration gift dialog is checked on the way. */
+export async function newPlayer(browser, base, phone, { initScript, expectGift = true, contextOptions } = {}) {
+  const ctx = await newPlayerContext(browser, contextOptions);
+  if (initScript) await ctx.addInitScript(initScript);
+  const page = await ctx.newPage();
+  await page.goto(`${base}/`);
+  const gift = await login(page, base, phone);
+  if (expectGift) {
+    assert.ok(gift, `${phone}: a new player gets the registration gift dialog`);
+    assert.match(gift, /开心收下/);
+  }
+  return { ctx, page };
+}

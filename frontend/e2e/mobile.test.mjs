@@ -7,53 +7,32 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   assertNoSidewaysScroll,
-  assertPrerequisites,
   assertTappable,
   configToml,
-  dumpFailure,
   grant,
-  launchBrowser,
   loginInDialog,
-  makeTempDir,
   newPlayerContext,
   openGameDetail,
-  startServerWith,
-  stopServer,
+  withServer as withServerOf,
 } from './helpers.mjs';
 
 const QUEUE_NODE = 1;
 const PLAY_NODE = 2;
 const PHONE = { width: 390, height: 844 };
 
-async function withServer(tag, body) {
-  assertPrerequisites();
-  const tmp = await makeTempDir(`yoo-e2e-${tag}-`);
-  const log = [];
-  const pages = {};
-  let server = null;
-  let browser = null;
-  try {
-    const config = configToml({
-      bind: '127.0.0.1:0',
-      dataDir: tmp.dataDir,
-      game: { connect_countdown_secs: 60, connect_delay_ms: 300, rank_refresh_ms: 200 },
-      nodes: [
-        { id: QUEUE_NODE, name: '排队一区', machines: [] },
-        { id: PLAY_NODE, name: '畅玩一区', machines: ['m-01'] },
-      ],
-    });
-    server = await startServerWith(tmp.dir, 'config.toml', config, log);
-    browser = await launchBrowser();
-    await body({ base: server.url, browser, pages });
-  } catch (err) {
-    await dumpFailure(tag, pages, log);
-    throw err;
-  } finally {
-    if (browser) await browser.close().catch(() => undefined);
-    if (server) await stopServer(server.proc);
-    await tmp.cleanup();
-  }
+function mobileConfig(dataDir) {
+  return configToml({
+    bind: '127.0.0.1:0',
+    dataDir,
+    game: { connect_countdown_secs: 60, connect_delay_ms: 300, rank_refresh_ms: 200 },
+    nodes: [
+      { id: QUEUE_NODE, name: '排队一区', machines: [] },
+      { id: PLAY_NODE, name: '畅玩一区', machines: ['m-01'] },
+    ],
+  });
 }
+
+const withServer = (tag, body) => withServerOf(tag, mobileConfig, body);
 
 test('a phone at 390x844: log in from 开始游戏, queue, float, exit confirm, ready dialog', { timeout: 110_000 }, async () => {
   await withServer('mobile', async ({ base, browser, pages }) => {

@@ -4,20 +4,7 @@
 // node 2 has one machine (the ready dialog and play). A charged minute lasts 1 s.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  assertPrerequisites,
-  configToml,
-  dumpFailure,
-  grant,
-  launchBrowser,
-  login,
-  makeTempDir,
-  newPlayerContext,
-  openGameDetail,
-  startOnNode,
-  startServerWith,
-  stopServer,
-} from './helpers.mjs';
+import { configToml, grant, newPlayer, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
 
 const QUEUE_NODE = 1;
 const PLAY_NODE = 2;
@@ -41,39 +28,8 @@ function queueConfig(dataDir) {
   });
 }
 
-/** Starts a server and a browser, runs `body`, and always cleans up both. */
-async function withServer(tag, body) {
-  assertPrerequisites();
-  const tmp = await makeTempDir(`yoo-e2e-${tag}-`);
-  const log = [];
-  const pages = {};
-  let server = null;
-  let browser = null;
-  try {
-    server = await startServerWith(tmp.dir, 'config.toml', queueConfig(tmp.dataDir), log);
-    browser = await launchBrowser();
-    await body({ base: server.url, browser, pages });
-  } catch (err) {
-    await dumpFailure(tag, pages, log);
-    throw err;
-  } finally {
-    if (browser) await browser.close().catch(() => undefined);
-    if (server) await stopServer(server.proc);
-    await tmp.cleanup();
-  }
-}
-
-/** A logged-in player on the home page; the new player's gift dialog is checked on the way. */
-async function player(browser, base, phone, initScript) {
-  const ctx = await newPlayerContext(browser);
-  if (initScript) await ctx.addInitScript(initScript);
-  const page = await ctx.newPage();
-  await page.goto(`${base}/`);
-  const gift = await login(page, base, phone);
-  assert.ok(gift, `${phone}: a new player gets the registration gift dialog`);
-  assert.match(gift, /开心收下/);
-  return { ctx, page };
-}
+const withServer = (tag, body) => withServerOf(tag, queueConfig, body);
+const player = (browser, base, phone, initScript) => newPlayer(browser, base, phone, { initScript });
 
 const rankText = (n) => `排队中，当前第 ${n} 位`;
 
