@@ -139,7 +139,7 @@ test('first load: the home page loads its own chunks only, compressed, hashed as
       assert.equal(h.vary, 'Accept-Encoding');
     }
     const names = scripts.map((r) => new URL(r.url()).pathname);
-    for (const lazy of ['GameListPage', 'GameDetailPage', 'PlayPage', 'UserPage', 'socket']) {
+    for (const lazy of ['GameListPage', 'GameDetailPage', 'PlayPage', 'UserPage', 'socket', 'readyNotice']) {
       assert.ok(!names.some((n) => n.includes(`/${lazy}-`)), `the home page did not load the ${lazy} chunk: ${names.join(', ')}`);
     }
     // another route loads its own chunk on the first visit

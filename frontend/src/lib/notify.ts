@@ -3,7 +3,7 @@
 // `noEffects` (or a recording fake) in tests.
 import { randomId } from '../transport/identity';
 import { isInCar } from './browserCheck';
-import { browserReadyNotifier, type ReadyNotifier } from './readyNotice';
+import type { ReadyNotifier } from './readyNotice';
 
 export interface BrowserEffects {
   /** leave fullscreen (the ready dialog and a server-ended game) */
@@ -104,13 +104,33 @@ function closePlayWindow(): boolean {
 }
 
 export function browserEffects(): BrowserEffects {
-  let notifier: ReadyNotifier | null = null;
+  // The reminder's code (the cross-tab de-duplication) is a chunk of its own: the home page's
+  // first load does not need it (scripts/check-bundle.mjs). The click that starts a game fetches
+  // it ahead, so the first READY seldom waits for it; a tab that did not start the game fetches
+  // it on its first READY, a delay the reminder's own 0-300 ms jitter already tolerates.
+  let notifier: Promise<ReadyNotifier> | null = null;
+  const loadNotifier = (): Promise<ReadyNotifier> => {
+    if (!notifier) {
+      const loading = import('./readyNotice').then((m) => m.browserReadyNotifier(randomId()));
+      notifier = loading;
+      // a chunk that failed to load is tried again on the next reminder
+      loading.catch(() => {
+        if (notifier === loading) notifier = null;
+      });
+    }
+    return notifier;
+  };
   return {
     exitFullscreen,
-    requestNotificationPermission,
+    requestNotificationPermission: () => {
+      requestNotificationPermission();
+      void loadNotifier();
+    },
     readyReminder: (sessionId) => {
-      notifier ??= browserReadyNotifier(randomId());
-      void notifier.notify(sessionId);
+      loadNotifier().then(
+        (n) => void n.notify(sessionId),
+        () => undefined,
+      );
     },
     openPlayWindow,
     closePlayWindow,
