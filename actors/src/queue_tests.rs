@@ -55,6 +55,7 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
             name: "测试一区".into(),
             status: 1,
             machines: (0..machines).map(|i| format!("m{i}")).collect(),
+            host_secret: None,
         }],
         ..DomainConfig::default()
     };
@@ -87,6 +88,7 @@ async fn admission_order_is_the_shown_ranks() {
                 GameMeta {
                     name: format!("g{id}").into(),
                     logo: "".into(),
+                    host_game: "".into(),
                 },
             )
         })
@@ -276,6 +278,7 @@ async fn a_failed_queue_rebuilds_itself_from_storage() {
         let meta = GameMeta {
             name: format!("g{game_id}").into(),
             logo: "".into(),
+            host_game: "".into(),
         };
         ractor::call!(q, QueueMsg::Enqueue, w, lane, meta).unwrap().unwrap();
         settle().await;
