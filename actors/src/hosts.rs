@@ -189,6 +189,9 @@ pub struct SlotEntry {
     pub reported: SlotState,
     pub reported_session: Option<i64>,
     pub usage: Usage,
+    /// A launch the host has not yet shown it received (no report, frame or exit of that
+    /// session since): a Free report until then may predate it, so it does not free the slot.
+    pub launch_pending: Option<i64>,
 }
 
 /// A linked host.
@@ -239,6 +242,7 @@ impl HostTable {
                 reported: SlotState::Broken,
                 reported_session: None,
                 usage: Usage::Busy,
+                launch_pending: None,
             });
         }
         if slots
@@ -286,7 +290,15 @@ impl HostTable {
     /// Something a linked host said: it is heard now, and its reports are settled. None: the link
     /// is not live (replaced or lost), and nothing changed.
     pub fn event(&mut self, link: &HostLink, ev: HostEvent, now: Instant) -> Option<Vec<HostEffect>> {
-        self.hosts.get_mut(&link.host).filter(|h| h.link == link.link)?.last_heard = now;
+        let host = self.hosts.get_mut(&link.host).filter(|h| h.link == link.link)?;
+        host.last_heard = now;
+        if let HostEvent::FirstFrame { slot, session_id } | HostEvent::GameExited { slot, session_id } = ev {
+            if let Some(s) = host.slots.get_mut(&slot) {
+                if s.launch_pending == Some(session_id) {
+                    s.launch_pending = None;
+                }
+            }
+        }
         let held = |t: &HostTable, slot: u32, id: i64| {
             t.hosts
                 .get(&link.host)
@@ -326,10 +338,16 @@ impl HostTable {
         let was = (s.reported, s.reported_session);
         s.reported = r.state;
         s.reported_session = r.session_id;
+        if r.session_id.is_some() && s.launch_pending == r.session_id {
+            s.launch_pending = None;
+        }
         let busy = matches!(r.state, SlotState::Launching | SlotState::Playing);
         let end = |session_id: i64| HostEffect::Command(sink.clone(), HostCommand::End { slot: r.slot, session_id });
         match (s.usage, r.state) {
             (Usage::Pool, SlotState::Free) => {}
+            (Usage::Ending(id), SlotState::Free) if s.launch_pending == Some(id) => {
+                // Said before the host took the launch: the game may be starting now.
+            }
             (Usage::Busy | Usage::Ending(_), SlotState::Free) => {
                 s.usage = Usage::Pool;
                 effects.push(HostEffect::Join(s.machine.clone()));
@@ -386,6 +404,7 @@ impl HostTable {
     pub fn unassign(&mut self, machine: &MachineId) {
         if let Some(s) = self.slot_mut(machine) {
             s.usage = Usage::Pool;
+            s.launch_pending = None;
         }
     }
 
@@ -408,8 +427,12 @@ impl HostTable {
             tracing::warn!(%host, game, session_id, "the host cannot run the session's game");
             return vec![HostEffect::End(session_id, EndReason::GameExited)];
         }
+        let sink = h.sink.clone();
+        if let Some(s) = self.slot_mut(machine) {
+            s.launch_pending = Some(session_id);
+        }
         vec![HostEffect::Command(
-            h.sink.clone(),
+            sink,
             HostCommand::Launch {
                 slot,
                 session_id,
@@ -672,6 +695,30 @@ mod tests {
         );
         assert_eq!(
             t.event(&link, HostEvent::Slot(report(0, SlotState::Free, None)), now),
+            Some(vec![HostEffect::Join(m("h-00"))])
+        );
+    }
+
+    // A Free report the host sent before it took a launch does not free a slot whose session
+    // ended meanwhile (the game may be starting); a report after the launch does.
+    #[test]
+    fn a_free_report_older_than_the_launch_does_not_free_the_slot() {
+        let mut t = HostTable::default();
+        let now = Instant::now();
+        let (link, _) = t.hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[]).unwrap();
+        t.assign(&m("h-00"), 5);
+        t.launch(&m("h-00"), 5, 1, "neverball");
+        t.release(&m("h-00"), 5);
+        let stale = HostEvent::Heartbeat(vec![report(0, SlotState::Free, None)]);
+        assert_eq!(t.event(&link, stale.clone(), now), Some(vec![]), "sent before the launch");
+        t.event(&link, HostEvent::Slot(report(0, SlotState::Launching, Some(5))), now);
+        t.event(&link, HostEvent::Slot(report(0, SlotState::Resetting, Some(5))), now);
+        assert_eq!(t.event(&link, stale, now), Some(vec![HostEffect::Join(m("h-00"))]));
+        // A session never launched: its slot is free on the next report.
+        t.assign(&m("h-00"), 6);
+        t.release(&m("h-00"), 6);
+        assert_eq!(
+            t.event(&link, HostEvent::Heartbeat(vec![report(0, SlotState::Free, None)]), now),
             Some(vec![HostEffect::Join(m("h-00"))])
         );
     }

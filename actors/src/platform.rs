@@ -244,7 +244,7 @@ impl Platform {
         let ctx = &self.ctx;
         let machine = r.machine_id.clone().ok_or(DomainError::WrongState)?;
         let queue = ctx.queue(r.node_id)?;
-        let claimed = ractor::call!(queue, QueueMsg::Claim, machine.clone())?;
+        let claimed = ractor::call!(queue, QueueMsg::Claim, machine.clone(), r.id)?;
         if !claimed {
             return Err(DomainError::WrongState);
         }

@@ -200,9 +200,9 @@ pub enum QueueMsg {
     HostGone(HostLink),
     /// Timer: hosts not heard for `HOST_TIMEOUT_MS` are lost.
     HostSilence,
-    /// Marks a free machine as out (a session restored after a restart holds it); false if it is
-    /// not a free machine of this node.
-    Claim(MachineId, RpcReplyPort<bool>),
+    /// Marks a free machine as out, held by the session (restored after a restart); false if it
+    /// is not a free machine of this node.
+    Claim(MachineId, i64, RpcReplyPort<bool>),
     /// (free, out) machines.
     Stats(RpcReplyPort<(usize, usize)>),
     /// Rebuild from storage after a restart (before any traffic), with the games' names.
@@ -261,6 +261,9 @@ pub struct QueueState {
     timers: Timers<QueueTimer>,
     /// The static machines (never withdrawn), to tell them from hosts' slots.
     statics: Vec<MachineId>,
+    /// The session holding each static machine that is out: only its release frees it (a
+    /// release sent again after a restart must not free the machine of the next player).
+    holders: HashMap<MachineId, i64>,
     shared: Arc<NodeShared>,
     /// When the pending tick is due: ticks keep a fixed cadence whatever the walks take.
     tick_due: tokio::time::Instant,
@@ -289,6 +292,7 @@ impl Actor for QueueActor {
             tick_due: tokio::time::Instant::now(),
             tick_pending: false,
             statics: args.machines,
+            holders: HashMap::new(),
             shared: args.shared,
         };
         if restart {
@@ -381,11 +385,13 @@ impl Actor for QueueActor {
             }
             QueueMsg::Release(machine, session_id, reply) => {
                 if st.statics.contains(&machine) {
-                    if st.machines.free(machine.clone()) {
+                    if st.holders.get(&machine) == Some(&session_id) && st.machines.free(machine.clone()) {
+                        st.holders.remove(&machine);
                         self.admit(&me, st, true).await;
                     } else {
-                        // A restarted queue that found the session ended counts it free already.
-                        tracing::debug!(node_id = st.node_id, machine = %machine, "released a machine that was not out");
+                        // Sent again after a restart that found the session ended: the machine
+                        // is free already, or another session's now.
+                        tracing::debug!(node_id = st.node_id, machine = %machine, session_id, "release of a machine the session does not hold");
                     }
                 } else {
                     let effects = st.shared.hosts.lock().release(&machine, session_id);
@@ -447,8 +453,12 @@ impl Actor for QueueActor {
                 }
                 self.watch_hosts(&me, st);
             }
-            QueueMsg::Claim(machine, reply) => {
-                let _ = reply.send(st.machines.claim(&machine));
+            QueueMsg::Claim(machine, session_id, reply) => {
+                let claimed = st.machines.claim(&machine);
+                if claimed {
+                    st.holders.insert(machine, session_id);
+                }
+                let _ = reply.send(claimed);
             }
             QueueMsg::Stats(reply) => {
                 let _ = reply.send((st.machines.free_count(), st.machines.out_count()));
@@ -522,7 +532,9 @@ impl QueueActor {
                     entries.push(restored(r));
                 }
                 (3..=5, Some(m)) => {
-                    st.machines.claim(m);
+                    if st.machines.claim(m) {
+                        st.holders.insert(m.clone(), r.id);
+                    }
                 }
                 _ => {}
             }
@@ -671,6 +683,8 @@ impl QueueActor {
             if stream.is_some() {
                 // Held before the session starts: a report of the host meanwhile sees it taken.
                 st.shared.hosts.lock().assign(&machine, id);
+            } else {
+                st.holders.insert(machine.clone(), id);
             }
             let init = SessionInit {
                 view,
@@ -701,6 +715,8 @@ impl QueueActor {
         }
         if stream.is_some() {
             st.shared.hosts.lock().unassign(&machine);
+        } else {
+            st.holders.remove(&machine);
         }
         st.machines.free(machine);
     }
