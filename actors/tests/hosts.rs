@@ -343,6 +343,35 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A game that shows no frame within the launch timeout ends its session (130124) and its
+/// slot is ended and reset; nothing was charged, as it never played.
+#[tokio::test(start_paused = true)]
+async fn a_launch_without_a_frame_ends_in_time() {
+    let (p, dir) = platform("launch-timeout").await;
+    let a = user(&p, "13800000001").await;
+    let (link, host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    let launching = [slot(0, SlotState::Launching, va.id)];
+    p.host_event(&link, HostEvent::Slot(launching[0]));
+    let timeout = p.config().launch_timeout_secs;
+    beat(&p, &link, timeout - 1, &launching).await;
+    assert_eq!(online(&p, a).await.status, Status::Connecting, "still launching");
+    beat(&p, &link, 2, &launching).await;
+    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    let record = p.store().sessions.get(va.id).unwrap().unwrap();
+    assert_eq!((record.end_reason.as_deref(), record.play_minutes), (Some("game_exited"), 0));
+    assert_eq!(
+        host.last(),
+        Some(HostCommand::End {
+            slot: 0,
+            session_id: va.id
+        })
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A closed link loses the host at once; a second host of a live name is refused; a host that
 /// lacks the session's game ends it at the confirm.
 #[tokio::test(start_paused = true)]
