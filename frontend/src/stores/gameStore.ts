@@ -4,6 +4,7 @@ import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
 import { GameStatus } from '../api/codes';
 import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
+import type { QualitySummary } from '../stream/stats';
 import type { RootStore } from './rootStore';
 
 /** core-platform.md §9 */
@@ -42,6 +43,13 @@ export interface NodePicker {
   gameId: number;
   gameName: string;
   selectedId: number | null;
+}
+
+/** A session's quality report as the player sees it after the game. */
+export interface ShownQualityReport {
+  sessionId: string;
+  gameName: string;
+  summary: QualitySummary;
 }
 
 /** The last live session of this client that ended, and how. */
@@ -101,6 +109,8 @@ export class GameStore {
   starting = false;
   /** what the last start asked, reused by 'queue again' */
   lastStart: StartRequest | null = null;
+  /** the quality report of the game that just ended, until the player closes it */
+  qualityReport: ShownQualityReport | null = null;
 
   /** bumped at every applied state: a floatBall answer older than a push is dropped */
   private version = 0;
@@ -710,6 +720,20 @@ export class GameStore {
     }
   }
 
+  /**
+   * Shows a finished session's quality report (the play page measured it). A play page in its
+   * own window also hands it to the window that opened it, which the player returns to when the
+   * play window closes itself.
+   */
+  presentQualityReport(report: ShownQualityReport, share = true): void {
+    this.qualityReport = report;
+    if (share) this.root.effects.shareQualityReport(report);
+  }
+
+  dismissQualityReport(): void {
+    this.qualityReport = null;
+  }
+
   reopenQueueDialog(): void {
     this.root.ui.setQueueDialogLarge(true);
   }
@@ -720,6 +744,7 @@ export class GameStore {
     this.nodePicker = null;
     this.lastEnded = null;
     this.lastStart = null;
+    this.qualityReport = null;
     this.version++;
   }
 

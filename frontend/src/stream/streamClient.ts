@@ -51,10 +51,8 @@ function toBytes(data: unknown): Uint8Array | null {
 export class StreamClient {
   private ws: StreamSocketLike | null;
   private opened = false;
-  private readonly handlers: StreamClientHandlers;
 
   constructor(url: string, create: StreamSocketFactory, handlers: StreamClientHandlers) {
-    this.handlers = handlers;
     const ws = create(url);
     ws.binaryType = 'arraybuffer';
     this.ws = ws;

@@ -16,6 +16,9 @@ import type { DecodedPicture, DecoderEnv, DecoderLike } from '../stream/decoder'
 import type { StreamSocketLike } from '../stream/streamClient';
 import type { CodecSupportEnv } from '../stream/support';
 
+/** The message of each ClientFrame case. */
+type SentBodies = { [B in ClientFrame['body'] as NonNullable<B['case']>]: NonNullable<B['value']> };
+
 export class FakeHostSocket implements StreamSocketLike {
   binaryType = 'blob';
   readyState = 0;
@@ -39,8 +42,8 @@ export class FakeHostSocket implements StreamSocketLike {
   }
 
   /** What the page sent, by kind. */
-  sentOf<K extends NonNullable<ClientFrame['body']['case']>>(kind: K): Extract<ClientFrame['body'], { case: K }>['value'][] {
-    return this.sent.filter((f) => f.body.case === kind).map((f) => f.body.value as Extract<ClientFrame['body'], { case: K }>['value']);
+  sentOf<K extends keyof SentBodies>(kind: K): SentBodies[K][] {
+    return this.sent.filter((f) => f.body.case === kind).map((f) => f.body.value as SentBodies[K]);
   }
 
   open(): void {
