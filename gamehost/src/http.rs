@@ -99,10 +99,14 @@ pub async fn stream(req: HttpRequest, body: web::Payload, host: web::Data<Arc<Ho
         Ok(t) => t,
         Err(r) => return r.response(),
     };
+    let slot = host.slot(ticket.slot).expect("checked");
+    // Checked before the upgrade too, so that a plain request learns why it would be refused.
+    if !slot.hub.serves(ticket.session_id) {
+        return Refusal::NotServing.response();
+    }
     let Ok(mut response) = actix_http::ws::handshake(req.head()) else {
         return HttpResponse::BadRequest().json(serde_json::json!({"code": 40000, "message": "需要 WebSocket 连接"}));
     };
-    let slot = host.slot(ticket.slot).expect("checked");
     let viewer = match slot.hub.attach(ticket.session_id, ticket.role) {
         Ok(v) => v,
         Err(NotServing) => return Refusal::NotServing.response(),
