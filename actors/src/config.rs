@@ -33,15 +33,21 @@ pub struct DomainConfig {
     pub sms: crate::passport::SmsLimits,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeConfig {
     pub id: i64,
     pub name: String,
     /// 1 selectable; anything else is under maintenance.
     #[serde(default = "one")]
     pub status: i32,
+    /// Static machines (load tests): always in the pool, besides the slots of linked game hosts.
     #[serde(default)]
     pub machines: Vec<String>,
+    /// The secret the node's game hosts prove in their hello and sign stream tickets with; a
+    /// node without one links no host.
+    #[serde(default)]
+    pub host_secret: Option<String>,
 }
 
 fn one() -> i32 {
@@ -65,12 +71,14 @@ impl Default for DomainConfig {
                     name: "华东一区".into(),
                     status: 1,
                     machines: vec!["hd1-01".into(), "hd1-02".into()],
+                    host_secret: None,
                 },
                 NodeConfig {
                     id: 2,
                     name: "华南一区".into(),
                     status: 1,
                     machines: vec!["hn1-01".into(), "hn1-02".into()],
+                    host_secret: None,
                 },
             ],
             sms: Default::default(),
@@ -93,5 +101,9 @@ impl DomainConfig {
     }
     pub fn connect_delay(&self) -> Duration {
         Duration::from_millis(self.connect_delay_ms)
+    }
+    /// A game host silent this long has lost its machines.
+    pub fn host_timeout(&self) -> Duration {
+        Duration::from_millis(hostlink::HOST_TIMEOUT_MS)
     }
 }

@@ -7,7 +7,7 @@
 //! call off the async threads and maps its failure to a [`DomainError`], and the `From`
 //! conversions in `error.rs` turn a failed actor call into one, so `?` works on both.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use engine::{Bus, Registry};
 use ractor::ActorRef;
@@ -19,8 +19,12 @@ use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, SessionKey};
 use crate::lanes::Place;
 use crate::player::{PlayerActor, PlayerMsg};
-use crate::queue::{GameMeta, QueueActor, QueueMsg};
+use crate::queue::{GameMeta, NodeShared, QueueActor, QueueMsg};
 use crate::view::{EndReason, GameState, Notice, Push};
+
+/// How many times a machine's release is sent to a queue that does not acknowledge it (the
+/// pauses double up to a second: about a minute in all, longer than a supervised restart).
+const RELEASE_TRIES: u32 = 70;
 
 /// What every actor shares.
 pub struct Ctx {
@@ -32,6 +36,8 @@ pub struct Ctx {
     pub(crate) players: OnceLock<Registry<i64, PlayerActor>>,
     pub(crate) sessions: OnceLock<Registry<SessionKey, GameSessionActor>>,
     pub(crate) queues: OnceLock<Registry<i64, QueueActor>>,
+    /// What each configured node's queue keeps across its restarts (its linked hosts).
+    pub(crate) nodes: std::collections::HashMap<i64, Arc<NodeShared>>,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -50,7 +56,9 @@ pub async fn blocking_raw<T: Send + 'static>(f: impl FnOnce() -> storage::Result
 
 impl Ctx {
     pub fn new(store: Store, config: DomainConfig, clock: Clock) -> Ctx {
+        let nodes = config.nodes.iter().map(|n| (n.id, Arc::default())).collect();
         Ctx {
+            nodes,
             store,
             config,
             clock,
@@ -103,14 +111,26 @@ impl Ctx {
         self.config.nodes.iter().filter_map(|n| self.queue(n.id).ok())
     }
 
-    /// Gives a machine back to its node's queue, which hands it to the head at once.
-    pub fn free_machine(&self, node_id: i64, machine: MachineId) {
-        match self.queue(node_id) {
-            Ok(q) => {
-                let _ = q.send_message(QueueMsg::Free(machine));
+    /// Gives the machine `session_id` held back to its node's queue, which hands it to the head
+    /// at once (a game host's slot after the host has reset it). The queue acknowledges it, and
+    /// the release is sent again until it does: a queue that fails and is restarted by its
+    /// supervisor loses its mailbox, and a machine released into it would otherwise never come
+    /// back. The restarted queue takes a release of a machine it already counts as free as done.
+    pub fn release_machine(self: &Arc<Self>, node_id: i64, machine: MachineId, session_id: i64) {
+        let ctx = self.clone();
+        tokio::spawn(async move {
+            let mut pause = std::time::Duration::from_millis(5);
+            for _ in 0..RELEASE_TRIES {
+                if let Ok(q) = ctx.queue(node_id) {
+                    if ractor::call!(q, QueueMsg::Release, machine.clone(), session_id).is_ok() {
+                        return;
+                    }
+                }
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(std::time::Duration::from_secs(1));
             }
-            Err(_) => tracing::error!(node_id, %machine, "machine freed on a node without a queue"),
-        }
+            tracing::error!(node_id, %machine, session_id, "machine release not acknowledged; given up");
+        });
     }
 
     /// Tells a player's actor if it is running (a stopped one reloads from storage anyway).
@@ -169,7 +189,7 @@ impl Ctx {
             tracing::error!(session_id = id, "session end write failed");
         }
         metrics::counter!("yoo_sessions_ended_total", "reason" => reason.as_str()).increment(1);
-        if reason == EndReason::ServerRestart {
+        if reason.by_server() {
             self.bus.publish(&uid, &Push::Notice(Notice::GameEnd { game_id, reason }));
         }
         self.bus.publish(&uid, &Push::GameStatus(GameState::Ended { id, game_id, reason }));

@@ -90,6 +90,9 @@ pub enum DomainError {
     /// The card is used, expired or invalidated.
     #[error("card not usable")]
     CardUnusable,
+    /// The session's quality report was given already (the first one stands).
+    #[error("quality report given")]
+    QualityReported,
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),

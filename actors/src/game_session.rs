@@ -45,12 +45,16 @@ pub enum Event {
     Over,
     /// The player's play time ran out.
     TimeUp,
+    /// The server ends the session: its game exited, its host was lost.
+    Stopped(EndReason),
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     StartCountdown,
     CancelCountdown,
+    /// Attach the stream: launch the game on a host's slot (PLAYING when its first frame is
+    /// encoded), or, on a static machine, the connect delay.
     StartConnect,
     /// Give the machine back to the node's queue.
     FreeMachine(MachineId),
@@ -95,6 +99,9 @@ impl SessionMachine {
                 vec![CancelCountdown, FreeMachine(machine.clone()), End(EndReason::Over)],
             ),
             (Playing { machine }, Event::TimeUp) => (Ended(EndReason::TimeUp), vec![FreeMachine(machine.clone()), End(EndReason::TimeUp)]),
+            (Ready { machine } | Connecting { machine } | Playing { machine }, Event::Stopped(reason)) => {
+                (Ended(reason), vec![CancelCountdown, FreeMachine(machine.clone()), End(reason)])
+            }
             _ => return Err(DomainError::WrongState),
         };
         self.phase = next;
@@ -163,11 +170,18 @@ pub struct SessionInit {
     pub fresh: bool,
     /// Minutes of play already charged (a restored PLAYING session goes on from there).
     pub play_minutes: i64,
+    /// The host game to launch, when the machine is a game host's slot (`view.stream` says
+    /// where it streams).
+    pub host_game: Option<Arc<str>>,
 }
 
 pub enum SessionMsg {
     CountdownLapsed,
+    /// The stream is attached: the connect delay of a static machine ran out, or the game
+    /// host encoded the game's first frame.
     Connected,
+    /// The server ends the session (its game exited, its host was lost).
+    Stopped(EndReason),
     /// Timer: charge the next minute of play.
     ChargeMinute,
     /// Play time was added to the player: a session in its time-up countdown charges again.
@@ -209,6 +223,8 @@ pub struct SessionActorState {
     out_of_time: bool,
     /// Started by a hand-over, not restored: `post_start` writes the record and tells the player.
     fresh: bool,
+    /// The host game launched on confirm (a game host's slot); None on a static machine.
+    host_game: Option<Arc<str>>,
 }
 
 impl Actor for GameSessionActor {
@@ -226,15 +242,18 @@ impl Actor for GameSessionActor {
             warned: false,
             out_of_time: false,
             fresh: false,
+            host_game: init.host_game.clone(),
         };
         count_state(None, st.machine.status());
         match &init.phase {
             Phase::Ready { .. } => st
                 .timers
                 .set(SessionTimer::Countdown, init.countdown, &me, SessionMsg::CountdownLapsed),
-            Phase::Connecting { .. } => st
-                .timers
-                .set(SessionTimer::Connect, self.ctx.config.connect_delay(), &me, SessionMsg::Connected),
+            Phase::Connecting { .. } if st.host_game.is_none() => {
+                st.timers
+                    .set(SessionTimer::Connect, self.ctx.config.connect_delay(), &me, SessionMsg::Connected)
+            }
+            Phase::Connecting { .. } => {}
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
             Phase::Ended(_) => {}
         }
@@ -259,6 +278,11 @@ impl Actor for GameSessionActor {
     async fn handle(&self, me: ActorRef<SessionMsg>, msg: SessionMsg, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
         match msg {
             SessionMsg::CountdownLapsed => self.apply(&me, st, Event::CountdownLapsed).await.unwrap_or(()),
+            SessionMsg::Stopped(reason) => {
+                if let Err(e) = self.apply(&me, st, Event::Stopped(reason)).await {
+                    tracing::debug!(session_id = st.view.id, error = %e, "stopped after its end");
+                }
+            }
             SessionMsg::Connected => {
                 if self.apply(&me, st, Event::Connected).await.is_ok() {
                     self.schedule_minute(&me, st);
@@ -423,10 +447,24 @@ impl GameSessionActor {
                     SessionMsg::CountdownLapsed,
                 ),
                 Effect::CancelCountdown => st.timers.cancel(&SessionTimer::Countdown),
-                Effect::StartConnect => st
-                    .timers
-                    .set(SessionTimer::Connect, self.ctx.config.connect_delay(), me, SessionMsg::Connected),
-                Effect::FreeMachine(m) => self.ctx.free_machine(st.view.node_id, m),
+                Effect::StartConnect => match (&st.host_game, &st.machine.phase) {
+                    (Some(game), Phase::Connecting { machine }) => {
+                        // PLAYING comes with the host's first frame, not on a timer.
+                        let launch = crate::queue::QueueMsg::Launch {
+                            machine: machine.clone(),
+                            session_id: st.view.id,
+                            uid: st.uid,
+                            game: game.clone(),
+                        };
+                        if let Ok(q) = self.ctx.queue(st.view.node_id) {
+                            let _ = q.send_message(launch);
+                        }
+                    }
+                    _ => st
+                        .timers
+                        .set(SessionTimer::Connect, self.ctx.config.connect_delay(), me, SessionMsg::Connected),
+                },
+                Effect::FreeMachine(m) => self.ctx.release_machine(st.view.node_id, m, st.view.id),
                 Effect::Changed => {
                     self.sync_view(st, now);
                     self.persist(st, now).await;
@@ -539,6 +577,17 @@ mod tests {
             Phase::Ended(EndReason::TimeUp),
             Ok(vec![FreeMachine(m("a")), End(EndReason::TimeUp)]),
         );
+        for events in [&[][..], &[Confirm], &[Confirm, Connected]] {
+            for reason in [GameExited, HostLost] {
+                let mut all = events.to_vec();
+                all.push(Stopped(reason));
+                check(
+                    &all,
+                    Phase::Ended(reason),
+                    Ok(vec![CancelCountdown, FreeMachine(m("a")), End(reason)]),
+                );
+            }
+        }
     }
 
     #[test]
@@ -566,6 +615,11 @@ mod tests {
         check(
             &[CountdownLapsed, Confirm],
             Phase::Ended(EndReason::Missed),
+            Err(DomainError::UnknownSession),
+        );
+        check(
+            &[Event::Over, Stopped(EndReason::HostLost)],
+            Phase::Ended(EndReason::Over),
             Err(DomainError::UnknownSession),
         );
     }

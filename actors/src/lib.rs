@@ -21,6 +21,9 @@
 //! - `ranks`: keeping the ranks connected waiting players see fresh.
 //! - `wait`: the expected wait as a range measured from the node's admissions.
 //! - `machine_pool`: the bookkeeping of a node's machines (free, out), owned by its queue.
+//! - `hosts`: the game hosts of a node (which host and slot each machine is, what each slot
+//!   serves, when each host was last heard), owned by its queue; the commands to hosts go
+//!   through [`hosts::HostSink`], which the facade implements.
 //! - `player`: one actor per user that serializes the calls about the player's game.
 //! - `connection`: a socket's subscription to its user's pushes.
 //! - `passport`: SMS codes, login sessions and socket tokens.
@@ -33,6 +36,7 @@ pub mod ctx;
 pub mod error;
 pub mod game_session;
 pub mod holdings;
+pub mod hosts;
 pub mod lanes;
 pub mod machine_pool;
 pub mod passport;

@@ -3,7 +3,8 @@
 //! [`PoolState`] is pure bookkeeping owned by the node's queue actor (`queue.rs`): the queue
 //! takes a free machine for its head the moment one is there, so a freed machine goes straight
 //! to the player ranked first, with no round trip between two actors. A machine is never handed
-//! out twice: freeing a machine that is not out is ignored.
+//! out twice: freeing a machine that is not out is ignored. The machines of game hosts come and
+//! go as their hosts link and are lost (`add`, `withdraw`); the static ones stay.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -50,6 +51,37 @@ impl PoolState {
         true
     }
 
+    /// A machine becomes free: one that was out comes back, a new one joins; false (and nothing
+    /// changes) if it was free already.
+    pub fn add(&mut self, machine: MachineId) -> bool {
+        if self.free.contains(&machine) {
+            return false;
+        }
+        self.out.remove(&machine);
+        self.free.push_back(machine);
+        true
+    }
+
+    /// Counts a machine as out (held or being given back) without having handed it out here:
+    /// a restarted queue's view of what its hosts' sessions hold.
+    pub fn add_out(&mut self, machine: MachineId) {
+        if !self.free.contains(&machine) {
+            self.out.insert(machine);
+        }
+    }
+
+    /// The machine leaves the pool, free or out; false if it was in neither.
+    pub fn withdraw(&mut self, machine: &MachineId) -> bool {
+        if self.out.remove(machine) {
+            return true;
+        }
+        let Some(i) = self.free.iter().position(|m| m == machine) else {
+            return false;
+        };
+        self.free.remove(i);
+        true
+    }
+
     pub fn free_count(&self) -> usize {
         self.free.len()
     }
@@ -79,5 +111,22 @@ mod tests {
         assert!(!p.claim(&"m2".to_string()), "a machine out cannot be claimed");
         assert!(p.claim(&"m1".to_string()));
         assert_eq!((p.free_count(), p.out_count()), (0, 2));
+    }
+
+    /// Host machines join, come back from out, and leave from either side, each once.
+    #[test]
+    fn host_machines_join_and_leave() {
+        let mut p = PoolState::new(["s".to_string()]);
+        assert!(p.add("h-00".to_string()));
+        assert!(!p.add("h-00".to_string()), "free already");
+        assert_eq!(p.take().as_deref(), Some("s"));
+        assert_eq!(p.take().as_deref(), Some("h-00"));
+        assert!(p.add("h-00".to_string()), "back from out");
+        p.add_out("h-01".to_string());
+        assert_eq!((p.free_count(), p.out_count()), (1, 2));
+        assert!(p.withdraw(&"h-00".to_string()) && p.withdraw(&"h-01".to_string()));
+        assert!(!p.withdraw(&"h-01".to_string()));
+        assert!(!p.free("h-01".to_string()), "a withdrawn machine does not come back by a free");
+        assert_eq!((p.free_count(), p.out_count()), (0, 1));
     }
 }

@@ -20,11 +20,12 @@ use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
 use crate::game_session::{GameSessionActor, MachineId, Phase, SessionInit, SessionKey};
 use crate::holdings::Holdings;
+use crate::hosts::{HostEvent, HostHello, HostLink, HostRefusal, HostSink, StreamTarget};
 use crate::lanes::Lane;
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
-use crate::queue::{GameMeta, QueueActor, QueueArgs, QueueMsg};
+use crate::queue::{GameMeta, NodeShared, QueueActor, QueueArgs, QueueMsg};
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use crate::wait::WaitRange;
 use storage::GameSessionRecord;
@@ -49,6 +50,24 @@ impl ChannelPreview {
     pub fn wait_duration(&self) -> u64 {
         self.wait.map_or(0, |w| w.max_secs.unwrap_or(w.min_secs))
     }
+}
+
+/// A played session in the player's history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayRecord {
+    pub id: i64,
+    pub game_id: i64,
+    pub game_name: String,
+    pub node_id: i64,
+    pub node_name: String,
+    /// When PLAYING began (ms).
+    pub playing_at: i64,
+    /// When the session ended (ms); None while it plays.
+    pub ended_at: Option<i64>,
+    pub end_reason: Option<String>,
+    /// Minutes of play charged.
+    pub play_minutes: i64,
+    pub quality: Option<storage::QualityReport>,
 }
 
 /// Something granted to a player: by an operator in dev mode now, by a purchase later.
@@ -117,19 +136,26 @@ impl Platform {
             (GameSessionActor { ctx: c.clone() }, init)
         });
         let c = ctx.clone();
-        type NodeArgs = (Arc<str>, Vec<MachineId>, Arc<std::sync::atomic::AtomicBool>);
+        type NodeArgs = (Arc<str>, Vec<MachineId>, Arc<std::sync::atomic::AtomicBool>, Arc<NodeShared>);
         let nodes: std::collections::HashMap<i64, NodeArgs> = config
             .nodes
             .iter()
-            .map(|n| (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), Arc::default())))
+            .map(|n| {
+                let shared = ctx.nodes.get(&n.id).cloned().unwrap_or_default();
+                (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), Arc::default(), shared))
+            })
             .collect();
         let queues: Factory<i64, QueueActor> = Arc::new(move |node| {
-            let (name, machines, started) = nodes.get(node).cloned().unwrap_or_else(|| (Arc::from(""), vec![], Arc::default()));
+            let (name, machines, started, shared) = nodes
+                .get(node)
+                .cloned()
+                .unwrap_or_else(|| (Arc::from(""), vec![], Arc::default(), Arc::default()));
             let args = QueueArgs {
                 node_id: *node,
                 node_name: name,
                 machines,
                 started,
+                shared,
             };
             (QueueActor { ctx: c.clone() }, args)
         });
@@ -218,7 +244,7 @@ impl Platform {
         let ctx = &self.ctx;
         let machine = r.machine_id.clone().ok_or(DomainError::WrongState)?;
         let queue = ctx.queue(r.node_id)?;
-        let claimed = ractor::call!(queue, QueueMsg::Claim, machine.clone())?;
+        let claimed = ractor::call!(queue, QueueMsg::Claim, machine.clone(), r.id)?;
         if !claimed {
             return Err(DomainError::WrongState);
         }
@@ -246,6 +272,7 @@ impl Platform {
             playing_at_ms: r.playing_at,
             is_fast: r.lane,
             sort: 0,
+            stream: None,
         };
         let init = SessionInit {
             view,
@@ -254,6 +281,7 @@ impl Platform {
             countdown: full.saturating_sub(elapsed),
             fresh: false,
             play_minutes: r.play_minutes,
+            host_game: None,
         };
         ctx.sessions()
             .get_or_start(&SessionKey::new(r.id, init))
@@ -559,6 +587,106 @@ impl Platform {
     /// Publishes a push to every socket of a user.
     pub fn push(&self, uid: i64, push: Push) -> usize {
         self.ctx.bus.publish(&uid, &push)
+    }
+
+    /// A game host of a node says hello (the facade checked its MAC against the node's secret):
+    /// its free slots join the node's pool. The first command on `sink` is the welcome.
+    pub async fn link_host(&self, hello: HostHello, sink: Arc<dyn HostSink>) -> Result<HostLink, HostRefusal> {
+        let q = self.ctx.queue(hello.node_id).map_err(|_| HostRefusal::UnknownNode)?;
+        match ractor::call!(q, QueueMsg::HostHello, hello, sink) {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!(error = %e, "node queue did not answer a host's hello");
+                Err(HostRefusal::UnknownNode)
+            }
+        }
+    }
+
+    /// Something a linked host said (heartbeats, slot states, first frames, exits).
+    pub fn host_event(&self, link: &HostLink, event: HostEvent) {
+        if let Ok(q) = self.ctx.queue(link.node_id) {
+            let _ = q.send_message(QueueMsg::HostEvent(link.clone(), event));
+        }
+    }
+
+    /// A host's link closed: its machines leave the pool and the sessions on them end.
+    pub fn host_gone(&self, link: HostLink) {
+        if let Ok(q) = self.ctx.queue(link.node_id) {
+            let _ = q.send_message(QueueMsg::HostGone(link));
+        }
+    }
+
+    /// The node's latency probe when a game host of the node is linked (its `/ping`), so that
+    /// the node dialog measures the path to the machines.
+    pub fn node_ping_url(&self, node_id: i64) -> Option<Arc<str>> {
+        self.ctx.nodes.get(&node_id)?.hosts.lock().ping_url()
+    }
+
+    /// The caller's live session `session_id` with where its stream is served, for a stream
+    /// ticket: only the session's own player, only while CONNECTING or PLAYING on a game host's
+    /// slot.
+    pub async fn stream_of(&self, uid: i64, session_id: i64) -> DomainResult<(SessionView, Arc<StreamTarget>)> {
+        let GameState::Online(v) = self.game_state(uid).await? else {
+            return Err(DomainError::UnknownSession);
+        };
+        if v.id != session_id {
+            return Err(DomainError::UnknownSession);
+        }
+        match (&v.stream, v.status) {
+            (Some(target), Status::Connecting | Status::Playing) => {
+                let target = target.clone();
+                Ok((v, target))
+            }
+            _ => Err(DomainError::WrongState),
+        }
+    }
+
+    /// Stores what the play page measured of a session's stream, once per session: the
+    /// caller's own session that held a machine. The first report stands; another is refused.
+    pub async fn report_quality(&self, report: storage::QualityReport) -> DomainResult<storage::QualityReport> {
+        let (id, uid) = (report.session_id, report.uid);
+        let record = self.ctx.db(move |s| s.sessions.get(id)).await?;
+        match record {
+            Some(r) if r.uid == uid && r.ready_at.is_some() => {}
+            Some(r) if r.uid == uid => return Err(DomainError::WrongState),
+            _ => return Err(DomainError::UnknownSession),
+        }
+        let stored = report.clone();
+        match self.ctx.db_raw(move |s| s.sessions.add_quality(&stored)).await? {
+            Ok(()) => Ok(report),
+            Err(storage::Error::Conflict(_)) => Err(DomainError::QualityReported),
+            Err(storage::Error::NotFound) => Err(DomainError::UnknownSession),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The caller's played sessions, newest first, with their quality reports: page `page`
+    /// (from 1) of `page_size`, and how many there are.
+    pub async fn play_history(&self, uid: i64, page: u32, page_size: u32) -> DomainResult<(Vec<PlayRecord>, u64)> {
+        let offset = u64::from(page.max(1) - 1) * u64::from(page_size);
+        let (rows, total) = self.ctx.db(move |s| s.sessions.played(uid, offset, page_size)).await?;
+        let mut names: std::collections::HashMap<i64, String> = Default::default();
+        let mut records = Vec::with_capacity(rows.len());
+        for (r, quality) in rows {
+            if !names.contains_key(&r.game_id) {
+                let game_id = r.game_id;
+                let name = self.ctx.db(move |s| s.games.get(game_id)).await?.map(|g| g.name).unwrap_or_default();
+                names.insert(game_id, name);
+            }
+            records.push(PlayRecord {
+                id: r.id,
+                game_id: r.game_id,
+                game_name: names.get(&r.game_id).cloned().unwrap_or_default(),
+                node_id: r.node_id,
+                node_name: self.ctx.node_name(r.node_id).unwrap_or_default().to_string(),
+                playing_at: r.playing_at.unwrap_or(r.created_at),
+                ended_at: r.ended_at,
+                end_reason: r.end_reason,
+                play_minutes: r.play_minutes,
+                quality,
+            });
+        }
+        Ok((records, total))
     }
 
     /// (free, out) machines of a node, for tests and metrics.

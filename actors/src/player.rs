@@ -390,6 +390,7 @@ mod tests {
             playing_at_ms: None,
             is_fast: 0,
             sort: 1,
+            stream: None,
         }
     }
 

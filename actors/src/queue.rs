@@ -23,7 +23,18 @@
 //!    when the queue is empty.
 //! 4. A queue restarted by its supervisor (a failed handler) rebuilds itself from storage: the
 //!    waiting players in their stored places, the machines of the node's live sessions out
-//!    (`a_failed_queue_rebuilds_itself_from_storage`).
+//!    (`a_failed_queue_rebuilds_itself_from_storage`), the linked hosts' machines as the host
+//!    table (kept across restarts in [`NodeShared`]) has them; a machine released while it
+//!    restarts comes back (releases are acknowledged and sent again, `Ctx::release_machine`),
+//!    and the gauges it keeps equal the rebuilt state
+//!    (`a_restarted_queue_counts_what_it_rebuilt`, `a_machine_released_during_a_restart_comes_back`).
+//!
+//! Game hosts (`hosts.rs`): the queue owns its node's [`HostTable`] and carries out what each
+//! change of it means: a slot reported Free joins the pool (the head gets it in the same
+//! message), a confirmed session's game is launched on its slot, a session's end tells the host
+//! to end the game and the machine comes back only when the host reports the slot Free again, a
+//! host silent for `HOST_TIMEOUT_MS` (tokio time) or whose link closes loses its machines and
+//! the sessions on them end.
 //!
 //! Rank freshness (see `ranks.rs` for the structure): while anyone waits, a tick every
 //! `rank_refresh / RANK_SLICES` serves one slice of the *connected* waiting players (session id
@@ -41,12 +52,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use engine::Timers;
+use parking_lot::Mutex;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use storage::{Game, GameSessionRecord};
 
 use crate::ctx::Ctx;
 use crate::error::DomainResult;
-use crate::game_session::{MachineId, Phase, SessionInit, SessionKey};
+use crate::game_session::{MachineId, Phase, SessionInit, SessionKey, SessionMsg};
+use crate::hosts::{HostEffect, HostEvent, HostHello, HostLink, HostRefusal, HostSink, HostTable};
 use crate::lanes::{IdMap, Lane, LaneQueue, Place};
 use crate::machine_pool::PoolState;
 use crate::ranks::{Seen, Watchers, RANK_SLICES};
@@ -70,11 +83,12 @@ pub struct Waiting {
     pub listed: bool,
 }
 
-/// What a queue shows of a game in every view.
+/// What a queue shows of a game in every view, and the host game it launches.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameMeta {
     pub name: Arc<str>,
     pub logo: Arc<str>,
+    pub host_game: Arc<str>,
 }
 
 impl GameMeta {
@@ -82,8 +96,42 @@ impl GameMeta {
         GameMeta {
             name: game.name.as_str().into(),
             logo: crate::view::game_logo(game).into(),
+            host_game: game.host_game.as_str().into(),
         }
     }
+}
+
+/// What a node's queue keeps across its restarts by the supervisor: the linked hosts (their
+/// links are the facade's sockets, which outlive the actor, and nothing of them is in storage),
+/// and what the queue has added to the gauges, so that a restarted queue corrects them to what
+/// it rebuilt (a failed actor never runs `post_stop`).
+#[derive(Default)]
+pub struct NodeShared {
+    pub hosts: Mutex<HostTable>,
+    counted: Mutex<Counted>,
+}
+
+impl std::fmt::Debug for NodeShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NodeShared({} hosts, {:?})", self.hosts.lock().len(), self.counted.lock())
+    }
+}
+
+/// The node's part of `yoo_players_waiting` (and `yoo_sessions{state="queue"}`) and of
+/// `yoo_machines_free`.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct Counted {
+    waiting: f64,
+    free: f64,
+}
+
+/// The queue's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum QueueTimer {
+    /// The next rank refresh tick.
+    Ranks,
+    /// The next time a linked host may have fallen silent.
+    Hosts,
 }
 
 /// What the queue of a node starts with.
@@ -91,10 +139,12 @@ impl GameMeta {
 pub struct QueueArgs {
     pub node_id: i64,
     pub node_name: Arc<str>,
+    /// The static machines of the configuration (the hosts' come and go).
     pub machines: Vec<MachineId>,
     /// Set by the first start: a start after it is a restart by the supervisor, and the queue
     /// rebuilds itself from storage (the platform restores the first one).
     pub started: Arc<AtomicBool>,
+    pub shared: Arc<NodeShared>,
 }
 
 /// A restored entry: the waiting session and its stored place.
@@ -131,11 +181,28 @@ pub enum QueueMsg {
     Get(i64, RpcReplyPort<Option<SessionView>>),
     /// What a player joining `lane` now would see, and the asking session's own place.
     Preview(Lane, Option<i64>, RpcReplyPort<Preview>),
-    /// A machine of this node comes back: it goes to the head of the queue at once.
-    Free(MachineId),
-    /// Marks a free machine as out (a session restored after a restart holds it); false if it is
-    /// not a free machine of this node.
-    Claim(MachineId, RpcReplyPort<bool>),
+    /// The session that held a machine of this node ended: a static machine goes to the head of
+    /// the queue at once; a host's slot is ended and reset by its host first. Replies when done
+    /// (the sender sends it again until then, `Ctx::release_machine`).
+    Release(MachineId, i64, RpcReplyPort<()>),
+    /// A session on a host's slot was confirmed: launch its game there.
+    Launch {
+        machine: MachineId,
+        session_id: i64,
+        uid: i64,
+        game: Arc<str>,
+    },
+    /// A game host of this node says hello (its MAC checked); replies with its link.
+    HostHello(HostHello, Arc<dyn HostSink>, RpcReplyPort<Result<HostLink, HostRefusal>>),
+    /// A linked host said something.
+    HostEvent(HostLink, HostEvent),
+    /// A host's link closed.
+    HostGone(HostLink),
+    /// Timer: hosts not heard for `HOST_TIMEOUT_MS` are lost.
+    HostSilence,
+    /// Marks a free machine as out, held by the session (restored after a restart); false if it
+    /// is not a free machine of this node.
+    Claim(MachineId, i64, RpcReplyPort<bool>),
     /// (free, out) machines.
     Stats(RpcReplyPort<(usize, usize)>),
     /// Rebuild from storage after a restart (before any traffic), with the games' names.
@@ -190,8 +257,14 @@ pub struct QueueState {
     rate: AdmissionRate,
     /// The connected waiting players by slice, and the slice being refreshed.
     watchers: Watchers,
-    /// The next rank refresh tick, set while anyone waits.
-    timers: Timers<()>,
+    /// The next rank refresh tick, set while anyone waits; the next host silence check.
+    timers: Timers<QueueTimer>,
+    /// The static machines (never withdrawn), to tell them from hosts' slots.
+    statics: Vec<MachineId>,
+    /// The session holding each static machine that is out: only its release frees it (a
+    /// release sent again after a restart must not free the machine of the next player).
+    holders: HashMap<MachineId, i64>,
+    shared: Arc<NodeShared>,
     /// When the pending tick is due: ticks keep a fixed cadence whatever the walks take.
     tick_due: tokio::time::Instant,
     /// A tick is armed or its message is on its way (the timer's own state cannot tell the
@@ -206,35 +279,39 @@ impl Actor for QueueActor {
 
     async fn pre_start(&self, me: ActorRef<QueueMsg>, args: QueueArgs) -> Result<QueueState, ActorProcessingErr> {
         let restart = args.started.swap(true, Ordering::SeqCst);
-        if !restart {
-            metrics::gauge!("yoo_machines_free").increment(args.machines.len() as f64);
-        }
         let mut st = QueueState {
             node_id: args.node_id,
             node_name: args.node_name,
             games: HashMap::new(),
             queue: LaneQueue::default(),
             by_uid: IdMap::default(),
-            machines: PoolState::new(args.machines),
+            machines: PoolState::new(args.machines.clone()),
             rate: AdmissionRate::default(),
             watchers: Watchers::default(),
             timers: Timers::default(),
             tick_due: tokio::time::Instant::now(),
             tick_pending: false,
+            statics: args.machines,
+            holders: HashMap::new(),
+            shared: args.shared,
         };
         if restart {
             self.recover(&me, &mut st).await?;
         }
+        self.watch_hosts(&me, &mut st);
+        sync_gauges(&st);
         Ok(st)
     }
 
     async fn post_stop(&self, _me: ActorRef<QueueMsg>, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
-        metrics::gauge!("yoo_machines_free").decrement(st.machines.free_count() as f64);
+        // A queue that stops for good takes its counts out of the gauges.
+        st.queue = LaneQueue::default();
+        st.machines = PoolState::default();
+        sync_gauges(st);
         Ok(())
     }
 
     async fn handle(&self, me: ActorRef<QueueMsg>, msg: QueueMsg, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
-        let free_before = st.machines.free_count() as f64;
         match msg {
             QueueMsg::Enqueue(w, lane, meta, reply) => {
                 st.games.insert(w.game_id, meta);
@@ -249,8 +326,6 @@ impl Actor for QueueActor {
                         w.told = rank;
                     }
                     self.watch(st, uid);
-                    metrics::gauge!("yoo_players_waiting").increment(1.0);
-                    crate::game_session::count_state(None, Some(Status::Queue));
                     self.changed(&me, st);
                     let _ = reply.send(Ok(self.view(st, id, rank)));
                     // A machine that was free is this player's at once (they are alone).
@@ -308,15 +383,82 @@ impl Actor for QueueActor {
                 let wait = st.rate.range(ahead + 1, now);
                 let _ = reply.send(Preview { ahead, wait, own });
             }
-            QueueMsg::Free(machine) => {
-                if st.machines.free(machine.clone()) {
-                    self.admit(&me, st, true).await;
+            QueueMsg::Release(machine, session_id, reply) => {
+                if st.statics.contains(&machine) {
+                    if st.holders.get(&machine) == Some(&session_id) && st.machines.free(machine.clone()) {
+                        st.holders.remove(&machine);
+                        self.admit(&me, st, true).await;
+                    } else {
+                        // Sent again after a restart that found the session ended: the machine
+                        // is free already, or another session's now.
+                        tracing::debug!(node_id = st.node_id, machine = %machine, session_id, "release of a machine the session does not hold");
+                    }
                 } else {
-                    tracing::warn!(node_id = st.node_id, machine = %machine, "freed a machine that was not out");
+                    let effects = st.shared.hosts.lock().release(&machine, session_id);
+                    // None: its host was lost meanwhile, and the machine with it.
+                    self.carry_out(&me, st, effects.unwrap_or_default()).await;
+                }
+                let _ = reply.send(());
+            }
+            QueueMsg::Launch {
+                machine,
+                session_id,
+                uid,
+                game,
+            } => {
+                let effects = st.shared.hosts.lock().launch(&machine, session_id, uid, &game);
+                self.carry_out(&me, st, effects).await;
+            }
+            QueueMsg::HostHello(hello, sink, reply) => {
+                let host = hello.host.clone();
+                let linked = st
+                    .shared
+                    .hosts
+                    .lock()
+                    .hello(hello, sink, tokio::time::Instant::now(), &st.statics);
+                match linked {
+                    Ok((link, effects)) => {
+                        tracing::info!(node_id = st.node_id, %host, link = link.link, "game host linked");
+                        self.carry_out(&me, st, effects).await;
+                        self.watch_hosts(&me, st);
+                        let _ = reply.send(Ok(link));
+                    }
+                    Err(refusal) => {
+                        tracing::warn!(node_id = st.node_id, %host, ?refusal, "game host refused");
+                        let _ = reply.send(Err(refusal));
+                    }
                 }
             }
-            QueueMsg::Claim(machine, reply) => {
-                let _ = reply.send(st.machines.claim(&machine));
+            QueueMsg::HostEvent(link, event) => {
+                let effects = st.shared.hosts.lock().event(&link, event, tokio::time::Instant::now());
+                match effects {
+                    Some(effects) => self.carry_out(&me, st, effects).await,
+                    None => tracing::debug!(host = %link.host, link = link.link, "a host link that is not live"),
+                }
+            }
+            QueueMsg::HostGone(link) => {
+                let effects = st.shared.hosts.lock().lose(&link);
+                if !effects.is_empty() {
+                    tracing::warn!(node_id = st.node_id, host = %link.host, "game host link closed; its machines left the pool");
+                }
+                self.carry_out(&me, st, effects).await;
+            }
+            QueueMsg::HostSilence => {
+                let now = tokio::time::Instant::now();
+                let silent = st.shared.hosts.lock().silent(now, self.ctx.config.host_timeout(), st.node_id);
+                for link in silent {
+                    tracing::warn!(node_id = st.node_id, host = %link.host, "game host silent; its machines left the pool");
+                    let effects = st.shared.hosts.lock().lose(&link);
+                    self.carry_out(&me, st, effects).await;
+                }
+                self.watch_hosts(&me, st);
+            }
+            QueueMsg::Claim(machine, session_id, reply) => {
+                let claimed = st.machines.claim(&machine);
+                if claimed {
+                    st.holders.insert(machine, session_id);
+                }
+                let _ = reply.send(claimed);
             }
             QueueMsg::Stats(reply) => {
                 let _ = reply.send((st.machines.free_count(), st.machines.out_count()));
@@ -326,12 +468,7 @@ impl Actor for QueueActor {
                 entries,
                 games,
             } => {
-                let n = entries.len();
                 self.restore(&me, st, virtual_time, entries, games).await;
-                metrics::gauge!("yoo_players_waiting").increment(n as f64);
-                for _ in 0..n {
-                    crate::game_session::count_state(None, Some(Status::Queue));
-                }
                 self.admit(&me, st, false).await;
             }
             QueueMsg::Admit => self.admit(&me, st, false).await,
@@ -358,12 +495,12 @@ impl Actor for QueueActor {
                     // a walk's own time does not stretch the period (a late tick runs at once).
                     let now = tokio::time::Instant::now();
                     st.tick_due = (st.tick_due + self.tick()).max(now);
-                    st.timers.set((), st.tick_due - now, &me, QueueMsg::RefreshRanks);
+                    st.timers.set(QueueTimer::Ranks, st.tick_due - now, &me, QueueMsg::RefreshRanks);
                 }
             }
             QueueMsg::RefreshChunk => self.refresh_step(&me, st),
         }
-        metrics::gauge!("yoo_machines_free").increment(st.machines.free_count() as f64 - free_before);
+        sync_gauges(st);
         st.rate.set_busy(self.ctx.clock.now_ms(), !st.queue.is_empty());
         Ok(())
     }
@@ -371,10 +508,18 @@ impl Actor for QueueActor {
 
 impl QueueActor {
     /// Rebuilds the queue after a restart by its supervisor (a failed handler): the waiting
-    /// players in their stored places, and the machines the live sessions of the node hold
-    /// (their actors run on). The gauges still count what the failed actor counted.
+    /// players in their stored places, the machines the live sessions of the node hold (their
+    /// actors run on), and the linked hosts' machines as the host table has them. The gauges
+    /// are corrected to this by `sync_gauges`.
     async fn recover(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) -> DomainResult<()> {
         let node = st.node_id;
+        let (free, out) = st.shared.hosts.lock().pool_parts();
+        for m in free {
+            st.machines.add(m);
+        }
+        for m in out {
+            st.machines.add_out(m);
+        }
         let open = self.ctx.db(|s| s.sessions.list_open()).await?;
         let virtual_time = self.ctx.db(move |s| s.sessions.max_admitted_tag(node)).await?.unwrap_or(0).max(0) as u64;
         let (mut entries, mut games) = (vec![], vec![]);
@@ -387,7 +532,9 @@ impl QueueActor {
                     entries.push(restored(r));
                 }
                 (3..=5, Some(m)) => {
-                    st.machines.claim(m);
+                    if st.machines.claim(m) {
+                        st.holders.insert(m.clone(), r.id);
+                    }
                 }
                 _ => {}
             }
@@ -453,8 +600,52 @@ impl QueueActor {
         if st.by_uid.get(&w.uid) == Some(&w.session_id) {
             st.by_uid.remove(&w.uid);
         }
-        metrics::gauge!("yoo_players_waiting").decrement(1.0);
-        crate::game_session::count_state(Some(Status::Queue), None);
+    }
+
+    /// Carries out what a change of the host table means. Machines that joined the pool go to
+    /// the heads of the queue before this returns (invariant 1).
+    async fn carry_out(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, effects: Vec<HostEffect>) {
+        let mut joined = false;
+        for effect in effects {
+            match effect {
+                HostEffect::Join(m) => joined |= st.machines.add(m),
+                HostEffect::Withdraw(m) => {
+                    st.machines.withdraw(&m);
+                }
+                HostEffect::Command(sink, cmd) => {
+                    if !sink.send(cmd) {
+                        tracing::debug!(node_id = st.node_id, "a command to a host link that is closing");
+                    }
+                }
+                HostEffect::Connected(id) => self.tell_session(id, SessionMsg::Connected),
+                HostEffect::End(id, reason) => self.tell_session(id, SessionMsg::Stopped(reason)),
+                HostEffect::Close(sink) => sink.close(),
+            }
+        }
+        if joined {
+            self.admit(me, st, true).await;
+        }
+    }
+
+    fn tell_session(&self, id: i64, msg: SessionMsg) {
+        match self.ctx.sessions().get(&SessionKey::lookup(id)) {
+            Some(s) => {
+                let _ = s.send_message(msg);
+            }
+            None => tracing::debug!(session_id = id, "news of a session that has ended"),
+        }
+    }
+
+    /// Arms the check for silent hosts at the moment the first of them would fall silent.
+    fn watch_hosts(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        let timeout = self.ctx.config.host_timeout();
+        match st.shared.hosts.lock().next_silence(timeout) {
+            Some(at) => {
+                let delay = at.saturating_duration_since(tokio::time::Instant::now());
+                st.timers.set(QueueTimer::Hosts, delay, me, QueueMsg::HostSilence);
+            }
+            None => st.timers.cancel(&QueueTimer::Hosts),
+        }
     }
 
     /// Whether `uid`, if waiting here, has a socket now; a connected player joins the rank
@@ -481,9 +672,20 @@ impl QueueActor {
 
     /// Gives `machine` to the head of the queue by starting its session actor (invariant 2).
     async fn hand_over(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, machine: MachineId, waited: bool) {
+        let stream = st.shared.hosts.lock().stream_target(&machine, st.node_id).map(Arc::new);
         while let Some((id, place, w)) = st.queue.pop_front() {
-            let view = view_of(st, self.ctx.config.connect_countdown_secs, id, &place, &w, Status::Ready, 0);
+            let mut view = view_of(st, self.ctx.config.connect_countdown_secs, id, &place, &w, Status::Ready, 0);
+            view.stream = stream.clone();
+            let host_game = stream
+                .as_ref()
+                .map(|_| st.games.get(&w.game_id).map_or_else(|| Arc::from(""), |g| g.host_game.clone()));
             self.left(st, &w);
+            if stream.is_some() {
+                // Held before the session starts: a report of the host meanwhile sees it taken.
+                st.shared.hosts.lock().assign(&machine, id);
+            } else {
+                st.holders.insert(machine.clone(), id);
+            }
             let init = SessionInit {
                 view,
                 uid: w.uid,
@@ -491,6 +693,7 @@ impl QueueActor {
                 countdown: self.ctx.config.connect_countdown(),
                 fresh: true,
                 play_minutes: 0,
+                host_game,
             };
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {
@@ -510,6 +713,11 @@ impl QueueActor {
                 }
             }
         }
+        if stream.is_some() {
+            st.shared.hosts.lock().unassign(&machine);
+        } else {
+            st.holders.remove(&machine);
+        }
         st.machines.free(machine);
     }
 
@@ -523,7 +731,7 @@ impl QueueActor {
         if !st.tick_pending {
             st.tick_pending = true;
             st.tick_due = tokio::time::Instant::now() + self.tick();
-            st.timers.set((), self.tick(), me, QueueMsg::RefreshRanks);
+            st.timers.set(QueueTimer::Ranks, self.tick(), me, QueueMsg::RefreshRanks);
         }
     }
 
@@ -585,6 +793,30 @@ impl QueueActor {
     }
 }
 
+/// Brings the gauges to what the queue holds now: its waiting players (`yoo_players_waiting`,
+/// `yoo_sessions{state="queue"}`) and its free machines (`yoo_machines_free`). The node's share
+/// is kept in [`NodeShared`], so a queue restarted after a failure corrects the counts of the
+/// one that failed to what it rebuilt.
+fn sync_gauges(st: &QueueState) {
+    let now = Counted {
+        waiting: st.queue.len() as f64,
+        free: st.machines.free_count() as f64,
+    };
+    let mut counted = st.shared.counted.lock();
+    if *counted == now {
+        return;
+    }
+    let waiting = now.waiting - counted.waiting;
+    if waiting != 0.0 {
+        metrics::gauge!("yoo_players_waiting").increment(waiting);
+        metrics::gauge!("yoo_sessions", "state" => "queue").increment(waiting);
+    }
+    if now.free != counted.free {
+        metrics::gauge!("yoo_machines_free").increment(now.free - counted.free);
+    }
+    *counted = now;
+}
+
 /// The view of a waiting (or just admitted) session.
 fn view_of(st: &QueueState, countdown_secs: u64, id: i64, place: &Place, w: &Waiting, status: Status, rank: u64) -> SessionView {
     view_parts(
@@ -628,6 +860,7 @@ fn view_parts(
         playing_at_ms: None,
         is_fast: place.lane.code(),
         sort: rank,
+        stream: None,
     }
 }
 

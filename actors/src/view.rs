@@ -26,6 +26,10 @@ pub enum EndReason {
     TimeUp,
     /// The server stopped while the session was live.
     ServerRestart,
+    /// The game on the session's machine ended on its own (exited, crashed, could not start).
+    GameExited,
+    /// The game host of the session's machine stopped answering or went away.
+    HostLost,
 }
 
 impl EndReason {
@@ -37,7 +41,15 @@ impl EndReason {
             EndReason::Over => "over",
             EndReason::TimeUp => "time_up",
             EndReason::ServerRestart => "server_restart",
+            EndReason::GameExited => "game_exited",
+            EndReason::HostLost => "host_lost",
         }
+    }
+
+    /// Whether the server ended the session (not the player, nor their play time): the player
+    /// is told with a notice (130124).
+    pub fn by_server(self) -> bool {
+        matches!(self, EndReason::ServerRestart | EndReason::GameExited | EndReason::HostLost)
     }
 }
 
@@ -62,6 +74,9 @@ pub struct SessionView {
     pub is_fast: i32,
     /// Exact rank while in QUEUE, 1 = next to get a machine; 0 otherwise.
     pub sort: u64,
+    /// Where the game's stream is served, when the machine is a game host's slot (None while
+    /// queued and on the static machines of the configuration).
+    pub stream: Option<Arc<crate::hosts::StreamTarget>>,
 }
 
 /// The player's game state: what floatBall answers and USER_GAME_STATUS_CHANGE carries.

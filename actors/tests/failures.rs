@@ -53,6 +53,15 @@ impl GameSessionRepo for Flaky {
     fn max_admitted_tag(&self, node_id: i64) -> storage::Result<Option<i64>> {
         self.inner.max_admitted_tag(node_id)
     }
+    fn add_quality(&self, q: &storage::QualityReport) -> storage::Result<()> {
+        self.inner.add_quality(q)
+    }
+    fn quality(&self, session_id: i64) -> storage::Result<Option<storage::QualityReport>> {
+        self.inner.quality(session_id)
+    }
+    fn played(&self, uid: i64, offset: u64, limit: u32) -> storage::Result<(Vec<(GameSessionRecord, Option<storage::QualityReport>)>, u64)> {
+        self.inner.played(uid, offset, limit)
+    }
 }
 
 /// A storage failure inside the player's and the queue's handlers answers the caller with an
@@ -76,6 +85,7 @@ async fn a_failed_storage_call_answers_and_the_actor_keeps_serving() {
             name: "测试一区".into(),
             status: 1,
             machines: vec![],
+            host_secret: None,
         }],
         ..DomainConfig::default()
     };

@@ -25,12 +25,14 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
                 name: "测试一区".into(),
                 status: 1,
                 machines: (0..machines).map(|i| format!("m{i}")).collect(),
+                host_secret: None,
             },
             NodeConfig {
                 id: 2,
                 name: "维护区".into(),
                 status: 2,
                 machines: vec![],
+                host_secret: None,
             },
         ],
         ..DomainConfig::default()

@@ -28,6 +28,7 @@ async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
             name: "测试一区".into(),
             status: 1,
             machines: (0..machines).map(|i| format!("m{i}")).collect(),
+            host_secret: None,
         }],
         ..DomainConfig::default()
     };

@@ -46,6 +46,11 @@ pub struct ServerConfig {
     /// Seconds a request body may take to arrive after its head.
     #[serde(default = "default_body_timeout")]
     pub body_timeout_secs: u64,
+    /// Where the page may connect besides the site (CSP `connect-src` sources): the game hosts'
+    /// stream endpoints and latency probes, which browsers reach directly. The default allows
+    /// hosts on this machine at any port.
+    #[serde(default = "default_host_origins")]
+    pub host_origins: Vec<String>,
     /// The SMS limits (`actors::passport` module doc); 0 turns one off.
     #[serde(default)]
     pub sms: SmsLimits,
@@ -77,6 +82,15 @@ fn default_site_origins() -> Vec<String> {
 fn default_body_timeout() -> u64 {
     10
 }
+/// Game hosts on this machine (the dev setup): their streams and probes, any port.
+fn default_host_origins() -> Vec<String> {
+    ["ws://127.0.0.1:*", "http://127.0.0.1:*", "ws://localhost:*", "http://localhost:*"]
+        .map(String::from)
+        .to_vec()
+}
+
+/// The shortest host secret production accepts (a dev secret may be anything).
+pub const MIN_HOST_SECRET: usize = 16;
 
 impl ServerConfig {
     pub fn load(path: &Path) -> Result<ServerConfig, String> {
@@ -93,6 +107,30 @@ impl ServerConfig {
         ServerConfig::parse(include_str!("../../ops/dev.toml")).expect("ops/dev.toml parses")
     }
 
+    /// Refuses a configuration the server cannot run: a node whose host secret is empty, and in
+    /// production a node with neither static machines nor a host secret (no machine could ever
+    /// serve it) or with a secret shorter than [`MIN_HOST_SECRET`].
+    pub fn check(&self) -> Result<(), String> {
+        for n in &self.domain().nodes {
+            let secret = n.host_secret.as_deref();
+            if secret.is_some_and(str::is_empty) {
+                return Err(format!("node {} has an empty host_secret", n.id));
+            }
+            if self.mode == Mode::Production {
+                if n.machines.is_empty() && secret.is_none() {
+                    return Err(format!(
+                        "node {} has neither machines nor a host_secret: no game host could link its machines",
+                        n.id
+                    ));
+                }
+                if secret.is_some_and(|s| s.len() < MIN_HOST_SECRET) {
+                    return Err(format!("node {}'s host_secret is shorter than {MIN_HOST_SECRET} characters", n.id));
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn domain(&self) -> DomainConfig {
         let nodes = if self.nodes.is_empty() {
             DomainConfig::default().nodes
@@ -104,5 +142,51 @@ impl ServerConfig {
             sms: self.sms.clone(),
             ..self.game.clone()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_nodes(mode: &str, nodes: &str) -> ServerConfig {
+        ServerConfig::parse(&format!("mode = \"{mode}\"\n{nodes}")).unwrap()
+    }
+
+    // Production refuses a node no machine could ever serve and a short host secret; no mode
+    // takes an empty secret; static machines alone (load tests) or a long secret are fine.
+    #[test]
+    fn nodes_need_machines_or_a_host_secret_in_production() {
+        let bare = "[[nodes]]\nid = 1\nname = \"a\"\n";
+        let err = with_nodes("production", bare).check().unwrap_err();
+        assert!(err.contains("neither machines nor a host_secret"), "{err}");
+        assert!(with_nodes("dev", bare).check().is_ok(), "dev mode waits for hosts that may link");
+        let short = format!("{bare}host_secret = \"short\"\n");
+        assert!(with_nodes("production", &short).check().unwrap_err().contains("shorter"));
+        assert!(with_nodes("dev", &short).check().is_ok());
+        let empty = format!("{bare}host_secret = \"\"\n");
+        assert!(with_nodes("dev", &empty).check().unwrap_err().contains("empty"));
+        assert!(with_nodes("production", &format!("{bare}machines = [\"m1\"]\n")).check().is_ok());
+        assert!(
+            with_nodes("production", &format!("{bare}host_secret = \"{}\"\n", "x".repeat(MIN_HOST_SECRET)))
+                .check()
+                .is_ok()
+        );
+        let typo = format!("{bare}host_secrets = \"x\"\n");
+        assert!(
+            ServerConfig::parse(&format!("mode = \"dev\"\n{typo}")).is_err(),
+            "a misspelt key is refused"
+        );
+    }
+
+    // The dev configuration gives both enabled nodes a host secret and no static machine: all
+    // their machines are game hosts' slots.
+    #[test]
+    fn the_dev_nodes_are_served_by_game_hosts() {
+        let dev = ServerConfig::dev_default();
+        dev.check().unwrap();
+        let enabled: Vec<_> = dev.domain().nodes.into_iter().filter(|n| n.status == 1).collect();
+        assert_eq!(enabled.len(), 2);
+        assert!(enabled.iter().all(|n| n.machines.is_empty() && n.host_secret.is_some()));
     }
 }

@@ -116,6 +116,10 @@ pub enum EndReasonDto {
     Over,
     TimeUp,
     ServerRestart,
+    /// The game ended on its own on the game host (exited, crashed, could not start).
+    GameExited,
+    /// The game host stopped answering or went away.
+    HostLost,
 }
 
 impl From<EndReason> for EndReasonDto {
@@ -127,6 +131,8 @@ impl From<EndReason> for EndReasonDto {
             EndReason::Over => EndReasonDto::Over,
             EndReason::TimeUp => EndReasonDto::TimeUp,
             EndReason::ServerRestart => EndReasonDto::ServerRestart,
+            EndReason::GameExited => EndReasonDto::GameExited,
+            EndReason::HostLost => EndReasonDto::HostLost,
         }
     }
 }
@@ -308,20 +314,130 @@ pub struct NodeDto {
     pub id: i64,
     pub name: String,
     pub status: i32,
+    /// The latency probe the node dialog GETs (with `?t=`): a linked game host's `/ping` (the
+    /// path to the machines), else the platform's `/api/node/{id}/ping`.
     pub ping_url: String,
     pub ping_ip: String,
     pub ip: String,
 }
 
-pub fn node(n: &Node) -> NodeDto {
+/// A node, with its game host's probe when one is linked.
+pub fn node(n: &Node, host_ping_url: Option<&str>) -> NodeDto {
     NodeDto {
         id: n.id,
         name: n.name.clone(),
         status: n.status,
-        ping_url: format!("/api/node/{}/ping", n.id),
+        ping_url: host_ping_url.map_or_else(|| format!("/api/node/{}/ping", n.id), str::to_string),
         ping_ip: "127.0.0.1".into(),
         ip: "127.0.0.1".into(),
     }
+}
+
+/// The answer of confirmConnect: the session's state, and on a game host's machine where its
+/// stream is served and the ticket that opens it (`{streamUrl}/stream?ticket={ticket}`).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Confirmed<'a> {
+    #[serde(flatten)]
+    pub state: LiveState<'a>,
+    /// `ws(s)://host:port` of the game host; null on a machine without a stream.
+    pub stream_url: Option<String>,
+    /// A signed ticket for the stream, valid `TICKET_TTL_MS` (60 s) to open it; null without a
+    /// stream.
+    pub ticket: Option<String>,
+}
+
+/// A fresh stream ticket for the caller's session (reconnects).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamTicket {
+    /// The session.
+    pub id: i64,
+    /// `ws(s)://host:port` of the game host; the endpoint is `{streamUrl}/stream?ticket=`.
+    pub stream_url: String,
+    pub ticket: String,
+    /// Server time (ms) after which the ticket no longer opens a stream.
+    pub expires_at: i64,
+}
+
+/// What the play page measured of a session's stream, as stored.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QualityReportDto {
+    /// The session.
+    pub id: i64,
+    pub played_secs: i64,
+    /// Round-trip latency to the game host, median and 95th percentile (ms).
+    pub latency_p50_ms: f64,
+    pub latency_p95_ms: f64,
+    /// Decoded frames per second, on average.
+    pub fps: f64,
+    pub drops: i64,
+    pub reconnects: i64,
+    /// When it was reported (ms).
+    pub reported_at: i64,
+}
+
+pub fn quality_report(q: &storage::QualityReport) -> QualityReportDto {
+    QualityReportDto {
+        id: q.session_id,
+        played_secs: q.played_secs,
+        latency_p50_ms: q.latency_p50_ms,
+        latency_p95_ms: q.latency_p95_ms,
+        fps: q.fps,
+        drops: q.drops,
+        reconnects: q.reconnects,
+        reported_at: q.reported_at,
+    }
+}
+
+/// One played session of the player's history.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayRecordDto {
+    /// The session.
+    pub id: i64,
+    pub game_id: i64,
+    pub game_name: String,
+    pub game_logo: String,
+    pub node_id: i64,
+    pub node_name: String,
+    /// When play began (ms).
+    pub started_at: i64,
+    /// When the session ended (ms); null while it plays.
+    pub ended_at: Option<i64>,
+    /// Why it ended (`over`, `time_up`, `game_exited`, `host_lost`...); null while it plays.
+    pub end_reason: Option<String>,
+    /// Seconds from play to the end (to now while it plays).
+    pub played_secs: i64,
+    /// Minutes of play time charged.
+    pub charged_minutes: i64,
+    /// The stream's quality report, when the play page sent one.
+    pub quality: Option<QualityReportDto>,
+}
+
+pub fn play_record(r: &actors::platform::PlayRecord, now_ms: i64) -> PlayRecordDto {
+    PlayRecordDto {
+        id: r.id,
+        game_id: r.game_id,
+        game_name: r.game_name.clone(),
+        game_logo: format!("/covers/{}/logo.svg", r.game_id),
+        node_id: r.node_id,
+        node_name: r.node_name.clone(),
+        started_at: r.playing_at,
+        ended_at: r.ended_at,
+        end_reason: r.end_reason.clone(),
+        played_secs: ((r.ended_at.unwrap_or(now_ms) - r.playing_at).max(0)) / 1000,
+        charged_minutes: r.play_minutes,
+        quality: r.quality.as_ref().map(quality_report),
+    }
+}
+
+/// A page of the player's history, newest first.
+#[derive(Serialize, ToSchema)]
+pub struct PlayHistory {
+    pub data: Vec<PlayRecordDto>,
+    pub total: u64,
 }
 
 /// The cellphone with its middle four digits hidden.

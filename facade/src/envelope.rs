@@ -243,6 +243,7 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::NotMember => err(S::FORBIDDEN, 20171, "开通会员即可每月领取速进卡"),
         DomainError::UnknownCard => err(S::NOT_FOUND, 20172, "卡券不存在"),
         DomainError::CardUnusable => err(S::CONFLICT, 20173, "卡券不可用"),
+        DomainError::QualityReported => err(S::CONFLICT, 130130, "本局的质量报告已提交"),
         DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
     }
 }
@@ -461,6 +462,7 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         NotMember,
         UnknownCard,
         CardUnusable,
+        QualityReported,
         Internal(String::new()),
     ]
 }

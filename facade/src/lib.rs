@@ -9,7 +9,7 @@
 //! - `envelope`: `{code, message, data, ts}` and the mapping of every refusal to code and text.
 //! - `auth`: session cookie, CSRF rule, login cookies.
 //! - `dto`: the JSON shapes of API.md.
-//! - `routes`: one file per area (passport, catalogue, game, ws, covers, dev), and `static_files`
+//! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, dev), and `static_files`
 //!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
 //! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
@@ -62,6 +62,7 @@ pub struct Running {
 /// Opens storage, starts the domain and binds the HTTP server. Production mode refuses to start
 /// without real provider settings: no sandbox provider exists there.
 pub async fn start(config: ServerConfig) -> Result<Running, String> {
+    config.check()?;
     if config.mode == Mode::Production {
         return Err(
             "production mode needs real SMS, payment and captcha providers; this build has only the sandbox ones, which run in dev mode"
@@ -81,6 +82,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         frontend_dir: config.frontend_dir.clone(),
         security: security::Policy::new(
             config.site_origins.clone(),
+            &config.host_origins,
             std::time::Duration::from_secs(config.body_timeout_secs.max(1)),
         ),
     });
@@ -134,7 +136,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
 /// The route table; each handler's path and method are on the handler (`#[get]`/`#[post]`),
 /// and the OpenAPI document is collected from this same table (`openapi::document`).
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    use routes::{assets, catalogue, covers, game, passport, ws};
+    use routes::{assets, catalogue, covers, game, host, passport, ws};
     cfg.service(openapi::serve)
         .service(passport::send_code)
         .service(passport::login)
@@ -157,6 +159,10 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(game::node_ping)
         .service(game::channel_size)
         .service(game::move_here)
+        .service(game::stream_ticket)
+        .service(game::quality_report)
+        .service(game::history)
+        .service(host::link_socket)
         .service(assets::card_list)
         .service(assets::card_activate)
         .service(assets::monthly_records)

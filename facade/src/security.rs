@@ -4,7 +4,7 @@
 //! Headers: every response carries `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
 //! `Referrer-Policy: same-origin` and the Content-Security-Policy (`script-src 'self'`: the
 //! built app has no inline script; `frame-ancestors 'none'`; `connect-src` the page's own
-//! origin and the WebSocket form of each site origin). They matter on HTML; on the rest they
+//! origin, the WebSocket form of each site origin, and the game hosts' origins). They matter on HTML; on the rest they
 //! cost nothing and keep the rule simple.
 //!
 //! Bodies: actix's `client_request_timeout` covers the request head only, so a client could
@@ -13,7 +13,7 @@
 //! head) and at most [`MAX_BODY`] bytes; a body late or too large is answered at once in the
 //! envelope (408 `40008`, 413 `40013`) with `Connection: close`, and the connection ends. A
 //! request with an `Upgrade` header counts as one with a body (actix reads its body to the
-//! connection's end). The WebSocket upgrade (`/echo`), whose body is the socket, is left alone;
+//! connection's end). The WebSocket upgrades (`/echo`, `/api/host/link`), whose body is the socket, are left alone;
 //! a handshake has no body, so one that comes with a body is refused (400) and cut.
 
 use std::future::{ready, Ready};
@@ -33,6 +33,9 @@ use futures_util::StreamExt;
 
 use crate::envelope::ApiError;
 
+/// The WebSocket endpoints: the browser's socket and the game hosts' link.
+const WEBSOCKET_PATHS: [&str; 2] = ["/echo", "/api/host/link"];
+
 /// The largest request body read (the JSON bodies of the API are far smaller; the JSON
 /// extractor's own limit is 64 KiB).
 pub const MAX_BODY: usize = 256 * 1024;
@@ -50,7 +53,7 @@ pub struct Policy {
 }
 
 impl Policy {
-    pub fn new(site_origins: Vec<String>, body_timeout: Duration) -> Policy {
+    pub fn new(site_origins: Vec<String>, host_origins: &[String], body_timeout: Duration) -> Policy {
         let secure_cookies = site_origins.first().is_some_and(|o| o.starts_with("https://"));
         let mut connect = vec!["'self'".to_string()];
         for o in &site_origins {
@@ -60,6 +63,9 @@ impl Policy {
                 connect.push(format!("ws://{rest}"));
             }
         }
+        // The game hosts' streams and probes, which the page reaches directly. A source with a
+        // character that would end the directive is left out.
+        connect.extend(host_origins.iter().filter(|o| !o.contains([';', ',', ' ', '\'', '"'])).cloned());
         let csp = format!(
             "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
              font-src 'self' data:; connect-src {}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
@@ -136,7 +142,7 @@ where
             // The WebSocket handshake has no body (its "body" is the socket); any other request
             // with a body, or with an `Upgrade` header (whose body runs to the connection's end),
             // is read first, under the deadline.
-            let websocket = req.path() == "/echo" && is_upgrade(&req);
+            let websocket = WEBSOCKET_PATHS.contains(&req.path()) && is_upgrade(&req);
             let refused = if websocket && has_body(&req) {
                 Some((BodyError::Broken, req.take_payload()))
             } else if !websocket && (has_body(&req) || is_upgrade(&req)) {
@@ -255,4 +261,23 @@ fn add_headers<B>(res: &mut ServiceResponse<B>, csp: HeaderValue) {
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     h.insert(header::CONTENT_SECURITY_POLICY, csp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The page may connect to its site, the site's WebSocket and the game hosts' origins; a
+    // source that would break out of the directive is left out.
+    #[test]
+    fn connect_src_lists_the_game_hosts() {
+        let p = Policy::new(
+            vec!["http://127.0.0.1:8080".into()],
+            &["ws://127.0.0.1:*".into(), "http://h:1; script-src *".into()],
+            Duration::from_secs(1),
+        );
+        let csp = p.csp.to_str().unwrap();
+        assert!(csp.contains("connect-src 'self' ws://127.0.0.1:8080 ws://127.0.0.1:*;"), "{csp}");
+        assert!(!csp.contains("script-src *"), "{csp}");
+    }
 }

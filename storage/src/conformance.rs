@@ -9,7 +9,7 @@ use std::sync::Barrier;
 
 use crate::model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PendingCode,
-    PhoneGuard, PlayCharge, User,
+    PhoneGuard, PlayCharge, QualityReport, User,
 };
 use crate::{seed, Error, Result, Store};
 
@@ -318,6 +318,67 @@ pub fn game_sessions(store: &Store) {
     };
     assert_eq!(store.sessions.update(&unknown), Err(Error::NotFound));
     assert_eq!(store.sessions.get(unknown.id).expect("get unknown"), None);
+}
+
+/// A session's quality report is stored once, for its own player; the played sessions list
+/// newest first with their reports, paged, and leaves out the sessions that never played.
+pub fn quality_reports(store: &Store) {
+    let alice = user(store, "13700000011").uid;
+    let bob = user(store, "13700000012").uid;
+    let played = |game_id: i64, at: i64| {
+        let r = store.sessions.insert(&new_session(alice, game_id, at)).expect("insert");
+        let r = GameSessionRecord {
+            status: 0,
+            machine_id: Some("m".to_owned()),
+            ready_at: Some(at + 10),
+            playing_at: Some(at + 20),
+            ended_at: Some(at + 90_000),
+            end_reason: Some("over".to_owned()),
+            ..r
+        };
+        store.sessions.update(&r).expect("update");
+        r
+    };
+    let first = played(1, 1_000);
+    let never = store.sessions.insert(&new_session(alice, 2, 2_000)).expect("a session that never played");
+    let second = played(3, 3_000);
+    let report = QualityReport {
+        session_id: first.id,
+        uid: alice,
+        played_secs: 90,
+        latency_p50_ms: 21.5,
+        latency_p95_ms: 48.25,
+        fps: 29.9,
+        drops: 3,
+        reconnects: 1,
+        reported_at: 100_000,
+    };
+    assert_eq!(store.sessions.quality(first.id).expect("quality"), None);
+    store.sessions.add_quality(&report).expect("add_quality");
+    assert_eq!(store.sessions.quality(first.id).expect("quality"), Some(report.clone()));
+    let again = QualityReport { fps: 1.0, ..report.clone() };
+    assert!(conflict(&store.sessions.add_quality(&again)), "the first report stands");
+    assert_eq!(store.sessions.quality(first.id).expect("quality"), Some(report.clone()));
+    let foreign = QualityReport {
+        session_id: second.id,
+        uid: bob,
+        ..report.clone()
+    };
+    assert!(conflict(&store.sessions.add_quality(&foreign)), "another player's session");
+    let unknown = QualityReport {
+        session_id: second.id + 1_000,
+        ..report.clone()
+    };
+    assert_eq!(store.sessions.add_quality(&unknown), Err(Error::NotFound));
+
+    let (rows, total) = store.sessions.played(alice, 0, 10).expect("played");
+    assert_eq!(total, 2, "the session that never played is not counted");
+    assert_eq!(rows, vec![(second.clone(), None), (first.clone(), Some(report.clone()))]);
+    let (rows, total) = store.sessions.played(alice, 1, 10).expect("played page 2");
+    assert_eq!((rows, total), (vec![(first, Some(report))], 2));
+    assert_eq!(store.sessions.played(alice, 0, 1).expect("played").0, vec![(second, None)]);
+    assert_eq!(store.sessions.played(bob, 0, 10).expect("played"), (vec![], 0));
+    assert_eq!(store.sessions.quality(never.id).expect("quality"), None);
 }
 
 /// Whether a result is a conflict.

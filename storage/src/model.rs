@@ -53,6 +53,9 @@ pub struct Game {
     pub hue: i32,
     /// Listing position; ties are broken by id.
     pub sort_order: i32,
+    /// The game a game host launches for this entry (a key of the hosts' game configuration,
+    /// e.g. `neverball`); a host that lacks it refuses the launch.
+    pub host_game: String,
 }
 
 /// A server region a game can run in.
@@ -102,6 +105,25 @@ pub struct GameSessionRecord {
     pub seq: i64,
     /// Minutes of play charged so far (see `AssetRepo::charge_minute`); 0 at insert.
     pub play_minutes: i64,
+}
+
+/// What the play page measured of one session's stream, reported once when the session is over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QualityReport {
+    pub session_id: i64,
+    pub uid: i64,
+    /// Seconds the stream was watched.
+    pub played_secs: i64,
+    /// Round-trip latency to the game host, median and 95th percentile, in milliseconds.
+    pub latency_p50_ms: f64,
+    pub latency_p95_ms: f64,
+    /// Decoded frames per second, on average.
+    pub fps: f64,
+    /// Frames dropped (not decoded or not shown).
+    pub drops: i64,
+    /// Times the stream was opened again after it dropped.
+    pub reconnects: i64,
+    pub reported_at: i64,
 }
 
 /// A membership or package a user holds for a time: active while `now < expires_at`.

@@ -13,7 +13,7 @@
 
 use crate::model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PhoneGuard,
-    PlayCharge, User,
+    PlayCharge, QualityReport, User,
 };
 use crate::Result;
 
@@ -101,6 +101,16 @@ pub trait GameSessionRepo: Send + Sync {
     /// The largest tag among the sessions of this node (all games: a node has one queue) that
     /// left the queue for a machine (`ready_at` is set), ended or not; None if none did.
     fn max_admitted_tag(&self, node_id: i64) -> Result<Option<i64>>;
+    /// Stores the quality report of a session, once: NotFound if the session is unknown;
+    /// Conflict if it belongs to another user than `q.uid` or already has a report (the first
+    /// report stands).
+    fn add_quality(&self, q: &QualityReport) -> Result<()>;
+    /// The quality report of a session, if one was stored.
+    fn quality(&self, session_id: i64) -> Result<Option<QualityReport>>;
+    /// The user's sessions that reached PLAYING (`playing_at` set), newest first (by
+    /// `playing_at`, then id), skipping `offset`, at most `limit`, each with its quality report;
+    /// and how many such sessions the user has.
+    fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<(GameSessionRecord, Option<QualityReport>)>, u64)>;
 }
 
 /// What a player owns: play time, memberships and packages, fast-entry cards, monthly claims.

@@ -23,8 +23,19 @@ fn game(id: i64, name: &str, platform: &str, hue: i32, sort_order: i32, descript
         instant_play: false,
         hue,
         sort_order,
+        host_game: host_game(id).to_owned(),
     }
 }
+
+/// The host game a seeded entry launches: the invented titles are played with the games the
+/// hosts run, in rotation by id (1 neverball, 2 supertux, 3 ltris, 4 the test pattern, 5
+/// neverball...). Migration 4 gives existing catalogues the same mapping.
+pub fn host_game(id: i64) -> &'static str {
+    HOST_GAMES[(id.rem_euclid(4)) as usize]
+}
+
+/// By `id % 4`.
+const HOST_GAMES: [&str; 4] = ["pattern", "neverball", "supertux", "ltris"];
 
 /// The seeded catalogue: 28 games with distinct ids and hues.
 #[rustfmt::skip] // one game per line reads as a table
@@ -122,6 +133,14 @@ mod tests {
         assert_eq!(count(&|g| g.instant_play), 3);
         assert!(games.iter().map(|g| g.platform.as_str()).collect::<HashSet<_>>().len() >= 6);
         assert!(games.iter().all(|g| !g.name.is_empty() && g.description.ends_with('。')));
+        for g in &games {
+            assert_eq!(g.host_game, host_game(g.id));
+        }
+        assert_eq!(
+            (1..=4).map(host_game).collect::<Vec<_>>(),
+            ["neverball", "supertux", "ltris", "pattern"],
+            "every host game is reachable from games 1..=4"
+        );
         for id in 1..=5 {
             let g = games.iter().find(|g| g.id == id).expect("ids 1..=5 exist");
             assert!(on_shelf(g) && g.member_type.is_none() && !g.instant_play, "game {id} is ordinary");

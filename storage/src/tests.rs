@@ -100,6 +100,13 @@ fn game_sessions() {
     conformance::game_sessions(&open(dir.path()));
 }
 
+// Quality reports: once per session, its own player's; the played sessions with their reports.
+#[test]
+fn quality_reports() {
+    let dir = TempDir::new("quality");
+    conformance::quality_reports(&open(dir.path()));
+}
+
 // Queue places and max_admitted_tag.
 #[test]
 fn session_places() {
@@ -331,6 +338,11 @@ fn version_1_database_upgrades_in_place() {
     assert_eq!(store.logins.get("h", 500).expect("login"), Some(login));
     assert_eq!(store.games.count().expect("count"), 1, "not re-seeded");
     assert_eq!(store.games.get(1).expect("game").map(|g| g.name), Some("旧游戏".to_owned()));
+    // Version 4 names each existing entry's host game, in the seed's rotation.
+    assert_eq!(
+        store.games.get(1).expect("game").map(|g| g.host_game),
+        Some(crate::seed::host_game(1).to_owned())
+    );
     assert_eq!(store.nodes.list().expect("nodes").len(), 1, "nodes not re-seeded");
     let ended = GameSessionRecord {
         id: 1,
@@ -395,6 +407,20 @@ fn version_1_database_upgrades_in_place() {
         })
         .expect("insert");
     assert_eq!(next.id, 3, "ids continue after the old rows");
+    // An old played session takes a quality report and lists as played.
+    let report = crate::QualityReport {
+        session_id: 1,
+        uid: 7,
+        played_secs: 80,
+        latency_p50_ms: 20.0,
+        latency_p95_ms: 40.0,
+        fps: 30.0,
+        drops: 0,
+        reconnects: 0,
+        reported_at: 700,
+    };
+    store.sessions.add_quality(&report).expect("add_quality");
+    assert_eq!(store.sessions.played(7, 0, 10).expect("played"), (vec![(ended.clone(), Some(report))], 1));
     drop(store);
 
     let store = open(dir.path());

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Caller, MaybeCaller};
-use crate::dto::{self, GameStateDto, Id, LiveState, NodeDto};
+use crate::dto::{self, Confirmed, GameStateDto, Id, LiveState, NodeDto, PlayHistory, QualityReportDto, StreamTicket};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::AppState;
 
@@ -102,11 +102,176 @@ async fn op(state: &AppState, caller: &Caller, op: SessionOp, id: Id) -> Result<
 
 refusals!(SessionOpRefusals: common::input(), common::logged_in(), DomainError::UnknownSession, DomainError::WrongState);
 
-/// Confirms the ready machine: READY → CONNECTING.
-#[utoipa::path(request_body = SessionId, responses((status = 200, body = Envelope<GameStateDto>), SessionOpRefusals))]
+/// Confirms the ready machine: READY → CONNECTING (PLAYING follows when the stream is up). On a
+/// game host's machine the answer carries `streamUrl` and a stream `ticket`.
+#[utoipa::path(request_body = SessionId, responses((status = 200, body = Envelope<Confirmed>), SessionOpRefusals))]
 #[post("/api/japi/yoo/game/confirmConnect")]
-pub async fn confirm_connect(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<GameStateDto<'static>> {
-    Ok(ok(op(&state, &caller, SessionOp::Confirm, body.id).await?))
+pub async fn confirm_connect(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<Confirmed<'static>> {
+    let s = &caller.0;
+    let gs = state.platform.session_op(s.uid, SessionOp::Confirm, body.id.0).await?;
+    let actors::view::GameState::Online(view) = gs else {
+        return Err(actors::DomainError::WrongState.into());
+    };
+    let now = state.platform.clock().now_ms();
+    let signed = view
+        .stream
+        .as_ref()
+        .and_then(|target| sign_ticket(&state, target, view.id, s.uid, now));
+    let (stream_url, ticket) = match signed {
+        Some((url, ticket, _)) => (Some(url), Some(ticket)),
+        None => (None, None),
+    };
+    Ok(ok(Confirmed {
+        state: dto::session_view(&view, &s.device_no, now),
+        stream_url,
+        ticket,
+    }))
+}
+
+/// A player ticket for the session's stream on `target`, signed with its node's host secret:
+/// (stream URL, ticket, expiry ms). None when the node has no secret (no host could be linked).
+fn sign_ticket(
+    state: &AppState,
+    target: &actors::hosts::StreamTarget,
+    session_id: i64,
+    uid: i64,
+    now: i64,
+) -> Option<(String, String, i64)> {
+    let secret = state
+        .platform
+        .config()
+        .nodes
+        .iter()
+        .find(|n| n.id == target.node_id)?
+        .host_secret
+        .clone()?;
+    let exp_ms = now + hostlink::TICKET_TTL_MS;
+    let ticket = hostlink::Ticket {
+        node_id: target.node_id,
+        host: target.host.to_string(),
+        slot: target.slot,
+        session_id,
+        uid,
+        role: hostlink::Role::Player,
+        exp_ms,
+    }
+    .sign(secret.as_bytes());
+    Some((target.stream_url.to_string(), ticket, exp_ms))
+}
+
+refusals!(StreamTicketRefusals: common::input(), common::logged_in(), DomainError::UnknownSession, DomainError::WrongState,
+    DomainError::Internal(String::new()));
+
+/// A fresh ticket for the stream of the caller's session (a reconnect): the session's own
+/// player only, while it is CONNECTING or PLAYING on a game host's machine. Another player's
+/// session is unknown (130118); a session that is not streaming is in the wrong state (130119).
+#[utoipa::path(request_body = SessionId, responses((status = 200, body = Envelope<StreamTicket>), StreamTicketRefusals))]
+#[post("/api/japi/yoo/game/streamTicket")]
+pub async fn stream_ticket(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<StreamTicket> {
+    let uid = caller.0.uid;
+    let (view, target) = state.platform.stream_of(uid, body.id.0).await?;
+    let now = state.platform.clock().now_ms();
+    let (stream_url, ticket, expires_at) = sign_ticket(&state, &target, view.id, uid, now)
+        .ok_or_else(|| ApiError::from(actors::DomainError::Internal("a streaming node without a host secret".into())))?;
+    Ok(ok(StreamTicket {
+        id: view.id,
+        stream_url,
+        ticket,
+        expires_at,
+    }))
+}
+
+/// The largest latency (ms) or frame rate a quality report may give.
+const MAX_MS: f64 = 600_000.0;
+const MAX_FPS: f64 = 1_000.0;
+
+/// What the play page measured of a session's stream.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QualityBody {
+    /// The session.
+    #[schema(example = 1)]
+    id: Id,
+    /// Seconds the stream was watched.
+    #[schema(minimum = 0, maximum = 4294967295_u64)]
+    played_secs: u32,
+    /// Round-trip latency to the game host, median and 95th percentile (ms).
+    #[schema(minimum = 0, maximum = 600000)]
+    latency_p50_ms: f64,
+    #[schema(minimum = 0, maximum = 600000)]
+    latency_p95_ms: f64,
+    /// Decoded frames per second, on average.
+    #[schema(minimum = 0, maximum = 1000)]
+    fps: f64,
+    /// Frames dropped.
+    #[schema(minimum = 0, maximum = 4294967295_u64)]
+    drops: u32,
+    /// Times the stream was opened again after it dropped.
+    #[schema(minimum = 0, maximum = 4294967295_u64)]
+    reconnects: u32,
+}
+
+refusals!(QualityRefusals: common::input(), common::logged_in(), DomainError::UnknownSession, DomainError::WrongState,
+    DomainError::QualityReported);
+
+/// Stores the quality report of the caller's session, once (the first report stands, another
+/// is refused with 130130): its own session that held a machine, ended or not. Latencies are
+/// 0..=600000 ms, the frame rate 0..=1000; anything else is malformed (40000).
+#[utoipa::path(request_body = QualityBody, responses((status = 200, body = Envelope<QualityReportDto>), QualityRefusals))]
+#[post("/api/japi/yoo/game/qualityReport")]
+pub async fn quality_report(state: web::Data<AppState>, caller: Caller, body: web::Json<QualityBody>) -> ApiResult<QualityReportDto> {
+    let b = body.into_inner();
+    let in_range = |v: f64, max: f64| v.is_finite() && (0.0..=max).contains(&v);
+    if !(in_range(b.latency_p50_ms, MAX_MS) && in_range(b.latency_p95_ms, MAX_MS) && in_range(b.fps, MAX_FPS)) {
+        return Err(ApiError::bad_request());
+    }
+    let report = storage::QualityReport {
+        session_id: b.id.0,
+        uid: caller.0.uid,
+        played_secs: b.played_secs.into(),
+        latency_p50_ms: b.latency_p50_ms,
+        latency_p95_ms: b.latency_p95_ms,
+        fps: b.fps,
+        drops: b.drops.into(),
+        reconnects: b.reconnects.into(),
+        reported_at: state.platform.clock().now_ms(),
+    };
+    let stored = state.platform.report_quality(report).await?;
+    Ok(ok(dto::quality_report(&stored)))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryQuery {
+    /// 1.. (default 1).
+    #[serde(default)]
+    page: Option<String>,
+    /// 1..50 (default 20).
+    #[serde(default)]
+    page_size: Option<String>,
+}
+
+refusals!(HistoryRefusals: common::input(), common::logged_in());
+
+/// The caller's played sessions, newest first, each with its quality report when one was sent.
+#[utoipa::path(params(HistoryQuery), responses((status = 200, body = Envelope<PlayHistory>), HistoryRefusals))]
+#[get("/api/japi/yoo/game/history")]
+pub async fn history(state: web::Data<AppState>, caller: Caller, q: web::Query<HistoryQuery>) -> ApiResult<PlayHistory> {
+    let number = |v: &Option<String>, default: u32, max: u32| match v.as_deref().map(str::trim) {
+        None | Some("") => Ok(default),
+        Some(s) => match s.parse::<u32>() {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::bad_request()),
+        },
+    };
+    let page = number(&q.page, 1, 100_000)?;
+    let page_size = number(&q.page_size, 20, 50)?;
+    let (records, total) = state.platform.play_history(caller.0.uid, page, page_size).await?;
+    let now = state.platform.clock().now_ms();
+    Ok(ok(PlayHistory {
+        data: records.iter().map(|r| dto::play_record(r, now)).collect(),
+        total,
+    }))
 }
 
 /// Gives up the ready machine.
@@ -155,7 +320,10 @@ refusals!(SelectNodeRefusals: common::input(), common::maybe_logged_in(), Domain
 pub async fn select_node(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<GameRef>) -> ApiResult<Vec<NodeDto>> {
     state.platform.game(body.game_id.0).await?;
     let nodes = state.platform.nodes().await?;
-    Ok(ok(nodes.iter().map(dto::node).collect()))
+    Ok(ok(nodes
+        .iter()
+        .map(|n| dto::node(n, state.platform.node_ping_url(n.id).as_deref()))
+        .collect()))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -5,6 +5,7 @@ pub mod catalogue;
 pub mod covers;
 pub mod dev;
 pub mod game;
+pub mod host;
 pub mod passport;
 pub mod static_files;
 pub mod ws;

@@ -6,7 +6,7 @@ use crate::repo::GameRepo;
 use crate::Result;
 
 const COLUMNS: &str = "id, name, description, status, available, deleted, member_type, platform, \
-                       chinese, controller, instant_play, hue, sort_order";
+                       chinese, controller, instant_play, hue, sort_order, host_game";
 
 /// Listed games: not deleted, and (when ?1 is not NULL) with ?1 in the name. SQLite's lower()
 /// folds ASCII letters only, which is all the folding Chinese names need.
@@ -37,6 +37,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
         instant_play: row.get(10)?,
         hue: row.get(11)?,
         sort_order: row.get(12)?,
+        host_game: row.get(13)?,
     })
 }
 
@@ -75,14 +76,15 @@ impl GameRepo for SqliteGames {
         {
             let mut stmt = tx
                 .prepare_cached(&format!(
-                    "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                    "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                      ON CONFLICT (id) DO UPDATE SET
                          name = excluded.name, description = excluded.description,
                          status = excluded.status, available = excluded.available,
                          deleted = excluded.deleted, member_type = excluded.member_type,
                          platform = excluded.platform, chinese = excluded.chinese,
                          controller = excluded.controller, instant_play = excluded.instant_play,
-                         hue = excluded.hue, sort_order = excluded.sort_order"
+                         hue = excluded.hue, sort_order = excluded.sort_order,
+                         host_game = excluded.host_game"
                 ))
                 .db()?;
             for g in games {
@@ -100,6 +102,7 @@ impl GameRepo for SqliteGames {
                     g.instant_play,
                     g.hue,
                     g.sort_order,
+                    g.host_game,
                 ])
                 .db()?;
             }

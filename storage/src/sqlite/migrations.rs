@@ -7,7 +7,7 @@ use super::SqlResultExt;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
@@ -160,6 +160,29 @@ CREATE TABLE sms_counters (
     PRIMARY KEY (scope, window_start)
 ) WITHOUT ROWID;
 CREATE INDEX sms_counters_by_window ON sms_counters (window_start);
+";
+
+/// Migration 4 (game hosts): each catalogue entry names the host game it launches (the seeded
+/// entries in rotation, as `seed::host_game` maps them), and the quality report of a session's
+/// stream, one per session, beside its record.
+const V4: &str = "
+ALTER TABLE games ADD COLUMN host_game TEXT NOT NULL DEFAULT '';
+UPDATE games SET host_game = CASE id % 4
+    WHEN 1 THEN 'neverball' WHEN 2 THEN 'supertux' WHEN 3 THEN 'ltris' ELSE 'pattern' END;
+
+CREATE TABLE quality_reports (
+    session_id     INTEGER PRIMARY KEY REFERENCES game_sessions (id),
+    uid            INTEGER NOT NULL REFERENCES users (uid),
+    played_secs    INTEGER NOT NULL,
+    latency_p50_ms REAL    NOT NULL,
+    latency_p95_ms REAL    NOT NULL,
+    fps            REAL    NOT NULL,
+    drops          INTEGER NOT NULL,
+    reconnects     INTEGER NOT NULL,
+    reported_at    INTEGER NOT NULL
+);
+CREATE INDEX game_sessions_played ON game_sessions (uid, playing_at DESC, id DESC)
+    WHERE playing_at IS NOT NULL;
 ";
 
 /// The schema version this build writes.

@@ -1,7 +1,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Params, Row};
 
 use super::{Db, SqlResultExt};
-use crate::model::{GameSessionRecord, NewGameSession};
+use crate::model::{GameSessionRecord, NewGameSession, QualityReport};
 use crate::repo::GameSessionRepo;
 use crate::{Error, Result};
 
@@ -158,4 +158,107 @@ impl GameSessionRepo for SqliteSessions {
             .query_row(params![node_id], |row| row.get(0))
             .db()
     }
+
+    fn add_quality(&self, q: &QualityReport) -> Result<()> {
+        let mut conn = self.db.lock();
+        let tx = conn.transaction().db()?;
+        let owner: Option<i64> = tx
+            .query_row("SELECT uid FROM game_sessions WHERE id = ?1", [q.session_id], |row| row.get(0))
+            .optional()
+            .db()?;
+        match owner {
+            None => return Err(Error::NotFound),
+            Some(uid) if uid != q.uid => return Err(Error::Conflict("the session is another user's".into())),
+            Some(_) => {}
+        }
+        let added = tx
+            .execute(
+                "INSERT INTO quality_reports (session_id, uid, played_secs, latency_p50_ms, latency_p95_ms, fps, drops,
+                     reconnects, reported_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                 ON CONFLICT (session_id) DO NOTHING",
+                params![
+                    q.session_id,
+                    q.uid,
+                    q.played_secs,
+                    q.latency_p50_ms,
+                    q.latency_p95_ms,
+                    q.fps,
+                    q.drops,
+                    q.reconnects,
+                    q.reported_at
+                ],
+            )
+            .db()?;
+        if added == 0 {
+            return Err(Error::Conflict("the session has a quality report".into()));
+        }
+        tx.commit().db()
+    }
+
+    fn quality(&self, session_id: i64) -> Result<Option<QualityReport>> {
+        self.db
+            .lock()
+            .query_row(
+                &format!("SELECT {QUALITY_COLUMNS} FROM quality_reports q WHERE q.session_id = ?1"),
+                [session_id],
+                |row| quality_from(row, 0),
+            )
+            .optional()
+            .db()
+    }
+
+    fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<(GameSessionRecord, Option<QualityReport>)>, u64)> {
+        let conn = self.db.lock();
+        let total: i64 = conn
+            .prepare_cached("SELECT COUNT(*) FROM game_sessions WHERE uid = ?1 AND playing_at IS NOT NULL")
+            .db()?
+            .query_row([uid], |row| row.get(0))
+            .db()?;
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let columns = COLUMNS.split(", ").map(|c| format!("s.{}", c.trim())).collect::<Vec<_>>().join(", ");
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {columns}, q.session_id, {QUALITY_COLUMNS} FROM game_sessions s
+                 LEFT JOIN quality_reports q ON q.session_id = s.id
+                 WHERE s.uid = ?1 AND s.playing_at IS NOT NULL
+                 ORDER BY s.playing_at DESC, s.id DESC LIMIT ?2 OFFSET ?3"
+            ))
+            .db()?;
+        let rows = stmt
+            .query_map(params![uid, limit, offset], |row| {
+                let record = from_row(row)?;
+                let reported: Option<i64> = row.get(SESSION_COLUMNS)?;
+                let quality = match reported {
+                    Some(_) => Some(quality_from(row, SESSION_COLUMNS + 1)?),
+                    None => None,
+                };
+                Ok((record, quality))
+            })
+            .db()?
+            .collect::<rusqlite::Result<_>>()
+            .db()?;
+        Ok((rows, super::to_u64(total)?))
+    }
+}
+
+/// How many columns `COLUMNS` selects.
+const SESSION_COLUMNS: usize = 16;
+
+const QUALITY_COLUMNS: &str =
+    "q.session_id, q.uid, q.played_secs, q.latency_p50_ms, q.latency_p95_ms, q.fps, q.drops, q.reconnects, q.reported_at";
+
+/// A quality report from the row's columns starting at `at`.
+fn quality_from(row: &Row<'_>, at: usize) -> rusqlite::Result<QualityReport> {
+    Ok(QualityReport {
+        session_id: row.get(at)?,
+        uid: row.get(at + 1)?,
+        played_secs: row.get(at + 2)?,
+        latency_p50_ms: row.get(at + 3)?,
+        latency_p95_ms: row.get(at + 4)?,
+        fps: row.get(at + 5)?,
+        drops: row.get(at + 6)?,
+        reconnects: row.get(at + 7)?,
+        reported_at: row.get(at + 8)?,
+    })
 }

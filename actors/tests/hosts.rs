@@ -1,0 +1,326 @@
+//! Game hosts through the real actors and a real SQLite store, on paused tokio time: a host's
+//! slots join its node's pool, sessions launch and end their games on them, and a host that
+//! goes silent or away takes its machines with it and ends the sessions on them.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, HostSink, SlotReport, SlotState};
+use actors::player::SessionOp;
+use actors::view::{EndReason, GameState, Notice, Status};
+use actors::{DomainConfig, NodeConfig, Platform};
+use common::{online, pass, settle, temp_dir, user, Recorder};
+use parking_lot::Mutex;
+
+/// The host's end of a link: what it was told, and whether the platform closed it.
+#[derive(Default)]
+struct TestHost {
+    sent: Mutex<Vec<HostCommand>>,
+    closed: Mutex<bool>,
+}
+
+impl HostSink for TestHost {
+    fn send(&self, cmd: HostCommand) -> bool {
+        self.sent.lock().push(cmd);
+        !*self.closed.lock()
+    }
+    fn close(&self) {
+        *self.closed.lock() = true;
+    }
+}
+
+impl TestHost {
+    fn commands(&self) -> Vec<HostCommand> {
+        self.sent.lock().clone()
+    }
+    fn last(&self) -> Option<HostCommand> {
+        self.sent.lock().last().cloned()
+    }
+}
+
+const PLAY_MINUTE_MS: u64 = 1000;
+
+async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
+    let dir = temp_dir(name);
+    let store = storage::Store::open_sqlite(&dir).unwrap();
+    let config = DomainConfig {
+        connect_countdown_secs: 10,
+        connect_delay_ms: 500,
+        rank_refresh_ms: 250,
+        play_minute_ms: PLAY_MINUTE_MS,
+        sms_fail_numbers: vec![],
+        register_gift_minutes: 600,
+        nodes: vec![NodeConfig {
+            id: 1,
+            name: "测试一区".into(),
+            status: 1,
+            machines: vec![],
+            host_secret: Some("s".into()),
+        }],
+        ..DomainConfig::default()
+    };
+    (Platform::start(store, config).await.unwrap(), dir)
+}
+
+fn free(slot: u32) -> SlotReport {
+    SlotReport {
+        slot,
+        state: SlotState::Free,
+        session_id: None,
+    }
+}
+
+fn slot(slot: u32, state: SlotState, session_id: i64) -> SlotReport {
+    SlotReport {
+        slot,
+        state,
+        session_id: Some(session_id),
+    }
+}
+
+fn hello(host: &str, slots: Vec<SlotReport>, games: &[&str]) -> HostHello {
+    HostHello {
+        node_id: 1,
+        host: host.into(),
+        stream_url: format!("ws://127.0.0.1:9/{host}"),
+        ping_url: format!("http://127.0.0.1:9/{host}/ping"),
+        games: games.iter().map(|g| g.to_string()).collect(),
+        slots,
+    }
+}
+
+const ALL_GAMES: &[&str] = &["neverball", "supertux", "ltris", "pattern"];
+
+async fn link(p: &Platform, h: HostHello) -> (HostLink, Arc<TestHost>) {
+    let host = Arc::new(TestHost::default());
+    let link = p.link_host(h, host.clone()).await.expect("linked");
+    assert_eq!(host.commands().first(), Some(&HostCommand::Welcome), "welcomed first");
+    (link, host)
+}
+
+/// Heartbeats every second for `secs` seconds, with the slots' states.
+async fn beat(p: &Platform, link: &HostLink, secs: u64, slots: &[SlotReport]) {
+    for _ in 0..secs {
+        pass(1000).await;
+        p.host_event(link, HostEvent::Heartbeat(slots.to_vec()));
+        settle().await;
+    }
+}
+
+/// A slot reported Free joins the pool and the head of the queue gets it at once; the session
+/// stays CONNECTING after its confirm until the host encodes the game's first frame (no timer),
+/// and the confirm launched the catalogue entry's host game on the right slot.
+#[tokio::test(start_paused = true)]
+async fn a_free_slot_goes_to_the_head_and_playing_waits_for_the_first_frame() {
+    let (p, dir) = platform("first-frame").await;
+    let a = user(&p, "13800000001").await;
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    assert_eq!((va.status, va.sort), (Status::Queue, 1), "no machine yet");
+    assert_eq!(p.node_ping_url(1), None);
+
+    let (link, host) = link(&p, hello("h", vec![slot(0, SlotState::Resetting, 99)], ALL_GAMES)).await;
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Queue, "a resetting slot is not free");
+    assert_eq!(p.node_ping_url(1).as_deref(), Some("http://127.0.0.1:9/h/ping"));
+
+    p.host_event(&link, HostEvent::Slot(free(0)));
+    settle().await;
+    let v = online(&p, a).await;
+    assert_eq!(v.status, Status::Ready, "the head got the slot in the same message");
+    let target = v.stream.clone().expect("a host machine has a stream");
+    assert_eq!((&*target.host, target.slot, &*target.stream_url), ("h", 0, "ws://127.0.0.1:9/h"));
+    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1));
+
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    settle().await;
+    assert_eq!(
+        host.last(),
+        Some(HostCommand::Launch {
+            slot: 0,
+            session_id: va.id,
+            uid: a,
+            game: "neverball".into()
+        }),
+        "game 1 launches neverball (the seeded rotation)"
+    );
+    let launching = [slot(0, SlotState::Launching, va.id)];
+    p.host_event(&link, HostEvent::Slot(launching[0]));
+    beat(&p, &link, 2, &launching).await;
+    assert_eq!(online(&p, a).await.status, Status::Connecting, "no first frame, no PLAYING");
+    let (_, ticket_target) = p.stream_of(a, va.id).await.expect("a ticket while connecting");
+    assert_eq!(ticket_target, target);
+
+    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every end tells the host to end the game, and the machine is free again only when the host
+/// reports the slot Free after its reset: over, a missed countdown, and the game exiting on its
+/// own (which ends the session with a notice).
+#[tokio::test(start_paused = true)]
+async fn a_slot_is_free_again_only_after_its_reset() {
+    let (p, dir) = platform("reset").await;
+    let (a, b) = (user(&p, "13800000001").await, user(&p, "13800000002").await);
+    let rec_b = Arc::new(Recorder::default());
+    p.connect(b, rec_b.clone()).await.unwrap();
+    let (link, host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Ready, "the free slot at once");
+    let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
+    assert_eq!(vb.sort, 1);
+
+    // Over: End to the host; B waits until the slot is reset.
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    settle().await;
+    p.session_op(a, SessionOp::Over, va.id).await.unwrap();
+    settle().await;
+    assert_eq!(host.last(), Some(HostCommand::End { slot: 0, session_id: va.id }));
+    assert_eq!(online(&p, b).await.status, Status::Queue, "not free before the host says so");
+    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1));
+    p.host_event(&link, HostEvent::Slot(slot(0, SlotState::Resetting, va.id)));
+    beat(&p, &link, 1, &[slot(0, SlotState::Resetting, va.id)]).await;
+    assert_eq!(online(&p, b).await.status, Status::Queue);
+    p.host_event(&link, HostEvent::Slot(free(0)));
+    settle().await;
+    assert_eq!(online(&p, b).await.status, Status::Ready, "the reset slot goes to B at once");
+
+    // A missed countdown (never launched) also tells the host to end it; the slot is free on
+    // the host's next report.
+    beat(&p, &link, 9, &[free(0)]).await;
+    pass(1500).await;
+    assert!(matches!(rec_b.last_state(), Some(GameState::Ended { reason: EndReason::Missed, .. })));
+    assert_eq!(host.last(), Some(HostCommand::End { slot: 0, session_id: vb.id }));
+    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1), "ending");
+    p.host_event(&link, HostEvent::Heartbeat(vec![free(0)]));
+    settle().await;
+    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 0));
+
+    // The game exits on its own: the session ends with 130124, and the slot is reset.
+    let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(b, SessionOp::Confirm, vb.id).await.unwrap();
+    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: vb.id });
+    settle().await;
+    assert_eq!(online(&p, b).await.status, Status::Playing);
+    p.host_event(&link, HostEvent::GameExited { slot: 0, session_id: vb.id });
+    settle().await;
+    assert_eq!(p.game_state(b).await.unwrap(), GameState::None);
+    assert!(rec_b.notice_list().contains(&Notice::GameEnd {
+        game_id: 2,
+        reason: EndReason::GameExited
+    }));
+    assert_eq!(host.last(), Some(HostCommand::End { slot: 0, session_id: vb.id }), "End on every path");
+    let record = p.store().sessions.get(vb.id).unwrap().unwrap();
+    assert_eq!(record.end_reason.as_deref(), Some("game_exited"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A host heard every second keeps its machines; one silent for HOST_TIMEOUT_MS loses them at
+/// that moment: they leave the pool, the session on one ends with 130124 (host_lost), its link
+/// is closed, and the play time stops being charged then. The host links again afterwards.
+#[tokio::test(start_paused = true)]
+async fn a_silent_host_loses_its_machines_and_charging_stops() {
+    let (p, dir) = platform("silent").await;
+    let a = user(&p, "13800000001").await;
+    let rec = Arc::new(Recorder::default());
+    p.connect(a, rec.clone()).await.unwrap();
+    let (link, host) = link(&p, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    settle().await;
+    let playing = [slot(0, SlotState::Playing, va.id), free(1)];
+    beat(&p, &link, 5, &playing).await;
+    assert_eq!(online(&p, a).await.status, Status::Playing, "heard every second: kept");
+    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 1));
+    let charged = p.store().sessions.get(va.id).unwrap().unwrap().play_minutes;
+    assert!(charged >= 5, "minutes charged while playing: {charged}");
+
+    // Silent from now: just before the timeout nothing changes, at it the host is lost.
+    let last = tokio::time::Instant::now();
+    tokio::time::advance(Duration::from_millis(hostlink::HOST_TIMEOUT_MS - 50)).await;
+    tokio::task::yield_now().await;
+    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 1), "not yet");
+    assert!(!*host.closed.lock());
+    tokio::time::advance(Duration::from_millis(50)).await;
+    settle().await;
+    assert!(last.elapsed() < Duration::from_millis(hostlink::HOST_TIMEOUT_MS + 20));
+    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0), "both machines left the pool");
+    assert!(*host.closed.lock(), "the link is closed");
+    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    assert!(rec.notice_list().contains(&Notice::GameEnd {
+        game_id: 1,
+        reason: EndReason::HostLost
+    }));
+    assert!(matches!(rec.last_state(), Some(GameState::Ended { reason: EndReason::HostLost, .. })));
+    let record = p.store().sessions.get(va.id).unwrap().unwrap();
+    let balance = p.store().users.get(a).unwrap().unwrap();
+    pass(10 * PLAY_MINUTE_MS).await;
+    assert_eq!(
+        p.store().sessions.get(va.id).unwrap().unwrap().play_minutes,
+        record.play_minutes,
+        "nothing charged after the loss"
+    );
+    assert_eq!(p.store().users.get(a).unwrap().unwrap(), balance);
+    assert_eq!(p.node_ping_url(1), None);
+
+    // The old link is not heard; the host links again under the same name.
+    p.host_event(&link, HostEvent::Slot(free(0)));
+    settle().await;
+    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0));
+    let (again, _) = crate::link(&p, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
+    assert_ne!(again.link, link.link);
+    settle().await;
+    assert_eq!(p.machine_stats(1).await.unwrap(), (2, 0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A closed link loses the host at once; a second host of a live name is refused; a host that
+/// lacks the session's game ends it at the confirm.
+#[tokio::test(start_paused = true)]
+async fn closed_links_duplicates_and_missing_games() {
+    let (p, dir) = platform("closed").await;
+    let a = user(&p, "13800000001").await;
+    let (link, _host) = link(&p, hello("h", vec![free(0)], &["pattern"])).await;
+    let dup = Arc::new(TestHost::default());
+    assert_eq!(
+        p.link_host(hello("h", vec![free(5)], ALL_GAMES), dup.clone()).await,
+        Err(HostRefusal::Duplicate)
+    );
+    assert!(dup.commands().is_empty(), "a refused host is not welcomed");
+    let mut unknown = hello("x", vec![], ALL_GAMES);
+    unknown.node_id = 9;
+    assert_eq!(p.link_host(unknown, dup.clone()).await, Err(HostRefusal::UnknownNode));
+
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    settle().await;
+    assert_eq!(p.game_state(a).await.unwrap(), GameState::None, "the host has no neverball");
+    assert_eq!(
+        p.store().sessions.get(va.id).unwrap().unwrap().end_reason.as_deref(),
+        Some("game_exited")
+    );
+    p.host_event(&link, HostEvent::Slot(free(0)));
+    settle().await;
+
+    let va = p.start_game(a, "dev-a", 4, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Ready);
+    p.host_gone(link);
+    settle().await;
+    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    assert_eq!(
+        p.store().sessions.get(va.id).unwrap().unwrap().end_reason.as_deref(),
+        Some("host_lost")
+    );
+    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0));
+    let _ = std::fs::remove_dir_all(dir);
+}
