@@ -5,6 +5,7 @@ import type { PlayWindow } from '../lib/notify';
 import { GameStatus } from '../api/codes';
 import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
 import type { QualitySummary } from '../stream/stats';
+import type { StreamGrant } from '../stream/streamSession';
 import type { RootStore } from './rootStore';
 
 /** core-platform.md §9 */
@@ -14,6 +15,11 @@ export const QUEUE_POLL_MS = 5000;
 export const CLOCK_MS = 500;
 export const MISSED_RECHECK_MS = 1000;
 export const MEMBER_PATH = '/user/member';
+/**
+ * A confirm answer's stream ticket is used by a play page in this window within this long;
+ * later (or in another window) the page asks for a fresh one. Tickets open a stream for 60 s.
+ */
+export const CONFIRM_GRANT_MS = 30_000;
 /** server/browser clock differences below this are rounding of the seconds `ts`, not skew */
 const SKEW_THRESHOLD_MS = 2000;
 
@@ -111,6 +117,8 @@ export class GameStore {
   lastStart: StartRequest | null = null;
   /** the quality report of the game that just ended, until the player closes it */
   qualityReport: ShownQualityReport | null = null;
+  /** the stream ticket of the last confirm answer, for the play page of this window */
+  private confirmGrant: { sessionId: string; grant: StreamGrant; at: number } | null = null;
 
   /** bumped at every applied state: a floatBall answer older than a push is dropped */
   private version = 0;
@@ -146,7 +154,9 @@ export class GameStore {
       | 'clockTimer'
       | 'pollTimer'
       | 'timeouts'
+      | 'confirmGrant'
     >(this, {
+      confirmGrant: false,
       root: false,
       version: false,
       endedIds: false,
@@ -637,6 +647,9 @@ export class GameStore {
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
+      if (s?.streamUrl && s.ticket) {
+        this.confirmGrant = { sessionId: key(l.id), grant: { streamUrl: s.streamUrl, ticket: s.ticket }, at: Date.now() };
+      }
       this.showPlayPage(l.gameId, win);
     } catch (e) {
       win?.close();
@@ -720,6 +733,14 @@ export class GameStore {
     }
   }
 
+  /** The confirm answer's stream ticket for a session, once, while it is fresh. */
+  takeStreamGrant(sessionId: string): StreamGrant | null {
+    const g = this.confirmGrant;
+    if (!g || g.sessionId !== sessionId) return null;
+    this.confirmGrant = null;
+    return Date.now() - g.at <= CONFIRM_GRANT_MS ? g.grant : null;
+  }
+
   /**
    * Shows a finished session's quality report (the play page measured it). A play page in its
    * own window also hands it to the window that opened it, which the player returns to when the
@@ -745,6 +766,7 @@ export class GameStore {
     this.lastEnded = null;
     this.lastStart = null;
     this.qualityReport = null;
+    this.confirmGrant = null;
     this.version++;
   }
 

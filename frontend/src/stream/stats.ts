@@ -3,6 +3,8 @@
 // the end (time played, median and 95th-percentile round trip, average frame rate, drops,
 // reconnects). Pure: every method takes the time, so tests drive it with numbers.
 
+import type { BodyOf } from '../api/types';
+
 /** The window of the live figures. */
 export const WINDOW_MS = 1000;
 /** Round-trip samples kept for the report: one a second is over five hours. */
@@ -29,15 +31,8 @@ export interface LiveFigures {
   height: number;
 }
 
-/** What the quality report carries (the platform's QualityReport without the session id). */
-export interface QualitySummary {
-  playedSecs: number;
-  latencyP50Ms: number;
-  latencyP95Ms: number;
-  fps: number;
-  drops: number;
-  reconnects: number;
-}
+/** What the quality report carries: the body of the platform's qualityReport without the session id. */
+export type QualitySummary = Omit<BodyOf<'/api/japi/yoo/game/qualityReport'>, 'id'>;
 
 export class StreamStats {
   reconnects = 0;

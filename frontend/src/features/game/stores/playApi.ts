@@ -8,20 +8,15 @@ const Paths = {
   qualityReport: '/api/japi/yoo/game/qualityReport',
 } as const;
 
-// Until the platform's calls are in the generated contract the two calls go through a loose view
-// of the API; the shapes are the platform's (facade/src/dto.rs).
-type LooseApi = { post(path: string, body: unknown): Promise<unknown> };
-
 /** The play page's platform calls over the REST client. */
 export function platformPlayApi(api: Api): PlayApi {
-  const loose = api as unknown as LooseApi;
   return {
     streamTicket: async (id) => {
-      const d = (await loose.post(Paths.streamTicket, { id })) as { streamUrl: string; ticket: string };
+      const d = await api.post(Paths.streamTicket, { id });
       return { streamUrl: d.streamUrl, ticket: d.ticket };
     },
     qualityReport: async (id, s) => {
-      await loose.post(Paths.qualityReport, { id, ...s });
+      await api.post(Paths.qualityReport, { ...s, id });
     },
   };
 }

@@ -100,6 +100,28 @@ describe('PlayStore', () => {
     root.dispose();
   });
 
+  it('in the window that confirmed, the confirm answer\'s ticket opens the stream', async () => {
+    const { play, channel, sockets, tickets, root, t } = await setup();
+    t.api.on('POST', '/api/japi/yoo/game/confirmConnect', () => ({
+      ...live({ status: GameStatus.CONNECTING, gameId: 1 }),
+      streamUrl: 'ws://127.0.0.1:7002',
+      ticket: 'from-confirm',
+    }));
+    channel.pushGameState(live({ status: GameStatus.READY, gameId: 1, connectCountdown: 30 }));
+    await settle();
+    await root.game.confirmConnect();
+    play.start();
+    await settle();
+    expect(sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:7002/stream?ticket=from-confirm']);
+    expect(tickets).toEqual([]);
+    // a reconnect asks for a fresh one
+    sockets[0].drop();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(tickets).toEqual(['101']);
+    play.dispose();
+    root.dispose();
+  });
+
   it('a game other than the page\'s gets no stream here', async () => {
     const { play, channel, tickets, root } = await setup();
     play.start();

@@ -100,11 +100,15 @@ export class PlayStore {
     if (this.sessionId !== null) this.finish(this.sessionId);
     if (id === null) return;
     this.sessionId = id;
-    const session = new StreamSession({
-      ...this.env,
-      ticket: () => this.api.streamTicket(id),
-      isFinalRefusal: isFinalRefusal,
-    });
+    const session = new StreamSession(
+      {
+        ...this.env,
+        ticket: () => this.api.streamTicket(id),
+        isFinalRefusal: isFinalRefusal,
+      },
+      // in the window that confirmed, the confirm answer's ticket saves a round trip
+      { grant: this.root.game.takeStreamGrant(id) },
+    );
     this.session = session;
     session.start();
   }
