@@ -20,11 +20,13 @@ describe('parseSharedReport', () => {
   const summary = { playedSecs: 61, latencyP50Ms: 20, latencyP95Ms: 45, fps: 29.9, drops: 3, reconnects: 1 };
 
   it('takes a play window\'s report', () => {
-    expect(parseSharedReport({ type: QUALITY_REPORT_MESSAGE, report: { sessionId: '7', gameName: '超级企鹅', summary } })).toEqual({
+    expect(parseSharedReport({ type: QUALITY_REPORT_MESSAGE, report: { sessionId: '7', gameName: '超级企鹅', endReason: 'host_lost', summary } })).toEqual({
       sessionId: '7',
       gameName: '超级企鹅',
+      endReason: 'host_lost',
       summary,
     });
+    expect(parseSharedReport({ type: QUALITY_REPORT_MESSAGE, report: { sessionId: '7', gameName: '', summary } })?.endReason).toBeNull();
   });
 
   it('refuses anything else a page might post', () => {

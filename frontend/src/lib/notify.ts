@@ -60,9 +60,10 @@ export function parseSharedReport(data: unknown): ShownQualityReport | null {
   const r = m.report as Partial<ShownQualityReport>;
   const s = r.summary as Partial<QualityFields> | undefined;
   if (typeof r.sessionId !== 'string' || typeof r.gameName !== 'string' || !s) return null;
+  const endReason = typeof r.endReason === 'string' ? r.endReason : null;
   const fields: (keyof QualityFields)[] = ['playedSecs', 'latencyP50Ms', 'latencyP95Ms', 'fps', 'drops', 'reconnects'];
   if (!fields.every((f) => typeof s[f] === 'number' && Number.isFinite(s[f]))) return null;
-  return { sessionId: r.sessionId, gameName: r.gameName, summary: { ...(s as QualityFields) } };
+  return { sessionId: r.sessionId, gameName: r.gameName, endReason, summary: { ...(s as QualityFields) } };
 }
 
 type QualityFields = ShownQualityReport['summary'];

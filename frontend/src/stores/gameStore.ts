@@ -55,6 +55,8 @@ export interface NodePicker {
 export interface ShownQualityReport {
   sessionId: string;
   gameName: string;
+  /** why the session ended (EndReason), null when not known */
+  endReason: string | null;
   summary: QualitySummary;
 }
 

@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
+import { endReasonText } from '../../../lib/endReason';
 import { useStores } from '../../../stores/context';
 import { QualityRows } from './QualityRows';
 
@@ -21,6 +22,12 @@ export const QualityReportDialog = observer(function QualityReportDialog() {
       }
     >
       {r.gameName && <p className="quality__game">《{r.gameName}》</p>}
+      {r.endReason && r.endReason !== 'over' && (
+        // ended by something other than the player's own exit: say what
+        <p className="quality__end" data-testid="quality-end">
+          游戏已结束：{endReasonText(r.endReason)}
+        </p>
+      )}
       <QualityRows summary={r.summary} />
     </Modal>
   );

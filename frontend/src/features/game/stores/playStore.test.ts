@@ -95,7 +95,7 @@ describe('PlayStore', () => {
     expect(reports[0].id).toBe('101');
     expect(reports[0].summary).toMatchObject({ latencyP50Ms: 30, latencyP95Ms: 30, drops: 0, reconnects: 0, playedSecs: 2 });
     expect(reports[0].summary.fps).toBeGreaterThan(29);
-    expect(root.game.qualityReport).toEqual({ sessionId: '101', gameName: '弹球大师', summary: reports[0].summary });
+    expect(root.game.qualityReport).toEqual({ sessionId: '101', gameName: '弹球大师', endReason: 'over', summary: reports[0].summary });
     play.dispose();
     root.dispose();
   });
@@ -151,7 +151,7 @@ describe('PlayStore', () => {
   it('the opener shows a report its play window handed over', async () => {
     const { root, effects } = await setup();
     const summary = { playedSecs: 61, latencyP50Ms: 20, latencyP95Ms: 45, fps: 29.9, drops: 3, reconnects: 1 };
-    effects.receiveReport({ sessionId: '7', gameName: '超级企鹅', summary });
+    effects.receiveReport({ sessionId: '7', gameName: '超级企鹅', endReason: 'host_lost', summary });
     expect(root.game.qualityReport?.summary).toEqual(summary);
     root.game.dismissQualityReport();
     expect(root.game.qualityReport).toBeNull();

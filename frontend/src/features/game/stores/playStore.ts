@@ -122,11 +122,12 @@ export class PlayStore {
     // a session that goes on elsewhere (moved to another device) is not over: no report yet
     const live = this.root.game.live;
     if (!summary || (live !== null && key(live.id) === id)) return;
-    const ended = this.root.game.lastEnded;
-    const gameName = ended && ended.id === id ? ended.gameName : (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
+    const lastEnded = this.root.game.lastEnded;
+    const ended = lastEnded && lastEnded.id === id ? lastEnded : null;
+    const gameName = ended?.gameName || (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
     // sent after the end: the platform takes one report per session, once it is over
     void this.api.qualityReport(id, summary).catch(() => undefined);
-    this.root.game.presentQualityReport({ sessionId: id, gameName, summary });
+    this.root.game.presentQualityReport({ sessionId: id, gameName, endReason: ended?.endReason ?? null, summary });
   }
 }
 

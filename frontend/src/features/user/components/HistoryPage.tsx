@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { QualityRows } from '../../game/components/QualityRows';
 import { formatHMS } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
-import { endReasonText, HistoryStore } from '../stores/historyStore';
+import { endReasonText } from '../../../lib/endReason';
+import { HistoryStore } from '../stores/historyStore';
 
 function formatDateTime(ms: number): string {
   const d = new Date(ms);

@@ -1,6 +1,7 @@
 import { FakeApi } from '../../../test/fakeTransport';
 import { settle } from '../../../test/helpers';
-import { endReasonText, HISTORY_PAGE_SIZE, HistoryStore } from './historyStore';
+import { endReasonText } from '../../../lib/endReason';
+import { HISTORY_PAGE_SIZE, HistoryStore } from './historyStore';
 
 const record = (id: number) => ({
   id,
