@@ -148,6 +148,28 @@ describe('PlayStore', () => {
     root.dispose();
   });
 
+  it('a play window the platform\'s end closes at once still finishes, reports and hands over first', async () => {
+    const { play, channel, reports, root, serve, effects } = await setup();
+    effects.isPlayWindow = true;
+    root.notice.setPlayPage(1);
+    play.start();
+    channel.pushGameState(live({ status: GameStatus.PLAYING, gameId: 1, gameName: '弹球大师' }));
+    await settle();
+    await serve(3);
+    // the host was lost: 130124 arrives before the session's ended state
+    channel.push({ kind: 'notification', code: 130124, content: '', data: JSON.stringify({ gameId: 1, reason: 'host_lost' }) });
+    expect(effects.closedSelf).toBe(1);
+    expect(play.session).toBeNull();
+    expect(reports).toHaveLength(1);
+    expect(effects.sharedReports.map((r) => [r.gameName, r.endReason])).toEqual([['弹球大师', 'host_lost']]);
+    // the ended state that follows changes nothing more
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'host_lost' });
+    await settle();
+    expect(reports).toHaveLength(1);
+    play.dispose();
+    root.dispose();
+  });
+
   it('the opener shows a report its play window handed over', async () => {
     const { root, effects } = await setup();
     const summary = { playedSecs: 61, latencyP50Ms: 20, latencyP95Ms: 45, fps: 29.9, drops: 3, reconnects: 1 };

@@ -37,7 +37,7 @@ export class PlayStore {
   private readonly api: PlayApi;
   private readonly env: PlayEnv;
   private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
-  private disposer: IReactionDisposer | null = null;
+  private disposers: IReactionDisposer[] = [];
 
   constructor(root: RootStore, gameId: number, api: PlayApi, env: PlayEnv, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
     this.root = root;
@@ -46,14 +46,14 @@ export class PlayStore {
     this.env = env;
     this.storage = storage;
     this.statsVisible = readFlag(storage, STATS_VISIBLE_KEY);
-    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'disposer'>(this, {
+    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'disposers'>(this, {
       sessionId: false,
       root: false,
       gameId: false,
       api: false,
       env: false,
       storage: false,
-      disposer: false,
+      disposers: false,
     });
   }
 
@@ -69,11 +69,24 @@ export class PlayStore {
 
   /** Follows the target from now on. */
   start(): void {
-    if (this.disposer) return;
-    this.disposer = reaction(
-      () => this.target,
-      (id) => this.follow(id),
-      { fireImmediately: true },
+    if (this.disposers.length > 0) return;
+    const started = this.root.notice.playPageEnded;
+    this.disposers.push(
+      reaction(
+        () => this.target,
+        (id) => this.follow(id),
+        { fireImmediately: true },
+      ),
+      // the platform ended the game and the page is closing (a play window closes itself at
+      // once, before the session's end may have arrived): finish now, with the reason it gave
+      reaction(
+        () => this.root.notice.playPageEnded,
+        (ended) => {
+          if (ended && ended !== started && ended.gameId === this.gameId && this.sessionId !== null) {
+            this.finish(this.sessionId, { reason: ended.reason });
+          }
+        },
+      ),
     );
   }
 
@@ -88,8 +101,8 @@ export class PlayStore {
 
   /** The page goes: the stream stops; the game (if it runs on) gets no report from this page. */
   dispose(): void {
-    this.disposer?.();
-    this.disposer = null;
+    for (const d of this.disposers) d();
+    this.disposers = [];
     this.session?.stop();
     this.session = null;
     this.sessionId = null;
@@ -113,21 +126,24 @@ export class PlayStore {
     session.start();
   }
 
-  /** The session is over (or this page now shows another): stop, report, present. */
-  private finish(id: string): void {
+  /**
+   * The session is over (or this page now shows another): stop, report, present. `over` when
+   * the platform said the game ended (its state may still be live here).
+   */
+  private finish(id: string, over?: { reason: string | null }): void {
     const session = this.session;
     this.session = null;
     this.sessionId = null;
     const summary = session?.stop() ?? null;
     // a session that goes on elsewhere (moved to another device) is not over: no report yet
     const live = this.root.game.live;
-    if (!summary || (live !== null && key(live.id) === id)) return;
+    if (!summary || (!over && live !== null && key(live.id) === id)) return;
     const lastEnded = this.root.game.lastEnded;
     const ended = lastEnded && lastEnded.id === id ? lastEnded : null;
-    const gameName = ended?.gameName || (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
+    const gameName = ended?.gameName || (live && key(live.id) === id ? live.gameName : '') || (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
     // sent after the end: the platform takes one report per session, once it is over
     void this.api.qualityReport(id, summary).catch(() => undefined);
-    this.root.game.presentQualityReport({ sessionId: id, gameName, endReason: ended?.endReason ?? null, summary });
+    this.root.game.presentQualityReport({ sessionId: id, gameName, endReason: over ? over.reason : (ended?.endReason ?? null), summary });
   }
 }
 
