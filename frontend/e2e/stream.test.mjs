@@ -6,14 +6,17 @@
 //    plays neverball (a real game: not blank, changing); A's history shows the report.
 // 2. The host is killed with SIGKILL during play: the player is told, the machine leaves the
 //    pool (a new player queues), no minute is charged after the loss, and the host started
-//    again registers its machine again (the queued player gets it).
+//    again registers its machine again (the queued player gets it: on a phone at 390x844, where
+//    the picture spans the width and a tap reaches the game).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
+  assertNoSidewaysScroll,
   assertPrerequisites,
+  assertTappable,
   configToml,
   dumpFailure,
   hostBin,
@@ -224,7 +227,7 @@ test('a host killed during play: the player is told, the machine leaves the pool
     const base = stack.server.url;
     browser = await launchBrowser();
     const ctxA = await newPlayerContext(browser);
-    const ctxB = await newPlayerContext(browser);
+    const ctxB = await newPlayerContext(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const a = (pages.A = await ctxA.newPage());
     const b = (pages.B = await ctxB.newPage());
 
@@ -275,6 +278,18 @@ test('a host killed during play: the player is told, the machine leaves the pool
     host = (await startHost(stack.hostConfig, log)).proc;
     const playB = (pages.playB = await enterGame(ctxB, b));
     await assertLiveAndChanging(playB, 'the test pattern after the host came back');
+
+    // the phone's play page: the picture across the width, the buttons in reach, a tap is a click
+    const box = await playB.getByTestId('stream-canvas').boundingBox();
+    assert.ok(box && box.width >= 380 && box.x >= 0 && box.x + box.width <= 390.5, `the canvas spans the phone's width: ${JSON.stringify(box)}`);
+    await assertTappable(playB, playB.getByTestId('play-exit'), '退出游戏');
+    await assertTappable(playB, playB.getByTestId('play-stats'), '显示数据');
+    await assertNoSidewaysScroll(playB, 'the play page on a phone');
+    const buttonAt = buttonBlockCentre(SCREEN[0]);
+    await waitForColour(playB, buttonAt, (c) => sameColour(c, IDLE), 'the button square before the tap (a reset slot)');
+    const tap = await clientPointOf(playB, { x: 320, y: 200 });
+    await playB.touchscreen.tap(tap.x, tap.y);
+    await waitForColour(playB, buttonAt, (c) => !sameColour(c, IDLE), 'the button square after a tap');
   } catch (e) {
     await dumpFailure('hostkill', pages, log);
     throw e;
