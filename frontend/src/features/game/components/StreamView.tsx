@@ -28,7 +28,6 @@ export const StreamView = observer(function StreamView({ play, session }: { play
     if (playing) canvasRef.current?.focus({ preventScroll: true });
   }, [playing]);
 
-  const f = session.figures;
   return (
     <>
       <canvas
@@ -50,30 +49,36 @@ export const StreamView = observer(function StreamView({ play, session }: { play
           )}
         </div>
       )}
-      {play.statsVisible && (
-        <dl className="stream__stats" data-testid="stream-stats">
-          <div>
-            <dt>帧率</dt>
-            <dd data-testid="stat-fps">{f.fps} fps</dd>
-          </div>
-          <div>
-            <dt>延迟</dt>
-            <dd data-testid="stat-rtt">{f.rttMs === null ? '-' : `${f.rttMs} ms`}</dd>
-          </div>
-          <div>
-            <dt>码率</dt>
-            <dd data-testid="stat-bitrate">{f.kbps >= 1000 ? `${(f.kbps / 1000).toFixed(1)} Mbps` : `${f.kbps} kbps`}</dd>
-          </div>
-          <div>
-            <dt>丢帧</dt>
-            <dd data-testid="stat-dropped">{f.dropped}</dd>
-          </div>
-          <div>
-            <dt>分辨率</dt>
-            <dd>{f.width > 0 ? `${f.width}×${f.height}` : '-'}</dd>
-          </div>
-        </dl>
-      )}
+      {play.statsVisible && <StreamStats session={session} />}
     </>
+  );
+});
+
+/** The stats overlay: its own observer, so the figures' refresh every second redraws only it. */
+const StreamStats = observer(function StreamStats({ session }: { session: StreamSession }) {
+  const f = session.figures;
+  return (
+    <dl className="stream__stats" data-testid="stream-stats">
+      <div>
+        <dt>帧率</dt>
+        <dd data-testid="stat-fps">{f.fps} fps</dd>
+      </div>
+      <div>
+        <dt>延迟</dt>
+        <dd data-testid="stat-rtt">{f.rttMs === null ? '-' : `${f.rttMs} ms`}</dd>
+      </div>
+      <div>
+        <dt>码率</dt>
+        <dd data-testid="stat-bitrate">{f.kbps >= 1000 ? `${(f.kbps / 1000).toFixed(1)} Mbps` : `${f.kbps} kbps`}</dd>
+      </div>
+      <div>
+        <dt>丢帧</dt>
+        <dd data-testid="stat-dropped">{f.dropped}</dd>
+      </div>
+      <div>
+        <dt>分辨率</dt>
+        <dd>{f.width > 0 ? `${f.width}×${f.height}` : '-'}</dd>
+      </div>
+    </dl>
   );
 });
