@@ -12,7 +12,8 @@
 //      on the canvas, through the page's input path); the time from the event to the first
 //      decoded picture with the pattern's marker there;
 //    - the host's CPU per stream: /proc time of yoo-gamehost (capture, convert, encode, fan-out)
-//      and of the slot's Xvfb and game, over the same window.
+//      and of the slot's Xvfb and game, over the same window; and the browser's (Chromium's
+//      processes, this script's descendants), for scale.
 // 2. Simultaneous streams: 1, 2, ... players at once (each its own slot, page and decoder),
 //    WINDOW seconds each; the largest count at which every page decodes >= 25 fps.
 //
@@ -167,10 +168,12 @@ try {
   const one = await newPlayer(browser);
   await one.play.waitForTimeout(3000); // past the first key frame and the page's start
   const kids0 = descendants(HOST_PID);
-  const cpu0 = { host: cpuSeconds(HOST_PID), slot: kids0.reduce((s, k) => s + cpuSeconds(k.pid), 0), t: Date.now() };
+  // the browser: Chromium's processes are this script's descendants
+  const browserCpu = () => descendants(process.pid).reduce((s, k) => s + cpuSeconds(k.pid), 0);
+  const cpu0 = { host: cpuSeconds(HOST_PID), slot: kids0.reduce((s, k) => s + cpuSeconds(k.pid), 0), browser: browserCpu(), t: Date.now() };
   const m = await measure(one.play, DURATION);
   const kids1 = descendants(HOST_PID);
-  const cpu1 = { host: cpuSeconds(HOST_PID), slot: kids1.reduce((s, k) => s + cpuSeconds(k.pid), 0), t: Date.now() };
+  const cpu1 = { host: cpuSeconds(HOST_PID), slot: kids1.reduce((s, k) => s + cpuSeconds(k.pid), 0), browser: browserCpu(), t: Date.now() };
   const secs = (cpu1.t - cpu0.t) / 1000;
   const rt = await roundTrips(one.play, ROUND_TRIPS);
   report.one = {
@@ -187,6 +190,7 @@ try {
     inputMisses: rt.misses,
     hostProcessCpuPct: Math.round(((cpu1.host - cpu0.host) / secs) * 1000) / 10,
     slotProcessesCpuPct: Math.round(((cpu1.slot - cpu0.slot) / secs) * 1000) / 10,
+    browserCpuPct: Math.round(((cpu1.browser - cpu0.browser) / secs) * 1000) / 10,
     slotProcesses: kids1.map((k) => k.comm).join(','),
   };
   console.log(JSON.stringify({ oneStream: report.one }));
