@@ -146,7 +146,7 @@ impl HostConfig {
         let [sw, sh] = self.screen;
         for (key, game) in &self.games {
             let [w, h] = game.window;
-            if w == 0 || h == 0 || w > sw || h > sh || w % 2 == 1 || h % 2 == 1 {
+            if w == 0 || h == 0 || w > sw || h > sh || !w.is_multiple_of(2) || !h.is_multiple_of(2) {
                 return bad(format!("game {key}: window {w}x{h} must be even and fit the screen {sw}x{sh}"));
             }
             if !(-20..=19).contains(&game.nice) {

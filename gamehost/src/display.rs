@@ -110,7 +110,11 @@ impl Display {
             let Ok(geo) = self.conn.get_geometry(w).map_err(err)?.reply() else {
                 continue;
             };
-            out.push((w, attrs.map_state == MapState::VIEWABLE, u32::from(geo.width) * u32::from(geo.height)));
+            out.push((
+                w,
+                attrs.map_state == MapState::VIEWABLE,
+                u32::from(geo.width) * u32::from(geo.height),
+            ));
         }
         Ok(out)
     }

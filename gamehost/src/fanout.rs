@@ -255,7 +255,7 @@ impl Hub {
                 key: au.key,
                 seq: s.seq,
                 capture_us: au.capture_us,
-                data: au.data.into(),
+                data: au.data,
             })),
         }
         .encode_to_vec()
@@ -328,9 +328,9 @@ fn ask_key(s: &mut HubState, force: bool) {
 /// The WebCodecs codec string of an H.264 stream (`avc1.PPCCLL`), from the first sequence
 /// parameter set in an Annex B access unit.
 pub fn avc_codec(au: &[u8]) -> Option<String> {
-    nal_units(au).find(|n| n.first().map(|b| b & 0x1f) == Some(7)).and_then(|sps| {
-        (sps.len() >= 4).then(|| format!("avc1.{:02X}{:02X}{:02X}", sps[1], sps[2], sps[3]))
-    })
+    nal_units(au)
+        .find(|n| n.first().map(|b| b & 0x1f) == Some(7))
+        .and_then(|sps| (sps.len() >= 4).then(|| format!("avc1.{:02X}{:02X}{:02X}", sps[1], sps[2], sps[3])))
 }
 
 /// The NAL units of an Annex B byte stream (without their start codes).
@@ -490,7 +490,9 @@ mod tests {
 
     #[test]
     fn codec_string_and_nal_units() {
-        let au = [0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1F, 0xAA, 0, 0, 0, 1, 0x68, 0xCE, 0, 0, 1, 0x65, 0x88];
+        let au = [
+            0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1F, 0xAA, 0, 0, 0, 1, 0x68, 0xCE, 0, 0, 1, 0x65, 0x88,
+        ];
         let units: Vec<&[u8]> = nal_units(&au).collect();
         assert_eq!(units, [&[0x67, 0x42, 0xC0, 0x1F, 0xAA][..], &[0x68, 0xCE], &[0x65, 0x88]]);
         assert_eq!(avc_codec(&au).as_deref(), Some("avc1.42C01F"));

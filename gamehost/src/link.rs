@@ -154,7 +154,10 @@ async fn next_message(framed: &mut Framed) -> Result<PlatformMsg, LinkError> {
             Some(Ok(Frame::Text(t))) => {
                 return serde_json::from_slice(&t).map_err(|e| LinkError::Protocol(format!("bad platform message: {e}")));
             }
-            Some(Ok(Frame::Ping(p))) => framed.send(Message::Pong(p)).await.map_err(|e| LinkError::Protocol(e.to_string()))?,
+            Some(Ok(Frame::Ping(p))) => framed
+                .send(Message::Pong(p))
+                .await
+                .map_err(|e| LinkError::Protocol(e.to_string()))?,
             Some(Ok(Frame::Close(_))) | None => return Err(LinkError::Closed),
             Some(Ok(_)) => {}
             Some(Err(e)) => return Err(LinkError::Protocol(e.to_string())),

@@ -133,7 +133,13 @@ impl PhaseCounts {
             c[phase_index(f)] -= 1;
         }
         c[phase_index(to)] += 1;
-        for p in [SlotPhase::Free, SlotPhase::Launching, SlotPhase::Playing, SlotPhase::Resetting, SlotPhase::Broken] {
+        for p in [
+            SlotPhase::Free,
+            SlotPhase::Launching,
+            SlotPhase::Playing,
+            SlotPhase::Resetting,
+            SlotPhase::Broken,
+        ] {
             metrics::gauge!("yoo_gamehost_slots", "phase" => phase_name(p)).set(c[phase_index(p)] as f64);
         }
     }
@@ -427,7 +433,9 @@ impl SlotActor {
             tracing::warn!(slot = self.index(), error = %e, "cannot wipe the slot's home");
         }
         let display = self.slot.display();
-        let clean = tokio::task::spawn_blocking(move || clean_display(&display)).await.unwrap_or(Err("panicked".into()));
+        let clean = tokio::task::spawn_blocking(move || clean_display(&display))
+            .await
+            .unwrap_or(Err("panicked".into()));
         if let Err(e) = clean {
             tracing::warn!(slot = self.index(), error = %e, "display not clean: restarting it");
             self.start_display().await;
