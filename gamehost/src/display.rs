@@ -169,6 +169,24 @@ impl Display {
             .collect())
     }
 
+    /// Whether the top-left `size` of the display shows more than one flat colour (sampled on
+    /// a grid of rows, so a check costs a few kilobytes, not a frame).
+    pub fn drawn(&self, size: [u32; 2]) -> Result<bool, String> {
+        let [w, h] = size;
+        let mut first = None;
+        for row in 0..16 {
+            let y = (h * (2 * row + 1) / 32) as i16;
+            for px in self.read_rgb(0, y, w as u16, 1)?.into_iter().step_by(7) {
+                match first {
+                    None => first = Some(px),
+                    Some(f) if f != px => return Ok(true),
+                    _ => {}
+                }
+            }
+        }
+        Ok(false)
+    }
+
     /// One pixel.
     pub fn pixel(&self, x: i16, y: i16) -> Result<u32, String> {
         Ok(self.read_rgb(x, y, 1, 1)?[0])
