@@ -238,10 +238,13 @@ impl Hub {
         if s.session.is_none() {
             return;
         }
+        // A viewer may start only at a key frame that carries its sequence parameters (x264
+        // repeats them with every IDR; a decoder without them cannot start).
+        let start_point = au.key && format.is_some();
         if let Some(f) = format {
             s.format = Some(f);
         }
-        if au.key {
+        if start_point {
             s.key_asked = None;
         }
         if s.first_frame.as_ref().is_some_and(|(after, _)| au.capture_us >= *after) {
@@ -268,7 +271,7 @@ impl Hub {
             if o.closed {
                 return false;
             }
-            if o.needs_key && !au.key {
+            if o.needs_key && !start_point {
                 dropped += 1;
                 return true;
             }
@@ -279,10 +282,10 @@ impl Hub {
                 want_key = true;
                 return true;
             }
-            if au.key {
+            if start_point {
                 o.needs_key = false;
-                if format.is_some() && o.sent_format != format {
-                    let f = format.clone().expect("checked");
+                if o.sent_format != format {
+                    let f = format.clone().expect("a start point carries the format");
                     o.push(Out::Frame(config_frame(&f, v.role).into()));
                     o.sent_format = Some(f);
                 }
@@ -425,8 +428,11 @@ mod tests {
         let v = hub.attach(1, Role::Viewer).unwrap();
         assert_eq!(asked.load(Ordering::SeqCst), 2, "every new viewer asks");
         hub.publish(au(true, 4), None);
-        assert_eq!(drain(&v), ["config input=false", "K4"], "the format known from before");
-        assert_eq!(drain(&p), ["K4"], "the format did not change: no second config");
+        assert_eq!(drain(&v), Vec::<String>::new(), "a key frame without its SPS is no place to start");
+        assert_eq!(drain(&p), ["K4"]);
+        hub.publish(au(true, 5), Some(format()));
+        assert_eq!(drain(&v), ["config input=false", "K5"]);
+        assert_eq!(drain(&p), ["K5"], "the format did not change: no second config");
     }
 
     // A viewer that does not read loses frames up to the next key frame; others are unaffected
@@ -449,7 +455,7 @@ mod tests {
         assert_eq!(got.len(), 1 + VIDEO_QUEUE, "config and a full queue");
         assert_eq!(got.last().unwrap(), &format!("d{}", VIDEO_QUEUE - 1));
         hub.publish(au(false, 50), None);
-        hub.publish(au(true, 51), None);
+        hub.publish(au(true, 51), Some(format()));
         hub.publish(au(false, 52), None);
         assert_eq!(drain(&slow), ["K51", "d52"], "resumes at the key frame");
     }
