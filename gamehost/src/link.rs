@@ -96,11 +96,14 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
         }),
     );
     let mut backoff = MIN_BACKOFF;
+    // Failed attempts in a row: the first of a streak is logged as a warning, the rest quietly.
+    let mut failures = 0u32;
     loop {
         match connect(&host).await {
             Ok((framed, heartbeat)) => {
                 watch.up();
                 backoff = MIN_BACKOFF;
+                failures = 0;
                 metrics::counter!("yoo_gamehost_link_connects_total", "outcome" => "welcome").increment(1);
                 metrics::gauge!("yoo_gamehost_link_up").set(1.0);
                 tracing::info!(platform = %host.config.platform_url, "linked to the platform");
@@ -116,7 +119,12 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
             }
             Err(e) => {
                 metrics::counter!("yoo_gamehost_link_connects_total", "outcome" => "failed").increment(1);
-                tracing::debug!(error = %e, "cannot link to the platform");
+                if failures == 0 {
+                    tracing::warn!(error = %e, platform = %host.config.platform_url, "cannot link to the platform: retrying");
+                } else {
+                    tracing::debug!(error = %e, "cannot link to the platform");
+                }
+                failures += 1;
             }
         }
         tokio::time::sleep(backoff).await;
