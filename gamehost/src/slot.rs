@@ -381,7 +381,12 @@ impl SlotActor {
                 reason: format!("capture failed: {e}"),
             });
         });
-        match Capture::start(&spec, self.slot.hub.clone(), on_error) {
+        let hub = self.slot.hub.clone();
+        // Building and starting a pipeline takes milliseconds: not on the link's thread.
+        let started = tokio::task::spawn_blocking(move || Capture::start(&spec, hub, on_error))
+            .await
+            .unwrap_or_else(|_| Err("capture start panicked".into()));
+        match started {
             Ok(cap) => {
                 self.slot.hub.set_key_requester(Some(Box::new(cap.key_requester())));
                 self.running.as_mut().expect("set above").capture = Some(cap);

@@ -139,6 +139,18 @@ async fn launch_stream_and_end() {
     };
     assert_eq!(pong.client_ms, 12.5);
 
+    // A decoder that lost its place asks for a key frame and gets one at once.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    player.send(client_frame::Body::KeyFrame(gamehost::proto::KeyFrameRequest {})).await;
+    let asked = std::time::Instant::now();
+    loop {
+        match player.next(5 * SEC).await {
+            Some(host_frame::Body::Video(v)) if v.key => break,
+            Some(_) => assert!(asked.elapsed() < 2 * SEC, "no key frame on request"),
+            None => panic!("closed"),
+        }
+    }
+
     let display = rig.slot(0).display();
     let pid_group = {
         let d = Display::open(&display).unwrap();
