@@ -1,12 +1,13 @@
-//! Measures one stream: CPU of the host process, the game and its Xvfb, the frames received per
-//! second and the bitrate, for one game of a host configuration.
+//! Measures streams on one host: CPU of the host process, the games and their Xvfbs, and per
+//! stream the frames received per second and the bitrate, for one game of a host configuration.
 //!
-//! `cargo run -p gamehost --example stream_cpu -- ops/gamehost-dev-1.toml neverball 30`
+//! `cargo run -p gamehost --example stream_cpu -- ops/gamehost-dev-1.toml neverball 30 [STREAMS]`
 //!
-//! It starts `target/debug/yoo-gamehost` as a child with the configuration (one slot, bound to
-//! 127.0.0.1:0, linked to a platform stand-in inside this program), launches the game, waits for
-//! its first frame and 3 s more, opens the stream as the session's player, and counts for the
-//! given seconds while sampling `/proc`.
+//! It starts `target/debug/yoo-gamehost` as a child with the configuration (STREAMS slots, 1 by
+//! default, bound to 127.0.0.1:0, linked to a platform stand-in inside this program), launches
+//! the game on every slot, waits for the first frames and 3 s more, opens each stream as its
+//! session's player (from the first key frame on), and counts for the given seconds while
+//! sampling `/proc`. Nothing decodes here: the browser's side is the load-test harness's.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -90,12 +91,54 @@ fn descendants(pid: i32) -> Vec<(i32, String)> {
     out
 }
 
+/// What one stream received.
+#[derive(Default)]
+struct Count {
+    frames: u64,
+    bytes: u64,
+    keys: u64,
+    /// Sequence numbers skipped (frames the host dropped for this viewer).
+    gaps: u64,
+}
+
+async fn count(url: String, end: Instant) -> Count {
+    let (_, mut conn) = awc::Client::new().ws(url).max_frame_size(8 << 20).connect().await.unwrap();
+    // Up to the first key frame, then count.
+    let mut last_seq = loop {
+        if let Some(Ok(awc::ws::Frame::Binary(b))) = conn.next().await {
+            if let Some(host_frame::Body::Video(v)) = HostFrame::decode(b).unwrap().body {
+                if v.key {
+                    break v.seq;
+                }
+            }
+        }
+    };
+    let mut c = Count::default();
+    while Instant::now() < end {
+        let Ok(Some(Ok(awc::ws::Frame::Binary(b)))) = tokio::time::timeout_at(end.into(), conn.next()).await else {
+            continue;
+        };
+        if let Some(host_frame::Body::Video(v)) = HostFrame::decode(b).unwrap().body {
+            c.frames += 1;
+            c.bytes += v.data.len() as u64;
+            c.keys += u64::from(v.key);
+            c.gaps += v.seq.saturating_sub(last_seq + 1);
+            last_seq = v.seq;
+        }
+    }
+    c
+}
+
 #[actix_rt::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [config_path, game, secs] = &args[..] else {
-        eprintln!("usage: stream_cpu CONFIG GAME SECONDS");
-        std::process::exit(2);
+    let (config_path, game, secs, streams) = match &args[..] {
+        [c, g, s] => (c, g, s, 1u32),
+        [c, g, s, n] => (c, g, s, n.parse().expect("streams")),
+        _ => {
+            eprintln!("usage: stream_cpu CONFIG GAME SECONDS [STREAMS]");
+            std::process::exit(2);
+        }
     };
     let secs: u64 = secs.parse().expect("seconds");
     let (hello_tx, mut hello_rx) = mpsc::unbounded_channel();
@@ -116,7 +159,7 @@ async fn main() {
     let overrides = [
         ("platform_url", format!("\"ws://{addr}/link\"")),
         ("bind", "\"127.0.0.1:0\"".to_string()),
-        ("slots", "1".to_string()),
+        ("slots", streams.to_string()),
         ("state_dir", format!("{:?}", state_dir.to_string_lossy())),
     ];
     let text = std::fs::read_to_string(config_path).unwrap();
@@ -155,50 +198,27 @@ async fn main() {
         .await
         .unwrap()
         .unwrap();
-    cmd.send(PlatformMsg::Launch {
-        slot: 0,
-        session_id: 1,
-        uid: 1,
-        game: game.clone(),
-    })
-    .unwrap();
     let launched = Instant::now();
-    loop {
-        match tokio::time::timeout(Duration::from_secs(30), msgs.recv()).await.unwrap().unwrap() {
-            HostMsg::FirstFrame { .. } => break,
+    for slot in 0..streams {
+        let launch = PlatformMsg::Launch {
+            slot,
+            session_id: i64::from(slot) + 1,
+            uid: 1,
+            game: game.clone(),
+        };
+        cmd.send(launch).unwrap();
+    }
+    let mut first = 0;
+    while first < streams {
+        match tokio::time::timeout(Duration::from_secs(60), msgs.recv()).await.unwrap().unwrap() {
+            HostMsg::FirstFrame { .. } => first += 1,
             HostMsg::GameExited { reason, .. } => panic!("{game} exited: {reason}"),
             _ => {}
         }
     }
-    println!("first frame {:.1} s after launch", launched.elapsed().as_secs_f64());
+    println!("{streams} first frames {:.1} s after launch", launched.elapsed().as_secs_f64());
     tokio::time::sleep(Duration::from_secs(3)).await;
 
-    let ticket = Ticket {
-        node_id: hello.node_id,
-        host: hello.host.clone(),
-        slot: 0,
-        session_id: 1,
-        uid: 1,
-        role: Role::Player,
-        exp_ms: gamehost::now_ms() + 60_000,
-    }
-    .sign(secret.as_bytes());
-    let (_, mut conn) = awc::Client::new()
-        .ws(format!("{}/stream?ticket={ticket}", hello.stream_url))
-        .max_frame_size(8 << 20)
-        .connect()
-        .await
-        .unwrap();
-    // Up to the first key frame, then count.
-    loop {
-        if let Some(Ok(awc::ws::Frame::Binary(b))) = conn.next().await {
-            if let Some(host_frame::Body::Video(v)) = HostFrame::decode(b).unwrap().body {
-                if v.key {
-                    break;
-                }
-            }
-        }
-    }
     let procs = descendants(host_pid);
     let sample = || {
         let host = ticks(host_pid).unwrap_or(0);
@@ -214,34 +234,37 @@ async fn main() {
         (host, game_t, xvfb, Instant::now())
     };
     let before = sample();
-    let (mut frames, mut bytes, mut keys) = (0u64, 0u64, 0u64);
-    let mut first_seq = None;
-    let mut last_seq = 0;
     let end = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < end {
-        let Ok(Some(Ok(awc::ws::Frame::Binary(b)))) = tokio::time::timeout_at(end.into(), conn.next()).await else {
-            continue;
-        };
-        if let Some(host_frame::Body::Video(v)) = HostFrame::decode(b).unwrap().body {
-            frames += 1;
-            bytes += v.data.len() as u64;
-            keys += u64::from(v.key);
-            first_seq.get_or_insert(v.seq);
-            last_seq = v.seq;
+    let counts = futures_util::future::join_all((0..streams).map(|slot| {
+        let ticket = Ticket {
+            node_id: hello.node_id,
+            host: hello.host.clone(),
+            slot,
+            session_id: i64::from(slot) + 1,
+            uid: 1,
+            role: Role::Player,
+            exp_ms: gamehost::now_ms() + 60_000,
         }
-    }
+        .sign(secret.as_bytes());
+        count(format!("{}/stream?ticket={ticket}", hello.stream_url), end)
+    }))
+    .await;
     let after = sample();
     let wall = after.3.duration_since(before.3).as_secs_f64();
     let hz = 100.0;
     let pct = |a: u64, b: u64| (b - a) as f64 / hz / wall * 100.0;
+    for (i, c) in counts.iter().enumerate() {
+        println!(
+            "stream {i} ({game}, {wall:.1} s): received {:.1} fps ({} frames, {} key, {} skipped), {:.2} Mbit/s",
+            c.frames as f64 / wall,
+            c.frames,
+            c.keys,
+            c.gaps,
+            c.bytes as f64 * 8.0 / wall / 1e6
+        );
+    }
     println!(
-        "game {game}, {wall:.1} s: received {:.1} fps ({frames} frames, {keys} key, seq gap {}), {:.2} Mbit/s",
-        frames as f64 / wall,
-        (last_seq - first_seq.unwrap_or(last_seq) + 1).saturating_sub(frames),
-        bytes as f64 * 8.0 / wall / 1e6
-    );
-    println!(
-        "cpu (% of one core): host {:.1}, game {:.1}, xvfb {:.1}, total {:.1}",
+        "cpu (% of one core): host {:.1}, games {:.1}, xvfb {:.1}, total {:.1}",
         pct(before.0, after.0),
         pct(before.1, after.1),
         pct(before.2, after.2),
