@@ -219,6 +219,16 @@ mod tests {
         assert_eq!(c.machine_id(1), "hd1-01");
         assert_eq!(c.key_int_frames(), 60);
         assert!(HostConfig::parse("node_id = 1").is_err());
+        // The dev hosts `make run` starts: nodes 1 and 2, two slots, the three Debian games and
+        // the pattern.
+        for (node, text) in [
+            (1, include_str!("../../ops/gamehost-dev-1.toml")),
+            (2, include_str!("../../ops/gamehost-dev-2.toml")),
+        ] {
+            let c = HostConfig::parse(text).unwrap();
+            assert_eq!((c.node_id, c.slots), (node, 2));
+            assert_eq!(c.games.keys().collect::<Vec<_>>(), ["ltris", "neverball", "pattern", "supertux"]);
+        }
         assert!(HostConfig::parse(&format!("{GOOD}\nunknown = 1")).is_err());
     }
 }
