@@ -99,7 +99,7 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
     // Failed attempts in a row: the first of a streak is logged as a warning, the rest quietly.
     let mut failures = 0u32;
     loop {
-        match connect(&host).await {
+        match connect(&host, &mut events).await {
             Ok((framed, heartbeat)) => {
                 watch.up();
                 backoff = MIN_BACKOFF;
@@ -133,13 +133,16 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
 }
 
 /// Connects and says hello; the heartbeat period on Welcome.
-async fn connect(host: &Host) -> Result<(Framed, Duration), LinkError> {
+async fn connect(host: &Host, events: &mut mpsc::UnboundedReceiver<HostMsg>) -> Result<(Framed, Duration), LinkError> {
     let client = awc::Client::builder().timeout(HELLO_TIMEOUT).finish();
     let (_, mut framed) = client
         .ws(host.config.platform_url.as_str())
         .connect()
         .await
         .map_err(|e| LinkError::Connect(e.to_string()))?;
+    // Reports from before the hello are stale: the hello carries every slot's state. Reports
+    // after it are sent once welcomed.
+    while events.try_recv().is_ok() {}
     let hello = HostMsg::Hello(host.hello(crate::now_ms()));
     framed
         .send(Message::Text(hello.to_json().into()))
@@ -175,8 +178,6 @@ async fn next_message(framed: &mut Framed) -> Result<PlatformMsg, LinkError> {
 
 /// Runs a welcomed link until it drops.
 async fn serve(host: &Host, mut framed: Framed, heartbeat: Duration, events: &mut mpsc::UnboundedReceiver<HostMsg>) -> LinkError {
-    // Reports from while the link was down are stale: the hello carried the slots' state.
-    while events.try_recv().is_ok() {}
     let mut tick = tokio::time::interval(heartbeat);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
