@@ -9,8 +9,12 @@ use serde::Deserialize;
 pub struct DomainConfig {
     /// Seconds a player has to confirm a READY machine before the place is missed.
     pub connect_countdown_secs: u64,
-    /// Milliseconds from confirming to PLAYING (the machine attaching the stream).
+    /// Milliseconds from confirming to PLAYING on a static machine (a game host's slot plays
+    /// when the host has encoded the game's first frame).
     pub connect_delay_ms: u64,
+    /// Seconds a game launched on a host's slot has to show its first frame; without one the
+    /// session ends (130124) and the slot is reset.
+    pub launch_timeout_secs: u64,
     /// The most milliseconds between two rank pushes to a connected waiting player whose rank
     /// moves (the node queue ticks five times per period, one slice of the players a tick).
     pub rank_refresh_ms: u64,
@@ -59,6 +63,7 @@ impl Default for DomainConfig {
         DomainConfig {
             connect_countdown_secs: 60,
             connect_delay_ms: 1000,
+            launch_timeout_secs: 60,
             rank_refresh_ms: 750,
             play_minute_ms: 60_000,
             science_duration_secs: 60,
@@ -101,6 +106,9 @@ impl DomainConfig {
     }
     pub fn connect_delay(&self) -> Duration {
         Duration::from_millis(self.connect_delay_ms)
+    }
+    pub fn launch_timeout(&self) -> Duration {
+        Duration::from_secs(self.launch_timeout_secs.max(1))
     }
     /// A game host silent this long has lost its machines.
     pub fn host_timeout(&self) -> Duration {

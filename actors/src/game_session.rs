@@ -182,6 +182,8 @@ pub enum SessionMsg {
     Connected,
     /// The server ends the session (its game exited, its host was lost).
     Stopped(EndReason),
+    /// Timer: the game launched on a host's slot showed no frame within `launch_timeout_secs`.
+    LaunchLapsed,
     /// Timer: charge the next minute of play.
     ChargeMinute,
     /// Play time was added to the player: a session in its time-up countdown charges again.
@@ -199,6 +201,7 @@ pub enum SessionMsg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SessionTimer {
     Countdown,
+    /// The connect delay of a static machine, or the launch timeout on a host's slot.
     Connect,
     PlayMinute,
     /// The time-up countdown (`scienceDuration`).
@@ -285,7 +288,14 @@ impl Actor for GameSessionActor {
             }
             SessionMsg::Connected => {
                 if self.apply(&me, st, Event::Connected).await.is_ok() {
+                    st.timers.cancel(&SessionTimer::Connect);
                     self.schedule_minute(&me, st);
+                }
+            }
+            SessionMsg::LaunchLapsed => {
+                if matches!(st.machine.phase, Phase::Connecting { .. }) {
+                    tracing::warn!(session_id = st.view.id, "the game showed no frame in time; the session ends");
+                    let _ = self.apply(&me, st, Event::Stopped(EndReason::GameExited)).await;
                 }
             }
             SessionMsg::ChargeMinute => {
@@ -459,6 +469,12 @@ impl GameSessionActor {
                         if let Ok(q) = self.ctx.queue(st.view.node_id) {
                             let _ = q.send_message(launch);
                         }
+                        st.timers.set(
+                            SessionTimer::Connect,
+                            self.ctx.config.launch_timeout(),
+                            me,
+                            SessionMsg::LaunchLapsed,
+                        );
                     }
                     _ => st
                         .timers

@@ -89,7 +89,12 @@ pub enum HostCommand {
     /// The hello was accepted (always the first command on a link).
     Welcome,
     /// Launch `game` on `slot` for the session.
-    Launch { slot: u32, session_id: i64, uid: i64, game: String },
+    Launch {
+        slot: u32,
+        session_id: i64,
+        uid: i64,
+        game: String,
+    },
     /// End the session's game on `slot` and reset the slot.
     End { slot: u32, session_id: i64 },
 }
@@ -631,10 +636,7 @@ mod tests {
         );
         assert_eq!(t.slot(&m("h-01")).unwrap().usage, Usage::Ending(9));
         assert_eq!(t.pool_parts(), (vec![m("h-00")], vec![m("h-01")]));
-        assert_eq!(
-            t.hello(hello("h", vec![]), sink(), now, &[]).err(),
-            Some(HostRefusal::Duplicate)
-        );
+        assert_eq!(t.hello(hello("h", vec![]), sink(), now, &[]).err(), Some(HostRefusal::Duplicate));
         assert_eq!(
             t.hello(hello("s", vec![report(1, SlotState::Free, None)]), sink(), now, &[m("s-01")])
                 .err(),
@@ -652,7 +654,9 @@ mod tests {
     fn a_slot_serves_one_session_and_comes_back_after_its_reset() {
         let mut t = HostTable::default();
         let now = Instant::now();
-        let (link, _) = t.hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[]).unwrap();
+        let (link, _) = t
+            .hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[])
+            .unwrap();
         t.assign(&m("h-00"), 5);
         assert_eq!(
             t.event(&link, HostEvent::Heartbeat(vec![report(0, SlotState::Free, None)]), now),
@@ -705,7 +709,9 @@ mod tests {
     fn a_free_report_older_than_the_launch_does_not_free_the_slot() {
         let mut t = HostTable::default();
         let now = Instant::now();
-        let (link, _) = t.hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[]).unwrap();
+        let (link, _) = t
+            .hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[])
+            .unwrap();
         t.assign(&m("h-00"), 5);
         t.launch(&m("h-00"), 5, 1, "neverball");
         t.release(&m("h-00"), 5);
@@ -748,7 +754,10 @@ mod tests {
             t.event(&link, HostEvent::Slot(report(2, SlotState::Broken, None)), now),
             Some(vec![HostEffect::End(12, EndReason::GameExited)])
         );
-        assert_eq!(t.launch(&m("h-03"), 13, 1, "tetris"), vec![HostEffect::End(13, EndReason::GameExited)]);
+        assert_eq!(
+            t.launch(&m("h-03"), 13, 1, "tetris"),
+            vec![HostEffect::End(13, EndReason::GameExited)]
+        );
         assert_eq!(
             t.event(&link, HostEvent::Heartbeat(vec![report(3, SlotState::Playing, Some(13))]), now),
             Some(vec![HostEffect::Connected(13)])

@@ -670,7 +670,12 @@ impl Platform {
         for (r, quality) in rows {
             if !names.contains_key(&r.game_id) {
                 let game_id = r.game_id;
-                let name = self.ctx.db(move |s| s.games.get(game_id)).await?.map(|g| g.name).unwrap_or_default();
+                let name = self
+                    .ctx
+                    .db(move |s| s.games.get(game_id))
+                    .await?
+                    .map(|g| g.name)
+                    .unwrap_or_default();
                 names.insert(game_id, name);
             }
             records.push(PlayRecord {

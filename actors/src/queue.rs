@@ -411,11 +411,7 @@ impl Actor for QueueActor {
             }
             QueueMsg::HostHello(hello, sink, reply) => {
                 let host = hello.host.clone();
-                let linked = st
-                    .shared
-                    .hosts
-                    .lock()
-                    .hello(hello, sink, tokio::time::Instant::now(), &st.statics);
+                let linked = st.shared.hosts.lock().hello(hello, sink, tokio::time::Instant::now(), &st.statics);
                 match linked {
                     Ok((link, effects)) => {
                         tracing::info!(node_id = st.node_id, %host, link = link.link, "game host linked");
@@ -531,10 +527,8 @@ impl QueueActor {
                     }
                     entries.push(restored(r));
                 }
-                (3..=5, Some(m)) => {
-                    if st.machines.claim(m) {
-                        st.holders.insert(m.clone(), r.id);
-                    }
+                (3..=5, Some(m)) if st.machines.claim(m) => {
+                    st.holders.insert(m.clone(), r.id);
                 }
                 _ => {}
             }

@@ -422,7 +422,11 @@ async fn a_machine_released_during_a_restart_comes_back() {
         assert_eq!(vb.status, Status::Ready, "delay {delay}: the released machine went to B");
         let q2 = ctx.queue(1).unwrap();
         assert_ne!(q2.get_id(), q.get_id());
-        assert_eq!(ractor::call!(q2, QueueMsg::Stats).unwrap(), (0, 1), "delay {delay}: one machine, out once");
+        assert_eq!(
+            ractor::call!(q2, QueueMsg::Stats).unwrap(),
+            (0, 1),
+            "delay {delay}: one machine, out once"
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 }

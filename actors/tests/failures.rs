@@ -59,7 +59,7 @@ impl GameSessionRepo for Flaky {
     fn quality(&self, session_id: i64) -> storage::Result<Option<storage::QualityReport>> {
         self.inner.quality(session_id)
     }
-    fn played(&self, uid: i64, offset: u64, limit: u32) -> storage::Result<(Vec<(GameSessionRecord, Option<storage::QualityReport>)>, u64)> {
+    fn played(&self, uid: i64, offset: u64, limit: u32) -> storage::Result<(Vec<storage::Played>, u64)> {
         self.inner.played(uid, offset, limit)
     }
 }

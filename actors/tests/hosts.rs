@@ -152,7 +152,13 @@ async fn a_free_slot_goes_to_the_head_and_playing_waits_for_the_first_frame() {
     let (_, ticket_target) = p.stream_of(a, va.id).await.expect("a ticket while connecting");
     assert_eq!(ticket_target, target);
 
-    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    p.host_event(
+        &link,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
     let _ = std::fs::remove_dir_all(dir);
@@ -176,11 +182,23 @@ async fn a_slot_is_free_again_only_after_its_reset() {
 
     // Over: End to the host; B waits until the slot is reset.
     p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    p.host_event(
+        &link,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
     settle().await;
     p.session_op(a, SessionOp::Over, va.id).await.unwrap();
     settle().await;
-    assert_eq!(host.last(), Some(HostCommand::End { slot: 0, session_id: va.id }));
+    assert_eq!(
+        host.last(),
+        Some(HostCommand::End {
+            slot: 0,
+            session_id: va.id
+        })
+    );
     assert_eq!(online(&p, b).await.status, Status::Queue, "not free before the host says so");
     assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1));
     p.host_event(&link, HostEvent::Slot(slot(0, SlotState::Resetting, va.id)));
@@ -194,8 +212,20 @@ async fn a_slot_is_free_again_only_after_its_reset() {
     // the host's next report.
     beat(&p, &link, 9, &[free(0)]).await;
     pass(1500).await;
-    assert!(matches!(rec_b.last_state(), Some(GameState::Ended { reason: EndReason::Missed, .. })));
-    assert_eq!(host.last(), Some(HostCommand::End { slot: 0, session_id: vb.id }));
+    assert!(matches!(
+        rec_b.last_state(),
+        Some(GameState::Ended {
+            reason: EndReason::Missed,
+            ..
+        })
+    ));
+    assert_eq!(
+        host.last(),
+        Some(HostCommand::End {
+            slot: 0,
+            session_id: vb.id
+        })
+    );
     assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1), "ending");
     p.host_event(&link, HostEvent::Heartbeat(vec![free(0)]));
     settle().await;
@@ -205,17 +235,36 @@ async fn a_slot_is_free_again_only_after_its_reset() {
     let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
     settle().await;
     p.session_op(b, SessionOp::Confirm, vb.id).await.unwrap();
-    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: vb.id });
+    p.host_event(
+        &link,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: vb.id,
+        },
+    );
     settle().await;
     assert_eq!(online(&p, b).await.status, Status::Playing);
-    p.host_event(&link, HostEvent::GameExited { slot: 0, session_id: vb.id });
+    p.host_event(
+        &link,
+        HostEvent::GameExited {
+            slot: 0,
+            session_id: vb.id,
+        },
+    );
     settle().await;
     assert_eq!(p.game_state(b).await.unwrap(), GameState::None);
     assert!(rec_b.notice_list().contains(&Notice::GameEnd {
         game_id: 2,
         reason: EndReason::GameExited
     }));
-    assert_eq!(host.last(), Some(HostCommand::End { slot: 0, session_id: vb.id }), "End on every path");
+    assert_eq!(
+        host.last(),
+        Some(HostCommand::End {
+            slot: 0,
+            session_id: vb.id
+        }),
+        "End on every path"
+    );
     let record = p.store().sessions.get(vb.id).unwrap().unwrap();
     assert_eq!(record.end_reason.as_deref(), Some("game_exited"));
     let _ = std::fs::remove_dir_all(dir);
@@ -234,7 +283,13 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
     p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    p.host_event(
+        &link,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
     settle().await;
     let playing = [slot(0, SlotState::Playing, va.id), free(1)];
     beat(&p, &link, 5, &playing).await;
@@ -259,7 +314,13 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
         game_id: 1,
         reason: EndReason::HostLost
     }));
-    assert!(matches!(rec.last_state(), Some(GameState::Ended { reason: EndReason::HostLost, .. })));
+    assert!(matches!(
+        rec.last_state(),
+        Some(GameState::Ended {
+            reason: EndReason::HostLost,
+            ..
+        })
+    ));
     let record = p.store().sessions.get(va.id).unwrap().unwrap();
     let balance = p.store().users.get(a).unwrap().unwrap();
     pass(10 * PLAY_MINUTE_MS).await;
@@ -279,6 +340,35 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     assert_ne!(again.link, link.link);
     settle().await;
     assert_eq!(p.machine_stats(1).await.unwrap(), (2, 0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A game that shows no frame within the launch timeout ends its session (130124) and its
+/// slot is ended and reset; nothing was charged, as it never played.
+#[tokio::test(start_paused = true)]
+async fn a_launch_without_a_frame_ends_in_time() {
+    let (p, dir) = platform("launch-timeout").await;
+    let a = user(&p, "13800000001").await;
+    let (link, host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    let launching = [slot(0, SlotState::Launching, va.id)];
+    p.host_event(&link, HostEvent::Slot(launching[0]));
+    let timeout = p.config().launch_timeout_secs;
+    beat(&p, &link, timeout - 1, &launching).await;
+    assert_eq!(online(&p, a).await.status, Status::Connecting, "still launching");
+    beat(&p, &link, 2, &launching).await;
+    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    let record = p.store().sessions.get(va.id).unwrap().unwrap();
+    assert_eq!((record.end_reason.as_deref(), record.play_minutes), (Some("game_exited"), 0));
+    assert_eq!(
+        host.last(),
+        Some(HostCommand::End {
+            slot: 0,
+            session_id: va.id
+        })
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

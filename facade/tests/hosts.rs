@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -68,7 +69,8 @@ type Framed = actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>;
 /// The host's side of a link, as `yoo-gamehost` would run it: it reports its slots, heartbeats
 /// every `HEARTBEAT_MS` with their states while `beating`, and keeps what the platform says.
 struct TestHost {
-    out: Arc<tokio::sync::Mutex<SplitSink<Framed, Message>>>,
+    /// The link's writing half, shared with the heartbeat task (both on the test's thread).
+    out: Rc<tokio::sync::Mutex<SplitSink<Framed, Message>>>,
     input: SplitStream<Framed>,
     slots: Arc<Mutex<Vec<SlotReport>>>,
     beating: Arc<std::sync::atomic::AtomicBool>,
@@ -103,7 +105,7 @@ async fn connect(addr: std::net::SocketAddr, hello: Hello) -> (TestHost, Option<
     let (out, input) = framed.split();
     let slots = Arc::new(Mutex::new(hello.slots.clone()));
     let mut host = TestHost {
-        out: Arc::new(tokio::sync::Mutex::new(out)),
+        out: Rc::new(tokio::sync::Mutex::new(out)),
         input,
         slots,
         beating: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -381,7 +383,7 @@ async fn hellos_are_checked() {
         .unwrap();
     let (out, input) = framed.split();
     let mut odd = TestHost {
-        out: Arc::new(tokio::sync::Mutex::new(out)),
+        out: Rc::new(tokio::sync::Mutex::new(out)),
         input,
         slots: Arc::default(),
         beating: Arc::default(),

@@ -146,7 +146,7 @@ impl HostConfig {
         let [sw, sh] = self.screen;
         for (key, game) in &self.games {
             let [w, h] = game.window;
-            if w == 0 || h == 0 || w > sw || h > sh || w % 2 == 1 || h % 2 == 1 {
+            if w == 0 || h == 0 || w > sw || h > sh || !w.is_multiple_of(2) || !h.is_multiple_of(2) {
                 return bad(format!("game {key}: window {w}x{h} must be even and fit the screen {sw}x{sh}"));
             }
             if !(-20..=19).contains(&game.nice) {
@@ -219,6 +219,16 @@ mod tests {
         assert_eq!(c.machine_id(1), "hd1-01");
         assert_eq!(c.key_int_frames(), 60);
         assert!(HostConfig::parse("node_id = 1").is_err());
+        // The dev hosts `make run` starts: nodes 1 and 2, two slots, the three Debian games and
+        // the pattern.
+        for (node, text) in [
+            (1, include_str!("../../ops/gamehost-dev-1.toml")),
+            (2, include_str!("../../ops/gamehost-dev-2.toml")),
+        ] {
+            let c = HostConfig::parse(text).unwrap();
+            assert_eq!((c.node_id, c.slots), (node, 2));
+            assert_eq!(c.games.keys().collect::<Vec<_>>(), ["ltris", "neverball", "pattern", "supertux"]);
+        }
         assert!(HostConfig::parse(&format!("{GOOD}\nunknown = 1")).is_err());
     }
 }

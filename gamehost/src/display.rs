@@ -110,7 +110,11 @@ impl Display {
             let Ok(geo) = self.conn.get_geometry(w).map_err(err)?.reply() else {
                 continue;
             };
-            out.push((w, attrs.map_state == MapState::VIEWABLE, u32::from(geo.width) * u32::from(geo.height)));
+            out.push((
+                w,
+                attrs.map_state == MapState::VIEWABLE,
+                u32::from(geo.width) * u32::from(geo.height),
+            ));
         }
         Ok(out)
     }
@@ -163,6 +167,24 @@ impl Display {
             .chunks_exact(4)
             .map(|p| (u32::from(p[2]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[0]))
             .collect())
+    }
+
+    /// Whether the top-left `size` of the display shows more than one flat colour (sampled on
+    /// a grid of rows, so a check costs a few kilobytes, not a frame).
+    pub fn drawn(&self, size: [u32; 2]) -> Result<bool, String> {
+        let [w, h] = size;
+        let mut first = None;
+        for row in 0..16 {
+            let y = (h * (2 * row + 1) / 32) as i16;
+            for px in self.read_rgb(0, y, w as u16, 1)?.into_iter().step_by(7) {
+                match first {
+                    None => first = Some(px),
+                    Some(f) if f != px => return Ok(true),
+                    _ => {}
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// One pixel.

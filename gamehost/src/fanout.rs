@@ -238,10 +238,13 @@ impl Hub {
         if s.session.is_none() {
             return;
         }
+        // A viewer may start only at a key frame that carries its sequence parameters (x264
+        // repeats them with every IDR; a decoder without them cannot start).
+        let start_point = au.key && format.is_some();
         if let Some(f) = format {
             s.format = Some(f);
         }
-        if au.key {
+        if start_point {
             s.key_asked = None;
         }
         if s.first_frame.as_ref().is_some_and(|(after, _)| au.capture_us >= *after) {
@@ -255,7 +258,7 @@ impl Hub {
                 key: au.key,
                 seq: s.seq,
                 capture_us: au.capture_us,
-                data: au.data.into(),
+                data: au.data,
             })),
         }
         .encode_to_vec()
@@ -268,7 +271,7 @@ impl Hub {
             if o.closed {
                 return false;
             }
-            if o.needs_key && !au.key {
+            if o.needs_key && !start_point {
                 dropped += 1;
                 return true;
             }
@@ -279,10 +282,10 @@ impl Hub {
                 want_key = true;
                 return true;
             }
-            if au.key {
+            if start_point {
                 o.needs_key = false;
-                if format.is_some() && o.sent_format != format {
-                    let f = format.clone().expect("checked");
+                if o.sent_format != format {
+                    let f = format.clone().expect("a start point carries the format");
                     o.push(Out::Frame(config_frame(&f, v.role).into()));
                     o.sent_format = Some(f);
                 }
@@ -328,9 +331,9 @@ fn ask_key(s: &mut HubState, force: bool) {
 /// The WebCodecs codec string of an H.264 stream (`avc1.PPCCLL`), from the first sequence
 /// parameter set in an Annex B access unit.
 pub fn avc_codec(au: &[u8]) -> Option<String> {
-    nal_units(au).find(|n| n.first().map(|b| b & 0x1f) == Some(7)).and_then(|sps| {
-        (sps.len() >= 4).then(|| format!("avc1.{:02X}{:02X}{:02X}", sps[1], sps[2], sps[3]))
-    })
+    nal_units(au)
+        .find(|n| n.first().map(|b| b & 0x1f) == Some(7))
+        .and_then(|sps| (sps.len() >= 4).then(|| format!("avc1.{:02X}{:02X}{:02X}", sps[1], sps[2], sps[3])))
 }
 
 /// The NAL units of an Annex B byte stream (without their start codes).
@@ -425,8 +428,11 @@ mod tests {
         let v = hub.attach(1, Role::Viewer).unwrap();
         assert_eq!(asked.load(Ordering::SeqCst), 2, "every new viewer asks");
         hub.publish(au(true, 4), None);
-        assert_eq!(drain(&v), ["config input=false", "K4"], "the format known from before");
-        assert_eq!(drain(&p), ["K4"], "the format did not change: no second config");
+        assert_eq!(drain(&v), Vec::<String>::new(), "a key frame without its SPS is no place to start");
+        assert_eq!(drain(&p), ["K4"]);
+        hub.publish(au(true, 5), Some(format()));
+        assert_eq!(drain(&v), ["config input=false", "K5"]);
+        assert_eq!(drain(&p), ["K5"], "the format did not change: no second config");
     }
 
     // A viewer that does not read loses frames up to the next key frame; others are unaffected
@@ -449,7 +455,7 @@ mod tests {
         assert_eq!(got.len(), 1 + VIDEO_QUEUE, "config and a full queue");
         assert_eq!(got.last().unwrap(), &format!("d{}", VIDEO_QUEUE - 1));
         hub.publish(au(false, 50), None);
-        hub.publish(au(true, 51), None);
+        hub.publish(au(true, 51), Some(format()));
         hub.publish(au(false, 52), None);
         assert_eq!(drain(&slow), ["K51", "d52"], "resumes at the key frame");
     }
@@ -490,7 +496,9 @@ mod tests {
 
     #[test]
     fn codec_string_and_nal_units() {
-        let au = [0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1F, 0xAA, 0, 0, 0, 1, 0x68, 0xCE, 0, 0, 1, 0x65, 0x88];
+        let au = [
+            0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1F, 0xAA, 0, 0, 0, 1, 0x68, 0xCE, 0, 0, 1, 0x65, 0x88,
+        ];
         let units: Vec<&[u8]> = nal_units(&au).collect();
         assert_eq!(units, [&[0x67, 0x42, 0xC0, 0x1F, 0xAA][..], &[0x68, 0xCE], &[0x65, 0x88]]);
         assert_eq!(avc_codec(&au).as_deref(), Some("avc1.42C01F"));

@@ -77,7 +77,10 @@ impl Game {
         }
         die_with_parent(&mut cmd);
         let mut child = cmd.spawn()?;
-        let pgid = child.id().map(|p| p as i32).ok_or_else(|| std::io::Error::other("game exited at once"))?;
+        let pgid = child
+            .id()
+            .map(|p| p as i32)
+            .ok_or_else(|| std::io::Error::other("game exited at once"))?;
         let (tx, exited) = watch::channel(false);
         tokio::spawn(async move {
             let how = match child.wait().await {

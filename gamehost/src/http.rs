@@ -64,11 +64,13 @@ impl Refusal {
 
     fn response(self) -> HttpResponse {
         metrics::counter!("yoo_gamehost_stream_refused_total", "reason" => self.reason()).increment(1);
-        HttpResponse::build(StatusCode::FORBIDDEN).insert_header(("Cache-Control", "no-store")).json(serde_json::json!({
-            "code": TICKET_REFUSED,
-            "message": self.message(),
-            "reason": self.reason(),
-        }))
+        HttpResponse::build(StatusCode::FORBIDDEN)
+            .insert_header(("Cache-Control", "no-store"))
+            .json(serde_json::json!({
+                "code": TICKET_REFUSED,
+                "message": self.message(),
+                "reason": self.reason(),
+            }))
     }
 }
 

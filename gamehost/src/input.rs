@@ -19,13 +19,28 @@ use crate::display::Display;
 /// One input event, in the picture's terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
-    Key { code: String, down: bool },
-    Move { x: u32, y: u32 },
-    Delta { dx: i32, dy: i32 },
+    Key {
+        code: String,
+        down: bool,
+    },
+    Move {
+        x: u32,
+        y: u32,
+    },
+    Delta {
+        dx: i32,
+        dy: i32,
+    },
     /// `MouseEvent.button`: 0 left, 1 middle, 2 right.
-    Button { button: u32, down: bool },
+    Button {
+        button: u32,
+        down: bool,
+    },
     /// Wheel steps, positive down / right.
-    Wheel { dx: i32, dy: i32 },
+    Wheel {
+        dx: i32,
+        dy: i32,
+    },
     /// Lets go of every key and button still held (between sessions).
     ReleaseAll,
 }

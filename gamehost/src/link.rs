@@ -96,11 +96,14 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
         }),
     );
     let mut backoff = MIN_BACKOFF;
+    // Failed attempts in a row: the first of a streak is logged as a warning, the rest quietly.
+    let mut failures = 0u32;
     loop {
-        match connect(&host).await {
+        match connect(&host, &mut events).await {
             Ok((framed, heartbeat)) => {
                 watch.up();
                 backoff = MIN_BACKOFF;
+                failures = 0;
                 metrics::counter!("yoo_gamehost_link_connects_total", "outcome" => "welcome").increment(1);
                 metrics::gauge!("yoo_gamehost_link_up").set(1.0);
                 tracing::info!(platform = %host.config.platform_url, "linked to the platform");
@@ -116,7 +119,12 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
             }
             Err(e) => {
                 metrics::counter!("yoo_gamehost_link_connects_total", "outcome" => "failed").increment(1);
-                tracing::debug!(error = %e, "cannot link to the platform");
+                if failures == 0 {
+                    tracing::warn!(error = %e, platform = %host.config.platform_url, "cannot link to the platform: retrying");
+                } else {
+                    tracing::debug!(error = %e, "cannot link to the platform");
+                }
+                failures += 1;
             }
         }
         tokio::time::sleep(backoff).await;
@@ -125,13 +133,16 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
 }
 
 /// Connects and says hello; the heartbeat period on Welcome.
-async fn connect(host: &Host) -> Result<(Framed, Duration), LinkError> {
+async fn connect(host: &Host, events: &mut mpsc::UnboundedReceiver<HostMsg>) -> Result<(Framed, Duration), LinkError> {
     let client = awc::Client::builder().timeout(HELLO_TIMEOUT).finish();
     let (_, mut framed) = client
         .ws(host.config.platform_url.as_str())
         .connect()
         .await
         .map_err(|e| LinkError::Connect(e.to_string()))?;
+    // Reports from before the hello are stale: the hello carries every slot's state. Reports
+    // after it are sent once welcomed.
+    while events.try_recv().is_ok() {}
     let hello = HostMsg::Hello(host.hello(crate::now_ms()));
     framed
         .send(Message::Text(hello.to_json().into()))
@@ -154,7 +165,10 @@ async fn next_message(framed: &mut Framed) -> Result<PlatformMsg, LinkError> {
             Some(Ok(Frame::Text(t))) => {
                 return serde_json::from_slice(&t).map_err(|e| LinkError::Protocol(format!("bad platform message: {e}")));
             }
-            Some(Ok(Frame::Ping(p))) => framed.send(Message::Pong(p)).await.map_err(|e| LinkError::Protocol(e.to_string()))?,
+            Some(Ok(Frame::Ping(p))) => framed
+                .send(Message::Pong(p))
+                .await
+                .map_err(|e| LinkError::Protocol(e.to_string()))?,
             Some(Ok(Frame::Close(_))) | None => return Err(LinkError::Closed),
             Some(Ok(_)) => {}
             Some(Err(e)) => return Err(LinkError::Protocol(e.to_string())),
@@ -164,8 +178,6 @@ async fn next_message(framed: &mut Framed) -> Result<PlatformMsg, LinkError> {
 
 /// Runs a welcomed link until it drops.
 async fn serve(host: &Host, mut framed: Framed, heartbeat: Duration, events: &mut mpsc::UnboundedReceiver<HostMsg>) -> LinkError {
-    // Reports from while the link was down are stale: the hello carried the slots' state.
-    while events.try_recv().is_ok() {}
     let mut tick = tokio::time::interval(heartbeat);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

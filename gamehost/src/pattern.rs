@@ -82,7 +82,7 @@ impl Layout {
 pub fn key_color(keycode: u8, presses: u32) -> u32 {
     let k = u32::from(keycode);
     let c = (64 + k * 53 % 192) << 16 | (64 + k * 97 % 192) << 8 | (64 + k * 29 % 192);
-    if presses % 2 == 0 {
+    if presses.is_multiple_of(2) {
         c ^ 0xffffff
     } else {
         c
@@ -97,7 +97,7 @@ pub fn button_color(button: u8, presses: u32) -> u32 {
         3 => 0x00c0c0,
         _ => 0xc000c0,
     };
-    if presses % 2 == 0 {
+    if presses.is_multiple_of(2) {
         c ^ 0xffffff
     } else {
         c
@@ -163,8 +163,10 @@ pub fn run(opts: Options) -> Result<(), String> {
         .map_err(|x| e(&x))?;
     conn.map_window(win).map_err(|x| e(&x))?;
     let gc = conn.generate_id().map_err(|x| e(&x))?;
-    conn.create_gc(gc, win, &CreateGCAux::new().foreground(BACKGROUND)).map_err(|x| e(&x))?;
-    conn.set_input_focus(InputFocus::PARENT, win, x11rb::CURRENT_TIME).map_err(|x| e(&x))?;
+    conn.create_gc(gc, win, &CreateGCAux::new().foreground(BACKGROUND))
+        .map_err(|x| e(&x))?;
+    conn.set_input_focus(InputFocus::PARENT, win, x11rb::CURRENT_TIME)
+        .map_err(|x| e(&x))?;
     conn.flush().map_err(|x| e(&x))?;
 
     let fill = |color: u32, x: i32, y: i32, side_w: u32, side_h: u32| -> Result<(), String> {
@@ -215,9 +217,21 @@ pub fn run(opts: Options) -> Result<(), String> {
             fill(if on { 0xffffff } else { 0x000000 }, x as i32, y as i32, b, b)?;
         }
         let (kx, ky, ks) = layout.key_block();
-        fill(if key.1 == 0 { IDLE } else { key_color(key.0, key.1) }, kx as i32, ky as i32, ks, ks)?;
+        fill(
+            if key.1 == 0 { IDLE } else { key_color(key.0, key.1) },
+            kx as i32,
+            ky as i32,
+            ks,
+            ks,
+        )?;
         let (bx, by, bs) = layout.button_block();
-        fill(if button.1 == 0 { IDLE } else { button_color(button.0, button.1) }, bx as i32, by as i32, bs, bs)?;
+        fill(
+            if button.1 == 0 { IDLE } else { button_color(button.0, button.1) },
+            bx as i32,
+            by as i32,
+            bs,
+            bs,
+        )?;
         fill(MARKER, pointer.0 - b as i32 / 2, pointer.1 - b as i32 / 2, b, b)?;
         marker = Some(pointer);
         conn.flush().map_err(|x| e(&x))?;

@@ -32,6 +32,9 @@ use crate::input::{Injector, Input};
 pub const GAME_END_CODE: i32 = 130124;
 pub const GAME_END_TEXT: &str = "游戏已结束";
 
+/// How long a mapped window may stay one flat colour before the game counts as showing anyway.
+const BLANK_GRACE: Duration = Duration::from_secs(5);
+
 /// How often a slot checks that its display is alive, and retries a broken one.
 const HEALTH_TICK: Duration = Duration::from_secs(3);
 
@@ -133,7 +136,13 @@ impl PhaseCounts {
             c[phase_index(f)] -= 1;
         }
         c[phase_index(to)] += 1;
-        for p in [SlotPhase::Free, SlotPhase::Launching, SlotPhase::Playing, SlotPhase::Resetting, SlotPhase::Broken] {
+        for p in [
+            SlotPhase::Free,
+            SlotPhase::Launching,
+            SlotPhase::Playing,
+            SlotPhase::Resetting,
+            SlotPhase::Broken,
+        ] {
             metrics::gauge!("yoo_gamehost_slots", "phase" => phase_name(p)).set(c[phase_index(p)] as f64);
         }
     }
@@ -372,7 +381,12 @@ impl SlotActor {
                 reason: format!("capture failed: {e}"),
             });
         });
-        match Capture::start(&spec, self.slot.hub.clone(), on_error) {
+        let hub = self.slot.hub.clone();
+        // Building and starting a pipeline takes milliseconds: not on the link's thread.
+        let started = tokio::task::spawn_blocking(move || Capture::start(&spec, hub, on_error))
+            .await
+            .unwrap_or_else(|_| Err("capture start panicked".into()));
+        match started {
             Ok(cap) => {
                 self.slot.hub.set_key_requester(Some(Box::new(cap.key_requester())));
                 self.running.as_mut().expect("set above").capture = Some(cap);
@@ -383,7 +397,7 @@ impl SlotActor {
         let timeout = Duration::from_secs(self.deps.config.launch_timeout_secs);
         std::thread::Builder::new()
             .name(format!("window{}", self.index()))
-            .spawn(move || watch_window(&display, gen, &current, &tx, timeout))
+            .spawn(move || watch_window(&display, game.window, gen, &current, &tx, timeout))
             .expect("a thread starts");
     }
 
@@ -427,7 +441,9 @@ impl SlotActor {
             tracing::warn!(slot = self.index(), error = %e, "cannot wipe the slot's home");
         }
         let display = self.slot.display();
-        let clean = tokio::task::spawn_blocking(move || clean_display(&display)).await.unwrap_or(Err("panicked".into()));
+        let clean = tokio::task::spawn_blocking(move || clean_display(&display))
+            .await
+            .unwrap_or(Err("panicked".into()));
         if let Err(e) = clean {
             tracing::warn!(slot = self.index(), error = %e, "display not clean: restarting it");
             self.start_display().await;
@@ -490,9 +506,11 @@ impl SlotActor {
     }
 }
 
-/// Waits for the game's window, gives it the input focus, says so, then keeps the focus on it
-/// while the launch is current (a game that recreates its window would lose it otherwise).
-fn watch_window(display: &str, gen: u64, current: &AtomicU64, tx: &mpsc::UnboundedSender<SlotCmd>, timeout: Duration) {
+/// Waits for the game's window, gives it the input focus, waits until it shows a picture (not
+/// one flat colour, or [`BLANK_GRACE`] after it appeared: some games open on a plain screen),
+/// says so, then keeps the focus on it while the launch is current (a game that recreates its
+/// window would lose it otherwise).
+fn watch_window(display: &str, size: [u32; 2], gen: u64, current: &AtomicU64, tx: &mpsc::UnboundedSender<SlotCmd>, timeout: Duration) {
     let d = match Display::open(display) {
         Ok(d) => d,
         Err(reason) => {
@@ -501,12 +519,16 @@ fn watch_window(display: &str, gen: u64, current: &AtomicU64, tx: &mpsc::Unbound
         }
     };
     let started = Instant::now();
+    let mut mapped: Option<Instant> = None;
     let mut up = false;
     while current.load(Ordering::SeqCst) == gen {
         match d.keep_focus() {
             Ok(true) if !up => {
-                up = true;
-                let _ = tx.send(SlotCmd::WindowUp { gen });
+                let since = *mapped.get_or_insert_with(Instant::now);
+                if since.elapsed() >= BLANK_GRACE || d.drawn(size).unwrap_or(false) {
+                    up = true;
+                    let _ = tx.send(SlotCmd::WindowUp { gen });
+                }
             }
             Ok(false) if !up && started.elapsed() > timeout => {
                 let _ = tx.send(SlotCmd::Failed {

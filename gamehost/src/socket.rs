@@ -91,7 +91,10 @@ impl Socket {
                 self.slot.hub.request_key();
                 return;
             }
-            Some(client_frame::Body::Key(k)) => Input::Key { code: k.code, down: k.down },
+            Some(client_frame::Body::Key(k)) => Input::Key {
+                code: k.code,
+                down: k.down,
+            },
             Some(client_frame::Body::Move(m)) => Input::Move { x: m.x, y: m.y },
             Some(client_frame::Body::Delta(d)) => Input::Delta { dx: d.dx, dy: d.dy },
             Some(client_frame::Body::Button(b)) => Input::Button {

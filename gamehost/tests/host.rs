@@ -122,9 +122,14 @@ async fn launch_stream_and_end() {
         panic!("viewer: video");
     };
     assert!(vk.key && nal_types(&vk.data).contains(&5));
-    assert!(started.elapsed() < 2 * SEC, "the key frame came on request, not at the 20 s interval");
+    assert!(
+        started.elapsed() < 2 * SEC,
+        "the key frame came on request, not at the 20 s interval"
+    );
 
-    player.send(client_frame::Body::Ping(gamehost::proto::Ping { client_ms: 12.5 })).await;
+    player
+        .send(client_frame::Body::Ping(gamehost::proto::Ping { client_ms: 12.5 }))
+        .await;
     let pong = loop {
         match player.next(5 * SEC).await {
             Some(host_frame::Body::Pong(p)) => break p,
@@ -133,6 +138,18 @@ async fn launch_stream_and_end() {
         }
     };
     assert_eq!(pong.client_ms, 12.5);
+
+    // A decoder that lost its place asks for a key frame and gets one at once.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    player.send(client_frame::Body::KeyFrame(gamehost::proto::KeyFrameRequest {})).await;
+    let asked = std::time::Instant::now();
+    loop {
+        match player.next(5 * SEC).await {
+            Some(host_frame::Body::Video(v)) if v.key => break,
+            Some(_) => assert!(asked.elapsed() < 2 * SEC, "no key frame on request"),
+            None => panic!("closed"),
+        }
+    }
 
     let display = rig.slot(0).display();
     let pid_group = {
@@ -158,7 +175,10 @@ async fn launch_stream_and_end() {
         assert!(v.next(5 * SEC).await.is_none(), "closed after the notice");
     }
     assert!(!gamehost::game::group_alive(pid_group), "the game's processes are gone");
-    assert!(Display::open(&display).unwrap().top_windows().unwrap().is_empty(), "the display is clean");
+    assert!(
+        Display::open(&display).unwrap().top_windows().unwrap().is_empty(),
+        "the display is clean"
+    );
     assert!(!home.exists(), "the home is wiped");
     assert_eq!(rig.slot(0).view().session_id, None);
     // The ended session's ticket opens nothing any more.
@@ -218,7 +238,10 @@ async fn tickets_are_checked() {
         (signed(&free_slot), "not_serving"),
     ];
     for (token, reason) in cases {
-        let (status, body) = open_stream(rig.addr(), &token).await.err().unwrap_or_else(|| panic!("{reason}: opened"));
+        let (status, body) = open_stream(rig.addr(), &token)
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("{reason}: opened"));
         assert_eq!(status, 403, "{reason}");
         assert_eq!(body["reason"].as_str(), Some(reason));
         assert_eq!(body["code"], 40003);
@@ -244,42 +267,78 @@ async fn input_only_from_the_player() {
     let keymap = gamehost::input::keymap(&d).unwrap();
     let a = keymap[&gamehost::input::keysym("KeyA").unwrap()];
 
-    let mut viewer = open_stream(rig.addr(), &ticket(0, 61, Role::Viewer).sign(SECRET.as_bytes())).await.unwrap();
-    let mut player = open_stream(rig.addr(), &ticket(0, 61, Role::Player).sign(SECRET.as_bytes())).await.unwrap();
+    let mut viewer = open_stream(rig.addr(), &ticket(0, 61, Role::Viewer).sign(SECRET.as_bytes()))
+        .await
+        .unwrap();
+    let mut player = open_stream(rig.addr(), &ticket(0, 61, Role::Player).sign(SECRET.as_bytes()))
+        .await
+        .unwrap();
     for body in [
-        client_frame::Body::Key(gamehost::proto::Key { code: "KeyA".into(), down: true }),
-        client_frame::Body::Key(gamehost::proto::Key { code: "KeyA".into(), down: false }),
+        client_frame::Body::Key(gamehost::proto::Key {
+            code: "KeyA".into(),
+            down: true,
+        }),
+        client_frame::Body::Key(gamehost::proto::Key {
+            code: "KeyA".into(),
+            down: false,
+        }),
         client_frame::Body::Move(gamehost::proto::PointerMove { x: 40, y: 200 }),
         client_frame::Body::Button(gamehost::proto::Button { button: 0, down: true }),
     ] {
         viewer.send(body).await;
     }
     // A Ping behind the input: once its Pong is back, the input before it was handled.
-    viewer.send(client_frame::Body::Ping(gamehost::proto::Ping { client_ms: 1.0 })).await;
+    viewer
+        .send(client_frame::Body::Ping(gamehost::proto::Ping { client_ms: 1.0 }))
+        .await;
     while !matches!(viewer.next(5 * SEC).await, Some(host_frame::Body::Pong(_))) {}
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(key_px(), pattern::IDLE, "a viewer's key does not reach the game");
     assert_eq!(button_px(), pattern::IDLE, "nor its button");
     assert_ne!(d.pointer().unwrap(), (40, 200), "nor its pointer");
 
-    player.send(client_frame::Body::Key(gamehost::proto::Key { code: "KeyA".into(), down: true })).await;
-    player.send(client_frame::Body::Key(gamehost::proto::Key { code: "KeyA".into(), down: false })).await;
+    player
+        .send(client_frame::Body::Key(gamehost::proto::Key {
+            code: "KeyA".into(),
+            down: true,
+        }))
+        .await;
+    player
+        .send(client_frame::Body::Key(gamehost::proto::Key {
+            code: "KeyA".into(),
+            down: false,
+        }))
+        .await;
     let want = pattern::key_color(a, 1);
     eventually(3 * SEC, "the last-key block shows KeyA", || (key_px() == want).then_some(())).await;
 
-    player.send(client_frame::Body::Move(gamehost::proto::PointerMove { x: 100, y: 120 })).await;
-    eventually(3 * SEC, "the marker at (100, 120)", || (d.pixel(100, 120).unwrap() == pattern::MARKER).then_some(())).await;
-    player.send(client_frame::Body::Delta(gamehost::proto::PointerDelta { dx: 60, dy: -40 })).await;
+    player
+        .send(client_frame::Body::Move(gamehost::proto::PointerMove { x: 100, y: 120 }))
+        .await;
+    eventually(3 * SEC, "the marker at (100, 120)", || {
+        (d.pixel(100, 120).unwrap() == pattern::MARKER).then_some(())
+    })
+    .await;
+    player
+        .send(client_frame::Body::Delta(gamehost::proto::PointerDelta { dx: 60, dy: -40 }))
+        .await;
     eventually(3 * SEC, "the marker moved by (60, -40)", || {
         (d.pixel(160, 80).unwrap() == pattern::MARKER && d.pixel(100, 120).unwrap() != pattern::MARKER).then_some(())
     })
     .await;
     assert_eq!(d.pointer().unwrap(), (160, 80));
 
-    player.send(client_frame::Body::Button(gamehost::proto::Button { button: 0, down: true })).await;
-    player.send(client_frame::Body::Button(gamehost::proto::Button { button: 0, down: false })).await;
+    player
+        .send(client_frame::Body::Button(gamehost::proto::Button { button: 0, down: true }))
+        .await;
+    player
+        .send(client_frame::Body::Button(gamehost::proto::Button { button: 0, down: false }))
+        .await;
     let want = pattern::button_color(1, 1);
-    eventually(3 * SEC, "the last-button block shows button 1", || (button_px() == want).then_some(())).await;
+    eventually(3 * SEC, "the last-button block shows button 1", || {
+        (button_px() == want).then_some(())
+    })
+    .await;
     rig.stop().await;
 }
 
@@ -312,7 +371,9 @@ async fn a_game_that_exits_is_reported_and_the_slot_reset() {
     let reason = rig
         .platform
         .expect(5 * SEC, "refusal", |s| match s {
-            Seen::Msg(HostMsg::GameExited { session_id: 72, reason, .. }) => Some(reason.clone()),
+            Seen::Msg(HostMsg::GameExited {
+                session_id: 72, reason, ..
+            }) => Some(reason.clone()),
             _ => None,
         })
         .await;
@@ -327,7 +388,9 @@ async fn a_game_that_exits_is_reported_and_the_slot_reset() {
     let reason = rig
         .platform
         .expect(5 * SEC, "busy refusal", |s| match s {
-            Seen::Msg(HostMsg::GameExited { session_id: 74, reason, .. }) => Some(reason.clone()),
+            Seen::Msg(HostMsg::GameExited {
+                session_id: 74, reason, ..
+            }) => Some(reason.clone()),
             _ => None,
         })
         .await;
@@ -359,7 +422,10 @@ async fn a_long_link_drop_ends_the_games() {
         (rig.slot(0).view().phase == SlotPhase::Free).then_some(())
     })
     .await;
-    assert!(gone.elapsed() >= Duration::from_millis(HOST_TIMEOUT_MS - 200), "not before the host timeout");
+    assert!(
+        gone.elapsed() >= Duration::from_millis(HOST_TIMEOUT_MS - 200),
+        "not before the host timeout"
+    );
     assert!(!gamehost::game::group_alive(group), "the game is gone");
     assert!(Display::open(&display).unwrap().top_windows().unwrap().is_empty());
     rig.host.stop().await;
@@ -388,9 +454,18 @@ async fn ping_and_metrics() {
         .unwrap();
     assert_eq!(res.headers().get("access-control-allow-origin").unwrap(), "*");
 
-    let _v = open_stream(rig.addr(), &ticket(0, 91, Role::Viewer).sign(SECRET.as_bytes())).await.unwrap();
+    let _v = open_stream(rig.addr(), &ticket(0, 91, Role::Viewer).sign(SECRET.as_bytes()))
+        .await
+        .unwrap();
     let _ = open_stream(rig.addr(), "bad").await;
-    let body = client.get(format!("http://{}/metrics", rig.addr())).send().await.unwrap().body().await.unwrap();
+    let body = client
+        .get(format!("http://{}/metrics", rig.addr()))
+        .send()
+        .await
+        .unwrap()
+        .body()
+        .await
+        .unwrap();
     let text = String::from_utf8(body.to_vec()).unwrap();
     for series in [
         "yoo_gamehost_slots{phase=\"playing\"}",

@@ -340,7 +340,10 @@ pub fn quality_reports(store: &Store) {
         r
     };
     let first = played(1, 1_000);
-    let never = store.sessions.insert(&new_session(alice, 2, 2_000)).expect("a session that never played");
+    let never = store
+        .sessions
+        .insert(&new_session(alice, 2, 2_000))
+        .expect("a session that never played");
     let second = played(3, 3_000);
     let report = QualityReport {
         session_id: first.id,
@@ -356,7 +359,10 @@ pub fn quality_reports(store: &Store) {
     assert_eq!(store.sessions.quality(first.id).expect("quality"), None);
     store.sessions.add_quality(&report).expect("add_quality");
     assert_eq!(store.sessions.quality(first.id).expect("quality"), Some(report.clone()));
-    let again = QualityReport { fps: 1.0, ..report.clone() };
+    let again = QualityReport {
+        fps: 1.0,
+        ..report.clone()
+    };
     assert!(conflict(&store.sessions.add_quality(&again)), "the first report stands");
     assert_eq!(store.sessions.quality(first.id).expect("quality"), Some(report.clone()));
     let foreign = QualityReport {

@@ -34,7 +34,7 @@ mod tests;
 pub use error::{Error, Result};
 pub use model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PendingCode,
-    PhoneGuard, PlayCharge, QualityReport, User,
+    PhoneGuard, PlayCharge, Played, QualityReport, User,
 };
 pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, SmsRepo, UserRepo};
 

@@ -126,6 +126,9 @@ pub struct QualityReport {
     pub reported_at: i64,
 }
 
+/// A played session and its quality report, if one was given.
+pub type Played = (GameSessionRecord, Option<QualityReport>);
+
 /// A membership or package a user holds for a time: active while `now < expires_at`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entitlement {

@@ -13,7 +13,7 @@
 
 use crate::model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PhoneGuard,
-    PlayCharge, QualityReport, User,
+    PlayCharge, Played, QualityReport, User,
 };
 use crate::Result;
 
@@ -110,7 +110,7 @@ pub trait GameSessionRepo: Send + Sync {
     /// The user's sessions that reached PLAYING (`playing_at` set), newest first (by
     /// `playing_at`, then id), skipping `offset`, at most `limit`, each with its quality report;
     /// and how many such sessions the user has.
-    fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<(GameSessionRecord, Option<QualityReport>)>, u64)>;
+    fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<Played>, u64)>;
 }
 
 /// What a player owns: play time, memberships and packages, fast-entry cards, monthly claims.

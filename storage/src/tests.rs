@@ -420,7 +420,10 @@ fn version_1_database_upgrades_in_place() {
         reported_at: 700,
     };
     store.sessions.add_quality(&report).expect("add_quality");
-    assert_eq!(store.sessions.played(7, 0, 10).expect("played"), (vec![(ended.clone(), Some(report))], 1));
+    assert_eq!(
+        store.sessions.played(7, 0, 10).expect("played"),
+        (vec![(ended.clone(), Some(report))], 1)
+    );
     drop(store);
 
     let store = open(dir.path());

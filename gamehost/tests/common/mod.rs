@@ -66,7 +66,14 @@ async fn link(req: HttpRequest, body: web::Payload, state: web::Data<PlatformSta
             let _ = session.close(None).await;
             return;
         }
-        let _ = session.text(PlatformMsg::Welcome { heartbeat_ms: HEARTBEAT_MS }.to_json()).await;
+        let _ = session
+            .text(
+                PlatformMsg::Welcome {
+                    heartbeat_ms: HEARTBEAT_MS,
+                }
+                .to_json(),
+            )
+            .await;
         let (tx, mut rx) = mpsc::unbounded_channel();
         // Commands can be sent once the test has seen the hello.
         *state.link.lock() = Some(tx);
@@ -250,7 +257,11 @@ pub async fn open_stream(addr: std::net::SocketAddr, token: &str) -> Result<View
         Ok((_, conn)) => Ok(Viewer { conn }),
         Err(awc::error::WsClientError::InvalidResponseStatus(status)) => {
             // The body is not readable through the WebSocket client: ask again over HTTP.
-            let mut res = awc::Client::new().get(format!("http://{addr}/stream?ticket={token}")).send().await.unwrap();
+            let mut res = awc::Client::new()
+                .get(format!("http://{addr}/stream?ticket={token}"))
+                .send()
+                .await
+                .unwrap();
             assert_eq!(res.status().as_u16(), status.as_u16());
             let body: serde_json::Value = res.json().await.unwrap();
             Err((status.as_u16(), body))
@@ -282,7 +293,9 @@ impl Viewer {
 
 /// The NAL unit types in an Annex B access unit.
 pub fn nal_types(data: &[u8]) -> Vec<u8> {
-    gamehost::fanout::nal_units(data).filter_map(|n| n.first().map(|b| b & 0x1f)).collect()
+    gamehost::fanout::nal_units(data)
+        .filter_map(|n| n.first().map(|b| b & 0x1f))
+        .collect()
 }
 
 /// Polls `f` every 20 ms until it gives Some, within `within`.

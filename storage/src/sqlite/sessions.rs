@@ -1,7 +1,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Params, Row};
 
 use super::{Db, SqlResultExt};
-use crate::model::{GameSessionRecord, NewGameSession, QualityReport};
+use crate::model::{GameSessionRecord, NewGameSession, Played, QualityReport};
 use crate::repo::GameSessionRepo;
 use crate::{Error, Result};
 
@@ -208,7 +208,7 @@ impl GameSessionRepo for SqliteSessions {
             .db()
     }
 
-    fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<(GameSessionRecord, Option<QualityReport>)>, u64)> {
+    fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<Played>, u64)> {
         let conn = self.db.lock();
         let total: i64 = conn
             .prepare_cached("SELECT COUNT(*) FROM game_sessions WHERE uid = ?1 AND playing_at IS NOT NULL")
@@ -216,7 +216,11 @@ impl GameSessionRepo for SqliteSessions {
             .query_row([uid], |row| row.get(0))
             .db()?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-        let columns = COLUMNS.split(", ").map(|c| format!("s.{}", c.trim())).collect::<Vec<_>>().join(", ");
+        let columns = COLUMNS
+            .split(", ")
+            .map(|c| format!("s.{}", c.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut stmt = conn
             .prepare_cached(&format!(
                 "SELECT {columns}, q.session_id, {QUALITY_COLUMNS} FROM game_sessions s
