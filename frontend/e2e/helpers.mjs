@@ -146,7 +146,7 @@ export function hostConfigToml({ nodeId, host, secret, platform, stateDir, slots
     'program = "neverball"',
     `window = [${w}, ${h}]`,
     'nice = 10',
-    'env = { LIBGL_ALWAYS_SOFTWARE = "1" }',
+    'env = { LIBGL_ALWAYS_SOFTWARE = "1", LP_NUM_THREADS = "1" }',
     `home_files = { ".neverball/neverballrc" = "fullscreen 0\\nwidth ${w}\\nheight ${h}\\nvsync 0\\n" }`,
     '',
   ].join('\n');
