@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, Rust (unit, integration, storage), frontend unit, the
 # contract (generated types, Schemathesis), browser end-to-end.
-# Installs what it needs on a fresh machine (node modules, Debian's Chromium, Schemathesis).
+# Installs what it needs on a fresh machine (node modules, Debian's Chromium, the game host's
+# packages, Schemathesis).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,12 +11,16 @@ if ! command -v chromium >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
 fi
 
+echo "== the game host's Debian packages (its crate builds against GStreamer; its tests run games)"
+bash ops/host-deps.sh
+
 echo "== rust: formatting and clippy (warnings are errors)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 
-echo "== rust: build the server once (the frontend's REST types come from its OpenAPI document)"
+echo "== rust: build the server once (the frontend's REST types come from its OpenAPI document) and the game host"
 cargo build -p facade --bin yoo-server
+cargo build -p gamehost --bin yoo-gamehost
 
 echo "== frontend: build (types generated, type check, bundle, home-route size check), lint, unit tests"
 bash ops/frontend.sh build

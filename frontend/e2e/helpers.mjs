@@ -18,6 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const frontendDir = path.resolve(here, '..');
 export const distDir = path.join(frontendDir, 'dist');
 export const serverBin = process.env.YOO_SERVER_BIN ?? path.resolve(frontendDir, '../target/debug/yoo-server');
+export const hostBin = process.env.YOO_GAMEHOST_BIN ?? path.resolve(frontendDir, '../target/debug/yoo-gamehost');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -40,7 +41,7 @@ export function assertPrerequisites() {
 
 /**
  * The server's TOML config. `game` holds extra `[game]` keys (numbers or strings); `nodes` lists
- * `{id, name, machines}` (status 1).
+ * `{id, name, machines, hostSecret}` (status 1; `hostSecret`: game hosts serve the node).
  */
 export function configToml({ bind, dataDir, game = {}, nodes }) {
   // JSON strings are valid TOML basic strings for these paths and names
@@ -49,6 +50,8 @@ export function configToml({ bind, dataDir, game = {}, nodes }) {
     `bind = ${JSON.stringify(bind)}`,
     `data_dir = ${JSON.stringify(dataDir)}`,
     `frontend_dir = ${JSON.stringify(distDir)}`,
+    // the game hosts' streams and probes, on this machine
+    'host_origins = ["ws://127.0.0.1:*", "http://127.0.0.1:*"]',
     '',
     '[game]',
     ...Object.entries(game).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
@@ -59,7 +62,9 @@ export function configToml({ bind, dataDir, game = {}, nodes }) {
     '',
   ];
   for (const n of nodes) {
-    lines.push('[[nodes]]', `id = ${n.id}`, `name = ${JSON.stringify(n.name)}`, 'status = 1', `machines = ${JSON.stringify(n.machines)}`, '');
+    lines.push('[[nodes]]', `id = ${n.id}`, `name = ${JSON.stringify(n.name)}`, 'status = 1', `machines = ${JSON.stringify(n.machines ?? [])}`);
+    if (n.hostSecret) lines.push(`host_secret = ${JSON.stringify(n.hostSecret)}`);
+    lines.push('');
   }
   return lines.join('\n');
 }
@@ -109,6 +114,71 @@ export function startServer(configPath, log) {
     proc.stderr.on('data', (chunk) => log.push(chunk));
     proc.on('error', (e) => finish(e));
     proc.on('exit', (code, signal) => finish(new Error(`yoo-server exited early (code ${code}, signal ${signal})`)));
+  });
+}
+
+/**
+ * A game host's TOML config: `slots` virtual displays of `screen`, the built-in test pattern
+ * ('pattern') and neverball, linked to the platform at `platform` (http://127.0.0.1:port).
+ */
+export function hostConfigToml({ nodeId, host, secret, platform, stateDir, slots = 1, screen = [640, 360] }) {
+  const [w, h] = screen;
+  return [
+    `node_id = ${nodeId}`,
+    `host = ${JSON.stringify(host)}`,
+    `secret = ${JSON.stringify(secret)}`,
+    `platform_url = ${JSON.stringify(`${platform.replace(/^http/, 'ws')}/api/host/link`)}`,
+    'bind = "127.0.0.1:0"',
+    `slots = ${slots}`,
+    `screen = [${w}, ${h}]`,
+    'fps = 30',
+    'bitrate_kbps = 1500',
+    'key_interval_secs = 2',
+    `state_dir = ${JSON.stringify(stateDir)}`,
+    '',
+    '[games.pattern]',
+    'program = "@self"',
+    `args = ["--pattern", "--size", "${w}x${h}"]`,
+    `window = [${w}, ${h}]`,
+    'nice = 5',
+    '',
+    '[games.neverball]',
+    'program = "neverball"',
+    `window = [${w}, ${h}]`,
+    'nice = 10',
+    'env = { LIBGL_ALWAYS_SOFTWARE = "1", LP_NUM_THREADS = "1" }',
+    `home_files = { ".neverball/neverballrc" = "fullscreen 0\\nwidth ${w}\\nheight ${h}\\nvsync 0\\n" }`,
+    '',
+  ].join('\n');
+}
+
+/** Starts yoo-gamehost on a config; resolves with {proc, addr} once it listens. */
+export function startHost(configPath, log) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(hostBin, ['--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let buffer = '';
+    let settled = false;
+    const timer = setTimeout(() => finish(new Error('yoo-gamehost did not print its listening line within 30 s')), 30_000);
+    function finish(err, addr) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) {
+        proc.kill('SIGKILL');
+        reject(err);
+      } else resolve({ proc, addr });
+    }
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.setEncoding('utf8');
+    proc.stdout.on('data', (chunk) => {
+      log.push(chunk);
+      buffer += chunk;
+      const m = buffer.match(/yoo-gamehost listening on (127\.0\.0\.1:\d+)/);
+      if (m) finish(null, m[1]);
+    });
+    proc.stderr.on('data', (chunk) => log.push(chunk));
+    proc.on('error', (e) => finish(e));
+    proc.on('exit', (code, signal) => finish(new Error(`yoo-gamehost exited early (code ${code}, signal ${signal})`)));
   });
 }
 

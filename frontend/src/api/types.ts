@@ -30,6 +30,15 @@ export type CardActivation = Schemas['CardActivation'];
 /** The queue lanes and their weights, as the server's queue implements them. */
 export type QueueRules = Schemas['QueueRules'];
 export type LaneRule = Schemas['LaneRule'];
+/** confirmConnect's answer: the session's state, and on a game host's machine its stream. */
+export type Confirmed = Schemas['Confirmed'];
+/** A fresh ticket for the stream of the caller's session. */
+export type StreamTicket = Schemas['StreamTicket'];
+/** A session's quality report as stored. */
+export type QualityReport = Schemas['QualityReportDto'];
+/** One played session of the player's history. */
+export type PlayRecord = Schemas['PlayRecordDto'];
+export type PlayHistory = Schemas['PlayHistory'];
 /** A config group's values (strings), e.g. wx_sort_entry. */
 export type ConfigGroup = Record<string, string>;
 

@@ -14,6 +14,7 @@ const PlayPage = lazyPage(() => import('../features/game/components/PlayPage'), 
 const QueueRulesPage = lazyPage(() => import('../features/help/components/QueueRulesPage'), 'QueueRulesPage');
 const LivePage = lazyPage(() => import('../features/live/components/LivePage'), 'LivePage');
 const MemberPage = lazyPage(() => import('../features/user/components/MemberPage'), 'MemberPage');
+const HistoryPage = lazyPage(() => import('../features/user/components/HistoryPage'), 'HistoryPage');
 const UserPage = lazyPage(() => import('../features/user/components/UserPage'), 'UserPage');
 const NotFoundPage = lazyPage(() => import('../features/layout/components/NotFoundPage'), 'NotFoundPage');
 const OldBrowserPage = lazyPage(() => import('../features/layout/components/OldBrowserPage'), 'OldBrowserPage');
@@ -41,6 +42,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="game/live/:id" element={<LivePage />} />
             <Route path="help/queue" element={<QueueRulesPage />} />
             <Route path="user/member" element={<MemberPage />} />
+            <Route path="user/history" element={<HistoryPage />} />
             <Route path="user/*" element={<UserPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

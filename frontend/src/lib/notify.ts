@@ -4,6 +4,7 @@
 import { randomId } from '../transport/identity';
 import { isInCar } from './browserCheck';
 import type { ReadyNotifier } from './readyNotice';
+import type { ShownQualityReport } from '../stores/gameStore';
 
 export interface BrowserEffects {
   /** leave fullscreen (the ready dialog and a server-ended game) */
@@ -21,6 +22,10 @@ export interface BrowserEffects {
   openPlayWindow(): PlayWindow | null;
   /** Closes this window when the site opened it for the play page; false when it stays open. */
   closePlayWindow(): boolean;
+  /** A play window hands a finished game's quality report to the window that opened it. */
+  shareQualityReport(report: ShownQualityReport): void;
+  /** Reports handed over by a play window this window opened; returns an unsubscribe. */
+  onQualityReport(listener: (report: ShownQualityReport) => void): () => void;
 }
 
 /** A window opened for the play page before its address is known. */
@@ -40,7 +45,28 @@ export const noEffects: BrowserEffects = {
   readyReminder: () => undefined,
   openPlayWindow: () => null,
   closePlayWindow: () => false,
+  shareQualityReport: () => undefined,
+  onQualityReport: () => () => undefined,
 };
+
+/** The message a play window posts to its opener. */
+export const QUALITY_REPORT_MESSAGE = 'yoo-quality-report';
+
+/** A handed-over report, checked field by field (a message is any page's to send). */
+export function parseSharedReport(data: unknown): ShownQualityReport | null {
+  if (!data || typeof data !== 'object') return null;
+  const m = data as { type?: unknown; report?: unknown };
+  if (m.type !== QUALITY_REPORT_MESSAGE || !m.report || typeof m.report !== 'object') return null;
+  const r = m.report as Partial<ShownQualityReport>;
+  const s = r.summary as Partial<QualityFields> | undefined;
+  if (typeof r.sessionId !== 'string' || typeof r.gameName !== 'string' || !s) return null;
+  const endReason = typeof r.endReason === 'string' ? r.endReason : null;
+  const fields: (keyof QualityFields)[] = ['playedSecs', 'latencyP50Ms', 'latencyP95Ms', 'fps', 'drops', 'reconnects'];
+  if (!fields.every((f) => typeof s[f] === 'number' && Number.isFinite(s[f]))) return null;
+  return { sessionId: r.sessionId, gameName: r.gameName, endReason, summary: { ...(s as QualityFields) } };
+}
+
+type QualityFields = ShownQualityReport['summary'];
 
 export function exitFullscreen(): void {
   try {
@@ -97,6 +123,25 @@ function openPlayWindow(): PlayWindow | null {
   };
 }
 
+function shareQualityReport(report: ShownQualityReport): void {
+  try {
+    if (window.name !== PLAY_WINDOW_NAME || !window.opener) return;
+    (window.opener as Window).postMessage({ type: QUALITY_REPORT_MESSAGE, report }, window.location.origin);
+  } catch {
+    // the opener navigated elsewhere: the report stays in the history
+  }
+}
+
+function onQualityReport(listener: (report: ShownQualityReport) => void): () => void {
+  const handler = (ev: MessageEvent) => {
+    if (ev.origin !== window.location.origin) return;
+    const report = parseSharedReport(ev.data);
+    if (report) listener(report);
+  };
+  window.addEventListener('message', handler);
+  return () => window.removeEventListener('message', handler);
+}
+
 function closePlayWindow(): boolean {
   if (window.name !== PLAY_WINDOW_NAME || !window.opener) return false;
   window.close();
@@ -134,5 +179,7 @@ export function browserEffects(): BrowserEffects {
     },
     openPlayWindow,
     closePlayWindow,
+    shareQualityReport,
+    onQualityReport,
   };
 }

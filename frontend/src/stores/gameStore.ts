@@ -4,6 +4,8 @@ import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
 import { GameStatus } from '../api/codes';
 import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
+import type { QualitySummary } from '../stream/stats';
+import type { StreamGrant } from '../stream/streamSession';
 import type { RootStore } from './rootStore';
 
 /** core-platform.md §9 */
@@ -13,6 +15,11 @@ export const QUEUE_POLL_MS = 5000;
 export const CLOCK_MS = 500;
 export const MISSED_RECHECK_MS = 1000;
 export const MEMBER_PATH = '/user/member';
+/**
+ * A confirm answer's stream ticket is used by a play page in this window within this long;
+ * later (or in another window) the page asks for a fresh one. Tickets open a stream for 60 s.
+ */
+export const CONFIRM_GRANT_MS = 30_000;
 /** server/browser clock differences below this are rounding of the seconds `ts`, not skew */
 const SKEW_THRESHOLD_MS = 2000;
 
@@ -42,6 +49,15 @@ export interface NodePicker {
   gameId: number;
   gameName: string;
   selectedId: number | null;
+}
+
+/** A session's quality report as the player sees it after the game. */
+export interface ShownQualityReport {
+  sessionId: string;
+  gameName: string;
+  /** why the session ended (EndReason), null when not known */
+  endReason: string | null;
+  summary: QualitySummary;
 }
 
 /** The last live session of this client that ended, and how. */
@@ -101,6 +117,10 @@ export class GameStore {
   starting = false;
   /** what the last start asked, reused by 'queue again' */
   lastStart: StartRequest | null = null;
+  /** the quality report of the game that just ended, until the player closes it */
+  qualityReport: ShownQualityReport | null = null;
+  /** the stream ticket of the last confirm answer, for the play page of this window */
+  private confirmGrant: { sessionId: string; grant: StreamGrant; at: number } | null = null;
 
   /** bumped at every applied state: a floatBall answer older than a push is dropped */
   private version = 0;
@@ -136,7 +156,9 @@ export class GameStore {
       | 'clockTimer'
       | 'pollTimer'
       | 'timeouts'
+      | 'confirmGrant'
     >(this, {
+      confirmGrant: false,
       root: false,
       version: false,
       endedIds: false,
@@ -627,6 +649,9 @@ export class GameStore {
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
+      if (s?.streamUrl && s.ticket) {
+        this.confirmGrant = { sessionId: key(l.id), grant: { streamUrl: s.streamUrl, ticket: s.ticket }, at: Date.now() };
+      }
       this.showPlayPage(l.gameId, win);
     } catch (e) {
       win?.close();
@@ -710,6 +735,28 @@ export class GameStore {
     }
   }
 
+  /** The confirm answer's stream ticket for a session, once, while it is fresh. */
+  takeStreamGrant(sessionId: string): StreamGrant | null {
+    const g = this.confirmGrant;
+    if (!g || g.sessionId !== sessionId) return null;
+    this.confirmGrant = null;
+    return Date.now() - g.at <= CONFIRM_GRANT_MS ? g.grant : null;
+  }
+
+  /**
+   * Shows a finished session's quality report (the play page measured it). A play page in its
+   * own window also hands it to the window that opened it, which the player returns to when the
+   * play window closes itself.
+   */
+  presentQualityReport(report: ShownQualityReport, share = true): void {
+    this.qualityReport = report;
+    if (share) this.root.effects.shareQualityReport(report);
+  }
+
+  dismissQualityReport(): void {
+    this.qualityReport = null;
+  }
+
   reopenQueueDialog(): void {
     this.root.ui.setQueueDialogLarge(true);
   }
@@ -720,6 +767,8 @@ export class GameStore {
     this.nodePicker = null;
     this.lastEnded = null;
     this.lastStart = null;
+    this.qualityReport = null;
+    this.confirmGrant = null;
     this.version++;
   }
 

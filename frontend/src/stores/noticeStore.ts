@@ -9,6 +9,12 @@ export const BARRAGE_MS = 8000;
 export const BARRAGE_MAX_WAITING = 5;
 export const GAME_ENDED_MESSAGE = '游戏已结束';
 
+/** A play page the platform's end of the game is closing, and why (an EndReason). */
+export interface PlayPageEnd {
+  gameId: number;
+  reason: string | null;
+}
+
 export interface BarrageItem {
   id: number;
   code: number;
@@ -53,6 +59,11 @@ function parseData(data: string): Record<string, unknown> | null {
 export class NoticeStore {
   /** the game id of the play page on screen, null elsewhere */
   playPageGameId: number | null = null;
+  /**
+   * The last play page closed because its game ended: the play page's stream reads it to
+   * finish (and send its quality report) before a play window closes itself.
+   */
+  playPageEnded: PlayPageEnd | null = null;
   /** the notice crossing the screen first, then those waiting */
   barrage: BarrageItem[] = [];
   private nextId = 1;
@@ -81,7 +92,7 @@ export class NoticeStore {
             else this.root.playTime.openUseUp(ended.gameId);
             return;
           }
-          if (here && !this.root.playTime.timeUp) this.closePlayPage(GAME_ENDED_MESSAGE, 'alert');
+          if (here && !this.root.playTime.timeUp) this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', ended.endReason);
         },
       ),
     );
@@ -122,7 +133,7 @@ export class NoticeStore {
         void this.root.game.refresh();
         if (this.onPlayPage && (game === null || game === this.playPageGameId)) {
           this.root.effects.exitFullscreen();
-          this.closePlayPage(GAME_ENDED_MESSAGE, 'alert');
+          this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', typeof data?.reason === 'string' ? data.reason : null);
         }
         return;
       case NotificationCode.GAME_OFFLINE_SOON:
@@ -134,9 +145,10 @@ export class NoticeStore {
     }
   }
 
-  /** Leaves the play page (if it is open) for home, with a message. */
-  closePlayPage(message: string, how: 'alert' | ToastType): void {
+  /** Leaves the play page (if it is open) for home, with a message; `reason`: why the game ended. */
+  closePlayPage(message: string, how: 'alert' | ToastType, reason: string | null = null): void {
     const wasOpen = this.playPageGameId !== null;
+    if (wasOpen) this.playPageEnded = { gameId: this.playPageGameId!, reason };
     this.setPlayPage(null);
     // a play page in its own window closes itself; in this window it goes home (core-platform.md §2.2)
     if (wasOpen && !this.root.effects.closePlayWindow()) this.root.ui.navigate('/');

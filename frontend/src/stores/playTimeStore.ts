@@ -143,7 +143,7 @@ export class PlayTimeStore {
     const game = this.root.game;
     const live = game.live;
     if (live && (t.gameId === null || live.gameId === t.gameId)) await game.exitSession(live.id);
-    this.root.notice.closePlayPage(TIME_UP_MESSAGE, 'warning');
+    this.root.notice.closePlayPage(TIME_UP_MESSAGE, 'warning', 'time_up');
   }
 
   tick(): void {

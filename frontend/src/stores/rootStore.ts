@@ -42,6 +42,7 @@ export class RootStore {
   private openTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly unsubscribe: () => void;
   private readonly stopProfileOnEnd: () => void;
+  private readonly stopSharedReports: () => void;
 
   constructor(transport: Transport, effects: BrowserEffects = noEffects) {
     this.transport = transport;
@@ -63,6 +64,10 @@ export class RootStore {
         if (ended && this.user.isLoggedIn) void this.user.loadProfile();
       },
     );
+    // a play window this window opened closed itself after the game: its report shows here
+    this.stopSharedReports = effects.onQualityReport((report) => {
+      if (this.user.isLoggedIn) this.game.presentQualityReport(report, false);
+    });
   }
 
   /** Start-up: who is this (20119 means guest), then the game status and the socket. */
@@ -186,6 +191,7 @@ export class RootStore {
   dispose(): void {
     this.unsubscribe();
     this.stopProfileOnEnd();
+    this.stopSharedReports();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
     this.notice.dispose();

@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import type { BrowserEffects, PlayWindow } from '../lib/notify';
 import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
 import type { LiveGameState, Profile, QueueRules } from '../api/types';
+import type { ShownQualityReport } from '../stores/gameStore';
 import { fail, FakeTransport } from './fakeTransport';
 
 /** Lets pending promise chains run (the fake API awaits a few times per call). */
@@ -48,6 +49,24 @@ export class RecordingEffects implements BrowserEffects {
     if (!this.isPlayWindow) return false;
     this.closedSelf++;
     return true;
+  }
+
+  /** reports a play window handed to its opener */
+  readonly sharedReports: ShownQualityReport[] = [];
+  private reportListeners = new Set<(r: ShownQualityReport) => void>();
+
+  shareQualityReport(report: ShownQualityReport): void {
+    this.sharedReports.push(report);
+  }
+
+  onQualityReport(listener: (r: ShownQualityReport) => void): () => void {
+    this.reportListeners.add(listener);
+    return () => this.reportListeners.delete(listener);
+  }
+
+  /** a play window this page opened hands over a report */
+  receiveReport(report: ShownQualityReport): void {
+    for (const l of this.reportListeners) l(report);
   }
 }
 

@@ -49,6 +49,7 @@ describe('RestClient', () => {
     expect(sent[0].url).toBe('/api/passport/login/sendcode');
     expect(sent[0].init.method).toBe('POST');
     expect(sent[0].init.credentials).toBe('same-origin');
+    expect(sent[0].init.keepalive).toBe(true);
     expect(sent[0].init.body).toBe('{"phone":"13800000000"}');
     expect(headersOf(sent[0])['content-type']).toBe('application/json');
   });

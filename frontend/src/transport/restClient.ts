@@ -82,6 +82,10 @@ export class RestClient implements Api {
         headers: this.headers(hasBody),
         body: hasBody ? JSON.stringify(body ?? {}) : undefined,
         credentials: 'same-origin',
+        // a call made as a page goes (a play window that closes itself after the game: its exit
+        // and its quality report) still reaches the server; the bodies are far below the 64 KB
+        // browsers allow such requests
+        keepalive: hasBody,
       });
     } catch {
       throw new ApiError(ErrorCode.NETWORK, NETWORK_ERROR_MESSAGE, null);

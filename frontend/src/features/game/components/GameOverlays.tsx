@@ -1,6 +1,7 @@
 import { GameFloat } from './GameFloat';
 import { MissedQueueMessage } from './MissedQueueMessage';
 import { NodeDialog } from './NodeDialog';
+import { QualityReportDialog } from './QualityReportDialog';
 import { QueueDialog } from './QueueDialog';
 import { ReadyDialog } from './ReadyDialog';
 import { RetentionDialog } from './RetentionDialog';
@@ -15,6 +16,7 @@ export function GameOverlays() {
       <ReadyDialog />
       <MissedQueueMessage />
       <GameFloat />
+      <QualityReportDialog />
     </>
   );
 }

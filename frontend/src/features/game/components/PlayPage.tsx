@@ -1,9 +1,12 @@
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatHMS } from '../../../lib/time';
 import { GameStatus } from '../../../api/codes';
 import { useStores } from '../../../stores/context';
+import { browserPlayEnv, pageStorage, platformPlayApi } from '../stores/playApi';
+import { PlayStore } from '../stores/playStore';
+import { StreamView } from './StreamView';
 
 function statusLine(status: number, sort: number | undefined): string {
   switch (status) {
@@ -20,17 +23,44 @@ function statusLine(status: number, sort: number | undefined): string {
   }
 }
 
+/** Whether this browser can lock the pointer (a mouse, not a touch screen). */
+function canLockPointer(): boolean {
+  return typeof Element !== 'undefined' && 'requestPointerLock' in Element.prototype && window.matchMedia?.('(pointer: fine)').matches === true;
+}
+
 /**
- * /game/play?gameId=: the stream area with the notice barrage, the online time and 退出游戏
- * (core-platform.md §4.5, §2.14). The NoticeStore knows the page is open: pushes about this game
- * (ended by the server, time up) close it from there.
+ * /game/play?gameId=: the game's stream with the notice barrage, the online time and 退出游戏
+ * (core-platform.md §4.5, §2.14), full screen, pointer lock and the stats overlay. The
+ * NoticeStore knows the page is open: pushes about this game (ended by the server, time up)
+ * close it from there. The stream itself is the PlayStore's.
  */
 export const PlayPage = observer(function PlayPage() {
-  const { game, user, ui, catalogue, notice, effects } = useStores();
+  const root = useStores();
+  const { game, user, ui, catalogue, notice, effects } = root;
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const gameId = Number(params.get('gameId'));
   const [exiting, setExiting] = useState(false);
+  const [play, setPlay] = useState<PlayStore | null>(null);
+  const [fullscreen, setFullscreen] = useState(false);
+  const streamRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!Number.isInteger(gameId) || gameId <= 0) return;
+    const p = new PlayStore(root, gameId, platformPlayApi(root.api), browserPlayEnv(), pageStorage());
+    p.start();
+    setPlay(p);
+    return () => {
+      p.dispose();
+      setPlay(null);
+    };
+  }, [root, gameId]);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement !== null && document.fullscreenElement === streamRef.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
 
   useEffect(() => {
     if (Number.isInteger(gameId) && gameId > 0) void catalogue.loadDetail(gameId);
@@ -63,6 +93,23 @@ export const PlayPage = observer(function PlayPage() {
     if (!effects.closePlayWindow()) navigate('/');
   };
 
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void streamRef.current?.requestFullscreen().catch(() => ui.warning('当前浏览器不支持全屏'));
+  };
+  const lockPointer = () => {
+    const canvas = streamRef.current?.querySelector('canvas');
+    if (!canvas) return;
+    canvas.focus({ preventScroll: true });
+    try {
+      void Promise.resolve(canvas.requestPointerLock()).catch(() => undefined);
+    } catch {
+      // refused (not from a click): nothing to undo
+    }
+  };
+
+  const session = play?.session ?? null;
+  const streaming = session !== null && session.hasStream;
   let body;
   if (user.ready && !user.isLoggedIn) {
     body = (
@@ -84,6 +131,17 @@ export const PlayPage = observer(function PlayPage() {
         </Link>
       </div>
     );
+  } else if (play && session && streaming) {
+    body = <StreamView play={play} session={session} />;
+  } else if (session && session.message) {
+    // no picture can come: this browser cannot decode it, or the host ended the game
+    body = (
+      <div className="play__center">
+        <p className="play__status play__status--problem" data-testid="stream-message" data-phase={session.phase}>
+          {session.message}
+        </p>
+      </div>
+    );
   } else {
     const status = live?.status ?? GameStatus.CONNECTING;
     body = (
@@ -99,8 +157,8 @@ export const PlayPage = observer(function PlayPage() {
 
   return (
     <div className="play" data-testid="play-page">
-      <div className="play__stream">
-        <div className="play__backdrop" style={cover ? { backgroundImage: `url("${cover}")` } : undefined} />
+      <div className={`play__stream${streaming ? ' has-stream' : ''}`} ref={streamRef}>
+        {!streaming && <div className="play__backdrop" style={cover ? { backgroundImage: `url("${cover}")` } : undefined} />}
         <Barrage />
         {body}
       </div>
@@ -111,11 +169,30 @@ export const PlayPage = observer(function PlayPage() {
             在线时长 {formatHMS(live ? game.onlineSeconds : 0)}
           </span>
         </div>
-        {live && (
-          <button type="button" className="btn btn--danger" data-testid="play-exit" disabled={exiting} onClick={() => void exit()}>
-            退出游戏
-          </button>
-        )}
+        <div className="play__actions">
+          {streaming && (
+            <>
+              <button type="button" className="btn btn--ghost btn--sm" data-testid="play-stats" aria-pressed={play?.statsVisible ?? false} onClick={() => play?.toggleStats()}>
+                {play?.statsVisible ? '隐藏数据' : '显示数据'}
+              </button>
+              {canLockPointer() && (
+                <button type="button" className="btn btn--ghost btn--sm" data-testid="play-lock" onClick={lockPointer}>
+                  锁定鼠标
+                </button>
+              )}
+              {document.fullscreenEnabled && (
+                <button type="button" className="btn btn--ghost btn--sm" data-testid="play-fullscreen" onClick={toggleFullscreen}>
+                  {fullscreen ? '退出全屏' : '全屏'}
+                </button>
+              )}
+            </>
+          )}
+          {live && (
+            <button type="button" className="btn btn--danger" data-testid="play-exit" disabled={exiting} onClick={() => void exit()}>
+              退出游戏
+            </button>
+          )}
+        </div>
       </div>
     </div>
   );

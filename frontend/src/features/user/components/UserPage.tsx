@@ -1,4 +1,5 @@
 import { observer } from 'mobx-react-lite';
+import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
@@ -26,6 +27,9 @@ export const UserPage = observer(function UserPage() {
           <div className="profile-card__meta">ID: {p.uid}</div>
           {p.cellphone && <div className="profile-card__meta">手机号：{p.cellphone}</div>}
         </div>
+        <Link to="/user/history" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-history">
+          游戏记录
+        </Link>
       </div>
       <div className="stats">
         <div className="stat">

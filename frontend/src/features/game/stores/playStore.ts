@@ -1,0 +1,164 @@
+import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
+import { GameStatus } from '../../../api/codes';
+import type { RootStore } from '../../../stores/rootStore';
+import type { QualitySummary } from '../../../stream/stats';
+import { StreamSession, type StreamDeps, type StreamGrant } from '../../../stream/streamSession';
+import { ApiError, ErrorCode } from '../../../transport/apiError';
+
+/** The platform calls of the play page. */
+export interface PlayApi {
+  /** a fresh stream ticket for the caller's own CONNECTING or PLAYING session */
+  streamTicket(sessionId: string): Promise<StreamGrant>;
+  /** the session's quality report, once it is over */
+  qualityReport(sessionId: string, summary: QualitySummary): Promise<void>;
+}
+
+/** The browser facilities of the stream (the real ones in the page, fakes in tests). */
+export type PlayEnv = Omit<StreamDeps, 'ticket' | 'isFinalRefusal'>;
+
+/** localStorage: the stats overlay stays as the player left it */
+export const STATS_VISIBLE_KEY = 'yoo_stream_stats';
+
+const key = (id: number | string) => String(id);
+
+/**
+ * The play page's stream: while this client's session of the page's game is CONNECTING or
+ * PLAYING it has a StreamSession; when the session ends (whichever way) the stream stops, and if
+ * a picture was ever shown the quality report is sent to the platform and presented to the
+ * player. Leaving the page while the game runs on stops the stream without a report (the game
+ * is not over; '返回游戏' opens a new one).
+ */
+export class PlayStore {
+  session: StreamSession | null = null;
+  statsVisible: boolean;
+  private sessionId: string | null = null;
+  private readonly root: RootStore;
+  private readonly gameId: number;
+  private readonly api: PlayApi;
+  private readonly env: PlayEnv;
+  private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+  private disposers: IReactionDisposer[] = [];
+
+  constructor(root: RootStore, gameId: number, api: PlayApi, env: PlayEnv, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
+    this.root = root;
+    this.gameId = gameId;
+    this.api = api;
+    this.env = env;
+    this.storage = storage;
+    this.statsVisible = readFlag(storage, STATS_VISIBLE_KEY);
+    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'disposers'>(this, {
+      sessionId: false,
+      root: false,
+      gameId: false,
+      api: false,
+      env: false,
+      storage: false,
+      disposers: false,
+    });
+  }
+
+  /**
+   * The session whose stream this page shows: this client's live session of the page's game,
+   * once confirmed (CONNECTING: the host is launching the game; PLAYING).
+   */
+  get target(): string | null {
+    const live = this.root.game.live;
+    if (!live || live.gameId !== this.gameId || !this.root.game.isThisClient) return null;
+    return live.status === GameStatus.CONNECTING || live.status === GameStatus.PLAYING ? key(live.id) : null;
+  }
+
+  /** Follows the target from now on. */
+  start(): void {
+    if (this.disposers.length > 0) return;
+    const started = this.root.notice.playPageEnded;
+    this.disposers.push(
+      reaction(
+        () => this.target,
+        (id) => this.follow(id),
+        { fireImmediately: true },
+      ),
+      // the platform ended the game and the page is closing (a play window closes itself at
+      // once, before the session's end may have arrived): finish now, with the reason it gave
+      reaction(
+        () => this.root.notice.playPageEnded,
+        (ended) => {
+          if (ended && ended !== started && ended.gameId === this.gameId && this.sessionId !== null) {
+            this.finish(this.sessionId, { reason: ended.reason });
+          }
+        },
+      ),
+    );
+  }
+
+  toggleStats(): void {
+    this.statsVisible = !this.statsVisible;
+    try {
+      this.storage?.setItem(STATS_VISIBLE_KEY, this.statsVisible ? '1' : '0');
+    } catch {
+      // private mode: the choice lasts this page only
+    }
+  }
+
+  /** The page goes: the stream stops; the game (if it runs on) gets no report from this page. */
+  dispose(): void {
+    for (const d of this.disposers) d();
+    this.disposers = [];
+    this.session?.stop();
+    this.session = null;
+    this.sessionId = null;
+  }
+
+  private follow(id: string | null): void {
+    if (id === this.sessionId) return;
+    if (this.sessionId !== null) this.finish(this.sessionId);
+    if (id === null) return;
+    this.sessionId = id;
+    const session = new StreamSession(
+      {
+        ...this.env,
+        ticket: () => this.api.streamTicket(id),
+        isFinalRefusal: isFinalRefusal,
+      },
+      // in the window that confirmed, the confirm answer's ticket saves a round trip
+      { grant: this.root.game.takeStreamGrant(id) },
+    );
+    this.session = session;
+    session.start();
+  }
+
+  /**
+   * The session is over (or this page now shows another): stop, report, present. `over` when
+   * the platform said the game ended (its state may still be live here).
+   */
+  private finish(id: string, over?: { reason: string | null }): void {
+    const session = this.session;
+    this.session = null;
+    this.sessionId = null;
+    const summary = session?.stop() ?? null;
+    // a session that goes on elsewhere (moved to another device) is not over: no report yet
+    const live = this.root.game.live;
+    if (!summary || (!over && live !== null && key(live.id) === id)) return;
+    const lastEnded = this.root.game.lastEnded;
+    const ended = lastEnded && lastEnded.id === id ? lastEnded : null;
+    const gameName = ended?.gameName || (live && key(live.id) === id ? live.gameName : '') || (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
+    // sent after the end: the platform takes one report per session, once it is over
+    void this.api.qualityReport(id, summary).catch(() => undefined);
+    this.root.game.presentQualityReport({ sessionId: id, gameName, endReason: over ? over.reason : (ended?.endReason ?? null), summary });
+  }
+}
+
+/**
+ * A refused ticket that no retry will change: the session has no stream (its machine is not a
+ * game host's) or is not this player's or not live any more. A network failure is retried.
+ */
+export function isFinalRefusal(e: unknown): boolean {
+  return e instanceof ApiError && e.code !== ErrorCode.NETWORK;
+}
+
+function readFlag(storage: Pick<Storage, 'getItem'> | null, name: string): boolean {
+  try {
+    return storage?.getItem(name) === '1';
+  } catch {
+    return false;
+  }
+}
