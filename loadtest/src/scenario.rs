@@ -175,8 +175,10 @@ pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Re
     at.set(Step::Play);
     tokio::time::sleep(j.play).await;
 
+    // The hand-off is measured from when the `over` was sent: the server frees the machine while
+    // it answers, so the next player's READY push can arrive before this answer does.
+    rec.lock().over_sent(Instant::now());
     let (_, over) = call(rec, at, Step::Over, b.post("/api/japi/yoo/game/over", &json!({"id": id}))).await?;
-    rec.lock().over_answered(over);
     at.set(Step::WaitEnd);
     let (ended, state) = socket
         .wait_state(|s| Ok(s["id"].as_i64() == Some(id) && s["hasGameOnline"] == false))

@@ -72,7 +72,7 @@ pub struct Recorder {
     steps: BTreeMap<Step, Samples>,
     /// READY push arrival minus the latest `over` answer received before it.
     handoff: Samples,
-    /// When the latest `over` answer of any player arrived.
+    /// When the latest `over` of any player was sent.
     last_over: Option<Instant>,
     /// Players whose start answer was already READY (a machine was free).
     ready_at_start: usize,
@@ -83,14 +83,14 @@ impl Recorder {
         self.steps.entry(step).or_default().record(d);
     }
 
-    /// An `over` answer arrived at `at`.
-    pub fn over_answered(&mut self, at: Instant) {
+    /// An `over` was sent at `at`.
+    pub fn over_sent(&mut self, at: Instant) {
         if self.last_over.is_none_or(|t| t < at) {
             self.last_over = Some(at);
         }
     }
 
-    /// A READY push arrived at `at`: one handoff sample, if some `over` answer came before it.
+    /// A READY push arrived at `at`: one handoff sample, if some `over` was sent before it.
     pub fn ready_pushed(&mut self, at: Instant) {
         if let Some(over) = self.last_over.filter(|&t| t <= at) {
             self.handoff.record(at - over);
@@ -152,18 +152,18 @@ mod tests {
         assert_eq!((x.p50_ms, x.max_ms), (0.25, 1.5));
     }
 
-    // A READY push is measured against the latest over answer before it; none before, none counted.
+    // A READY push is measured against the latest over sent before it; none before, none counted.
     #[test]
-    fn handoff_uses_the_latest_over_before_the_push() {
+    fn handoff_uses_the_latest_over_sent_before_the_push() {
         let t0 = Instant::now();
         let ms = |n| t0 + Duration::from_millis(n);
         let mut r = Recorder::default();
         r.ready_pushed(ms(5));
         assert!(r.handoff().is_empty(), "no over yet: nothing to measure");
-        r.over_answered(ms(10));
-        r.over_answered(ms(30));
+        r.over_sent(ms(10));
+        r.over_sent(ms(30));
         r.ready_pushed(ms(34));
-        r.over_answered(ms(20)); // arrives late on the shared clock: does not move the mark back
+        r.over_sent(ms(20)); // arrives late on the shared clock: does not move the mark back
         r.ready_pushed(ms(40));
         let x = r.handoff().summary().unwrap();
         assert_eq!((x.count, x.p50_ms, x.max_ms), (2, 4.0, 10.0));
