@@ -49,9 +49,10 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await dialogP.waitFor();
     assert.match(await dialogP.innerText(), /游戏排队/);
     await p.getByTestId('queue-rank').filter({ hasText: rankText(1) }).waitFor();
-    assert.equal(await p.getByTestId('queue-lane').innerText(), '普通队列');
+    // the lane names come from the served queue rules, loaded beside the queue state
+    await p.getByTestId('queue-lane').filter({ hasText: /^普通队列$/ }).waitFor();
     assert.equal(await p.getByTestId('queue-notice').innerText(), '排队完成后将自动为您启动游戏');
-    assert.equal(await p.getByTestId('upsell-tier').innerText(), 'VVIP专属通道');
+    await p.getByTestId('upsell-tier').filter({ hasText: /^VVIP专属通道$/ }).waitFor();
     await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第1位，等待时间(少于\d+分钟|测算中)$/ }).waitFor();
     assert.equal(await p.getByTestId('ad-gift_game_dialog').count(), 1, 'the dialog ad slot shows on the normal lane');
     await p.getByTestId('upsell-accelerate').click();
@@ -68,7 +69,7 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await openGameDetail(v);
     await startOnNode(v, QUEUE_NODE);
     await v.getByTestId('queue-rank').filter({ hasText: rankText(1) }).waitFor();
-    assert.equal(await v.getByTestId('queue-lane').innerText(), 'VVIP专属通道');
+    await v.getByTestId('queue-lane').filter({ hasText: /^VVIP专属通道$/ }).waitFor();
 
     // P's rank grows without a reload, and the VVIP preview now puts a VVIP joiner second
     await p.getByTestId('queue-rank').filter({ hasText: rankText(2) }).waitFor({ timeout: 10_000 });
@@ -116,7 +117,7 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await p.getByTestId('toast-success').filter({ hasText: '使用成功' }).waitFor();
     await laneCard.filter({ hasText: '已享受速进通道' }).waitFor();
     await p.getByTestId('queue-rank').filter({ hasText: rankText(1) }).waitFor();
-    assert.equal(await p.getByTestId('queue-lane').innerText(), '会员速进通道');
+    await p.getByTestId('queue-lane').filter({ hasText: /^会员速进通道$/ }).waitFor();
     assert.equal(await dialogP.locator('img').count(), 0, 'the game logo is hidden on member fast entry');
     assert.equal(await p.getByTestId('ad-gift_game_dialog').count(), 0, 'no dialog ad slot on member fast entry');
     await v.getByTestId('queue-rank').filter({ hasText: rankText(2) }).waitFor({ timeout: 10_000 });
