@@ -109,13 +109,27 @@ pub enum ConfigError {
     Invalid(String),
 }
 
+/// `dir` against the current directory when it is relative. The slots' homes live under the
+/// state directory and a game runs with its home as `HOME` and working directory, where a
+/// relative path points nowhere (neverball crashed at start on one, under `make run`).
+fn absolute(dir: &Path) -> PathBuf {
+    if dir.is_relative() {
+        if let Ok(cwd) = std::env::current_dir() {
+            return cwd.join(dir);
+        }
+    }
+    dir.to_owned()
+}
+
 impl HostConfig {
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
             path: path.to_owned(),
             source,
         })?;
-        Self::parse(&text)
+        let mut config = Self::parse(&text)?;
+        config.state_dir = absolute(&config.state_dir);
+        Ok(config)
     }
 
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
@@ -230,5 +244,11 @@ mod tests {
             assert_eq!(c.games.keys().collect::<Vec<_>>(), ["ltris", "neverball", "pattern", "supertux"]);
         }
         assert!(HostConfig::parse(&format!("{GOOD}\nunknown = 1")).is_err());
+        // Loaded from a file, the dev hosts' relative state directory becomes absolute: the
+        // games' homes must be reachable from their own working directory.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ops/gamehost-dev-1.toml");
+        let loaded = HostConfig::load(&path).unwrap();
+        assert!(loaded.state_dir.is_absolute(), "{:?}", loaded.state_dir);
+        assert!(loaded.state_dir.ends_with("data/gamehost"), "{:?}", loaded.state_dir);
     }
 }
