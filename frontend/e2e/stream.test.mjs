@@ -199,7 +199,7 @@ test('a real game stream: picture, input, exit frees the slot for the next playe
 
     // --- A's history has the session with its report
     await a.goto(`${base}/user/history`);
-    const item = a.locator('[data-testid^=history-]').filter({ has: a.getByTestId('quality-rows') }).first();
+    const item = a.locator('li[data-testid^="history-"]').filter({ has: a.getByTestId('quality-rows') }).first();
     await item.waitFor();
     assert.match(await item.innerText(), /荒原求生/);
   } catch (e) {
@@ -240,7 +240,7 @@ test('a host killed during play: the player is told, the machine leaves the pool
     // the newest session of A's history page: [end text, charged minutes]
     const newestSession = async () => {
       await a.goto(`${base}/user/history`);
-      const item = a.locator('[data-testid^=history-]').first();
+      const item = a.locator('li[data-testid^="history-"]').first();
       await item.waitFor();
       const text = await item.innerText();
       const charged = Number(text.match(/计费 (\d+) 分钟/)?.[1]);
