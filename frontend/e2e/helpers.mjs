@@ -85,35 +85,42 @@ export async function startServerWith(dir, name, config, log) {
 }
 
 /** Starts yoo-server and resolves with {proc, url} once it prints its listening line. */
-export function startServer(configPath, log) {
+export async function startServer(configPath, log) {
+  const { proc, found } = await spawnUntil(serverBin, 'yoo-server', configPath, log, /yoo-server listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  return { proc, url: found };
+}
+
+/**
+ * Spawns `bin --config configPath`, collecting its output into `log`, and resolves with
+ * {proc, found} once stdout matches `pattern` (found: its first group); kills it when it does
+ * not within 30 s or exits first.
+ */
+function spawnUntil(bin, name, configPath, log, pattern) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(serverBin, ['--config', configPath], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const proc = spawn(bin, ['--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let buffer = '';
     let settled = false;
-    const timer = setTimeout(() => finish(new Error('yoo-server did not print its listening line within 30 s')), 30_000);
-    function finish(err, url) {
+    const timer = setTimeout(() => finish(new Error(`${name} did not print its listening line within 30 s`)), 30_000);
+    function finish(err, found) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (err) {
         proc.kill('SIGKILL');
         reject(err);
-      } else resolve({ proc, url });
+      } else resolve({ proc, found });
     }
     proc.stdout.setEncoding('utf8');
     proc.stderr.setEncoding('utf8');
     proc.stdout.on('data', (chunk) => {
       log.push(chunk);
       buffer += chunk;
-      const m = buffer.match(/yoo-server listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+      const m = buffer.match(pattern);
       if (m) finish(null, m[1]);
     });
     proc.stderr.on('data', (chunk) => log.push(chunk));
     proc.on('error', (e) => finish(e));
-    proc.on('exit', (code, signal) => finish(new Error(`yoo-server exited early (code ${code}, signal ${signal})`)));
+    proc.on('exit', (code, signal) => finish(new Error(`${name} exited early (code ${code}, signal ${signal})`)));
   });
 }
 
@@ -153,33 +160,9 @@ export function hostConfigToml({ nodeId, host, secret, platform, stateDir, slots
 }
 
 /** Starts yoo-gamehost on a config; resolves with {proc, addr} once it listens. */
-export function startHost(configPath, log) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(hostBin, ['--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let buffer = '';
-    let settled = false;
-    const timer = setTimeout(() => finish(new Error('yoo-gamehost did not print its listening line within 30 s')), 30_000);
-    function finish(err, addr) {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (err) {
-        proc.kill('SIGKILL');
-        reject(err);
-      } else resolve({ proc, addr });
-    }
-    proc.stdout.setEncoding('utf8');
-    proc.stderr.setEncoding('utf8');
-    proc.stdout.on('data', (chunk) => {
-      log.push(chunk);
-      buffer += chunk;
-      const m = buffer.match(/yoo-gamehost listening on (127\.0\.0\.1:\d+)/);
-      if (m) finish(null, m[1]);
-    });
-    proc.stderr.on('data', (chunk) => log.push(chunk));
-    proc.on('error', (e) => finish(e));
-    proc.on('exit', (code, signal) => finish(new Error(`yoo-gamehost exited early (code ${code}, signal ${signal})`)));
-  });
+export async function startHost(configPath, log) {
+  const { proc, found } = await spawnUntil(hostBin, 'yoo-gamehost', configPath, log, /yoo-gamehost listening on (127\.0\.0\.1:\d+)/);
+  return { proc, addr: found };
 }
 
 /** SIGTERM, then SIGKILL if it is still running after 10 s. */
