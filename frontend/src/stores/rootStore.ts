@@ -1,5 +1,6 @@
 import { reaction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
+import { PendingReports } from '../stream/pendingReport';
 import { ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
 import { CatalogueStore } from './catalogueStore';
@@ -43,6 +44,7 @@ export class RootStore {
   private readonly unsubscribe: () => void;
   private readonly stopProfileOnEnd: () => void;
   private readonly stopSharedReports: () => void;
+  private readonly stopPendingReports: () => void;
 
   constructor(transport: Transport, effects: BrowserEffects = noEffects) {
     this.transport = transport;
@@ -68,6 +70,19 @@ export class RootStore {
     this.stopSharedReports = effects.onQualityReport((report) => {
       if (this.user.isLoggedIn) this.game.presentQualityReport(report, false);
     });
+    // a play page closed while its game ran on kept its figures; the game's end, seen here with
+    // no play page of that game open (which would send them itself), sends the report
+    const pending = new PendingReports(siteStorage());
+    this.stopPendingReports = reaction(
+      () => this.game.lastEnded,
+      (ended) => {
+        if (!ended || !this.user.isLoggedIn || this.notice.playPageGameId === ended.gameId) return;
+        const summary = pending.take(ended.id);
+        if (!summary) return;
+        void this.api.post('/api/japi/yoo/game/qualityReport', { ...summary, id: ended.id }).catch(() => undefined);
+        this.game.presentQualityReport({ sessionId: ended.id, gameName: ended.gameName, endReason: ended.endReason, summary }, false);
+      },
+    );
   }
 
   /** Start-up: who is this (20119 means guest), then the game status and the socket. */
@@ -192,6 +207,7 @@ export class RootStore {
     this.unsubscribe();
     this.stopProfileOnEnd();
     this.stopSharedReports();
+    this.stopPendingReports();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
     this.notice.dispose();
@@ -200,5 +216,13 @@ export class RootStore {
     this.playTime.dispose();
     this.user.dispose();
     this.ui.dispose();
+  }
+}
+
+function siteStorage(): Pick<Storage, 'getItem' | 'setItem'> | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
   }
 }

@@ -50,7 +50,13 @@ export const PlayPage = observer(function PlayPage() {
     const p = new PlayStore(root, gameId, platformPlayApi(root.api), browserPlayEnv(), pageStorage());
     p.start();
     setPlay(p);
+    // a closing window runs no effect clean-up: keep the stream's figures as it goes
+    const onHide = (e: PageTransitionEvent) => {
+      if (!e.persisted) p.dispose();
+    };
+    window.addEventListener('pagehide', onHide);
     return () => {
+      window.removeEventListener('pagehide', onHide);
       p.dispose();
       setPlay(null);
     };

@@ -6,8 +6,8 @@ import { codecsSupporting, FakeDecoderEnv, FakeHostSocket } from '../../../test/
 import { live, loggedInRoot, settle } from '../../../test/helpers';
 import { isFinalRefusal, PlayStore, STATS_VISIBLE_KEY, type PlayApi } from './playStore';
 
-async function setup(opts: { refuse?: boolean } = {}) {
-  const env = await loggedInRoot();
+async function setup(opts: { refuse?: boolean; env?: Awaited<ReturnType<typeof loggedInRoot>>; storage?: Pick<Storage, 'getItem' | 'setItem'> } = {}) {
+  const env = opts.env ?? (await loggedInRoot());
   const sockets: FakeHostSocket[] = [];
   const decoder = new FakeDecoderEnv();
   const tickets: string[] = [];
@@ -23,7 +23,7 @@ async function setup(opts: { refuse?: boolean } = {}) {
     },
   };
   const store = new Map<string, string>();
-  const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+  const storage = opts.storage ?? { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
   const play = new PlayStore(
     env.root,
     1,
@@ -190,6 +190,58 @@ describe('PlayStore', () => {
     expect(reports).toHaveLength(0);
     expect(root.game.qualityReport).toBeNull();
     root.dispose();
+  });
+
+  it('a page closed while the game runs keeps its figures; the page that sees the end sends one merged report', async () => {
+    const first = await setup();
+    first.play.start();
+    first.channel.pushGameState(live({ status: GameStatus.PLAYING, gameId: 1 }));
+    await settle();
+    await first.serve(31);
+    first.decoder.clock += 2000;
+    first.play.dispose(); // the window closed; the game goes on
+    expect(first.reports).toHaveLength(0);
+    // '返回游戏' opens a new page of the same session, sharing the site's storage
+    const shared = { getItem: (k: string) => first.storage.get(k) ?? null, setItem: (k: string, v: string) => void first.storage.set(k, v) };
+    const second = await setup({ env: first, storage: shared });
+    second.play.start();
+    await settle();
+    await second.serve(31);
+    second.decoder.clock += 1000;
+    first.channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
+    await settle();
+    expect(second.reports).toHaveLength(1);
+    const s = second.reports[0].summary;
+    expect(s.playedSecs).toBe(5); // 3 s on the first page, 2 s on the second
+    expect(s.reconnects).toBe(1); // the reopened page
+    expect(s.fps).toBeGreaterThan(29);
+    expect(first.storage.get('yoo_pending_quality')).toBe('{}'); // sent once, kept no more
+    second.play.dispose();
+    first.root.dispose();
+  });
+
+  it('the site\'s window sends the figures of a play page that closed when the game ends there', async () => {
+    localStorage.clear();
+    const env = await setup({ storage: localStorage });
+    const posted: unknown[] = [];
+    env.t.api.on('POST', '/api/japi/yoo/game/qualityReport', (body) => {
+      posted.push(body);
+      return null;
+    });
+    env.play.start();
+    env.channel.pushGameState(live({ status: GameStatus.PLAYING, gameId: 1, gameName: '弹球大师' }));
+    await settle();
+    await env.serve(31);
+    env.play.dispose(); // the play window closed
+    env.root.notice.setPlayPage(null);
+    env.channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
+    await settle();
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ id: '101', reconnects: 0 });
+    expect(env.root.game.qualityReport).toMatchObject({ sessionId: '101', gameName: '弹球大师', endReason: 'over' });
+    expect(env.reports).toHaveLength(0);
+    env.root.dispose();
+    localStorage.clear();
   });
 
   it('a session moved to another device is not over: no report', async () => {

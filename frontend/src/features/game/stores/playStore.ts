@@ -1,6 +1,7 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
 import { GameStatus } from '../../../api/codes';
 import type { RootStore } from '../../../stores/rootStore';
+import { mergeSummaries, PendingReports } from '../../../stream/pendingReport';
 import type { QualitySummary } from '../../../stream/stats';
 import { StreamSession, type StreamDeps, type StreamGrant } from '../../../stream/streamSession';
 import { ApiError, ErrorCode } from '../../../transport/apiError';
@@ -25,8 +26,10 @@ const key = (id: number | string) => String(id);
  * The play page's stream: while this client's session of the page's game is CONNECTING or
  * PLAYING it has a StreamSession; when the session ends (whichever way) the stream stops, and if
  * a picture was ever shown the quality report is sent to the platform and presented to the
- * player. Leaving the page while the game runs on stops the stream without a report (the game
- * is not over; '返回游戏' opens a new one).
+ * player. Leaving the page while the game runs on (the page closes, or goes elsewhere) stops the
+ * stream and keeps its figures (`PendingReports`): the game is not over yet, so whichever page
+ * sees it end (a reopened play page, or the site's main window, `RootStore`) merges them into
+ * the one report it sends.
  */
 export class PlayStore {
   session: StreamSession | null = null;
@@ -37,6 +40,7 @@ export class PlayStore {
   private readonly api: PlayApi;
   private readonly env: PlayEnv;
   private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+  private readonly pending: PendingReports;
   private disposers: IReactionDisposer[] = [];
 
   constructor(root: RootStore, gameId: number, api: PlayApi, env: PlayEnv, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
@@ -46,13 +50,15 @@ export class PlayStore {
     this.env = env;
     this.storage = storage;
     this.statsVisible = readFlag(storage, STATS_VISIBLE_KEY);
-    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'disposers'>(this, {
+    this.pending = new PendingReports(storage);
+    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'pending' | 'disposers'>(this, {
       sessionId: false,
       root: false,
       gameId: false,
       api: false,
       env: false,
       storage: false,
+      pending: false,
       disposers: false,
     });
   }
@@ -99,11 +105,15 @@ export class PlayStore {
     }
   }
 
-  /** The page goes: the stream stops; the game (if it runs on) gets no report from this page. */
+  /**
+   * The page goes (closed, or navigated away) while its game may run on: the stream stops and
+   * what it measured is kept for the report that follows the game's end.
+   */
   dispose(): void {
     for (const d of this.disposers) d();
     this.disposers = [];
-    this.session?.stop();
+    const summary = this.session?.stop() ?? null;
+    if (summary && this.sessionId !== null) this.pending.save(this.sessionId, summary);
     this.session = null;
     this.sessionId = null;
   }
@@ -134,10 +144,16 @@ export class PlayStore {
     const session = this.session;
     this.session = null;
     this.sessionId = null;
-    const summary = session?.stop() ?? null;
-    // a session that goes on elsewhere (moved to another device) is not over: no report yet
+    const own = session?.stop() ?? null;
+    // a session that goes on elsewhere (moved to another device) is not over: keep the figures
     const live = this.root.game.live;
-    if (!summary || (!over && live !== null && key(live.id) === id)) return;
+    if (own && !over && live !== null && key(live.id) === id) {
+      this.pending.save(id, own);
+      return;
+    }
+    const earlier = this.pending.take(id);
+    const summary = own && earlier ? mergeSummaries(earlier, own) : (own ?? earlier);
+    if (!summary) return;
     const lastEnded = this.root.game.lastEnded;
     const ended = lastEnded && lastEnded.id === id ? lastEnded : null;
     const gameName = ended?.gameName || (live && key(live.id) === id ? live.gameName : '') || (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
