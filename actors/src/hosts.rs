@@ -831,14 +831,19 @@ mod tests {
     fn control_goes_to_the_held_slot_and_follows_the_launch() {
         let mut t = HostTable::default();
         let now = Instant::now();
-        t.hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[]).unwrap();
-        let (g, _) = t.hello(hello("g", vec![report(2, SlotState::Free, None)]), sink(), now, &[]).unwrap();
+        t.hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[])
+            .unwrap();
+        let (g, _) = t
+            .hello(hello("g", vec![report(2, SlotState::Free, None)]), sink(), now, &[])
+            .unwrap();
         t.assign(&m("g-02"), 5);
-        let control = |session_id, controller| cmd(HostCommand::Control {
-            slot: 2,
-            session_id,
-            controller,
-        });
+        let control = |session_id, controller| {
+            cmd(HostCommand::Control {
+                slot: 2,
+                session_id,
+                controller,
+            })
+        };
         assert_eq!(t.control(5, 9), Some(vec![control(5, 9)]));
         assert_eq!(t.controller(&m("g-02")), Some(9));
         assert_eq!(t.control(6, 9), None, "not held");

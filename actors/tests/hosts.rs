@@ -483,7 +483,11 @@ async fn control_goes_to_the_sessions_host_and_slot() {
     );
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
-    assert_eq!(p.viewer_stream(guest, va.id).await.unwrap(), ta, "a viewer watches where it streams");
+    assert_eq!(
+        p.viewer_stream(guest, va.id).await.unwrap(),
+        ta,
+        "a viewer watches where it streams"
+    );
 
     // Back to the player, then b's session: each to its own host and slot only.
     let before_b = controls(&hb).len();

@@ -165,7 +165,7 @@ impl Hub {
     pub fn open(&self, session: i64, player: i64) {
         let mut s = self.state.lock();
         s.session = Some(session);
-        if !s.controller.is_some_and(|(id, _)| id == session) {
+        if s.controller.is_none_or(|(id, _)| id != session) {
             s.controller = Some((session, player));
         }
         s.format = None;

@@ -254,8 +254,19 @@ pub fn run(opts: Options) -> Result<(), String> {
                 px.copy_from_slice(&seed.to_le_bytes());
             }
             if rows > 0 {
-                conn.put_image(ImageFormat::Z_PIXMAP, win, gc, w as u16, rows as u16, 0, top as i16, 0, s.root_depth, &noise)
-                    .map_err(|x| e(&x))?;
+                conn.put_image(
+                    ImageFormat::Z_PIXMAP,
+                    win,
+                    gc,
+                    w as u16,
+                    rows as u16,
+                    0,
+                    top as i16,
+                    0,
+                    s.root_depth,
+                    &noise,
+                )
+                .map_err(|x| e(&x))?;
             }
         }
         fill(MARKER, pointer.0 - b as i32 / 2, pointer.1 - b as i32 / 2, b, b)?;
