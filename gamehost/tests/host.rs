@@ -374,7 +374,8 @@ async fn press(v: &mut Viewer, code: &str) {
 // A room's viewer watches the player's stream (its Config says its input is not taken) and its
 // input is dropped. A Control naming the viewer makes its input reach the display and drops the
 // player's; each is told by a Config at the next key frame, asked for at once. A Control back
-// to the player drops the viewer's input at once, on the same open socket.
+// to the player lets go of the key the viewer held and drops its input at once, on the same
+// open socket.
 #[actix_rt::test]
 async fn control_hands_input_to_a_viewer_and_back() {
     let mut rig = Rig::start(1).await;
@@ -427,9 +428,27 @@ async fn control_hands_input_to_a_viewer_and_back() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(key_px(), by_viewer, "the player's key is dropped while a guest plays");
 
-    // Revoked: the same socket's input is dropped from the Control on.
+    // Revoked while holding a key: the key is let go (its key-up would be dropped), and the
+    // same socket's input is dropped from the Control on.
+    let held = |code: u8| {
+        use x11rb::protocol::xproto::ConnectionExt as _;
+        let keys = d.conn.query_keymap().unwrap().reply().unwrap().keys;
+        keys[usize::from(code / 8)] & (1 << (code % 8)) != 0
+    };
+    viewer
+        .send(client_frame::Body::Key(gamehost::proto::Key {
+            code: "KeyB".into(),
+            down: true,
+        }))
+        .await;
+    let by_viewer = pattern::key_color(b, 2);
+    eventually(3 * SEC, "the viewer holds KeyB", || {
+        (held(b) && key_px() == by_viewer).then_some(())
+    })
+    .await;
     rig.platform.send(control(player_uid(66)));
     assert!(!next_config(&mut viewer).await.input, "told at the next key frame");
+    eventually(3 * SEC, "KeyB let go with the control", || (!held(b)).then_some(())).await;
     press(&mut viewer, "KeyB").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(key_px(), by_viewer, "the revoked viewer's key is dropped");
