@@ -19,6 +19,12 @@
 //! - a host silent for `HOST_TIMEOUT_MS`, or whose link closes, is lost: its machines leave the
 //!   pool and the sessions on them end.
 //!
+//! The controller of a held slot (whose input its game takes: the session's player unless a
+//! live room handed control to a guest) is remembered with the slot: a change goes to the host
+//! at once ([`HostCommand::Control`]), and a controller named before the launch follows the
+//! Launch, so the host never runs the game with the wrong one. It is forgotten with the session
+//! (a new hand-over starts with the player).
+//!
 //! A host's reports are trusted for its own slots only, and a report that contradicts what the
 //! platform knows is settled the platform's way: a slot busy with a session the platform does not
 //! hold there is ended; a held slot whose game stops without a word ends its session.
@@ -97,6 +103,8 @@ pub enum HostCommand {
     },
     /// End the session's game on `slot` and reset the slot.
     End { slot: u32, session_id: i64 },
+    /// From now on only `controller`'s stream connections send the session's input.
+    Control { slot: u32, session_id: i64, controller: i64 },
 }
 
 /// Where a host's commands go: the facade's link. `send` must not block (it runs inside the node
@@ -197,6 +205,9 @@ pub struct SlotEntry {
     /// A launch the host has not yet shown it received (no report, frame or exit of that
     /// session since): a Free report until then may predate it, so it does not free the slot.
     pub launch_pending: Option<i64>,
+    /// The controller the platform named for the holding session (None: its player, as
+    /// launched).
+    pub controller: Option<i64>,
 }
 
 /// A linked host.
@@ -248,6 +259,7 @@ impl HostTable {
                 reported_session: None,
                 usage: Usage::Busy,
                 launch_pending: None,
+                controller: None,
             });
         }
         if slots
@@ -402,6 +414,7 @@ impl HostTable {
     pub fn assign(&mut self, machine: &MachineId, session_id: i64) {
         if let Some(s) = self.slot_mut(machine) {
             s.usage = Usage::Held(session_id);
+            s.controller = None;
         }
     }
 
@@ -410,7 +423,36 @@ impl HostTable {
         if let Some(s) = self.slot_mut(machine) {
             s.usage = Usage::Pool;
             s.launch_pending = None;
+            s.controller = None;
         }
+    }
+
+    /// `uid` controls the game of the session holding a host's slot from now on: the host is
+    /// told at once (a session not launched yet gets it right after its Launch, which it
+    /// follows on the same link, so the host keeps it for the launch). None: no host's slot is
+    /// held by that session (it waits, it ended, or it runs on a static machine).
+    pub fn control(&mut self, session_id: i64, uid: i64) -> Option<Vec<HostEffect>> {
+        let (sink, slot, entry) = self.hosts.values_mut().find_map(|h| {
+            let sink = h.sink.clone();
+            h.slots
+                .iter_mut()
+                .find(|(_, s)| s.usage == Usage::Held(session_id))
+                .map(|(slot, s)| (sink, *slot, s))
+        })?;
+        entry.controller = Some(uid);
+        Some(vec![HostEffect::Command(
+            sink,
+            HostCommand::Control {
+                slot,
+                session_id,
+                controller: uid,
+            },
+        )])
+    }
+
+    /// The controller named for the session holding `machine`, if the platform named one.
+    pub fn controller(&self, machine: &MachineId) -> Option<i64> {
+        self.slot(machine)?.controller
     }
 
     /// Whether the machine is a host's slot (else a static machine of the configuration).
@@ -433,18 +475,31 @@ impl HostTable {
             return vec![HostEffect::End(session_id, EndReason::GameExited)];
         }
         let sink = h.sink.clone();
+        let mut controller = None;
         if let Some(s) = self.slot_mut(machine) {
             s.launch_pending = Some(session_id);
+            controller = s.controller.filter(|c| *c != uid);
         }
-        vec![HostEffect::Command(
-            sink,
+        let mut effects = vec![HostEffect::Command(
+            sink.clone(),
             HostCommand::Launch {
                 slot,
                 session_id,
                 uid,
                 game: game.to_string(),
             },
-        )]
+        )];
+        if let Some(controller) = controller {
+            effects.push(HostEffect::Command(
+                sink,
+                HostCommand::Control {
+                    slot,
+                    session_id,
+                    controller,
+                },
+            ));
+        }
+        effects
     }
 
     /// The session holding the machine ended: the host ends its game and resets the slot, which
@@ -767,6 +822,50 @@ mod tests {
             Some(vec![]),
             "once"
         );
+    }
+
+    // Control goes to the host and slot the session holds, at once, and again after a Launch
+    // when it names someone other than the player; the next session on the slot starts with its
+    // player; a session that holds no slot has no controller to set.
+    #[test]
+    fn control_goes_to_the_held_slot_and_follows_the_launch() {
+        let mut t = HostTable::default();
+        let now = Instant::now();
+        t.hello(hello("h", vec![report(0, SlotState::Free, None)]), sink(), now, &[])
+            .unwrap();
+        let (g, _) = t
+            .hello(hello("g", vec![report(2, SlotState::Free, None)]), sink(), now, &[])
+            .unwrap();
+        t.assign(&m("g-02"), 5);
+        let control = |session_id, controller| {
+            cmd(HostCommand::Control {
+                slot: 2,
+                session_id,
+                controller,
+            })
+        };
+        assert_eq!(t.control(5, 9), Some(vec![control(5, 9)]));
+        assert_eq!(t.controller(&m("g-02")), Some(9));
+        assert_eq!(t.control(6, 9), None, "not held");
+        assert_eq!(
+            t.launch(&m("g-02"), 5, 7, "neverball"),
+            vec![
+                cmd(HostCommand::Launch {
+                    slot: 2,
+                    session_id: 5,
+                    uid: 7,
+                    game: "neverball".into()
+                }),
+                control(5, 9),
+            ]
+        );
+        assert_eq!(t.control(5, 7), Some(vec![control(5, 7)]), "back to the player");
+        t.release(&m("g-02"), 5);
+        assert_eq!(t.control(5, 9), None, "ended");
+        t.event(&g, HostEvent::Slot(report(2, SlotState::Free, None)), now);
+        t.assign(&m("g-02"), 8);
+        assert_eq!(t.controller(&m("g-02")), None, "a new session starts with its player");
+        assert_eq!(t.launch(&m("g-02"), 8, 3, "neverball").len(), 1, "the Launch alone");
     }
 
     // A host silent for the timeout is found; losing it withdraws its machines, ends the

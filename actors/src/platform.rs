@@ -641,6 +641,52 @@ impl Platform {
         }
     }
 
+    /// `controller_uid` plays the game of session `session_id` from now on (a live room's
+    /// control changed hands): the game host serving it is told before this returns, and from
+    /// the moment it reads that, only that user's stream connections' input reaches the game
+    /// (a revoked controller's is dropped, on sockets already open too). The session's slot
+    /// remembers it, so a session not launched yet launches with it; a new session starts with
+    /// its player. Who may control is the caller's (the room's) rule, not decided here.
+    /// UnknownSession: the session has ended or holds no machine; WrongState: it runs on a
+    /// machine that is not a game host's (nothing streams there).
+    pub async fn set_stream_controller(&self, session_id: i64, controller_uid: i64) -> DomainResult<()> {
+        let view = self.live_session(session_id).await?;
+        if view.stream.is_none() {
+            return Err(DomainError::WrongState);
+        }
+        let q = self.ctx.queue(view.node_id)?;
+        if ractor::call!(q, QueueMsg::Control, session_id, controller_uid)? {
+            Ok(())
+        } else {
+            Err(DomainError::UnknownSession)
+        }
+    }
+
+    /// Where session `session_id`'s stream is served, for a viewer's ticket (`uid` watches a
+    /// live room whose relay it is; the room decides who may watch, this only says where): while
+    /// the session is CONNECTING or PLAYING on a game host's slot, else WrongState;
+    /// UnknownSession when it has ended or holds no machine.
+    pub async fn viewer_stream(&self, uid: i64, session_id: i64) -> DomainResult<Arc<StreamTarget>> {
+        let view = self.live_session(session_id).await?;
+        match (&view.stream, view.status) {
+            (Some(target), Status::Connecting | Status::Playing) => {
+                tracing::debug!(uid, session_id, "a viewer's stream");
+                Ok(target.clone())
+            }
+            _ => Err(DomainError::WrongState),
+        }
+    }
+
+    /// The view of a session that holds a machine (it has an actor), whoever plays it.
+    async fn live_session(&self, session_id: i64) -> DomainResult<SessionView> {
+        let s = self
+            .ctx
+            .sessions()
+            .get(&SessionKey::lookup(session_id))
+            .ok_or(DomainError::UnknownSession)?;
+        Ok(ractor::call!(s, crate::game_session::SessionMsg::Get)?)
+    }
+
     /// Stores what the play page measured of a session's stream, once per session: the
     /// caller's own session that held a machine. The first report stands; another is refused.
     pub async fn report_quality(&self, report: storage::QualityReport) -> DomainResult<storage::QualityReport> {

@@ -192,6 +192,9 @@ pub enum QueueMsg {
         uid: i64,
         game: Arc<str>,
     },
+    /// `uid` controls the game of the session on a host's slot from now on: the host is told
+    /// before the reply. Replies false when no host's slot is held by that session.
+    Control(i64, i64, RpcReplyPort<bool>),
     /// A game host of this node says hello (its MAC checked); replies with its link.
     HostHello(HostHello, Arc<dyn HostSink>, RpcReplyPort<Result<HostLink, HostRefusal>>),
     /// A linked host said something.
@@ -408,6 +411,12 @@ impl Actor for QueueActor {
             } => {
                 let effects = st.shared.hosts.lock().launch(&machine, session_id, uid, &game);
                 self.carry_out(&me, st, effects).await;
+            }
+            QueueMsg::Control(session_id, uid, reply) => {
+                let effects = st.shared.hosts.lock().control(session_id, uid);
+                let held = effects.is_some();
+                self.carry_out(&me, st, effects.unwrap_or_default()).await;
+                let _ = reply.send(held);
             }
             QueueMsg::HostHello(hello, sink, reply) => {
                 let host = hello.host.clone();

@@ -10,7 +10,7 @@ use std::time::Duration;
 use actors::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, HostSink, SlotReport, SlotState};
 use actors::player::SessionOp;
 use actors::view::{EndReason, GameState, Notice, Status};
-use actors::{DomainConfig, NodeConfig, Platform};
+use actors::{DomainConfig, DomainError, NodeConfig, Platform};
 use common::{online, pass, settle, temp_dir, user, Recorder};
 use parking_lot::Mutex;
 
@@ -412,5 +412,133 @@ async fn closed_links_duplicates_and_missing_games() {
         Some("host_lost")
     );
     assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A live room's control reaches the host and slot of the session before the call returns: a
+/// controller named while the session is READY is sent at once and again right after its
+/// Launch (the host keeps it for the launch either way); later changes go to the right host and
+/// slot only; the machine's next session starts with its own player. A session that holds no
+/// host's slot (queued, ended, unknown) is refused, and a viewer's stream target is given only
+/// while the session streams.
+#[tokio::test(start_paused = true)]
+async fn control_goes_to_the_sessions_host_and_slot() {
+    let (p, dir) = platform("control").await;
+    let (a, b) = (user(&p, "13800000001").await, user(&p, "13800000002").await);
+    let (guest, late) = (user(&p, "13800000003").await, user(&p, "13800000004").await);
+    let (link1, h1) = link(&p, hello("h1", vec![free(0)], ALL_GAMES)).await;
+    let (link2, h2) = link(&p, hello("h2", vec![free(3)], ALL_GAMES)).await;
+    let host_of = |name: &str| if name == "h1" { h1.clone() } else { h2.clone() };
+    let controls = |h: &TestHost| {
+        h.commands()
+            .into_iter()
+            .filter(|c| matches!(c, HostCommand::Control { .. }))
+            .collect::<Vec<_>>()
+    };
+
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
+    settle().await;
+    let ta = online(&p, a).await.stream.expect("a host's slot");
+    let tb = online(&p, b).await.stream.expect("a host's slot");
+    assert_ne!(ta.host, tb.host, "one slot each");
+    let (ha, hb) = (host_of(&ta.host), host_of(&tb.host));
+    assert_eq!(
+        p.viewer_stream(guest, va.id).await.err(),
+        Some(DomainError::WrongState),
+        "READY: nothing streams yet"
+    );
+
+    // Named while READY: sent before the call returns (no settling), and after the Launch.
+    p.set_stream_controller(va.id, guest).await.unwrap();
+    let to_guest = HostCommand::Control {
+        slot: ta.slot,
+        session_id: va.id,
+        controller: guest,
+    };
+    assert_eq!(ha.last(), Some(to_guest.clone()));
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    settle().await;
+    let sent = ha.commands();
+    assert_eq!(
+        sent[sent.len() - 2..],
+        [
+            HostCommand::Launch {
+                slot: ta.slot,
+                session_id: va.id,
+                uid: a,
+                game: "neverball".into()
+            },
+            to_guest.clone()
+        ],
+        "the launch carries the controller named before it"
+    );
+    let link_a = if &*ta.host == "h1" { link1.clone() } else { link2.clone() };
+    p.host_event(
+        &link_a,
+        HostEvent::FirstFrame {
+            slot: ta.slot,
+            session_id: va.id,
+        },
+    );
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    assert_eq!(
+        p.viewer_stream(guest, va.id).await.unwrap(),
+        ta,
+        "a viewer watches where it streams"
+    );
+
+    // Back to the player, then b's session: each to its own host and slot only.
+    let before_b = controls(&hb).len();
+    p.set_stream_controller(va.id, a).await.unwrap();
+    assert_eq!(
+        ha.last(),
+        Some(HostCommand::Control {
+            slot: ta.slot,
+            session_id: va.id,
+            controller: a
+        })
+    );
+    assert_eq!(controls(&hb).len(), before_b, "nothing to the other host");
+    p.set_stream_controller(vb.id, guest).await.unwrap();
+    assert_eq!(
+        hb.last(),
+        Some(HostCommand::Control {
+            slot: tb.slot,
+            session_id: vb.id,
+            controller: guest
+        })
+    );
+
+    // No host's slot held: a queued session, an unknown one, an ended one.
+    let vl = p.start_game(late, "dev-l", 3, Some(1), &[]).await.unwrap();
+    assert_eq!(vl.status, Status::Queue);
+    assert_eq!(p.set_stream_controller(vl.id, guest).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.viewer_stream(guest, vl.id).await.err(), Some(DomainError::UnknownSession));
+    assert_eq!(p.set_stream_controller(999_999, guest).await, Err(DomainError::UnknownSession));
+    p.session_op(a, SessionOp::Over, va.id).await.unwrap();
+    settle().await;
+    assert_eq!(
+        ha.last(),
+        Some(HostCommand::End {
+            slot: ta.slot,
+            session_id: va.id
+        })
+    );
+    assert_eq!(p.set_stream_controller(va.id, guest).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.viewer_stream(guest, va.id).await.err(), Some(DomainError::UnknownSession));
+
+    // The reset slot goes to the next player, whose launch has no controller but them.
+    p.host_event(&link_a, HostEvent::Slot(free(ta.slot)));
+    settle().await;
+    assert_eq!(online(&p, late).await.status, Status::Ready);
+    p.session_op(late, SessionOp::Confirm, vl.id).await.unwrap();
+    settle().await;
+    assert!(
+        matches!(ha.last(), Some(HostCommand::Launch { session_id, uid, .. }) if session_id == vl.id && uid == late),
+        "{:?}",
+        ha.last()
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -452,3 +452,50 @@ async fn a_silent_or_gone_host_loses_its_machines() {
     srv.handle.stop(false).await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A live room's control over the real link: `set_stream_controller` has the host sent a
+/// Control frame (named while READY: at once, and again right after the Launch, so the host
+/// launches with it), each change another frame; a viewer's ticket for the streaming session
+/// names its host, slot and session, the viewer and `Role::Viewer`, and verifies with the
+/// node's secret.
+#[actix_rt::test]
+async fn control_reaches_the_host_as_a_frame() {
+    let (srv, dir) = server("hosts-control").await;
+    let (mut host, _) = connect(srv.addr, hello("h1", 1, SECRET, now_ms(), vec![slot(0, SlotPhase::Free, None)])).await;
+    let (mut a, mut sa) = player(srv.addr, "13800000001", "dev-a").await;
+    let (_, r) = a.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1})).await;
+    let id = r["data"]["id"].as_i64().unwrap();
+    sa.wait_state(5, |s| s["status"] == 3).await;
+    let guest = 777;
+    let control = |controller| PlatformMsg::Control {
+        slot: 0,
+        session_id: id,
+        controller,
+    };
+
+    srv.platform.set_stream_controller(id, guest).await.unwrap();
+    assert_eq!(host.next().await, Some(control(guest)));
+    let (_, r) = a.post("/api/japi/yoo/game/confirmConnect", json!({"id": id})).await;
+    assert_eq!(code(&r), 0, "{r}");
+    let player_uid = Ticket::verify(r["data"]["ticket"].as_str().unwrap(), SECRET.as_bytes(), now_ms())
+        .unwrap()
+        .uid;
+    assert!(matches!(host.next().await, Some(PlatformMsg::Launch { session_id, .. }) if session_id == id));
+    assert_eq!(host.next().await, Some(control(guest)), "the launch is followed by its controller");
+    host.say(&HostMsg::FirstFrame { slot: 0, session_id: id }).await;
+    sa.wait_state(5, |s| s["status"] == 5).await;
+
+    let target = srv.platform.viewer_stream(guest, id).await.unwrap();
+    let (url, token, exp_ms) = facade::routes::game::sign_viewer_ticket(&srv.platform, &target, id, guest, now_ms()).unwrap();
+    assert_eq!(url, "ws://127.0.0.1:1/h1");
+    let t = Ticket::verify(&token, SECRET.as_bytes(), now_ms()).expect("the host accepts it");
+    assert_eq!(
+        (t.node_id, t.host.as_str(), t.slot, t.session_id, t.uid, t.role, t.exp_ms),
+        (1, "h1", 0, id, guest, Role::Viewer, exp_ms)
+    );
+
+    srv.platform.set_stream_controller(id, player_uid).await.unwrap();
+    assert_eq!(host.next().await, Some(control(player_uid)), "revoked: back to the player");
+    srv.handle.stop(false).await;
+    let _ = std::fs::remove_dir_all(dir);
+}

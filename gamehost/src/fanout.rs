@@ -4,6 +4,12 @@
 //! Every viewer has a small outbox. A viewer starts at a key frame (its `Config` right before
 //! it); a viewer whose outbox is full loses frames up to the next key frame, and the encoder is
 //! asked for one at once. The encoder's thread only takes locks held for a queue push.
+//!
+//! The hub also knows the session's controller: the one user whose connections' input reaches
+//! the game (the player at launch; a live room hands it on). Each viewer's `Config` says whether
+//! its input is taken; when control moves, the viewers whose answer changed restart at the next
+//! key frame (asked for at once) with a `Config` saying so, so a page learns it without a new
+//! message type, and their decoders start clean there.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,7 +18,6 @@ use std::task::Waker;
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
-use hostlink::Role;
 use parking_lot::Mutex;
 use prost::Message as _;
 
@@ -65,6 +70,8 @@ pub struct Outbox {
     needs_key: bool,
     /// The format last sent to this viewer.
     sent_format: Option<Format>,
+    /// Whether the last `Config` sent said its input is taken.
+    sent_input: Option<bool>,
 }
 
 impl Outbox {
@@ -97,7 +104,8 @@ impl Outbox {
 /// One stream connection's place in the fan-out.
 pub struct Viewer {
     pub id: u64,
-    pub role: Role,
+    /// The ticket's user: input is taken while they are the session's controller.
+    pub uid: i64,
     pub session_id: i64,
     pub outbox: Mutex<Outbox>,
 }
@@ -119,6 +127,9 @@ pub type FirstFrameHook = Box<dyn FnOnce() + Send>;
 struct HubState {
     /// The session the slot serves; viewers of any other are refused.
     session: Option<i64>,
+    /// (session, uid): whose input the session takes. Set at launch (the player), moved by the
+    /// platform; a controller set before its session opens is kept for it.
+    controller: Option<(i64, i64)>,
     viewers: Vec<Arc<Viewer>>,
     format: Option<Format>,
     seq: u64,
@@ -149,12 +160,54 @@ impl Hub {
         }
     }
 
-    /// The slot now serves `session` (a launch); the format is learnt from its first key frame.
-    pub fn open(&self, session: i64) {
+    /// The slot now serves `session` (a launch) for `player`, its controller unless the platform
+    /// already named another one for it; the format is learnt from its first key frame.
+    pub fn open(&self, session: i64, player: i64) {
         let mut s = self.state.lock();
         s.session = Some(session);
+        if s.controller.is_none_or(|(id, _)| id != session) {
+            s.controller = Some((session, player));
+        }
         s.format = None;
         s.key_asked = None;
+    }
+
+    /// The platform made `uid` the session's controller: from this call on only their input is
+    /// taken. Viewers whose right changed get a `Config` saying so before the next key frame,
+    /// which is asked for at once. Ignored (false) for a session other than the one served; kept
+    /// for the session when none is served yet (its launch may still be on its way).
+    pub fn set_controller(&self, session: i64, uid: i64) -> bool {
+        let mut s = self.state.lock();
+        if s.session.is_some_and(|served| served != session) {
+            return false;
+        }
+        s.controller = Some((session, uid));
+        if s.session.is_none() {
+            return true;
+        }
+        let mut moved = false;
+        for v in &s.viewers {
+            let mut o = v.outbox.lock();
+            if o.sent_input.is_some_and(|was| was != (v.uid == uid)) {
+                o.needs_key = true;
+                moved = true;
+            }
+        }
+        if moved {
+            ask_key(&mut s, true);
+        }
+        true
+    }
+
+    /// (session, uid) of the controller, as the hub has it.
+    pub fn controller(&self) -> Option<(i64, i64)> {
+        self.state.lock().controller
+    }
+
+    /// Whether input from `uid`'s connection to `session` is taken now.
+    pub fn controls(&self, session: i64, uid: i64) -> bool {
+        let s = self.state.lock();
+        s.session == Some(session) && s.controller == Some((session, uid))
     }
 
     /// Whether the slot serves this session.
@@ -174,15 +227,15 @@ impl Hub {
         self.state.lock().first_frame = Some((after_us, hook));
     }
 
-    /// A new viewer of `session`: it gets the format and a key frame first.
-    pub fn attach(&self, session: i64, role: Role) -> Result<Arc<Viewer>, NotServing> {
+    /// A new viewer of `session` (its ticket's user): it gets the format and a key frame first.
+    pub fn attach(&self, session: i64, uid: i64) -> Result<Arc<Viewer>, NotServing> {
         let mut s = self.state.lock();
         if s.session != Some(session) {
             return Err(NotServing);
         }
         let v = Arc::new(Viewer {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
-            role,
+            uid,
             session_id: session,
             outbox: Mutex::new(Outbox {
                 needs_key: true,
@@ -217,6 +270,7 @@ impl Hub {
     pub fn close(&self, code: i32, text: &str) {
         let mut s = self.state.lock();
         s.session = None;
+        s.controller = None;
         s.first_frame = None;
         let notice = HostFrame {
             body: Some(host_frame::Body::Notice(Notice { code, text: text.into() })),
@@ -266,6 +320,7 @@ impl Hub {
         let mut dropped = 0u64;
         let mut want_key = false;
         let format = s.format.clone();
+        let controller = s.controller.map(|(_, uid)| uid);
         s.viewers.retain(|v| {
             let mut o = v.outbox.lock();
             if o.closed {
@@ -273,21 +328,26 @@ impl Hub {
             }
             if o.needs_key && !start_point {
                 dropped += 1;
+                // A key frame is wanted once the viewer could take it: a stalled viewer does not
+                // make the encoder spend key frames it would drop too.
+                want_key |= o.videos < VIDEO_QUEUE;
                 return true;
             }
             if o.videos >= VIDEO_QUEUE {
-                // The viewer cannot take this frame: it skips to the next key frame.
+                // The viewer cannot take this frame: it skips to the next key frame, asked for
+                // when it has room again.
                 o.needs_key = true;
                 dropped += 1;
-                want_key = true;
                 return true;
             }
             if start_point {
                 o.needs_key = false;
-                if o.sent_format != format {
+                let input = controller == Some(v.uid);
+                if o.sent_format != format || o.sent_input != Some(input) {
                     let f = format.clone().expect("a start point carries the format");
-                    o.push(Out::Frame(config_frame(&f, v.role).into()));
+                    o.push(Out::Frame(config_frame(&f, input).into()));
                     o.sent_format = Some(f);
+                    o.sent_input = Some(input);
                 }
             }
             o.push(Out::Video(video.clone()));
@@ -302,14 +362,14 @@ impl Hub {
     }
 }
 
-fn config_frame(f: &Format, role: Role) -> Vec<u8> {
+fn config_frame(f: &Format, input: bool) -> Vec<u8> {
     HostFrame {
         body: Some(host_frame::Body::Config(Config {
             codec: f.codec.clone(),
             width: f.width,
             height: f.height,
             fps: f.fps,
-            input: role == Role::Player,
+            input,
         })),
     }
     .encode_to_vec()
@@ -401,6 +461,10 @@ mod tests {
         out
     }
 
+    /// The session's player, and another user watching.
+    const PLAYER: i64 = 10;
+    const GUEST: i64 = 20;
+
     fn hub_with_counter() -> (Hub, Arc<AtomicUsize>) {
         let hub = Hub::new(0);
         let asked = Arc::new(AtomicUsize::new(0));
@@ -415,17 +479,17 @@ mod tests {
     #[test]
     fn a_viewer_starts_at_a_key_frame_after_its_config() {
         let (hub, asked) = hub_with_counter();
-        assert!(hub.attach(1, Role::Player).is_err(), "nothing served yet");
-        hub.open(1);
-        assert_eq!(hub.attach(2, Role::Player).err(), Some(NotServing), "another session");
+        assert!(hub.attach(1, PLAYER).is_err(), "nothing served yet");
+        hub.open(1, PLAYER);
+        assert_eq!(hub.attach(2, PLAYER).err(), Some(NotServing), "another session");
         hub.publish(au(true, 0), Some(format()));
-        let p = hub.attach(1, Role::Player).unwrap();
+        let p = hub.attach(1, PLAYER).unwrap();
         assert_eq!(asked.load(Ordering::SeqCst), 1);
         hub.publish(au(false, 1), None);
         hub.publish(au(true, 2), Some(format()));
         hub.publish(au(false, 3), None);
         assert_eq!(drain(&p), ["config input=true", "K2", "d3"]);
-        let v = hub.attach(1, Role::Viewer).unwrap();
+        let v = hub.attach(1, GUEST).unwrap();
         assert_eq!(asked.load(Ordering::SeqCst), 2, "every new viewer asks");
         hub.publish(au(true, 4), None);
         assert_eq!(drain(&v), Vec::<String>::new(), "a key frame without its SPS is no place to start");
@@ -435,14 +499,15 @@ mod tests {
         assert_eq!(drain(&p), ["K5"], "the format did not change: no second config");
     }
 
-    // A viewer that does not read loses frames up to the next key frame; others are unaffected
-    // and the encoder is asked for a key frame once.
+    // A viewer that does not read loses frames up to the next key frame; others are unaffected.
+    // The encoder is asked for a key frame when the viewer has room for it again, once, not per
+    // dropped frame and not while it is still stalled.
     #[test]
     fn a_slow_viewer_skips_to_the_next_key_frame() {
         let (hub, asked) = hub_with_counter();
-        hub.open(1);
-        let slow = hub.attach(1, Role::Viewer).unwrap();
-        let fast = hub.attach(1, Role::Player).unwrap();
+        hub.open(1, PLAYER);
+        let slow = hub.attach(1, GUEST).unwrap();
+        let fast = hub.attach(1, PLAYER).unwrap();
         hub.publish(au(true, 0), Some(format()));
         drain(&fast);
         let before = asked.load(Ordering::SeqCst);
@@ -450,27 +515,77 @@ mod tests {
             hub.publish(au(false, n), None);
             drain(&fast);
         }
-        assert_eq!(asked.load(Ordering::SeqCst), before + 1, "asked once, not per dropped frame");
+        hub.publish(au(true, 20), Some(format()));
+        assert_eq!(drain(&fast), ["K20"]);
+        assert_eq!(asked.load(Ordering::SeqCst), before, "not asked while it could not take one");
         let got = drain(&slow);
         assert_eq!(got.len(), 1 + VIDEO_QUEUE, "config and a full queue");
         assert_eq!(got.last().unwrap(), &format!("d{}", VIDEO_QUEUE - 1));
         hub.publish(au(false, 50), None);
+        assert_eq!(asked.load(Ordering::SeqCst), before + 1, "asked once it has room");
+        hub.publish(au(false, 50), None);
+        assert_eq!(asked.load(Ordering::SeqCst), before + 1, "once, not per dropped frame");
         hub.publish(au(true, 51), Some(format()));
         hub.publish(au(false, 52), None);
         assert_eq!(drain(&slow), ["K51", "d52"], "resumes at the key frame");
+    }
+
+    // Control moves at once: only the controller's connections are taken, whatever they are;
+    // the viewers whose right changed restart at the next key frame (asked for at once) with a
+    // Config saying so, the others see nothing change; a Control for another session is
+    // ignored, and one before the launch is kept for it.
+    #[test]
+    fn control_moves_at_once_and_each_viewer_is_told_at_a_key_frame() {
+        let (hub, asked) = hub_with_counter();
+        assert!(hub.set_controller(1, GUEST), "kept for the launch on its way");
+        hub.open(1, PLAYER);
+        assert!(hub.controls(1, GUEST) && !hub.controls(1, PLAYER), "the platform's word stands");
+        assert!(hub.set_controller(1, PLAYER));
+        let p = hub.attach(1, PLAYER).unwrap();
+        let g = hub.attach(1, GUEST).unwrap();
+        let other = hub.attach(1, 30).unwrap();
+        hub.publish(au(true, 0), Some(format()));
+        hub.publish(au(false, 1), None);
+        assert_eq!(drain(&p), ["config input=true", "K0", "d1"]);
+        assert_eq!(drain(&g), ["config input=false", "K0", "d1"]);
+        drain(&other);
+
+        let before = asked.load(Ordering::SeqCst);
+        assert!(hub.set_controller(1, GUEST));
+        assert!(hub.controls(1, GUEST) && !hub.controls(1, PLAYER), "at once, before any frame");
+        assert!(!hub.controls(2, GUEST), "another session");
+        assert_eq!(asked.load(Ordering::SeqCst), before + 1, "a key frame is asked for at once");
+        hub.publish(au(false, 2), None);
+        assert_eq!(drain(&p), Vec::<String>::new(), "waits for the key frame");
+        assert_eq!(drain(&g), Vec::<String>::new());
+        assert_eq!(drain(&other), ["d2"], "unaffected");
+        hub.publish(au(true, 3), Some(format()));
+        assert_eq!(drain(&p), ["config input=false", "K3"]);
+        assert_eq!(drain(&g), ["config input=true", "K3"]);
+        assert_eq!(drain(&other), ["K3"]);
+
+        let before = asked.load(Ordering::SeqCst);
+        assert!(hub.set_controller(1, GUEST), "the same controller again");
+        assert_eq!(asked.load(Ordering::SeqCst), before, "nothing changed: no key frame");
+        assert!(!hub.set_controller(2, PLAYER), "another session's control");
+        assert!(hub.controls(1, GUEST));
+        hub.close(130124, "游戏已结束");
+        assert!(!hub.controls(1, GUEST), "nothing after the end");
+        hub.open(5, PLAYER);
+        assert!(hub.controls(5, PLAYER), "the next session starts with its player");
     }
 
     // Closing the session sends every viewer the notice and refuses new viewers.
     #[test]
     fn close_notifies_and_refuses() {
         let (hub, _) = hub_with_counter();
-        hub.open(7);
-        let v = hub.attach(7, Role::Player).unwrap();
+        hub.open(7, PLAYER);
+        let v = hub.attach(7, PLAYER).unwrap();
         hub.close(130124, "游戏已结束");
         assert_eq!(drain(&v), ["notice 130124"]);
         assert!(v.outbox.lock().closed);
         assert_eq!(hub.viewers(), 0);
-        assert!(hub.attach(7, Role::Player).is_err());
+        assert!(hub.attach(7, PLAYER).is_err());
         hub.publish(au(true, 1), Some(format()));
     }
 
@@ -478,7 +593,7 @@ mod tests {
     #[test]
     fn first_frame_hook_waits_for_its_time() {
         let (hub, _) = hub_with_counter();
-        hub.open(1);
+        hub.open(1, PLAYER);
         let fired = Arc::new(AtomicUsize::new(0));
         let f = fired.clone();
         hub.on_first_frame_after(

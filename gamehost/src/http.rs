@@ -109,7 +109,7 @@ pub async fn stream(req: HttpRequest, body: web::Payload, host: web::Data<Arc<Ho
     let Ok(mut response) = actix_http::ws::handshake(req.head()) else {
         return HttpResponse::BadRequest().json(serde_json::json!({"code": 40000, "message": "需要 WebSocket 连接"}));
     };
-    let viewer = match slot.hub.attach(ticket.session_id, ticket.role) {
+    let viewer = match slot.hub.attach(ticket.session_id, ticket.uid) {
         Ok(v) => v,
         Err(NotServing) => return Refusal::NotServing.response(),
     };

@@ -1,8 +1,9 @@
-//! The player's input into a slot's display with XTest: a thread per slot owns an X connection
-//! and replays what the stream connection of the session's player sends (keys by
+//! The controller's input into a slot's display with XTest: a thread per slot owns an X
+//! connection and replays what the stream connections of the session's controller send (keys by
 //! `KeyboardEvent.code` → keysym → the display's keycode, pointer motion absolute or relative,
 //! buttons 1/2/3, the wheel as buttons 4–7). It remembers what is held down, so a reset leaves
-//! no key or button pressed for the next session.
+//! no key or button pressed for the next session, and a control change none for the next
+//! controller.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::mpsc;

@@ -1,8 +1,10 @@
 //! The host's link to the platform: one WebSocket (`{platform_url}`) carrying hostlink's JSON
 //! frames. The host says hello (signed with the node's secret), waits for Welcome or Refused,
 //! then heartbeats every `heartbeat_ms` with every slot's state, forwards the slots' reports at
-//! once, and hands Launch and End to the slots. A dropped or refused link is retried with a
-//! backoff (250 ms doubling to 5 s).
+//! once, and hands Launch and End to the slots. Control (who of a live room plays) is applied
+//! to the slot's fan-out here, on the link's task, not behind whatever the slot's actor is doing:
+//! input from a revoked controller is dropped from the moment the frame is read. A dropped or
+//! refused link is retried with a backoff (250 ms doubling to 5 s).
 //!
 //! When the link has been down for [`HOST_TIMEOUT_MS`], the platform has ended the sessions on
 //! this host's machines, so the host ends their games and resets the slots ([`LinkWatch`]); a
@@ -220,6 +222,14 @@ fn handle(host: &Host, msg: PlatformMsg) {
             if let Some(s) = host.slot(slot) {
                 s.send(SlotCmd::End { session_id });
             }
+        }
+        PlatformMsg::Control {
+            slot,
+            session_id,
+            controller,
+        } => {
+            let applied = host.slot(slot).is_some_and(|s| s.set_controller(session_id, controller));
+            tracing::info!(slot, session_id, controller, applied, "control");
         }
         PlatformMsg::Welcome { .. } | PlatformMsg::Refused { .. } => {
             tracing::warn!(?msg, "unexpected platform message on a welcomed link");

@@ -8,6 +8,8 @@
 //!   press count; [`IDLE`] before any key;
 //! - the last button pressed: a 2b square at (width − 6b, 2b), [`button_color`];
 //! - the pointer: a [`MARKER`] square of `b` centred on it, drawn last;
+//! - with `--busy`, a band from row 5b down (at most [`BUSY_BYTES`] of pixels) of fresh noise
+//!   every redraw: a picture that costs the encoder its full bitrate (slow-viewer tests);
 //! - everything else [`BACKGROUND`].
 //!
 //! It redraws at `--fps` (60 by default, so the time code is at most one refresh old when
@@ -17,11 +19,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{
-    AtomEnum, ChangeGCAux, ConnectionExt as _, CreateGCAux, CreateWindowAux, EventMask, InputFocus, PropMode, Rectangle, WindowClass,
+    AtomEnum, ChangeGCAux, ConnectionExt as _, CreateGCAux, CreateWindowAux, EventMask, ImageFormat, InputFocus, PropMode, Rectangle,
+    WindowClass,
 };
 use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
+
+/// The most pixel bytes the `--busy` band puts per redraw (one X request).
+pub const BUSY_BYTES: u32 = 200_000;
 
 /// Bits of the time code.
 pub const TIME_BITS: u32 = 44;
@@ -104,13 +110,15 @@ pub fn button_color(button: u8, presses: u32) -> u32 {
     }
 }
 
-/// The pattern's options (`--size WxH`, `--fps N`, `--exit-after MS`).
+/// The pattern's options (`--size WxH`, `--fps N`, `--exit-after MS`, `--busy`).
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub size: Option<[u32; 2]>,
     pub fps: Option<u32>,
     /// Quits on its own after this long (to exercise a game that ends by itself).
     pub exit_after_ms: Option<u64>,
+    /// Draws a band of fresh noise every redraw.
+    pub busy: bool,
 }
 
 impl Options {
@@ -127,6 +135,7 @@ impl Options {
                 }
                 "--fps" => o.fps = Some(value()?.parse().map_err(|_| "--fps is a number")?),
                 "--exit-after" => o.exit_after_ms = Some(value()?.parse().map_err(|_| "--exit-after is milliseconds")?),
+                "--busy" => o.busy = true,
                 other => return Err(format!("unknown pattern option {other}")),
             }
         }
@@ -188,6 +197,7 @@ pub fn run(opts: Options) -> Result<(), String> {
     let mut full = true;
     let b = layout.block;
     let mut next = Instant::now();
+    let (mut noise, mut seed) = (Vec::new(), 0x9e37_79b9_7f4a_7c15u64);
     loop {
         if opts.exit_after_ms.is_some_and(|ms| started.elapsed() >= Duration::from_millis(ms)) {
             return Ok(());
@@ -232,6 +242,33 @@ pub fn run(opts: Options) -> Result<(), String> {
             bs,
             bs,
         )?;
+        if opts.busy {
+            let top = (5 * b).min(h);
+            let rows = (h - top).min(BUSY_BYTES / (4 * w).max(1));
+            noise.resize((w * rows * 4) as usize, 0);
+            for px in noise.chunks_exact_mut(8) {
+                // xorshift64: cheap, and no pattern the encoder could predict.
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                px.copy_from_slice(&seed.to_le_bytes());
+            }
+            if rows > 0 {
+                conn.put_image(
+                    ImageFormat::Z_PIXMAP,
+                    win,
+                    gc,
+                    w as u16,
+                    rows as u16,
+                    0,
+                    top as i16,
+                    0,
+                    s.root_depth,
+                    &noise,
+                )
+                .map_err(|x| e(&x))?;
+            }
+        }
         fill(MARKER, pointer.0 - b as i32 / 2, pointer.1 - b as i32 / 2, b, b)?;
         marker = Some(pointer);
         conn.flush().map_err(|x| e(&x))?;

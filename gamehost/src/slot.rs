@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hostlink::{HostMsg, Role, SlotPhase, SlotReport};
+use hostlink::{HostMsg, SlotPhase, SlotReport};
 use parking_lot::Mutex;
 use tokio::sync::{mpsc, oneshot};
 
@@ -107,14 +107,33 @@ impl Slot {
         let _ = self.cmd.send(cmd);
     }
 
-    /// Input from a stream connection: it reaches the display only from the player of the
-    /// session the slot serves now. Returns whether it was taken.
-    pub fn input(&self, session_id: i64, role: Role, input: Input) -> bool {
-        if role != Role::Player {
+    /// The platform made `uid` the controller of `session_id` (see `Hub::set_controller`).
+    /// When control moves away from someone, what they held down is let go: their key-ups will
+    /// not get through any more. False when the slot serves another session.
+    pub fn set_controller(&self, session_id: i64, uid: i64) -> bool {
+        // Under the slot's lock: an input event is checked and injected either wholly before
+        // the change or wholly after it.
+        let s = self.shared.lock();
+        let before = self.hub.controller();
+        if !self.hub.set_controller(session_id, uid) {
             return false;
         }
+        if before.is_some_and(|(id, c)| id == session_id && c != uid) && s.view.session_id == Some(session_id) {
+            if let Some(i) = &s.input {
+                i.send(Input::ReleaseAll);
+            }
+        }
+        true
+    }
+
+    /// Input from a stream connection of `uid`: it reaches the display only while the slot
+    /// serves that session and `uid` is its controller (checked per event, so a control change
+    /// applies to connections already open from that moment). Returns whether it was taken.
+    pub fn input(&self, session_id: i64, uid: i64, input: Input) -> bool {
         let s = self.shared.lock();
-        let live = matches!(s.view.phase, SlotPhase::Launching | SlotPhase::Playing) && s.view.session_id == Some(session_id);
+        let live = matches!(s.view.phase, SlotPhase::Launching | SlotPhase::Playing)
+            && s.view.session_id == Some(session_id)
+            && self.hub.controls(session_id, uid);
         match (&s.input, live) {
             (Some(i), true) => {
                 i.send(input);
@@ -344,7 +363,7 @@ impl SlotActor {
         let gen = self.gen.fetch_add(1, Ordering::SeqCst) + 1;
         tracing::info!(slot = self.index(), session_id, uid, game = key, "launch");
         self.set_phase(SlotPhase::Launching, Some(session_id));
-        self.slot.hub.open(session_id);
+        self.slot.hub.open(session_id, uid);
         self.running = Some(Running {
             session_id,
             game: None,

@@ -104,7 +104,7 @@ impl Socket {
             Some(client_frame::Body::Wheel(w)) => Input::Wheel { dx: w.dx, dy: w.dy },
             None => return,
         };
-        let taken = self.slot.input(self.viewer.session_id, self.viewer.role, input);
+        let taken = self.slot.input(self.viewer.session_id, self.viewer.uid, input);
         let verdict = if taken { "taken" } else { "refused" };
         metrics::counter!("yoo_gamehost_input_events_total", "verdict" => verdict).increment(1);
     }

@@ -22,7 +22,7 @@ async fn hello_is_signed_and_a_wrong_secret_is_refused() {
     let host = gamehost::start(config(&platform.url, 2), self_exe()).await.unwrap();
     let hello = platform.expect_hello().await;
     assert_eq!((hello.node_id, hello.host.as_str()), (NODE, HOST));
-    assert_eq!(hello.games, ["pattern", "short"]);
+    assert_eq!(hello.games, ["busy", "pattern", "short"]);
     assert_eq!(hello.stream_url, format!("ws://{}", host.addr));
     assert_eq!(hello.ping_url, format!("http://{}/ping", host.addr));
     assert_eq!(hello.slots.len(), 2);
@@ -251,8 +251,9 @@ async fn tickets_are_checked() {
     rig.stop().await;
 }
 
-// Input from a Viewer ticket is dropped; the Player's keys, pointer and buttons reach the
-// display (the pattern's last-key block, marker and last-button block, read back with X).
+// Input from a Viewer ticket (another user than the player) is dropped; the Player's keys,
+// pointer and buttons reach the display (the pattern's last-key block, marker and last-button
+// block, read back with X).
 #[actix_rt::test]
 async fn input_only_from_the_player() {
     let mut rig = Rig::start(1).await;
@@ -339,6 +340,189 @@ async fn input_only_from_the_player() {
         (button_px() == want).then_some(())
     })
     .await;
+    rig.stop().await;
+}
+
+/// The next Config on a stream (video, pongs and notices before it are skipped).
+async fn next_config(v: &mut Viewer) -> gamehost::proto::Config {
+    loop {
+        match v.next(5 * SEC).await {
+            Some(host_frame::Body::Config(c)) => return c,
+            Some(_) => continue,
+            None => panic!("closed before a config"),
+        }
+    }
+}
+
+/// Presses and releases `code` on a stream, and waits until the host has handled it (the
+/// Pong of a Ping sent behind it is back).
+async fn press(v: &mut Viewer, code: &str) {
+    for down in [true, false] {
+        v.send(client_frame::Body::Key(gamehost::proto::Key { code: code.into(), down }))
+            .await;
+    }
+    v.send(client_frame::Body::Ping(gamehost::proto::Ping { client_ms: 7.0 })).await;
+    loop {
+        match v.next(5 * SEC).await {
+            Some(host_frame::Body::Pong(_)) => return,
+            Some(_) => continue,
+            None => panic!("closed before the pong"),
+        }
+    }
+}
+
+// A room's viewer watches the player's stream (its Config says its input is not taken) and its
+// input is dropped. A Control naming the viewer makes its input reach the display and drops the
+// player's; each is told by a Config at the next key frame, asked for at once. A Control back
+// to the player lets go of the key the viewer held and drops its input at once, on the same
+// open socket.
+#[actix_rt::test]
+async fn control_hands_input_to_a_viewer_and_back() {
+    let mut rig = Rig::start(1).await;
+    rig.launch(0, 66, "pattern").await;
+    let d = Display::open(&rig.slot(0).display()).unwrap();
+    let (kx, ky, _) = Layout::new(320, 240).key_block();
+    let key_px = || d.pixel(kx as i16 + 2, ky as i16 + 2).unwrap();
+    eventually(5 * SEC, "the pattern is drawn", || (key_px() == pattern::IDLE).then_some(())).await;
+    let keymap = gamehost::input::keymap(&d).unwrap();
+    let keycode = |code: &str| keymap[&gamehost::input::keysym(code).unwrap()];
+    let (a, b) = (keycode("KeyA"), keycode("KeyB"));
+    let control = |controller: i64| PlatformMsg::Control {
+        slot: 0,
+        session_id: 66,
+        controller,
+    };
+
+    let mut player = open_stream(rig.addr(), &ticket(0, 66, Role::Player).sign(SECRET.as_bytes()))
+        .await
+        .unwrap();
+    let mut viewer = open_stream(rig.addr(), &ticket(0, 66, Role::Viewer).sign(SECRET.as_bytes()))
+        .await
+        .unwrap();
+    assert!(next_config(&mut player).await.input, "the player controls from the launch");
+    assert!(!next_config(&mut viewer).await.input, "a viewer watches the same stream");
+    let Some(host_frame::Body::Video(first)) = viewer.next(5 * SEC).await else {
+        panic!("the viewer gets video");
+    };
+    assert!(first.key);
+    press(&mut viewer, "KeyB").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(key_px(), pattern::IDLE, "a viewer's key does not reach the game");
+
+    rig.platform.send(control(viewer_uid(66)));
+    let sent = std::time::Instant::now();
+    assert!(next_config(&mut viewer).await.input, "the viewer's input is taken now");
+    let Some(host_frame::Body::Video(k)) = viewer.next(5 * SEC).await else {
+        panic!("video after the config");
+    };
+    assert!(k.key, "the config comes right before a key frame");
+    assert!(sent.elapsed() < 2 * SEC, "the key frame was asked for, not the 20 s interval");
+    assert!(!next_config(&mut player).await.input, "the player's is not");
+    press(&mut viewer, "KeyB").await;
+    let by_viewer = pattern::key_color(b, 1);
+    eventually(3 * SEC, "the viewer's KeyB on the display", || {
+        (key_px() == by_viewer).then_some(())
+    })
+    .await;
+    press(&mut player, "KeyA").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(key_px(), by_viewer, "the player's key is dropped while a guest plays");
+
+    // Revoked while holding a key: the key is let go (its key-up would be dropped), and the
+    // same socket's input is dropped from the Control on.
+    let held = |code: u8| {
+        use x11rb::protocol::xproto::ConnectionExt as _;
+        let keys = d.conn.query_keymap().unwrap().reply().unwrap().keys;
+        keys[usize::from(code / 8)] & (1 << (code % 8)) != 0
+    };
+    viewer
+        .send(client_frame::Body::Key(gamehost::proto::Key {
+            code: "KeyB".into(),
+            down: true,
+        }))
+        .await;
+    let by_viewer = pattern::key_color(b, 2);
+    eventually(3 * SEC, "the viewer holds KeyB", || {
+        (held(b) && key_px() == by_viewer).then_some(())
+    })
+    .await;
+    rig.platform.send(control(player_uid(66)));
+    assert!(!next_config(&mut viewer).await.input, "told at the next key frame");
+    eventually(3 * SEC, "KeyB let go with the control", || (!held(b)).then_some(())).await;
+    press(&mut viewer, "KeyB").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(key_px(), by_viewer, "the revoked viewer's key is dropped");
+    press(&mut player, "KeyA").await;
+    let by_player = pattern::key_color(a, 1);
+    eventually(3 * SEC, "the player's KeyA on the display", || {
+        (key_px() == by_player).then_some(())
+    })
+    .await;
+    rig.stop().await;
+}
+
+// A viewer whose socket stops taking frames (a real TCP socket nobody reads, with a small
+// receive buffer) loses frames up to the next key frame, while another viewer gets every frame
+// at the full rate: the encoder never waits for the stalled one.
+#[actix_rt::test]
+async fn a_stalled_socket_skips_to_a_key_frame_and_nobody_else_waits() {
+    // About 1 MB/s of noise: the kernel's buffers of the host's socket (at most `tcp_wmem`'s
+    // 4 MB here) are full well before the stall ends, as with a real game streamed to a tab
+    // that stopped reading (measured: 2.8 MB were held after 4 s).
+    const STALL: Duration = Duration::from_secs(6);
+    let mut rig = Rig::start_with(1, |c| c.bitrate_kbps = 8000).await;
+    rig.launch(0, 68, "busy").await;
+    let mut stalled = open_raw(rig.addr(), &ticket(0, 68, Role::Viewer).sign(SECRET.as_bytes()), 4096).await;
+    let mut fast = open_stream(rig.addr(), &ticket(0, 68, Role::Player).sign(SECRET.as_bytes()))
+        .await
+        .unwrap();
+    assert!(matches!(stalled.next(5 * SEC).await, Some(host_frame::Body::Config(_))));
+    let Some(host_frame::Body::Video(first)) = stalled.next(5 * SEC).await else {
+        panic!("the stalled viewer started");
+    };
+    assert!(first.key);
+
+    // The stalled socket is not read from now on; the other one is read for the whole stall.
+    let started = std::time::Instant::now();
+    let mut seqs = vec![];
+    while started.elapsed() < STALL {
+        if let Some(host_frame::Body::Video(v)) = fast.next(5 * SEC).await {
+            seqs.push(v.seq);
+        }
+    }
+    assert!(
+        seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "the reading viewer missed nothing: {seqs:?}"
+    );
+    let fps = seqs.len() as f64 / STALL.as_secs_f64();
+    assert!(fps >= 30.0 * 0.6, "the reading viewer kept the frame rate: {fps:.1} fps");
+
+    // Read again: what the socket and the outbox held, then a gap, and video resumes at a key
+    // frame.
+    let mut got = vec![first.seq];
+    let mut resumed = None;
+    while resumed.is_none() {
+        assert!(
+            got.len() < 30 * 10,
+            "no gap: the stalled socket held everything ({} frames)",
+            got.len()
+        );
+        if let Some(host_frame::Body::Video(v)) = stalled.next(5 * SEC).await {
+            let last = *got.last().unwrap();
+            if v.seq != last + 1 {
+                resumed = Some(v.clone());
+            }
+            got.push(v.seq);
+        }
+    }
+    let resumed = resumed.unwrap();
+    assert!(resumed.key, "after the gap it resumes at a key frame: {got:?}");
+    assert!(
+        resumed.seq > *seqs.last().unwrap() - 10,
+        "and at a recent one ({} after {:?})",
+        resumed.seq,
+        seqs.last()
+    );
     rig.stop().await;
 }
 

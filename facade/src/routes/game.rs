@@ -137,8 +137,33 @@ fn sign_ticket(
     uid: i64,
     now: i64,
 ) -> Option<(String, String, i64)> {
-    let secret = state
-        .platform
+    sign_stream_ticket(&state.platform, target, session_id, uid, hostlink::Role::Player, now)
+}
+
+/// A viewer ticket for `uid` to watch session `session_id`'s stream on `target` (a live room's
+/// relay, from `Platform::viewer_stream`), signed with its node's host secret: (stream URL,
+/// ticket, expiry ms), valid for `hostlink::TICKET_TTL_MS` from `now`. The host takes its input
+/// only while the platform has made `uid` the session's controller. None when the node has no
+/// secret (no host could be linked). Whether `uid` may watch is the caller's check.
+pub fn sign_viewer_ticket(
+    platform: &actors::Platform,
+    target: &actors::hosts::StreamTarget,
+    session_id: i64,
+    uid: i64,
+    now: i64,
+) -> Option<(String, String, i64)> {
+    sign_stream_ticket(platform, target, session_id, uid, hostlink::Role::Viewer, now)
+}
+
+fn sign_stream_ticket(
+    platform: &actors::Platform,
+    target: &actors::hosts::StreamTarget,
+    session_id: i64,
+    uid: i64,
+    role: hostlink::Role,
+    now: i64,
+) -> Option<(String, String, i64)> {
+    let secret = platform
         .config()
         .nodes
         .iter()
@@ -152,7 +177,7 @@ fn sign_ticket(
         slot: target.slot,
         session_id,
         uid,
-        role: hostlink::Role::Player,
+        role,
         exp_ms,
     }
     .sign(secret.as_bytes());

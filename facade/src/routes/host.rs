@@ -87,6 +87,15 @@ pub fn platform_msg(cmd: HostCommand) -> PlatformMsg {
             game,
         },
         HostCommand::End { slot, session_id } => PlatformMsg::End { slot, session_id },
+        HostCommand::Control {
+            slot,
+            session_id,
+            controller,
+        } => PlatformMsg::Control {
+            slot,
+            session_id,
+            controller,
+        },
     }
 }
 
@@ -288,6 +297,15 @@ mod tests {
         assert_eq!(
             platform_msg(HostCommand::End { slot: 1, session_id: 2 }),
             PlatformMsg::End { slot: 1, session_id: 2 }
+        );
+        assert_eq!(
+            platform_msg(HostCommand::Control {
+                slot: 1,
+                session_id: 2,
+                controller: 3
+            })
+            .to_json(),
+            r#"{"type":"control","slot":1,"session_id":2,"controller":3}"#
         );
         let event = host_event(HostMsg::Heartbeat {
             slots: vec![hostlink::SlotReport {

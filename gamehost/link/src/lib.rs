@@ -5,9 +5,12 @@
 //!   itself never crosses the wire), then reports its slots and heartbeats; the platform sends it
 //!   launch and end commands. Every frame is one JSON text message: [`HostMsg`] one way,
 //!   [`PlatformMsg`] the other.
-//! - The **stream ticket**: the platform gives a player (later: a room's viewers) a short-lived
+//! - The **stream ticket**: the platform gives a player, or a live room's viewer, a short-lived
 //!   signed [`Ticket`] for one slot of one host; the browser presents it to the host's stream
 //!   endpoint, and the host checks it with the same node secret, without asking the platform.
+//! - The **controller**: whose input a slot takes. At launch it is the session's player; a live
+//!   room hands control to a guest and back with [`PlatformMsg::Control`], and the host takes
+//!   input only from a connection whose ticket names the current controller.
 //!
 //! Nothing here does I/O, so both sides and their tests depend on it cheaply.
 
@@ -171,6 +174,12 @@ pub enum PlatformMsg {
     /// End the session's game on `slot` and reset the slot; the host reports `Slot(Free)` when
     /// the slot may serve again.
     End { slot: u32, session_id: i64 },
+    /// From now on the session's input on `slot` is taken only from connections whose ticket
+    /// names `controller` (whatever their role); everyone else's is dropped, on connections
+    /// already open too. At launch the controller is the session's player. A Control that
+    /// arrives before its Launch is kept for it; one for a session the slot no longer serves is
+    /// ignored.
+    Control { slot: u32, session_id: i64, controller: i64 },
 }
 
 impl HostMsg {
@@ -185,13 +194,16 @@ impl PlatformMsg {
     }
 }
 
-/// What a stream connection may do.
+/// Who a stream connection is. The host decides input by the ticket's `uid` against the
+/// slot's controller, not by the role; the role says why the platform let it watch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
-    /// The session's player: watches and sends input.
+    /// The session's player: watches, and its input reaches the game while it is the
+    /// controller (from the launch until control is handed to someone else).
     Player,
-    /// Watches only (a room's viewer); the host drops its input.
+    /// Watches (a room's viewer); its input reaches the game only while the platform has made
+    /// it the controller ([`PlatformMsg::Control`]).
     Viewer,
 }
 
@@ -349,6 +361,13 @@ mod tests {
             launch.to_json(),
             r#"{"type":"launch","slot":1,"session_id":9,"uid":3,"game":"supertux"}"#
         );
+        let control = PlatformMsg::Control {
+            slot: 1,
+            session_id: 9,
+            controller: 4,
+        };
+        assert_eq!(control.to_json(), r#"{"type":"control","slot":1,"session_id":9,"controller":4}"#);
+        assert_eq!(serde_json::from_str::<PlatformMsg>(&control.to_json()).unwrap(), control);
         let first = HostMsg::FirstFrame { slot: 1, session_id: 9 };
         assert_eq!(first.to_json(), r#"{"type":"first_frame","slot":1,"session_id":9}"#);
         assert!(serde_json::from_str::<HostMsg>(r#"{"type":"nonsense"}"#).is_err());

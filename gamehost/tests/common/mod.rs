@@ -216,6 +216,7 @@ pub fn config(platform_url: &str, slots: u32) -> HostConfig {
         games: BTreeMap::from([
             ("pattern".to_string(), pattern_game(&[])),
             ("short".to_string(), pattern_game(&["--exit-after", "1500"])),
+            ("busy".to_string(), pattern_game(&["--busy"])),
         ]),
     }
 }
@@ -230,17 +231,33 @@ pub fn self_exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_yoo-gamehost"))
 }
 
-/// A ticket for this test host.
+/// A ticket for this test host: a Player ticket names the session's player (the uid
+/// [`Rig::launch`] launches for, `100 + session_id`), a Viewer ticket another user
+/// ([`viewer_uid`]).
 pub fn ticket(slot: u32, session_id: i64, role: Role) -> Ticket {
+    let uid = match role {
+        Role::Player => player_uid(session_id),
+        Role::Viewer => viewer_uid(session_id),
+    };
     Ticket {
         node_id: NODE,
         host: HOST.into(),
         slot,
         session_id,
-        uid: 100 + session_id,
+        uid,
         role,
         exp_ms: gamehost::now_ms() + 60_000,
     }
+}
+
+/// The player [`Rig::launch`] launches a session for.
+pub fn player_uid(session_id: i64) -> i64 {
+    100 + session_id
+}
+
+/// The user of the session's Viewer tickets in these tests (a room's guest).
+pub fn viewer_uid(session_id: i64) -> i64 {
+    900 + session_id
 }
 
 type Conn = actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>;
@@ -320,8 +337,15 @@ pub struct Rig {
 
 impl Rig {
     pub async fn start(slots: u32) -> Rig {
+        Rig::start_with(slots, |_| {}).await
+    }
+
+    /// A rig whose host configuration `tune` changes first.
+    pub async fn start_with(slots: u32, tune: impl FnOnce(&mut HostConfig)) -> Rig {
         let mut platform = TestPlatform::start(SECRET).await;
-        let host = gamehost::start(config(&platform.url, slots), self_exe()).await.unwrap();
+        let mut c = config(&platform.url, slots);
+        tune(&mut c);
+        let host = gamehost::start(c, self_exe()).await.unwrap();
         platform.expect_hello().await;
         Rig { platform, host }
     }
@@ -331,7 +355,7 @@ impl Rig {
         self.platform.send(PlatformMsg::Launch {
             slot,
             session_id,
-            uid: 100 + session_id,
+            uid: player_uid(session_id),
             game: game.into(),
         });
         self.platform
@@ -356,5 +380,53 @@ impl Rig {
         self.host.stop().await;
         self.platform.stop().await;
         let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// A stream client on a plain TCP socket with a small receive buffer, which can stop reading
+/// altogether (a browser tab that stalls): the host then meets a real socket that takes
+/// nothing, not a client-side queue that hides it.
+pub struct RawViewer {
+    conn: actix_codec::Framed<tokio::net::TcpStream, actix_http::ws::Codec>,
+}
+
+/// Opens `/stream?ticket=` by hand (the upgrade request written, the answer read byte by byte
+/// so no frame after it is consumed), with a receive buffer of `rcvbuf` bytes.
+pub async fn open_raw(addr: std::net::SocketAddr, token: &str, rcvbuf: u32) -> RawViewer {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(rcvbuf).unwrap();
+    let mut tcp = socket.connect(addr).await.unwrap();
+    let request = format!(
+        "GET /stream?ticket={token} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut b = [0u8];
+        tcp.read_exact(&mut b).await.unwrap();
+        head.push(b[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 101"), "upgrade refused: {head}");
+    let codec = actix_http::ws::Codec::new().client_mode().max_size(4 << 20);
+    RawViewer {
+        conn: actix_codec::Framed::new(tcp, codec),
+    }
+}
+
+impl RawViewer {
+    /// The next host frame within `within` (None when the host closed).
+    pub async fn next(&mut self, within: Duration) -> Option<host_frame::Body> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            match tokio::time::timeout_at(deadline, self.conn.next()).await.expect("a frame in time") {
+                Some(Ok(actix_http::ws::Frame::Binary(b))) => return HostFrame::decode(b).unwrap().body,
+                Some(Ok(actix_http::ws::Frame::Close(_))) | None => return None,
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => panic!("stream error: {e}"),
+            }
+        }
     }
 }
