@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 
 use crate::auth::{Caller, MaybeCaller};
 use crate::dto::room::{
-    self as dto, LiveDetailDto, RelayCounts, RoomConnectionDto, RoomCreatedDto, RoomEnteredDto, RoomInfoDto, RoomListPage,
-    RoomParamsDto, RoomUserInfoDto, RoomUserPage,
+    self as dto, LiveDetailDto, RelayCounts, RoomConnectionDto, RoomCreatedDto, RoomEnteredDto, RoomInfoDto, RoomListPage, RoomParamsDto,
+    RoomUserInfoDto, RoomUserPage,
 };
 use crate::dto::{Flag, Id};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
