@@ -125,6 +125,19 @@ impl Platform {
         })
     }
 
+    /// The profile read again before a control call (the minor flag may have been set since
+    /// the entry); None when `needed` is false.
+    async fn fresh_profile(&self, uid: i64, needed: bool) -> DomainResult<Option<Profile>> {
+        if !needed {
+            return Ok(None);
+        }
+        match profile_of(&self.ctx, uid).await {
+            Ok((p, _)) => Ok(Some(p)),
+            Err(DomainError::TargetNotInRoom) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Sets the wire that encodes room frames (the facade's, at start).
     pub fn set_room_wire(&self, wire: Arc<dyn RoomWire>) {
         *self.ctx.room_wire.write() = wire;
@@ -424,7 +437,12 @@ impl Platform {
     /// `mike/up`: take a free seat (`seat` or the first open one); action 2 also applies for
     /// control.
     pub async fn mike_up(&self, uid: i64, dd_rid: i64, action: MikeAction, seat: Option<usize>) -> DomainResult<MikeInfo> {
-        self.room_do(dd_rid, move |st, now| st.mike_up(uid, action, seat, now)).await
+        let fresh = self.fresh_profile(uid, action == MikeAction::UpWithControl).await?;
+        self.room_do(dd_rid, move |st, now| {
+            fresh.into_iter().for_each(|p| st.refresh(p));
+            st.mike_up(uid, action, seat, now)
+        })
+        .await
     }
 
     /// `mike/upOrDown`: action 3 leaves the seat (and gives control back); 1 and 2 as `mike_up`.
@@ -506,7 +524,12 @@ impl Platform {
     /// `control/apply`: the caller applies for control (state 1 for 30 s; 2020 to the host).
     pub async fn control_apply(&self, uid: i64, room_serial: i64) -> DomainResult<ApplyControl> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_apply(uid, now)).await
+        let fresh = self.fresh_profile(uid, true).await?;
+        self.room_do(dd_rid, move |st, now| {
+            fresh.into_iter().for_each(|p| st.refresh(p));
+            st.control_apply(uid, now)
+        })
+        .await
     }
 
     /// `control/applyList` (host).
@@ -518,7 +541,12 @@ impl Platform {
     /// `control/assign` (host): gives control to `target` (also a transfer from another guest).
     pub async fn control_assign(&self, uid: i64, room_serial: i64, target: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_assign(uid, target, now)).await
+        let fresh = self.fresh_profile(target, true).await?;
+        self.room_do(dd_rid, move |st, now| {
+            fresh.into_iter().for_each(|p| st.refresh(p));
+            st.control_assign(uid, target, now)
+        })
+        .await
     }
 
     /// The host denies an application (2022 to the applicant; state 2 for 60 s).
@@ -536,13 +564,23 @@ impl Platform {
     /// `control/invite` (host): invites `target` to take control (2025).
     pub async fn control_invite(&self, uid: i64, room_serial: i64, target: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, _| st.control_invite(uid, target)).await
+        let fresh = self.fresh_profile(target, true).await?;
+        self.room_do(dd_rid, move |st, _| {
+            fresh.into_iter().for_each(|p| st.refresh(p));
+            st.control_invite(uid, target)
+        })
+        .await
     }
 
     /// `control/invite/accept`.
     pub async fn control_invite_accept(&self, uid: i64, room_serial: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_invite_answer(uid, true, now)).await
+        let fresh = self.fresh_profile(uid, true).await?;
+        self.room_do(dd_rid, move |st, now| {
+            fresh.into_iter().for_each(|p| st.refresh(p));
+            st.control_invite_answer(uid, true, now)
+        })
+        .await
     }
 
     /// `control/invite/refuse` (2016 to the host).
@@ -719,9 +757,13 @@ impl Platform {
     pub(crate) async fn relay_started(&self, dd_rid: i64, uid: i64, view: &crate::view::SessionView) {
         let (id, status, stream) = (view.id, view.status as i32, view.stream.clone());
         let _ = uid;
+        // The host's pushes reach the room too (and may have come first, newer): the view only
+        // makes the room adopt a session it does not follow yet.
         let _ = self
             .room_do(dd_rid, move |st, _| {
-                st.relay_state(id, status, stream);
+                if st.relay() != Some(id) {
+                    st.relay_state(id, status, stream);
+                }
                 Ok(())
             })
             .await;

@@ -410,6 +410,13 @@ impl RoomState {
         Ok(self.play_role(uid))
     }
 
+    /// A member's profile read again (flags set by operators while they are in the room).
+    pub fn refresh(&mut self, profile: Profile) {
+        if let Some(m) = self.members.get_mut(&profile.user.uid) {
+            m.profile = profile;
+        }
+    }
+
     /// The caller's role in the play session (social.md §4.1).
     pub fn play_role(&self, uid: i64) -> PlayRole {
         if uid == self.info.host {
