@@ -730,3 +730,42 @@ async fn the_room_list() {
     assert_eq!(list.rows[1].room.dd_rid, r1.dd_rid);
     assert_eq!(p.relay_counts(&[1, 2]).await, Ok(vec![(1, 2), (2, 0)]));
 }
+
+// A platform started on the same store restores the open rooms under new epochs; a socket
+// watching with an old position gets a reset.
+#[tokio::test(start_paused = true)]
+async fn open_rooms_are_restored_with_a_new_epoch() {
+    let dir = temp_dir("rooms-restore");
+    let config = DomainConfig {
+        sms_fail_numbers: vec![],
+        nodes: vec![NodeConfig {
+            id: 1,
+            name: "测试一区".into(),
+            status: 1,
+            machines: vec![],
+            host_secret: None,
+        }],
+        ..DomainConfig::default()
+    };
+    let p1 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config.clone())
+        .await
+        .unwrap();
+    let host = user(&p1, "13900000141").await;
+    let room = p1.create_room(host, form(Some("4321"))).await.unwrap();
+    p1.chat_send(host, room.dd_rid, "开播".into(), None).await.unwrap();
+
+    tokio::time::advance(Duration::from_millis(5)).await;
+    let p2 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config).await.unwrap();
+    let again = p2.my_room(host).await.unwrap().expect("restored");
+    assert_eq!(
+        (again.dd_rid, again.room_serial, again.has_password),
+        (room.dd_rid, room.room_serial, true)
+    );
+    assert_ne!(again.epoch, room.room.epoch);
+    let f = Arc::new(Frames::default());
+    p2.watch(host, room.dd_rid, f.clone(), Some((room.room.epoch.to_string(), room.room.offset)))
+        .await
+        .unwrap();
+    assert_eq!(f.resets().len(), 1);
+    assert_eq!(p2.live_detail(host, room.room_serial).await.map(|d| d.ended), Ok(false));
+}
