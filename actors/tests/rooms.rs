@@ -769,3 +769,38 @@ async fn open_rooms_are_restored_with_a_new_epoch() {
     assert_eq!(f.resets().len(), 1);
     assert_eq!(p2.live_detail(host, room.room_serial).await.map(|d| d.ended), Ok(false));
 }
+
+// Switch together (§2.16): the host's changeGame with relay params moves the room to the new
+// game; the old session's end does not end the room and the new session is its relay. Gifts
+// reach the barrage and the summary.
+#[tokio::test(start_paused = true)]
+async fn switch_game_together_and_gifts() {
+    let p = platform("rooms-switch").await;
+    let host = user(&p, "13900000151").await;
+    let a = user(&p, "13900000152").await;
+    let room = p.create_room(host, form(None)).await.unwrap();
+    let dd = room.dd_rid;
+    let e = p.enter_room(a, "d", enter(dd, None)).await.unwrap();
+    let (fa, _) = watch(&p, a, &e.room).await;
+    let relay = || {
+        Some(RelayParams {
+            mode: MODE_RELAY,
+            ..Default::default()
+        })
+    };
+    let v1 = p.start_game_with(host, "dev-h", 1, Some(1), &[], relay()).await.unwrap();
+    settle().await;
+    let v2 = p.change_game_with(host, "dev-h", 2, Some(1), &[], relay()).await.unwrap();
+    settle().await;
+    let info = p.room_info(a, Some(dd)).await.unwrap();
+    assert_eq!(info.game.id, 2);
+    assert_eq!(info.game_status, Status::Ready as i32);
+    assert_eq!(p.relay_room_serial(v2.id).await, Ok(Some(room.room_serial)));
+    assert_ne!(v1.id, v2.id);
+    assert_eq!(p.store().rooms.get(dd).unwrap().map(|r| r.game_id), Some(2));
+
+    p.room_gift(a, dd, host, "/gifts/rose.png".into(), 3).await.unwrap();
+    assert!(fa.codes().contains(&1010));
+    let d = p.live_detail(host, room.room_serial).await.unwrap();
+    assert_eq!((d.gift_num, d.give_gift_user_count), (3, 1));
+}

@@ -307,6 +307,7 @@ impl RoomActor {
                         if index.members.get(&uid) == Some(&dd_rid) {
                             index.members.remove(&uid);
                         }
+                        state.fan.retire(uid, state.log.offset());
                     }
                 }
             }
@@ -358,6 +359,7 @@ impl RoomActor {
             && r.is_show == info.is_show
             && r.password == info.password
             && r.relay_session == state.st.relay()
+            && r.game_id == info.game.id
             && r.ended_at.is_some() == state.st.is_ended()
         {
             return;
@@ -368,6 +370,8 @@ impl RoomActor {
         rec.is_show = info.is_show;
         rec.password = info.password.clone();
         rec.relay_session = state.st.relay();
+        rec.game_id = info.game.id;
+        rec.gift_count = state.st.gift_counters().1.max(rec.gift_count);
         let (audience, mike, control) = state.st.counters();
         (rec.audience_count, rec.mike_count, rec.control_count) = (audience, mike, control);
         if state.st.is_ended() && rec.ended_at.is_none() {

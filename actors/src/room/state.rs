@@ -153,8 +153,13 @@ pub struct RoomState {
     /// Distinct members and seated users over the room's life.
     audience: HashSet<i64>,
     seated_ever: HashSet<i64>,
-    /// (ms, uid) of the chat messages of the last minute, for the heat.
+    /// (ms, uid) of the chat messages of the last minute, and how many each uid sent in it:
+    /// the heat counts distinct chatters without a pass over the minute.
     chatters: VecDeque<(i64, i64)>,
+    chat_counts: HashMap<i64, u32>,
+    /// Distinct gift givers and gifts over the room's life.
+    givers: HashSet<i64>,
+    gifts: i64,
     /// The counters a restored room had reached (its distinct sets restart empty).
     restored: (i64, i64, i64),
     ended: bool,
@@ -184,6 +189,9 @@ impl RoomState {
             audience: HashSet::new(),
             seated_ever: HashSet::new(),
             chatters: VecDeque::new(),
+            chat_counts: HashMap::new(),
+            givers: HashSet::new(),
+            gifts: 0,
             restored: (0, 0, 0),
             ended: false,
             events: vec![],
@@ -262,11 +270,16 @@ impl RoomState {
 
     /// watchers × 10 + distinct chatters of the last minute × 50.
     pub fn heat(&mut self, watchers: usize, now: i64) -> u64 {
-        while self.chatters.front().is_some_and(|(t, _)| *t <= now - 60_000) {
+        while let Some((_, uid)) = self.chatters.front().copied().filter(|(t, _)| *t <= now - 60_000) {
             self.chatters.pop_front();
+            if let Some(n) = self.chat_counts.get_mut(&uid) {
+                *n -= 1;
+                if *n == 0 {
+                    self.chat_counts.remove(&uid);
+                }
+            }
         }
-        let chatters: HashSet<i64> = self.chatters.iter().map(|(_, u)| *u).collect();
-        watchers as u64 * 10 + chatters.len() as u64 * 50
+        watchers as u64 * 10 + self.chat_counts.len() as u64 * 50
     }
 
     /// The roles of `uid` in this room.
@@ -1028,6 +1041,45 @@ impl RoomState {
         Ok(())
     }
 
+    /// A gift from `giver` to `receiver` (both members), shown in the barrage (1010).
+    pub fn gift(&mut self, giver: i64, receiver: i64, gift_image: String, gift_num: i64) -> Result<(), DomainError> {
+        self.check(giver, Command::Chat)?;
+        self.target(receiver)?;
+        self.givers.insert(giver);
+        self.gifts += gift_num.max(1);
+        let (giver, receiver) = (self.user(giver), self.user(receiver));
+        self.all(RoomEventKind::Gift {
+            giver,
+            receiver,
+            gift_image,
+            gift_num: gift_num.max(1),
+        });
+        Ok(())
+    }
+
+    /// (distinct givers, gifts) over the room's life.
+    pub fn gift_counters(&self) -> (i64, i64) {
+        (self.givers.len() as i64, self.gifts)
+    }
+
+    /// The host switches the room to another game together (social.md §2.16): the room
+    /// follows the next session of `game` as its relay; the old session's end no longer ends it.
+    pub fn switch_game(&mut self, uid: i64, game: RoomGame) -> Result<(), DomainError> {
+        self.check(uid, Command::EditRoom)?;
+        self.info.game = game;
+        self.relay = None;
+        self.stream = None;
+        self.game_status = 0;
+        self.all(RoomEventKind::RoomInfoChange {
+            room_name: self.info.name.clone(),
+            mode: self.info.mode,
+            is_show: self.info.is_show,
+            has_password: self.info.password.is_some(),
+        });
+        self.all(RoomEventKind::GameInfoChange { status: 0 });
+        Ok(())
+    }
+
     /// Checks a report by a member (the platform stores it).
     pub fn may_report(&self, uid: i64, target: Option<i64>) -> Result<(), DomainError> {
         self.check(uid, Command::Report)?;
@@ -1052,6 +1104,7 @@ impl RoomState {
             return Err(DomainError::ChatInvalid);
         }
         self.chatters.push_back((now, uid));
+        *self.chat_counts.entry(uid).or_default() += 1;
         let user = self.user(uid);
         self.all(RoomEventKind::Chat { user, text, face_id });
         Ok(())
