@@ -241,6 +241,8 @@ impl Actor for RoomActor {
                 };
                 state.fan.join(&state.log, &*wire, state.record.dd_rid, watch);
                 state.st.watch_opened(uid);
+                // The reconnect window is closed: its timer goes (with its task's memory).
+                state.timers.cancel(&Timer::Room(TimerKey::Away(uid)));
                 let _ = reply.send(Ok(()));
                 self.after(&me, state, now).await;
             }
@@ -308,6 +310,8 @@ impl RoomActor {
                             index.members.remove(&uid);
                         }
                         state.fan.retire(uid, state.log.offset());
+                        state.timers.cancel(&Timer::Room(TimerKey::Away(uid)));
+                        state.timers.cancel(&Timer::Room(TimerKey::Apply(uid)));
                     }
                 }
             }
