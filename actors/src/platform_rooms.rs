@@ -802,6 +802,12 @@ impl Platform {
             .await;
     }
 
+    /// Who controls relay `session_id`'s game, as its game host was last told (None: not a
+    /// relay, or never told).
+    pub fn stream_controller_of(&self, session_id: i64) -> Option<i64> {
+        self.ctx.relay_controllers.lock().get(&session_id).copied()
+    }
+
     /// The room serial of the room whose relay `session_id` is (or was): `game/over` answers it.
     pub async fn relay_room_serial(&self, session_id: i64) -> DomainResult<Option<i64>> {
         let room = self.ctx.db(move |s| s.rooms.by_relay_session(session_id)).await?;

@@ -637,6 +637,12 @@ async fn the_relay_follows_the_hosts_game() {
     assert_eq!(p.room_connection(a, dd).await.unwrap().status, 5);
     assert!(fa.codes().contains(&1001));
     assert_eq!(p.relay_room_serial(v.id).await, Ok(Some(room.room_serial)));
+    // Every control change reaches the game host before the call answers.
+    assert_eq!(p.stream_controller_of(v.id), Some(host));
+    p.control_assign(host, room.room_serial, a).await.unwrap();
+    assert_eq!(p.stream_controller_of(v.id), Some(a), "told before the answer");
+    p.control_recycle(host, room.room_serial).await.unwrap();
+    assert_eq!(p.stream_controller_of(v.id), Some(host));
     p.session_op(host, SessionOp::Over, v.id).await.unwrap();
     settle().await;
     assert_eq!(p.room_info(a, Some(dd)).await, Err(DomainError::RoomNotFound));

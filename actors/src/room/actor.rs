@@ -197,6 +197,9 @@ impl Actor for RoomActor {
         if let Some(sub) = state.host_sub.take() {
             self.ctx.bus.unsubscribe(&sub);
         }
+        if let Some(relay) = state.st.relay() {
+            self.ctx.relay_controllers.lock().remove(&relay);
+        }
         metrics::gauge!("yoo_rooms_open").decrement(1.0);
         let dd_rid = state.record.dd_rid;
         let mut index = self.ctx.room_index.lock();
