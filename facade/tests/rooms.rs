@@ -419,3 +419,41 @@ async fn bad_input_and_other_users_rooms_are_refused() {
     assert_eq!(info["data"]["room"]["roomName"], "一起来玩");
     srv.handle.stop(false).await;
 }
+
+// The host's game started with the relay extra params is the room's relay: viewers see its
+// status (GAME_INFO_CHANGE 1001); `game/over` answers the roomSerial, the room ends (ROOM_END
+// 3002 on the stream, USER_RELAY_END 130447 to the viewer) and its live summary is there.
+#[actix_rt::test]
+async fn the_relay_s_end_ends_the_room() {
+    let srv = server("room-relay").await;
+    let mut host = user(&srv, "13900000061").await;
+    let mut v = user(&srv, "13900000062").await;
+    let (dd_rid, room_serial, _) = create_room(&mut host).await;
+    let e = enter(&mut v, dd_rid, Some(PASSWORD)).await;
+    let (epoch, offset) = position(&e["data"]);
+    let mut sv = v.socket().await;
+    watch(&mut sv, dd_rid, &epoch, offset).await;
+
+    let (_, started) = host
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]", "isApplyRelay": 2, "isShow": 1}),
+        )
+        .await;
+    assert_eq!(code(&started), 0, "{started}");
+    let id = started["data"]["id"].as_i64().unwrap();
+    let status = until(&mut sv, 1001).await;
+    assert!(data(status.last().unwrap())["status"].as_i64().unwrap() > 0);
+
+    let (_, over) = host.post("/api/japi/yoo/game/over", json!({"id": id})).await;
+    assert_eq!((code(&over), over["data"]["roomSerial"].as_i64()), (0, Some(room_serial)), "{over}");
+    until(&mut sv, 3002).await;
+    let (_, r) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    assert_eq!(code(&r), 130300, "the room ended: {r}");
+    let (_, d) = host
+        .post("/api/japi/yoo/v2/room/live/detail", json!({"roomSerial": room_serial}))
+        .await;
+    assert_eq!((code(&d), d["data"]["ended"].as_bool()), (0, Some(true)), "{d}");
+    assert_eq!(d["data"]["audienceCount"], 2, "{d}");
+    srv.handle.stop(false).await;
+}
