@@ -737,12 +737,19 @@ impl RoomState {
                 if action == MikeAction::UpWithControl {
                     perm::check(self.roles(uid), Command::ControlApply)?;
                 }
-                self.seats.up(uid, seat)?;
-                self.seated_ever.insert(uid);
-                self.seat_changed();
+                // Action 2 from a seat applies for control only.
+                let seated = self.seats.seat_of(uid).is_some();
+                if !(action == MikeAction::UpWithControl && seated) {
+                    self.seats.up(uid, seat)?;
+                    self.seated_ever.insert(uid);
+                    self.seat_changed();
+                }
                 if action == MikeAction::UpWithControl && self.control.controller() != uid {
-                    // The seat is taken either way; an open application stays as it is.
-                    let _ = self.apply_control(uid, now);
+                    // Taking the seat counts even when an application is open already.
+                    let applied = self.apply_control(uid, now);
+                    if seated {
+                        applied?;
+                    }
                 }
             }
         }
@@ -1294,6 +1301,27 @@ mod tests {
         st.control_assign(HOST, 2, 0).unwrap();
         st.leave(2, 0).unwrap();
         assert_eq!(st.controller(), HOST);
+    }
+
+    // Mike up with action 2 seats and applies (state 1, 2020 to the host); from a seat it only
+    // applies; action 3 with control gives it back.
+    #[test]
+    fn mike_up_with_control() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        codes(&mut st);
+        let info = st.mike_up(2, MikeAction::UpWithControl, None, 0).unwrap();
+        assert_eq!((info.mike_sub_status, info.apply_control.state), (2, 1));
+        assert!(codes(&mut st).contains(&(2020, vec![HOST])));
+        assert!(matches!(
+            st.mike_up(2, MikeAction::UpWithControl, None, 1_000),
+            Err(DomainError::ControlApplyOpen { .. })
+        ));
+        st.control_assign(HOST, 2, 2_000).unwrap();
+        let info = st.mike_up(2, MikeAction::Down, None, 3_000).unwrap();
+        assert_eq!(info.mike_sub_status, 1);
+        assert_eq!(st.controller(), HOST);
+        assert!(codes(&mut st).contains(&(2023, vec![HOST])));
     }
 
     #[test]
