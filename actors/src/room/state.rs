@@ -40,6 +40,8 @@ pub struct Profile {
     pub minor: bool,
     /// Holds vip or vvip: cross-screen.
     pub cross_screen: bool,
+    /// A phone is bound (chat needs one: 20007).
+    pub phone_bound: bool,
 }
 
 /// A member of the room.
@@ -1103,6 +1105,9 @@ impl RoomState {
     /// A chat message: text or an emoji.
     pub fn chat(&mut self, uid: i64, text: String, face_id: Option<i64>, now: i64) -> Result<(), DomainError> {
         self.check(uid, Command::Chat)?;
+        if self.members.get(&uid).is_some_and(|m| !m.profile.phone_bound) {
+            return Err(DomainError::PhoneUnbound);
+        }
         if self.chat_bans.contains(&uid) {
             return Err(DomainError::ChatBanned);
         }
@@ -1170,6 +1175,7 @@ mod tests {
             },
             minor: false,
             cross_screen: false,
+            phone_bound: true,
         }
     }
 
@@ -1332,6 +1338,10 @@ mod tests {
         assert_eq!(st.chat(2, " ".into(), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, "长".repeat(201), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, String::new(), Some(1), 0), Ok(()));
+        let mut unbound = entry(3);
+        unbound.profile.phone_bound = false;
+        st.enter(unbound, 0).unwrap();
+        assert_eq!(st.chat(3, "hi".into(), None, 0), Err(DomainError::PhoneUnbound));
         st.chat_ban(HOST, 2, true).unwrap();
         assert_eq!(st.chat(2, "hi".into(), None, 0), Err(DomainError::ChatBanned));
         assert_eq!(st.heat(3, 1_000), 3 * 10 + 50);
