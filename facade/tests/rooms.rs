@@ -7,7 +7,7 @@ mod common;
 
 use actix_web::web::Bytes;
 use common::{config, temp_dir, Client, Socket};
-use facade::proto::{Envelope, MessageType, RoomEvent, RoomEvents, RoomReset, RoomWatch};
+use facade::proto::{Envelope, MessageType, Notification, RoomEvent, RoomEvents, RoomReset, RoomWatch};
 use prost::Message;
 use serde_json::{json, Value};
 
@@ -462,7 +462,21 @@ async fn the_relay_s_end_ends_the_room() {
 
     let (_, over) = host.post("/api/japi/yoo/game/over", json!({"id": id})).await;
     assert_eq!((code(&over), over["data"]["roomSerial"].as_i64()), (0, Some(room_serial)), "{over}");
-    until(&mut sv, 3002).await;
+    // Both the stream's last event and the user notice arrive, in either order.
+    let (mut ended, mut notice) = (false, None);
+    while !(ended && notice.is_some()) {
+        let env = sv.next(10).await;
+        if env.r#type == MessageType::RoomEvents as i32 {
+            let batch = RoomEvents::decode(Bytes::from(env.content)).unwrap();
+            ended |= batch.events.iter().any(|e| e.code == 3002);
+        } else if env.r#type == MessageType::Notification as i32 {
+            let n = Notification::decode(Bytes::from(env.content)).unwrap();
+            if n.code == 130447 {
+                notice = Some(serde_json::from_str::<Value>(&n.data).unwrap());
+            }
+        }
+    }
+    assert_eq!(notice.unwrap()["roomSerial"], room_serial, "USER_RELAY_END names the summary");
     let (_, r) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
     assert_eq!(code(&r), 130300, "the room ended: {r}");
     let (_, d) = host
