@@ -42,6 +42,16 @@ export interface StartRequest {
   gameId: number;
   gameName: string;
   nodeId?: number;
+  /** the relay extra params of a room host's start (social.md §3): the session becomes the room's relay */
+  relay?: RelayParams;
+}
+
+/** Start-game extra params for a relay (social.md §3): isApplyRelay is the room's mode. */
+export interface RelayParams {
+  isApplyRelay: number;
+  roomPassword?: string;
+  isUpdatePass: number;
+  isShow: number;
 }
 
 /** The node dialog of one start. */
@@ -49,6 +59,7 @@ export interface NodePicker {
   gameId: number;
   gameName: string;
   selectedId: number | null;
+  relay?: RelayParams;
 }
 
 /** A session's quality report as the player sees it after the game. */
@@ -401,7 +412,7 @@ export class GameStore {
   // ---------------------------------------------------------------- start flow
 
   /** '开始游戏': debounced 1000 ms on the leading edge; a guest gets the login dialog. */
-  async requestStart(game: { id: number; name: string }): Promise<void> {
+  async requestStart(game: { id: number; name: string }, relay?: RelayParams): Promise<void> {
     const now = Date.now();
     if (now - this.lastStartClickAt < START_DEBOUNCE_MS) return;
     this.lastStartClickAt = now;
@@ -409,14 +420,14 @@ export class GameStore {
     this.root.effects.requestNotificationPermission();
     if (!this.root.user.isLoggedIn) {
       // the start goes on once logged in (core-platform.md §4.4 step 2, §4.13)
-      this.root.ui.openLogin(() => void this.openNodePicker(game));
+      this.root.ui.openLogin(() => void this.openNodePicker(game, relay));
       return;
     }
-    await this.openNodePicker(game);
+    await this.openNodePicker(game, relay);
   }
 
   /** Reads the node list (cached 10 minutes), opens the dialog and probes every node. */
-  async openNodePicker(game: { id: number; name: string }): Promise<void> {
+  async openNodePicker(game: { id: number; name: string }, relay?: RelayParams): Promise<void> {
     let nodes: GameNode[];
     try {
       nodes = await this.loadNodes(game.id);
@@ -425,7 +436,7 @@ export class GameStore {
       return;
     }
     runInAction(() => {
-      this.nodePicker = { gameId: game.id, gameName: game.name, selectedId: null };
+      this.nodePicker = { gameId: game.id, gameName: game.name, selectedId: null, ...(relay ? { relay } : {}) };
     });
     void this.loadDelayFactor();
     await this.probeAll(nodes);
@@ -501,7 +512,7 @@ export class GameStore {
       return;
     }
     this.nodePicker = null;
-    await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId });
+    await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId, ...(p.relay ? { relay: p.relay } : {}) });
   }
 
   /** POST start; the answer is the new session's state. */
@@ -513,6 +524,7 @@ export class GameStore {
     try {
       const body: BodyOf<typeof Paths.start> = { gameId: req.gameId, nodeDelay: this.nodeDelay, afterAuthCheck: 1 };
       if (req.nodeId !== undefined) body.nodeId = req.nodeId;
+      if (req.relay) Object.assign(body, req.relay);
       const state = await this.root.api.post(Paths.start, body);
       runInAction(() => {
         this.root.ui.clearMissedQueue();

@@ -9,6 +9,8 @@ import type { GameState } from '../api/types';
 import { NoticeStore } from './noticeStore';
 import { PlayTimeStore } from './playTimeStore';
 import { QueueStore } from './queueStore';
+import { RoomStore } from './roomStore';
+import { RoomCode } from '../lib/room';
 import { UiStore } from './uiStore';
 import { UserStore } from './userStore';
 
@@ -37,6 +39,7 @@ export class RootStore {
   readonly queue: QueueStore;
   readonly playTime: PlayTimeStore;
   readonly notice: NoticeStore;
+  readonly room: RoomStore;
   /** the WebSocket; created at login, closed and dropped at logout */
   private channel: PushChannel | null = null;
   private openTimer: ReturnType<typeof setTimeout> | null = null;
@@ -56,6 +59,12 @@ export class RootStore {
     // these react to the game state from their construction on
     this.queue = new QueueStore(this);
     this.notice = new NoticeStore(this);
+    this.room = new RoomStore(this);
+    // the room's watch frames go on whichever socket is open (none while logged out)
+    this.room.setWatcher({
+      watch: (ddRid, epoch, afterOffset) => this.channel?.watchRoom(ddRid, epoch, afterOffset),
+      unwatch: (ddRid) => this.channel?.unwatchRoom(ddRid),
+    });
     this.unsubscribe = this.api.subscribe((info) => this.onEnvelope(info));
     // a session of this client ended: its play time was charged, re-read the profile
     this.stopProfileOnEnd = reaction(
@@ -93,6 +102,7 @@ export class RootStore {
         this.channel = this.transport.createPushChannel({
           onPush: (p) => this.handlePush(p),
           onResync: () => void this.game.refresh(),
+          onOpen: () => this.room.onChannelOpen(),
         });
       }
       this.channel.open();
@@ -109,6 +119,7 @@ export class RootStore {
     this.queue.reset();
     this.playTime.reset();
     this.notice.reset();
+    this.room.reset();
     this.ui.resetSession();
   }
 
@@ -124,6 +135,12 @@ export class RootStore {
         // member info and the queue data (core-platform.md §4.11)
         if (this.user.isLoggedIn) void this.user.loadProfile();
         if (this.queue.queuedId !== null) void this.queue.loadCards();
+        return;
+      case 'roomEvents':
+        this.room.applyEvents(push.ddRid, push.epoch, push.events);
+        return;
+      case 'roomReset':
+        this.room.applyReset(push.ddRid, push.epoch, push.offset);
         return;
       case 'userInfo':
       case 'growthInfo':
@@ -147,6 +164,14 @@ export class RootStore {
         void this.game.refresh();
       }
       return;
+    }
+    // the host's relay ended: the room is over (§4.8 session notices)
+    if (code === RoomCode.USER_RELAY_END) {
+      this.room.roomEnded();
+      return;
+    }
+    if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room.inRoom) {
+      this.room.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
     }
     this.notice.handle(code, data);
   }
@@ -195,6 +220,7 @@ export class RootStore {
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
     this.notice.dispose();
+    this.room.dispose();
     this.queue.dispose();
     this.game.dispose();
     this.playTime.dispose();
