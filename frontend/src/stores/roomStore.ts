@@ -552,16 +552,16 @@ export class RoomStore {
       this.offset = e.offset;
       this.applyEvent(e);
     }
-    if (gap) void this.reset(epoch, apply.length > 0 ? this.offset : null);
+    if (gap) void this.resync(epoch, apply.length > 0 ? this.offset : null);
   }
 
   /** A ROOM_RESET frame: the server cannot resume this client; refetch and watch from its position. */
   applyReset(ddRid: number, epoch: string, offset: number): void {
     if (ddRid !== this.ddRid || this.ended) return;
-    void this.reset(epoch, offset);
+    void this.resync(epoch, offset);
   }
 
-  private async reset(epoch: string, offset: number | null): Promise<void> {
+  private async resync(epoch: string, offset: number | null): Promise<void> {
     if (offset !== null) {
       this.epoch = epoch;
       this.offset = offset;
