@@ -423,7 +423,43 @@ export class GameStore {
       this.root.ui.openLogin(() => void this.openNodePicker(game, relay));
       return;
     }
+    if (!relay && !(await this.confirmRoomSwitch(game))) return;
     await this.openNodePicker(game, relay);
+  }
+
+  /**
+   * social.md §2.16 / §4.3: a relay host starting another game is asked whether everyone
+   * switches ('立即切换': the room's game changes and the new game is its relay) or the host plays
+   * alone ('自己玩': the room is exited first). A guest holding control confirms leaving the room.
+   * False when the start does not go on here.
+   */
+  private async confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
+    const room = this.root.room;
+    const current = room.info?.game;
+    if (!room.inRoom || !current || current.id === game.id) return true;
+    if (room.isHost) {
+      const together = await this.root.ui.confirm({
+        title: '切换游戏',
+        message: `大家正在一起玩《${current.name}》，是否一起切换到新游戏？`,
+        confirmText: '立即切换',
+        cancelText: '自己玩',
+      });
+      const info = room.info?.room;
+      if (together && info) {
+        const ok = await room.edit({ roomName: info.roomName, mode: info.mode, gameId: game.id, password: '', isShow: info.isShow === 1 });
+        if (!ok) return false;
+        await this.openNodePicker(game, { isApplyRelay: info.mode, isUpdatePass: 0, isShow: info.isShow });
+        return false;
+      }
+      await room.exit();
+      return true;
+    }
+    if (room.hasControl) {
+      const ok = await this.root.ui.confirm({ title: '切换游戏', message: '启动新游戏将退出当前房间，是否继续？' });
+      if (!ok) return false;
+      await room.exit();
+    }
+    return true;
   }
 
   /** Reads the node list (cached 10 minutes), opens the dialog and probes every node. */
@@ -623,8 +659,11 @@ export class GameStore {
     let lastError: unknown = null;
     for (const path of order) {
       try {
-        await this.root.api.post(path, { id });
+        const answer: unknown = await this.root.api.post(path, { id });
         ended = true;
+        // the over of a relay session from PLAYING names the room's live (social.md §2.15)
+        const serial = answer && typeof answer === 'object' ? (answer as { roomSerial?: unknown }).roomSerial : undefined;
+        if (typeof serial === 'number' && serial > 0) this.root.room.liveEnded(serial);
         break;
       } catch (e) {
         lastError = e;
@@ -661,6 +700,8 @@ export class GameStore {
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
+      // watch while you wait: entering one's own game leaves the room being watched
+      if (this.root.room.inRoom && !this.root.room.isHost) this.root.room.forget();
       if (s?.streamUrl && s.ticket) {
         this.confirmGrant = { sessionId: key(l.id), grant: { streamUrl: s.streamUrl, ticket: s.ticket }, at: Date.now() };
       }

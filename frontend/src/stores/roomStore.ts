@@ -962,6 +962,15 @@ export class RoomStore {
 
   // ---------------------------------------------------------------- live summary (§2.15)
 
+  /** The host's relay session ended from PLAYING (game/over named the room's serial). */
+  liveEnded(roomSerial: number): void {
+    if (this.ddRid !== null && this.roomSerial === roomSerial) {
+      this.roomEnded();
+      return;
+    }
+    if (!this.summaryOpen) void this.openSummary(roomSerial);
+  }
+
   async openSummary(roomSerial: number): Promise<void> {
     try {
       const detail = await this.root.api.post(RoomPaths.liveDetail, { roomSerial });
