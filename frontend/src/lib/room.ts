@@ -47,7 +47,7 @@ export const RoomCode = {
   LIVE_OFFLINE: 130134,
 } as const;
 
-/** Room event codes (§4.8, §9) and our own chat message. */
+/** Room event codes (§4.8, §9) and our own: 3000 chat, 3001 rotation change, 3002 room end. */
 export const RoomEventCode = {
   ROOM_INFO_CHANGE: 1000,
   GAME_INFO_CHANGE: 1001,
@@ -79,6 +79,8 @@ export const RoomEventCode = {
   KICK_OUT: 2031,
   KICK_OUT_: 2032,
   CHAT: 3000,
+  ROTATION_CHANGE: 3001,
+  ROOM_END: 3002,
 } as const;
 
 /** Report reasons (§9), ids 0–6. */

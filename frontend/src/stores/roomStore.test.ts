@@ -32,28 +32,45 @@ async function roomRoot(opts: { host?: number } = {}) {
     offset: 10,
     online: 3,
     controllerId: 0,
-    rotation: { on: false, turnSecs: 300, queue: [] as number[], turnEndsAt: 0 },
+    rotation: { on: false, turnSecs: 300, current: null as number | null, queue: [] as number[], turnEndsAt: 0 },
   };
   const host = opts.host ?? HOST;
+  const info = () => ({
+    room: {
+      ddRid: DD,
+      roomSerial: 9001,
+      roomName: '一起来玩',
+      mode: 2,
+      isShow: 1,
+      hasPassword: server.password !== null,
+      userId: host,
+      host: { userId: host, nickname: '主播', displayName: '主播', avatar: '', status: 0, member: null },
+      gameStatus: 1,
+      controller: server.controllerId,
+      online: server.online,
+      rotation: server.rotation,
+      createdAt: T0,
+      ended: false,
+    },
+    game: { id: 1, name: '测试游戏', logo: '', people: 1 },
+    epoch: server.epoch,
+    offset: server.offset,
+    serverTime: T0,
+  });
   env.t.api.on('POST', RoomPaths.loginRelayRoom, (body) => {
     if (server.password !== null) {
       if (!body.password) fail(130201, '请输入房间密码');
       if (body.password !== btoa(server.password)) fail(130202, '房间密码错误');
     }
-    return { status: 1, epoch: server.epoch, offset: server.offset };
+    return { status: 1, gameType: 4, ...info() };
   });
-  env.t.api.on('POST', RoomPaths.info, () => ({
-    room: { ddRid: DD, roomSerial: 9001, mode: 2, isShow: 1, userId: host, roomName: '一起来玩', controllerId: server.controllerId },
-    game: { id: 1, name: '测试游戏', people: 1, status: 1 },
-    rotation: server.rotation,
-    position: { epoch: server.epoch, offset: server.offset },
-  }));
-  env.t.api.on('POST', RoomPaths.mikeList, () => ({ mikeList: [], mikeStatus: 0, mikeSubStatus: 0, controlStatus: 0, isOpenMike: 1, isMikeReq: 0, gameStatus: 1 }));
+  env.t.api.on('POST', RoomPaths.info, info);
+  env.t.api.on('POST', RoomPaths.mikeList, () => ({ mikeList: [], mikeStatus: 0, mikeSubStatus: 0, controlStatus: 0, isOpenMike: true, isMikeReq: false, gameStatus: 1 }));
   env.t.api.on('POST', RoomPaths.userList, () => ({ totalRows: server.online, rows: [] }));
   env.t.api.on('POST', RoomPaths.controlApplyList, () => []);
   env.t.api.on('POST', RoomPaths.controlApply, () => null);
   env.t.api.on('POST', RoomPaths.liveDetail, (body) => ({ roomSerial: body.roomSerial, type: 0, liveDuration: 12, audienceCount: 3, giftLogList: [] }));
-  env.t.api.on('POST', RoomPaths.exit, () => null);
+  env.t.api.on('POST', RoomPaths.exit, () => ({ ddRid: DD, roomSerial: host === ME ? 9001 : null }));
   return { ...env, server };
 }
 
@@ -111,7 +128,7 @@ describe('RoomStore', () => {
         refused = true;
         fail(code, '你已在其他房间，是否退出并进入该房间？');
       }
-      return { status: 1, epoch: 'e1', offset: 0 };
+      return { status: 1, epoch: 'e1', offset: 0 }; // read as far as the store reads an entry
     });
     const entering = root.room.enter(DD);
     await settle();
@@ -325,10 +342,10 @@ describe('RoomStore', () => {
   // rotation: my place in the queue and the turn's time left
   it('reads the rotation position and time left', async () => {
     const { root, server } = await roomRoot();
-    server.rotation = { on: true, turnSecs: 300, queue: [40004, ME], turnEndsAt: T0 + 125_000 };
+    server.rotation = { on: true, turnSecs: 300, current: null, queue: [40004, ME], turnEndsAt: T0 + 125_000 };
     await root.room.enter(DD);
     await settle();
-    expect(root.room.rotation).toEqual({ on: true, position: 2, queued: 2, secondsLeft: 125, turnSecs: 300 });
+    expect(root.room.rotation).toEqual({ on: true, position: 2, queued: 2, secondsLeft: 125, turnSecs: 300, current: null });
     await vi.advanceTimersByTimeAsync(5_000);
     expect(root.room.rotation.secondsLeft).toBe(120);
   });

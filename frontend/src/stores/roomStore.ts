@@ -57,6 +57,7 @@ export const RoomPaths = {
   controlApply: '/api/japi/yoo/control/apply',
   controlApplyList: '/api/japi/yoo/control/applyList',
   controlAssign: '/api/japi/yoo/control/assign',
+  controlDeny: '/api/japi/yoo/control/deny',
   controlRecycle: '/api/japi/yoo/control/recycle',
   controlInvite: '/api/japi/yoo/control/invite',
   controlInviteAccept: '/api/japi/yoo/control/invite/accept',
@@ -211,20 +212,20 @@ export class RoomStore {
   }
 
   get gameStatus(): number | null {
-    return this.info?.game?.status ?? null;
+    return this.info?.room.gameStatus ?? null;
   }
 
   /** This user holds control (a seat of type > 0, or the room's controller). */
   get hasControl(): boolean {
     const uid = this.uid;
     if (uid === null || !this.info) return false;
-    const controller = this.info.room.controllerId;
-    if (typeof controller === 'number' && controller > 0) return controller === uid;
+    const controller = this.info.room.controller;
+    if (controller > 0) return controller === uid;
     return this.isHost;
   }
 
   get inMikeList(): boolean {
-    return this.mike?.mikeSubStatus === MIKE_IN_LIST || (this.mike?.mikeList ?? []).some((s) => s.userId === this.uid);
+    return this.mike?.mikeSubStatus === MIKE_IN_LIST || (this.mike?.mikeList ?? []).some((s) => s.userId !== undefined && s.userId !== null && s.userId === this.uid);
   }
 
   get mikeFull(): boolean {
@@ -238,7 +239,7 @@ export class RoomStore {
 
   /** §4.6: queue when not in the list, the list is full, mike is open and nothing is pending. */
   get canQueueSeat(): boolean {
-    return !this.isHost && !this.inMikeList && this.mikeFull && this.mike?.isOpenMike !== 0 && this.mike?.isMikeReq !== 1;
+    return !this.isHost && !this.inMikeList && this.mikeFull && this.mike?.isOpenMike !== false && this.mike?.isMikeReq !== true;
   }
 
   get controlRecyclable(): boolean {
@@ -255,13 +256,13 @@ export class RoomStore {
   }
 
   /** The rotation (beyond the spec): on, queue, my position (1-based, 0 = not queued), time left. */
-  get rotation(): { on: boolean; position: number; queued: number; secondsLeft: number; turnSecs: number } {
-    const r = this.info?.rotation;
-    if (!r || !r.on) return { on: false, position: 0, queued: 0, secondsLeft: 0, turnSecs: r?.turnSecs ?? 0 };
+  get rotation(): { on: boolean; position: number; queued: number; secondsLeft: number; turnSecs: number; current: number | null } {
+    const r = this.info?.room.rotation;
+    if (!r || !r.on) return { on: false, position: 0, queued: 0, secondsLeft: 0, turnSecs: r?.turnSecs ?? 0, current: null };
     const queue = r.queue ?? [];
     const index = this.uid === null ? -1 : queue.indexOf(this.uid);
     const left = typeof r.turnEndsAt === 'number' && r.turnEndsAt > 0 ? secondsLeft(r.turnEndsAt, this.nowMs + this.root.game.skewMs) : 0;
-    return { on: true, position: index + 1, queued: queue.length, secondsLeft: left, turnSecs: r.turnSecs };
+    return { on: true, position: index + 1, queued: queue.length, secondsLeft: left, turnSecs: r.turnSecs, current: r.current ?? null };
   }
 
   // ---------------------------------------------------------------- wiring
@@ -397,9 +398,10 @@ export class RoomStore {
     const ddRid = this.ddRid;
     if (ddRid === null) return;
     const host = this.isHost;
-    const serial = this.roomSerial;
+    let serial = this.roomSerial;
     try {
-      await this.root.api.post(RoomPaths.exit, {});
+      const exited = await this.root.api.post(RoomPaths.exit, {});
+      if (exited?.roomSerial) serial = exited.roomSerial;
     } catch (e) {
       this.root.ui.error(errorMessage(e));
     }
@@ -471,7 +473,14 @@ export class RoomStore {
     try {
       const mike = await this.root.api.post(RoomPaths.mikeList, { ddRid });
       runInAction(() => {
-        if (this.ddRid === ddRid) this.mike = mike;
+        if (this.ddRid !== ddRid) return;
+        this.mike = mike;
+        // the server's apply state (§4.7) wins over the local one, with its deadline
+        const a = mike.applyControl;
+        if (a && a.state !== this.applyState) {
+          this.applyState = a.state === ApplyState.PENDING || a.state === ApplyState.DENIED ? a.state : ApplyState.NONE;
+          this.applyUntil = a.until ? a.until - this.root.game.skewMs : 0;
+        }
       });
     } catch {
       // the next event refetches
@@ -569,10 +578,9 @@ export class RoomStore {
     await this.refetch();
     // a gap without a position: the info answer's position is where the refetched state stands
     runInAction(() => {
-      const pos = this.info?.position;
-      if (offset === null && pos) {
-        this.epoch = pos.epoch;
-        this.offset = pos.offset;
+      if (offset === null && this.info) {
+        this.epoch = this.info.epoch;
+        this.offset = this.info.offset;
       }
     });
     this.sendWatch();
@@ -584,30 +592,38 @@ export class RoomStore {
     const data = eventData(e);
     const nickname = typeof data.nickname === 'string' ? data.nickname : '';
     const ui = this.root.ui;
+    const msg = shownText(e.msg);
     const C = RoomEventCode;
     switch (e.code) {
       case C.ROOM_INFO_CHANGE:
-        if (data.ended === true || data.ended === 1) {
-          this.roomEnded();
+        // the host refetches; others apply the data directly (§4.8)
+        if (this.isHost || !this.info) {
+          void this.loadInfo();
           return;
         }
-        void this.loadInfo();
+        if (typeof data.roomName === 'string') this.info.room.roomName = data.roomName;
+        if (typeof data.mode === 'number') this.info.room.mode = data.mode;
+        if (typeof data.isShow === 'number') this.info.room.isShow = data.isShow;
+        if (typeof data.hasPassword === 'boolean') this.info.room.hasPassword = data.hasPassword;
         return;
       case C.GAME_INFO_CHANGE: {
         const status = Number(data.status);
-        if (this.info?.game && Number.isFinite(status)) this.info.game.status = status;
-        if (data.ended === true || data.ended === 1) {
-          this.roomEnded();
-          return;
-        }
+        if (this.info && Number.isFinite(status)) this.info.room.gameStatus = status;
         void this.followGame();
         return;
       }
+      case C.ROTATION_CHANGE:
+        if (this.info && data && typeof data.on === 'boolean') this.info.room.rotation = data as unknown as typeof this.info.room.rotation;
+        else void this.loadInfo();
+        return;
+      case C.ROOM_END:
+        this.roomEnded();
+        return;
       case C.MIKE_INFO_CHANGE:
         void this.loadMike();
         return;
       case C.CONTROL_CHANGE:
-        void this.loadInfo();
+        if (this.info && typeof data.controller === 'number') this.info.room.controller = data.controller;
         void this.loadMike();
         if (this.isHost) void this.loadRequests();
         return;
@@ -635,14 +651,14 @@ export class RoomStore {
       case C.CHAT_BLOCK:
         void this.loadMike();
         this.scheduleOnlineReload();
-        if (e.msg) ui.info(e.msg);
+        if (msg) ui.info(msg);
         return;
       case C.MIKE_DOWN_AND_CONTROL_OFF:
         void this.loadMike();
         void this.loadInfo();
         this.scheduleOnlineReload();
         this.setApply(ApplyState.NONE);
-        if (e.msg) ui.info(e.msg);
+        if (msg) ui.info(msg);
         return;
       case C.MIKE_QUEUE_REMOVE:
         void this.loadMike();
@@ -652,13 +668,13 @@ export class RoomStore {
       case C.MIKE_UP:
         this.scheduleOnlineReload();
         void this.loadMike();
-        void this.mikeUpNotice(e.msg);
+        void this.mikeUpNotice(msg);
         return;
       case C.MIKE_UP_INVITE:
         void this.answerMikeInvite();
         return;
       case C.INVITE_DENY:
-        if (e.msg) ui.info(e.msg);
+        if (msg) ui.info(msg);
         return;
       case C.CONTROL_REQUEST:
         if (!this.isHost) return;
@@ -669,11 +685,11 @@ export class RoomStore {
         this.setApply(ApplyState.NONE);
         void this.loadInfo();
         void this.loadMike();
-        if (e.msg) ui.success(e.msg);
+        if (msg) ui.success(msg);
         return;
       case C.CONTROL_DENY:
         this.setApply(ApplyState.DENIED);
-        if (e.desc || e.msg) ui.info(e.desc || e.msg);
+        if (e.desc || msg) ui.info(e.desc || msg);
         return;
       case C.CONTROL_RETURN:
         void this.loadInfo();
@@ -692,7 +708,7 @@ export class RoomStore {
       case C.KICK_OUT:
       case C.KICK_OUT_:
         if (this.ddRid !== null) this.watcher?.unwatch(this.ddRid);
-        this.setError(e.code, e.msg || '你已被移出该房间');
+        this.setError(e.code, msg || '你已被移出该房间');
         this.stopTick();
         return;
       case C.CHAT: {
@@ -876,7 +892,7 @@ export class RoomStore {
   async assignControl(userId: number, agree = true): Promise<boolean> {
     const serial = this.roomSerial;
     if (serial === null) return false;
-    return this.act(() => this.root.api.post(RoomPaths.controlAssign, { roomSerial: serial, userId, agree: agree ? 1 : 0 }), () => void this.loadRequests());
+    return this.act(() => this.root.api.post(agree ? RoomPaths.controlAssign : RoomPaths.controlDeny, { roomSerial: serial, userId }), () => void this.loadRequests());
   }
 
   async inviteControl(userId: number): Promise<boolean> {
@@ -909,7 +925,7 @@ export class RoomStore {
   async setRotation(on: boolean, turnSecs?: number): Promise<boolean> {
     const serial = this.roomSerial;
     if (serial === null) return false;
-    const body: BodyOf<typeof RoomPaths.rotation> = { roomSerial: serial, on };
+    const body: BodyOf<typeof RoomPaths.rotation> = { roomSerial: serial, on: on ? 1 : 0 };
     if (turnSecs !== undefined) body.turnSecs = turnSecs;
     return this.act(() => this.root.api.post(RoomPaths.rotation, body), () => void this.loadInfo());
   }
@@ -946,11 +962,11 @@ export class RoomStore {
   }
 
   async blacklistAdd(userId: number): Promise<boolean> {
-    return this.act(() => this.root.api.post(RoomPaths.blackAdd, { blackUserId: userId }), () => void this.loadBlacklist(1));
+    return this.act(() => this.root.api.post(RoomPaths.blackAdd, { userId }), () => void this.loadBlacklist(1));
   }
 
   async blacklistDel(userId: number): Promise<boolean> {
-    return this.act(() => this.root.api.post(RoomPaths.blackDel, { blackUserId: userId }), () => void this.loadBlacklist(1));
+    return this.act(() => this.root.api.post(RoomPaths.blackDel, { userId }), () => void this.loadBlacklist(1));
   }
 
   /** Room settings: the room form (§2.14 settings). */
@@ -1004,6 +1020,11 @@ export class RoomStore {
     this.stopTick();
     if (this.onlineTimer) clearTimeout(this.onlineTimer);
   }
+}
+
+/** An event's msg when it is a text to show (the server puts the code's name there otherwise). */
+function shownText(msg: string): string {
+  return /^[A-Z_]+$/.test(msg) ? '' : msg;
 }
 
 function numberOr(v: unknown): number | null {

@@ -69,8 +69,6 @@ export const LiveSummaryDialog = observer(function LiveSummaryDialog() {
             <li key={i}>
               <Avatar src={g.avatar} name={g.nickname} size={28} />
               <span>{g.nickname}</span>
-              {g.giftImage && <img src={g.giftImage} alt="" width={24} height={24} />}
-              <span>x{g.giftNum ?? 1}</span>
             </li>
           ))}
         </ul>
@@ -92,10 +90,10 @@ export const RoomFloat = observer(function RoomFloat() {
   return (
     <button type="button" className="room-float" data-testid="room-float" onClick={() => navigate(`/game/live/${room.ddRid}`)}>
       <span className="room-float__live">直播中</span>
-      <span className="room-float__game">{info.game?.name || '游戏加载中...'}</span>
+      <span className="room-float__game">{info.game.name || '游戏加载中...'}</span>
       <span className="room-float__host">
-        <Avatar src={info.room.hostAvatar} name={info.room.hostNickname ?? ''} size={22} />
-        {info.room.hostNickname}
+        <Avatar src={info.room.host.avatar} name={info.room.host.nickname} size={22} />
+        {info.room.host.nickname}
       </span>
     </button>
   );

@@ -33,10 +33,10 @@ export const LivePage = observer(function LivePage() {
         </p>
       )}
       <ul className="live-list__grid">
-        {rows.map((r) => (
+        {rows.map(({ room: r, game: g, heat }) => (
           <li key={r.ddRid}>
             <button type="button" className="room-card" data-testid="room-card" data-ddrid={r.ddRid} onClick={() => navigate(`/game/live/${r.ddRid}`)}>
-              <div className="room-card__cover" style={r.gameLogo ? { backgroundImage: `url("${r.gameLogo}")` } : undefined}>
+              <div className="room-card__cover" style={g.logo ? { backgroundImage: `url("${g.logo}")` } : undefined}>
                 <span className="room-card__live">直播中</span>
                 {r.hasPassword && (
                   <span className="room-card__lock" aria-label="需要密码">
@@ -44,19 +44,19 @@ export const LivePage = observer(function LivePage() {
                   </span>
                 )}
                 <span className="room-card__heat" data-testid="room-heat">
-                  🔥 {formatHeat(r.heat)}
+                  🔥 {formatHeat(heat)}
                 </span>
               </div>
               <div className="room-card__body">
                 <div className="room-card__name">{r.roomName}</div>
                 <div className="room-card__host">
-                  <Avatar src={r.hostAvatar} name={r.hostNickname} size={22} />
-                  <span>{r.hostNickname}</span>
+                  <Avatar src={r.host.avatar} name={r.host.nickname} size={22} />
+                  <span>{r.host.nickname}</span>
                 </div>
                 <div className="room-card__game">
-                  {r.gameName || '游戏加载中...'}
+                  {g.name || '游戏加载中...'}
                   <span className="room-card__count" data-testid="relay-count">
-                    {live.countOf(r.gameId)}个房间在玩
+                    {live.countOf(g.id)}个房间在玩
                   </span>
                 </div>
               </div>

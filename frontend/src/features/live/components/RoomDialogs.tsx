@@ -81,8 +81,8 @@ export const BlacklistDialog = observer(function BlacklistDialog({ onClose }: { 
         <ul className="room-dialog__list">
           {rows.map((r) => (
             <li key={r.blackUserId} data-testid="black-item">
-              <Avatar src={r.userProfile?.avatar} name={r.userProfile?.nickname ?? ''} size={28} />
-              <span>{r.userProfile?.nickname ?? r.blackUserId}</span>
+              <Avatar src={r.userProfile.avatar} name={r.userProfile.nickname} size={28} />
+              <span>{r.userProfile.nickname}</span>
               <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.blacklistDel(r.blackUserId)}>
                 移除
               </button>
@@ -139,7 +139,7 @@ export const SettingsDialog = observer(function SettingsDialog({ onClose }: { on
   const [form, setForm] = useState<RoomForm>(() => ({
     roomName: info?.room.roomName ?? '',
     mode: info?.room.mode ?? 2,
-    gameId: info?.game?.id ?? null,
+    gameId: info?.game.id ?? null,
     password: '',
     isShow: (info?.room.isShow ?? 1) === 1,
   }));

@@ -101,7 +101,7 @@ export const RoomPage = observer(function RoomPage() {
         <div className="room__title">
           <span className={`room__mode room__mode--${info.room.mode === RoomMode.HAND ? 'hand' : 'relay'}`}>{info.room.mode === RoomMode.HAND ? '接力' : '一起玩'}</span>
           <strong data-testid="room-name">{info.room.roomName}</strong>
-          <span className="room__game">{info.game?.name || '游戏加载中...'}</span>
+          <span className="room__game">{info.game.name || '游戏加载中...'}</span>
         </div>
         <div className="room__tools">
           <button type="button" className="btn btn--ghost btn--sm" data-testid="room-online-count" onClick={() => setTab('online')}>
@@ -245,7 +245,7 @@ const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore 
   const rot = room.rotation;
   const applyText =
     room.applyState === ApplyState.PENDING ? `申请中 ${room.applySecondsLeft}s` : room.applyState === ApplyState.DENIED ? `已被拒绝 ${room.applySecondsLeft}s` : '申请控制';
-  const controller = room.info?.room.controllerId ?? 0;
+  const controller = room.info?.room.controller ?? 0;
   const guestControls = controller > 0 && controller !== room.hostUid;
   return (
     <div className="room-control" data-testid="control-panel">
@@ -303,7 +303,7 @@ const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore 
           <ul className="room-control__requests" data-testid="control-requests">
             {(room.requests ?? []).map((r) => (
               <li key={r.userId} data-testid="control-request" data-uid={r.userId}>
-                <span>{r.nickname} 申请控制权</span>
+                <span>{r.user.nickname} 申请控制权</span>
                 <button type="button" className="btn btn--primary btn--sm" data-testid="control-assign" onClick={() => void room.assignControl(r.userId, true)}>
                   同意
                 </button>
@@ -440,17 +440,19 @@ const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: Ro
   );
 });
 
+const SEAT_TEXT: Record<string, string> = { open: '空位', closed: '已关闭', banned: '已禁麦', locked: '已锁定', host: '主播' };
+
 /** The mic seats: host seat, taken seats with their control mark, open/locked seats. */
 const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
   const seats = room.mike?.mikeList ?? [];
   return (
     <div className="room-mike" data-testid="mike-list">
       <ul className="room-mike__seats">
-        {seats.map((s, i) => (
-          <li key={`${s.userId}-${i}`} className={`room-mike__seat${s.type > SeatType.DENY ? ' has-control' : ''}`} data-testid="mike-seat" data-uid={s.userId} data-type={s.type}>
-            <Avatar src={s.avatar} name={s.nickname} size={36} />
-            <span className="room-mike__name">{s.nickname}</span>
-            {s.userId === room.hostUid && <em className="room-online__tag">主播</em>}
+        {seats.map((s) => (
+          <li key={s.index} className={`room-mike__seat${s.type > SeatType.DENY ? ' has-control' : ''}`} data-testid="mike-seat" data-uid={s.userId ?? ''} data-state={s.state} data-type={s.type}>
+            <Avatar src={s.user?.avatar} name={s.user?.nickname ?? String(s.index + 1)} size={36} />
+            <span className="room-mike__name">{s.user?.nickname ?? SEAT_TEXT[s.state] ?? '空位'}</span>
+            {s.state === 'host' && <em className="room-online__tag">主播</em>}
             {s.type > SeatType.DENY && <em className="room-mike__ctl">控制中</em>}
             {s.isBanVoice ? <em className="room-mike__ban">禁麦</em> : null}
           </li>

@@ -59,7 +59,7 @@ export class LiveStore {
         this.list = list;
         this.page = page;
       });
-      const gameIds = [...new Set(list.rows.map((r) => r.gameId))];
+      const gameIds = [...new Set(list.rows.map((r) => r.game.id))];
       if (gameIds.length > 0) await this.loadCounts(gameIds);
     } catch (e) {
       this.root.ui.error(errorMessage(e));
@@ -78,7 +78,7 @@ export class LiveStore {
   }
 
   countOf(gameId: number): number {
-    return Number((this.counts as Record<string, number>)[String(gameId)] ?? 0);
+    return this.counts[String(gameId)] ?? 0;
   }
 
   // ---------------------------------------------------------------- start relay (§4.3)
