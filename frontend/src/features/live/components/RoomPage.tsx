@@ -197,7 +197,7 @@ const RoomStreamView = observer(function RoomStreamView({ session, controlling }
       <canvas
         ref={canvasRef}
         className={`stream__canvas${session.phase === 'playing' ? ' is-playing' : ''}`}
-        data-testid="room-canvas"
+        data-testid="stream-canvas"
         data-phase={session.phase}
         data-control={controlling ? '1' : '0'}
         tabIndex={0}
@@ -449,7 +449,7 @@ const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
     <div className="room-mike" data-testid="mike-list">
       <ul className="room-mike__seats">
         {seats.map((s) => (
-          <li key={s.index} className={`room-mike__seat${s.type > SeatType.DENY ? ' has-control' : ''}`} data-testid="mike-seat" data-uid={s.userId ?? ''} data-state={s.state} data-type={s.type}>
+          <li key={s.index} className={`room-mike__seat${s.type > SeatType.DENY ? ' has-control' : ''}`} data-testid="mike-seat" data-uid={s.userId ?? ''} data-state={s.user && s.state !== 'host' ? 'taken' : s.state} data-type={s.type}>
             <Avatar src={s.user?.avatar} name={s.user?.nickname ?? String(s.index + 1)} size={36} />
             <span className="room-mike__name">{s.user?.nickname ?? SEAT_TEXT[s.state] ?? '空位'}</span>
             {s.state === 'host' && <em className="room-online__tag">主播</em>}
