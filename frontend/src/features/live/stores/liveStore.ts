@@ -19,6 +19,7 @@ export interface PickerGame {
 /** localStorage key prefix of the relay public-beta notice's read flag (per user id, §2.12). */
 export const RELAY_NOTICE_KEY = 'yoo_relay_notice_';
 export const RELAY_NOTICE_DELAY_MS = 1200;
+export const RELAY_NOTICE_TEXT = '恭喜你获得一起玩公测资格，快去手机端创建房间吧~';
 
 /** The open start-relay dialog (§2.12). */
 export interface RelayDialog {
@@ -104,6 +105,7 @@ export class LiveStore {
       }
       return;
     }
+    this.scheduleRelayNotice();
     let params: RoomParams;
     try {
       params = await this.root.api.post(RoomPaths.params, {});
@@ -130,6 +132,31 @@ export class LiveStore {
       };
     });
     if (!preset) await this.searchGames('');
+  }
+
+  /**
+   * The relay public-beta notice (§2.12): once per user, 1.2 s after a passed check; the read
+   * flag is kept in localStorage by user id.
+   */
+  private scheduleRelayNotice(): void {
+    const uid = this.root.user.profile?.uid;
+    if (uid === undefined) return;
+    const key = `${RELAY_NOTICE_KEY}${uid}`;
+    let storage: Storage | null = null;
+    try {
+      storage = window.localStorage;
+    } catch {
+      return;
+    }
+    if (storage.getItem(key) === '1') return;
+    setTimeout(() => {
+      try {
+        storage.setItem(key, '1');
+      } catch {
+        // private mode: shown again next time
+      }
+      void this.root.ui.alert({ title: '温馨提示', message: RELAY_NOTICE_TEXT, confirmText: '好的' });
+    }, RELAY_NOTICE_DELAY_MS);
   }
 
   /** The game picker's remote search (recent games first is the server's order). */
