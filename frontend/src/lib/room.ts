@@ -189,13 +189,13 @@ export function validatePassword(password: string): string | null {
 }
 
 /** The room form as the create/edit calls take it (§3): password base64 with isUpdatePass 1. */
-export function roomFormBody(form: RoomForm): { roomName: string; mode: number; gameId: number; isShow: number; password?: string; isUpdatePass: number } {
+export function roomFormBody(form: RoomForm): { roomName: string; mode: number; gameId: number; isShow: 0 | 1; password?: string; isUpdatePass: 0 | 1 } {
   const body = {
     roomName: form.roomName.trim(),
     mode: form.mode ?? RoomMode.RELAY,
     gameId: form.gameId ?? 0,
-    isShow: form.isShow ? 1 : 0,
-    isUpdatePass: form.password ? 1 : 0,
+    isShow: form.isShow ? (1 as const) : (0 as const),
+    isUpdatePass: form.password ? (1 as const) : (0 as const),
   };
   return form.password ? { ...body, password: encodePassword(form.password) } : body;
 }

@@ -446,8 +446,7 @@ export class GameStore {
       });
       const info = room.info?.room;
       if (together && info) {
-        const ok = await room.edit({ roomName: info.roomName, mode: info.mode, gameId: game.id, password: '', isShow: info.isShow === 1 });
-        if (!ok) return false;
+        // the new game's session, started with the relay params, becomes the room's relay
         await this.openNodePicker(game, { isApplyRelay: info.mode, isUpdatePass: 0, isShow: info.isShow });
         return false;
       }

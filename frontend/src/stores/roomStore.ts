@@ -969,11 +969,10 @@ export class RoomStore {
     return this.act(() => this.root.api.post(RoomPaths.blackDel, { userId }), () => void this.loadBlacklist(1));
   }
 
-  /** Room settings: the room form (§2.14 settings). */
+  /** Room settings: the room form (§2.14 settings) of the room this user hosts. */
   async edit(form: RoomForm): Promise<boolean> {
-    const ddRid = this.ddRid;
-    if (ddRid === null) return false;
-    return this.act(() => this.root.api.post(RoomPaths.edit, { ddRid, ...roomFormBody(form) }), () => void this.loadInfo());
+    if (this.ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.edit, roomFormBody(form)), () => void this.loadInfo());
   }
 
   // ---------------------------------------------------------------- live summary (§2.15)
