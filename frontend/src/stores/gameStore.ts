@@ -606,6 +606,14 @@ export class GameStore {
         ui.info(e.message || '当前游戏已在运行中');
         if (this.live?.status === GameStatus.QUEUE) ui.setQueueDialogLarge(true);
         return;
+      case ErrorCode.GAME_RELAY_EXIST: {
+        // social.md §8: the user is in a room; confirmed, the room is left and the start runs again
+        const ok = await ui.confirm({ title: '提示', message: e.message || '当前正在房间中，是否退出房间并启动游戏？' });
+        if (!ok) return;
+        await this.root.room.exit();
+        await this.start(req);
+        return;
+      }
       case ErrorCode.GAME_SHORT_OF_TIME:
         this.root.playTime.openUseUp(req.gameId);
         return;

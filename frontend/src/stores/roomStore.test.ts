@@ -349,4 +349,21 @@ describe('RoomStore', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(root.room.rotation.secondsLeft).toBe(120);
   });
+
+  // a reload: the membership the server knows is entered again quietly; a refusal asks nothing
+  it('restores the room this user is in after login', async () => {
+    const { root, t, channel } = await roomRoot();
+    t.api.on('POST', '/api/japi/yoo/v2/room/userInfo', () => ({ id: ME, ddRid: DD, roomSerial: 9001, gameType: 4, applyControl: { state: 0 }, chatBanned: false }));
+    await root.room.restore();
+    await settle();
+    expect(root.room.inRoom).toBe(true);
+    expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 10 });
+
+    root.room.forget();
+    t.api.on('POST', RoomPaths.loginRelayRoom, () => fail(130201, '请输入房间密码'));
+    await root.room.restore();
+    await settle();
+    expect(root.room.ddRid).toBeNull();
+    expect(root.room.passwordPrompt).toBeNull();
+  });
 });

@@ -43,6 +43,7 @@ export const RoomPaths = {
   connection: '/api/japi/yoo/v2/room/connection',
   info: '/api/japi/yoo/v2/room/info',
   userList: '/api/japi/yoo/v2/room/userList',
+  userInfo: '/api/japi/yoo/v2/room/userInfo',
   exit: '/api/japi/yoo/v2/room/exit',
   liveDetail: '/api/japi/yoo/v2/room/live/detail',
   list: '/api/japi/yoo/v2/room/list',
@@ -120,6 +121,8 @@ export interface EnterOptions {
   password?: string;
   /** 1 after a confirm: exit the other room / device / running game */
   force?: boolean;
+  /** a membership restored at start-up: a refusal forgets the room, nothing is asked */
+  silent?: boolean;
 }
 
 const ONLINE_RELOAD_MS = 300;
@@ -305,6 +308,10 @@ export class RoomStore {
     try {
       entry = await this.root.api.post(RoomPaths.loginRelayRoom, body);
     } catch (e) {
+      if (opts.silent) {
+        runInAction(() => this.forget());
+        return;
+      }
       await this.entryFailed(ddRid, e, opts);
       return;
     }
@@ -369,6 +376,20 @@ export class RoomStore {
         return;
       default:
         this.setError(e.code, e.message || (e.code === RoomCode.NOT_EXIST ? RoomText.NOT_EXIST : errorMessage(e)));
+    }
+  }
+
+  /**
+   * After login (or a reload): the room this user is a member of (room/userInfo), entered again
+   * quietly so the room float shows and the events resume.
+   */
+  async restore(): Promise<void> {
+    if (this.ddRid !== null) return;
+    try {
+      const me = await this.root.api.post(RoomPaths.userInfo, {});
+      if (me?.ddRid && this.ddRid === null) await this.enter(me.ddRid, { silent: true });
+    } catch {
+      // not in a room
     }
   }
 

@@ -94,6 +94,7 @@ export class RootStore {
   /** Called once the user is known to be logged in (start-up or login). */
   onLoggedIn(): void {
     void this.game.refresh();
+    void this.room.restore();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.openTimer = setTimeout(() => {
       this.openTimer = null;
