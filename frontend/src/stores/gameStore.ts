@@ -435,8 +435,8 @@ export class GameStore {
    */
   private async confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
     const room = this.root.room;
-    const current = room.info?.game;
-    if (!room.inRoom || !current || current.id === game.id) return true;
+    const current = room?.info?.game;
+    if (!room || !room.inRoom || !current || current.id === game.id) return true;
     if (room.isHost) {
       const together = await this.root.ui.confirm({
         title: '切换游戏',
@@ -610,7 +610,7 @@ export class GameStore {
         // social.md §8: the user is in a room; confirmed, the room is left and the start runs again
         const ok = await ui.confirm({ title: '提示', message: e.message || '当前正在房间中，是否退出房间并启动游戏？' });
         if (!ok) return;
-        await this.root.room.exit();
+        await this.root.room?.exit();
         await this.start(req);
         return;
       }
@@ -670,7 +670,7 @@ export class GameStore {
         ended = true;
         // the over of a relay session from PLAYING names the room's live (social.md §2.15)
         const serial = answer && typeof answer === 'object' ? (answer as { roomSerial?: unknown }).roomSerial : undefined;
-        if (typeof serial === 'number' && serial > 0) this.root.room.liveEnded(serial);
+        if (typeof serial === 'number' && serial > 0) void this.root.loadRoom().then((room) => room.liveEnded(serial));
         break;
       } catch (e) {
         lastError = e;
@@ -708,7 +708,8 @@ export class GameStore {
         if (s) this.applyServerEvent(s);
       });
       // watch while you wait: entering one's own game leaves the room being watched
-      if (this.root.room.inRoom && !this.root.room.isHost) this.root.room.forget();
+      const room = this.root.room;
+      if (room && room.inRoom && !room.isHost) room.forget();
       if (s?.streamUrl && s.ticket) {
         this.confirmGrant = { sessionId: key(l.id), grant: { streamUrl: s.streamUrl, ticket: s.ticket }, at: Date.now() };
       }

@@ -71,12 +71,13 @@ async function roomRoot(opts: { host?: number } = {}) {
   env.t.api.on('POST', RoomPaths.controlApply, () => null);
   env.t.api.on('POST', RoomPaths.liveDetail, (body) => ({ roomSerial: body.roomSerial, type: 0, liveDuration: 12, audienceCount: 3, giftLogList: [] }));
   env.t.api.on('POST', RoomPaths.exit, () => ({ ddRid: DD, roomSerial: host === ME ? 9001 : null }));
-  return { ...env, server };
+  const room = await env.root.loadRoom();
+  return { ...env, server, room };
 }
 
 async function entered(opts: { host?: number } = {}) {
   const env = await roomRoot(opts);
-  await env.root.room.enter(DD);
+  await env.room.enter(DD);
   await settle();
   nextOffset = 11;
   return env;
@@ -92,36 +93,36 @@ describe('RoomStore', () => {
 
   // entry reads the room and watches from the answer's position
   it('enters, reads the room and watches from the position of the answer', async () => {
-    const { root, channel, t } = await entered();
-    expect(root.room.load).toBe(RoomLoad.SUCCESS);
-    expect(root.room.info?.room.roomName).toBe('一起来玩');
-    expect(root.room.onlineCount).toBe(3);
+    const { room, channel, t } = await entered();
+    expect(room.load).toBe(RoomLoad.SUCCESS);
+    expect(room.info?.room.roomName).toBe('一起来玩');
+    expect(room.onlineCount).toBe(3);
     expect(t.api.callsTo(RoomPaths.loginRelayRoom)[0].body).toEqual({ ddRid: DD, mode: 1, invitable: 1 });
     expect(channel.roomFrames).toEqual([{ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 10 }]);
   });
 
   // §2.13: 130201 opens the prompt, a wrong password keeps it with the server's text, the right one enters
   it('asks for the password, refuses a wrong one and enters with the right one (base64)', async () => {
-    const { root, server, t } = await roomRoot();
+    const { room, server, t } = await roomRoot();
     server.password = '4321';
-    await root.room.enter(DD);
+    await room.enter(DD);
     await settle();
-    expect(root.room.passwordPrompt).toEqual({ ddRid: DD, message: null });
-    expect(await root.room.submitPassword('12')).toBe('密码格式不正确');
-    expect(await root.room.submitPassword('')).toBe('密码不能为空');
-    await root.room.submitPassword('1111');
+    expect(room.passwordPrompt).toEqual({ ddRid: DD, message: null });
+    expect(await room.submitPassword('12')).toBe('密码格式不正确');
+    expect(await room.submitPassword('')).toBe('密码不能为空');
+    await room.submitPassword('1111');
     await settle();
-    expect(root.room.passwordPrompt).toEqual({ ddRid: DD, message: '房间密码错误' });
-    await root.room.submitPassword('4321');
+    expect(room.passwordPrompt).toEqual({ ddRid: DD, message: '房间密码错误' });
+    await room.submitPassword('4321');
     await settle();
-    expect(root.room.passwordPrompt).toBeNull();
-    expect(root.room.load).toBe(RoomLoad.SUCCESS);
+    expect(room.passwordPrompt).toBeNull();
+    expect(room.load).toBe(RoomLoad.SUCCESS);
     expect(t.api.callsTo(RoomPaths.loginRelayRoom).at(-1)!.body).toMatchObject({ password: 'NDMyMQ==' });
   });
 
   // §4.5: 130203/130204/130443 confirm, then the same entry with force 1
   it.each([130203, 130204, 130443])('confirms %d and retries with force', async (code) => {
-    const { root, t } = await roomRoot();
+    const { root, room, t } = await roomRoot();
     let refused = false;
     t.api.on('POST', RoomPaths.loginRelayRoom, (body) => {
       if (!body.force) {
@@ -130,7 +131,7 @@ describe('RoomStore', () => {
       }
       return { status: 1, epoch: 'e1', offset: 0 }; // read as far as the store reads an entry
     });
-    const entering = root.room.enter(DD);
+    const entering = room.enter(DD);
     await settle();
     expect(refused).toBe(true);
     expect(root.ui.messageBoxes).toHaveLength(1);
@@ -138,65 +139,65 @@ describe('RoomStore', () => {
     await entering;
     await settle();
     expect(t.api.callsTo(RoomPaths.loginRelayRoom).at(-1)!.body).toMatchObject({ force: 1 });
-    expect(root.room.load).toBe(RoomLoad.SUCCESS);
+    expect(room.load).toBe(RoomLoad.SUCCESS);
   });
 
   it('shows the error view for a room that does not exist', async () => {
-    const { root, t } = await roomRoot();
+    const { room, t } = await roomRoot();
     t.api.on('POST', RoomPaths.loginRelayRoom, () => fail(130300, '房间不存在'));
-    await root.room.enter(DD);
-    expect(root.room.load).toBe(RoomLoad.ERROR);
-    expect(root.room.error).toEqual({ code: 130300, message: '房间不存在' });
+    await room.enter(DD);
+    expect(room.load).toBe(RoomLoad.ERROR);
+    expect(room.error).toEqual({ code: 130300, message: '房间不存在' });
   });
 
   // events apply once each, in offset order; a resent duplicate changes nothing
   it('applies events by offset and drops duplicates', async () => {
-    const { root, channel } = await entered();
+    const { room, channel } = await entered();
     const a = chat('第一条');
     const b = chat('第二条');
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [a, b] });
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [b] });
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [a, b, chat('第三条')] });
-    expect(root.room.chat.map((c) => c.text)).toEqual(['第一条', '第二条', '第三条']);
-    expect(root.room.offset).toBe(13);
+    expect(room.chat.map((c) => c.text)).toEqual(['第一条', '第二条', '第三条']);
+    expect(room.offset).toBe(13);
     // another room's events are not this room's
     channel.push({ kind: 'roomEvents', ddRid: DD + 1, epoch: 'e1', events: [chat('别处')] });
-    expect(root.room.chat).toHaveLength(3);
+    expect(room.chat).toHaveLength(3);
   });
 
   // a hole in the offsets: refetch, and watch again from the refetched position
   it('refetches and watches again after a gap', async () => {
-    const { root, channel, server, t } = await entered();
+    const { room, channel, server, t } = await entered();
     const infoReads = t.api.callsTo(RoomPaths.info).length;
     server.offset = 20;
     nextOffset = 15;
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [chat('跳过了')] });
     await settle();
     expect(t.api.callsTo(RoomPaths.info).length).toBe(infoReads + 1);
-    expect(root.room.chat).toHaveLength(0);
+    expect(room.chat).toHaveLength(0);
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 20 });
   });
 
   // ROOM_RESET: room info, mike and online are read again; the watch restarts at the reset's position
   it('refetches after ROOM_RESET and watches from its position', async () => {
-    const { root, channel, server, t } = await entered();
+    const { room, channel, server, t } = await entered();
     const reads = [RoomPaths.info, RoomPaths.mikeList, RoomPaths.userList].map((p) => t.api.callsTo(p).length);
     server.online = 120;
     channel.push({ kind: 'roomReset', ddRid: DD, epoch: 'e2', offset: 7 });
     await settle();
     expect([RoomPaths.info, RoomPaths.mikeList, RoomPaths.userList].map((p) => t.api.callsTo(p).length)).toEqual(reads.map((n) => n + 1));
-    expect(root.room.epoch).toBe('e2');
-    expect(root.room.offset).toBe(7);
-    expect(root.room.onlineCount).toBe(120);
+    expect(room.epoch).toBe('e2');
+    expect(room.offset).toBe(7);
+    expect(room.onlineCount).toBe(120);
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e2', afterOffset: 7 });
     nextOffset = 8;
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e2', events: [chat('新纪元')] });
-    expect(root.room.chat.map((c) => c.text)).toEqual(['新纪元']);
+    expect(room.chat.map((c) => c.text)).toEqual(['新纪元']);
   });
 
   // a dropped socket: on reopen the watch resumes after the last applied offset
   it('resumes the watch after the last offset when the socket comes back', async () => {
-    const { root, channel } = await entered();
+    const { room, channel } = await entered();
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [chat('一'), chat('二')] });
     channel.drop();
     channel.reopen();
@@ -204,87 +205,87 @@ describe('RoomStore', () => {
     // the server resends from 13 (and a copy of 12): each shows once
     nextOffset = 12;
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [chat('二'), chat('三')] });
-    expect(root.room.chat.map((c) => c.text)).toEqual(['一', '二', '三']);
+    expect(room.chat.map((c) => c.text)).toEqual(['一', '二', '三']);
   });
 
   // targeted events reach only the users they name
   it('ignores events targeted at someone else', async () => {
-    const { root, channel } = await entered();
+    const { room, channel } = await entered();
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME + 1], desc: '被拒绝' })] });
-    expect(root.room.applyState).toBe(ApplyState.NONE);
-    expect(root.room.offset).toBe(11);
+    expect(room.applyState).toBe(ApplyState.NONE);
+    expect(room.offset).toBe(11);
   });
 
   // §4.7: applying sets 1 for 30 s; a denial sets 2 for 60 s; the 1 s tick returns to 0
   it('counts the apply state down (30 s pending, 60 s denied)', async () => {
-    const { root, channel } = await entered();
-    await root.room.applyControl();
-    expect(root.room.applyState).toBe(ApplyState.PENDING);
-    expect(root.room.applySecondsLeft).toBe(30);
+    const { root, room, channel } = await entered();
+    await room.applyControl();
+    expect(room.applyState).toBe(ApplyState.PENDING);
+    expect(room.applySecondsLeft).toBe(30);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(root.room.applySecondsLeft).toBe(20);
+    expect(room.applySecondsLeft).toBe(20);
     await vi.advanceTimersByTimeAsync(20_000);
-    expect(root.room.applyState).toBe(ApplyState.NONE);
+    expect(room.applyState).toBe(ApplyState.NONE);
 
-    await root.room.applyControl();
+    await room.applyControl();
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME], desc: '主播拒绝了你的申请' })] });
-    expect(root.room.applyState).toBe(ApplyState.DENIED);
-    expect(root.room.applySecondsLeft).toBe(60);
+    expect(room.applyState).toBe(ApplyState.DENIED);
+    expect(room.applySecondsLeft).toBe(60);
     expect(root.ui.toasts.at(-1)?.message).toBe('主播拒绝了你的申请');
     // a second application is refused while the state shows
-    expect(await root.room.applyControl()).toBe(false);
+    expect(await room.applyControl()).toBe(false);
     await vi.advanceTimersByTimeAsync(59_000);
-    expect(root.room.applyState).toBe(ApplyState.DENIED);
+    expect(room.applyState).toBe(ApplyState.DENIED);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(root.room.applyState).toBe(ApplyState.NONE);
+    expect(room.applyState).toBe(ApplyState.NONE);
   });
 
   // CONTROL_ON: state 0, and the refetched info names this user controller
   it('gains control on CONTROL_ON and loses it on CONTROL_OFF', async () => {
-    const { root, channel, server } = await entered();
-    await root.room.applyControl();
+    const { root, room, channel, server } = await entered();
+    await room.applyControl();
     server.controllerId = ME;
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_ON, {}, { userIds: [ME] })] });
     await settle();
-    expect(root.room.applyState).toBe(ApplyState.NONE);
-    expect(root.room.hasControl).toBe(true);
+    expect(room.applyState).toBe(ApplyState.NONE);
+    expect(room.hasControl).toBe(true);
     server.controllerId = HOST;
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_OFF, {}, { userIds: [ME] })] });
     await settle();
-    expect(root.room.hasControl).toBe(false);
+    expect(room.hasControl).toBe(false);
     expect(root.ui.toasts.at(-1)?.message).toBe('当前用户被收回控制权');
   });
 
   // §4.9/§9: the barrage keeps the last 500; [name.ext] is stripped; own lines get the stroke; colours
   it('caps the barrage at 500 with the colours of §9', async () => {
-    const { root, channel } = await entered();
+    const { room, channel } = await entered();
     const events = [];
     for (let i = 0; i < BARRAGE_MAX + 20; i++) events.push(chat(`消息${i}`));
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events });
-    expect(root.room.barrage).toHaveLength(BARRAGE_MAX);
-    expect(root.room.barrage[0].text).toBe('消息20');
+    expect(room.barrage).toHaveLength(BARRAGE_MAX);
+    expect(room.barrage[0].text).toBe('消息20');
     channel.push({
       kind: 'roomEvents',
       ddRid: DD,
       epoch: 'e1',
       events: [chat('[微笑.png]好', ME, '我'), ev(RoomEventCode.ROOM_ENTER, { nickname: '小明', userId: 3 })],
     });
-    const own = root.room.barrage.at(-2)!;
+    const own = room.barrage.at(-2)!;
     expect(own).toMatchObject({ text: '[微笑]好', color: BarrageColor.DEFAULT, stroke: 2, strokeColor: '#F52846' });
-    expect(root.room.barrage.at(-1)).toMatchObject({ text: '小明 进入房间', color: '#94F7C5', stroke: 0 });
-    expect(root.room.barrageOn).toBe(true);
+    expect(room.barrage.at(-1)).toMatchObject({ text: '小明 进入房间', color: '#94F7C5', stroke: 0 });
+    expect(room.barrageOn).toBe(true);
   });
 
   // CONTROL_REQUEST shows in the barrage only for the host
   it('shows control requests to the host only', async () => {
     const viewer = await entered();
     viewer.channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })] });
-    expect(viewer.root.room.barrage).toHaveLength(0);
+    expect(viewer.room.barrage).toHaveLength(0);
     viewer.root.dispose();
 
     const host = await entered({ host: ME });
     host.channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })] });
-    expect(host.root.room.barrage.at(-1)).toMatchObject({ text: '小红 申请控制权', color: '#FE8342' });
+    expect(host.room.barrage.at(-1)).toMatchObject({ text: '小红 申请控制权', color: '#FE8342' });
   });
 
   // 2015 / 2025: the invite confirms with the spec's texts; 同意 accepts by roomSerial
@@ -300,39 +301,39 @@ describe('RoomStore', () => {
 
   // KICK_OUT aimed at this user: the error view with the event's message
   it('shows the error view when kicked', async () => {
-    const { root, channel } = await entered();
+    const { room, channel } = await entered();
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.KICK_OUT, {}, { userIds: [ME], msg: '你已被移出该房间' })] });
-    expect(root.room.load).toBe(RoomLoad.ERROR);
-    expect(root.room.error).toEqual({ code: 2031, message: '你已被移出该房间' });
+    expect(room.load).toBe(RoomLoad.ERROR);
+    expect(room.error).toEqual({ code: 2031, message: '你已被移出该房间' });
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'unwatch', ddRid: DD });
   });
 
   // USER_RELAY_END: the room is over and the live summary opens for everyone
   it('opens the live summary when the relay ends', async () => {
-    const { root, channel, t } = await entered();
+    const { room, channel, t } = await entered();
     channel.push({ kind: 'notification', code: 130447, content: '', data: '{}' });
     await settle();
-    expect(root.room.ended).toBe(true);
-    expect(root.room.summaryOpen).toBe(true);
+    expect(room.ended).toBe(true);
+    expect(room.summaryOpen).toBe(true);
     expect(t.api.callsTo(RoomPaths.liveDetail)[0].body).toEqual({ roomSerial: 9001 });
   });
 
   // the host's exit ends the room: the summary is read by roomSerial
   it('opens the summary after the host exits', async () => {
-    const { root, t } = await entered({ host: ME });
-    expect(root.room.hostsRelay).toBe(true);
-    await root.room.exit();
+    const { room, t } = await entered({ host: ME });
+    expect(room.hostsRelay).toBe(true);
+    await room.exit();
     await settle();
     expect(t.api.callsTo(RoomPaths.exit)).toHaveLength(1);
-    expect(root.room.summaryOpen).toBe(true);
-    expect(root.room.ddRid).toBeNull();
+    expect(room.summaryOpen).toBe(true);
+    expect(room.ddRid).toBeNull();
   });
 
   // 20007: sending chat without a bound phone prompts to bind one
   it('prompts to bind a phone on 20007', async () => {
-    const { root, t } = await entered();
+    const { root, room, t } = await entered();
     t.api.on('POST', RoomPaths.chatSend, () => fail(20007, 'x'));
-    const sending = root.room.sendChat('你好');
+    const sending = room.sendChat('你好');
     await settle();
     expect(root.ui.messageBoxes[0].message).toBe('根据相关法律法规，为保障您的账户安全，体验当前功能需绑定手机号哦~');
     root.ui.messageBoxes[0].resolve(true);
@@ -341,29 +342,29 @@ describe('RoomStore', () => {
 
   // rotation: my place in the queue and the turn's time left
   it('reads the rotation position and time left', async () => {
-    const { root, server } = await roomRoot();
+    const { room, server } = await roomRoot();
     server.rotation = { on: true, turnSecs: 300, current: null, queue: [40004, ME], turnEndsAt: T0 + 125_000 };
-    await root.room.enter(DD);
+    await room.enter(DD);
     await settle();
-    expect(root.room.rotation).toEqual({ on: true, position: 2, queued: 2, secondsLeft: 125, turnSecs: 300, current: null });
+    expect(room.rotation).toEqual({ on: true, position: 2, queued: 2, secondsLeft: 125, turnSecs: 300, current: null });
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(root.room.rotation.secondsLeft).toBe(120);
+    expect(room.rotation.secondsLeft).toBe(120);
   });
 
   // a reload: the membership the server knows is entered again quietly; a refusal asks nothing
   it('restores the room this user is in after login', async () => {
     const { root, t, channel } = await roomRoot();
     t.api.on('POST', '/api/japi/yoo/v2/room/userInfo', () => ({ id: ME, ddRid: DD, roomSerial: 9001, gameType: 4, applyControl: { state: 0 }, chatBanned: false }));
-    await root.room.restore();
+    root.onLoggedIn();
     await settle();
-    expect(root.room.inRoom).toBe(true);
+    expect(root.room?.inRoom).toBe(true);
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 10 });
 
-    root.room.forget();
+    root.room!.forget();
     t.api.on('POST', RoomPaths.loginRelayRoom, () => fail(130201, '请输入房间密码'));
-    await root.room.restore();
+    await root.room!.restore(DD);
     await settle();
-    expect(root.room.ddRid).toBeNull();
-    expect(root.room.passwordPrompt).toBeNull();
+    expect(root.room!.ddRid).toBeNull();
+    expect(root.room!.passwordPrompt).toBeNull();
   });
 });

@@ -43,7 +43,6 @@ export const RoomPaths = {
   connection: '/api/japi/yoo/v2/room/connection',
   info: '/api/japi/yoo/v2/room/info',
   userList: '/api/japi/yoo/v2/room/userList',
-  userInfo: '/api/japi/yoo/v2/room/userInfo',
   exit: '/api/japi/yoo/v2/room/exit',
   liveDetail: '/api/japi/yoo/v2/room/live/detail',
   list: '/api/japi/yoo/v2/room/list',
@@ -379,18 +378,9 @@ export class RoomStore {
     }
   }
 
-  /**
-   * After login (or a reload): the room this user is a member of (room/userInfo), entered again
-   * quietly so the room float shows and the events resume.
-   */
-  async restore(): Promise<void> {
-    if (this.ddRid !== null) return;
-    try {
-      const me = await this.root.api.post(RoomPaths.userInfo, {});
-      if (me?.ddRid && this.ddRid === null) await this.enter(me.ddRid, { silent: true });
-    } catch {
-      // not in a room
-    }
+  /** After login (or a reload): the membership the server knows, entered again quietly. */
+  async restore(ddRid: number): Promise<void> {
+    if (this.ddRid === null) await this.enter(ddRid, { silent: true });
   }
 
   /** The password prompt's submit; a bad format is refused locally with §5's text. */

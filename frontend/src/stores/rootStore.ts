@@ -1,4 +1,4 @@
-import { reaction } from 'mobx';
+import { observable, reaction, runInAction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
 import { ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
@@ -9,8 +9,7 @@ import type { GameState } from '../api/types';
 import { NoticeStore } from './noticeStore';
 import { PlayTimeStore } from './playTimeStore';
 import { QueueStore } from './queueStore';
-import { RoomStore } from './roomStore';
-import { RoomCode } from '../lib/room';
+import type { RoomStore } from './roomStore';
 import { UiStore } from './uiStore';
 import { UserStore } from './userStore';
 
@@ -39,7 +38,12 @@ export class RootStore {
   readonly queue: QueueStore;
   readonly playTime: PlayTimeStore;
   readonly notice: NoticeStore;
-  readonly room: RoomStore;
+  /**
+   * The room store, loaded with its code on first need (a room page, a restored membership):
+   * the rooms' code stays out of the home page's scripts. Null until then.
+   */
+  private readonly roomBox = observable.box<RoomStore | null>(null, { deep: false });
+  private roomLoading: Promise<RoomStore> | null = null;
   /** the WebSocket; created at login, closed and dropped at logout */
   private channel: PushChannel | null = null;
   private openTimer: ReturnType<typeof setTimeout> | null = null;
@@ -59,12 +63,6 @@ export class RootStore {
     // these react to the game state from their construction on
     this.queue = new QueueStore(this);
     this.notice = new NoticeStore(this);
-    this.room = new RoomStore(this);
-    // the room's watch frames go on whichever socket is open (none while logged out)
-    this.room.setWatcher({
-      watch: (ddRid, epoch, afterOffset) => this.channel?.watchRoom(ddRid, epoch, afterOffset),
-      unwatch: (ddRid) => this.channel?.unwatchRoom(ddRid),
-    });
     this.unsubscribe = this.api.subscribe((info) => this.onEnvelope(info));
     // a session of this client ended: its play time was charged, re-read the profile
     this.stopProfileOnEnd = reaction(
@@ -77,6 +75,41 @@ export class RootStore {
     this.stopSharedReports = effects.onQualityReport((report) => {
       if (this.user.isLoggedIn) this.game.presentQualityReport(report, false);
     });
+  }
+
+  /** The room store once loaded (observable); null before. */
+  get room(): RoomStore | null {
+    return this.roomBox.get();
+  }
+
+  /** Loads the room store's code and creates it, once. */
+  loadRoom(): Promise<RoomStore> {
+    if (!this.roomLoading) {
+      this.roomLoading = import('./roomStore').then(({ RoomStore }) => {
+        const room = new RoomStore(this);
+        // the room's watch frames go on whichever socket is open (none while logged out)
+        room.setWatcher({
+          watch: (ddRid, epoch, afterOffset) => this.channel?.watchRoom(ddRid, epoch, afterOffset),
+          unwatch: (ddRid) => this.channel?.unwatchRoom(ddRid),
+        });
+        runInAction(() => this.roomBox.set(room));
+        return room;
+      });
+      this.roomLoading.catch(() => {
+        this.roomLoading = null;
+      });
+    }
+    return this.roomLoading;
+  }
+
+  /** After login: the room this user is a member of (room/userInfo), entered again quietly. */
+  private async restoreRoom(): Promise<void> {
+    try {
+      const me = await this.api.post('/api/japi/yoo/v2/room/userInfo', {});
+      if (me?.ddRid) await (await this.loadRoom()).restore(me.ddRid);
+    } catch {
+      // not in a room
+    }
   }
 
   /** Start-up: who is this (20119 means guest), then the game status and the socket. */
@@ -94,7 +127,7 @@ export class RootStore {
   /** Called once the user is known to be logged in (start-up or login). */
   onLoggedIn(): void {
     void this.game.refresh();
-    void this.room.restore();
+    void this.restoreRoom();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.openTimer = setTimeout(() => {
       this.openTimer = null;
@@ -103,7 +136,7 @@ export class RootStore {
         this.channel = this.transport.createPushChannel({
           onPush: (p) => this.handlePush(p),
           onResync: () => void this.game.refresh(),
-          onOpen: () => this.room.onChannelOpen(),
+          onOpen: () => this.room?.onChannelOpen(),
         });
       }
       this.channel.open();
@@ -120,7 +153,7 @@ export class RootStore {
     this.queue.reset();
     this.playTime.reset();
     this.notice.reset();
-    this.room.reset();
+    this.room?.reset();
     this.ui.resetSession();
   }
 
@@ -138,10 +171,10 @@ export class RootStore {
         if (this.queue.queuedId !== null) void this.queue.loadCards();
         return;
       case 'roomEvents':
-        this.room.applyEvents(push.ddRid, push.epoch, push.events);
+        this.room?.applyEvents(push.ddRid, push.epoch, push.events);
         return;
       case 'roomReset':
-        this.room.applyReset(push.ddRid, push.epoch, push.offset);
+        this.room?.applyReset(push.ddRid, push.epoch, push.offset);
         return;
       case 'userInfo':
       case 'growthInfo':
@@ -167,11 +200,11 @@ export class RootStore {
       return;
     }
     // the host's relay ended: the room is over (§4.8 session notices)
-    if (code === RoomCode.USER_RELAY_END) {
-      this.room.roomEnded();
+    if (code === NotificationCode.USER_RELAY_END) {
+      this.room?.roomEnded();
       return;
     }
-    if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room.inRoom) {
+    if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room?.inRoom) {
       this.room.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
     }
     this.notice.handle(code, data);
@@ -221,7 +254,7 @@ export class RootStore {
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
     this.notice.dispose();
-    this.room.dispose();
+    this.room?.dispose();
     this.queue.dispose();
     this.game.dispose();
     this.playTime.dispose();

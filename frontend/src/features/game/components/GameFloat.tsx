@@ -25,7 +25,7 @@ export const GameFloat = observer(function GameFloat() {
         <GameImage src={live.gameLogo} name={live.gameName} className="game-float__logo" />
         <span className={`game-float__icon game-float__icon--${icon}`} data-icon={icon} data-testid="float-icon" aria-hidden="true" />
         <span className="game-float__name">{live.gameName}</span>
-        {room.hostsRelay && (
+        {room?.hostsRelay && (
           <span className="game-float__live" data-testid="float-live">
             直播中
           </span>

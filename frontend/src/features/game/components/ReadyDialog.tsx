@@ -34,7 +34,7 @@ export const ReadyDialog = observer(function ReadyDialog() {
           <span>{game.readySecondsShown}</span>
         </div>
         <p className="ready__text" data-testid="ready-text">
-          {room.inRoom && !room.isHost ? RoomText.READY_IN_ROOM : `${live.gameName} 已准备就绪，是否进入游戏？`}
+          {room && room.inRoom && !room.isHost ? RoomText.READY_IN_ROOM : `${live.gameName} 已准备就绪，是否进入游戏？`}
         </p>
         <p className="ready__countdown" data-testid="ready-countdown">
           {game.readySecondsShown}秒后自动放弃

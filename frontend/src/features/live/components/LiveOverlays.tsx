@@ -19,8 +19,8 @@ export function LiveOverlays() {
 /** The live summary (social.md §2.15): duration, stats by room type, the gift list. */
 export const LiveSummaryDialog = observer(function LiveSummaryDialog() {
   const { room } = useStores();
-  const s = room.summary;
-  if (!room.summaryOpen || !s) return null;
+  const s = room?.summary;
+  if (!room || !room.summaryOpen || !s) return null;
   const stats: [string, number | undefined][] =
     s.type === 1
       ? [
@@ -85,8 +85,8 @@ export const RoomFloat = observer(function RoomFloat() {
   const { room } = useStores();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const info = room.info;
-  if (!room.inRoom || !info || pathname === `/game/live/${room.ddRid}` || pathname.startsWith('/game/play')) return null;
+  const info = room?.info;
+  if (!room || !room.inRoom || !info || pathname === `/game/live/${room.ddRid}` || pathname.startsWith('/game/play')) return null;
   return (
     <button type="button" className="room-float" data-testid="room-float" onClick={() => navigate(`/game/live/${room.ddRid}`)}>
       <span className="room-float__live">直播中</span>

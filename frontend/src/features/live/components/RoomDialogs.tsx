@@ -4,11 +4,11 @@ import { useNavigate } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { Modal } from '../../../components/Modal';
 import { REPORT_REASONS, RoomText, validateRoomForm, type RoomForm } from '../../../lib/room';
-import { useStores } from '../../../stores/context';
+import { useLoadedRoom } from '../stores/useRoom';
 
 /** 验证房间密码 (social.md §2.13, §5): one 4-digit field. */
 export const PasswordPrompt = observer(function PasswordPrompt() {
-  const { room } = useStores();
+  const room = useLoadedRoom();
   const navigate = useNavigate();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -69,7 +69,7 @@ export const PasswordPrompt = observer(function PasswordPrompt() {
 
 /** The host's blacklist: paged, with remove (add is on the online list). */
 export const BlacklistDialog = observer(function BlacklistDialog({ onClose }: { onClose: () => void }) {
-  const { room } = useStores();
+  const room = useLoadedRoom();
   const list = room.blacklist;
   const rows = list?.rows ?? [];
   const more = list ? rows.length < list.totalRows : false;
@@ -101,7 +101,7 @@ export const BlacklistDialog = observer(function BlacklistDialog({ onClose }: { 
 
 /** 举报 with a reason (§9: 0–6) and an optional text. */
 export function ReportDialog({ userId, name, onClose }: { userId: number; name: string; onClose: () => void }) {
-  const { room } = useStores();
+  const room = useLoadedRoom();
   const [reason, setReason] = useState<number | null>(null);
   const [text, setText] = useState('');
   const submit = async () => {
@@ -134,7 +134,7 @@ export function ReportDialog({ userId, name, onClose }: { userId: number; name: 
 
 /** Room settings: the room form of §2.12 for the open room (its game stays). */
 export const SettingsDialog = observer(function SettingsDialog({ onClose }: { onClose: () => void }) {
-  const { room } = useStores();
+  const room = useLoadedRoom();
   const info = room.info;
   const [form, setForm] = useState<RoomForm>(() => ({
     roomName: info?.room.roomName ?? '',

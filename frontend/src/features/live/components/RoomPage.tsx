@@ -11,6 +11,7 @@ import type { StreamSession } from '../../../stream/streamSession';
 import { browserDecoderEnv } from '../../../stream/decoder';
 import { browserCodecEnv } from '../../../stream/support';
 import { RoomStreamStore } from '../stores/roomStreamStore';
+import { useRoom } from '../stores/useRoom';
 import { BlacklistDialog, PasswordPrompt, ReportDialog, SettingsDialog } from './RoomDialogs';
 import '../live.css';
 
@@ -23,8 +24,21 @@ type Tab = 'chat' | 'online' | 'mike';
  * shows) until 退出房间.
  */
 export const RoomPage = observer(function RoomPage() {
+  const room = useRoom();
+  if (!room) {
+    return (
+      <div className="status-page" data-testid="room-loading">
+        <div className="spinner" aria-hidden="true" />
+        <p className="status-page__text">正在进入房间...</p>
+      </div>
+    );
+  }
+  return <LoadedRoomPage room={room} />;
+});
+
+const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomStore }) {
   const root = useStores();
-  const { room, user } = root;
+  const { user } = root;
   const params = useParams();
   const navigate = useNavigate();
   const ddRid = Number(params.id);

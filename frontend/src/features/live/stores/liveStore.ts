@@ -222,7 +222,7 @@ export class LiveStore {
       ...(form.password ? { roomPassword: roomFormBody(form).password } : {}),
     };
     // the host enters the room at once; the game follows
-    await this.root.room.enter(created.ddRid);
+    await (await this.root.loadRoom()).enter(created.ddRid);
     this.root.ui.navigate(`/game/live/${created.ddRid}`);
     const live = this.root.game.live;
     if (live && live.gameId === game.id && live.status === GameStatus.QUEUE) {

@@ -28,6 +28,7 @@ export class RoomStreamStore {
   /** The room whose stream shows: the room this user is in, while its game runs. */
   get target(): number | null {
     const room = this.root.room;
+    if (!room) return null;
     const status = room.gameStatus;
     if (!room.inRoom || (status !== GameStatus.CONNECTING && status !== GameStatus.PLAYING)) return null;
     return room.ddRid;
@@ -47,8 +48,8 @@ export class RoomStreamStore {
     this.session?.stop();
     this.session = null;
     this.following = ddRid;
-    if (ddRid === null) return;
     const room = this.root.room;
+    if (ddRid === null || !room) return;
     const session = new StreamSession(
       {
         ...this.env,
