@@ -296,16 +296,24 @@ pub fn room_user_info(u: &RoomUserInfo) -> RoomUserInfoDto {
     }
 }
 
-/// A page: `totalRows` and the `rows` of this page (social.md §3 online list, blacklist).
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Rows<T> {
-    pub total_rows: u64,
-    pub rows: Vec<T>,
+/// Pages of rows: `totalRows` and the `rows` of this page (social.md §3 online list, blacklist).
+/// One named struct per row type (a generic one would share one name in the document).
+macro_rules! rows {
+    ($(#[$meta:meta])* $name:ident of $row:ty) => {
+        $(#[$meta])*
+        #[derive(Serialize, ToSchema)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            pub total_rows: u64,
+            pub rows: Vec<$row>,
+        }
+    };
 }
 
-/// `room/userList`.
-pub type RoomUserPage = Rows<RoomUserDto>;
+rows!(
+    /// `room/userList`: the members.
+    RoomUserPage of RoomUserDto
+);
 
 /// An entry of the room list.
 #[derive(Serialize, ToSchema)]
@@ -326,11 +334,29 @@ pub fn room_list_item(i: &RoomListItem) -> RoomListItemDto {
     }
 }
 
-/// `v2/room/list`.
-pub type RoomListPage = Rows<RoomListItemDto>;
+rows!(
+    /// `v2/room/list`: the open public rooms, hottest first.
+    RoomListPage of RoomListItemDto
+);
 
 /// `orm/relayCount`: open public rooms per game id (the key is the game id as text).
-pub type RelayCounts = BTreeMap<String, u64>;
+#[derive(Serialize, Default)]
+#[serde(transparent)]
+pub struct RelayCounts(pub BTreeMap<String, u64>);
+
+impl utoipa::PartialSchema for RelayCounts {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .additional_properties(Some(AdditionalProperties::RefOr(
+                ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)).into(),
+            )))
+            .description(Some("open public rooms per game id"))
+            .into()
+    }
+}
+
+impl ToSchema for RelayCounts {}
 
 /// `room/live/detail`: the live summary (social.md §2.15, §3).
 #[derive(Serialize, ToSchema)]
@@ -494,8 +520,10 @@ pub fn black_item(b: &BlackItem) -> BlackItemDto {
     }
 }
 
-/// `social/black/list`.
-pub type BlackPage = Rows<BlackItemDto>;
+rows!(
+    /// `social/black/list`: the caller's blacklist, newest first.
+    BlackPage of BlackItemDto
+);
 
 /// The `data` JSON text of a room event (social.md §3 "other room event data", §4.8): ROOM_ENTER,
 /// CONTROL_REQUEST and the invites carry the user (`nickname`...), CONTROL_RETURN `controlType`
@@ -579,8 +607,16 @@ mod tests {
     // The spec's fields of each event's data (social.md §3 "other room event data").
     #[test]
     fn event_data_has_the_spec_s_fields() {
-        check(RoomEventKind::RoomEnter { user: user(7, "小明") }, &[], json!({"nickname": "小明", "userId": 7}));
-        check(RoomEventKind::ControlRequest { user: user(7, "小明") }, &[], json!({"nickname": "小明"}));
+        check(
+            RoomEventKind::RoomEnter { user: user(7, "小明") },
+            &[],
+            json!({"nickname": "小明", "userId": 7}),
+        );
+        check(
+            RoomEventKind::ControlRequest { user: user(7, "小明") },
+            &[],
+            json!({"nickname": "小明"}),
+        );
         check(
             RoomEventKind::ControlReturn {
                 main: true,
@@ -590,7 +626,11 @@ mod tests {
             json!({"controlType": "MAIN", "nickname": "小明"}),
         );
         check(RoomEventKind::GameInfoChange { status: 5 }, &[], json!({"status": 5}));
-        check(RoomEventKind::ControlChange { controller: 7 }, &[3], json!({"controller": 7, "excludeUserId": [3]}));
+        check(
+            RoomEventKind::ControlChange { controller: 7 },
+            &[3],
+            json!({"controller": 7, "excludeUserId": [3]}),
+        );
         check(
             RoomEventKind::Chat {
                 user: user(7, "小明"),

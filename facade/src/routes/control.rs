@@ -69,7 +69,10 @@ pub async fn assign(state: web::Data<AppState>, caller: Caller, body: web::Json<
 #[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
 #[post("/api/japi/yoo/control/deny")]
 pub async fn deny(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Null> {
-    state.platform.control_deny(caller.0.uid, body.room_serial.0, body.user_id.0).await?;
+    state
+        .platform
+        .control_deny(caller.0.uid, body.room_serial.0, body.user_id.0)
+        .await?;
     Ok(ok(Null))
 }
 

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
-use crate::dto::room::{self as dto, BlackPage, Rows};
+use crate::dto::room::{self as dto, BlackPage};
 use crate::dto::Id;
 use crate::envelope::{ok, refusals, ApiResult, Envelope, Null};
 use crate::routes::mike::TargetBody;
@@ -62,7 +62,7 @@ refusals!(BlackListRefusals: common::input(), common::logged_in(), common::inter
 pub async fn black_list(state: web::Data<AppState>, caller: Caller, body: web::Json<PageBody>) -> ApiResult<BlackPage> {
     let (page, size) = body.paging(10)?;
     let p = state.platform.blacklist_list(caller.0.uid, page, size).await?;
-    Ok(ok(Rows {
+    Ok(ok(BlackPage {
         total_rows: p.total_rows,
         rows: p.rows.iter().map(dto::black_item).collect(),
     }))

@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 
 use crate::auth::{Caller, MaybeCaller};
 use crate::dto::room::{
-    self as dto, LiveDetailDto, RelayCounts, RoomConnectionDto, RoomCreatedDto, RoomEnteredDto, RoomInfoDto, RoomListPage,
-    RoomParamsDto, RoomUserInfoDto, RoomUserPage, Rows,
+    self as dto, LiveDetailDto, RelayCounts, RoomConnectionDto, RoomCreatedDto, RoomEnteredDto, RoomInfoDto, RoomListPage, RoomParamsDto,
+    RoomUserInfoDto, RoomUserPage,
 };
 use crate::dto::{Flag, Id};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
@@ -297,7 +297,7 @@ refusals!(UserListRefusals: common::input(), common::logged_in(), common::room()
 pub async fn user_list(state: web::Data<AppState>, caller: Caller, body: web::Json<UserListBody>) -> ApiResult<RoomUserPage> {
     let (page, size) = paging(body.page, body.size, 20)?;
     let p = state.platform.room_users(caller.0.uid, body.dd_rid.0, page, size).await?;
-    Ok(ok(Rows {
+    Ok(ok(RoomUserPage {
         total_rows: p.total_rows,
         rows: p.rows.iter().map(dto::room_user).collect(),
     }))
@@ -355,9 +355,9 @@ pub async fn relay_count(state: web::Data<AppState>, _caller: MaybeCaller, body:
     }
     let ids: Vec<i64> = body.game_ids.iter().map(|i| i.0).collect();
     let counts = state.platform.relay_counts(&ids).await?;
-    let mut map: RelayCounts = ids.iter().map(|id| (id.to_string(), 0)).collect();
+    let mut map = RelayCounts(ids.iter().map(|id| (id.to_string(), 0)).collect());
     for (id, n) in counts {
-        map.insert(id.to_string(), n);
+        map.0.insert(id.to_string(), n);
     }
     Ok(ok(map))
 }
@@ -386,7 +386,7 @@ refusals!(RoomListRefusals: common::input(), common::maybe_logged_in(), common::
 pub async fn list(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<PageBody>) -> ApiResult<RoomListPage> {
     let (page, size) = body.paging(20)?;
     let p = state.platform.room_list(page, size).await?;
-    Ok(ok(Rows {
+    Ok(ok(RoomListPage {
         total_rows: p.total_rows,
         rows: p.rows.iter().map(dto::room_list_item).collect(),
     }))

@@ -446,7 +446,7 @@ impl Socket {
         if let Some(id) = replaced {
             platform.unwatch(dd_rid, id);
         }
-        let position = (!w.epoch.is_empty()).then(|| (w.epoch, w.after_offset));
+        let position = (!w.epoch.is_empty()).then_some((w.epoch, w.after_offset));
         let sink = self.sink.clone();
         let uid = self.uid;
         actix_web::rt::spawn(async move {
