@@ -39,12 +39,10 @@ export const LivePage = observer(function LivePage() {
               <div className="room-card__cover" style={g.logo ? { backgroundImage: `url("${g.logo}")` } : undefined}>
                 <span className="room-card__live">直播中</span>
                 {r.hasPassword && (
-                  <span className="room-card__lock" aria-label="需要密码">
-                    🔒
-                  </span>
+                  <span className="room-card__lock">需密码</span>
                 )}
                 <span className="room-card__heat" data-testid="room-heat">
-                  🔥 {formatHeat(heat)}
+                  热度 {formatHeat(heat)}
                 </span>
               </div>
               <div className="room-card__body">
