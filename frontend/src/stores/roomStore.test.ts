@@ -367,4 +367,18 @@ describe('RoomStore', () => {
     expect(root.room!.ddRid).toBeNull();
     expect(root.room!.passwordPrompt).toBeNull();
   });
+
+  // a refused watch (empty epoch): the room is entered again, not watched in a loop
+  it('enters again when the room refuses the watch', async () => {
+    const { room, channel, t } = await entered();
+    const entries = t.api.callsTo(RoomPaths.loginRelayRoom).length;
+    channel.push({ kind: 'roomReset', ddRid: DD, epoch: '', offset: 0 });
+    await settle();
+    expect(t.api.callsTo(RoomPaths.loginRelayRoom).length).toBe(entries + 1);
+    expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 10 });
+    channel.push({ kind: 'roomReset', ddRid: DD, epoch: '', offset: 0 });
+    await settle();
+    expect(t.api.callsTo(RoomPaths.loginRelayRoom).length).toBe(entries + 1);
+    expect(room.inRoom).toBe(true);
+  });
 });

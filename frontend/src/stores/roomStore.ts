@@ -54,6 +54,13 @@ export const RoomPaths = {
   mikeInviteAccept: '/api/japi/yoo/mike/invite/accept',
   mikeInviteRefuse: '/api/japi/yoo/mike/invite/refuse',
   mikeReqAction: '/api/japi/yoo/mikeReq/action',
+  mikeReqList: '/api/japi/yoo/mikeReq/list',
+  mikeReqClear: '/api/japi/yoo/mikeReq/clear',
+  mikeReqTop: '/api/japi/yoo/mikeReq/top',
+  mikeReqSwitch: '/api/japi/yoo/mikeReq/switchMikeReq',
+  mikeOperate: '/api/japi/yoo/mike/operat',
+  mikeLock: '/api/japi/yoo/mike/lock',
+  mikeLockAll: '/api/japi/yoo/mike/lockAll',
   controlApply: '/api/japi/yoo/control/apply',
   controlApplyList: '/api/japi/yoo/control/applyList',
   controlAssign: '/api/japi/yoo/control/assign',
@@ -78,6 +85,7 @@ export type RoomInfo = DataOf<typeof RoomPaths.info, 'post'>;
 export type MikeInfo = DataOf<typeof RoomPaths.mikeList, 'post'>;
 export type RoomUserPage = DataOf<typeof RoomPaths.userList, 'post'>;
 export type ControlApplies = DataOf<typeof RoomPaths.controlApplyList, 'post'>;
+export type MikeQueue = DataOf<typeof RoomPaths.mikeReqList, 'post'>;
 export type LiveDetail = DataOf<typeof RoomPaths.liveDetail, 'post'>;
 export type BlackPage = DataOf<typeof RoomPaths.blackList, 'post'>;
 export type RoomConnection = DataOf<typeof RoomPaths.connection, 'post'>;
@@ -125,6 +133,8 @@ export interface EnterOptions {
 }
 
 const ONLINE_RELOAD_MS = 300;
+/** A refused watch enters the room again at most this often. */
+export const REENTRY_MIN_MS = 10_000;
 
 /**
  * The room this client is in (a user is in at most one room per device): entry with every
@@ -144,6 +154,8 @@ export class RoomStore {
   onlinePage = 1;
   /** the host's control request list */
   requests: ControlApplies | null = null;
+  /** the seat queue (first come first), read by the host */
+  mikeQueueList: MikeQueue | null = null;
   blacklist: BlackPage | null = null;
   barrage: BarrageEntry[] = [];
   chat: ChatEntry[] = [];
@@ -167,6 +179,7 @@ export class RoomStore {
   busy = false;
 
   private nextKey = 1;
+  private lastReentry = Number.NEGATIVE_INFINITY;
   private tickTimer: ReturnType<typeof setInterval> | null = null;
   private onlineTimer: ReturnType<typeof setTimeout> | null = null;
   private refetching: Promise<void> | null = null;
@@ -175,9 +188,10 @@ export class RoomStore {
 
   constructor(root: RootStore) {
     this.root = root;
-    makeAutoObservable<RoomStore, 'root' | 'nextKey' | 'tickTimer' | 'onlineTimer' | 'refetching' | 'watcher'>(this, {
+    makeAutoObservable<RoomStore, 'root' | 'nextKey' | 'lastReentry' | 'tickTimer' | 'onlineTimer' | 'refetching' | 'watcher'>(this, {
       root: false,
       nextKey: false,
+      lastReentry: false,
       tickTimer: false,
       onlineTimer: false,
       refetching: false,
@@ -433,6 +447,7 @@ export class RoomStore {
     this.mike = null;
     this.online = null;
     this.requests = null;
+    this.mikeQueueList = null;
     this.blacklist = null;
     this.barrage = [];
     this.chat = [];
@@ -461,7 +476,20 @@ export class RoomStore {
     } finally {
       this.refetching = null;
     }
-    if (this.isHost) await this.loadRequests();
+    if (this.isHost) await Promise.all([this.loadRequests(), this.loadMikeQueue()]);
+  }
+
+  async loadMikeQueue(): Promise<void> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return;
+    try {
+      const q = await this.root.api.post(RoomPaths.mikeReqList, { ddRid });
+      runInAction(() => {
+        if (this.ddRid === ddRid) this.mikeQueueList = q;
+      });
+    } catch {
+      // kept as it was
+    }
   }
 
   async loadInfo(): Promise<void> {
@@ -578,6 +606,15 @@ export class RoomStore {
   /** A ROOM_RESET frame: the server cannot resume this client; refetch and watch from its position. */
   applyReset(ddRid: number, epoch: string, offset: number): void {
     if (ddRid !== this.ddRid || this.ended) return;
+    if (epoch === '') {
+      // the room refused the watch (the membership lapsed while the socket was away, or the
+      // room is gone): enter again, at most once in a while, rather than watch in a loop
+      const now = Date.now();
+      if (now - this.lastReentry < REENTRY_MIN_MS) return;
+      this.lastReentry = now;
+      void this.enter(ddRid);
+      return;
+    }
     void this.resync(epoch, offset);
   }
 
@@ -632,6 +669,7 @@ export class RoomStore {
         return;
       case C.MIKE_INFO_CHANGE:
         void this.loadMike();
+        if (this.isHost) void this.loadMikeQueue();
         return;
       case C.CONTROL_CHANGE:
         if (this.info && typeof data.controller === 'number') this.info.room.controller = data.controller;
@@ -877,6 +915,58 @@ export class RoomStore {
     const ddRid = this.ddRid;
     if (ddRid === null) return false;
     return this.act(() => this.root.api.post(RoomPaths.mikeReqAction, { ddRid, action: 1 }), () => void this.loadMike());
+  }
+
+  /** Leave the seat queue. */
+  async mikeQueueCancel(): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeReqAction, { ddRid, action: 2 }), () => void this.loadMike());
+  }
+
+  /** The host on a member's seat: 1 up, 3 down, 4 ban voice, 5 lift the ban. */
+  async operateSeat(userId: number, action: 1 | 3 | 4 | 5): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeOperate, { ddRid, userId, action }), () => void this.loadMike());
+  }
+
+  /** The host locks (or opens) one seat, 1..=7. */
+  async lockSeat(seat: number, lock: boolean): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeLock, { ddRid, seat, lock: lock ? 1 : 0 }), () => void this.loadMike());
+  }
+
+  async lockAllSeats(lock: boolean): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeLockAll, { ddRid, lock: lock ? 1 : 0 }), () => void this.loadMike());
+  }
+
+  /** The host's queue operations: top, remove, switch two, clear. */
+  async queueTop(userId: number): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeReqTop, { ddRid, userId }), () => void this.loadMikeQueue());
+  }
+
+  async queueRemove(userId: number): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeReqAction, { ddRid, action: 3, userId }), () => void this.loadMikeQueue());
+  }
+
+  async queueSwitch(userId: number, targetUserId: number): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeReqSwitch, { ddRid, userId, targetUserId }), () => void this.loadMikeQueue());
+  }
+
+  async queueClear(): Promise<boolean> {
+    const ddRid = this.ddRid;
+    if (ddRid === null) return false;
+    return this.act(() => this.root.api.post(RoomPaths.mikeReqClear, { ddRid }), () => void this.loadMikeQueue());
   }
 
   /** Leave the seat (action 3); control held goes with it. */

@@ -456,23 +456,104 @@ const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: Ro
 
 const SEAT_TEXT: Record<string, string> = { open: '空位', closed: '已关闭', banned: '已禁麦', locked: '已锁定', host: '主播' };
 
-/** The mic seats: host seat, taken seats with their control mark, open/locked seats. */
+/** The mic seats: host seat, taken seats with their control mark, open/locked seats; the host's seat and queue tools. */
 const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
   const seats = room.mike?.mikeList ?? [];
+  const queue = room.mikeQueueList ?? [];
+  const host = room.isHost;
   return (
     <div className="room-mike" data-testid="mike-list">
       <ul className="room-mike__seats">
         {seats.map((s) => (
-          <li key={s.index} className={`room-mike__seat${s.type > SeatType.DENY ? ' has-control' : ''}`} data-testid="mike-seat" data-uid={s.userId ?? ''} data-state={s.user && s.state !== 'host' ? 'taken' : s.state} data-type={s.type}>
+          <li
+            key={s.index}
+            className={`room-mike__seat${s.type > SeatType.DENY ? ' has-control' : ''}`}
+            data-testid="mike-seat"
+            data-uid={s.userId ?? ''}
+            data-state={s.user && s.state !== 'host' ? 'taken' : s.state}
+            data-type={s.type}
+          >
             <Avatar src={s.user?.avatar} name={s.user?.nickname ?? String(s.index + 1)} size={36} />
             <span className="room-mike__name">{s.user?.nickname ?? SEAT_TEXT[s.state] ?? '空位'}</span>
             {s.state === 'host' && <em className="room-online__tag">主播</em>}
             {s.type > SeatType.DENY && <em className="room-mike__ctl">控制中</em>}
             {s.isBanVoice ? <em className="room-mike__ban">禁麦</em> : null}
+            {host && s.state !== 'host' && (
+              <span className="room-online__actions">
+                {s.user && s.userId !== null && s.userId !== undefined ? (
+                  <>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.operateSeat(s.userId!, 3)}>
+                      抱下麦
+                    </button>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.operateSeat(s.userId!, s.isBanVoice ? 5 : 4)}>
+                      {s.isBanVoice ? '解除禁麦' : '禁麦'}
+                    </button>
+                  </>
+                ) : (
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.lockSeat(s.index, s.state !== 'locked')}>
+                    {s.state === 'locked' ? '解锁' : '锁麦'}
+                  </button>
+                )}
+              </span>
+            )}
           </li>
         ))}
       </ul>
       {room.mikeFull && <p className="room-mike__full">麦位已满</p>}
+      {host && (
+        <div className="room-mike__tools">
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.lockAllSeats(true)}>
+            全部锁麦
+          </button>
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.lockAllSeats(false)}>
+            全部解锁
+          </button>
+        </div>
+      )}
+      {host && (
+        <div className="room-mike__queue" data-testid="mike-queue-list">
+          <div className="room-mike__queue-head">
+            <span>排麦列表（{queue.length}）</span>
+            {queue.length > 0 && (
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueClear()}>
+                清空
+              </button>
+            )}
+          </div>
+          <ul>
+            {queue.map((u, i) => (
+              <li key={u.userId} className="room-online__item">
+                <span className="room-online__name">
+                  {i + 1}. {u.nickname}
+                </span>
+                <span className="room-online__actions">
+                  {i > 0 && (
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueTop(u.userId)}>
+                      置顶
+                    </button>
+                  )}
+                  {i > 0 && (
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueSwitch(u.userId, queue[i - 1].userId)}>
+                      上移
+                    </button>
+                  )}
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.inviteMike(u.userId)}>
+                    邀请上麦
+                  </button>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueRemove(u.userId)}>
+                    移除
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {!host && room.mike?.isMikeReq && (
+        <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.mikeQueueCancel()}>
+          取消排麦
+        </button>
+      )}
     </div>
   );
 });
