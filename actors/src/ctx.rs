@@ -50,6 +50,9 @@ pub struct Ctx {
     pub(crate) controller_hook: OnceLock<Arc<dyn Fn(i64, i64) + Send + Sync>>,
     /// The next watch id.
     pub(crate) next_watch: std::sync::atomic::AtomicU64,
+    /// The controller each relay session's game host was last told of (for a host that links
+    /// again, and for tests).
+    pub(crate) relay_controllers: parking_lot::Mutex<std::collections::HashMap<i64, i64>>,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -83,6 +86,7 @@ impl Ctx {
             room_index: Default::default(),
             controller_hook: OnceLock::new(),
             next_watch: Default::default(),
+            relay_controllers: Default::default(),
         }
     }
 
@@ -97,6 +101,7 @@ impl Ctx {
 
     /// Tells the game host of relay `session_id` who controls it now.
     pub fn stream_controller(&self, session_id: i64, uid: i64) {
+        self.relay_controllers.lock().insert(session_id, uid);
         if let Some(hook) = self.controller_hook.get() {
             hook(session_id, uid);
         }

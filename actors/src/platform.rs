@@ -397,6 +397,28 @@ impl Platform {
         Ok(view)
     }
 
+    /// `changeGame` with the relay extra params: the host switches their room to `game_id`
+    /// together (social.md §2.16: "switch now"); the new session becomes the room's relay and
+    /// the old one's end does not end the room. ("Play alone" is `exit_room`, then
+    /// `change_game`.)
+    pub async fn change_game_with(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<crate::room::view::RelayParams>,
+    ) -> DomainResult<SessionView> {
+        let Some(relay) = relay else {
+            return self.change_game(uid, device_no, game_id, node_id, node_delay).await;
+        };
+        let room = self.switch_room_game(uid, game_id, &relay).await?;
+        let view = self.change_game(uid, device_no, game_id, node_id, node_delay).await?;
+        self.relay_started(room, uid, &view).await;
+        Ok(view)
+    }
+
     /// The controller of a relay session's game changed: the game host accepts input only from
     /// `uid`'s ticket from now on. room-stream implements (a `PlatformMsg::Control` to the host).
     pub fn set_stream_controller(&self, session_id: i64, uid: i64) {

@@ -383,11 +383,16 @@ impl Platform {
             .ok_or(DomainError::RoomNotFound)?;
         let now = self.ctx.clock.now_ms();
         let live = if record.ended_at.is_none() {
-            self.room_do(record.dd_rid, |st, _| Ok(st.counters())).await.ok()
+            self.room_do(record.dd_rid, |st, _| Ok((st.counters(), st.gift_counters())))
+                .await
+                .ok()
         } else {
             None
         };
-        let (audience, mike, control) = live.unwrap_or((record.audience_count, record.mike_count, record.control_count));
+        let ((audience, mike, control), (givers, gifts)) = live.unwrap_or((
+            (record.audience_count, record.mike_count, record.control_count),
+            (0, record.gift_count),
+        ));
         let end = record.ended_at.unwrap_or(now);
         Ok(LiveDetail {
             room_serial,
@@ -397,7 +402,8 @@ impl Platform {
             audience_count: audience,
             mike_count: mike,
             control_count: control,
-            gift_num: record.gift_count,
+            gift_num: gifts,
+            give_gift_user_count: givers,
             gold: record.gold,
             ended: record.ended_at.is_some(),
             ..LiveDetail::default()
@@ -689,6 +695,13 @@ impl Platform {
         Ok(())
     }
 
+    /// A gift from `uid` to `receiver` in the room, shown in the barrage (GIFT_MESSAGE 1010):
+    /// the path whatever sells gifts later will call.
+    pub async fn room_gift(&self, uid: i64, dd_rid: i64, receiver: i64, gift_image: String, gift_num: i64) -> DomainResult<()> {
+        self.room_do(dd_rid, move |st, _| st.gift(uid, receiver, gift_image, gift_num))
+            .await
+    }
+
     /// `room/chat/send`: a chat text, or an emoji by `face_id` (a bound phone is needed).
     pub async fn chat_send(&self, uid: i64, dd_rid: i64, text: String, face_id: Option<i64>) -> DomainResult<()> {
         let (_, cellphone) = self.profile(uid).await?;
@@ -753,6 +766,26 @@ impl Platform {
         Ok(dd_rid)
     }
 
+    /// The host's room switches to `game_id` before a `changeGame` with relay params.
+    pub(crate) async fn switch_room_game(&self, uid: i64, game_id: i64, relay: &RelayParams) -> DomainResult<i64> {
+        let hosted = self.ctx.room_index.lock().hosts.get(&uid).copied();
+        let dd_rid = match (relay.dd_rid, hosted) {
+            (Some(d), Some(h)) if d == h => h,
+            (None, Some(h)) => h,
+            _ => return Err(DomainError::RoomNotFound),
+        };
+        let game = self.game(game_id).await?;
+        check_startable(&game).map_err(|_| DomainError::GameNotSupportRelay)?;
+        let g = RoomGame {
+            id: game.id,
+            name: game.name.as_str().into(),
+            logo: crate::view::game_logo(&game).into(),
+            people: 1,
+        };
+        self.room_do(dd_rid, move |st, _| st.switch_game(uid, g)).await?;
+        Ok(dd_rid)
+    }
+
     /// A relay start succeeded: the room adopts the session.
     pub(crate) async fn relay_started(&self, dd_rid: i64, uid: i64, view: &crate::view::SessionView) {
         let (id, status, stream) = (view.id, view.status as i32, view.stream.clone());
@@ -767,6 +800,12 @@ impl Platform {
                 Ok(())
             })
             .await;
+    }
+
+    /// Who controls relay `session_id`'s game, as its game host was last told (None: not a
+    /// relay, or never told).
+    pub fn stream_controller_of(&self, session_id: i64) -> Option<i64> {
+        self.ctx.relay_controllers.lock().get(&session_id).copied()
     }
 
     /// The room serial of the room whose relay `session_id` is (or was): `game/over` answers it.

@@ -637,6 +637,12 @@ async fn the_relay_follows_the_hosts_game() {
     assert_eq!(p.room_connection(a, dd).await.unwrap().status, 5);
     assert!(fa.codes().contains(&1001));
     assert_eq!(p.relay_room_serial(v.id).await, Ok(Some(room.room_serial)));
+    // Every control change reaches the game host before the call answers.
+    assert_eq!(p.stream_controller_of(v.id), Some(host));
+    p.control_assign(host, room.room_serial, a).await.unwrap();
+    assert_eq!(p.stream_controller_of(v.id), Some(a), "told before the answer");
+    p.control_recycle(host, room.room_serial).await.unwrap();
+    assert_eq!(p.stream_controller_of(v.id), Some(host));
     p.session_op(host, SessionOp::Over, v.id).await.unwrap();
     settle().await;
     assert_eq!(p.room_info(a, Some(dd)).await, Err(DomainError::RoomNotFound));
@@ -729,4 +735,78 @@ async fn the_room_list() {
     assert!(list.rows[0].heat > list.rows[1].heat);
     assert_eq!(list.rows[1].room.dd_rid, r1.dd_rid);
     assert_eq!(p.relay_counts(&[1, 2]).await, Ok(vec![(1, 2), (2, 0)]));
+}
+
+// A platform started on the same store restores the open rooms under new epochs; a socket
+// watching with an old position gets a reset.
+#[tokio::test(start_paused = true)]
+async fn open_rooms_are_restored_with_a_new_epoch() {
+    let dir = temp_dir("rooms-restore");
+    let config = DomainConfig {
+        sms_fail_numbers: vec![],
+        nodes: vec![NodeConfig {
+            id: 1,
+            name: "测试一区".into(),
+            status: 1,
+            machines: vec![],
+            host_secret: None,
+        }],
+        ..DomainConfig::default()
+    };
+    let p1 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config.clone())
+        .await
+        .unwrap();
+    let host = user(&p1, "13900000141").await;
+    let room = p1.create_room(host, form(Some("4321"))).await.unwrap();
+    p1.chat_send(host, room.dd_rid, "开播".into(), None).await.unwrap();
+
+    tokio::time::advance(Duration::from_millis(5)).await;
+    let p2 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config).await.unwrap();
+    let again = p2.my_room(host).await.unwrap().expect("restored");
+    assert_eq!(
+        (again.dd_rid, again.room_serial, again.has_password),
+        (room.dd_rid, room.room_serial, true)
+    );
+    assert_ne!(again.epoch, room.room.epoch);
+    let f = Arc::new(Frames::default());
+    p2.watch(host, room.dd_rid, f.clone(), Some((room.room.epoch.to_string(), room.room.offset)))
+        .await
+        .unwrap();
+    assert_eq!(f.resets().len(), 1);
+    assert_eq!(p2.live_detail(host, room.room_serial).await.map(|d| d.ended), Ok(false));
+}
+
+// Switch together (§2.16): the host's changeGame with relay params moves the room to the new
+// game; the old session's end does not end the room and the new session is its relay. Gifts
+// reach the barrage and the summary.
+#[tokio::test(start_paused = true)]
+async fn switch_game_together_and_gifts() {
+    let p = platform("rooms-switch").await;
+    let host = user(&p, "13900000151").await;
+    let a = user(&p, "13900000152").await;
+    let room = p.create_room(host, form(None)).await.unwrap();
+    let dd = room.dd_rid;
+    let e = p.enter_room(a, "d", enter(dd, None)).await.unwrap();
+    let (fa, _) = watch(&p, a, &e.room).await;
+    let relay = || {
+        Some(RelayParams {
+            mode: MODE_RELAY,
+            ..Default::default()
+        })
+    };
+    let v1 = p.start_game_with(host, "dev-h", 1, Some(1), &[], relay()).await.unwrap();
+    settle().await;
+    let v2 = p.change_game_with(host, "dev-h", 2, Some(1), &[], relay()).await.unwrap();
+    settle().await;
+    let info = p.room_info(a, Some(dd)).await.unwrap();
+    assert_eq!(info.game.id, 2);
+    assert_eq!(info.game_status, Status::Ready as i32);
+    assert_eq!(p.relay_room_serial(v2.id).await, Ok(Some(room.room_serial)));
+    assert_ne!(v1.id, v2.id);
+    assert_eq!(p.store().rooms.get(dd).unwrap().map(|r| r.game_id), Some(2));
+
+    p.room_gift(a, dd, host, "/gifts/rose.png".into(), 3).await.unwrap();
+    assert!(fa.codes().contains(&1010));
+    let d = p.live_detail(host, room.room_serial).await.unwrap();
+    assert_eq!((d.gift_num, d.give_gift_user_count), (3, 1));
 }

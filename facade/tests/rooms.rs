@@ -105,6 +105,15 @@ async fn until(s: &mut Socket, code: i32) -> Vec<RoomEvent> {
     }
 }
 
+/// Waits until the socket's watch is in place: the host says something, and it arrives.
+async fn synced(host: &mut Client, dd_rid: i64, s: &mut Socket) {
+    let (_, r) = host
+        .post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "欢迎"}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    until(s, 3000).await;
+}
+
 fn data(e: &RoomEvent) -> Value {
     serde_json::from_str(&e.data).unwrap()
 }
@@ -264,6 +273,8 @@ async fn kick_and_no_return() {
     let (epoch, offset) = position(&e["data"]);
     let mut sv = v.socket().await;
     watch(&mut sv, dd_rid, &epoch, offset).await;
+    // The kick must find the watch in place (a watch after it is refused: no longer a member).
+    synced(&mut host, dd_rid, &mut sv).await;
 
     let (_, r) = host
         .post("/api/japi/yoo/blacklist/kick", json!({"ddRid": dd_rid, "userId": v_uid}))
@@ -401,14 +412,48 @@ async fn bad_input_and_other_users_rooms_are_refused() {
         .await;
     assert_eq!(code(&r), 130206, "{r}");
     let (_, r) = other
-        .post("/api/japi/yoo/v2/room/live/detail", json!({"roomSerial": room_serial}))
-        .await;
-    assert!(code(&r) != 0, "the summary is the host's: {r}");
-    let (_, r) = other
         .post("/api/japi/yoo/v2/room/edit", json!({"roomName": "我的", "mode": 2, "isShow": 1}))
         .await;
     assert!(code(&r) != 0, "no room of their own to edit: {r}");
     let (_, info) = host.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
     assert_eq!(info["data"]["room"]["roomName"], "一起来玩");
+    srv.handle.stop(false).await;
+}
+
+// The host's game started with the relay extra params is the room's relay: viewers see its
+// status (GAME_INFO_CHANGE 1001); `game/over` answers the roomSerial, the room ends (ROOM_END
+// 3002 on the stream, USER_RELAY_END 130447 to the viewer) and its live summary is there.
+#[actix_rt::test]
+async fn the_relay_s_end_ends_the_room() {
+    let srv = server("room-relay").await;
+    let mut host = user(&srv, "13900000061").await;
+    let mut v = user(&srv, "13900000062").await;
+    let (dd_rid, room_serial, _) = create_room(&mut host).await;
+    let e = enter(&mut v, dd_rid, Some(PASSWORD)).await;
+    let (epoch, offset) = position(&e["data"]);
+    let mut sv = v.socket().await;
+    watch(&mut sv, dd_rid, &epoch, offset).await;
+
+    let (_, started) = host
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]", "isApplyRelay": 2, "isShow": 1}),
+        )
+        .await;
+    assert_eq!(code(&started), 0, "{started}");
+    let id = started["data"]["id"].as_i64().unwrap();
+    let status = until(&mut sv, 1001).await;
+    assert!(data(status.last().unwrap())["status"].as_i64().unwrap() > 0);
+
+    let (_, over) = host.post("/api/japi/yoo/game/over", json!({"id": id})).await;
+    assert_eq!((code(&over), over["data"]["roomSerial"].as_i64()), (0, Some(room_serial)), "{over}");
+    until(&mut sv, 3002).await;
+    let (_, r) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    assert_eq!(code(&r), 130300, "the room ended: {r}");
+    let (_, d) = host
+        .post("/api/japi/yoo/v2/room/live/detail", json!({"roomSerial": room_serial}))
+        .await;
+    assert_eq!((code(&d), d["data"]["ended"].as_bool()), (0, Some(true)), "{d}");
+    assert_eq!(d["data"]["audienceCount"], 2, "{d}");
     srv.handle.stop(false).await;
 }

@@ -197,6 +197,9 @@ impl Actor for RoomActor {
         if let Some(sub) = state.host_sub.take() {
             self.ctx.bus.unsubscribe(&sub);
         }
+        if let Some(relay) = state.st.relay() {
+            self.ctx.relay_controllers.lock().remove(&relay);
+        }
         metrics::gauge!("yoo_rooms_open").decrement(1.0);
         let dd_rid = state.record.dd_rid;
         let mut index = self.ctx.room_index.lock();
@@ -241,6 +244,8 @@ impl Actor for RoomActor {
                 };
                 state.fan.join(&state.log, &*wire, state.record.dd_rid, watch);
                 state.st.watch_opened(uid);
+                // The reconnect window is closed: its timer goes (with its task's memory).
+                state.timers.cancel(&Timer::Room(TimerKey::Away(uid)));
                 let _ = reply.send(Ok(()));
                 self.after(&me, state, now).await;
             }
@@ -307,6 +312,9 @@ impl RoomActor {
                         if index.members.get(&uid) == Some(&dd_rid) {
                             index.members.remove(&uid);
                         }
+                        state.fan.retire(uid, state.log.offset());
+                        state.timers.cancel(&Timer::Room(TimerKey::Away(uid)));
+                        state.timers.cancel(&Timer::Room(TimerKey::Apply(uid)));
                     }
                 }
             }
@@ -358,6 +366,7 @@ impl RoomActor {
             && r.is_show == info.is_show
             && r.password == info.password
             && r.relay_session == state.st.relay()
+            && r.game_id == info.game.id
             && r.ended_at.is_some() == state.st.is_ended()
         {
             return;
@@ -368,6 +377,8 @@ impl RoomActor {
         rec.is_show = info.is_show;
         rec.password = info.password.clone();
         rec.relay_session = state.st.relay();
+        rec.game_id = info.game.id;
+        rec.gift_count = state.st.gift_counters().1.max(rec.gift_count);
         let (audience, mike, control) = state.st.counters();
         (rec.audience_count, rec.mike_count, rec.control_count) = (audience, mike, control);
         if state.st.is_ended() && rec.ended_at.is_none() {

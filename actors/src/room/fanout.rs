@@ -27,6 +27,9 @@ struct Watcher {
     sink: Arc<dyn RoomSink>,
     /// The first offset this watcher still needs.
     from: u64,
+    /// The last offset it gets: its user left the room (the events up to their leaving, the
+    /// kick included, still reach them), then the watch ends.
+    until: Option<u64>,
 }
 
 /// The watchers and how far the room's log was flushed to them.
@@ -97,7 +100,13 @@ impl Fanout {
                 }
             },
         };
-        self.watchers.push(Watcher { id, uid, sink, from });
+        self.watchers.push(Watcher {
+            id,
+            uid,
+            sink,
+            from,
+            until: None,
+        });
         joined
     }
 
@@ -105,6 +114,13 @@ impl Fanout {
     pub fn leave(&mut self, id: WatchId) -> Option<i64> {
         let i = self.watchers.iter().position(|w| w.id == id)?;
         Some(self.watchers.swap_remove(i).uid)
+    }
+
+    /// `uid` left the room: their watches get the events up to `last` and then end.
+    pub fn retire(&mut self, uid: i64, last: u64) {
+        for w in self.watchers.iter_mut().filter(|w| w.uid == uid) {
+            w.until = Some(last);
+        }
     }
 
     /// Sends the events appended since the last flush: one frame for everyone (and a tail for
@@ -125,21 +141,20 @@ impl Fanout {
         let mut gone = vec![];
         let mut deliveries = 0u64;
         self.watchers.retain_mut(|w| {
-            let ok = if w.from <= first {
+            let until = w.until.unwrap_or(u64::MAX);
+            let ok = if w.from <= first && until >= last {
                 let frame = shared.get_or_insert_with(|| wire.encode(dd_rid, log.epoch(), &events));
                 deliveries += events.len() as u64;
                 w.sink.send(frame)
-            } else if w.from <= last {
-                let tail: Vec<RoomEvent> = events.iter().filter(|e| e.offset >= w.from).cloned().collect();
-                deliveries += tail.len() as u64;
-                w.sink.send(&wire.encode(dd_rid, log.epoch(), &tail))
             } else {
-                true
+                let part: Vec<RoomEvent> = events.iter().filter(|e| e.offset >= w.from && e.offset <= until).cloned().collect();
+                deliveries += part.len() as u64;
+                part.is_empty() || w.sink.send(&wire.encode(dd_rid, log.epoch(), &part))
             };
             if !ok {
                 gone.push(w.uid);
             }
-            ok
+            ok && w.until.is_none_or(|u| u > last)
         });
         metrics::counter!("yoo_room_frames_total").increment(1);
         metrics::counter!("yoo_room_deliveries_total").increment(deliveries);
@@ -215,5 +230,12 @@ mod tests {
         assert_eq!(d.frames.lock().last().map(String::as_str), Some("4:1002"));
         assert_eq!(fan.leave(WatchId(3)), Some(12));
         assert_eq!(fan.leave(WatchId(3)), None);
+        // A member who left gets the events up to their leaving, then the watch ends.
+        push(&mut log, 1);
+        fan.retire(13, log.offset());
+        push(&mut log, 1);
+        fan.flush(&log, &DebugWire, 1);
+        assert_eq!(d.frames.lock().last().map(String::as_str), Some("5:1002"));
+        assert_eq!(fan.len(), 1);
     }
 }

@@ -153,8 +153,13 @@ pub struct RoomState {
     /// Distinct members and seated users over the room's life.
     audience: HashSet<i64>,
     seated_ever: HashSet<i64>,
-    /// (ms, uid) of the chat messages of the last minute, for the heat.
+    /// (ms, uid) of the chat messages of the last minute, and how many each uid sent in it:
+    /// the heat counts distinct chatters without a pass over the minute.
     chatters: VecDeque<(i64, i64)>,
+    chat_counts: HashMap<i64, u32>,
+    /// Distinct gift givers and gifts over the room's life.
+    givers: HashSet<i64>,
+    gifts: i64,
     /// The counters a restored room had reached (its distinct sets restart empty).
     restored: (i64, i64, i64),
     ended: bool,
@@ -184,6 +189,9 @@ impl RoomState {
             audience: HashSet::new(),
             seated_ever: HashSet::new(),
             chatters: VecDeque::new(),
+            chat_counts: HashMap::new(),
+            givers: HashSet::new(),
+            gifts: 0,
             restored: (0, 0, 0),
             ended: false,
             events: vec![],
@@ -262,11 +270,16 @@ impl RoomState {
 
     /// watchers × 10 + distinct chatters of the last minute × 50.
     pub fn heat(&mut self, watchers: usize, now: i64) -> u64 {
-        while self.chatters.front().is_some_and(|(t, _)| *t <= now - 60_000) {
+        while let Some((_, uid)) = self.chatters.front().copied().filter(|(t, _)| *t <= now - 60_000) {
             self.chatters.pop_front();
+            if let Some(n) = self.chat_counts.get_mut(&uid) {
+                *n -= 1;
+                if *n == 0 {
+                    self.chat_counts.remove(&uid);
+                }
+            }
         }
-        let chatters: HashSet<i64> = self.chatters.iter().map(|(_, u)| *u).collect();
-        watchers as u64 * 10 + chatters.len() as u64 * 50
+        watchers as u64 * 10 + self.chat_counts.len() as u64 * 50
     }
 
     /// The roles of `uid` in this room.
@@ -1028,6 +1041,45 @@ impl RoomState {
         Ok(())
     }
 
+    /// A gift from `giver` to `receiver` (both members), shown in the barrage (1010).
+    pub fn gift(&mut self, giver: i64, receiver: i64, gift_image: String, gift_num: i64) -> Result<(), DomainError> {
+        self.check(giver, Command::Chat)?;
+        self.target(receiver)?;
+        self.givers.insert(giver);
+        self.gifts += gift_num.max(1);
+        let (giver, receiver) = (self.user(giver), self.user(receiver));
+        self.all(RoomEventKind::Gift {
+            giver,
+            receiver,
+            gift_image,
+            gift_num: gift_num.max(1),
+        });
+        Ok(())
+    }
+
+    /// (distinct givers, gifts) over the room's life.
+    pub fn gift_counters(&self) -> (i64, i64) {
+        (self.givers.len() as i64, self.gifts)
+    }
+
+    /// The host switches the room to another game together (social.md §2.16): the room
+    /// follows the next session of `game` as its relay; the old session's end no longer ends it.
+    pub fn switch_game(&mut self, uid: i64, game: RoomGame) -> Result<(), DomainError> {
+        self.check(uid, Command::EditRoom)?;
+        self.info.game = game;
+        self.relay = None;
+        self.stream = None;
+        self.game_status = 0;
+        self.all(RoomEventKind::RoomInfoChange {
+            room_name: self.info.name.clone(),
+            mode: self.info.mode,
+            is_show: self.info.is_show,
+            has_password: self.info.password.is_some(),
+        });
+        self.all(RoomEventKind::GameInfoChange { status: 0 });
+        Ok(())
+    }
+
     /// Checks a report by a member (the platform stores it).
     pub fn may_report(&self, uid: i64, target: Option<i64>) -> Result<(), DomainError> {
         self.check(uid, Command::Report)?;
@@ -1052,6 +1104,7 @@ impl RoomState {
             return Err(DomainError::ChatInvalid);
         }
         self.chatters.push_back((now, uid));
+        *self.chat_counts.entry(uid).or_default() += 1;
         let user = self.user(uid);
         self.all(RoomEventKind::Chat { user, text, face_id });
         Ok(())
@@ -1091,4 +1144,169 @@ fn with_flags(mut r: Roles, p: &Profile) -> Roles {
         r = r.with(Role::Minor);
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOST: i64 = 1;
+
+    fn profile(uid: i64) -> Profile {
+        Profile {
+            user: RoomUser {
+                uid,
+                nickname: format!("u{uid}").into(),
+                avatar: "".into(),
+                status: 0,
+                member: None,
+            },
+            minor: false,
+            cross_screen: false,
+        }
+    }
+
+    fn room(password: Option<&str>) -> RoomState {
+        let info = Info {
+            dd_rid: 7,
+            room_serial: 500_007,
+            host: HOST,
+            name: "房间".into(),
+            mode: MODE_RELAY,
+            is_show: true,
+            password: password.map(password::protect),
+            game: RoomGame {
+                id: 1,
+                name: "游戏".into(),
+                logo: "".into(),
+                people: 1,
+            },
+            created_at_ms: 0,
+        };
+        RoomState::new(info, profile(HOST), Rules::of(&RoomsConfig::default()), 0)
+    }
+
+    fn entry(uid: i64) -> Entry {
+        Entry {
+            profile: profile(uid),
+            device_no: "d".into(),
+            password: None,
+            force: false,
+            blacklisted: false,
+            running_game: None,
+            other_room: None,
+        }
+    }
+
+    fn codes(st: &mut RoomState) -> Vec<(i32, Vec<i64>)> {
+        st.take_events().into_iter().map(|o| (o.kind.code(), o.user_ids)).collect()
+    }
+
+    // The outcomes of §4.5 come in the design's order: barred, minor, password, running game,
+    // other room, other device; each refusal changes nothing.
+    #[test]
+    fn entry_outcomes_in_order() {
+        let mut st = room(Some("1234"));
+        let all_wrong = Entry {
+            blacklisted: true,
+            running_game: Some((9, 2)),
+            other_room: Some(8),
+            ..entry(2)
+        };
+        let mut e = all_wrong.clone();
+        let mut check = |e: &Entry, want: DomainError| assert_eq!(st.enter(e.clone(), 0), Err(want));
+        check(&e, DomainError::RoomBarred);
+        e.blacklisted = false;
+        e.profile.minor = true;
+        check(&e, DomainError::Minor);
+        e.profile.minor = false;
+        check(&e, DomainError::RoomPasswordNeeded);
+        e.password = Some(password::encode("1234"));
+        check(&e, DomainError::RoomGameRunning { session_id: 9, game_id: 2 });
+        e.running_game = None;
+        check(&e, DomainError::InOtherRoom { dd_rid: 8 });
+        e.other_room = None;
+        assert_eq!(st.online(), 1, "refusals admit nobody");
+        assert_eq!(st.enter(e.clone(), 0), Ok(PlayRole::RoomWithoutControl));
+        // Another device: 130204 unless forced or cross-screen.
+        let other = Entry {
+            device_no: "d2".into(),
+            ..e.clone()
+        };
+        assert_eq!(st.enter(other.clone(), 0), Err(DomainError::InRoomElsewhere { dd_rid: 7 }));
+        let mut vip = other.clone();
+        vip.profile.cross_screen = true;
+        assert_eq!(st.enter(vip, 0), Ok(PlayRole::RoomWithoutControl));
+        assert_eq!(st.enter(Entry { force: true, ..other }, 0), Ok(PlayRole::RoomWithoutControl));
+        assert_eq!(st.online(), 2);
+        assert_eq!(st.take_membership(), vec![Membership::Joined(HOST), Membership::Joined(2)]);
+    }
+
+    #[test]
+    fn kicked_members_stay_out_for_a_while() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        codes(&mut st);
+        st.kick(HOST, 2, 1_000).unwrap();
+        assert_eq!(codes(&mut st), vec![(2031, vec![2]), (1005, vec![])]);
+        assert_eq!(st.enter(entry(2), 600_999), Err(DomainError::RoomBarred));
+        assert!(st.enter(entry(2), 601_000).is_ok());
+        assert_eq!(st.kick(2, HOST, 0), Err(DomainError::RoomForbidden));
+        assert_eq!(st.kick(HOST, HOST, 0), Err(DomainError::RoomForbidden));
+    }
+
+    // The relay: a session of the host is adopted, its status changes become 1001, its end
+    // ends the room; another session of the host is ignored.
+    #[test]
+    fn the_relay() {
+        let mut st = room(None);
+        codes(&mut st);
+        assert_eq!(st.relay_state(5, 0, None), Ended::No, "an end of nothing followed");
+        assert_eq!(st.relay_state(5, 1, None), Ended::No);
+        assert_eq!(st.relay_state(5, 1, None), Ended::No);
+        assert_eq!(st.relay_state(6, 5, None), Ended::No, "another session");
+        assert_eq!(st.relay_state(5, 5, None), Ended::No);
+        assert_eq!(codes(&mut st), vec![(1001, vec![]), (1001, vec![])]);
+        assert_eq!(st.game_status(), 5);
+        assert_eq!(st.relay_state(5, 0, None), Ended::Now);
+        assert!(st.is_ended());
+        assert_eq!(codes(&mut st), vec![(1001, vec![]), (3002, vec![])]);
+        assert_eq!(st.enter(entry(2), 0), Err(DomainError::RoomNotFound));
+    }
+
+    // Control events are aimed: 2021 to the new controller, 2024 to the recycled one, 1003 to
+    // everyone else.
+    #[test]
+    fn control_events_are_targeted() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        codes(&mut st);
+        st.control_assign(HOST, 2, 0).unwrap();
+        let ev = st.take_events();
+        assert_eq!(ev[0].kind.code(), 2021);
+        assert_eq!(ev[0].user_ids, vec![2]);
+        assert_eq!(ev[1].kind, RoomEventKind::ControlChange { controller: 2 });
+        assert_eq!(ev[1].exclude_user_ids, vec![HOST, 2]);
+        st.control_recycle(HOST, 0).unwrap();
+        assert_eq!(codes(&mut st)[0], (2024, vec![2]));
+        assert_eq!(st.controller(), HOST);
+        // A controller who leaves gives control back.
+        st.control_assign(HOST, 2, 0).unwrap();
+        st.leave(2, 0).unwrap();
+        assert_eq!(st.controller(), HOST);
+    }
+
+    #[test]
+    fn chat_rules() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        assert_eq!(st.chat(3, "hi".into(), None, 0), Err(DomainError::NotInRoom));
+        assert_eq!(st.chat(2, " ".into(), None, 0), Err(DomainError::ChatInvalid));
+        assert_eq!(st.chat(2, "长".repeat(201), None, 0), Err(DomainError::ChatInvalid));
+        assert_eq!(st.chat(2, String::new(), Some(1), 0), Ok(()));
+        st.chat_ban(HOST, 2, true).unwrap();
+        assert_eq!(st.chat(2, "hi".into(), None, 0), Err(DomainError::ChatBanned));
+        assert_eq!(st.heat(3, 1_000), 3 * 10 + 50);
+        assert_eq!(st.heat(3, 61_000), 30, "chatters of the last minute only");
+    }
 }
