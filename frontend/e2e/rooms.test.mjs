@@ -34,8 +34,8 @@ const SECRET = 'e2e-host-secret-rooms';
 const PATTERN_GAME = 4;
 const SCREEN = [640, 360];
 const PASSWORD = '2468';
-/** one applicant's turn under the rotation, short so the hand-on is seen */
-const TURN_SECS = 8;
+/** one applicant's turn under the rotation: the shortest the host may choose */
+const TURN_SECS = 30;
 
 /** Every WebSocket the page opens, kept so a test can drop the site's socket. */
 const RECORD_SOCKETS = () => {
@@ -50,13 +50,12 @@ const RECORD_SOCKETS = () => {
 };
 
 async function startStack(tmp, log) {
-  const config =
-    configToml({
-      bind: '127.0.0.1:0',
-      dataDir: tmp.dataDir,
-      game: { connect_countdown_secs: 60 },
-      nodes: [{ id: NODE_ID, name: '测试一区', hostSecret: SECRET }],
-    }) + ['', '[rooms]', `rotation_turn_secs = ${TURN_SECS}`, ''].join('\n');
+  const config = configToml({
+    bind: '127.0.0.1:0',
+    dataDir: tmp.dataDir,
+    game: { connect_countdown_secs: 60 },
+    nodes: [{ id: NODE_ID, name: '测试一区', hostSecret: SECRET }],
+  });
   const server = await startServerWith(tmp.dir, 'config.toml', config, log);
   const stateDir = path.join(tmp.dir, 'host-state');
   await mkdir(stateDir, { recursive: true });
@@ -228,6 +227,7 @@ test('a live room: password, chat, seat, control granted and revoked, rotation, 
     assert.ok(sameColour(await colourAt(a, keyAt), afterA), 'a revoked viewer\'s key does not change the picture');
 
     // --- rotation: A then B apply; A's turn comes first, then B's
+    await host.getByTestId('rotation-turn').selectOption(String(TURN_SECS));
     await host.getByTestId('rotation-toggle').check();
     await a.getByTestId('rotation-panel').waitFor();
     await a.getByTestId('control-apply').click();

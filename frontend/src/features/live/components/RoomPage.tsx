@@ -255,8 +255,18 @@ const BarrageOverlay = observer(function BarrageOverlay({ room }: { room: RoomSt
 });
 
 /** Apply, return, the rotation; for the host the request list and revoke. */
+/** The rotation's turn lengths the host may pick (the server takes 30 s to 1 h). */
+const TURN_CHOICES: readonly [number, string][] = [
+  [30, '30秒'],
+  [60, '1分钟'],
+  [180, '3分钟'],
+  [300, '5分钟'],
+  [600, '10分钟'],
+];
+
 const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore }) {
   const rot = room.rotation;
+  const [turnSecs, setTurnSecs] = useState(() => (rot.turnSecs > 0 ? rot.turnSecs : 300));
   const applyText =
     room.applyState === ApplyState.PENDING ? `申请中 ${room.applySecondsLeft}s` : room.applyState === ApplyState.DENIED ? `已被拒绝 ${room.applySecondsLeft}s` : '申请控制';
   const controller = room.info?.room.controller ?? 0;
@@ -310,9 +320,16 @@ const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore 
               </button>
             )}
             <label className="room-control__toggle">
-              <input type="checkbox" data-testid="rotation-toggle" checked={rot.on} onChange={(e) => void room.setRotation(e.target.checked)} />
+              <input type="checkbox" data-testid="rotation-toggle" checked={rot.on} onChange={(e) => void room.setRotation(e.target.checked, turnSecs)} />
               轮流控制
             </label>
+            <select className="input room-control__turn" data-testid="rotation-turn" aria-label="每人时长" value={turnSecs} onChange={(e) => setTurnSecs(Number(e.target.value))}>
+              {TURN_CHOICES.map(([secs, label]) => (
+                <option key={secs} value={secs}>
+                  每人{label}
+                </option>
+              ))}
+            </select>
           </div>
           <ul className="room-control__requests" data-testid="control-requests">
             {(room.requests ?? []).map((r) => (
