@@ -149,6 +149,11 @@ test('a live room: password, chat, seat, control granted and revoked, rotation, 
     await host.getByTestId('live-create').click();
     const dialog = host.getByTestId('relay-dialog');
     await dialog.waitFor();
+    // the relay public-beta notice, once per user, over the dialog
+    const notice = host.getByTestId('message-box').filter({ hasText: '公测资格' });
+    await notice.waitFor();
+    await notice.getByTestId('message-box-confirm').click();
+    await notice.waitFor({ state: 'detached' });
     await dialog.getByTestId('relay-name').fill('一起看图案');
     await dialog.getByTestId('relay-game').selectOption(String(PATTERN_GAME));
     await dialog.getByTestId('relay-password').fill('12');
@@ -228,7 +233,8 @@ test('a live room: password, chat, seat, control granted and revoked, rotation, 
 
     // --- rotation: A then B apply; A's turn comes first, then B's
     await host.getByTestId('rotation-turn').selectOption(String(TURN_SECS));
-    await host.getByTestId('rotation-toggle').check();
+    await host.getByTestId('rotation-toggle').click();
+    await host.getByTestId('rotation-panel').waitFor();
     await a.getByTestId('rotation-panel').waitFor();
     await a.getByTestId('control-apply').click();
     await b.getByTestId('control-apply').click();

@@ -989,11 +989,18 @@ export class RoomStore {
     return this.act(() => this.root.api.post(RoomPaths.controlApply, { roomSerial: serial }), () => this.setApply(ApplyState.PENDING));
   }
 
+  private afterControl(): void {
+    void this.loadInfo();
+    void this.loadMike();
+    if (this.isHost) void this.loadRequests();
+  }
+
   /** The host grants (or denies) a request. */
   async assignControl(userId: number, agree = true): Promise<boolean> {
     const serial = this.roomSerial;
     if (serial === null) return false;
-    return this.act(() => this.root.api.post(agree ? RoomPaths.controlAssign : RoomPaths.controlDeny, { roomSerial: serial, userId }), () => void this.loadRequests());
+    // the actor of a control change is left out of its CONTROL_CHANGE: read the result here
+    return this.act(() => this.root.api.post(agree ? RoomPaths.controlAssign : RoomPaths.controlDeny, { roomSerial: serial, userId }), () => this.afterControl());
   }
 
   async inviteControl(userId: number): Promise<boolean> {
@@ -1012,7 +1019,7 @@ export class RoomStore {
   async recycleControl(): Promise<boolean> {
     const serial = this.roomSerial;
     if (serial === null) return false;
-    return this.act(() => this.root.api.post(RoomPaths.controlRecycle, { roomSerial: serial }));
+    return this.act(() => this.root.api.post(RoomPaths.controlRecycle, { roomSerial: serial }), () => this.afterControl());
   }
 
   /** A guest with control gives it back (remand). */
@@ -1020,7 +1027,13 @@ export class RoomStore {
     const serial = this.roomSerial;
     const uid = this.uid;
     if (serial === null || uid === null) return false;
-    return this.act(() => this.root.api.post(RoomPaths.controlRemand, { roomSerial: serial, remandUserId: uid }), () => this.setApply(ApplyState.NONE));
+    return this.act(
+      () => this.root.api.post(RoomPaths.controlRemand, { roomSerial: serial, remandUserId: uid }),
+      () => {
+        this.setApply(ApplyState.NONE);
+        this.afterControl();
+      },
+    );
   }
 
   async setRotation(on: boolean, turnSecs?: number): Promise<boolean> {
@@ -1028,7 +1041,12 @@ export class RoomStore {
     if (serial === null) return false;
     const body: BodyOf<typeof RoomPaths.rotation> = { roomSerial: serial, on: on ? 1 : 0 };
     if (turnSecs !== undefined) body.turnSecs = turnSecs;
-    return this.act(() => this.root.api.post(RoomPaths.rotation, body), () => void this.loadInfo());
+    return this.act(async () => {
+      const r = await this.root.api.post(RoomPaths.rotation, body);
+      runInAction(() => {
+        if (this.info && r) this.info.room.rotation = r;
+      });
+    });
   }
 
   async kick(userId: number): Promise<boolean> {
