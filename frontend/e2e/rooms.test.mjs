@@ -1,7 +1,7 @@
 // Live rooms in Chromium (issue 9): the real yoo-server, a real yoo-gamehost playing the test
 // pattern, three browsers.
 // The host creates a room with a password and starts the pattern as its relay; viewer A enters
-// with a wrong then the right password, viewer B with the right one; A chats (B sees it, the
+// with a wrong then the right password, viewer B (a phone at 390x844) with the right one; A chats (B sees it, the
 // [name.ext] rule applied, in the chat and the barrage); A takes a seat, applies for control and
 // is granted it: A's key press changes the picture; the host revokes: A's keys no longer reach
 // the game; the host turns on the rotation: A and B apply, control goes to A and, when A's turn
@@ -13,7 +13,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
+  assertNoSidewaysScroll,
   assertPrerequisites,
+  assertTappable,
   configToml,
   dumpFailure,
   hostBin,
@@ -65,8 +67,8 @@ async function startStack(tmp, log) {
   return { server, host };
 }
 
-async function player(browser, base, phone) {
-  const ctx = await newPlayerContext(browser);
+async function player(browser, base, phone, contextOptions = {}) {
+  const ctx = await newPlayerContext(browser, contextOptions);
   await ctx.addInitScript(RECORD_SOCKETS);
   const page = await ctx.newPage();
   await page.goto(`${base}/`);
@@ -188,13 +190,20 @@ test('a live room: password, chat, seat, control granted and revoked, rotation, 
     await a.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
     await assertLiveAndChanging(a, "viewer A's picture of the host's game");
 
-    // --- viewer B, straight with the right password
-    const B = await player(browser, base, '13900000303');
+    // --- viewer B, on a phone, straight with the right password
+    const B = await player(browser, base, '13900000303', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const b = (pages.b = B.page);
     await openRoomFromList(b, base);
     await enterPassword(b, PASSWORD);
     await b.getByTestId('room-page').waitFor();
+    await b.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
+    await assertNoSidewaysScroll(b, 'the room page on a phone');
+    const canvasBox = await b.getByTestId('stream-canvas').boundingBox();
+    assert.ok(canvasBox && canvasBox.width >= 370, `the picture spans the phone's width: ${JSON.stringify(canvasBox)}`);
     await b.getByTestId('room-online-count').filter({ hasText: '在线 3' }).waitFor();
+
+    await assertTappable(b, b.getByTestId('chat-send'), 'the chat send button on a phone');
+    await assertTappable(b, b.getByTestId('control-apply'), 'apply for control on a phone');
 
     // --- chat: A's message reaches B, with [name.ext] shown without its extension
     await a.getByTestId('chat-input').fill('大家好[微笑.png]');
