@@ -1,10 +1,11 @@
 // Live rooms in Chromium (issue 9): the real yoo-server, a real yoo-gamehost playing the test
 // pattern, three browsers.
 // The host creates a room with a password and starts the pattern as its relay; viewer A enters
-// with a wrong then the right password, viewer B (a phone at 390x844) with the right one; A chats (B sees it, the
-// [name.ext] rule applied, in the chat and the barrage); A takes a seat, applies for control and
-// is granted it: A's key press changes the picture; the host revokes: A's keys no longer reach
-// the game; the host turns on the rotation: A and B apply, control goes to A and, when A's turn
+// with a wrong then the right password, viewer B (a phone at 390x844) with the right one; A chats
+// (B sees it, the [name.ext] rule applied, in the chat and the barrage); A takes a seat, applies
+// for control and is granted it: A's key press changes the picture; the host revokes: A's keys no
+// longer reach the game, not even a key frame written straight onto A's stream socket (the game
+// host drops it, not only the page); the host turns on the rotation: A and B apply, control goes to A and, when A's turn
 // is over, to B; B's socket is dropped while A chats, and B, back, has every message exactly
 // once; the host ends the room: all three see the live summary.
 import assert from 'node:assert/strict';
@@ -125,6 +126,27 @@ async function chatTexts(page) {
   return page.getByTestId('chat-item').allInnerTexts();
 }
 
+/**
+ * Writes a key press and release straight onto the page's stream socket, past the page's own
+ * input gate: ClientFrame { key: Key { code, down } } (gamehost/proto/stream.proto), encoded by hand.
+ */
+async function sendRawKey(page, code) {
+  const key = (down) => {
+    const c = [...Buffer.from(code, 'ascii')];
+    const inner = [0x0a, c.length, ...c, ...(down ? [0x10, 0x01] : [])];
+    return [0x0a, inner.length, ...inner];
+  };
+  const sent = await page.evaluate(
+    (frames) => {
+      const sockets = window.__sockets.filter((s) => s.url.includes('/stream?') && s.readyState === 1);
+      for (const s of sockets) for (const f of frames) s.send(new Uint8Array(f));
+      return sockets.length;
+    },
+    [key(true), key(false)],
+  );
+  assert.ok(sent > 0, 'the page has an open stream socket');
+}
+
 /** Presses a key on the room canvas (focused first, as a player would click into it). */
 async function pressOnCanvas(page, key) {
   await page.getByTestId('stream-canvas').focus();
@@ -237,6 +259,7 @@ test('a live room: password, chat, seat, control granted and revoked, rotation, 
     await host.getByTestId('control-recycle').click();
     await a.getByTestId('control-apply').waitFor();
     await pressOnCanvas(a, 'KeyZ');
+    await sendRawKey(a, 'KeyX');
     await a.waitForTimeout(1500);
     assert.ok(sameColour(await colourAt(a, keyAt), afterA), 'a revoked viewer\'s key does not change the picture');
 
