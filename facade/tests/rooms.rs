@@ -7,7 +7,7 @@ mod common;
 
 use actix_web::web::Bytes;
 use common::{config, temp_dir, Client, Socket};
-use facade::proto::{Envelope, MessageType, RoomEvent, RoomEvents, RoomReset, RoomWatch};
+use facade::proto::{Envelope, MessageType, Notification, RoomEvent, RoomEvents, RoomReset, RoomWatch};
 use prost::Message;
 use serde_json::{json, Value};
 
@@ -142,6 +142,21 @@ async fn create_and_enter_with_a_password() {
     let r = enter(&mut viewer, dd_rid, Some(PASSWORD)).await;
     assert_eq!(code(&r), 0, "{r}");
     assert_eq!(r["data"]["room"]["ddRid"], dd_rid);
+    // Guessing is bounded: a few wrong tries a minute, then 130202 with a wait (HTTP 429).
+    let mut guesser = user(&srv, "13900000003").await;
+    let mut limited = None;
+    for _ in 0..6 {
+        let (status, r) = guesser
+            .post("/api/japi/yoo/v2/room/loginRelayRoom", json!({"ddRid": dd_rid, "password": WRONG}))
+            .await;
+        assert_eq!(code(&r), 130202, "{r}");
+        if status == 429 {
+            limited = Some(r);
+            break;
+        }
+    }
+    let limited = limited.expect("the tries are limited");
+    assert!(limited["data"]["retry_after"].as_u64().is_some_and(|s| s > 0), "{limited}");
     assert_eq!(r["data"]["gameType"], 4, "a viewer without control");
     assert!(r["data"]["epoch"].as_str().is_some_and(|e| !e.is_empty()));
 
@@ -447,7 +462,21 @@ async fn the_relay_s_end_ends_the_room() {
 
     let (_, over) = host.post("/api/japi/yoo/game/over", json!({"id": id})).await;
     assert_eq!((code(&over), over["data"]["roomSerial"].as_i64()), (0, Some(room_serial)), "{over}");
-    until(&mut sv, 3002).await;
+    // Both the stream's last event and the user notice arrive, in either order.
+    let (mut ended, mut notice) = (false, None);
+    while !(ended && notice.is_some()) {
+        let env = sv.next(10).await;
+        if env.r#type == MessageType::RoomEvents as i32 {
+            let batch = RoomEvents::decode(Bytes::from(env.content)).unwrap();
+            ended |= batch.events.iter().any(|e| e.code == 3002);
+        } else if env.r#type == MessageType::Notification as i32 {
+            let n = Notification::decode(Bytes::from(env.content)).unwrap();
+            if n.code == 130447 {
+                notice = Some(serde_json::from_str::<Value>(&n.data).unwrap());
+            }
+        }
+    }
+    assert_eq!(notice.unwrap()["roomSerial"], room_serial, "USER_RELAY_END names the summary");
     let (_, r) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
     assert_eq!(code(&r), 130300, "the room ended: {r}");
     let (_, d) = host
@@ -455,5 +484,43 @@ async fn the_relay_s_end_ends_the_room() {
         .await;
     assert_eq!((code(&d), d["data"]["ended"].as_bool()), (0, Some(true)), "{d}");
     assert_eq!(d["data"]["audienceCount"], 2, "{d}");
+    srv.handle.stop(false).await;
+}
+
+// The host turns the fair rotation on: it is in the room info for everyone, and an applicant
+// joins it (their turn, or their place in its queue).
+#[actix_rt::test]
+async fn rotation_on_and_an_applicant_in_it() {
+    let srv = server("room-rotation").await;
+    let mut host = user(&srv, "13900000071").await;
+    let mut v = user(&srv, "13900000072").await;
+    let v_uid = uid_of(&mut v).await;
+    let (dd_rid, room_serial, _) = create_room(&mut host).await;
+    enter(&mut v, dd_rid, Some(PASSWORD)).await;
+
+    let (_, r) = host
+        .post(
+            "/api/japi/yoo/control/rotation",
+            json!({"roomSerial": room_serial, "on": 1, "turnSecs": 60}),
+        )
+        .await;
+    assert_eq!(
+        (code(&r), &r["data"]["on"], &r["data"]["turnSecs"]),
+        (0, &json!(true), &json!(60)),
+        "{r}"
+    );
+    let (_, r) = v
+        .post("/api/japi/yoo/control/rotation", json!({"roomSerial": room_serial, "on": 0}))
+        .await;
+    assert_eq!(code(&r), 130206, "the host's call: {r}");
+
+    let (_, a) = v.post("/api/japi/yoo/control/apply", json!({"roomSerial": room_serial})).await;
+    assert_eq!(code(&a), 0, "{a}");
+    let (_, info) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    let rot = &info["data"]["room"]["rotation"];
+    assert_eq!(rot["on"], true, "{info}");
+    let in_turn = rot["current"] == v_uid;
+    let queued = rot["queue"].as_array().unwrap().contains(&json!(v_uid));
+    assert!(in_turn || queued, "{rot}");
     srv.handle.stop(false).await;
 }

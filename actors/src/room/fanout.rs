@@ -238,4 +238,55 @@ mod tests {
         assert_eq!(d.frames.lock().last().map(String::as_str), Some("5:1002"));
         assert_eq!(fan.len(), 1);
     }
+
+    /// Counts encodes.
+    #[derive(Default)]
+    struct Counting(std::sync::atomic::AtomicUsize);
+
+    impl RoomWire for Counting {
+        fn encode(&self, dd_rid: i64, epoch: &str, events: &[RoomEvent]) -> Bytes {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            DebugWire.encode(dd_rid, epoch, events)
+        }
+
+        fn reset(&self, dd_rid: i64, epoch: &str, offset: u64) -> Bytes {
+            DebugWire.reset(dd_rid, epoch, offset)
+        }
+    }
+
+    /// Shares one frame: every sink of a batch gets the same bytes.
+    #[derive(Default)]
+    struct Ptr(Mutex<Vec<usize>>);
+
+    impl RoomSink for Ptr {
+        fn send(&self, frame: &Bytes) -> bool {
+            self.0.lock().push(frame.as_ptr() as usize);
+            true
+        }
+    }
+
+    // A thousand watchers: one encode per batch, the same bytes to each.
+    #[test]
+    fn one_encode_per_batch() {
+        let mut log = EventLog::new("e".into());
+        let mut fan = Fanout::default();
+        let wire = Counting::default();
+        let sinks: Vec<Arc<Ptr>> = (0..1000).map(|_| Arc::new(Ptr::default())).collect();
+        for (i, s) in sinks.iter().enumerate() {
+            let w = NewWatch {
+                id: WatchId(i as u64),
+                uid: i as i64,
+                sink: s.clone(),
+                position: None,
+            };
+            fan.join(&log, &wire, 1, w);
+        }
+        push(&mut log, 20);
+        fan.flush(&log, &wire, 1);
+        assert_eq!(wire.0.load(std::sync::atomic::Ordering::Relaxed), 1);
+        let first = sinks[0].0.lock()[0];
+        assert!(sinks.iter().all(|s| *s.0.lock() == vec![first]), "the same bytes to every sink");
+        assert_eq!(fan.flush(&log, &wire, 1), Vec::<i64>::new(), "nothing new: nothing sent");
+        assert_eq!(wire.0.load(std::sync::atomic::Ordering::Relaxed), 1);
+    }
 }

@@ -40,6 +40,8 @@ pub struct Profile {
     pub minor: bool,
     /// Holds vip or vvip: cross-screen.
     pub cross_screen: bool,
+    /// A phone is bound (chat needs one: 20007).
+    pub phone_bound: bool,
 }
 
 /// A member of the room.
@@ -737,12 +739,19 @@ impl RoomState {
                 if action == MikeAction::UpWithControl {
                     perm::check(self.roles(uid), Command::ControlApply)?;
                 }
-                self.seats.up(uid, seat)?;
-                self.seated_ever.insert(uid);
-                self.seat_changed();
+                // Action 2 from a seat applies for control only.
+                let seated = self.seats.seat_of(uid).is_some();
+                if !(action == MikeAction::UpWithControl && seated) {
+                    self.seats.up(uid, seat)?;
+                    self.seated_ever.insert(uid);
+                    self.seat_changed();
+                }
                 if action == MikeAction::UpWithControl && self.control.controller() != uid {
-                    // The seat is taken either way; an open application stays as it is.
-                    let _ = self.apply_control(uid, now);
+                    // Taking the seat counts even when an application is open already.
+                    let applied = self.apply_control(uid, now);
+                    if seated {
+                        applied?;
+                    }
                 }
             }
         }
@@ -1096,6 +1105,9 @@ impl RoomState {
     /// A chat message: text or an emoji.
     pub fn chat(&mut self, uid: i64, text: String, face_id: Option<i64>, now: i64) -> Result<(), DomainError> {
         self.check(uid, Command::Chat)?;
+        if self.members.get(&uid).is_some_and(|m| !m.profile.phone_bound) {
+            return Err(DomainError::PhoneUnbound);
+        }
         if self.chat_bans.contains(&uid) {
             return Err(DomainError::ChatBanned);
         }
@@ -1163,6 +1175,7 @@ mod tests {
             },
             minor: false,
             cross_screen: false,
+            phone_bound: true,
         }
     }
 
@@ -1296,6 +1309,27 @@ mod tests {
         assert_eq!(st.controller(), HOST);
     }
 
+    // Mike up with action 2 seats and applies (state 1, 2020 to the host); from a seat it only
+    // applies; action 3 with control gives it back.
+    #[test]
+    fn mike_up_with_control() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        codes(&mut st);
+        let info = st.mike_up(2, MikeAction::UpWithControl, None, 0).unwrap();
+        assert_eq!((info.mike_sub_status, info.apply_control.state), (2, 1));
+        assert!(codes(&mut st).contains(&(2020, vec![HOST])));
+        assert!(matches!(
+            st.mike_up(2, MikeAction::UpWithControl, None, 1_000),
+            Err(DomainError::ControlApplyOpen { .. })
+        ));
+        st.control_assign(HOST, 2, 2_000).unwrap();
+        let info = st.mike_up(2, MikeAction::Down, None, 3_000).unwrap();
+        assert_eq!(info.mike_sub_status, 1);
+        assert_eq!(st.controller(), HOST);
+        assert!(codes(&mut st).contains(&(2023, vec![HOST])));
+    }
+
     #[test]
     fn chat_rules() {
         let mut st = room(None);
@@ -1304,6 +1338,10 @@ mod tests {
         assert_eq!(st.chat(2, " ".into(), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, "长".repeat(201), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, String::new(), Some(1), 0), Ok(()));
+        let mut unbound = entry(3);
+        unbound.profile.phone_bound = false;
+        st.enter(unbound, 0).unwrap();
+        assert_eq!(st.chat(3, "hi".into(), None, 0), Err(DomainError::PhoneUnbound));
         st.chat_ban(HOST, 2, true).unwrap();
         assert_eq!(st.chat(2, "hi".into(), None, 0), Err(DomainError::ChatBanned));
         assert_eq!(st.heat(3, 1_000), 3 * 10 + 50);
