@@ -381,4 +381,20 @@ describe('RoomStore', () => {
     expect(t.api.callsTo(RoomPaths.loginRelayRoom).length).toBe(entries + 1);
     expect(room.inRoom).toBe(true);
   });
+
+  // 130133 is a notice line in the barrage; 130134 releases control, alerts and goes home
+  it('handles the live control notices', async () => {
+    const { root, room, channel, server, navigations } = await entered();
+    server.controllerId = ME;
+    await room.loadInfo();
+    expect(room.hasControl).toBe(true);
+    channel.push({ kind: 'notification', code: 130133, content: '', data: '{}' });
+    expect(room.barrage.at(-1)).toMatchObject({ text: '一起玩的操控即将结束，请及时保存游戏进度', notice: true });
+    channel.push({ kind: 'notification', code: 130134, content: '', data: '{}' });
+    expect(room.hasControl).toBe(false);
+    expect(root.ui.messageBoxes[0].message).toBe('一起玩的操控时间已结束');
+    root.ui.messageBoxes[0].resolve(true);
+    await settle();
+    expect(navigations.at(-1)).toBe('/');
+  });
 });

@@ -789,6 +789,24 @@ export class RoomStore {
     if (this.barrage.length > BARRAGE_MAX) this.barrage.splice(0, this.barrage.length - BARRAGE_MAX);
   }
 
+  /**
+   * LIVE_OFFLINE (130134) on the live page: control and the keyboard are released (the page stops
+   * sending input), the limit alert shows, then home.
+   */
+  liveOffline(rawData: string): void {
+    let text = '';
+    try {
+      const d: unknown = JSON.parse(rawData);
+      if (d && typeof d === 'object' && typeof (d as { msg?: unknown }).msg === 'string') text = (d as { msg: string }).msg;
+    } catch {
+      // no text: the default
+    }
+    this.setApply(ApplyState.NONE);
+    if (this.info) this.info.room.controller = this.hostUid ?? 0;
+    this.root.effects.exitFullscreen();
+    void this.root.ui.alert({ title: '温馨提示', message: text || '一起玩的操控时间已结束', confirmText: '好的' }).then(() => this.root.ui.navigate('/'));
+  }
+
   /** A notice line in the barrage (e.g. 130133 in a room). */
   noticeBarrage(text: string): void {
     this.addBarrage(text, BarrageColor.DEFAULT, false, true);

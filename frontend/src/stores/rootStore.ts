@@ -204,6 +204,10 @@ export class RootStore {
       this.room?.roomEnded();
       return;
     }
+    if (code === NotificationCode.LIVE_OFFLINE && this.room?.inRoom) {
+      this.room.liveOffline(data);
+      return;
+    }
     if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room?.inRoom) {
       this.room.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
     }
