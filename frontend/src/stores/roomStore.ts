@@ -1004,7 +1004,14 @@ export class RoomStore {
   async applyControl(): Promise<boolean> {
     const serial = this.roomSerial;
     if (serial === null || this.applyState !== ApplyState.NONE) return false;
-    return this.act(() => this.root.api.post(RoomPaths.controlApply, { roomSerial: serial }), () => this.setApply(ApplyState.PENDING));
+    return this.act(async () => {
+      const a = await this.root.api.post(RoomPaths.controlApply, { roomSerial: serial });
+      runInAction(() => {
+        this.setApply(ApplyState.PENDING);
+        // the server's deadline (its clock) when it gave one
+        if (a?.until) this.applyUntil = a.until - this.root.game.skewMs;
+      });
+    });
   }
 
   private afterControl(): void {
