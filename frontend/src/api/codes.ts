@@ -29,4 +29,8 @@ export const NotificationCode = {
   GAME_OFFLINE_SOON: 130132,
   LIVE_CONTROL_OFFLINE_SOON: 130133,
   LIGHT_PACKAGE_END_SOON: 130467,
+  /** social.md §4.8: the live control time is over: control released, alert, home */
+  LIVE_OFFLINE: 130134,
+  /** social.md §4.8: the host's relay ended (the room is over) */
+  USER_RELAY_END: 130447,
 } as const;

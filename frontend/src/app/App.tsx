@@ -13,6 +13,7 @@ const GameDetailPage = lazyPage(() => import('../features/catalogue/components/G
 const PlayPage = lazyPage(() => import('../features/game/components/PlayPage'), 'PlayPage');
 const QueueRulesPage = lazyPage(() => import('../features/help/components/QueueRulesPage'), 'QueueRulesPage');
 const LivePage = lazyPage(() => import('../features/live/components/LivePage'), 'LivePage');
+const RoomPage = lazyPage(() => import('../features/live/components/RoomPage'), 'RoomPage');
 const MemberPage = lazyPage(() => import('../features/user/components/MemberPage'), 'MemberPage');
 const HistoryPage = lazyPage(() => import('../features/user/components/HistoryPage'), 'HistoryPage');
 const UserPage = lazyPage(() => import('../features/user/components/UserPage'), 'UserPage');
@@ -39,7 +40,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="game/detail/:id" element={<GameDetailPage />} />
             <Route path="game/play" element={<PlayPage />} />
             <Route path="game/live" element={<LivePage />} />
-            <Route path="game/live/:id" element={<LivePage />} />
+            <Route path="game/live/:id" element={<RoomPage />} />
             <Route path="help/queue" element={<QueueRulesPage />} />
             <Route path="user/member" element={<MemberPage />} />
             <Route path="user/history" element={<HistoryPage />} />

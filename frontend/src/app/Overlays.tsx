@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { LoginDialog } from '../features/auth/components/LoginDialog';
 import { GameOverlays } from '../features/game/components/GameOverlays';
+import { LiveOverlays } from '../features/live/components/LiveOverlays';
 import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
 
 /**
@@ -18,6 +19,7 @@ export function Overlays() {
     <>
       <LoginDialog />
       <GameOverlays />
+      <LiveOverlays />
       <PlayTimeDialogs />
     </>
   );

@@ -42,6 +42,16 @@ export interface StartRequest {
   gameId: number;
   gameName: string;
   nodeId?: number;
+  /** the relay extra params of a room host's start (social.md §3): the session becomes the room's relay */
+  relay?: RelayParams;
+}
+
+/** Start-game extra params for a relay (social.md §3): isApplyRelay is the room's mode. */
+export interface RelayParams {
+  isApplyRelay: number;
+  roomPassword?: string;
+  isUpdatePass: number;
+  isShow: number;
 }
 
 /** The node dialog of one start. */
@@ -49,6 +59,7 @@ export interface NodePicker {
   gameId: number;
   gameName: string;
   selectedId: number | null;
+  relay?: RelayParams;
 }
 
 /** A session's quality report as the player sees it after the game. */
@@ -401,7 +412,7 @@ export class GameStore {
   // ---------------------------------------------------------------- start flow
 
   /** '开始游戏': debounced 1000 ms on the leading edge; a guest gets the login dialog. */
-  async requestStart(game: { id: number; name: string }): Promise<void> {
+  async requestStart(game: { id: number; name: string }, relay?: RelayParams): Promise<void> {
     const now = Date.now();
     if (now - this.lastStartClickAt < START_DEBOUNCE_MS) return;
     this.lastStartClickAt = now;
@@ -409,14 +420,49 @@ export class GameStore {
     this.root.effects.requestNotificationPermission();
     if (!this.root.user.isLoggedIn) {
       // the start goes on once logged in (core-platform.md §4.4 step 2, §4.13)
-      this.root.ui.openLogin(() => void this.openNodePicker(game));
+      this.root.ui.openLogin(() => void this.openNodePicker(game, relay));
       return;
     }
-    await this.openNodePicker(game);
+    if (!relay && !(await this.confirmRoomSwitch(game))) return;
+    await this.openNodePicker(game, relay);
+  }
+
+  /**
+   * social.md §2.16 / §4.3: a relay host starting another game is asked whether everyone
+   * switches ('立即切换': the room's game changes and the new game is its relay) or the host plays
+   * alone ('自己玩': the room is exited first). A guest holding control confirms leaving the room.
+   * False when the start does not go on here.
+   */
+  private async confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
+    const room = this.root.room;
+    const current = room?.info?.game;
+    if (!room || !room.inRoom || !current || current.id === game.id) return true;
+    if (room.isHost) {
+      const together = await this.root.ui.confirm({
+        title: '切换游戏',
+        message: `大家正在一起玩《${current.name}》，是否一起切换到新游戏？`,
+        confirmText: '立即切换',
+        cancelText: '自己玩',
+      });
+      const info = room.info?.room;
+      if (together && info) {
+        // the new game's session, started with the relay params, becomes the room's relay
+        await this.openNodePicker(game, { isApplyRelay: info.mode, isUpdatePass: 0, isShow: info.isShow });
+        return false;
+      }
+      await room.exit();
+      return true;
+    }
+    if (room.hasControl) {
+      const ok = await this.root.ui.confirm({ title: '切换游戏', message: '启动新游戏将退出当前房间，是否继续？' });
+      if (!ok) return false;
+      await room.exit();
+    }
+    return true;
   }
 
   /** Reads the node list (cached 10 minutes), opens the dialog and probes every node. */
-  async openNodePicker(game: { id: number; name: string }): Promise<void> {
+  async openNodePicker(game: { id: number; name: string }, relay?: RelayParams): Promise<void> {
     let nodes: GameNode[];
     try {
       nodes = await this.loadNodes(game.id);
@@ -425,7 +471,7 @@ export class GameStore {
       return;
     }
     runInAction(() => {
-      this.nodePicker = { gameId: game.id, gameName: game.name, selectedId: null };
+      this.nodePicker = { gameId: game.id, gameName: game.name, selectedId: null, ...(relay ? { relay } : {}) };
     });
     void this.loadDelayFactor();
     await this.probeAll(nodes);
@@ -501,7 +547,7 @@ export class GameStore {
       return;
     }
     this.nodePicker = null;
-    await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId });
+    await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId, ...(p.relay ? { relay: p.relay } : {}) });
   }
 
   /** POST start; the answer is the new session's state. */
@@ -513,6 +559,7 @@ export class GameStore {
     try {
       const body: BodyOf<typeof Paths.start> = { gameId: req.gameId, nodeDelay: this.nodeDelay, afterAuthCheck: 1 };
       if (req.nodeId !== undefined) body.nodeId = req.nodeId;
+      if (req.relay) Object.assign(body, req.relay);
       const state = await this.root.api.post(Paths.start, body);
       runInAction(() => {
         this.root.ui.clearMissedQueue();
@@ -559,6 +606,14 @@ export class GameStore {
         ui.info(e.message || '当前游戏已在运行中');
         if (this.live?.status === GameStatus.QUEUE) ui.setQueueDialogLarge(true);
         return;
+      case ErrorCode.GAME_RELAY_EXIST: {
+        // social.md §8: the user is in a room; confirmed, the room is left and the start runs again
+        const ok = await ui.confirm({ title: '提示', message: e.message || '当前正在房间中，是否退出房间并启动游戏？' });
+        if (!ok) return;
+        await this.root.room?.exit();
+        await this.start(req);
+        return;
+      }
       case ErrorCode.GAME_SHORT_OF_TIME:
         this.root.playTime.openUseUp(req.gameId);
         return;
@@ -611,8 +666,11 @@ export class GameStore {
     let lastError: unknown = null;
     for (const path of order) {
       try {
-        await this.root.api.post(path, { id });
+        const answer: unknown = await this.root.api.post(path, { id });
         ended = true;
+        // the over of a relay session from PLAYING names the room's live (social.md §2.15)
+        const serial = answer && typeof answer === 'object' ? (answer as { roomSerial?: unknown }).roomSerial : undefined;
+        if (typeof serial === 'number' && serial > 0) void this.root.loadRoom().then((room) => room.liveEnded(serial));
         break;
       } catch (e) {
         lastError = e;
@@ -649,6 +707,9 @@ export class GameStore {
       runInAction(() => {
         if (s) this.applyServerEvent(s);
       });
+      // watch while you wait: entering one's own game leaves the room being watched
+      const room = this.root.room;
+      if (room && room.inRoom && !room.isHost) room.forget();
       if (s?.streamUrl && s.ticket) {
         this.confirmGrant = { sessionId: key(l.id), grant: { streamUrl: s.streamUrl, ticket: s.ticket }, at: Date.now() };
       }

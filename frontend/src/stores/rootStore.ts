@@ -1,4 +1,4 @@
-import { reaction } from 'mobx';
+import { observable, reaction, runInAction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
 import { PendingReports } from '../stream/pendingReport';
 import { ErrorCode, errorMessage } from '../transport/apiError';
@@ -10,6 +10,7 @@ import type { GameState } from '../api/types';
 import { NoticeStore } from './noticeStore';
 import { PlayTimeStore } from './playTimeStore';
 import { QueueStore } from './queueStore';
+import type { RoomStore } from './roomStore';
 import { UiStore } from './uiStore';
 import { UserStore } from './userStore';
 
@@ -38,6 +39,12 @@ export class RootStore {
   readonly queue: QueueStore;
   readonly playTime: PlayTimeStore;
   readonly notice: NoticeStore;
+  /**
+   * The room store, loaded with its code on first need (a room page, a restored membership):
+   * the rooms' code stays out of the home page's scripts. Null until then.
+   */
+  private readonly roomBox = observable.box<RoomStore | null>(null, { deep: false });
+  private roomLoading: Promise<RoomStore> | null = null;
   /** the WebSocket; created at login, closed and dropped at logout */
   private channel: PushChannel | null = null;
   private openTimer: ReturnType<typeof setTimeout> | null = null;
@@ -85,6 +92,41 @@ export class RootStore {
     );
   }
 
+  /** The room store once loaded (observable); null before. */
+  get room(): RoomStore | null {
+    return this.roomBox.get();
+  }
+
+  /** Loads the room store's code and creates it, once. */
+  loadRoom(): Promise<RoomStore> {
+    if (!this.roomLoading) {
+      this.roomLoading = import('./roomStore').then(({ RoomStore }) => {
+        const room = new RoomStore(this);
+        // the room's watch frames go on whichever socket is open (none while logged out)
+        room.setWatcher({
+          watch: (ddRid, epoch, afterOffset) => this.channel?.watchRoom(ddRid, epoch, afterOffset),
+          unwatch: (ddRid) => this.channel?.unwatchRoom(ddRid),
+        });
+        runInAction(() => this.roomBox.set(room));
+        return room;
+      });
+      this.roomLoading.catch(() => {
+        this.roomLoading = null;
+      });
+    }
+    return this.roomLoading;
+  }
+
+  /** After login: the room this user is a member of (room/userInfo), entered again quietly. */
+  private async restoreRoom(): Promise<void> {
+    try {
+      const me = await this.api.post('/api/japi/yoo/v2/room/userInfo', {});
+      if (me?.ddRid) await (await this.loadRoom()).restore(me.ddRid);
+    } catch {
+      // not in a room
+    }
+  }
+
   /** Start-up: who is this (20119 means guest), then the game status and the socket. */
   init(): Promise<void> {
     return this.user.init();
@@ -100,6 +142,7 @@ export class RootStore {
   /** Called once the user is known to be logged in (start-up or login). */
   onLoggedIn(): void {
     void this.game.refresh();
+    void this.restoreRoom();
     if (this.openTimer) clearTimeout(this.openTimer);
     this.openTimer = setTimeout(() => {
       this.openTimer = null;
@@ -108,6 +151,7 @@ export class RootStore {
         this.channel = this.transport.createPushChannel({
           onPush: (p) => this.handlePush(p),
           onResync: () => void this.game.refresh(),
+          onOpen: () => this.room?.onChannelOpen(),
         });
       }
       this.channel.open();
@@ -124,6 +168,7 @@ export class RootStore {
     this.queue.reset();
     this.playTime.reset();
     this.notice.reset();
+    this.room?.reset();
     this.ui.resetSession();
   }
 
@@ -139,6 +184,12 @@ export class RootStore {
         // member info and the queue data (core-platform.md §4.11)
         if (this.user.isLoggedIn) void this.user.loadProfile();
         if (this.queue.queuedId !== null) void this.queue.loadCards();
+        return;
+      case 'roomEvents':
+        this.room?.applyEvents(push.ddRid, push.epoch, push.events);
+        return;
+      case 'roomReset':
+        this.room?.applyReset(push.ddRid, push.epoch, push.offset);
         return;
       case 'userInfo':
       case 'growthInfo':
@@ -162,6 +213,18 @@ export class RootStore {
         void this.game.refresh();
       }
       return;
+    }
+    // the host's relay ended: the room is over (§4.8 session notices)
+    if (code === NotificationCode.USER_RELAY_END) {
+      this.room?.roomEnded();
+      return;
+    }
+    if (code === NotificationCode.LIVE_OFFLINE && this.room?.inRoom) {
+      this.room.liveOffline(data);
+      return;
+    }
+    if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room?.inRoom) {
+      this.room.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
     }
     this.notice.handle(code, data);
   }
@@ -211,6 +274,7 @@ export class RootStore {
     if (this.openTimer) clearTimeout(this.openTimer);
     this.channel?.close();
     this.notice.dispose();
+    this.room?.dispose();
     this.queue.dispose();
     this.game.dispose();
     this.playTime.dispose();

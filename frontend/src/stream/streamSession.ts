@@ -57,6 +57,12 @@ export interface StreamSessionOptions {
   reconnect?: ReconnectOptions;
   /** a ticket already in hand (the confirm answer's), used for the first connection only */
   grant?: StreamGrant | null;
+  /**
+   * Whether this page's input goes to the host, asked at every event; without it the host's
+   * Config decides. A room's viewer sends while the room names them controller (the host drops
+   * input from anyone else whatever the page does).
+   */
+  allowInput?: () => boolean;
 }
 
 const EMPTY_FIGURES: LiveFigures = { fps: 0, kbps: 0, rttMs: null, dropped: 0, width: 0, height: 0 };
@@ -79,6 +85,7 @@ export class StreamSession {
   private readonly pipeline: VideoPipeline;
   private readonly policy: ReconnectPolicy;
   private readonly deps: StreamDeps;
+  private readonly allowInput: (() => boolean) | null;
   private client: StreamClient | null = null;
   private sink: PictureSink | null = null;
   private grant: StreamGrant | null;
@@ -101,6 +108,7 @@ export class StreamSession {
   constructor(deps: StreamDeps, opts: StreamSessionOptions = {}) {
     this.deps = deps;
     this.grant = opts.grant ?? null;
+    this.allowInput = opts.allowInput ?? null;
     this.policy = new ReconnectPolicy(() => void this.connect(), opts.reconnect);
     this.pipeline = new VideoPipeline(deps.decoder, {
       onPicture: (p) => this.onPicture(p),
@@ -112,6 +120,7 @@ export class StreamSession {
       | 'pipeline'
       | 'policy'
       | 'deps'
+      | 'allowInput'
       | 'client'
       | 'sink'
       | 'grant'
@@ -131,6 +140,7 @@ export class StreamSession {
       pipeline: false,
       policy: false,
       deps: false,
+      allowInput: false,
       client: false,
       sink: false,
       grant: false,
@@ -176,7 +186,8 @@ export class StreamSession {
 
   /** Sends page input (already mapped) when this page's input reaches the game. */
   send(event: ClientEvent | null): void {
-    if (!event || !this.inputAllowed || !this.client) return;
+    const allowed = this.allowInput ? this.allowInput() : this.inputAllowed;
+    if (!event || !allowed || !this.client) return;
     this.client.send(event);
   }
 

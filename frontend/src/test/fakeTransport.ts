@@ -81,11 +81,35 @@ export class FakeChannel implements PushChannel {
   open(): void {
     this.opens++;
     this.isOpen = true;
+    this.handlers.onOpen?.();
   }
 
   close(): void {
     this.closes++;
     this.isOpen = false;
+  }
+
+  /** ROOM_WATCH / ROOM_UNWATCH frames the store sent, in order */
+  readonly roomFrames: ({ kind: 'watch'; ddRid: number; epoch: string; afterOffset: number } | { kind: 'unwatch'; ddRid: number })[] = [];
+
+  watchRoom(ddRid: number, epoch: string, afterOffset: number): void {
+    if (this.isOpen) this.roomFrames.push({ kind: 'watch', ddRid, epoch, afterOffset });
+  }
+
+  unwatchRoom(ddRid: number): void {
+    if (this.isOpen) this.roomFrames.push({ kind: 'unwatch', ddRid });
+  }
+
+  /** the socket dropped (no frame reaches the client until reopen) */
+  drop(): void {
+    this.isOpen = false;
+  }
+
+  /** the socket came back: the client is told, as the real socket tells it */
+  reopen(): void {
+    this.isOpen = true;
+    this.handlers.onOpen?.();
+    this.handlers.onResync?.();
   }
 
   push(p: ServerPush): void {

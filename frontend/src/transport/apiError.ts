@@ -38,6 +38,8 @@ export const ErrorCode = {
   GAME_VIP_ONLY: 130464,
   GAME_VVIP_ONLY: 130465,
   GAME_MOVE_NEEDS_MEMBER: 130466,
+  /** social.md §8: starting a game while in a room */
+  GAME_RELAY_EXIST: 130442,
   CARD_NOT_FOUND: 20172,
   CARD_UNUSABLE: 20173,
   NODE_MAINTENANCE: 130150,

@@ -12,6 +12,13 @@ class FakeChannel implements PushChannel {
   close(): void {
     this.isOpen = false;
   }
+  readonly watches: string[] = [];
+  watchRoom(ddRid: number, epoch: string, afterOffset: number): void {
+    this.watches.push(`${ddRid}:${epoch}:${afterOffset}`);
+  }
+  unwatchRoom(ddRid: number): void {
+    this.watches.push(`-${ddRid}`);
+  }
 }
 
 describe('LazyPushChannel', () => {

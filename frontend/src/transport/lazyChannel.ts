@@ -36,6 +36,15 @@ export class LazyPushChannel implements PushChannel {
     this.inner?.close();
   }
 
+  watchRoom(ddRid: number, epoch: string, afterOffset: number): void {
+    // before the code is there the socket is not open: its onOpen sends the watch
+    this.inner?.watchRoom(ddRid, epoch, afterOffset);
+  }
+
+  unwatchRoom(ddRid: number): void {
+    this.inner?.unwatchRoom(ddRid);
+  }
+
   private startLoad(): void {
     if (this.loading || this.retry) return;
     this.loading = true;

@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthorizationSchema, EnvelopeSchema, MessageType, NotificationSchema } from '../gen/yoo_pb';
+import { AuthorizationSchema, EnvelopeSchema, MessageType, NotificationSchema, RoomEventsSchema, RoomResetSchema, RoomWatchSchema } from '../gen/yoo_pb';
 import { settle } from '../test/helpers';
 import { FakeApi, fail } from '../test/fakeTransport';
 import { Socket, type WebSocketLike } from './socket';
@@ -149,5 +149,37 @@ describe('Socket', () => {
     await settle();
     await vi.advanceTimersByTimeAsync(20_000);
     expect(s.sockets).toHaveLength(0);
+  });
+
+  // room frames: decoded into plain events, outside the user stream's offsets (no resync)
+  it('decodes ROOM_EVENTS and ROOM_RESET and sends ROOM_WATCH / ROOM_UNWATCH', async () => {
+    const s = setup();
+    s.socket.open();
+    await settle();
+    s.sockets[0].serverOpen();
+    const events = toBinary(
+      RoomEventsSchema,
+      create(RoomEventsSchema, {
+        ddRid: 501n,
+        epoch: 'r1',
+        events: [{ offset: 7n, code: 3000, msg: 'CHAT', desc: '', data: '{"text":"hi"}', userIds: [9n], excludeUserIds: [], ts: 1000n }],
+      }),
+    );
+    s.sockets[0].serverSend(MessageType.NOTIFICATION, notification(130124, '{}'), 1n);
+    s.sockets[0].serverSend(MessageType.ROOM_EVENTS, events, 0n, '');
+    s.sockets[0].serverSend(MessageType.ROOM_RESET, toBinary(RoomResetSchema, create(RoomResetSchema, { ddRid: 501n, epoch: 'r2', offset: 3n })), 0n, '');
+    s.sockets[0].serverSend(MessageType.NOTIFICATION, notification(130124, '{}'), 2n);
+    expect(s.pushes.slice(1, 3)).toEqual([
+      { kind: 'roomEvents', ddRid: 501, epoch: 'r1', events: [{ offset: 7, code: 3000, msg: 'CHAT', desc: '', data: '{"text":"hi"}', userIds: [9], excludeUserIds: [], ts: 1000 }] },
+      { kind: 'roomReset', ddRid: 501, epoch: 'r2', offset: 3 },
+    ]);
+    expect(s.resyncs()).toBe(0);
+    s.socket.watchRoom(501, 'r2', 3);
+    s.socket.unwatchRoom(501);
+    const [watch, unwatch] = s.sockets[0].sent.map((b) => fromBinary(EnvelopeSchema, b));
+    expect(watch.type).toBe(MessageType.ROOM_WATCH);
+    expect(fromBinary(RoomWatchSchema, watch.content)).toMatchObject({ ddRid: 501n, epoch: 'r2', afterOffset: 3n });
+    expect(unwatch.type).toBe(MessageType.ROOM_UNWATCH);
+    expect(fromBinary(RoomWatchSchema, unwatch.content).ddRid).toBe(501n);
   });
 });

@@ -4,6 +4,9 @@ import {
   EnvelopeSchema,
   MessageType,
   NotificationSchema,
+  RoomEventsSchema,
+  RoomResetSchema,
+  RoomWatchSchema,
   type Envelope,
 } from '../gen/yoo_pb';
 import { ApiError, ErrorCode } from './apiError';
@@ -62,6 +65,28 @@ export function decodePush(env: Envelope): ServerPush | null {
       return { kind: 'userInfo' };
     case MessageType.GROWTH_INFO:
       return { kind: 'growthInfo' };
+    case MessageType.ROOM_EVENTS: {
+      const r = fromBinary(RoomEventsSchema, env.content);
+      return {
+        kind: 'roomEvents',
+        ddRid: Number(r.ddRid),
+        epoch: r.epoch,
+        events: r.events.map((e) => ({
+          offset: Number(e.offset),
+          code: e.code,
+          msg: e.msg,
+          desc: e.desc,
+          data: e.data,
+          userIds: e.userIds.map(Number),
+          excludeUserIds: e.excludeUserIds.map(Number),
+          ts: Number(e.ts),
+        })),
+      };
+    }
+    case MessageType.ROOM_RESET: {
+      const r = fromBinary(RoomResetSchema, env.content);
+      return { kind: 'roomReset', ddRid: Number(r.ddRid), epoch: r.epoch, offset: Number(r.offset) };
+    }
     default:
       return null;
   }
@@ -170,6 +195,7 @@ export class Socket implements PushChannel {
     ws.onopen = () => {
       if (gen !== this.generation) return;
       this.pingTimer = setInterval(() => this.send(MessageType.PING), this.cfg.pingMs ?? PING_INTERVAL_MS);
+      this.cfg.handlers.onOpen?.();
       if (this.openedBefore) this.cfg.handlers.onResync?.();
       this.openedBefore = true;
     };
@@ -189,8 +215,17 @@ export class Socket implements PushChannel {
     };
   }
 
-  private send(type: MessageType): void {
-    if (this.ws && this.ws.readyState === OPEN) this.ws.send(encodeEnvelope(type));
+  private send(type: MessageType, content?: Uint8Array): void {
+    if (this.ws && this.ws.readyState === OPEN) this.ws.send(encodeEnvelope(type, content));
+  }
+
+  watchRoom(ddRid: number, epoch: string, afterOffset: number): void {
+    const w = create(RoomWatchSchema, { ddRid: BigInt(ddRid), epoch, afterOffset: BigInt(afterOffset) });
+    this.send(MessageType.ROOM_WATCH, toBinary(RoomWatchSchema, w));
+  }
+
+  unwatchRoom(ddRid: number): void {
+    this.send(MessageType.ROOM_UNWATCH, toBinary(RoomWatchSchema, create(RoomWatchSchema, { ddRid: BigInt(ddRid) })));
   }
 
   private receive(data: unknown): void {

@@ -3,6 +3,7 @@
 // and the protobuf wire format.
 
 import type { BodyOf, DataOf, PathOf, QueryOf } from '../api/types';
+import type { RoomEventItem } from '../lib/room';
 
 /** Query parameters of a GET; undefined and empty values are left out. */
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -35,12 +36,18 @@ export type ServerPush =
   | { kind: 'balance' }
   | { kind: 'memberInfo' }
   | { kind: 'userInfo' }
-  | { kind: 'growthInfo' };
+  | { kind: 'growthInfo' }
+  /** a batch of one room's events (ROOM_EVENTS), in offset order */
+  | { kind: 'roomEvents'; ddRid: number; epoch: string; events: RoomEventItem[] }
+  /** the server cannot resume this socket's watch (ROOM_RESET): refetch, watch from here */
+  | { kind: 'roomReset'; ddRid: number; epoch: string; offset: number };
 
 export interface PushHandlers {
   onPush(push: ServerPush): void;
   /** The socket reopened after a drop, or the push stream skipped: state may have been missed. */
   onResync?(): void;
+  /** The socket opened (first time or again): watches are sent anew from here. */
+  onOpen?(): void;
 }
 
 /** The real-time channel: opened after login, closed at logout. */
@@ -48,6 +55,10 @@ export interface PushChannel {
   open(): void;
   close(): void;
   readonly isOpen: boolean;
+  /** ROOM_WATCH: the room's events after `afterOffset` of `epoch`, then live (sent only while open). */
+  watchRoom(ddRid: number, epoch: string, afterOffset: number): void;
+  /** ROOM_UNWATCH. */
+  unwatchRoom(ddRid: number): void;
 }
 
 export interface Transport {

@@ -9,7 +9,7 @@ import { useStores } from '../../../stores/context';
 
 /** The corner widget of a running game (core-platform.md §2.11). */
 export const GameFloat = observer(function GameFloat() {
-  const { game, ui } = useStores();
+  const { game, ui, room } = useStores();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const live = game.live;
@@ -25,6 +25,11 @@ export const GameFloat = observer(function GameFloat() {
         <GameImage src={live.gameLogo} name={live.gameName} className="game-float__logo" />
         <span className={`game-float__icon game-float__icon--${icon}`} data-icon={icon} data-testid="float-icon" aria-hidden="true" />
         <span className="game-float__name">{live.gameName}</span>
+        {room?.hostsRelay && (
+          <span className="game-float__live" data-testid="float-live">
+            直播中
+          </span>
+        )}
       </button>
       {live.status === GameStatus.QUEUE && (
         <>

@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
+import { RoomText } from '../../../lib/room';
 import { useStores } from '../../../stores/context';
 
 /**
@@ -8,7 +9,7 @@ import { useStores } from '../../../stores/context';
  * sends the boarding reminder: a GameStore reaction, once per session.
  */
 export const ReadyDialog = observer(function ReadyDialog() {
-  const { game } = useStores();
+  const { game, room } = useStores();
   const live = game.live;
   if (!game.readyDialogVisible || !live) return null;
   return (
@@ -32,7 +33,9 @@ export const ReadyDialog = observer(function ReadyDialog() {
         <div className="ready__ring" aria-hidden="true">
           <span>{game.readySecondsShown}</span>
         </div>
-        <p className="ready__text">{live.gameName} 已准备就绪，是否进入游戏？</p>
+        <p className="ready__text" data-testid="ready-text">
+          {room && room.inRoom && !room.isHost ? RoomText.READY_IN_ROOM : `${live.gameName} 已准备就绪，是否进入游戏？`}
+        </p>
         <p className="ready__countdown" data-testid="ready-countdown">
           {game.readySecondsShown}秒后自动放弃
         </p>

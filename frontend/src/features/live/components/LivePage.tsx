@@ -1,11 +1,68 @@
-export function LivePage() {
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Avatar } from '../../../components/Avatar';
+import { formatHeat } from '../../../lib/room';
+import { useStores } from '../../../stores/context';
+import { LiveStore } from '../stores/liveStore';
+import { RelayDialog } from './RelayDialog';
+import '../live.css';
+
+/** /game/live (social.md §2.11): the public rooms with their heat and each game's relay count. */
+export const LivePage = observer(function LivePage() {
+  const root = useStores();
+  const navigate = useNavigate();
+  const [live] = useState(() => new LiveStore(root));
+
+  useEffect(() => {
+    void live.loadList(1);
+  }, [live]);
+
+  const rows = live.list?.rows ?? [];
   return (
-    <div className="status-page" data-testid="live-placeholder">
-      <div className="status-page__icon" aria-hidden="true">
-        🎮
+    <div className="page container live-list" data-testid="live-list">
+      <div className="live-list__head">
+        <h1 className="live-list__title">一起玩</h1>
+        <button type="button" className="btn btn--primary" data-testid="live-create" onClick={() => void live.openRelay()}>
+          创建房间
+        </button>
       </div>
-      <h1 className="status-page__title">一起玩</h1>
-      <p className="status-page__text">一起玩功能即将开放，敬请期待</p>
+      {!live.loading && rows.length === 0 && (
+        <p className="live-list__empty" data-testid="live-empty">
+          暂无直播间，快来创建第一个房间吧~
+        </p>
+      )}
+      <ul className="live-list__grid">
+        {rows.map(({ room: r, game: g, heat }) => (
+          <li key={r.ddRid}>
+            <button type="button" className="room-card" data-testid="room-card" data-ddrid={r.ddRid} onClick={() => navigate(`/game/live/${r.ddRid}`)}>
+              <div className="room-card__cover" style={g.logo ? { backgroundImage: `url("${g.logo}")` } : undefined}>
+                <span className="room-card__live">直播中</span>
+                {r.hasPassword && (
+                  <span className="room-card__lock">需密码</span>
+                )}
+                <span className="room-card__heat" data-testid="room-heat">
+                  热度 {formatHeat(heat)}
+                </span>
+              </div>
+              <div className="room-card__body">
+                <div className="room-card__name">{r.roomName}</div>
+                <div className="room-card__host">
+                  <Avatar src={r.host.avatar} name={r.host.nickname} size={22} />
+                  <span>{r.host.nickname}</span>
+                </div>
+                <div className="room-card__game">
+                  {g.name || '游戏加载中...'}
+                  <span className="room-card__count" data-testid="relay-count">
+                    {live.countOf(g.id)}个房间在玩
+                  </span>
+                </div>
+              </div>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {live.dialog && <RelayDialog live={live} />}
     </div>
   );
-}
+});
