@@ -35,6 +35,50 @@ pub struct DomainConfig {
     /// The SMS limits (the server TOML's top-level `[sms]`, not `[game]`).
     #[serde(skip)]
     pub sms: crate::passport::SmsLimits,
+    /// The live rooms (the server TOML's top-level `[rooms]`, like `[sms]`).
+    #[serde(skip)]
+    pub rooms: RoomsConfig,
+}
+
+/// Live rooms' timings and limits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoomsConfig {
+    /// Seconds of one applicant's turn under the fair control rotation (default 300).
+    pub rotation_turn_secs: u64,
+    /// Milliseconds events collect before one frame goes to a room's watchers, when the room has
+    /// more than `batch_threshold` watchers (fewer get each event at once).
+    pub batch_ms: u64,
+    /// Watchers up to which a room flushes every event at once.
+    pub batch_threshold: usize,
+    /// Seconds a member whose sockets all dropped stays a member (then ROOM_LEAVE).
+    pub reconnect_secs: u64,
+    /// Seconds an apply-control application stays pending (§4.7: 30).
+    pub apply_pending_secs: u64,
+    /// Seconds a denied application shows as denied (§4.7: 60).
+    pub apply_denied_secs: u64,
+    /// Seconds a kicked user may not come back (10 minutes).
+    pub kick_secs: u64,
+    /// Wrong password tries a user has per room and minute.
+    pub password_tries_per_minute: u32,
+    /// The longest chat message (characters).
+    pub chat_max_chars: usize,
+}
+
+impl Default for RoomsConfig {
+    fn default() -> Self {
+        RoomsConfig {
+            rotation_turn_secs: 300,
+            batch_ms: 100,
+            batch_threshold: 100,
+            reconnect_secs: 30,
+            apply_pending_secs: 30,
+            apply_denied_secs: 60,
+            kick_secs: 600,
+            password_tries_per_minute: 5,
+            chat_max_chars: 200,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -87,6 +131,7 @@ impl Default for DomainConfig {
                 },
             ],
             sms: Default::default(),
+            rooms: Default::default(),
         }
     }
 }

@@ -93,9 +93,115 @@ pub enum DomainError {
     /// The session's quality report was given already (the first one stands).
     #[error("quality report given")]
     QualityReported,
+    // Rooms (social.md §4.3–§4.9, §8). The facade's codes are in brackets.
+    /// Super admins cannot create rooms ("超管暂不支持创建房间", 130012).
+    #[error("super admins create no room")]
+    SuperAdminRoom,
+    /// The user's relay qualification was withdrawn (USER_NOT_RELAY 20154).
+    #[error("not relay qualified")]
+    NotRelayQualified,
+    /// A minor enters no room (USER_IS_MINOR 20151).
+    #[error("minor")]
+    Minor,
+    /// A minor hosts no relay (USER_IS_MINOR_RELAY_LIMIT 20152).
+    #[error("minor: no relay")]
+    MinorRelayLimit,
+    /// A minor takes no control (USER_IS_MINOR_CONTROL_LIMIT 20153).
+    #[error("minor: no control")]
+    MinorControlLimit,
+    /// The room form breaks a rule of social.md §5.
+    #[error("room form: {0:?}")]
+    RoomForm(RoomFormFault),
+    /// The game cannot be played in a room (GAME_NOT_SUPPORT_RELAY 130129).
+    #[error("game does not support relay")]
+    GameNotSupportRelay,
+    /// The user hosts an open room already (GAME_RELAY_EXIST 130442): exit it first.
+    #[error("hosting a room already")]
+    AlreadyHosting { dd_rid: i64 },
+    /// No such room, or it ended (NOT_EXIST 130300).
+    #[error("room not found")]
+    RoomNotFound,
+    /// The host blacklisted the user, or kicked them within the last 10 minutes
+    /// ("你已被移出该房间", 130205).
+    #[error("barred from the room")]
+    RoomBarred,
+    /// The room has a password and none was given (PASSWORD 130201, "请输入房间密码").
+    #[error("room password needed")]
+    RoomPasswordNeeded,
+    /// The password is wrong (PASSWORD_ERROR 130202, "房间密码错误"); `retry_after_secs` is
+    /// set when too many wrong tries (5 a minute per user and room) allow none now.
+    #[error("room password wrong")]
+    RoomPasswordWrong { retry_after_secs: Option<u64> },
+    /// The user's own game is CONNECTING or PLAYING (CONFIRM_GAME_EXIT 130443): entering with
+    /// force ends it.
+    #[error("a game is running")]
+    RoomGameRunning { session_id: i64, game_id: i64 },
+    /// The user is in another room (CONFIRM_CONNECT 130203): entering with force leaves it.
+    #[error("in another room")]
+    InOtherRoom { dd_rid: i64 },
+    /// The user is in this room on another device without the cross-screen right
+    /// (CONFIRM_EXIT 130204): entering with force moves the membership here.
+    #[error("in this room on another device")]
+    InRoomElsewhere { dd_rid: i64 },
+    /// The caller is not a member of the room (130207, "你不在该房间").
+    #[error("not in the room")]
+    NotInRoom,
+    /// The caller's role may not do this (130206, "无权限操作").
+    #[error("not permitted in this room")]
+    RoomForbidden,
+    /// The target user is not a member of the room (130216, "该用户不在房间内").
+    #[error("target not in the room")]
+    TargetNotInRoom,
+    /// Every open seat is taken (130208, "麦位已满"): queue instead.
+    #[error("mike full")]
+    MikeFull,
+    /// The seat is locked, closed or taken (130209, "该麦位不可用").
+    #[error("seat unavailable")]
+    SeatUnavailable,
+    /// Already on a seat or in the seat queue, or not (130210, "麦位状态已变化").
+    #[error("mike state differs")]
+    MikeState,
+    /// No open invite to accept or refuse (130211, "邀请已失效").
+    #[error("no invite")]
+    NoInvite,
+    /// An application is pending or was just denied (130212, "已申请控制权，请等待"):
+    /// `retry_after_secs` until the state lapses.
+    #[error("control application open")]
+    ControlApplyOpen { retry_after_secs: u64 },
+    /// The call needs a guest controller, or the host's control, that is not there (130217,
+    /// "控制权状态已变化").
+    #[error("control state differs")]
+    ControlState,
+    /// The host banned the caller's chat in this room (130213, "你已被禁言").
+    #[error("chat banned")]
+    ChatBanned,
+    /// An empty or over-long chat message (130214, "消息内容不合法").
+    #[error("chat message invalid")]
+    ChatInvalid,
+    /// Chat needs a bound phone (20007, social.md §8).
+    #[error("phone unbound")]
+    PhoneUnbound,
+    /// A report reason outside 0–6 or an over-long text (130215, "举报原因不正确").
+    #[error("report invalid")]
+    ReportInvalid,
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),
+}
+
+/// Which rule of the room form (social.md §5) a form breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoomFormFault {
+    /// "room name cannot be empty".
+    NameEmpty,
+    /// Over 15 characters.
+    NameTooLong,
+    /// "room mode cannot be empty" (or not a mode of the params).
+    ModeEmpty,
+    /// "game cannot be empty".
+    GameEmpty,
+    /// "password format incorrect": not the base64 of exactly 4 digits.
+    PasswordFormat,
 }
 
 impl From<storage::Error> for DomainError {

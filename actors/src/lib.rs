@@ -5,7 +5,8 @@
 //!
 //! Layout:
 //!
-//! - `platform`: the entry point the facade calls; starts the actor kinds and routes calls.
+//! - `platform`: the entry point the facade calls; starts the actor kinds and routes calls
+//!   (`platform_rooms`: its room calls).
 //! - `ctx`: what every actor shares (storage, configuration, clock, bus, registries), the one
 //!   helper for blocking storage calls; actors know it, never the platform.
 //! - `config`: the domain configuration (countdowns, nodes and their machines).
@@ -27,6 +28,7 @@
 //! - `player`: one actor per user that serializes the calls about the player's game.
 //! - `connection`: a socket's subscription to its user's pushes.
 //! - `passport`: SMS codes, login sessions and socket tokens.
+//! - `room`: live rooms: one actor per open room, its pure parts, its event stream and fan-out.
 //! - `providers`: traits of outside services and their sandbox implementations.
 
 pub mod clock;
@@ -41,10 +43,12 @@ pub mod lanes;
 pub mod machine_pool;
 pub mod passport;
 pub mod platform;
+mod platform_rooms;
 pub mod player;
 pub mod providers;
 pub mod queue;
 pub mod ranks;
+pub mod room;
 pub mod small_str;
 pub mod view;
 pub mod wait;

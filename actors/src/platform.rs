@@ -352,6 +352,34 @@ impl Platform {
         self.start_or_switch(uid, device_no, game_id, node_id, node_delay, false).await
     }
 
+    /// `game/start` with the relay extra params (social.md §3): with `relay`, the started
+    /// session becomes the relay of the caller's open room (the room follows its state; its end
+    /// ends the room). A session of the room's game already live is adopted as it is.
+    pub async fn start_game_with(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<crate::room::view::RelayParams>,
+    ) -> DomainResult<SessionView> {
+        let Some(relay) = relay else {
+            return self.start_game(uid, device_no, game_id, node_id, node_delay).await;
+        };
+        let room = self.relay_room_for_start(uid, game_id, &relay).await?;
+        let view = self.start_game(uid, device_no, game_id, node_id, node_delay).await?;
+        self.relay_started(room, uid, &view).await;
+        Ok(view)
+    }
+
+    /// The controller of a relay session's game changed: the game host accepts input only from
+    /// `uid`'s ticket from now on. room-stream implements (a `PlatformMsg::Control` to the host).
+    pub fn set_stream_controller(&self, session_id: i64, uid: i64) {
+        // room-stream implements
+        let _ = (session_id, uid);
+    }
+
     /// `changeGame`: ends the live session (any state) and starts `game_id` in its place.
     pub async fn change_game(
         &self,

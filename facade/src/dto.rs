@@ -2,6 +2,8 @@
 //! `Serialize` struct that also describes itself (`ToSchema`) in the OpenAPI document, so the
 //! frontend's types are generated from these very definitions.
 
+pub mod room;
+
 use std::borrow::Cow;
 
 use actors::holdings::Holdings;
@@ -51,6 +53,36 @@ impl PartialSchema for Id {
 }
 
 impl ToSchema for Id {}
+
+/// A yes/no the client may send as 1/0, true/false, or "1"/"0" (the spec's `isShow`,
+/// `isUpdatePass`, `force`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Flag(pub bool);
+
+impl<'de> Deserialize<'de> for Flag {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Bool(b) => Ok(Flag(b)),
+            Value::Number(n) if n.as_i64() == Some(0) => Ok(Flag(false)),
+            Value::Number(n) if n.as_i64() == Some(1) => Ok(Flag(true)),
+            Value::String(s) if s.trim() == "0" => Ok(Flag(false)),
+            Value::String(s) if s.trim() == "1" => Ok(Flag(true)),
+            _ => Err(serde::de::Error::custom("a flag is 0 or 1")),
+        }
+    }
+}
+
+impl PartialSchema for Flag {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Integer).enum_values(Some([0, 1])))
+            .item(ObjectBuilder::new().schema_type(Type::Boolean))
+            .description(Some("1/0 or true/false"))
+            .into()
+    }
+}
+
+impl ToSchema for Flag {}
 
 /// A boolean that is always `B` (`hasGameOnline` tells the game states apart).
 #[derive(Debug, Clone, Copy, Default)]

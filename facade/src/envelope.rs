@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, Responder, ResponseError};
+use actors::error::RoomFormFault;
 use actors::DomainError;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -178,6 +179,26 @@ pub struct RetryAfter {
     pub retry_after: u64,
 }
 
+/// `data` of 20114, 20117, 130202 (too many tries) and 130212.
+#[derive(Serialize, ToSchema)]
+pub struct RetryAfterRoom {
+    /// Seconds until the call may be made again.
+    pub retry_after: u64,
+}
+
+/// `data` of 130203, 130204 and 130442: the room concerned.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RoomRef {
+    pub dd_rid: i64,
+}
+
+/// `data` of 20151–20153 (the spec's alert shows `data.remark`).
+#[derive(Serialize, ToSchema)]
+pub struct Remark {
+    pub remark: &'static str,
+}
+
 /// The code, text and status of a domain refusal (no logging: the document is built from it).
 pub fn refusal(e: &DomainError) -> ApiError {
     use StatusCode as S;
@@ -244,6 +265,69 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::UnknownCard => err(S::NOT_FOUND, 20172, "卡券不存在"),
         DomainError::CardUnusable => err(S::CONFLICT, 20173, "卡券不可用"),
         DomainError::QualityReported => err(S::CONFLICT, 130130, "本局的质量报告已提交"),
+        DomainError::SuperAdminRoom => err(S::FORBIDDEN, 130012, "超管暂不支持创建房间"),
+        DomainError::NotRelayQualified => err(S::FORBIDDEN, 20154, "您暂未获得一起玩公测资格"),
+        DomainError::Minor => err(S::FORBIDDEN, 20151, "未成年人暂不支持进入房间").with_data(Remark {
+            remark: "根据相关规定，未成年人暂不支持使用一起玩功能",
+        }),
+        DomainError::MinorRelayLimit => err(S::FORBIDDEN, 20152, "未成年人暂不支持开启一起玩").with_data(Remark {
+            remark: "根据相关规定，未成年人暂不支持开启一起玩房间",
+        }),
+        DomainError::MinorControlLimit => err(S::FORBIDDEN, 20153, "未成年人暂不支持获取控制权").with_data(Remark {
+            remark: "根据相关规定，未成年人暂不支持获取游戏控制权",
+        }),
+        DomainError::RoomForm(fault) => match fault {
+            RoomFormFault::NameEmpty => err(S::BAD_REQUEST, 130013, "房间名称不能为空"),
+            RoomFormFault::NameTooLong => err(S::BAD_REQUEST, 130014, "房间名称最多15个字"),
+            RoomFormFault::ModeEmpty => err(S::BAD_REQUEST, 130015, "房间模式不能为空"),
+            RoomFormFault::GameEmpty => err(S::BAD_REQUEST, 130016, "游戏不能为空"),
+            RoomFormFault::PasswordFormat => err(S::BAD_REQUEST, 130017, "密码格式不正确"),
+        },
+        DomainError::GameNotSupportRelay => err(S::CONFLICT, 130129, "当前游戏暂不支持一起玩"),
+        DomainError::AlreadyHosting { dd_rid } => {
+            err(S::CONFLICT, 130442, "您已开启一起玩房间，请先退出房间").with_data(RoomRef { dd_rid: *dd_rid })
+        }
+        DomainError::RoomNotFound => err(S::NOT_FOUND, 130300, "房间不存在或已关闭"),
+        DomainError::RoomBarred => err(S::FORBIDDEN, 130205, "你已被移出该房间"),
+        DomainError::RoomPasswordNeeded => err(S::FORBIDDEN, 130201, "请输入房间密码"),
+        DomainError::RoomPasswordWrong { retry_after_secs: None } => err(S::FORBIDDEN, 130202, "房间密码错误"),
+        DomainError::RoomPasswordWrong {
+            retry_after_secs: Some(secs),
+        } => err(S::TOO_MANY_REQUESTS, 130202, "房间密码错误次数过多，请稍后再试").with_data(RetryAfterRoom { retry_after: *secs }),
+        DomainError::RoomGameRunning { session_id, game_id } => {
+            err(S::CONFLICT, 130443, "您正在游戏中，进入房间将结束当前游戏").with_data(RunningGame {
+                id: *session_id,
+                game_id: *game_id,
+                has_game_online: true,
+            })
+        }
+        DomainError::InOtherRoom { dd_rid } => {
+            err(S::CONFLICT, 130203, "您已在其他房间中，是否退出并进入该房间").with_data(RoomRef { dd_rid: *dd_rid })
+        }
+        DomainError::InRoomElsewhere { dd_rid } => {
+            err(S::CONFLICT, 130204, "您已在其他设备进入该房间，是否切换到当前设备").with_data(RoomRef { dd_rid: *dd_rid })
+        }
+        DomainError::NotInRoom => err(S::FORBIDDEN, 130207, "你不在该房间"),
+        DomainError::RoomForbidden => err(S::FORBIDDEN, 130206, "无权限操作"),
+        DomainError::TargetNotInRoom => err(S::CONFLICT, 130216, "该用户不在房间内"),
+        DomainError::MikeFull => err(S::CONFLICT, 130208, "麦位已满"),
+        DomainError::SeatUnavailable => err(S::CONFLICT, 130209, "该麦位不可用"),
+        DomainError::MikeState => err(S::CONFLICT, 130210, "麦位状态已变化"),
+        DomainError::NoInvite => err(S::CONFLICT, 130211, "邀请已失效"),
+        DomainError::ControlApplyOpen { retry_after_secs } => {
+            err(S::CONFLICT, 130212, "已申请控制权，请等待").with_data(RetryAfterRoom {
+                retry_after: *retry_after_secs,
+            })
+        }
+        DomainError::ControlState => err(S::CONFLICT, 130217, "控制权状态已变化"),
+        DomainError::ChatBanned => err(S::FORBIDDEN, 130213, "你已被禁言"),
+        DomainError::ChatInvalid => err(S::BAD_REQUEST, 130214, "消息内容不合法"),
+        DomainError::PhoneUnbound => err(
+            S::FORBIDDEN,
+            20007,
+            "根据相关法律法规，为保障您的账户安全，体验当前功能需绑定手机号哦~",
+        ),
+        DomainError::ReportInvalid => err(S::BAD_REQUEST, 130215, "举报原因不正确"),
         DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
     }
 }
@@ -322,6 +406,16 @@ pub mod common {
     /// logged-in caller's token is checked.
     pub fn guest_write() -> Vec<Refusal> {
         vec![ApiError::csrf().into()]
+    }
+    /// A call about a room the caller must be in: no such room (or ended), not a member, a
+    /// role that may not; storage or an actor failed.
+    pub fn room() -> Vec<Refusal> {
+        vec![
+            DomainError::RoomNotFound.into(),
+            DomainError::NotInRoom.into(),
+            DomainError::RoomForbidden.into(),
+            DomainError::Internal(String::new()).into(),
+        ]
     }
     /// Storage or an actor failed.
     pub fn internal() -> Vec<Refusal> {
@@ -463,6 +557,38 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         UnknownCard,
         CardUnusable,
         QualityReported,
+        SuperAdminRoom,
+        NotRelayQualified,
+        Minor,
+        MinorRelayLimit,
+        MinorControlLimit,
+        RoomForm(RoomFormFault::NameEmpty),
+        RoomForm(RoomFormFault::NameTooLong),
+        RoomForm(RoomFormFault::ModeEmpty),
+        RoomForm(RoomFormFault::GameEmpty),
+        RoomForm(RoomFormFault::PasswordFormat),
+        GameNotSupportRelay,
+        AlreadyHosting { dd_rid: 0 },
+        RoomNotFound,
+        RoomBarred,
+        RoomPasswordNeeded,
+        RoomPasswordWrong { retry_after_secs: None },
+        RoomGameRunning { session_id: 0, game_id: 0 },
+        InOtherRoom { dd_rid: 0 },
+        InRoomElsewhere { dd_rid: 0 },
+        NotInRoom,
+        RoomForbidden,
+        TargetNotInRoom,
+        MikeFull,
+        SeatUnavailable,
+        MikeState,
+        NoInvite,
+        ControlApplyOpen { retry_after_secs: 0 },
+        ControlState,
+        ChatBanned,
+        ChatInvalid,
+        PhoneUnbound,
+        ReportInvalid,
         Internal(String::new()),
     ]
 }

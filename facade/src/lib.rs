@@ -9,12 +9,15 @@
 //! - `envelope`: `{code, message, data, ts}` and the mapping of every refusal to code and text.
 //! - `auth`: session cookie, CSRF rule, login cookies.
 //! - `dto`: the JSON shapes of API.md.
-//! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, dev), and `static_files`
+//! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, room, mike, control,
+//!   moderation, dev), and `static_files`
 //!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
 //! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
 //! - `security`: the security headers of every response and the request-body deadline.
 //! - `proto`: types generated from `proto/yoo.proto`.
+//! - `room_wire`: the room frames (ROOM_EVENTS, ROOM_RESET), each batch encoded once for every
+//!   watching socket.
 
 pub mod auth;
 pub mod config;
@@ -22,6 +25,7 @@ pub mod dto;
 pub mod envelope;
 pub mod observe;
 pub mod openapi;
+pub mod room_wire;
 pub mod routes;
 pub mod security;
 
@@ -76,6 +80,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         .map_err(|e| e.to_string())?
         .map_err(|e| format!("cannot open the database in {}: {e}", config.data_dir.display()))?;
     let platform = Platform::start(store, config.domain()).await?;
+    platform.set_room_wire(std::sync::Arc::new(room_wire::ProtoRoomWire));
     let state = web::Data::new(AppState {
         platform: platform.clone(),
         mode: config.mode,
@@ -137,7 +142,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
 /// The route table; each handler's path and method are on the handler (`#[get]`/`#[post]`),
 /// and the OpenAPI document is collected from this same table (`openapi::document`).
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    use routes::{assets, catalogue, covers, game, host, passport, ws};
+    use routes::{assets, catalogue, control, covers, game, host, mike, moderation, passport, room, ws};
     cfg.service(openapi::serve)
         .service(passport::send_code)
         .service(passport::login)
@@ -163,6 +168,52 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(game::stream_ticket)
         .service(game::quality_report)
         .service(game::history)
+        .service(room::params)
+        .service(room::relay_check)
+        .service(room::relay)
+        .service(room::edit)
+        .service(room::my_room)
+        .service(room::login_relay_room)
+        .service(room::login)
+        .service(room::connection)
+        .service(room::info)
+        .service(room::user_info)
+        .service(room::user_list)
+        .service(room::exit)
+        .service(room::live_detail)
+        .service(room::relay_count)
+        .service(room::list)
+        .service(room::chat_send)
+        .service(mike::list)
+        .service(mike::up)
+        .service(mike::up_or_down)
+        .service(mike::invite)
+        .service(mike::invite_accept)
+        .service(mike::invite_refuse)
+        .service(mike::operate)
+        .service(mike::lock)
+        .service(mike::lock_all)
+        .service(mike::ban_message)
+        .service(mike::req_action)
+        .service(mike::req_list)
+        .service(mike::req_clear)
+        .service(mike::req_top)
+        .service(mike::req_switch)
+        .service(control::apply)
+        .service(control::apply_list)
+        .service(control::assign)
+        .service(control::deny)
+        .service(control::invite)
+        .service(control::recycle)
+        .service(control::invite_accept)
+        .service(control::invite_refuse)
+        .service(control::remand)
+        .service(control::rotation)
+        .service(moderation::kick)
+        .service(moderation::report)
+        .service(moderation::black_list)
+        .service(moderation::black_add)
+        .service(moderation::black_del)
         .service(host::link_socket)
         .service(assets::card_list)
         .service(assets::card_activate)

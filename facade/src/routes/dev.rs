@@ -1,16 +1,16 @@
-//! Dev-mode only: the sandbox SMS outbox and the operator's grant. In production mode these
-//! paths are not routed.
+//! Dev-mode only: the sandbox SMS outbox, the operator's grant and the operator's user flags.
+//! In production mode these paths are not routed.
 
-use actix_web::{get, web};
+use actix_web::{get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::envelope::{ok, refusals, ApiResult, Envelope};
+use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::AppState;
 
 /// Routes these paths (dev mode only).
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(sms_outbox).service(super::assets::dev_grant);
+    cfg.service(sms_outbox).service(super::assets::dev_grant).service(user_flags);
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -44,4 +44,39 @@ pub async fn sms_outbox(state: web::Data<AppState>, q: web::Query<Outbox>) -> Ap
             sent_at: m.sent_at,
         })
         .collect()))
+}
+
+/// An operator's flags of a user (rooms, issue 9).
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserFlagsBody {
+    cellphone: String,
+    /// 0 normal, 1 official, 3 super admin.
+    #[serde(default)]
+    status: i32,
+    /// A minor: refused rooms, relay and control (20151–20153).
+    #[serde(default)]
+    minor: bool,
+    /// Relay qualification withdrawn (USER_NOT_RELAY 20154).
+    #[serde(default)]
+    relay_banned: bool,
+}
+
+refusals!(UserFlagsRefusals: common::input(), common::internal(), DomainError::NotLoggedIn);
+
+/// Sets a user's operator flags (status, minor, relay banned), found by phone.
+#[utoipa::path(request_body = UserFlagsBody, responses((status = 200, body = Envelope<Null>), UserFlagsRefusals))]
+#[post("/api/dev/userFlags")]
+pub async fn user_flags(state: web::Data<AppState>, body: web::Json<UserFlagsBody>) -> ApiResult<Null> {
+    if ![0, 1, 3].contains(&body.status) {
+        return Err(ApiError::bad_request());
+    }
+    let user = state.platform.passport().user_by_phone(body.cellphone.trim()).await?;
+    let flags = actors::room::view::UserFlags {
+        status: body.status,
+        minor: body.minor,
+        relay_banned: body.relay_banned,
+    };
+    state.platform.set_user_flags(user.uid, flags).await?;
+    Ok(ok(Null))
 }

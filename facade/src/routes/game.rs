@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Caller, MaybeCaller};
-use crate::dto::{self, Confirmed, GameStateDto, Id, LiveState, NodeDto, PlayHistory, QualityReportDto, StreamTicket};
+use crate::dto::{self, Confirmed, Flag, GameStateDto, Id, LiveState, NodeDto, PlayHistory, QualityReportDto, StreamTicket};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::AppState;
 
@@ -24,6 +24,36 @@ pub struct Start {
     #[serde(default)]
     #[allow(dead_code)]
     after_auth_check: Option<serde_json::Value>,
+    /// The relay extra params (social.md §3): `isApplyRelay` is the room mode (2 RELAY); with
+    /// it the started session becomes the relay of the caller's open room.
+    #[serde(default)]
+    #[schema(example = 2)]
+    is_apply_relay: Option<i32>,
+    /// The room password, base64 of 4 digits, applied with `isUpdatePass` 1.
+    #[serde(default)]
+    room_password: Option<String>,
+    #[serde(default)]
+    is_update_pass: Option<Flag>,
+    /// 1 public, 0 private; applied to the room when given.
+    #[serde(default)]
+    is_show: Option<Flag>,
+    /// The room, when the client names it; the caller's open room otherwise.
+    #[serde(default)]
+    dd_rid: Option<Id>,
+}
+
+impl Start {
+    /// The relay params, when `isApplyRelay` asks for a relay (a mode above 0).
+    fn relay(&self) -> Option<actors::room::view::RelayParams> {
+        let mode = self.is_apply_relay.filter(|m| *m > 0)?;
+        Some(actors::room::view::RelayParams {
+            mode,
+            room_password: self.room_password.clone().filter(|p| !p.is_empty()),
+            is_update_pass: self.is_update_pass.is_some_and(|f| f.0),
+            is_show: self.is_show.map(|f| f.0),
+            dd_rid: self.dd_rid.map(|i| i.0),
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -47,9 +77,13 @@ refusals!(StartRefusals: common::input(), common::logged_in(), DomainError::Unkn
     DomainError::ShortOfTime, DomainError::NodeMaintenance, DomainError::UnknownNode,
     DomainError::GameOnOtherClient { session_id: 0, game_id: 0 },
     DomainError::OtherGameActive { session_id: 0, game_id: 0, game_name: String::new() },
-    DomainError::GameAlreadyActive { session_id: 0, game_id: 0 });
+    DomainError::GameAlreadyActive { session_id: 0, game_id: 0 }, DomainError::RoomNotFound, DomainError::RoomForbidden,
+    DomainError::GameNotSupportRelay, DomainError::RoomForm(actors::error::RoomFormFault::PasswordFormat),
+    DomainError::MinorRelayLimit, DomainError::NotRelayQualified);
 
-/// Starts a game: joins the queue of the chosen (or best) node.
+/// Starts a game: joins the queue of the chosen (or best) node. With the relay extra params
+/// (`isApplyRelay` > 0) the session becomes the relay of the caller's open room (refused with
+/// 130300 without one, 130129 for another game than the room's).
 #[utoipa::path(request_body = Start, responses((status = 200, body = Envelope<LiveState>), StartRefusals))]
 #[post("/api/japi/yoo/game/start")]
 pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<Start>) -> ApiResult<LiveState<'static>> {
@@ -57,7 +91,7 @@ pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<S
     let s = &caller.0;
     let view = state
         .platform
-        .start_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay)
+        .start_game_with(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay, body.relay())
         .await?;
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
 }
@@ -116,7 +150,7 @@ pub async fn confirm_connect(state: web::Data<AppState>, caller: Caller, body: w
     let signed = view
         .stream
         .as_ref()
-        .and_then(|target| sign_ticket(&state, target, view.id, s.uid, now));
+        .and_then(|target| sign_ticket(&state, target, view.id, s.uid, hostlink::Role::Player, now));
     let (stream_url, ticket) = match signed {
         Some((url, ticket, _)) => (Some(url), Some(ticket)),
         None => (None, None),
@@ -128,13 +162,15 @@ pub async fn confirm_connect(state: web::Data<AppState>, caller: Caller, body: w
     }))
 }
 
-/// A player ticket for the session's stream on `target`, signed with its node's host secret:
-/// (stream URL, ticket, expiry ms). None when the node has no secret (no host could be linked).
-fn sign_ticket(
+/// A ticket for the session's stream on `target` (the session's player, or a room's viewer),
+/// signed with its node's host secret: (stream URL, ticket, expiry ms). None when the node has
+/// no secret (no host could be linked).
+pub(crate) fn sign_ticket(
     state: &AppState,
     target: &actors::hosts::StreamTarget,
     session_id: i64,
     uid: i64,
+    role: hostlink::Role,
     now: i64,
 ) -> Option<(String, String, i64)> {
     let secret = state
@@ -152,7 +188,7 @@ fn sign_ticket(
         slot: target.slot,
         session_id,
         uid,
-        role: hostlink::Role::Player,
+        role,
         exp_ms,
     }
     .sign(secret.as_bytes());
@@ -171,7 +207,7 @@ pub async fn stream_ticket(state: web::Data<AppState>, caller: Caller, body: web
     let uid = caller.0.uid;
     let (view, target) = state.platform.stream_of(uid, body.id.0).await?;
     let now = state.platform.clock().now_ms();
-    let (stream_url, ticket, expires_at) = sign_ticket(&state, &target, view.id, uid, now)
+    let (stream_url, ticket, expires_at) = sign_ticket(&state, &target, view.id, uid, hostlink::Role::Player, now)
         .ok_or_else(|| ApiError::from(actors::DomainError::Internal("a streaming node without a host secret".into())))?;
     Ok(ok(StreamTicket {
         id: view.id,
@@ -293,16 +329,19 @@ pub async fn cancel_queue(state: web::Data<AppState>, caller: Caller, body: web:
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Over {
-    #[schema(inline)]
-    pub room_serial: Null,
+    /// Set when the session was a room's relay: the room ended with it, and its live summary
+    /// is `room/live/detail {roomSerial}` (social.md §2.15).
+    pub room_serial: Option<i64>,
 }
 
 /// Ends the game.
 #[utoipa::path(request_body = SessionId, responses((status = 200, body = Envelope<Over>), SessionOpRefusals))]
 #[post("/api/japi/yoo/game/over")]
 pub async fn over(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<Over> {
+    // Asked before the end: the relay's room forgets the session when it ends with it.
+    let room_serial = state.platform.relay_room_serial(body.id.0).await.unwrap_or(None);
     op(&state, &caller, SessionOp::Over, body.id).await?;
-    Ok(ok(Over { room_serial: Null }))
+    Ok(ok(Over { room_serial }))
 }
 
 #[derive(Deserialize, ToSchema)]

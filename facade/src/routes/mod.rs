@@ -2,10 +2,14 @@
 
 pub mod assets;
 pub mod catalogue;
+pub mod control;
 pub mod covers;
 pub mod dev;
 pub mod game;
 pub mod host;
+pub mod mike;
+pub mod moderation;
 pub mod passport;
+pub mod room;
 pub mod static_files;
 pub mod ws;

@@ -8,6 +8,11 @@
 //! the idle clock; a socket silent for 75 s is closed), then writes every queued frame in one
 //! write. Idle, a socket holds no buffer (the dispatcher's are released too, `vendor/README.md`):
 //! this is what keeps a connected waiting player within the memory budget of issue 3.
+//!
+//! Rooms (issue 9): a ROOM_WATCH frame makes the socket's sink one of the room's watchers
+//! (`Platform::watch`, with the position the client holds); the room hands it the shared bytes
+//! of each batch (`RoomSink`), queued in the same outbox. ROOM_UNWATCH, or the socket's end,
+//! ends the watch.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -25,6 +30,7 @@ use actix_web::{get, web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
 use actors::connection::{Connection, ConnectionSink};
 use actors::passport::{LoginKey, LoginSocket};
+use actors::room::wire::{RoomSink, WatchId};
 use actors::small_str::SmallStr;
 use actors::view::Push;
 use actors::Platform;
@@ -34,7 +40,7 @@ use prost::Message as _;
 use serde::Deserialize;
 
 use crate::envelope::ApiError;
-use crate::proto::{Authorization, Envelope, MessageType};
+use crate::proto::{Authorization, Envelope, MessageType, RoomWatch};
 use crate::{dto, AppState};
 
 /// A socket silent this long is closed (the client pings every 30 s).
@@ -52,6 +58,18 @@ pub const USER_GAME_STATUS_CHANGE: i32 = 130122;
 pub struct TokenQuery {
     #[serde(default)]
     access_token: String,
+}
+
+/// The most rooms one socket watches at once; a ROOM_WATCH beyond is answered with ROOM_RESET.
+const MAX_ROOM_WATCHES: usize = 4;
+
+/// One room a socket watches. `id` is None until the room's actor has taken the watch (the
+/// call runs in its own task); a watch replaced or ended before that is ended when it arrives.
+struct RoomWatchEntry {
+    dd_rid: i64,
+    /// Which ROOM_WATCH of this socket made it (a later one for the same room replaces it).
+    seq: u64,
+    id: Option<WatchId>,
 }
 
 /// A frame waiting to be written.
@@ -73,6 +91,8 @@ struct Outbox {
 
 struct Sink {
     outbox: Mutex<Outbox>,
+    /// The rooms this socket watches (ROOM_WATCH), to end each watch when the socket goes.
+    rooms: Mutex<Vec<RoomWatchEntry>>,
     offset: AtomicU64,
     // Inline strings: what a socket keeps for its whole life is allocated as little as possible
     // (small long-lived allocations pin the pages of the burst that opened the sockets).
@@ -137,7 +157,7 @@ impl Sink {
     }
 
     /// Queues a frame and wakes the socket; false once the socket is gone.
-    fn send(&self, frame: Bytes) -> bool {
+    fn queue_frame(&self, frame: Bytes) -> bool {
         let mut o = self.outbox.lock();
         if o.gone {
             return false;
@@ -188,7 +208,15 @@ impl ConnectionSink for Sink {
                 self.frame(MessageType::Authorization, a.encode_to_vec())
             }
         };
-        self.send(frame)
+        self.queue_frame(frame)
+    }
+}
+
+/// A room's frames: the shared bytes of a batch go in the outbox as they are (encoded once by
+/// the room for every watcher, `crate::room_wire`).
+impl RoomSink for Sink {
+    fn send(&self, frame: &Bytes) -> bool {
+        self.queue_frame(frame.clone())
     }
 }
 
@@ -202,6 +230,7 @@ fn notice_data(n: &actors::view::Notice) -> String {
             game_id,
             science_duration_secs,
         } => serde_json::json!({"gameId": game_id, "scienceDuration": science_duration_secs}),
+        Notice::RelayEnd { dd_rid, room_serial } => serde_json::json!({"ddRid": dd_rid, "roomSerial": room_serial}),
     };
     v.to_string()
 }
@@ -241,6 +270,7 @@ pub async fn echo(
     let mut response = actix_http::ws::handshake(req.head()).map_err(|_| ApiError::bad_request())?;
     let sink = Arc::new(Sink {
         outbox: Mutex::new(Outbox::default()),
+        rooms: Mutex::new(Vec::new()),
         offset: AtomicU64::new(0),
         epoch: actors::passport::random_hex(8).into(),
         device_no: grant.device_no.as_str().into(),
@@ -282,6 +312,8 @@ pub async fn echo(
         idle: Box::pin(tokio::time::sleep_until(login_ends.min(tokio::time::Instant::now() + IDLE_LIMIT))),
         login: Some((key, login_ends)),
         conn: Some((conn, state.platform.clone())),
+        uid,
+        watch_seq: 0,
         phase: Phase::Open,
     };
     Ok(response
@@ -303,6 +335,10 @@ struct Socket {
     login: Option<(LoginKey, tokio::time::Instant)>,
     /// The user connection, closed when the socket goes.
     conn: Option<(Connection, Platform)>,
+    /// The socket's user (a room watch is a member's).
+    uid: i64,
+    /// Numbers this socket's ROOM_WATCH frames.
+    watch_seq: u64,
     phase: Phase,
 }
 
@@ -339,8 +375,9 @@ impl Socket {
                     match frame {
                         Frame::Binary(b) if Envelope::decode(b.as_ref()).is_ok_and(|env| env.r#type == MessageType::Ping as i32) => {
                             let pong = self.sink.frame(MessageType::Pong, vec![]);
-                            self.sink.send(pong);
+                            self.sink.queue_frame(pong);
                         }
+                        Frame::Binary(b) => self.room_frame(&b),
                         Frame::Ping(p) => self.queue_control(Message::Pong(p)),
                         Frame::Close(_) => self.close(),
                         _ => {}
@@ -364,6 +401,80 @@ impl Socket {
             self.idle.as_mut().reset(deadline);
         }
         true
+    }
+
+    /// A client frame other than PING: ROOM_WATCH and ROOM_UNWATCH; anything else is ignored.
+    fn room_frame(&mut self, bytes: &Bytes) {
+        let Ok(env) = Envelope::decode(bytes.as_ref()) else { return };
+        let Some((_, platform)) = &self.conn else { return };
+        let Ok(w) = RoomWatch::decode(env.content.as_slice()) else { return };
+        let platform = platform.clone();
+        if env.r#type == MessageType::RoomUnwatch as i32 {
+            let gone: Vec<RoomWatchEntry> = {
+                let mut rooms = self.sink.rooms.lock();
+                let (gone, kept) = std::mem::take(&mut *rooms).into_iter().partition(|e| e.dd_rid == w.dd_rid);
+                *rooms = kept;
+                gone
+            };
+            for id in gone.into_iter().filter_map(|e| e.id) {
+                platform.unwatch(w.dd_rid, id);
+            }
+        } else if env.r#type == MessageType::RoomWatch as i32 {
+            self.watch(platform, w);
+        }
+    }
+
+    /// Starts a watch of a room (a later watch of the same room replaces the earlier). The
+    /// room's actor answers in its mailbox: the missed events after the position, or a
+    /// ROOM_RESET; a refused watch (no such room, not a member) is a ROOM_RESET with an empty
+    /// epoch, so the client refetches the room and reads the refusal there.
+    fn watch(&mut self, platform: Platform, w: RoomWatch) {
+        self.watch_seq += 1;
+        let seq = self.watch_seq;
+        let dd_rid = w.dd_rid;
+        let replaced = {
+            let mut rooms = self.sink.rooms.lock();
+            let old = rooms.iter().position(|e| e.dd_rid == dd_rid).map(|i| rooms.remove(i));
+            if rooms.len() >= MAX_ROOM_WATCHES {
+                drop(rooms);
+                self.sink.queue_frame(crate::room_wire::reset_frame(dd_rid, "", 0));
+                return;
+            }
+            rooms.push(RoomWatchEntry { dd_rid, seq, id: None });
+            old.and_then(|e| e.id)
+        };
+        if let Some(id) = replaced {
+            platform.unwatch(dd_rid, id);
+        }
+        let position = (!w.epoch.is_empty()).then(|| (w.epoch, w.after_offset));
+        let sink = self.sink.clone();
+        let uid = self.uid;
+        actix_web::rt::spawn(async move {
+            let as_room_sink: Arc<dyn RoomSink> = sink.clone();
+            match platform.watch(uid, dd_rid, as_room_sink, position).await {
+                Ok(id) => {
+                    let kept = {
+                        let gone = sink.outbox.lock().gone;
+                        let mut rooms = sink.rooms.lock();
+                        match rooms.iter_mut().find(|e| e.dd_rid == dd_rid && e.seq == seq) {
+                            Some(e) if !gone => {
+                                e.id = Some(id);
+                                true
+                            }
+                            _ => false,
+                        }
+                    };
+                    if !kept {
+                        platform.unwatch(dd_rid, id);
+                    }
+                }
+                Err(e) => {
+                    tracing::debug!(dd_rid, error = %e, "room watch refused");
+                    sink.rooms.lock().retain(|e| !(e.dd_rid == dd_rid && e.seq == seq));
+                    sink.queue_frame(crate::room_wire::reset_frame(dd_rid, "", 0));
+                }
+            }
+        });
     }
 
     /// Writes a control frame ahead of the queued data frames.
@@ -437,6 +548,12 @@ impl Drop for Socket {
     fn drop(&mut self) {
         self.sink.outbox.lock().gone = true;
         if let Some((conn, platform)) = self.conn.take() {
+            // Every room this socket watched learns it went (the member's reconnect window starts).
+            for e in std::mem::take(&mut *self.sink.rooms.lock()) {
+                if let Some(id) = e.id {
+                    platform.unwatch(e.dd_rid, id);
+                }
+            }
             if let Some((key, _)) = self.login {
                 let sink: Arc<dyn LoginSocket> = self.sink.clone();
                 platform.passport().unwatch_socket(key, &sink);
@@ -457,6 +574,7 @@ mod tests {
     fn sink(epoch: &str) -> Sink {
         Sink {
             outbox: Mutex::new(Outbox::default()),
+            rooms: Mutex::new(Vec::new()),
             offset: AtomicU64::new(0),
             epoch: epoch.into(),
             device_no: "d".into(),
@@ -502,6 +620,8 @@ mod tests {
             idle: Box::pin(tokio::time::sleep(IDLE_LIMIT)),
             login: None,
             conn: None,
+            uid: 0,
+            watch_seq: 0,
             phase: Phase::Open,
         };
         let mut client = Codec::new().client_mode();

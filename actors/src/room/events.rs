@@ -1,0 +1,361 @@
+//! A room's events (social.md §4.8, plus our own 3000–3002) and [`EventLog`], the room's stream
+//! with offsets under an epoch.
+//!
+//! Every event gets the next offset (from 1) under the room's epoch, a string made when the
+//! room's actor starts (ddRid, start ms, random): a restarted actor starts a new epoch, so a
+//! watcher holding an old position learns it must refetch. The log keeps the last
+//! [`LOG_CAPACITY`] events in memory; a watcher that comes back within it gets exactly what it
+//! missed ([`EventLog::since`]), without a database read. Targeted events (`user_ids`) go in the
+//! same stream: the client filters, and nothing secret is in them.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use super::view::{RoomUser, RotationView};
+
+/// Events kept for resume.
+pub const LOG_CAPACITY: usize = 2048;
+
+/// What happened, with its data (typed; the facade renders the spec's JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoomEventKind {
+    /// 1000: name, mode, isShow or password changed.
+    RoomInfoChange {
+        room_name: String,
+        mode: i32,
+        is_show: bool,
+        has_password: bool,
+    },
+    /// 1001: the relay's game status (0 none, 1 queue, 3 ready, 4 connecting, 5 playing).
+    GameInfoChange { status: i32 },
+    /// 1002: the seats or their queue changed: refetch the mike info.
+    MikeInfoChange,
+    /// 1003: the controller changed (to everyone but `exclude_user_ids`).
+    ControlChange { controller: i64 },
+    /// 1004.
+    RoomEnter { user: RoomUser },
+    /// 1005.
+    RoomLeave { uid: i64 },
+    /// 1006: a seat's voice banned for a while.
+    MikeBlockTmp { uid: i64 },
+    /// 1007: a user blacklisted by the host.
+    Block { uid: i64 },
+    /// 1008: a user taken off the blacklist.
+    Unblock { uid: i64 },
+    /// 1009.
+    WelcomeMessageChange { text: String },
+    /// 1010.
+    Gift {
+        giver: RoomUser,
+        receiver: RoomUser,
+        gift_image: String,
+        gift_num: i64,
+    },
+    /// 2000 (targeted): moved to the top of the seat queue.
+    MikeQueueTop,
+    /// 2001 (targeted): removed from the seat queue ("您已被移除排麦").
+    MikeQueueRemove,
+    /// 2002 (targeted): the queue place was cancelled.
+    MikeQueueCancel,
+    /// 2010 (targeted): put on a seat.
+    MikeUp { seat: usize },
+    /// 2011 (targeted): taken off the seat.
+    MikeDown,
+    /// 2012 (targeted): the seat's voice banned (`on`) or the ban lifted.
+    MikeBlock { on: bool },
+    /// 2014 (targeted): taken off the seat and control removed.
+    MikeDownAndControlOff,
+    /// 2015 (targeted): the host invites to a seat.
+    MikeUpInvite { host: RoomUser },
+    /// 2016 (to the host): an invite was refused.
+    InviteDeny { user: RoomUser },
+    /// 2020 (to the host): a control application.
+    ControlRequest { user: RoomUser },
+    /// 2021 (targeted): control granted.
+    ControlOn,
+    /// 2022 (targeted): the application was denied.
+    ControlDeny,
+    /// 2023 (to the host): control given back; `main` when it returns to the host.
+    ControlReturn { main: bool, user: RoomUser },
+    /// 2024 (targeted): control recycled ("当前用户被收回控制权").
+    ControlOff,
+    /// 2025 (targeted): the host invites to take control.
+    ControlOnInvite { host: RoomUser },
+    /// 2030 (targeted): chat banned (`on`) or the ban lifted.
+    ChatBlock { on: bool },
+    /// 2031 (targeted): kicked out.
+    KickOut,
+    /// 2032 (targeted): blacklisted and put out.
+    KickOutBlack,
+    /// 3000: a chat message (text, or an emoji by `face_id`).
+    Chat {
+        user: RoomUser,
+        text: String,
+        face_id: Option<i64>,
+    },
+    /// 3001: the rotation changed (on/off, a new turn, the queue).
+    RotationChange(RotationView),
+    /// 3002: the room ended (the stream's last event).
+    RoomEnd { room_serial: i64 },
+}
+
+impl RoomEventKind {
+    /// The event's code on the wire.
+    pub fn code(&self) -> i32 {
+        use RoomEventKind::*;
+        match self {
+            RoomInfoChange { .. } => 1000,
+            GameInfoChange { .. } => 1001,
+            MikeInfoChange => 1002,
+            ControlChange { .. } => 1003,
+            RoomEnter { .. } => 1004,
+            RoomLeave { .. } => 1005,
+            MikeBlockTmp { .. } => 1006,
+            Block { .. } => 1007,
+            Unblock { .. } => 1008,
+            WelcomeMessageChange { .. } => 1009,
+            Gift { .. } => 1010,
+            MikeQueueTop => 2000,
+            MikeQueueRemove => 2001,
+            MikeQueueCancel => 2002,
+            MikeUp { .. } => 2010,
+            MikeDown => 2011,
+            MikeBlock { .. } => 2012,
+            MikeDownAndControlOff => 2014,
+            MikeUpInvite { .. } => 2015,
+            InviteDeny { .. } => 2016,
+            ControlRequest { .. } => 2020,
+            ControlOn => 2021,
+            ControlDeny => 2022,
+            ControlReturn { .. } => 2023,
+            ControlOff => 2024,
+            ControlOnInvite { .. } => 2025,
+            ChatBlock { .. } => 2030,
+            KickOut => 2031,
+            KickOutBlack => 2032,
+            Chat { .. } => 3000,
+            RotationChange(_) => 3001,
+            RoomEnd { .. } => 3002,
+        }
+    }
+
+    /// The spec's name of the code (the event's `msg` when it has no text of its own).
+    pub fn name(&self) -> &'static str {
+        use RoomEventKind::*;
+        match self {
+            RoomInfoChange { .. } => "ROOM_INFO_CHANGE",
+            GameInfoChange { .. } => "GAME_INFO_CHANGE",
+            MikeInfoChange => "MIKE_INFO_CHANGE",
+            ControlChange { .. } => "CONTROL_CHANGE",
+            RoomEnter { .. } => "ROOM_ENTER",
+            RoomLeave { .. } => "ROOM_LEAVE",
+            MikeBlockTmp { .. } => "MIKE_BLOCK_TMP",
+            Block { .. } => "BLOCK",
+            Unblock { .. } => "UNBLOCK",
+            WelcomeMessageChange { .. } => "WELCOME_MESSAGE_CHANGE",
+            Gift { .. } => "GIFT_MESSAGE",
+            MikeQueueTop => "MIKE_QUEUE_TOP",
+            MikeQueueRemove => "MIKE_QUEUE_REMOVE",
+            MikeQueueCancel => "MIKE_QUEUE_CANCEL",
+            MikeUp { .. } => "MIKE_UP",
+            MikeDown => "MIKE_DOWN",
+            MikeBlock { on: true } => "MIKE_BLOCK",
+            MikeBlock { on: false } => "MIKE_BLOCK_OFF",
+            MikeDownAndControlOff => "MIKE_DOWN_AND_CONTROL_OFF",
+            MikeUpInvite { .. } => "MIKE_UP_INVITE",
+            InviteDeny { .. } => "INVITE_DENY",
+            ControlRequest { .. } => "CONTROL_REQUEST",
+            ControlOn => "CONTROL_ON",
+            ControlDeny => "CONTROL_DENY",
+            ControlReturn { .. } => "CONTROL_RETURN",
+            ControlOff => "CONTROL_OFF",
+            ControlOnInvite { .. } => "CONTROL_ON_INVITE",
+            ChatBlock { .. } => "CHAT_BLOCK",
+            KickOut => "KICK_OUT",
+            KickOutBlack => "KICK_OUT_",
+            Chat { .. } => "CHAT",
+            RotationChange(_) => "ROTATION_CHANGE",
+            RoomEnd { .. } => "ROOM_END",
+        }
+    }
+
+    /// The user-facing text the spec gives for the event (its `msg`), else "".
+    pub fn text(&self) -> &'static str {
+        use RoomEventKind::*;
+        match self {
+            MikeQueueRemove => "您已被移除排麦",
+            MikeQueueTop => "您已被置顶排麦",
+            MikeQueueCancel => "您的排麦已被取消",
+            MikeUp { .. } => "您已上麦",
+            MikeDown | MikeDownAndControlOff => "您已被抱下麦",
+            MikeBlock { on: true } => "您已被禁麦",
+            MikeBlock { on: false } => "您已被解除禁麦",
+            MikeUpInvite { .. } => "邀请你上麦，快来一起玩吧~",
+            InviteDeny { .. } => "对方拒绝了你的邀请",
+            ControlOff => "当前用户被收回控制权",
+            ControlDeny => "房主拒绝了你的控制申请",
+            ControlOnInvite { .. } => "邀请你一起加入游戏，快来体验吧~",
+            ChatBlock { on: true } => "您已被禁言",
+            ChatBlock { on: false } => "您已被解除禁言",
+            KickOut | KickOutBlack => "你已被移出该房间",
+            _ => "",
+        }
+    }
+
+    /// Whether the barrage history keeps it (chat, enter, gift).
+    pub fn is_barrage(&self) -> bool {
+        matches!(
+            self,
+            RoomEventKind::Chat { .. } | RoomEventKind::RoomEnter { .. } | RoomEventKind::Gift { .. }
+        )
+    }
+}
+
+/// One event of a room's stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoomEvent {
+    /// Its position under the room's epoch (from 1).
+    pub offset: u64,
+    pub kind: RoomEventKind,
+    /// Aimed at these users only (empty: everyone); the client filters.
+    pub user_ids: Vec<i64>,
+    /// Everyone but these.
+    pub exclude_user_ids: Vec<i64>,
+    /// When it happened (ms).
+    pub ts_ms: i64,
+}
+
+/// The room's stream: the epoch, the next offset and the last [`LOG_CAPACITY`] events.
+#[derive(Debug)]
+pub struct EventLog {
+    epoch: Arc<str>,
+    /// The offset of the last event (0 before the first).
+    last: u64,
+    ring: VecDeque<RoomEvent>,
+    capacity: usize,
+}
+
+/// What a returning watcher gets.
+#[derive(Debug, PartialEq)]
+pub enum Resume<'a> {
+    /// The missed events (possibly none), oldest first.
+    Missed(Vec<&'a RoomEvent>),
+    /// Another epoch, or a position the ring no longer holds: refetch and watch from the
+    /// current position.
+    Reset,
+}
+
+impl EventLog {
+    pub fn new(epoch: Arc<str>) -> EventLog {
+        EventLog::with_capacity(epoch, LOG_CAPACITY)
+    }
+
+    pub fn with_capacity(epoch: Arc<str>, capacity: usize) -> EventLog {
+        EventLog {
+            epoch,
+            last: 0,
+            ring: VecDeque::with_capacity(capacity.min(64)),
+            capacity: capacity.max(1),
+        }
+    }
+
+    pub fn epoch(&self) -> &Arc<str> {
+        &self.epoch
+    }
+
+    /// The offset of the last event (0 before any).
+    pub fn offset(&self) -> u64 {
+        self.last
+    }
+
+    /// Appends an event under the next offset; returns it.
+    pub fn push(&mut self, kind: RoomEventKind, user_ids: Vec<i64>, exclude_user_ids: Vec<i64>, ts_ms: i64) -> &RoomEvent {
+        self.last += 1;
+        if self.ring.len() == self.capacity {
+            self.ring.pop_front();
+        }
+        self.ring.push_back(RoomEvent {
+            offset: self.last,
+            kind,
+            user_ids,
+            exclude_user_ids,
+            ts_ms,
+        });
+        self.ring.back().expect("just pushed")
+    }
+
+    /// The events after `after` under `epoch`, when the ring still holds them all.
+    pub fn since(&self, epoch: &str, after: u64) -> Resume<'_> {
+        if epoch != &*self.epoch || after > self.last {
+            return Resume::Reset;
+        }
+        if after == self.last {
+            return Resume::Missed(vec![]);
+        }
+        let first = self.ring.front().map_or(self.last + 1, |e| e.offset);
+        // The next event the watcher needs is after + 1; the ring must still hold it.
+        if after + 1 < first {
+            return Resume::Reset;
+        }
+        let skip = (after + 1 - first) as usize;
+        Resume::Missed(self.ring.iter().skip(skip).collect())
+    }
+
+    /// The events from `from_offset` on (for a batch about to be flushed).
+    pub fn tail(&self, from_offset: u64) -> impl Iterator<Item = &RoomEvent> {
+        let first = self.ring.front().map_or(self.last + 1, |e| e.offset);
+        let skip = from_offset.saturating_sub(first) as usize;
+        self.ring.iter().skip(skip)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(cap: usize, n: u64) -> EventLog {
+        let mut l = EventLog::with_capacity("e1".into(), cap);
+        for i in 0..n {
+            l.push(RoomEventKind::GameInfoChange { status: i as i32 }, vec![], vec![], 0);
+        }
+        l
+    }
+
+    fn offsets(r: Resume<'_>) -> Option<Vec<u64>> {
+        match r {
+            Resume::Missed(v) => Some(v.iter().map(|e| e.offset).collect()),
+            Resume::Reset => None,
+        }
+    }
+
+    #[test]
+    fn offsets_count_from_one() {
+        let l = log(4, 3);
+        assert_eq!(l.offset(), 3);
+        assert_eq!(offsets(l.since("e1", 0)), Some(vec![1, 2, 3]));
+    }
+
+    // Resume: exactly the missed events while the ring holds them; a gap, a future offset or
+    // another epoch is a reset.
+    #[test]
+    fn resume_and_gaps() {
+        let l = log(4, 10); // holds 7..=10
+        let check = |epoch: &str, after: u64, want: Option<Vec<u64>>| assert_eq!(offsets(l.since(epoch, after)), want, "{epoch} {after}");
+        check("e1", 10, Some(vec![]));
+        check("e1", 9, Some(vec![10]));
+        check("e1", 6, Some(vec![7, 8, 9, 10]));
+        check("e1", 5, None);
+        check("e1", 0, None);
+        check("e1", 11, None);
+        check("e0", 9, None);
+        assert_eq!(l.tail(9).map(|e| e.offset).collect::<Vec<_>>(), vec![9, 10]);
+        assert_eq!(l.tail(1).count(), 4);
+    }
+
+    #[test]
+    fn an_empty_log_resumes_from_zero() {
+        let l = log(4, 0);
+        assert_eq!(offsets(l.since("e1", 0)), Some(vec![]));
+        assert_eq!(offsets(l.since("e1", 1)), None);
+    }
+}
