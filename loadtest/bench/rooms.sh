@@ -12,10 +12,11 @@
 #   b: 10,000 viewers, 100 msg/s, no churn                                  (ours and Socket.IO)
 # Settings (environment), e.g. a smoke run: VIEWERS_A=200 VIEWERS_B=200 SECS=5 SETTLE=0
 #   VIEWERS_A=19000 CHATTERS_A=200 RATE_A=20 CHURN_A=50   VIEWERS_B=10000 CHATTERS_B=200 RATE_B=100
-#   SECS=20 (window) DRAIN=3 PROCS (default: viewers / 7000 rounded up) WORKERS=2 SETTLE=5
+#   SECS=20 (window) DRAIN=3 PROCS (default: viewers / 7000 rounded up) WORKERS=2 SETTLE=25
 #   BATCH_MS (the server's [rooms] batch_ms; unset: its default) SIO_B=1 SIO_A=0 (run Socket.IO
 #   on that workload too) BUILD=1 (0: use the binaries already built) PEERS=../shared/peers
 #   PIN=0 (1: Socket.IO pinned as in its README; our side is never pinned)
+#   COMPARE_ONLY=1: run nothing, print the side-by-side table of the reports already in OUT_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -27,11 +28,65 @@ VIEWERS_B=${VIEWERS_B:-10000} CHATTERS_B=${CHATTERS_B:-200} RATE_B=${RATE_B:-100
 SECS=${SECS:-20}
 DRAIN=${DRAIN:-3}
 WORKERS=${WORKERS:-2}
-SETTLE=${SETTLE:-5}
+SETTLE=${SETTLE:-25}
 SIO_A=${SIO_A:-0}
 SIO_B=${SIO_B:-1}
 BUILD=${BUILD:-1}
 PEERS=${PEERS:-$ROOT/../shared/peers}
+
+# Side by side: our report.json and Socket.IO's CSV row of each workload.
+compare() {
+python3 - "$OUT" $WORKLOADS <<'PY'
+import csv, json, os, sys
+out, workloads = sys.argv[1], sys.argv[2:]
+def f(v, d=1):
+    return "-" if v is None else f"{v:,.{d}f}"
+for w in workloads:
+    path = os.path.join(out, w, "report.json")
+    if not os.path.exists(path):
+        print(f"workload {w}: no report"); continue
+    r = json.load(open(path))
+    s = r.get("server") or {}
+    ours = {
+        "viewers": r["viewers"], "msg/s": r["rate"],
+        "delivered/s": r["delivered_per_s"], "ideal/s": r["ideal_per_s"],
+        "received %": 100.0 * r["deliveries"] / max(1, r["ideal_per_s"] * r["window_s"]),
+        "p50 ms (every receipt)": r["latency_each"]["p50_ms"], "p99 ms (every receipt)": r["latency_each"]["p99_ms"],
+        "p99 ms (last viewer)": r["latency_last"]["p99_ms"],
+        "CPU-s / 1M deliveries": s.get("cpu_s_per_million_deliveries"),
+        "KiB / viewer": (s["bytes_per_viewer"] / 1024) if s.get("bytes_per_viewer") is not None else None,
+        "missed (present viewers)": r["missing"],
+    }
+    sio = None
+    sp = os.path.join(out, w, "sio.csv")
+    if os.path.exists(sp):
+        rows = list(csv.DictReader(open(sp)))
+        if rows:
+            x = rows[-1]
+            sio = {
+                "viewers": int(x["N"]), "msg/s": float(x["R"]),
+                "delivered/s": float(x["delivered_per_s"]), "ideal/s": float(x["N"]) * float(x["R"]),
+                "received %": float(x["complete_pct"]),
+                "p50 ms (every receipt)": float(x["p50_ms"]), "p99 ms (every receipt)": float(x["p99_ms"]),
+                "p99 ms (last viewer)": None,
+                "CPU-s / 1M deliveries": float(x["srv_cpu_s_per_M"]),
+                "KiB / viewer": float(x["kib_per_conn_idle"]),
+                "missed (present viewers)": None,
+            }
+    print(f"\nworkload {w}: {r['viewers']} viewers, {r['rate']} msg/s, churn {r['churn']}/s, window {r['window_s']:.1f} s")
+    print(f"  {'figure':<28} {'yoo-server':>14} {'Socket.IO 4.8':>14} {'ratio':>8}")
+    for k, v in ours.items():
+        o = sio.get(k) if sio else None
+        ratio = ""
+        if o and v:
+            ratio = f"{v / o:.1f}x" if k in ("delivered/s",) else (f"{o / v:.1f}x less" if k in ("CPU-s / 1M deliveries", "KiB / viewer") else "")
+        print(f"  {k:<28} {f(v):>14} {f(o):>14} {ratio:>8}")
+PY
+}
+if [ "${COMPARE_ONLY:-0}" = 1 ]; then
+  compare
+  exit 0
+fi
 
 if [ "$BUILD" = 1 ]; then
   # The server on its own: built together with the harness, cargo unifies awc's features into
@@ -138,51 +193,5 @@ for w in $WORKLOADS; do
   if [ "$sio" = 1 ]; then run_sio "$w" "$v" "$r" || status=1; fi
 done
 
-# Side by side.
-python3 - "$OUT" $WORKLOADS <<'PY'
-import csv, json, os, sys
-out, workloads = sys.argv[1], sys.argv[2:]
-def f(v, d=1):
-    return "-" if v is None else f"{v:,.{d}f}"
-for w in workloads:
-    path = os.path.join(out, w, "report.json")
-    if not os.path.exists(path):
-        print(f"workload {w}: no report"); continue
-    r = json.load(open(path))
-    s = r.get("server") or {}
-    ours = {
-        "viewers": r["viewers"], "msg/s": r["rate"],
-        "delivered/s": r["delivered_per_s"], "ideal/s": r["ideal_per_s"],
-        "received %": 100.0 * r["deliveries"] / max(1, r["ideal_per_s"] * r["window_s"]),
-        "p50 ms (every receipt)": r["latency_each"]["p50_ms"], "p99 ms (every receipt)": r["latency_each"]["p99_ms"],
-        "p99 ms (last viewer)": r["latency_last"]["p99_ms"],
-        "CPU-s / 1M deliveries": s.get("cpu_s_per_million_deliveries"),
-        "KiB / viewer": (s["bytes_per_viewer"] / 1024) if s.get("bytes_per_viewer") is not None else None,
-        "missed (present viewers)": r["missing"],
-    }
-    sio = None
-    sp = os.path.join(out, w, "sio.csv")
-    if os.path.exists(sp):
-        rows = list(csv.DictReader(open(sp)))
-        if rows:
-            x = rows[-1]
-            sio = {
-                "viewers": int(x["N"]), "msg/s": float(x["R"]),
-                "delivered/s": float(x["delivered_per_s"]), "ideal/s": float(x["N"]) * float(x["R"]),
-                "received %": float(x["complete_pct"]),
-                "p50 ms (every receipt)": float(x["p50_ms"]), "p99 ms (every receipt)": float(x["p99_ms"]),
-                "p99 ms (last viewer)": None,
-                "CPU-s / 1M deliveries": float(x["srv_cpu_s_per_M"]),
-                "KiB / viewer": float(x["kib_per_conn_idle"]),
-                "missed (present viewers)": None,
-            }
-    print(f"\nworkload {w}: {r['viewers']} viewers, {r['rate']} msg/s, churn {r['churn']}/s, window {r['window_s']:.1f} s")
-    print(f"  {'figure':<28} {'yoo-server':>14} {'Socket.IO 4.8':>14} {'ratio':>8}")
-    for k, v in ours.items():
-        o = sio.get(k) if sio else None
-        ratio = ""
-        if o and v:
-            ratio = f"{v / o:.1f}x" if k in ("delivered/s",) else (f"{o / v:.1f}x less" if k in ("CPU-s / 1M deliveries", "KiB / viewer") else "")
-        print(f"  {k:<28} {f(v):>14} {f(o):>14} {ratio:>8}")
-PY
+compare
 exit "$status"

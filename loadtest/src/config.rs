@@ -350,7 +350,8 @@ pub struct RoomConfig {
     pub socket_concurrency: usize,
     /// The server process, for its CPU time and memory; none: those figures are left out.
     pub server_pid: Option<u32>,
-    /// Wait before each memory reading (idle player actors and login bursts settle).
+    /// Wait before each memory reading: a player actor started by a call (an entry checks the
+    /// player's game) stops up to 20 s after its last call.
     pub settle: Duration,
     pub spread_addresses: bool,
     /// The room's game, and its mode (2 RELAY, 4 HAND).
@@ -378,7 +379,7 @@ impl RoomConfig {
             concurrency: 400,
             socket_concurrency: 300,
             server_pid: None,
-            settle: Duration::from_secs(5),
+            settle: Duration::from_secs(25),
             spread_addresses: true,
             game_id: 1,
             mode: 2,
@@ -438,7 +439,7 @@ impl RoomConfig {
 
 pub const ROOM_USAGE: &str = "usage: loadtest room-scale --url http://127.0.0.1:PORT --viewers N --rate R [--chatters 200] \
 [--churn 0] [--churners 4xchurn] [--window-secs 20] [--drain-secs 3] [--procs P] [--concurrency 400] [--socket-concurrency 300] \
-[--server-pid PID] [--settle-secs 5] [--no-spread] [--game-id 1] [--mode 2] [--phone-prefix 17] [--timeout-secs 900] [--json FILE]";
+[--server-pid PID] [--settle-secs 25] [--no-spread] [--game-id 1] [--mode 2] [--phone-prefix 17] [--timeout-secs 900] [--json FILE]";
 
 /// Parses the arguments after `room-scale`.
 pub fn parse_room_args(args: impl IntoIterator<Item = String>) -> Result<(RoomConfig, Option<PathBuf>), String> {
