@@ -54,6 +54,7 @@ for w in workloads:
         "p50 ms (every receipt)": r["latency_each"]["p50_ms"], "p99 ms (every receipt)": r["latency_each"]["p99_ms"],
         "p99 ms (last viewer)": r["latency_last"]["p99_ms"],
         "CPU-s / 1M deliveries": s.get("cpu_s_per_million_deliveries"),
+        "CPU-s / 1M events": s.get("cpu_s_per_million_events"),
         "KiB / viewer": (s["bytes_per_viewer"] / 1024) if s.get("bytes_per_viewer") is not None else None,
         "missed (present viewers)": r["missing"],
     }
@@ -70,6 +71,7 @@ for w in workloads:
                 "p50 ms (every receipt)": float(x["p50_ms"]), "p99 ms (every receipt)": float(x["p99_ms"]),
                 "p99 ms (last viewer)": None,
                 "CPU-s / 1M deliveries": float(x["srv_cpu_s_per_M"]),
+                "CPU-s / 1M events": float(x["srv_cpu_s_per_M"]),
                 "KiB / viewer": float(x["kib_per_conn_idle"]),
                 "missed (present viewers)": None,
             }
@@ -79,7 +81,7 @@ for w in workloads:
         o = sio.get(k) if sio else None
         ratio = ""
         if o and v:
-            ratio = f"{v / o:.1f}x" if k in ("delivered/s",) else (f"{o / v:.1f}x less" if k in ("CPU-s / 1M deliveries", "KiB / viewer") else "")
+            ratio = f"{v / o:.1f}x" if k in ("delivered/s",) else (f"{o / v:.1f}x less" if k in ("CPU-s / 1M deliveries", "CPU-s / 1M events", "KiB / viewer") else "")
         print(f"  {k:<28} {f(v):>14} {f(o):>14} {ratio:>8}")
 PY
 }

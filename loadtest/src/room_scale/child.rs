@@ -56,6 +56,8 @@ struct State {
     exits: u64,
     enters: u64,
     cpu_at_window: u64,
+    /// Events every viewer had received when the window opened.
+    events_at_window: u64,
 }
 
 impl State {
@@ -160,6 +162,7 @@ async fn run(base: String, bind: Option<IpAddr>, dd_rid: i64, mode: i64) -> i32 
                     st.errors.clear();
                     st.tally = Tally::new(origin_us);
                     st.cpu_at_window = own_cpu_ticks().unwrap_or(0);
+                    st.events_at_window = st.slots.iter().map(|s| s.viewer.events).sum();
                     st.churning = churn_milli > 0 && !st.ins.is_empty();
                 }
                 if churn_milli > 0 {
@@ -396,6 +399,7 @@ impl Child {
             v.resets += w.resets;
             v.closed += s.closed as usize;
         }
+        v.events_window = v.events.saturating_sub(st.events_at_window);
         self.send(&Event::Viewers(v));
         self.send(&Event::Churn {
             exits: st.exits,

@@ -291,6 +291,7 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
             s.complete += v.complete;
             s.missing += v.missing;
             s.events += v.events;
+            s.events_window += v.events_window;
             s.offset_gaps += v.offset_gaps;
             s.offset_dups += v.offset_dups;
             s.chat_dups += v.chat_dups;
@@ -329,6 +330,7 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
             cpu_s,
             cpu_pct: cpu_s / span.max(1e-9) * 100.0,
             cpu_s_per_million_deliveries: (report.deliveries > 0).then(|| cpu_s / report.deliveries as f64 * 1e6),
+            cpu_s_per_million_events: (report.sums.events_window > 0).then(|| cpu_s / report.sums.events_window as f64 * 1e6),
             threads: probe::thread_deltas(&threads0, &threads1)
                 .into_iter()
                 .filter(|t| t.2 > 0)

@@ -29,7 +29,11 @@ pub struct ServerFigures {
     pub cpu_s: f64,
     /// % of one core over the window and drain.
     pub cpu_pct: f64,
+    /// Per million chat receipts (the target's figure: messages × viewers).
     pub cpu_s_per_million_deliveries: Option<f64>,
+    /// Per million events received from the window's start to the drain's end, every kind
+    /// (with churn, ROOM_ENTER and ROOM_LEAVE outnumber the chat).
+    pub cpu_s_per_million_events: Option<f64>,
     /// Per thread name: threads, CPU seconds.
     pub threads: Vec<(String, usize, f64)>,
     pub rss_before_kib: u64,
@@ -193,8 +197,9 @@ impl RoomReport {
         );
         let _ = writeln!(
             o,
-            "events received {}, offsets skipped {}, received twice {} (chats {}), resets {}; churn: {} left, {} came back",
+            "events received {} ({} from the window's start), offsets skipped {}, received twice {} (chats {}), resets {}; churn: {} left, {} came back",
             self.sums.events,
+            self.sums.events_window,
             self.sums.offset_gaps,
             self.sums.offset_dups,
             self.sums.chat_dups,
@@ -224,10 +229,11 @@ impl RoomReport {
         if let Some(s) = &self.server {
             let _ = writeln!(
                 o,
-                "server: {:.2} CPU-s ({:.0} % of a core) = {} CPU-s per million deliveries; RSS {} KiB before the viewers, {} watching, {} at the end = {} bytes per viewer",
+                "server: {:.2} CPU-s ({:.0} % of a core) = {} CPU-s per million deliveries ({} per million events); RSS {} KiB before the viewers, {} watching, {} at the end = {} bytes per viewer",
                 s.cpu_s,
                 s.cpu_pct,
                 opt(s.cpu_s_per_million_deliveries, 3),
+                opt(s.cpu_s_per_million_events, 3),
                 s.rss_before_kib,
                 s.rss_watching_kib,
                 s.rss_end_kib,

@@ -39,6 +39,8 @@ pub struct ViewerSums {
     /// Over every viewer: events received, offsets skipped, events received twice, chats
     /// received twice, resets, sockets the server closed.
     pub events: u64,
+    /// Events received from the window's start to the report (every kind, chat included).
+    pub events_window: u64,
     pub offset_gaps: u64,
     pub offset_dups: u64,
     pub chat_dups: u64,
@@ -121,8 +123,8 @@ impl Event {
             Event::Latency { ms, count } => format!("H {ms} {count}"),
             Event::Bin { bin, count } => format!("B {bin} {count}"),
             Event::Viewers(v) => format!(
-                "VIEWERS {} {} {} {} {} {} {} {} {}",
-                v.steady, v.complete, v.missing, v.events, v.offset_gaps, v.offset_dups, v.chat_dups, v.resets, v.closed
+                "VIEWERS {} {} {} {} {} {} {} {} {} {}",
+                v.steady, v.complete, v.missing, v.events, v.events_window, v.offset_gaps, v.offset_dups, v.chat_dups, v.resets, v.closed
             ),
             Event::Churn { exits, enters } => format!("CHURN {exits} {enters}"),
             Event::Usage { cpu_ticks, decoded, reused } => format!("USAGE {cpu_ticks} {decoded} {reused}"),
@@ -166,11 +168,12 @@ impl Event {
                 complete: u(2)? as usize,
                 missing: u(3)?,
                 events: u(4)?,
-                offset_gaps: u(5)?,
-                offset_dups: u(6)?,
-                chat_dups: u(7)?,
-                resets: u(8)?,
-                closed: u(9)? as usize,
+                events_window: u(5)?,
+                offset_gaps: u(6)?,
+                offset_dups: u(7)?,
+                chat_dups: u(8)?,
+                resets: u(9)?,
+                closed: u(10)? as usize,
             }),
             "CHURN" => Event::Churn {
                 exits: u(1)?,
@@ -235,6 +238,7 @@ mod tests {
                 complete: 2,
                 missing: 3,
                 events: 4,
+                events_window: 40,
                 offset_gaps: 5,
                 offset_dups: 6,
                 chat_dups: 7,
