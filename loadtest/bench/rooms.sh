@@ -82,7 +82,8 @@ for w in workloads:
         ratio = ""
         if o and v:
             ratio = f"{v / o:.1f}x" if k in ("delivered/s",) else (f"{o / v:.1f}x less" if k in ("CPU-s / 1M deliveries", "CPU-s / 1M events", "KiB / viewer") else "")
-        print(f"  {k:<28} {f(v):>14} {f(o):>14} {ratio:>8}")
+        d = 0 if k in ("viewers", "delivered/s", "ideal/s", "missed (present viewers)") else 1
+        print(f"  {k:<28} {f(v, d):>14} {f(o, d):>14} {ratio:>8}")
 PY
 }
 if [ "${COMPARE_ONLY:-0}" = 1 ]; then
