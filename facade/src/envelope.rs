@@ -314,11 +314,9 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::SeatUnavailable => err(S::CONFLICT, 130209, "该麦位不可用"),
         DomainError::MikeState => err(S::CONFLICT, 130210, "麦位状态已变化"),
         DomainError::NoInvite => err(S::CONFLICT, 130211, "邀请已失效"),
-        DomainError::ControlApplyOpen { retry_after_secs } => {
-            err(S::CONFLICT, 130212, "已申请控制权，请等待").with_data(RetryAfterRoom {
-                retry_after: *retry_after_secs,
-            })
-        }
+        DomainError::ControlApplyOpen { retry_after_secs } => err(S::CONFLICT, 130212, "已申请控制权，请等待").with_data(RetryAfterRoom {
+            retry_after: *retry_after_secs,
+        }),
         DomainError::ControlState => err(S::CONFLICT, 130217, "控制权状态已变化"),
         DomainError::ChatBanned => err(S::FORBIDDEN, 130213, "你已被禁言"),
         DomainError::ChatInvalid => err(S::BAD_REQUEST, 130214, "消息内容不合法"),

@@ -134,3 +134,25 @@ impl Document {
 pub async fn serve(doc: web::Data<Document>) -> HttpResponse {
     HttpResponse::Ok().content_type("application/json").body(doc.json.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    // Every operation has its own operationId (the frontend's type generator refuses a document
+    // where two handlers share a function name): handlers of the same name in two route files
+    // set one.
+    #[test]
+    fn operation_ids_are_unique() {
+        let doc = serde_json::to_value(super::document(true)).unwrap();
+        let mut ids: Vec<&str> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        let n = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "duplicate operationIds");
+    }
+}

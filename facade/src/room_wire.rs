@@ -24,7 +24,11 @@ pub fn event(e: &RoomEvent) -> proto::RoomEvent {
     proto::RoomEvent {
         offset: e.offset,
         code: e.kind.code(),
-        msg: if text.is_empty() { e.kind.name().to_string() } else { text.to_string() },
+        msg: if text.is_empty() {
+            e.kind.name().to_string()
+        } else {
+            text.to_string()
+        },
         desc: text.to_string(),
         data: event_data(&e.kind, &e.exclude_user_ids),
         user_ids: e.user_ids.clone(),
@@ -98,13 +102,22 @@ mod tests {
         ];
         let bytes = ProtoRoomWire.encode(7, "ep", &events);
         let env = Envelope::decode(bytes).unwrap();
-        assert_eq!((env.r#type, env.offset, env.epoch.as_str()), (MessageType::RoomEvents as i32, 0, ""));
+        assert_eq!(
+            (env.r#type, env.offset, env.epoch.as_str()),
+            (MessageType::RoomEvents as i32, 0, "")
+        );
         let batch = RoomEvents::decode(env.content.as_slice()).unwrap();
         assert_eq!((batch.dd_rid, batch.epoch.as_str()), (7, "ep"));
-        assert_eq!(batch.events.iter().map(|e| (e.offset, e.code)).collect::<Vec<_>>(), [(4, 1001), (5, 2031)]);
+        assert_eq!(
+            batch.events.iter().map(|e| (e.offset, e.code)).collect::<Vec<_>>(),
+            [(4, 1001), (5, 2031)]
+        );
         assert_eq!(batch.events[0].data, r#"{"status":5}"#);
         assert_eq!(batch.events[0].msg, "GAME_INFO_CHANGE");
-        assert_eq!((batch.events[1].msg.as_str(), batch.events[1].user_ids.as_slice()), ("你已被移出该房间", &[9][..]));
+        assert_eq!(
+            (batch.events[1].msg.as_str(), batch.events[1].user_ids.as_slice()),
+            ("你已被移出该房间", &[9][..])
+        );
 
         let env = Envelope::decode(ProtoRoomWire.reset(7, "ep2", 12)).unwrap();
         assert_eq!(env.r#type, MessageType::RoomReset as i32);

@@ -96,6 +96,16 @@ async fn openapi_document_lists_every_route_and_its_codes() {
         "/api/dev/sms/outbox",
         "/api/dev/grant",
         "/api/openapi.json",
+        "/api/japi/yoo/v2/room/relay",
+        "/api/japi/yoo/v2/room/loginRelayRoom",
+        "/api/japi/yoo/v2/room/list",
+        "/api/japi/yoo/room/chat/send",
+        "/api/japi/yoo/mike/list",
+        "/api/japi/yoo/mikeReq/switchMikeReq",
+        "/api/japi/yoo/control/rotation",
+        "/api/japi/yoo/blacklist/kick",
+        "/api/japi/social/black/list",
+        "/api/dev/userFlags",
     ] {
         assert!(paths.contains_key(p), "{p} missing from the document");
     }

@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use std::sync::Barrier;
 
 use crate::model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PendingCode,
-    PhoneGuard, PlayCharge, QualityReport, User,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, NewRoom, Node,
+    PendingCode, PhoneGuard, PlayCharge, QualityReport, RoomBlock, RoomPassword, RoomReport, User,
 };
 use crate::{seed, Error, Result, Store};
 
@@ -71,6 +71,9 @@ pub fn users(store: &Store) {
             created_at: 1_000,
             play_time_free: 0,
             play_time_paid: 0,
+            status: 0,
+            minor: false,
+            relay_banned: false,
         }
     );
 
@@ -1174,4 +1177,145 @@ pub fn sms_races(stores: &[Store]) {
         vec![(THREADS * EACH) as u64],
         "no lost update of the counter"
     );
+}
+
+/// Operator flags are off for a new user; `set_flags` writes all three and answers the user
+/// after; an unknown user is NotFound.
+pub fn user_flags(store: &Store) {
+    let alice = user(store, "13800000071");
+    assert_eq!((alice.status, alice.minor, alice.relay_banned), (0, false, false));
+    let after = store.users.set_flags(alice.uid, 3, true, true).expect("set flags");
+    assert_eq!(
+        after,
+        User {
+            status: 3,
+            minor: true,
+            relay_banned: true,
+            ..alice.clone()
+        }
+    );
+    assert_eq!(store.users.get(alice.uid).expect("get"), Some(after));
+    store.users.set_flags(alice.uid, 1, false, false).expect("set back");
+    assert_eq!(
+        store.users.get(alice.uid).expect("get").map(|u| (u.status, u.minor)),
+        Some((1, false))
+    );
+    assert_eq!(store.users.set_flags(i64::MAX, 0, false, false), Err(Error::NotFound));
+}
+
+fn new_room(host: i64, created_at: i64) -> NewRoom {
+    NewRoom {
+        host_uid: host,
+        name: "一起来玩".to_owned(),
+        mode: 2,
+        is_show: true,
+        password: Some(RoomPassword {
+            salt: "s1".to_owned(),
+            hash: "h1".to_owned(),
+        }),
+        game_id: seed::catalogue()[0].id,
+        created_at,
+    }
+}
+
+/// Rooms get increasing ids and serials of their own sequence; a host has one open room
+/// (a second is a Conflict, another after the first ended is fine); `update` writes every
+/// mutable field and NotFound for an unknown room; the relay lookup finds ended rooms too;
+/// blacklists are per owner, idempotent, newest first and paged; reports keep their order.
+pub fn rooms(store: &Store) {
+    let alice = user(store, "13800000081");
+    let bob = user(store, "13800000082");
+    let carol = user(store, "13800000083");
+
+    let a = store.rooms.insert(&new_room(alice.uid, 1_000)).expect("insert");
+    assert_eq!((a.host_uid, a.name.as_str(), a.mode, a.is_show), (alice.uid, "一起来玩", 2, true));
+    assert_eq!((a.relay_session, a.ended_at, a.audience_count, a.control_count), (None, None, 0, 0));
+    assert_eq!(a.password.as_ref().map(|p| p.hash.as_str()), Some("h1"));
+    assert!(
+        matches!(store.rooms.insert(&new_room(alice.uid, 1_100)), Err(Error::Conflict(_))),
+        "one open room per host"
+    );
+    let b = store.rooms.insert(&new_room(bob.uid, 1_200)).expect("bob's room");
+    assert!(b.dd_rid > a.dd_rid && b.room_serial > a.room_serial);
+    assert_ne!(a.dd_rid, a.room_serial, "serials are their own sequence");
+
+    assert_eq!(store.rooms.get(a.dd_rid).expect("get"), Some(a.clone()));
+    assert_eq!(store.rooms.by_serial(b.room_serial).expect("by serial"), Some(b.clone()));
+    assert_eq!(store.rooms.open_by_host(alice.uid).expect("open"), Some(a.clone()));
+    assert_eq!(store.rooms.open_by_host(carol.uid).expect("open"), None);
+    assert_eq!(store.rooms.get(i64::MAX).expect("get"), None);
+    let open: Vec<i64> = store.rooms.list_open().expect("list").iter().map(|r| r.dd_rid).collect();
+    assert_eq!(open, vec![a.dd_rid, b.dd_rid]);
+
+    let mut ended = a.clone();
+    ended.name = "改名".to_owned();
+    ended.is_show = false;
+    ended.password = None;
+    ended.relay_session = Some(77);
+    ended.ended_at = Some(5_000);
+    ended.audience_count = 12;
+    ended.mike_count = 3;
+    ended.control_count = 2;
+    store.rooms.update(&ended).expect("update");
+    assert_eq!(store.rooms.get(a.dd_rid).expect("get"), Some(ended.clone()));
+    assert_eq!(store.rooms.by_relay_session(77).expect("relay"), Some(ended.clone()));
+    assert_eq!(store.rooms.by_relay_session(78).expect("relay"), None);
+    assert_eq!(store.rooms.open_by_host(alice.uid).expect("open"), None);
+    let open: Vec<i64> = store.rooms.list_open().expect("list").iter().map(|r| r.dd_rid).collect();
+    assert_eq!(open, vec![b.dd_rid]);
+    let again = store.rooms.insert(&new_room(alice.uid, 6_000)).expect("a new room after the end");
+    assert!(again.room_serial > b.room_serial);
+    let mut unknown = ended.clone();
+    unknown.dd_rid = i64::MAX;
+    assert_eq!(store.rooms.update(&unknown), Err(Error::NotFound));
+
+    // Blacklists.
+    let first = store.rooms.block(alice.uid, bob.uid, 100).expect("block");
+    assert_eq!(
+        first,
+        RoomBlock {
+            owner_uid: alice.uid,
+            blocked_uid: bob.uid,
+            created_at: 100
+        }
+    );
+    assert_eq!(
+        store.rooms.block(alice.uid, bob.uid, 200).expect("again"),
+        first,
+        "blocking again keeps the first time"
+    );
+    store.rooms.block(alice.uid, carol.uid, 300).expect("block carol");
+    assert!(matches!(store.rooms.block(alice.uid, alice.uid, 300), Err(Error::Conflict(_))));
+    assert!(store.rooms.is_blocked(alice.uid, bob.uid).expect("is"));
+    assert!(!store.rooms.is_blocked(bob.uid, alice.uid).expect("per owner"));
+    let (page, total) = store.rooms.blocks(alice.uid, 0, 10).expect("blocks");
+    assert_eq!(total, 2);
+    assert_eq!(
+        page.iter().map(|b| b.blocked_uid).collect::<Vec<_>>(),
+        vec![carol.uid, bob.uid],
+        "newest first"
+    );
+    let (page, total) = store.rooms.blocks(alice.uid, 1, 10).expect("page 2");
+    assert_eq!((page.len(), total), (1, 2));
+    assert!(store.rooms.unblock(alice.uid, bob.uid).expect("unblock"));
+    assert!(!store.rooms.unblock(alice.uid, bob.uid).expect("again"));
+    assert!(!store.rooms.is_blocked(alice.uid, bob.uid).expect("is"));
+
+    // Reports.
+    let report = |target, reason| RoomReport {
+        dd_rid: b.dd_rid,
+        reporter: alice.uid,
+        target,
+        reason,
+        text: "刷屏".to_owned(),
+        created_at: 400,
+    };
+    let r1 = store.rooms.add_report(&report(Some(carol.uid), 4)).expect("report");
+    let r2 = store.rooms.add_report(&report(None, 6)).expect("report");
+    assert!(r2 > r1);
+    assert_eq!(
+        store.rooms.reports(b.dd_rid).expect("reports"),
+        vec![report(Some(carol.uid), 4), report(None, 6)]
+    );
+    assert_eq!(store.rooms.reports(a.dd_rid).expect("reports"), vec![]);
 }

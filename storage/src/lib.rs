@@ -9,7 +9,7 @@
 //! - `error`: [`Error`] and [`Result`], the only failure type callers see.
 //! - `model`: the plain records (users, login sessions (hashed), the SMS guards of phones, games, nodes, game sessions with their
 //!   queue place and charged minutes; and what players own: entitlements, fast-entry cards,
-//!   monthly claims, per-minute play charges).
+//!   monthly claims, per-minute play charges; live rooms, the hosts' blacklists, reports).
 //! - `repo`: the repository traits, one per aggregate ([`AssetRepo`] for everything a player
 //!   owns, written atomically so that nothing is spent twice).
 //! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
@@ -33,10 +33,10 @@ mod tests;
 
 pub use error::{Error, Result};
 pub use model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PendingCode,
-    PhoneGuard, PlayCharge, Played, QualityReport, User,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, NewRoom, Node,
+    PendingCode, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, User,
 };
-pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, SmsRepo, UserRepo};
+pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, RoomRepo, SmsRepo, UserRepo};
 
 /// Every repository of one backend, cheap to clone and share between threads.
 #[derive(Clone)]
@@ -48,6 +48,7 @@ pub struct Store {
     pub sessions: Arc<dyn GameSessionRepo>,
     pub assets: Arc<dyn AssetRepo>,
     pub sms: Arc<dyn SmsRepo>,
+    pub rooms: Arc<dyn RoomRepo>,
 }
 
 impl Store {

@@ -14,6 +14,12 @@ pub struct User {
     pub play_time_free: i64,
     /// Bought play time left, in minutes.
     pub play_time_paid: i64,
+    /// 0 normal, 1 official, 3 super admin (set by operators).
+    pub status: i32,
+    /// A minor: no relay, no control (set by operators; false by default).
+    pub minor: bool,
+    /// Relay qualification withdrawn (set by operators).
+    pub relay_banned: bool,
 }
 
 /// A signed-in browser. Only hashes of its secrets are kept: `token_hash` is the SHA-256 (hex) of
@@ -216,4 +222,71 @@ pub struct PendingCode {
 pub struct CounterKey {
     pub scope: String,
     pub window_start: i64,
+}
+
+/// What a host gives when creating a room; storage assigns `dd_rid` and `room_serial`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRoom {
+    pub host_uid: i64,
+    pub name: String,
+    /// 2 RELAY, 4 HAND.
+    pub mode: i32,
+    pub is_show: bool,
+    /// The password's salt and SHA-256 (hex), never the password.
+    pub password: Option<RoomPassword>,
+    pub game_id: i64,
+    pub created_at: i64,
+}
+
+/// A room password at rest: a per-room salt and the SHA-256 (hex) of salt and digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoomPassword {
+    pub salt: String,
+    pub hash: String,
+}
+
+/// A live room, open (`ended_at` None) or ended, with its summary counters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoomRecord {
+    pub dd_rid: i64,
+    pub room_serial: i64,
+    pub host_uid: i64,
+    pub name: String,
+    pub mode: i32,
+    pub is_show: bool,
+    pub password: Option<RoomPassword>,
+    pub game_id: i64,
+    /// The host's game session serving as the room's relay, once started.
+    pub relay_session: Option<i64>,
+    pub created_at: i64,
+    pub ended_at: Option<i64>,
+    /// Distinct members over the room's life.
+    pub audience_count: i64,
+    /// Distinct users seated over the room's life.
+    pub mike_count: i64,
+    /// Control grants over the room's life.
+    pub control_count: i64,
+    pub gift_count: i64,
+    pub gold: i64,
+}
+
+/// A user a host blocked from their rooms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoomBlock {
+    pub owner_uid: i64,
+    pub blocked_uid: i64,
+    pub created_at: i64,
+}
+
+/// A report about a room or one of its members.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoomReport {
+    pub dd_rid: i64,
+    pub reporter: i64,
+    /// The reported member; None: the room.
+    pub target: Option<i64>,
+    /// 0 advertising, 1 pornography, 2 illegal/crime, 3 fraud, 4 harassment, 5 abuse, 6 other.
+    pub reason: i32,
+    pub text: String,
+    pub created_at: i64,
 }

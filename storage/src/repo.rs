@@ -12,8 +12,8 @@
 //! processes, can neither spend one thing twice nor take a balance below zero.
 
 use crate::model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, Node, PhoneGuard,
-    PlayCharge, Played, QualityReport, User,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, NewRoom, Node, PhoneGuard,
+    PlayCharge, Played, QualityReport, RoomBlock, RoomRecord, RoomReport, User,
 };
 use crate::Result;
 
@@ -25,6 +25,8 @@ pub trait UserRepo: Send + Sync {
     fn get(&self, uid: i64) -> Result<Option<User>>;
     /// The user with this phone, if any (never creates one).
     fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>>;
+    /// Sets the operator flags (status, minor, relay_banned); NotFound if no such user.
+    fn set_flags(&self, uid: i64, status: i32, minor: bool, relay_banned: bool) -> Result<User>;
 }
 
 /// Signed-in browsers, found by the hash of their cookie token.
@@ -159,4 +161,36 @@ pub trait AssetRepo: Send + Sync {
     ) -> Result<(MonthlyClaim, Vec<FastEnterCard>)>;
     /// The user's claims, newest first (by claimed_at, then month).
     fn monthly_claims(&self, uid: i64) -> Result<Vec<MonthlyClaim>>;
+}
+
+/// Live rooms, the hosts' blacklists and reports.
+///
+/// A user hosts at most one open room: inserting a second open room for a host is a Conflict.
+pub trait RoomRepo: Send + Sync {
+    /// Stores an open room under a new, never reused, increasing `dd_rid` and `room_serial`
+    /// (serials are a sequence of their own), with no relay session and zero counters.
+    fn insert(&self, r: &NewRoom) -> Result<RoomRecord>;
+    fn get(&self, dd_rid: i64) -> Result<Option<RoomRecord>>;
+    fn by_serial(&self, room_serial: i64) -> Result<Option<RoomRecord>>;
+    /// The room whose relay session is `session_id`, open or ended.
+    fn by_relay_session(&self, session_id: i64) -> Result<Option<RoomRecord>>;
+    /// The host's open room, if any.
+    fn open_by_host(&self, host_uid: i64) -> Result<Option<RoomRecord>>;
+    /// Open rooms, by dd_rid.
+    fn list_open(&self) -> Result<Vec<RoomRecord>>;
+    /// Replaces every field but the ids, the host and `created_at`; NotFound if unknown.
+    fn update(&self, r: &RoomRecord) -> Result<()>;
+    /// Blocks `blocked` from `owner`'s rooms; blocking again keeps the first time. Conflict when
+    /// a user blocks themselves.
+    fn block(&self, owner: i64, blocked: i64, now: i64) -> Result<RoomBlock>;
+    /// Unblocks; unblocking a user not blocked succeeds (false: nothing was there).
+    fn unblock(&self, owner: i64, blocked: i64) -> Result<bool>;
+    fn is_blocked(&self, owner: i64, blocked: i64) -> Result<bool>;
+    /// The owner's blocks, newest first (then by blocked uid), skipping `offset`, at most
+    /// `limit`; and how many there are.
+    fn blocks(&self, owner: i64, offset: u64, limit: u32) -> Result<(Vec<RoomBlock>, u64)>;
+    /// Stores a report; returns its id (increasing).
+    fn add_report(&self, r: &RoomReport) -> Result<i64>;
+    /// The reports about a room, oldest first.
+    fn reports(&self, dd_rid: i64) -> Result<Vec<RoomReport>>;
 }

@@ -321,6 +321,9 @@ fn version_1_database_upgrades_in_place() {
         created_at: 100,
         play_time_free: 3,
         play_time_paid: 4,
+        status: 0,
+        minor: false,
+        relay_banned: false,
     };
     assert_eq!(store.users.get(7).expect("user"), Some(user.clone()));
     // Version 3 keys logins by the hash of their cookie: the plain-token logins of older
@@ -440,4 +443,18 @@ fn unusable_dir_is_a_backend_error() {
     let file = dir.path().join("plain-file");
     std::fs::write(&file, b"not a dir").expect("write file");
     assert!(matches!(Store::open_sqlite(&file), Err(Error::Backend(_))));
+}
+
+// Rooms: ids and serials, one open room per host, updates, the relay lookup, blacklists, reports.
+#[test]
+fn rooms() {
+    let dir = TempDir::new("rooms");
+    conformance::rooms(&open(dir.path()));
+}
+
+// Users' operator flags (status, minor, relay_banned): default off, set and read back.
+#[test]
+fn user_flags() {
+    let dir = TempDir::new("user-flags");
+    conformance::user_flags(&open(dir.path()));
 }

@@ -607,8 +607,16 @@ mod tests {
     // The spec's fields of each event's data (social.md §3 "other room event data").
     #[test]
     fn event_data_has_the_spec_s_fields() {
-        check(RoomEventKind::RoomEnter { user: user(7, "小明") }, &[], json!({"nickname": "小明", "userId": 7}));
-        check(RoomEventKind::ControlRequest { user: user(7, "小明") }, &[], json!({"nickname": "小明"}));
+        check(
+            RoomEventKind::RoomEnter { user: user(7, "小明") },
+            &[],
+            json!({"nickname": "小明", "userId": 7}),
+        );
+        check(
+            RoomEventKind::ControlRequest { user: user(7, "小明") },
+            &[],
+            json!({"nickname": "小明"}),
+        );
         check(
             RoomEventKind::ControlReturn {
                 main: true,
@@ -618,7 +626,11 @@ mod tests {
             json!({"controlType": "MAIN", "nickname": "小明"}),
         );
         check(RoomEventKind::GameInfoChange { status: 5 }, &[], json!({"status": 5}));
-        check(RoomEventKind::ControlChange { controller: 7 }, &[3], json!({"controller": 7, "excludeUserId": [3]}));
+        check(
+            RoomEventKind::ControlChange { controller: 7 },
+            &[3],
+            json!({"controller": 7, "excludeUserId": [3]}),
+        );
         check(
             RoomEventKind::Chat {
                 user: user(7, "小明"),

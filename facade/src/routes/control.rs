@@ -22,7 +22,7 @@ refusals!(ApplyRefusals: common::input(), common::logged_in(), common::room(), D
 
 /// `control/apply`: the caller applies for control (state 1 for 30 s; CONTROL_REQUEST 2020 to
 /// the host; with rotation on, the caller joins the rotation's queue).
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<ApplyControlDto>), ApplyRefusals))]
+#[utoipa::path(operation_id = "control_apply", request_body = RoomSerial, responses((status = 200, body = Envelope<ApplyControlDto>), ApplyRefusals))]
 #[post("/api/japi/yoo/control/apply")]
 pub async fn apply(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<ApplyControlDto> {
     let a = state.platform.control_apply(caller.0.uid, body.room_serial.0).await?;
@@ -32,7 +32,7 @@ pub async fn apply(state: web::Data<AppState>, caller: Caller, body: web::Json<R
 refusals!(ListRefusals: common::input(), common::logged_in(), common::room());
 
 /// `control/applyList` (host): the pending applications, oldest first.
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<Vec<ControlApplicationDto>>), ListRefusals))]
+#[utoipa::path(operation_id = "control_apply_list", request_body = RoomSerial, responses((status = 200, body = Envelope<Vec<ControlApplicationDto>>), ListRefusals))]
 #[post("/api/japi/yoo/control/applyList")]
 pub async fn apply_list(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Vec<ControlApplicationDto>> {
     let list = state.platform.control_apply_list(caller.0.uid, body.room_serial.0).await?;
@@ -42,7 +42,7 @@ pub async fn apply_list(state: web::Data<AppState>, caller: Caller, body: web::J
 /// A host's control call about one member.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TargetBody {
+pub struct ControlTargetBody {
     #[schema(example = 1)]
     room_serial: Id,
     #[schema(example = 2)]
@@ -54,9 +54,9 @@ refusals!(TargetRefusals: common::input(), common::logged_in(), common::room(), 
 
 /// `control/assign` (host): gives control to `userId` (CONTROL_ON 2021 to them, CONTROL_CHANGE
 /// 1003 to the others; a transfer when another guest held it).
-#[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
+#[utoipa::path(operation_id = "control_assign", request_body = ControlTargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
 #[post("/api/japi/yoo/control/assign")]
-pub async fn assign(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Null> {
+pub async fn assign(state: web::Data<AppState>, caller: Caller, body: web::Json<ControlTargetBody>) -> ApiResult<Null> {
     state
         .platform
         .control_assign(caller.0.uid, body.room_serial.0, body.user_id.0)
@@ -66,17 +66,20 @@ pub async fn assign(state: web::Data<AppState>, caller: Caller, body: web::Json<
 
 /// `control/deny` (host; the spec's "deny" flow, path ours): refuses an application
 /// (CONTROL_DENY 2022; the applicant's state is 2 for 60 s).
-#[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
+#[utoipa::path(operation_id = "control_deny", request_body = ControlTargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
 #[post("/api/japi/yoo/control/deny")]
-pub async fn deny(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Null> {
-    state.platform.control_deny(caller.0.uid, body.room_serial.0, body.user_id.0).await?;
+pub async fn deny(state: web::Data<AppState>, caller: Caller, body: web::Json<ControlTargetBody>) -> ApiResult<Null> {
+    state
+        .platform
+        .control_deny(caller.0.uid, body.room_serial.0, body.user_id.0)
+        .await?;
     Ok(ok(Null))
 }
 
 /// `control/invite` (host): invites `userId` to take control (CONTROL_ON_INVITE 2025).
-#[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
+#[utoipa::path(operation_id = "control_invite", request_body = ControlTargetBody, responses((status = 200, body = Envelope<Null>), TargetRefusals))]
 #[post("/api/japi/yoo/control/invite")]
-pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Null> {
+pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<ControlTargetBody>) -> ApiResult<Null> {
     state
         .platform
         .control_invite(caller.0.uid, body.room_serial.0, body.user_id.0)
@@ -88,7 +91,7 @@ refusals!(RecycleRefusals: common::input(), common::logged_in(), common::room(),
 
 /// `control/recycle` (host): takes control back from the guest (CONTROL_OFF 2024; with rotation
 /// on, the next turn starts).
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), RecycleRefusals))]
+#[utoipa::path(operation_id = "control_recycle", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), RecycleRefusals))]
 #[post("/api/japi/yoo/control/recycle")]
 pub async fn recycle(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
     state.platform.control_recycle(caller.0.uid, body.room_serial.0).await?;
@@ -99,7 +102,7 @@ refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::ro
     DomainError::MinorControlLimit);
 
 /// `control/invite/accept`: takes the control the host offered.
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
+#[utoipa::path(operation_id = "control_invite_accept", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/control/invite/accept")]
 pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
     state.platform.control_invite_accept(caller.0.uid, body.room_serial.0).await?;
@@ -107,7 +110,7 @@ pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web
 }
 
 /// `control/invite/refuse`: INVITE_DENY (2016) to the host.
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
+#[utoipa::path(operation_id = "control_invite_refuse", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/control/invite/refuse")]
 pub async fn invite_refuse(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
     state.platform.control_invite_refuse(caller.0.uid, body.room_serial.0).await?;
@@ -125,7 +128,7 @@ pub struct RemandBody {
 }
 
 /// `control/remand`: the controlling guest gives control back (CONTROL_RETURN 2023 to the host).
-#[utoipa::path(request_body = RemandBody, responses((status = 200, body = Envelope<Null>), RecycleRefusals))]
+#[utoipa::path(operation_id = "control_remand", request_body = RemandBody, responses((status = 200, body = Envelope<Null>), RecycleRefusals))]
 #[post("/api/japi/yoo/control/remand")]
 pub async fn remand(state: web::Data<AppState>, caller: Caller, body: web::Json<RemandBody>) -> ApiResult<Null> {
     state
@@ -152,7 +155,7 @@ refusals!(RotationRefusals: common::input(), common::logged_in(), common::room()
 /// `control/rotation` (host; beyond the spec): turns the fair rotation on or off. Applicants
 /// wait in a first-come queue and each controls for a turn; the host's assign and recycle still
 /// work and the queue follows them (ROTATION_CHANGE 3001 to everyone).
-#[utoipa::path(request_body = RotationBody, responses((status = 200, body = Envelope<RotationDto>), RotationRefusals))]
+#[utoipa::path(operation_id = "control_rotation", request_body = RotationBody, responses((status = 200, body = Envelope<RotationDto>), RotationRefusals))]
 #[post("/api/japi/yoo/control/rotation")]
 pub async fn rotation(state: web::Data<AppState>, caller: Caller, body: web::Json<RotationBody>) -> ApiResult<RotationDto> {
     if body.turn_secs.is_some_and(|s| !TURN_SECS.contains(&s)) {

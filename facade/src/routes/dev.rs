@@ -65,7 +65,7 @@ pub struct UserFlagsBody {
 refusals!(UserFlagsRefusals: common::input(), common::internal(), DomainError::NotLoggedIn);
 
 /// Sets a user's operator flags (status, minor, relay banned), found by phone.
-#[utoipa::path(request_body = UserFlagsBody, responses((status = 200, body = Envelope<Null>), UserFlagsRefusals))]
+#[utoipa::path(operation_id = "dev_user_flags", request_body = UserFlagsBody, responses((status = 200, body = Envelope<Null>), UserFlagsRefusals))]
 #[post("/api/dev/userFlags")]
 pub async fn user_flags(state: web::Data<AppState>, body: web::Json<UserFlagsBody>) -> ApiResult<Null> {
     if ![0, 1, 3].contains(&body.status) {

@@ -20,7 +20,7 @@ fn queue(users: &[actors::room::view::RoomUser]) -> Vec<RoomUserDto> {
 refusals!(ListRefusals: common::input(), common::logged_in(), common::room());
 
 /// `mike/list`: the seats, the caller's place and the control status.
-#[utoipa::path(request_body = DdRid, responses((status = 200, body = Envelope<MikeInfoDto>), ListRefusals))]
+#[utoipa::path(operation_id = "mike_list", request_body = DdRid, responses((status = 200, body = Envelope<MikeInfoDto>), ListRefusals))]
 #[post("/api/japi/yoo/mike/list")]
 pub async fn list(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<MikeInfoDto> {
     let m = state.platform.mike_list(caller.0.uid, body.dd_rid.0).await?;
@@ -49,7 +49,7 @@ refusals!(UpRefusals: common::input(), common::logged_in(), common::room(), Doma
     DomainError::MikeState, DomainError::MinorControlLimit, DomainError::ControlApplyOpen { retry_after_secs: 0 });
 
 /// `mike/up`: takes a seat (action 2 also applies for control: state 1 for 30 s).
-#[utoipa::path(request_body = UpBody, responses((status = 200, body = Envelope<MikeInfoDto>), UpRefusals))]
+#[utoipa::path(operation_id = "mike_up", request_body = UpBody, responses((status = 200, body = Envelope<MikeInfoDto>), UpRefusals))]
 #[post("/api/japi/yoo/mike/up")]
 pub async fn up(state: web::Data<AppState>, caller: Caller, body: web::Json<UpBody>) -> ApiResult<MikeInfoDto> {
     let m = state
@@ -60,7 +60,7 @@ pub async fn up(state: web::Data<AppState>, caller: Caller, body: web::Json<UpBo
 }
 
 /// `mike/upOrDown`: action 3 leaves the seat (and control); 1 and 2 as `mike/up`.
-#[utoipa::path(request_body = UpBody, responses((status = 200, body = Envelope<MikeInfoDto>), UpRefusals))]
+#[utoipa::path(operation_id = "mike_up_or_down", request_body = UpBody, responses((status = 200, body = Envelope<MikeInfoDto>), UpRefusals))]
 #[post("/api/japi/yoo/mike/upOrDown")]
 pub async fn up_or_down(state: web::Data<AppState>, caller: Caller, body: web::Json<UpBody>) -> ApiResult<MikeInfoDto> {
     let m = state
@@ -73,7 +73,7 @@ pub async fn up_or_down(state: web::Data<AppState>, caller: Caller, body: web::J
 /// A host's call about one member of the room.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TargetBody {
+pub struct MikeTargetBody {
     #[schema(example = 1)]
     pub dd_rid: Id,
     #[schema(example = 2)]
@@ -84,9 +84,9 @@ refusals!(InviteRefusals: common::input(), common::logged_in(), common::room(), 
     DomainError::MikeFull, DomainError::MikeState);
 
 /// `mike/invite` (host): invites a member to a seat (MIKE_UP_INVITE 2015 to them).
-#[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Null>), InviteRefusals))]
+#[utoipa::path(operation_id = "mike_invite", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Null>), InviteRefusals))]
 #[post("/api/japi/yoo/mike/invite")]
-pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Null> {
+pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Null> {
     state.platform.mike_invite(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
     Ok(ok(Null))
 }
@@ -95,7 +95,7 @@ refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::ro
     DomainError::SeatUnavailable);
 
 /// `mike/invite/accept`: takes the seat the host offered.
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<MikeInfoDto>), InviteAnswerRefusals))]
+#[utoipa::path(operation_id = "mike_invite_accept", request_body = RoomSerial, responses((status = 200, body = Envelope<MikeInfoDto>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/mike/invite/accept")]
 pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<MikeInfoDto> {
     let m = state.platform.mike_invite_accept(caller.0.uid, body.room_serial.0).await?;
@@ -103,7 +103,7 @@ pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web
 }
 
 /// `mike/invite/refuse`: INVITE_DENY (2016) to the host.
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
+#[utoipa::path(operation_id = "mike_invite_refuse", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/mike/invite/refuse")]
 pub async fn invite_refuse(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
     state.platform.mike_invite_refuse(caller.0.uid, body.room_serial.0).await?;
@@ -127,7 +127,7 @@ refusals!(OperateRefusals: common::input(), common::logged_in(), common::room(),
 
 /// `mike/operat` (host): moves a member up or down (MIKE_UP 2010 / MIKE_DOWN 2011), or bans or
 /// lets a seat's voice (MIKE_BLOCK 2012).
-#[utoipa::path(request_body = OperateBody, responses((status = 200, body = Envelope<MikeInfoDto>), OperateRefusals))]
+#[utoipa::path(operation_id = "mike_operate", request_body = OperateBody, responses((status = 200, body = Envelope<MikeInfoDto>), OperateRefusals))]
 #[post("/api/japi/yoo/mike/operat")]
 pub async fn operate(state: web::Data<AppState>, caller: Caller, body: web::Json<OperateBody>) -> ApiResult<MikeInfoDto> {
     let op = match body.action {
@@ -157,7 +157,7 @@ pub struct LockBody {
 refusals!(LockRefusals: common::input(), common::logged_in(), common::room(), DomainError::SeatUnavailable);
 
 /// `mike/lock` (host): locks or opens one seat (a seated member goes down).
-#[utoipa::path(request_body = LockBody, responses((status = 200, body = Envelope<MikeInfoDto>), LockRefusals))]
+#[utoipa::path(operation_id = "mike_lock", request_body = LockBody, responses((status = 200, body = Envelope<MikeInfoDto>), LockRefusals))]
 #[post("/api/japi/yoo/mike/lock")]
 pub async fn lock(state: web::Data<AppState>, caller: Caller, body: web::Json<LockBody>) -> ApiResult<MikeInfoDto> {
     let locked = body.lock.is_none_or(|f| f.0);
@@ -178,7 +178,7 @@ pub struct LockAllBody {
 refusals!(LockAllRefusals: common::input(), common::logged_in(), common::room());
 
 /// `mike/lockAll` (host): every seat but the host's.
-#[utoipa::path(request_body = LockAllBody, responses((status = 200, body = Envelope<MikeInfoDto>), LockAllRefusals))]
+#[utoipa::path(operation_id = "mike_lock_all", request_body = LockAllBody, responses((status = 200, body = Envelope<MikeInfoDto>), LockAllRefusals))]
 #[post("/api/japi/yoo/mike/lockAll")]
 pub async fn lock_all(state: web::Data<AppState>, caller: Caller, body: web::Json<LockAllBody>) -> ApiResult<MikeInfoDto> {
     let locked = body.lock.is_none_or(|f| f.0);
@@ -201,7 +201,7 @@ pub struct BanMessageBody {
 refusals!(BanMessageRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom);
 
 /// `mike/banMessage` (host): bans or lets a member's chat (CHAT_BLOCK 2030 to them).
-#[utoipa::path(request_body = BanMessageBody, responses((status = 200, body = Envelope<Null>), BanMessageRefusals))]
+#[utoipa::path(operation_id = "mike_ban_message", request_body = BanMessageBody, responses((status = 200, body = Envelope<Null>), BanMessageRefusals))]
 #[post("/api/japi/yoo/mike/banMessage")]
 pub async fn ban_message(state: web::Data<AppState>, caller: Caller, body: web::Json<BanMessageBody>) -> ApiResult<Null> {
     let on = body.ban.is_none_or(|f| f.0);
@@ -229,7 +229,7 @@ refusals!(ReqActionRefusals: common::input(), common::logged_in(), common::room(
 
 /// `mikeReq/action`: joins or leaves the seat queue; the host removes someone from it
 /// (MIKE_QUEUE_REMOVE 2001 to them).
-#[utoipa::path(request_body = ReqActionBody, responses((status = 200, body = Envelope<Null>), ReqActionRefusals))]
+#[utoipa::path(operation_id = "mike_req_action", request_body = ReqActionBody, responses((status = 200, body = Envelope<Null>), ReqActionRefusals))]
 #[post("/api/japi/yoo/mikeReq/action")]
 pub async fn req_action(state: web::Data<AppState>, caller: Caller, body: web::Json<ReqActionBody>) -> ApiResult<Null> {
     let (uid, dd_rid) = (caller.0.uid, body.dd_rid.0);
@@ -245,7 +245,7 @@ pub async fn req_action(state: web::Data<AppState>, caller: Caller, body: web::J
 refusals!(ReqListRefusals: common::input(), common::logged_in(), common::room());
 
 /// `mikeReq/list`: the seat queue, first come first.
-#[utoipa::path(request_body = DdRid, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqListRefusals))]
+#[utoipa::path(operation_id = "mike_req_list", request_body = DdRid, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqListRefusals))]
 #[post("/api/japi/yoo/mikeReq/list")]
 pub async fn req_list(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<Vec<RoomUserDto>> {
     let q = state.platform.mike_req_list(caller.0.uid, body.dd_rid.0).await?;
@@ -253,7 +253,7 @@ pub async fn req_list(state: web::Data<AppState>, caller: Caller, body: web::Jso
 }
 
 /// `mikeReq/clear` (host): empties the queue (MIKE_QUEUE_CANCEL 2002 to each).
-#[utoipa::path(request_body = DdRid, responses((status = 200, body = Envelope<Null>), ReqListRefusals))]
+#[utoipa::path(operation_id = "mike_req_clear", request_body = DdRid, responses((status = 200, body = Envelope<Null>), ReqListRefusals))]
 #[post("/api/japi/yoo/mikeReq/clear")]
 pub async fn req_clear(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<Null> {
     state.platform.mike_req_clear(caller.0.uid, body.dd_rid.0).await?;
@@ -264,9 +264,9 @@ refusals!(ReqTopRefusals: common::input(), common::logged_in(), common::room(), 
     DomainError::MikeState);
 
 /// `mikeReq/top` (host): moves `userId` to the head of the queue (MIKE_QUEUE_TOP 2000).
-#[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqTopRefusals))]
+#[utoipa::path(operation_id = "mike_req_top", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqTopRefusals))]
 #[post("/api/japi/yoo/mikeReq/top")]
-pub async fn req_top(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Vec<RoomUserDto>> {
+pub async fn req_top(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Vec<RoomUserDto>> {
     let q = state.platform.mike_req_top(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
     Ok(ok(queue(&q)))
 }
@@ -283,7 +283,7 @@ pub struct SwitchBody {
 }
 
 /// `mikeReq/switchMikeReq` (host): swaps the places of two queued members.
-#[utoipa::path(request_body = SwitchBody, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqTopRefusals))]
+#[utoipa::path(operation_id = "mike_req_switch", request_body = SwitchBody, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqTopRefusals))]
 #[post("/api/japi/yoo/mikeReq/switchMikeReq")]
 pub async fn req_switch(state: web::Data<AppState>, caller: Caller, body: web::Json<SwitchBody>) -> ApiResult<Vec<RoomUserDto>> {
     let q = state

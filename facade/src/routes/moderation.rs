@@ -8,7 +8,7 @@ use crate::auth::Caller;
 use crate::dto::room::{self as dto, BlackPage};
 use crate::dto::Id;
 use crate::envelope::{ok, refusals, ApiResult, Envelope, Null};
-use crate::routes::mike::TargetBody;
+use crate::routes::mike::MikeTargetBody;
 use crate::routes::room::PageBody;
 use crate::AppState;
 
@@ -16,9 +16,9 @@ refusals!(KickRefusals: common::input(), common::logged_in(), common::room(), Do
 
 /// `blacklist/kick` (host): puts a member out (KICK_OUT 2031 to them); they may not come back
 /// for 10 minutes (130205).
-#[utoipa::path(request_body = TargetBody, responses((status = 200, body = Envelope<Null>), KickRefusals))]
+#[utoipa::path(operation_id = "moderation_kick", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Null>), KickRefusals))]
 #[post("/api/japi/yoo/blacklist/kick")]
-pub async fn kick(state: web::Data<AppState>, caller: Caller, body: web::Json<TargetBody>) -> ApiResult<Null> {
+pub async fn kick(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Null> {
     state.platform.kick(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
     Ok(ok(Null))
 }
@@ -43,7 +43,7 @@ refusals!(ReportRefusals: common::input(), common::logged_in(), common::room(), 
     DomainError::TargetNotInRoom);
 
 /// `report/add`: reports the room or one of its members, with a reason of social.md §9.
-#[utoipa::path(request_body = ReportBody, responses((status = 200, body = Envelope<Null>), ReportRefusals))]
+#[utoipa::path(operation_id = "moderation_report", request_body = ReportBody, responses((status = 200, body = Envelope<Null>), ReportRefusals))]
 #[post("/api/japi/yoo/report/add")]
 pub async fn report(state: web::Data<AppState>, caller: Caller, body: web::Json<ReportBody>) -> ApiResult<Null> {
     let b = body.into_inner();
@@ -57,7 +57,7 @@ pub async fn report(state: web::Data<AppState>, caller: Caller, body: web::Json<
 refusals!(BlackListRefusals: common::input(), common::logged_in(), common::internal());
 
 /// `social/black/list`: the caller's room blacklist, newest first (page 1 size 10 on reload).
-#[utoipa::path(request_body = PageBody, responses((status = 200, body = Envelope<BlackPage>), BlackListRefusals))]
+#[utoipa::path(operation_id = "moderation_black_list", request_body = PageBody, responses((status = 200, body = Envelope<BlackPage>), BlackListRefusals))]
 #[post("/api/japi/social/black/list")]
 pub async fn black_list(state: web::Data<AppState>, caller: Caller, body: web::Json<PageBody>) -> ApiResult<BlackPage> {
     let (page, size) = body.paging(10)?;
@@ -79,7 +79,7 @@ refusals!(BlackRefusals: common::input(), common::logged_in(), common::internal(
 
 /// `social/black/add`: blocks a user from the caller's rooms (put out of the open one at once:
 /// KICK_OUT_ 2032, BLOCK 1007).
-#[utoipa::path(request_body = BlackBody, responses((status = 200, body = Envelope<Null>), BlackRefusals))]
+#[utoipa::path(operation_id = "moderation_black_add", request_body = BlackBody, responses((status = 200, body = Envelope<Null>), BlackRefusals))]
 #[post("/api/japi/social/black/add")]
 pub async fn black_add(state: web::Data<AppState>, caller: Caller, body: web::Json<BlackBody>) -> ApiResult<Null> {
     state.platform.blacklist_add(caller.0.uid, body.user_id.0).await?;
@@ -87,7 +87,7 @@ pub async fn black_add(state: web::Data<AppState>, caller: Caller, body: web::Js
 }
 
 /// `social/black/del`: takes a user off the caller's blacklist.
-#[utoipa::path(request_body = BlackBody, responses((status = 200, body = Envelope<Null>), BlackRefusals))]
+#[utoipa::path(operation_id = "moderation_black_del", request_body = BlackBody, responses((status = 200, body = Envelope<Null>), BlackRefusals))]
 #[post("/api/japi/social/black/del")]
 pub async fn black_del(state: web::Data<AppState>, caller: Caller, body: web::Json<BlackBody>) -> ApiResult<Null> {
     state.platform.blacklist_del(caller.0.uid, body.user_id.0).await?;

@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 
 use crate::auth::{Caller, MaybeCaller};
 use crate::dto::room::{
-    self as dto, LiveDetailDto, RelayCounts, RoomConnectionDto, RoomCreatedDto, RoomEnteredDto, RoomInfoDto, RoomListPage,
-    RoomParamsDto, RoomUserInfoDto, RoomUserPage,
+    self as dto, LiveDetailDto, RelayCounts, RoomConnectionDto, RoomCreatedDto, RoomEnteredDto, RoomInfoDto, RoomListPage, RoomParamsDto,
+    RoomUserInfoDto, RoomUserPage,
 };
 use crate::dto::{Flag, Id};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
@@ -51,7 +51,7 @@ pub struct RoomSerial {
 refusals!(ParamsRefusals: common::logged_in(), common::internal());
 
 /// `room/params`: the create dialog's defaults (room name, modes, the last password).
-#[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomParamsDto>), ParamsRefusals))]
+#[utoipa::path(operation_id = "room_params", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomParamsDto>), ParamsRefusals))]
 #[post("/api/japi/yoo/v2/room/params")]
 pub async fn params(state: web::Data<AppState>, caller: Caller) -> ApiResult<RoomParamsDto> {
     let p = state.platform.room_params(caller.0.uid).await?;
@@ -62,7 +62,7 @@ refusals!(RelayCheckRefusals: common::logged_in(), common::internal(), DomainErr
     DomainError::NotRelayQualified, DomainError::MinorRelayLimit);
 
 /// `room/relayCheck`: may the caller host a room (not a super admin, relay-qualified, no minor).
-#[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Null>), RelayCheckRefusals))]
+#[utoipa::path(operation_id = "room_relay_check", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Null>), RelayCheckRefusals))]
 #[post("/api/japi/yoo/v2/room/relayCheck")]
 pub async fn relay_check(state: web::Data<AppState>, caller: Caller) -> ApiResult<Null> {
     state.platform.relay_check(caller.0.uid).await?;
@@ -131,7 +131,7 @@ refusals!(CreateRefusals: common::input(), common::logged_in(), common::internal
 /// `room/relay` (the create call, authType 2): opens the caller's room at once and answers its
 /// ids, the relay info and the room's stream position. The host then starts the game with
 /// `game/start` and the relay extra params.
-#[utoipa::path(request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomCreatedDto>), CreateRefusals))]
+#[utoipa::path(operation_id = "room_relay", request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomCreatedDto>), CreateRefusals))]
 #[post("/api/japi/yoo/v2/room/relay")]
 pub async fn relay(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomFormBody>) -> ApiResult<RoomCreatedDto> {
     let created = state.platform.create_room(caller.0.uid, body.form()).await?;
@@ -141,7 +141,7 @@ pub async fn relay(state: web::Data<AppState>, caller: Caller, body: web::Json<R
 refusals!(EditRefusals: common::input(), common::logged_in(), common::room(), form_faults());
 
 /// `room/edit`: the host changes the form of their open room (ROOM_INFO_CHANGE to everyone).
-#[utoipa::path(request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomInfoDto>), EditRefusals))]
+#[utoipa::path(operation_id = "room_edit", request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomInfoDto>), EditRefusals))]
 #[post("/api/japi/yoo/v2/room/edit")]
 pub async fn edit(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomFormBody>) -> ApiResult<RoomInfoDto> {
     let room = state.platform.edit_room(caller.0.uid, body.form()).await?;
@@ -151,7 +151,7 @@ pub async fn edit(state: web::Data<AppState>, caller: Caller, body: web::Json<Ro
 refusals!(MyRoomRefusals: common::logged_in(), common::internal());
 
 /// `room/myRoom`: the room the caller hosts, or null.
-#[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Option<RoomInfoDto>>), MyRoomRefusals))]
+#[utoipa::path(operation_id = "room_my_room", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Option<RoomInfoDto>>), MyRoomRefusals))]
 #[post("/api/japi/yoo/v2/room/myRoom")]
 pub async fn my_room(state: web::Data<AppState>, caller: Caller) -> ApiResult<Option<RoomInfoDto>> {
     let room = state.platform.my_room(caller.0.uid).await?;
@@ -211,14 +211,14 @@ async fn enter(state: &AppState, caller: &Caller, body: &EnterBody) -> ApiResult
 /// 130201 password needed, 130202 wrong password (5 wrong tries a minute, then 130202 with
 /// `data.retry_after`), 130443 a game running, 130203 in another room, 130204 in this room on
 /// another device; `force` 1 settles the last three. Answers the room and its stream position.
-#[utoipa::path(request_body = EnterBody, responses((status = 200, body = Envelope<RoomEnteredDto>), EnterRefusals))]
+#[utoipa::path(operation_id = "room_login_relay_room", request_body = EnterBody, responses((status = 200, body = Envelope<RoomEnteredDto>), EnterRefusals))]
 #[post("/api/japi/yoo/v2/room/loginRelayRoom")]
 pub async fn login_relay_room(state: web::Data<AppState>, caller: Caller, body: web::Json<EnterBody>) -> ApiResult<RoomEnteredDto> {
     enter(&state, &caller, &body).await
 }
 
 /// `room/login`: as `loginRelayRoom`.
-#[utoipa::path(request_body = EnterBody, responses((status = 200, body = Envelope<RoomEnteredDto>), EnterRefusals))]
+#[utoipa::path(operation_id = "room_login", request_body = EnterBody, responses((status = 200, body = Envelope<RoomEnteredDto>), EnterRefusals))]
 #[post("/api/japi/yoo/v2/room/login")]
 pub async fn login(state: web::Data<AppState>, caller: Caller, body: web::Json<EnterBody>) -> ApiResult<RoomEnteredDto> {
     enter(&state, &caller, &body).await
@@ -229,7 +229,7 @@ refusals!(ConnectionRefusals: common::input(), common::logged_in(), common::room
 /// `room/connection`: how the caller, a member, watches the relay: its game status and, while
 /// the relay is CONNECTING or PLAYING on a game host, the stream and a viewer ticket (the
 /// caller's input reaches the game only while it controls).
-#[utoipa::path(request_body = DdRid, responses((status = 200, body = Envelope<RoomConnectionDto>), ConnectionRefusals))]
+#[utoipa::path(operation_id = "room_connection", request_body = DdRid, responses((status = 200, body = Envelope<RoomConnectionDto>), ConnectionRefusals))]
 #[post("/api/japi/yoo/v2/room/connection")]
 pub async fn connection(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<RoomConnectionDto> {
     let uid = caller.0.uid;
@@ -250,7 +250,7 @@ pub async fn connection(state: web::Data<AppState>, caller: Caller, body: web::J
 /// `room/info`: the room `ddRid`, or the caller's current room when absent.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct InfoBody {
+pub struct RoomInfoBody {
     #[serde(default)]
     dd_rid: Option<Id>,
 }
@@ -258,9 +258,9 @@ pub struct InfoBody {
 refusals!(InfoRefusals: common::input(), common::logged_in(), common::room());
 
 /// `room/info`: the room, its game and its stream position.
-#[utoipa::path(request_body = InfoBody, responses((status = 200, body = Envelope<RoomInfoDto>), InfoRefusals))]
+#[utoipa::path(operation_id = "room_info", request_body = RoomInfoBody, responses((status = 200, body = Envelope<RoomInfoDto>), InfoRefusals))]
 #[post("/api/japi/yoo/v2/room/info")]
-pub async fn info(state: web::Data<AppState>, caller: Caller, body: web::Json<InfoBody>) -> ApiResult<RoomInfoDto> {
+pub async fn info(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomInfoBody>) -> ApiResult<RoomInfoDto> {
     let room = state.platform.room_info(caller.0.uid, body.dd_rid.map(|i| i.0)).await?;
     Ok(ok(dto::room_info(&room, state.platform.clock().now_ms())))
 }
@@ -268,7 +268,7 @@ pub async fn info(state: web::Data<AppState>, caller: Caller, body: web::Json<In
 refusals!(UserInfoRefusals: common::logged_in(), common::internal());
 
 /// `room/userInfo`: the caller in their current room (role, apply-control state, chat ban).
-#[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomUserInfoDto>), UserInfoRefusals))]
+#[utoipa::path(operation_id = "room_user_info", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomUserInfoDto>), UserInfoRefusals))]
 #[post("/api/japi/yoo/v2/room/userInfo")]
 pub async fn user_info(state: web::Data<AppState>, caller: Caller) -> ApiResult<RoomUserInfoDto> {
     let u = state.platform.room_user_info(caller.0.uid).await?;
@@ -292,7 +292,7 @@ refusals!(UserListRefusals: common::input(), common::logged_in(), common::room()
 
 /// `room/userList`: the members (the host first, then by entry); the online count is
 /// `totalRows` (shown as 99+ from 100).
-#[utoipa::path(request_body = UserListBody, responses((status = 200, body = Envelope<RoomUserPage>), UserListRefusals))]
+#[utoipa::path(operation_id = "room_user_list", request_body = UserListBody, responses((status = 200, body = Envelope<RoomUserPage>), UserListRefusals))]
 #[post("/api/japi/yoo/v2/room/userList")]
 pub async fn user_list(state: web::Data<AppState>, caller: Caller, body: web::Json<UserListBody>) -> ApiResult<RoomUserPage> {
     let (page, size) = paging(body.page, body.size, 20)?;
@@ -316,7 +316,7 @@ refusals!(ExitRefusals: common::logged_in(), common::room());
 
 /// `room/exit`: leaves the caller's room; the host's exit ends the room (USER_RELAY_END to
 /// everyone, the live summary written).
-#[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Exited>), ExitRefusals))]
+#[utoipa::path(operation_id = "room_exit", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Exited>), ExitRefusals))]
 #[post("/api/japi/yoo/v2/room/exit")]
 pub async fn exit(state: web::Data<AppState>, caller: Caller) -> ApiResult<Exited> {
     let e = state.platform.exit_room(caller.0.uid).await?;
@@ -329,7 +329,7 @@ pub async fn exit(state: web::Data<AppState>, caller: Caller) -> ApiResult<Exite
 refusals!(LiveDetailRefusals: common::input(), common::logged_in(), common::room());
 
 /// `room/live/detail`: the live summary of the caller's room (live or ended).
-#[utoipa::path(request_body = RoomSerial, responses((status = 200, body = Envelope<LiveDetailDto>), LiveDetailRefusals))]
+#[utoipa::path(operation_id = "room_live_detail", request_body = RoomSerial, responses((status = 200, body = Envelope<LiveDetailDto>), LiveDetailRefusals))]
 #[post("/api/japi/yoo/v2/room/live/detail")]
 pub async fn live_detail(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<LiveDetailDto> {
     let d = state.platform.live_detail(caller.0.uid, body.room_serial.0).await?;
@@ -347,7 +347,7 @@ refusals!(RelayCountRefusals: common::input(), common::maybe_logged_in(), common
 
 /// `orm/relayCount`: open public rooms per game (`{"gameId": count}`; a game without rooms
 /// counts 0).
-#[utoipa::path(request_body = RelayCountBody, responses((status = 200, body = Envelope<RelayCounts>), RelayCountRefusals))]
+#[utoipa::path(operation_id = "room_relay_count", request_body = RelayCountBody, responses((status = 200, body = Envelope<RelayCounts>), RelayCountRefusals))]
 #[post("/api/japi/yoo/orm/relayCount")]
 pub async fn relay_count(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<RelayCountBody>) -> ApiResult<RelayCounts> {
     if body.game_ids.len() > MAX_PAGE_SIZE as usize {
@@ -381,7 +381,7 @@ impl PageBody {
 refusals!(RoomListRefusals: common::input(), common::maybe_logged_in(), common::internal());
 
 /// `v2/room/list`: the open public rooms, hottest first, with their heat.
-#[utoipa::path(request_body = PageBody, responses((status = 200, body = Envelope<RoomListPage>), RoomListRefusals))]
+#[utoipa::path(operation_id = "room_list", request_body = PageBody, responses((status = 200, body = Envelope<RoomListPage>), RoomListRefusals))]
 #[post("/api/japi/yoo/v2/room/list")]
 pub async fn list(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<PageBody>) -> ApiResult<RoomListPage> {
     let (page, size) = body.paging(20)?;
@@ -409,7 +409,7 @@ refusals!(ChatRefusals: common::input(), common::logged_in(), common::room(), Do
     DomainError::PhoneUnbound);
 
 /// `room/chat/send`: a chat message to the room (CHAT 3000 to every watcher, in the barrage).
-#[utoipa::path(request_body = ChatBody, responses((status = 200, body = Envelope<Null>), ChatRefusals))]
+#[utoipa::path(operation_id = "room_chat_send", request_body = ChatBody, responses((status = 200, body = Envelope<Null>), ChatRefusals))]
 #[post("/api/japi/yoo/room/chat/send")]
 pub async fn chat_send(state: web::Data<AppState>, caller: Caller, body: web::Json<ChatBody>) -> ApiResult<Null> {
     let b = body.into_inner();

@@ -446,7 +446,7 @@ impl Socket {
         if let Some(id) = replaced {
             platform.unwatch(dd_rid, id);
         }
-        let position = (!w.epoch.is_empty()).then(|| (w.epoch, w.after_offset));
+        let position = (!w.epoch.is_empty()).then_some((w.epoch, w.after_offset));
         let sink = self.sink.clone();
         let uid = self.uid;
         actix_web::rt::spawn(async move {
@@ -728,6 +728,28 @@ mod tests {
         let frames = written(&mut socket).expect("the close, at once");
         assert!(matches!(frames[..], [Frame::Close(_)]), "{frames:?}");
         assert!(matches!(socket.next().now_or_never(), Some(None)));
+    }
+
+    // A room batch is written as the very bytes the room encoded once (shared by every
+    // watcher), and it does not move the user stream's offsets.
+    #[tokio::test]
+    async fn room_frames_go_out_as_encoded() {
+        use actors::room::wire::RoomWire;
+        let (mut socket, _send, sink) = socket();
+        let batch = crate::room_wire::ProtoRoomWire.encode(3, "ep", &[]);
+        let room_sink: Arc<dyn RoomSink> = sink.clone();
+        assert!(room_sink.send(&batch));
+        assert!(sink.push(&Push::Notice(Notice::TimeShort {
+            game_id: 1,
+            left_minutes: 5
+        })));
+        let frames = written(&mut socket).expect("both frames");
+        let Frame::Binary(b) = &frames[0] else { panic!("{frames:?}") };
+        assert_eq!(&b[..], &batch[..]);
+        assert_eq!(envelope(&frames[1]).offset, 1, "the user stream's first frame");
+        LoginSocket::close(&*sink);
+        assert!(written(&mut socket).is_some());
+        assert!(!room_sink.send(&batch), "a closed socket tells the room it is gone");
     }
 
     #[tokio::test]

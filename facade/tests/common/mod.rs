@@ -232,6 +232,32 @@ impl Socket {
         }
     }
 
+    /// Sends one Envelope of `kind` with `content`.
+    pub async fn send(&mut self, kind: MessageType, content: Vec<u8>) {
+        let env = Envelope {
+            r#type: kind as i32,
+            content,
+            offset: 0,
+            epoch: String::new(),
+        };
+        self.framed
+            .send(awc::ws::Message::Binary(env.encode_to_vec().into()))
+            .await
+            .unwrap();
+    }
+
+    /// The next frame, or None when none comes within `ms` (a check that nothing was sent).
+    pub async fn next_within(&mut self, ms: u64) -> Option<Envelope> {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_millis(ms), self.framed.next()).await.ok()?;
+            match frame.expect("socket open").expect("frame") {
+                Frame::Binary(b) => return Some(Envelope::decode(b).unwrap()),
+                Frame::Close(_) => panic!("socket closed"),
+                _ => continue,
+            }
+        }
+    }
+
     pub async fn ping(&mut self) {
         let env = Envelope {
             r#type: MessageType::Ping as i32,

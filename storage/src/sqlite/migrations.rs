@@ -7,7 +7,7 @@ use super::SqlResultExt;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
@@ -183,6 +183,55 @@ CREATE TABLE quality_reports (
 );
 CREATE INDEX game_sessions_played ON game_sessions (uid, playing_at DESC, id DESC)
     WHERE playing_at IS NOT NULL;
+";
+
+/// Migration 5 (live rooms): the operator flags of users, the rooms with their summary
+/// counters (one open room per host), the hosts' blacklists and reports.
+const V5: &str = "
+ALTER TABLE users ADD COLUMN status INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE users ADD COLUMN minor INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE users ADD COLUMN relay_banned INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE rooms (
+    dd_rid         INTEGER PRIMARY KEY AUTOINCREMENT,
+    room_serial    INTEGER NOT NULL UNIQUE,
+    host_uid       INTEGER NOT NULL REFERENCES users (uid),
+    name           TEXT    NOT NULL,
+    mode           INTEGER NOT NULL,
+    is_show        INTEGER NOT NULL,
+    password_salt  TEXT,
+    password_hash  TEXT,
+    game_id        INTEGER NOT NULL REFERENCES games (id),
+    relay_session  INTEGER,
+    created_at     INTEGER NOT NULL,
+    ended_at       INTEGER,
+    audience_count INTEGER NOT NULL DEFAULT 0,
+    mike_count     INTEGER NOT NULL DEFAULT 0,
+    control_count  INTEGER NOT NULL DEFAULT 0,
+    gift_count     INTEGER NOT NULL DEFAULT 0,
+    gold           INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX rooms_open_by_host ON rooms (host_uid) WHERE ended_at IS NULL;
+CREATE INDEX rooms_by_relay ON rooms (relay_session) WHERE relay_session IS NOT NULL;
+
+CREATE TABLE room_blacklist (
+    owner_uid   INTEGER NOT NULL REFERENCES users (uid),
+    blocked_uid INTEGER NOT NULL REFERENCES users (uid),
+    created_at  INTEGER NOT NULL,
+    PRIMARY KEY (owner_uid, blocked_uid)
+) WITHOUT ROWID;
+CREATE INDEX room_blacklist_newest ON room_blacklist (owner_uid, created_at DESC, blocked_uid);
+
+CREATE TABLE room_reports (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    dd_rid     INTEGER NOT NULL REFERENCES rooms (dd_rid),
+    reporter   INTEGER NOT NULL REFERENCES users (uid),
+    target     INTEGER,
+    reason     INTEGER NOT NULL,
+    text       TEXT    NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX room_reports_by_room ON room_reports (dd_rid, id);
 ";
 
 /// The schema version this build writes.

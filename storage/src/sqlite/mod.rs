@@ -7,6 +7,7 @@ mod games;
 mod logins;
 pub(crate) mod migrations;
 mod nodes;
+mod rooms;
 mod sessions;
 mod sms;
 mod users;
@@ -53,6 +54,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         sessions: Arc::new(sessions::SqliteSessions::new(connect(&path)?)),
         assets: Arc::new(assets::SqliteAssets::new(connect(&path)?)),
         sms: Arc::new(sms::SqliteSms::new(connect(&path)?)),
+        rooms: Arc::new(rooms::SqliteRooms::new(connect(&path)?)),
     })
 }
 

@@ -5,7 +5,8 @@ use crate::model::User;
 use crate::repo::UserRepo;
 use crate::Result;
 
-pub(super) const COLUMNS: &str = "uid, cellphone, nickname, avatar, created_at, play_time_free, play_time_paid";
+pub(super) const COLUMNS: &str =
+    "uid, cellphone, nickname, avatar, created_at, play_time_free, play_time_paid, status, minor, relay_banned";
 
 pub(crate) struct SqliteUsers {
     db: Db,
@@ -26,6 +27,9 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<User> {
         created_at: row.get(4)?,
         play_time_free: row.get(5)?,
         play_time_paid: row.get(6)?,
+        status: row.get(7)?,
+        minor: row.get(8)?,
+        relay_banned: row.get(9)?,
     })
 }
 
@@ -60,6 +64,21 @@ impl UserRepo for SqliteUsers {
             .lock()
             .query_row(&format!("SELECT {COLUMNS} FROM users WHERE cellphone = ?1"), [cellphone], from_row)
             .optional()
+            .db()
+    }
+
+    fn set_flags(&self, uid: i64, status: i32, minor: bool, relay_banned: bool) -> Result<User> {
+        let conn = self.db.lock();
+        let n = conn
+            .execute(
+                "UPDATE users SET status = ?2, minor = ?3, relay_banned = ?4 WHERE uid = ?1",
+                params![uid, status, minor, relay_banned],
+            )
+            .db()?;
+        if n == 0 {
+            return Err(crate::Error::NotFound);
+        }
+        conn.query_row(&format!("SELECT {COLUMNS} FROM users WHERE uid = ?1"), [uid], from_row)
             .db()
     }
 }
