@@ -20,6 +20,8 @@ use crate::game_session::{GameSessionActor, MachineId, SessionKey};
 use crate::lanes::Place;
 use crate::player::{PlayerActor, PlayerMsg};
 use crate::queue::{GameMeta, NodeShared, QueueActor, QueueMsg};
+use crate::room::actor::{RoomActor, RoomIndex, RoomMsg};
+use crate::room::wire::{DebugWire, RoomWire};
 use crate::view::{EndReason, GameState, Notice, Push};
 
 /// How many times a machine's release is sent to a queue that does not acknowledge it (the
@@ -38,6 +40,19 @@ pub struct Ctx {
     pub(crate) queues: OnceLock<Registry<i64, QueueActor>>,
     /// What each configured node's queue keeps across its restarts (its linked hosts).
     pub(crate) nodes: std::collections::HashMap<i64, Arc<NodeShared>>,
+    /// The open rooms by ddRid (started at creation and at platform start, never on a lookup).
+    pub(crate) rooms: OnceLock<Registry<i64, RoomActor>>,
+    /// Encodes room frames: the facade's, set at start ([`DebugWire`] until then).
+    pub(crate) room_wire: parking_lot::RwLock<Arc<dyn RoomWire>>,
+    /// Who is in which room, which rooms are listed: kept by the room actors.
+    pub(crate) room_index: parking_lot::Mutex<RoomIndex>,
+    /// `Platform::set_stream_controller`, for the room actors (which do not know the platform).
+    pub(crate) controller_hook: OnceLock<Arc<dyn Fn(i64, i64) + Send + Sync>>,
+    /// The next watch id.
+    pub(crate) next_watch: std::sync::atomic::AtomicU64,
+    /// The controller each relay session's game host was last told of (for a host that links
+    /// again, and for tests).
+    pub(crate) relay_controllers: parking_lot::Mutex<std::collections::HashMap<i64, i64>>,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -66,6 +81,29 @@ impl Ctx {
             players: OnceLock::new(),
             sessions: OnceLock::new(),
             queues: OnceLock::new(),
+            rooms: OnceLock::new(),
+            room_wire: parking_lot::RwLock::new(Arc::new(DebugWire)),
+            room_index: Default::default(),
+            controller_hook: OnceLock::new(),
+            next_watch: Default::default(),
+            relay_controllers: Default::default(),
+        }
+    }
+
+    pub fn rooms(&self) -> &Registry<i64, RoomActor> {
+        self.rooms.get().expect("platform started")
+    }
+
+    /// The actor of an open room.
+    pub fn room(&self, dd_rid: i64) -> DomainResult<ActorRef<RoomMsg>> {
+        self.rooms().get(&dd_rid).ok_or(DomainError::RoomNotFound)
+    }
+
+    /// Tells the game host of relay `session_id` who controls it now.
+    pub fn stream_controller(&self, session_id: i64, uid: i64) {
+        self.relay_controllers.lock().insert(session_id, uid);
+        if let Some(hook) = self.controller_hook.get() {
+            hook(session_id, uid);
         }
     }
 

@@ -3,8 +3,8 @@
 //! the state.
 //!
 //! Actor kinds and their keys: player (uid), game session (session id), queue (node id: one
-//! queue per node for all its games, owning the node's machines), connection (one per socket,
-//! no key).
+//! queue per node for all its games, owning the node's machines), room (ddRid; started when a
+//! room is created or restored, never by a lookup), connection (one per socket, no key).
 
 use std::sync::Arc;
 
@@ -26,6 +26,7 @@ use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
 use crate::providers::sms::{SandboxSms, SmsProvider};
 use crate::queue::{GameMeta, NodeShared, QueueActor, QueueArgs, QueueMsg};
+use crate::room::actor::RoomActor;
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use crate::wait::WaitRange;
 use storage::GameSessionRecord;
@@ -169,12 +170,35 @@ impl Platform {
         let _ = ctx
             .queues
             .set(Registry::new("queue", policy, parent.clone(), queues).await.map_err(err)?);
+        let c = ctx.clone();
+        let rooms: Factory<i64, RoomActor> = Arc::new(move |dd_rid| (RoomActor { ctx: c.clone() }, *dd_rid));
+        let _ = ctx
+            .rooms
+            .set(Registry::new("rooms", policy, parent.clone(), rooms).await.map_err(err)?);
         for n in &config.nodes {
             ctx.queues.get().expect("set above").get_or_start(&n.id).await?;
         }
         let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
         let platform = Platform { ctx, passport, root };
+        // The room actors reach `set_stream_controller` through the context, which must not
+        // own the platform: the hook holds weak references and rebuilds it for each call.
+        let (weak_ctx, weak_passport, root) = (
+            Arc::downgrade(&platform.ctx),
+            Arc::downgrade(&platform.passport),
+            platform.root.clone(),
+        );
+        let _ = platform.ctx.controller_hook.set(Arc::new(move |session_id, uid| {
+            if let (Some(ctx), Some(passport)) = (weak_ctx.upgrade(), weak_passport.upgrade()) {
+                let p = Platform {
+                    ctx,
+                    passport,
+                    root: root.clone(),
+                };
+                p.set_stream_controller(session_id, uid);
+            }
+        }));
         platform.restore(open, now).await?;
+        platform.restore_rooms().await?;
         Ok(platform)
     }
 
@@ -369,6 +393,28 @@ impl Platform {
         };
         let room = self.relay_room_for_start(uid, game_id, &relay).await?;
         let view = self.start_game(uid, device_no, game_id, node_id, node_delay).await?;
+        self.relay_started(room, uid, &view).await;
+        Ok(view)
+    }
+
+    /// `changeGame` with the relay extra params: the host switches their room to `game_id`
+    /// together (social.md §2.16: "switch now"); the new session becomes the room's relay and
+    /// the old one's end does not end the room. ("Play alone" is `exit_room`, then
+    /// `change_game`.)
+    pub async fn change_game_with(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<crate::room::view::RelayParams>,
+    ) -> DomainResult<SessionView> {
+        let Some(relay) = relay else {
+            return self.change_game(uid, device_no, game_id, node_id, node_delay).await;
+        };
+        let room = self.switch_room_game(uid, game_id, &relay).await?;
+        let view = self.change_game(uid, device_no, game_id, node_id, node_delay).await?;
         self.relay_started(room, uid, &view).await;
         Ok(view)
     }

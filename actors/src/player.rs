@@ -344,6 +344,8 @@ impl PlayerActor {
             (SessionOp::Confirm | SessionOp::CancelConfirm, Some(Located::Queued(..))) => Err(DomainError::WrongState),
             (SessionOp::Confirm, Some(Located::Active(_, s))) => {
                 let view = ractor::call!(s, SessionMsg::Confirm)??;
+                // Watch while you wait: entering one's own game leaves the room one watches.
+                crate::room::actor::own_game_started(&self.ctx, st.uid);
                 Ok(GameState::Online(view))
             }
             (_, Some(Located::Active(_, s))) => {

@@ -7,7 +7,7 @@ mod common;
 
 use actix_web::web::Bytes;
 use common::{config, temp_dir, Client, Socket};
-use facade::proto::{Envelope, MessageType, RoomEvent, RoomEvents, RoomReset, RoomWatch};
+use facade::proto::{Envelope, MessageType, Notification, RoomEvent, RoomEvents, RoomReset, RoomWatch};
 use prost::Message;
 use serde_json::{json, Value};
 
@@ -105,6 +105,15 @@ async fn until(s: &mut Socket, code: i32) -> Vec<RoomEvent> {
     }
 }
 
+/// Waits until the socket's watch is in place: the host says something, and it arrives.
+async fn synced(host: &mut Client, dd_rid: i64, s: &mut Socket) {
+    let (_, r) = host
+        .post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "欢迎"}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    until(s, 3000).await;
+}
+
 fn data(e: &RoomEvent) -> Value {
     serde_json::from_str(&e.data).unwrap()
 }
@@ -133,6 +142,21 @@ async fn create_and_enter_with_a_password() {
     let r = enter(&mut viewer, dd_rid, Some(PASSWORD)).await;
     assert_eq!(code(&r), 0, "{r}");
     assert_eq!(r["data"]["room"]["ddRid"], dd_rid);
+    // Guessing is bounded: a few wrong tries a minute, then 130202 with a wait (HTTP 429).
+    let mut guesser = user(&srv, "13900000003").await;
+    let mut limited = None;
+    for _ in 0..6 {
+        let (status, r) = guesser
+            .post("/api/japi/yoo/v2/room/loginRelayRoom", json!({"ddRid": dd_rid, "password": WRONG}))
+            .await;
+        assert_eq!(code(&r), 130202, "{r}");
+        if status == 429 {
+            limited = Some(r);
+            break;
+        }
+    }
+    let limited = limited.expect("the tries are limited");
+    assert!(limited["data"]["retry_after"].as_u64().is_some_and(|s| s > 0), "{limited}");
     assert_eq!(r["data"]["gameType"], 4, "a viewer without control");
     assert!(r["data"]["epoch"].as_str().is_some_and(|e| !e.is_empty()));
 
@@ -264,6 +288,8 @@ async fn kick_and_no_return() {
     let (epoch, offset) = position(&e["data"]);
     let mut sv = v.socket().await;
     watch(&mut sv, dd_rid, &epoch, offset).await;
+    // The kick must find the watch in place (a watch after it is refused: no longer a member).
+    synced(&mut host, dd_rid, &mut sv).await;
 
     let (_, r) = host
         .post("/api/japi/yoo/blacklist/kick", json!({"ddRid": dd_rid, "userId": v_uid}))
@@ -401,14 +427,100 @@ async fn bad_input_and_other_users_rooms_are_refused() {
         .await;
     assert_eq!(code(&r), 130206, "{r}");
     let (_, r) = other
-        .post("/api/japi/yoo/v2/room/live/detail", json!({"roomSerial": room_serial}))
-        .await;
-    assert!(code(&r) != 0, "the summary is the host's: {r}");
-    let (_, r) = other
         .post("/api/japi/yoo/v2/room/edit", json!({"roomName": "我的", "mode": 2, "isShow": 1}))
         .await;
     assert!(code(&r) != 0, "no room of their own to edit: {r}");
     let (_, info) = host.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
     assert_eq!(info["data"]["room"]["roomName"], "一起来玩");
+    srv.handle.stop(false).await;
+}
+
+// The host's game started with the relay extra params is the room's relay: viewers see its
+// status (GAME_INFO_CHANGE 1001); `game/over` answers the roomSerial, the room ends (ROOM_END
+// 3002 on the stream, USER_RELAY_END 130447 to the viewer) and its live summary is there.
+#[actix_rt::test]
+async fn the_relay_s_end_ends_the_room() {
+    let srv = server("room-relay").await;
+    let mut host = user(&srv, "13900000061").await;
+    let mut v = user(&srv, "13900000062").await;
+    let (dd_rid, room_serial, _) = create_room(&mut host).await;
+    let e = enter(&mut v, dd_rid, Some(PASSWORD)).await;
+    let (epoch, offset) = position(&e["data"]);
+    let mut sv = v.socket().await;
+    watch(&mut sv, dd_rid, &epoch, offset).await;
+
+    let (_, started) = host
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]", "isApplyRelay": 2, "isShow": 1}),
+        )
+        .await;
+    assert_eq!(code(&started), 0, "{started}");
+    let id = started["data"]["id"].as_i64().unwrap();
+    let status = until(&mut sv, 1001).await;
+    assert!(data(status.last().unwrap())["status"].as_i64().unwrap() > 0);
+
+    let (_, over) = host.post("/api/japi/yoo/game/over", json!({"id": id})).await;
+    assert_eq!((code(&over), over["data"]["roomSerial"].as_i64()), (0, Some(room_serial)), "{over}");
+    // Both the stream's last event and the user notice arrive, in either order.
+    let (mut ended, mut notice) = (false, None);
+    while !(ended && notice.is_some()) {
+        let env = sv.next(10).await;
+        if env.r#type == MessageType::RoomEvents as i32 {
+            let batch = RoomEvents::decode(Bytes::from(env.content)).unwrap();
+            ended |= batch.events.iter().any(|e| e.code == 3002);
+        } else if env.r#type == MessageType::Notification as i32 {
+            let n = Notification::decode(Bytes::from(env.content)).unwrap();
+            if n.code == 130447 {
+                notice = Some(serde_json::from_str::<Value>(&n.data).unwrap());
+            }
+        }
+    }
+    assert_eq!(notice.unwrap()["roomSerial"], room_serial, "USER_RELAY_END names the summary");
+    let (_, r) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    assert_eq!(code(&r), 130300, "the room ended: {r}");
+    let (_, d) = host
+        .post("/api/japi/yoo/v2/room/live/detail", json!({"roomSerial": room_serial}))
+        .await;
+    assert_eq!((code(&d), d["data"]["ended"].as_bool()), (0, Some(true)), "{d}");
+    assert_eq!(d["data"]["audienceCount"], 2, "{d}");
+    srv.handle.stop(false).await;
+}
+
+// The host turns the fair rotation on: it is in the room info for everyone, and an applicant
+// joins it (their turn, or their place in its queue).
+#[actix_rt::test]
+async fn rotation_on_and_an_applicant_in_it() {
+    let srv = server("room-rotation").await;
+    let mut host = user(&srv, "13900000071").await;
+    let mut v = user(&srv, "13900000072").await;
+    let v_uid = uid_of(&mut v).await;
+    let (dd_rid, room_serial, _) = create_room(&mut host).await;
+    enter(&mut v, dd_rid, Some(PASSWORD)).await;
+
+    let (_, r) = host
+        .post(
+            "/api/japi/yoo/control/rotation",
+            json!({"roomSerial": room_serial, "on": 1, "turnSecs": 60}),
+        )
+        .await;
+    assert_eq!(
+        (code(&r), &r["data"]["on"], &r["data"]["turnSecs"]),
+        (0, &json!(true), &json!(60)),
+        "{r}"
+    );
+    let (_, r) = v
+        .post("/api/japi/yoo/control/rotation", json!({"roomSerial": room_serial, "on": 0}))
+        .await;
+    assert_eq!(code(&r), 130206, "the host's call: {r}");
+
+    let (_, a) = v.post("/api/japi/yoo/control/apply", json!({"roomSerial": room_serial})).await;
+    assert_eq!(code(&a), 0, "{a}");
+    let (_, info) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    let rot = &info["data"]["room"]["rotation"];
+    assert_eq!(rot["on"], true, "{info}");
+    let in_turn = rot["current"] == v_uid;
+    let queued = rot["queue"].as_array().unwrap().contains(&json!(v_uid));
+    assert!(in_turn || queued, "{rot}");
     srv.handle.stop(false).await;
 }

@@ -19,10 +19,13 @@
 //!   storage, the game host's controller).
 //! - `password`: the 4-digit room password (base64 on the wire, salted SHA-256 at rest).
 
+pub mod actor;
 pub mod control;
 pub mod events;
+pub mod fanout;
 pub mod password;
 pub mod perm;
 pub mod seats;
+pub mod state;
 pub mod view;
 pub mod wire;
