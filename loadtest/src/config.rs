@@ -453,7 +453,12 @@ pub fn parse_room_args(args: impl IntoIterator<Item = String>) -> Result<(RoomCo
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
-        let real = |v: &str| v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("{flag}: {v:?} is not a number"));
+        let real = |v: &str| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("{flag}: {v:?} is not a number"))
+        };
         match flag.as_str() {
             "--url" => url = Some(value),
             "--viewers" => viewers = Some(number(&value)? as usize),
@@ -606,17 +611,29 @@ mod tests {
     fn room_command_line() {
         let parse = |s: &str| parse_room_args(s.split_whitespace().map(String::from));
         let (c, json) = parse("--url http://127.0.0.1:9 --viewers 19000 --chatters 200 --rate 20 --churn 50").unwrap();
-        assert_eq!((c.viewers, c.chatters, c.rate, c.churn, c.churners, c.procs, json), (19_000, 200, 20.0, 50.0, 200, 3, None));
+        assert_eq!(
+            (c.viewers, c.chatters, c.rate, c.churn, c.churners, c.procs, json),
+            (19_000, 200, 20.0, 50.0, 200, 3, None)
+        );
         assert_eq!((c.phone(0).as_str(), c.phone(19_000).as_str()), ("17000000000", "17000019000"));
         let (c, _) = parse("--url http://127.0.0.1:9 --viewers 10000 --rate 100 --window-secs 10 --procs 2 --no-spread").unwrap();
-        assert_eq!((c.chatters, c.churners, c.procs, c.window, c.spread_addresses), (200, 0, 2, Duration::from_secs(10), false));
+        assert_eq!(
+            (c.chatters, c.churners, c.procs, c.window, c.spread_addresses),
+            (200, 0, 2, Duration::from_secs(10), false)
+        );
         let (c, _) = parse("--url http://127.0.0.1:9 --viewers 10 --rate 2.5 --chatters 2 --churn 1").unwrap();
         assert_eq!((c.rate, c.churners), (2.5, 4));
         assert!(parse("--url http://127.0.0.1:9 --viewers 10").is_err(), "no rate");
         assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 0").is_err());
         assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --chatters 8 --churners 3 --churn 1").is_err());
-        assert!(parse("--url http://127.0.0.1:9 --viewers 19000 --rate 1 --procs 2").is_err(), "9,500 per process");
-        assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --churners 2").is_err(), "churners without churn");
+        assert!(
+            parse("--url http://127.0.0.1:9 --viewers 19000 --rate 1 --procs 2").is_err(),
+            "9,500 per process"
+        );
+        assert!(
+            parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --churners 2").is_err(),
+            "churners without churn"
+        );
         assert!(parse("--url http://10.0.0.1:9 --viewers 10 --rate 1").is_err());
         assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --window-secs 0").is_err());
     }

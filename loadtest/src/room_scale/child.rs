@@ -143,7 +143,13 @@ async fn run(base: String, bind: Option<IpAddr>, dd_rid: i64, mode: i64) -> i32 
                 connect_all(&child, n.max(1)).await;
                 let ok = {
                     let mut st = child.st.borrow_mut();
-                    let ins: Vec<usize> = st.slots.iter().enumerate().filter(|(_, s)| s.inside && s.seat.churner).map(|(i, _)| i).collect();
+                    let ins: Vec<usize> = st
+                        .slots
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.inside && s.seat.churner)
+                        .map(|(i, _)| i)
+                        .collect();
                     st.ins = ins.into();
                     st.slots.iter().filter(|s| s.inside).count()
                 };

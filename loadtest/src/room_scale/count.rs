@@ -48,7 +48,10 @@ pub fn parse_marker(text: &str) -> Option<(u32, i64)> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Batch {
     /// ROOM_EVENTS: each event's offset and, for a chat of this run, its marker.
-    Events { epoch: String, events: Vec<(u64, Option<(u32, i64)>)> },
+    Events {
+        epoch: String,
+        events: Vec<(u64, Option<(u32, i64)>)>,
+    },
     /// ROOM_RESET: the position to watch from.
     Reset { epoch: String, offset: u64 },
 }
@@ -164,9 +167,7 @@ impl Viewer {
                         self.offset_dups += 1;
                         continue;
                     }
-                    if self.last_offset > 0 || offset > 1 {
-                        self.offset_gaps += offset - self.last_offset - 1;
-                    }
+                    self.offset_gaps += offset - self.last_offset - 1;
                     self.last_offset = offset;
                     self.events += 1;
                     if let Some((seq, send)) = chat {

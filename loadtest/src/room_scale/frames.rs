@@ -4,8 +4,8 @@
 
 use prost::Message;
 
-pub use crate::proto::{RoomEvent, RoomEvents, RoomReset, RoomWatch};
 use crate::proto::{Envelope, MessageType};
+pub use crate::proto::{RoomEvent, RoomEvents, RoomReset, RoomWatch};
 
 pub const ROOM_WATCH: i32 = MessageType::RoomWatch as i32;
 pub const ROOM_UNWATCH: i32 = MessageType::RoomUnwatch as i32;

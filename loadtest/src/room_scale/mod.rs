@@ -304,7 +304,11 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
             report.churn_enters += enters;
             false
         }
-        Event::Usage { cpu_ticks, decoded, reused } => {
+        Event::Usage {
+            cpu_ticks,
+            decoded,
+            reused,
+        } => {
             child_cpu += cpu_ticks;
             report.frames_decoded += decoded;
             report.frames_reused += reused;
@@ -344,11 +348,7 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
     }
     report.harness_cpu_pct = (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / span.max(1e-9) * 100.0;
     let c = calls.borrow();
-    report.calls = c
-        .samples
-        .iter()
-        .filter_map(|(k, s)| Some((k.to_string(), s.summary()?)))
-        .collect();
+    report.calls = c.samples.iter().filter_map(|(k, s)| Some((k.to_string(), s.summary()?))).collect();
     report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
     report.errors.extend(child_errors.into_iter().map(|((s, e), n)| (s, e, n)));
     report.elapsed_s = began.elapsed().as_secs_f64();
@@ -357,12 +357,7 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
 }
 
 fn with_errors(msg: String, calls: &RefCell<Calls>) -> String {
-    let errors: Vec<String> = calls
-        .borrow()
-        .errors
-        .iter()
-        .map(|((s, e), n)| format!("{s}: {e} x{n}"))
-        .collect();
+    let errors: Vec<String> = calls.borrow().errors.iter().map(|((s, e), n)| format!("{s}: {e} x{n}")).collect();
     format!("{msg} [{}]", errors.join("; "))
 }
 

@@ -100,7 +100,11 @@ impl RoomReport {
         self.deliveries = tally.seqs.iter().map(|r| r.receipts).sum();
         self.deliveries_in_window = tally.receipts_between(window_start_us, window_end_us);
         self.delivered_per_s = self.deliveries_in_window as f64 / self.window_s.max(1e-9);
-        let (last, unreceived) = if hi >= 1 { tally.last_receipt_latencies(1, hi) } else { (vec![], 0) };
+        let (last, unreceived) = if hi >= 1 {
+            tally.last_receipt_latencies(1, hi)
+        } else {
+            (vec![], 0)
+        };
         self.unreceived_messages = unreceived.saturating_sub(self.send_failed as u64);
         let ms = |p: f64| percentile(&last, p).map(|us| us as f64 / 1000.0);
         self.latency_last = Latency {
@@ -142,7 +146,12 @@ impl RoomReport {
                 CPU_S_PER_MILLION,
                 "CPU-s",
             ),
-            row("server memory per viewer", s.and_then(|s| s.bytes_per_viewer), BYTES_PER_VIEWER, "bytes"),
+            row(
+                "server memory per viewer",
+                s.and_then(|s| s.bytes_per_viewer),
+                BYTES_PER_VIEWER,
+                "bytes",
+            ),
         ];
     }
 
@@ -172,7 +181,11 @@ impl RoomReport {
                 p.phase, p.ok, p.failed, p.seconds, p.per_sec
             );
         }
-        let _ = writeln!(o, "  {:<28} {:>7} {:>10} {:>10} {:>10}", "call", "count", "p50 ms", "p99 ms", "max ms");
+        let _ = writeln!(
+            o,
+            "  {:<28} {:>7} {:>10} {:>10} {:>10}",
+            "call", "count", "p50 ms", "p99 ms", "max ms"
+        );
         for (name, s) in &self.calls {
             let _ = writeln!(
                 o,

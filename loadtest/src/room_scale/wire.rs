@@ -20,11 +20,17 @@ pub enum Command {
     Connect(usize),
     /// The window opens at `origin_us`; this child's churners leave and come back at
     /// `churn_milli / 1000` per second.
-    Window { origin_us: i64, churn_milli: u64 },
+    Window {
+        origin_us: i64,
+        churn_milli: u64,
+    },
     /// Stop churning.
     Stop,
     /// Send every figure for the messages `lo..=hi`, then `End`.
-    Report { lo: u32, hi: u32 },
+    Report {
+        lo: u32,
+        hi: u32,
+    },
 }
 
 /// Sums over a child's viewers, for the messages the parent asked about.
@@ -52,22 +58,48 @@ pub struct ViewerSums {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// Every viewer tried: watching, failed, the child's open files.
-    Connected { ok: usize, failed: usize, fds: usize },
+    Connected {
+        ok: usize,
+        failed: usize,
+        fds: usize,
+    },
     /// A failure tally: step, count, cause.
-    Error { step: String, count: usize, cause: String },
+    Error {
+        step: String,
+        count: usize,
+        cause: String,
+    },
     WindowOpen,
     Stopped,
     /// Message `seq`: receipts, send µs, last receipt µs.
-    Seq { seq: u32, receipts: u64, send_us: i64, last_us: i64 },
+    Seq {
+        seq: u32,
+        receipts: u64,
+        send_us: i64,
+        last_us: i64,
+    },
     /// Receipts whose latency was in this 1 ms bucket.
-    Latency { ms: u32, count: u64 },
+    Latency {
+        ms: u32,
+        count: u64,
+    },
     /// Receipts in this 10 ms bin after the window's origin.
-    Bin { bin: usize, count: u64 },
+    Bin {
+        bin: usize,
+        count: u64,
+    },
     Viewers(ViewerSums),
     /// Churn done: leaves (exit answered), entries (watching again).
-    Churn { exits: u64, enters: u64 },
+    Churn {
+        exits: u64,
+        enters: u64,
+    },
     /// The child's CPU ticks from `Window` to `Report`; frames decoded, frames reused.
-    Usage { cpu_ticks: u64, decoded: u64, reused: u64 },
+    Usage {
+        cpu_ticks: u64,
+        decoded: u64,
+        reused: u64,
+    },
     End,
 }
 
@@ -127,7 +159,11 @@ impl Event {
                 v.steady, v.complete, v.missing, v.events, v.events_window, v.offset_gaps, v.offset_dups, v.chat_dups, v.resets, v.closed
             ),
             Event::Churn { exits, enters } => format!("CHURN {exits} {enters}"),
-            Event::Usage { cpu_ticks, decoded, reused } => format!("USAGE {cpu_ticks} {decoded} {reused}"),
+            Event::Usage {
+                cpu_ticks,
+                decoded,
+                reused,
+            } => format!("USAGE {cpu_ticks} {decoded} {reused}"),
             Event::End => "END".into(),
         }
     }
