@@ -60,6 +60,7 @@ for w in workloads:
         "CPU-s / 1M events": s.get("cpu_s_per_million_events"),
         "KiB / viewer": (s["bytes_per_viewer"] / 1024) if s.get("bytes_per_viewer") is not None else None,
         "missed (present viewers)": r["missing"],
+        "events per frame": r.get("events_per_frame"),
     }
     sio = None
     sp = os.path.join(out, w, "sio.csv")
@@ -77,6 +78,7 @@ for w in workloads:
                 "CPU-s / 1M events": float(x["srv_cpu_s_per_M"]),
                 "KiB / viewer": float(x["kib_per_conn_idle"]),
                 "missed (present viewers)": None,
+                "events per frame": 1.0,
             }
     print(f"\nworkload {w}: {r['viewers']} viewers, {r['rate']} msg/s, churn {r['churn']}/s, window {r['window_s']:.1f} s")
     print(f"  {'figure':<28} {'yoo-server':>14} {'Socket.IO 4.8':>14} {'ratio':>8}")

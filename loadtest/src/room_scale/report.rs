@@ -88,6 +88,8 @@ pub struct RoomReport {
     pub harness_cpu_pct: f64,
     pub frames_decoded: u64,
     pub frames_reused: u64,
+    /// Events received per room frame over the run: how much the server's batching merged.
+    pub events_per_frame: Option<f64>,
     pub targets: Vec<TargetRow>,
     pub errors: Vec<(String, String, usize)>,
     pub elapsed_s: f64,
@@ -120,6 +122,8 @@ impl RoomReport {
             p99_ms: h.percentile_ms(99.0),
             max_ms: h.percentile_ms(100.0),
         };
+        let frames = self.frames_decoded + self.frames_reused;
+        self.events_per_frame = (frames > 0).then(|| (self.sums.events + self.sums.offset_dups) as f64 / frames as f64);
         // A failed send is missed by every steady viewer: not the fan-out's doing.
         self.missing = self.sums.missing.saturating_sub(self.send_failed as u64 * self.sums.steady as u64);
         self.steady = self.sums.steady;
@@ -258,8 +262,11 @@ impl RoomReport {
         }
         let _ = writeln!(
             o,
-            "harness: {:.0} % of a core; frames decoded {}, reused {}",
-            self.harness_cpu_pct, self.frames_decoded, self.frames_reused
+            "harness: {:.0} % of a core; room frames received {} ({} decoded, the rest reused), {} events per frame",
+            self.harness_cpu_pct,
+            self.frames_decoded + self.frames_reused,
+            self.frames_decoded,
+            opt(self.events_per_frame, 1)
         );
         o.push_str("targets:\n");
         for t in &self.targets {
@@ -306,7 +313,10 @@ mod tests {
             sent: 3,
             send_failed: 1,
             window_s: 1.0,
+            frames_decoded: 1,
+            frames_reused: 3,
             sums: ViewerSums {
+                events: 10,
                 steady: 2,
                 complete: 0,
                 missing: 2,
@@ -326,6 +336,7 @@ mod tests {
         assert_eq!((r.latency_last.p50_ms, r.latency_last.p99_ms), (Some(30.0), Some(300.0)));
         assert_eq!(r.latency_each.count, 4);
         assert_eq!(r.latency_each.p50_ms, Some(11.0));
+        assert_eq!(r.events_per_frame, Some(2.5));
         r.finish();
         let met: Vec<Option<bool>> = r.targets.iter().map(|t| t.met).collect();
         assert_eq!(met, vec![Some(true), Some(true), Some(false), Some(true), Some(false)]);
