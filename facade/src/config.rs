@@ -60,6 +60,10 @@ pub struct ServerConfig {
     /// The SMS limits (`actors::passport` module doc); 0 turns one off.
     #[serde(default)]
     pub sms: SmsLimits,
+    /// Live rooms' timings and limits (`actors::config::RoomsConfig`: rotation turn, batching,
+    /// reconnect window, apply-control times, kick time, password tries, chat length).
+    #[serde(default)]
+    pub rooms: actors::config::RoomsConfig,
 }
 
 fn default_bind() -> SocketAddr {
@@ -146,6 +150,7 @@ impl ServerConfig {
         DomainConfig {
             nodes,
             sms: self.sms.clone(),
+            rooms: self.rooms.clone(),
             ..self.game.clone()
         }
     }
@@ -183,6 +188,16 @@ mod tests {
             ServerConfig::parse(&format!("mode = \"dev\"\n{typo}")).is_err(),
             "a misspelt key is refused"
         );
+    }
+
+    // The `[rooms]` section reaches the domain; what it leaves out keeps the defaults, and a
+    // misspelt key is refused.
+    #[test]
+    fn the_rooms_section_reaches_the_domain() {
+        let c = ServerConfig::parse("mode = \"dev\"\n[rooms]\nbatch_ms = 50\nrotation_turn_secs = 60\n").unwrap();
+        let rooms = c.domain().rooms;
+        assert_eq!((rooms.batch_ms, rooms.rotation_turn_secs, rooms.reconnect_secs), (50, 60, 30));
+        assert!(ServerConfig::parse("mode = \"dev\"\n[rooms]\nbatch = 5\n").is_err());
     }
 
     // The dev configuration gives both enabled nodes a host secret and no static machine: all
