@@ -19,7 +19,8 @@ async fn small_room_every_message_reaches_every_viewer() {
     cfg.churn = 2.0;
     cfg.churners = 4;
     cfg.window = Duration::from_secs(2);
-    cfg.drain = Duration::from_secs(1);
+    // Generous: a message late on a busy test machine would count as missed.
+    cfg.drain = Duration::from_secs(3);
     cfg.procs = 2;
     cfg.concurrency = 25;
     cfg.socket_concurrency = 12;
