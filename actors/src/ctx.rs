@@ -28,6 +28,9 @@ use crate::view::{EndReason, GameState, Notice, Push};
 /// pauses double up to a second: about a minute in all, longer than a supervised restart).
 const RELEASE_TRIES: u32 = 70;
 
+/// `Platform::set_stream_controller(session_id, controller_uid)` as the room actors call it.
+pub type ControllerHook = Arc<dyn Fn(i64, i64) -> futures_util::future::BoxFuture<'static, DomainResult<()>> + Send + Sync>;
+
 /// What every actor shares.
 pub struct Ctx {
     pub store: Store,
@@ -47,7 +50,7 @@ pub struct Ctx {
     /// Who is in which room, which rooms are listed: kept by the room actors.
     pub(crate) room_index: parking_lot::Mutex<RoomIndex>,
     /// `Platform::set_stream_controller`, for the room actors (which do not know the platform).
-    pub(crate) controller_hook: OnceLock<Arc<dyn Fn(i64, i64) + Send + Sync>>,
+    pub(crate) controller_hook: OnceLock<ControllerHook>,
     /// The next watch id.
     pub(crate) next_watch: std::sync::atomic::AtomicU64,
     /// The controller each relay session's game host was last told of (for a host that links
@@ -99,11 +102,14 @@ impl Ctx {
         self.rooms().get(&dd_rid).ok_or(DomainError::RoomNotFound)
     }
 
-    /// Tells the game host of relay `session_id` who controls it now.
-    pub fn stream_controller(&self, session_id: i64, uid: i64) {
+    /// Tells the game host of relay `session_id` who controls it now, and waits until it was
+    /// told (a session without a game host's machine yet is told when it gets one: the room
+    /// tells it again then).
+    pub async fn stream_controller(&self, session_id: i64, uid: i64) {
         self.relay_controllers.lock().insert(session_id, uid);
-        if let Some(hook) = self.controller_hook.get() {
-            hook(session_id, uid);
+        let Some(hook) = self.controller_hook.get() else { return };
+        if let Err(e) = hook(session_id, uid).await {
+            tracing::debug!(session_id, uid, error = %e, "the relay's game host not told of its controller");
         }
     }
 

@@ -188,14 +188,20 @@ impl Platform {
             platform.root.clone(),
         );
         let _ = platform.ctx.controller_hook.set(Arc::new(move |session_id, uid| {
-            if let (Some(ctx), Some(passport)) = (weak_ctx.upgrade(), weak_passport.upgrade()) {
-                let p = Platform {
+            let platform = match (weak_ctx.upgrade(), weak_passport.upgrade()) {
+                (Some(ctx), Some(passport)) => Some(Platform {
                     ctx,
                     passport,
                     root: root.clone(),
-                };
-                p.set_stream_controller(session_id, uid);
-            }
+                }),
+                _ => None,
+            };
+            Box::pin(async move {
+                match platform {
+                    Some(p) => p.set_stream_controller(session_id, uid).await,
+                    None => Ok(()),
+                }
+            })
         }));
         platform.restore(open, now).await?;
         platform.restore_rooms().await?;
@@ -420,10 +426,11 @@ impl Platform {
     }
 
     /// The controller of a relay session's game changed: the game host accepts input only from
-    /// `uid`'s ticket from now on. room-stream implements (a `PlatformMsg::Control` to the host).
-    pub fn set_stream_controller(&self, session_id: i64, uid: i64) {
+    /// `controller_uid`'s ticket from now on. room-stream implements (a Control to the host).
+    pub async fn set_stream_controller(&self, session_id: i64, controller_uid: i64) -> DomainResult<()> {
         // room-stream implements
-        let _ = (session_id, uid);
+        let _ = (session_id, controller_uid);
+        Ok(())
     }
 
     /// `changeGame`: ends the live session (any state) and starts `game_id` in its place.

@@ -810,3 +810,34 @@ async fn switch_game_together_and_gifts() {
     let d = p.live_detail(host, room.room_serial).await.unwrap();
     assert_eq!((d.gift_num, d.give_gift_user_count), (3, 1));
 }
+
+// The online list pages (the host first); the host's queue switch and clear (2002).
+#[tokio::test(start_paused = true)]
+async fn online_list_pages_and_queue_clear() {
+    let p = platform("rooms-pages").await;
+    let host = user(&p, "13900000161").await;
+    let room = p.create_room(host, form(None)).await.unwrap();
+    let dd = room.dd_rid;
+    let mut vs = vec![];
+    for i in 0..9 {
+        let v = user(&p, &format!("1390000017{i}")).await;
+        let e = p.enter_room(v, "d", enter(dd, None)).await.unwrap();
+        vs.push((v, watch(&p, v, &e.room).await.0));
+    }
+    let page1 = p.room_users(host, dd, 1, 4).await.unwrap();
+    let page3 = p.room_users(host, dd, 3, 4).await.unwrap();
+    assert_eq!(page1.total_rows, 10);
+    assert_eq!(page1.rows[0].uid, host);
+    assert_eq!(page3.rows.iter().map(|u| u.uid).collect::<Vec<_>>(), vec![vs[7].0, vs[8].0]);
+    for (v, _) in &vs[..7] {
+        p.mike_up(*v, dd, MikeAction::Up, None).await.unwrap();
+    }
+    p.mike_req_action(vs[7].0, dd, MikeReqAction::Apply).await.unwrap();
+    p.mike_req_action(vs[8].0, dd, MikeReqAction::Apply).await.unwrap();
+    let q = p.mike_req_switch(host, dd, vs[7].0, vs[8].0).await.unwrap();
+    assert_eq!(q.iter().map(|u| u.uid).collect::<Vec<_>>(), vec![vs[8].0, vs[7].0]);
+    p.mike_req_clear(host, dd).await.unwrap();
+    assert!(p.mike_req_list(host, dd).await.unwrap().is_empty());
+    // Aimed events travel in the room's one stream (the client filters by user_ids).
+    assert!(vs[7].1.codes().contains(&2002) && vs[8].1.codes().contains(&2002));
+}

@@ -405,14 +405,28 @@ pub mod common {
     pub fn guest_write() -> Vec<Refusal> {
         vec![ApiError::csrf().into()]
     }
-    /// A call about a room the caller must be in: no such room (or ended), not a member, a
-    /// role that may not; storage or an actor failed.
+    /// A call its room's actor decides: no such room (or ended), not a member, a role that may
+    /// not, a target who is not a member, a seat or control state that changed meanwhile;
+    /// storage or an actor failed.
     pub fn room() -> Vec<Refusal> {
         vec![
             DomainError::RoomNotFound.into(),
             DomainError::NotInRoom.into(),
             DomainError::RoomForbidden.into(),
+            DomainError::TargetNotInRoom.into(),
+            DomainError::MikeState.into(),
+            DomainError::ControlState.into(),
             DomainError::Internal(String::new()).into(),
+        ]
+    }
+    /// A seat or control call: the seats' and the control's own refusals.
+    pub fn seats_and_control() -> Vec<Refusal> {
+        vec![
+            DomainError::MikeFull.into(),
+            DomainError::SeatUnavailable.into(),
+            DomainError::NoInvite.into(),
+            DomainError::ControlApplyOpen { retry_after_secs: 0 }.into(),
+            DomainError::MinorControlLimit.into(),
         ]
     }
     /// Storage or an actor failed.

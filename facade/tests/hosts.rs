@@ -452,3 +452,56 @@ async fn a_silent_or_gone_host_loses_its_machines() {
     srv.handle.stop(false).await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// A live room's relay streams from a game host: a member's `room/connection` answers the
+// stream and a ticket of their own with the viewer role (the host takes their input only while
+// they control); before the relay streams there is none.
+#[actix_rt::test]
+async fn a_room_s_viewer_gets_a_viewer_ticket() {
+    let (srv, _dir) = server("hosts-room").await;
+    let (mut host, _) = connect(srv.addr, hello("h1", 1, SECRET, now_ms(), vec![slot(0, SlotPhase::Free, None)])).await;
+    let (mut h, mut sh) = player(srv.addr, "13800000031", "dev-h").await;
+    let (mut v, _sv) = player(srv.addr, "13800000032", "dev-v").await;
+    let (_, room) = h
+        .post(
+            "/api/japi/yoo/v2/room/relay",
+            json!({"roomName": "一起", "gameId": 1, "mode": 2, "isShow": 1, "authType": 2}),
+        )
+        .await;
+    assert_eq!(code(&room), 0, "{room}");
+    let dd_rid = room["data"]["ddRid"].as_i64().unwrap();
+    let (_, e) = v.post("/api/japi/yoo/v2/room/loginRelayRoom", json!({"ddRid": dd_rid})).await;
+    assert_eq!(code(&e), 0, "{e}");
+    let (_, c) = v.post("/api/japi/yoo/v2/room/connection", json!({"ddRid": dd_rid})).await;
+    assert_eq!((code(&c), &c["data"]["ticket"]), (0, &Value::Null), "no stream yet: {c}");
+
+    let (_, r) = h
+        .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "isApplyRelay": 2}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let id = r["data"]["id"].as_i64().unwrap();
+    sh.wait_state(5, |s| s["status"] == 3).await;
+    let (_, r) = h.post("/api/japi/yoo/game/confirmConnect", json!({"id": id})).await;
+    assert_eq!(code(&r), 0, "{r}");
+    assert!(matches!(host.next().await, Some(PlatformMsg::Launch { session_id, .. }) if session_id == id));
+    host.say(&HostMsg::FirstFrame { slot: 0, session_id: id }).await;
+    host.report(slot(0, SlotPhase::Playing, Some(id))).await;
+    sh.wait_state(5, |s| s["status"] == 5).await;
+
+    let (_, p) = v.get("/api/user/profile").await;
+    let v_uid = p["data"]["uid"].as_i64().unwrap();
+    let (_, c) = v.post("/api/japi/yoo/v2/room/connection", json!({"ddRid": dd_rid})).await;
+    assert_eq!(
+        (code(&c), c["data"]["status"].as_i64(), c["data"]["sessionId"].as_i64()),
+        (0, Some(5), Some(id)),
+        "{c}"
+    );
+    assert_eq!(c["data"]["streamUrl"], "ws://127.0.0.1:1/h1");
+    assert_eq!(c["data"]["controller"], false);
+    let ticket = Ticket::verify(c["data"]["ticket"].as_str().unwrap(), SECRET.as_bytes(), now_ms()).expect("the host accepts it");
+    assert_eq!(
+        (ticket.session_id, ticket.uid, ticket.role, ticket.slot),
+        (id, v_uid, Role::Viewer, 0)
+    );
+    srv.handle.stop(false).await;
+}

@@ -524,3 +524,52 @@ async fn rotation_on_and_an_applicant_in_it() {
     assert!(in_turn || queued, "{rot}");
     srv.handle.stop(false).await;
 }
+
+// ROOM_UNWATCH stops the room's frames to the socket: what happens after it comes only when the
+// socket watches again (then once, from its position). A refused watch (an unknown room) is a
+// ROOM_RESET with an empty epoch; here it also marks that the socket has read the unwatch.
+#[actix_rt::test]
+async fn unwatch_stops_the_frames() {
+    let srv = server("room-unwatch").await;
+    let mut host = user(&srv, "13900000081").await;
+    let mut v = user(&srv, "13900000082").await;
+    let (dd_rid, _, _) = create_room(&mut host).await;
+    let e = enter(&mut v, dd_rid, Some(PASSWORD)).await;
+    let (epoch, offset) = position(&e["data"]);
+    let mut s = v.socket().await;
+    watch(&mut s, dd_rid, &epoch, offset).await;
+    synced(&mut host, dd_rid, &mut s).await;
+    let (_, info) = v.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    let last = info["data"]["offset"].as_u64().unwrap();
+
+    s.send(
+        MessageType::RoomUnwatch,
+        RoomWatch {
+            dd_rid,
+            ..Default::default()
+        }
+        .encode_to_vec(),
+    )
+    .await;
+    watch(&mut s, 987_654_321, "", 0).await;
+    match room_frame(&mut s).await {
+        RoomFrame::Reset(r) => assert_eq!((r.dd_rid, r.epoch.as_str()), (987_654_321, "")),
+        RoomFrame::Events(b) => panic!("nothing of the room after the unwatch: {b:?}"),
+    }
+    host.post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "二"}))
+        .await;
+    watch(&mut s, dd_rid, &epoch, last).await;
+    // A watch that survived the unwatch would have sent "二" live, then again on the resume.
+    let mut events = until(&mut s, 3000).await;
+    host.post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "三"}))
+        .await;
+    while data(events.last().unwrap())["text"] != "三" {
+        events.extend(until(&mut s, 3000).await);
+    }
+    let offsets: Vec<u64> = events.iter().map(|e| e.offset).collect();
+    assert_eq!(offsets[0], last + 1, "{offsets:?}");
+    assert!(offsets.windows(2).all(|w| w[1] == w[0] + 1), "once each, in order: {offsets:?}");
+    let texts: Vec<Value> = events.iter().filter(|e| e.code == 3000).map(|e| data(e)["text"].clone()).collect();
+    assert_eq!(texts, [json!("二"), json!("三")]);
+    srv.handle.stop(false).await;
+}

@@ -91,8 +91,8 @@ pub struct RoomActorState {
     timers: Timers<Timer>,
     /// The subscription to the host's pushes (their game state).
     host_sub: Option<SubscriptionId<i64>>,
-    /// The controller and relay the game host was last told of.
-    told: (i64, Option<i64>),
+    /// The controller, relay and whether it held a machine when the game host was last told.
+    told: (i64, Option<i64>, bool),
     record: RoomRecord,
 }
 
@@ -182,7 +182,7 @@ impl Actor for RoomActor {
         st.take_membership();
         st.take_timers();
         let mut state = RoomActorState {
-            told: (st.controller(), st.relay()),
+            told: (st.controller(), st.relay(), st.game_status() >= 3),
             st,
             log: EventLog::new(epoch),
             fan: Fanout::default(),
@@ -320,11 +320,13 @@ impl RoomActor {
                 }
             }
         }
-        let now_told = (state.st.controller(), state.st.relay());
+        // The game host learns of a new controller, a new relay, or a relay that just got its
+        // machine (READY and later), before the call is answered.
+        let now_told = (state.st.controller(), state.st.relay(), state.st.game_status() >= 3);
         if now_told != state.told {
             state.told = now_told;
-            if let (controller, Some(session_id)) = now_told {
-                ctx.stream_controller(session_id, controller);
+            if let (controller, Some(session_id), _) = now_told {
+                ctx.stream_controller(session_id, controller).await;
             }
         }
         let threshold = ctx.config.rooms.batch_threshold;

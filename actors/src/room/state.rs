@@ -467,7 +467,7 @@ impl RoomState {
         self.membership.push(Membership::Left(uid));
         let seat_changed = self.seats.remove(uid);
         if let Some(change) = self.control.member_left(uid, now) {
-            self.control_changed(change, Cause::Left, now);
+            self.control_changed(change, Cause::Left);
         }
         self.chat_bans.remove(&uid);
         self.all(RoomEventKind::RoomLeave { uid });
@@ -519,7 +519,7 @@ impl RoomState {
             TimerKey::Turn => {
                 let running = self.control.turn_deadline().is_some();
                 if let Some(change) = self.control.turn_end(now) {
-                    self.control_changed(change, Cause::Turn, now);
+                    self.control_changed(change, Cause::Turn);
                 } else if running && self.control.turn_deadline().is_none() {
                     self.all(RoomEventKind::RotationChange(self.control.rotation_view()));
                 }
@@ -730,7 +730,7 @@ impl RoomState {
                 self.seats.down(uid)?;
                 if self.control.guest() == Some(uid) {
                     let change = self.control.remand(uid, now)?;
-                    self.control_changed(change, Cause::Remand, now);
+                    self.control_changed(change, Cause::Remand);
                 }
                 self.seat_changed();
             }
@@ -813,7 +813,7 @@ impl RoomState {
                 if self.control.guest() == Some(target) {
                     let change = self.control.recycle(now)?;
                     self.to(RoomEventKind::MikeDownAndControlOff, vec![target]);
-                    self.control_changed(change, Cause::SeatLost, now);
+                    self.control_changed(change, Cause::SeatLost);
                 } else {
                     self.to(RoomEventKind::MikeDown, vec![target]);
                 }
@@ -840,7 +840,7 @@ impl RoomState {
             if self.control.guest() == Some(u) {
                 let change = self.control.recycle(now)?;
                 self.to(RoomEventKind::MikeDownAndControlOff, vec![u]);
-                self.control_changed(change, Cause::SeatLost, now);
+                self.control_changed(change, Cause::SeatLost);
             } else {
                 self.to(RoomEventKind::MikeDown, vec![u]);
             }
@@ -875,7 +875,7 @@ impl RoomState {
 
     // ---- control ----
 
-    fn control_changed(&mut self, change: Change, cause: Cause, now: i64) {
+    fn control_changed(&mut self, change: Change, cause: Cause) {
         let host = self.info.host;
         if change.from != host {
             match cause {
@@ -898,7 +898,6 @@ impl RoomState {
         if self.control.rotation_view().on {
             self.all(RoomEventKind::RotationChange(self.control.rotation_view()));
         }
-        let _ = now;
     }
 
     fn apply_control(&mut self, uid: i64, now: i64) -> Result<ApplyControl, DomainError> {
@@ -909,7 +908,7 @@ impl RoomState {
         let user = self.user(uid);
         self.to(RoomEventKind::ControlRequest { user }, vec![self.info.host]);
         match change {
-            Some(c) => self.control_changed(c, Cause::Grant, now),
+            Some(c) => self.control_changed(c, Cause::Grant),
             None if self.control.rotation_view().on => self.all(RoomEventKind::RotationChange(self.control.rotation_view())),
             None => {}
         }
@@ -927,7 +926,7 @@ impl RoomState {
         self.check(uid, Command::ControlAssign)?;
         self.may_control(target)?;
         let change = self.control.assign(target, now)?;
-        self.control_changed(change, Cause::Grant, now);
+        self.control_changed(change, Cause::Grant);
         Ok(())
     }
 
@@ -956,7 +955,7 @@ impl RoomState {
     pub fn control_recycle(&mut self, uid: i64, now: i64) -> Result<(), DomainError> {
         self.check(uid, Command::ControlRecycle)?;
         let change = self.control.recycle(now)?;
-        self.control_changed(change, Cause::Recycle, now);
+        self.control_changed(change, Cause::Recycle);
         Ok(())
     }
 
@@ -973,7 +972,7 @@ impl RoomState {
         self.check(uid, Command::ControlInviteAnswer)?;
         if accept {
             let change = self.control.accept(uid, now)?;
-            self.control_changed(change, Cause::Grant, now);
+            self.control_changed(change, Cause::Grant);
         } else {
             self.control.refuse(uid)?;
             let user = self.user(uid);
@@ -985,7 +984,7 @@ impl RoomState {
     pub fn control_remand(&mut self, uid: i64, now: i64) -> Result<(), DomainError> {
         self.check(uid, Command::ControlRemand)?;
         let change = self.control.remand(uid, now)?;
-        self.control_changed(change, Cause::Remand, now);
+        self.control_changed(change, Cause::Remand);
         Ok(())
     }
 
@@ -993,7 +992,7 @@ impl RoomState {
         self.check(uid, Command::Rotation)?;
         let turn_ms = turn_secs.map(|s| (s.min(24 * 3600) * 1000) as i64);
         match self.control.set_rotation(on, turn_ms, now) {
-            Some(change) => self.control_changed(change, Cause::Grant, now),
+            Some(change) => self.control_changed(change, Cause::Grant),
             None => {
                 if let Some(at) = self.control.turn_deadline() {
                     self.timers.push((TimerKey::Turn, at));

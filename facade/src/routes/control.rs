@@ -17,7 +17,7 @@ use crate::AppState;
 /// The shortest and longest rotation turn a host may set (seconds).
 const TURN_SECS: std::ops::RangeInclusive<u64> = 30..=3600;
 
-refusals!(ApplyRefusals: common::input(), common::logged_in(), common::room(), DomainError::MinorControlLimit,
+refusals!(ApplyRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::MinorControlLimit,
     DomainError::ControlApplyOpen { retry_after_secs: 0 }, DomainError::ControlState);
 
 /// `control/apply`: the caller applies for control (state 1 for 30 s; CONTROL_REQUEST 2020 to
@@ -29,7 +29,7 @@ pub async fn apply(state: web::Data<AppState>, caller: Caller, body: web::Json<R
     Ok(ok(dto::apply_control(&a)))
 }
 
-refusals!(ListRefusals: common::input(), common::logged_in(), common::room());
+refusals!(ListRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control());
 
 /// `control/applyList` (host): the pending applications, oldest first.
 #[utoipa::path(operation_id = "control_apply_list", request_body = RoomSerial, responses((status = 200, body = Envelope<Vec<ControlApplicationDto>>), ListRefusals))]
@@ -49,7 +49,7 @@ pub struct ControlTargetBody {
     user_id: Id,
 }
 
-refusals!(TargetRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom,
+refusals!(TargetRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::TargetNotInRoom,
     DomainError::MinorControlLimit, DomainError::ControlState);
 
 /// `control/assign` (host): gives control to `userId` (CONTROL_ON 2021 to them, CONTROL_CHANGE
@@ -87,7 +87,7 @@ pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<
     Ok(ok(Null))
 }
 
-refusals!(RecycleRefusals: common::input(), common::logged_in(), common::room(), DomainError::ControlState);
+refusals!(RecycleRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::ControlState);
 
 /// `control/recycle` (host): takes control back from the guest (CONTROL_OFF 2024; with rotation
 /// on, the next turn starts).
@@ -98,7 +98,7 @@ pub async fn recycle(state: web::Data<AppState>, caller: Caller, body: web::Json
     Ok(ok(Null))
 }
 
-refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::room(), DomainError::NoInvite,
+refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::NoInvite,
     DomainError::MinorControlLimit);
 
 /// `control/invite/accept`: takes the control the host offered.
@@ -150,7 +150,7 @@ pub struct RotationBody {
     turn_secs: Option<u64>,
 }
 
-refusals!(RotationRefusals: common::input(), common::logged_in(), common::room());
+refusals!(RotationRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control());
 
 /// `control/rotation` (host; beyond the spec): turns the fair rotation on or off. Applicants
 /// wait in a first-come queue and each controls for a turn; the host's assign and recycle still

@@ -62,7 +62,8 @@ pub struct UserFlagsBody {
     relay_banned: bool,
 }
 
-refusals!(UserFlagsRefusals: common::input(), common::internal(), DomainError::NotLoggedIn);
+refusals!(UserFlagsRefusals: common::input(), common::internal(), DomainError::NotLoggedIn, DomainError::PhoneEmpty,
+    DomainError::PhoneMalformed);
 
 /// Sets a user's operator flags (status, minor, relay banned), found by phone.
 #[utoipa::path(operation_id = "dev_user_flags", request_body = UserFlagsBody, responses((status = 200, body = Envelope<Null>), UserFlagsRefusals))]

@@ -17,7 +17,7 @@ fn queue(users: &[actors::room::view::RoomUser]) -> Vec<RoomUserDto> {
     users.iter().map(dto::room_user).collect()
 }
 
-refusals!(ListRefusals: common::input(), common::logged_in(), common::room());
+refusals!(ListRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control());
 
 /// `mike/list`: the seats, the caller's place and the control status.
 #[utoipa::path(operation_id = "mike_list", request_body = DdRid, responses((status = 200, body = Envelope<MikeInfoDto>), ListRefusals))]
@@ -45,7 +45,7 @@ fn action(code: Option<i32>) -> Result<MikeAction, ApiError> {
     MikeAction::from_code(code.unwrap_or(1)).ok_or_else(ApiError::bad_request)
 }
 
-refusals!(UpRefusals: common::input(), common::logged_in(), common::room(), DomainError::MikeFull, DomainError::SeatUnavailable,
+refusals!(UpRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::MikeFull, DomainError::SeatUnavailable,
     DomainError::MikeState, DomainError::MinorControlLimit, DomainError::ControlApplyOpen { retry_after_secs: 0 });
 
 /// `mike/up`: takes a seat (action 2 also applies for control: state 1 for 30 s).
@@ -80,7 +80,7 @@ pub struct MikeTargetBody {
     pub user_id: Id,
 }
 
-refusals!(InviteRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom,
+refusals!(InviteRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::TargetNotInRoom,
     DomainError::MikeFull, DomainError::MikeState);
 
 /// `mike/invite` (host): invites a member to a seat (MIKE_UP_INVITE 2015 to them).
@@ -91,7 +91,7 @@ pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<
     Ok(ok(Null))
 }
 
-refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::room(), DomainError::NoInvite, DomainError::MikeFull,
+refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::NoInvite, DomainError::MikeFull,
     DomainError::SeatUnavailable);
 
 /// `mike/invite/accept`: takes the seat the host offered.
@@ -122,7 +122,7 @@ pub struct OperateBody {
     action: i32,
 }
 
-refusals!(OperateRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom,
+refusals!(OperateRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::TargetNotInRoom,
     DomainError::MikeFull, DomainError::MikeState);
 
 /// `mike/operat` (host): moves a member up or down (MIKE_UP 2010 / MIKE_DOWN 2011), or bans or
@@ -154,7 +154,7 @@ pub struct LockBody {
     lock: Option<Flag>,
 }
 
-refusals!(LockRefusals: common::input(), common::logged_in(), common::room(), DomainError::SeatUnavailable);
+refusals!(LockRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::SeatUnavailable);
 
 /// `mike/lock` (host): locks or opens one seat (a seated member goes down).
 #[utoipa::path(operation_id = "mike_lock", request_body = LockBody, responses((status = 200, body = Envelope<MikeInfoDto>), LockRefusals))]
@@ -175,7 +175,7 @@ pub struct LockAllBody {
     lock: Option<Flag>,
 }
 
-refusals!(LockAllRefusals: common::input(), common::logged_in(), common::room());
+refusals!(LockAllRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control());
 
 /// `mike/lockAll` (host): every seat but the host's.
 #[utoipa::path(operation_id = "mike_lock_all", request_body = LockAllBody, responses((status = 200, body = Envelope<MikeInfoDto>), LockAllRefusals))]
@@ -198,7 +198,7 @@ pub struct BanMessageBody {
     ban: Option<Flag>,
 }
 
-refusals!(BanMessageRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom);
+refusals!(BanMessageRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::TargetNotInRoom);
 
 /// `mike/banMessage` (host): bans or lets a member's chat (CHAT_BLOCK 2030 to them).
 #[utoipa::path(operation_id = "mike_ban_message", request_body = BanMessageBody, responses((status = 200, body = Envelope<Null>), BanMessageRefusals))]
@@ -224,7 +224,7 @@ pub struct ReqActionBody {
     user_id: Option<Id>,
 }
 
-refusals!(ReqActionRefusals: common::input(), common::logged_in(), common::room(), DomainError::MikeState,
+refusals!(ReqActionRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::MikeState,
     DomainError::TargetNotInRoom);
 
 /// `mikeReq/action`: joins or leaves the seat queue; the host removes someone from it
@@ -242,7 +242,7 @@ pub async fn req_action(state: web::Data<AppState>, caller: Caller, body: web::J
     Ok(ok(Null))
 }
 
-refusals!(ReqListRefusals: common::input(), common::logged_in(), common::room());
+refusals!(ReqListRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control());
 
 /// `mikeReq/list`: the seat queue, first come first.
 #[utoipa::path(operation_id = "mike_req_list", request_body = DdRid, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqListRefusals))]
@@ -260,7 +260,7 @@ pub async fn req_clear(state: web::Data<AppState>, caller: Caller, body: web::Js
     Ok(ok(Null))
 }
 
-refusals!(ReqTopRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom,
+refusals!(ReqTopRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::TargetNotInRoom,
     DomainError::MikeState);
 
 /// `mikeReq/top` (host): moves `userId` to the head of the queue (MIKE_QUEUE_TOP 2000).

@@ -54,7 +54,7 @@ pub async fn report(state: web::Data<AppState>, caller: Caller, body: web::Json<
     Ok(ok(Null))
 }
 
-refusals!(BlackListRefusals: common::input(), common::logged_in(), common::internal());
+refusals!(BlackListRefusals: common::input(), common::logged_in(), common::room());
 
 /// `social/black/list`: the caller's room blacklist, newest first (page 1 size 10 on reload).
 #[utoipa::path(operation_id = "moderation_black_list", request_body = PageBody, responses((status = 200, body = Envelope<BlackPage>), BlackListRefusals))]
@@ -75,7 +75,7 @@ pub struct BlackBody {
     user_id: Id,
 }
 
-refusals!(BlackRefusals: common::input(), common::logged_in(), common::internal(), DomainError::RoomForbidden);
+refusals!(BlackRefusals: common::input(), common::logged_in(), common::room());
 
 /// `social/black/add`: blocks a user from the caller's rooms (put out of the open one at once:
 /// KICK_OUT_ 2032, BLOCK 1007).

@@ -48,7 +48,7 @@ pub struct RoomSerial {
     pub room_serial: Id,
 }
 
-refusals!(ParamsRefusals: common::logged_in(), common::internal());
+refusals!(ParamsRefusals: common::logged_in(), common::room());
 
 /// `room/params`: the create dialog's defaults (room name, modes, the last password).
 #[utoipa::path(operation_id = "room_params", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomParamsDto>), ParamsRefusals))]
@@ -58,7 +58,7 @@ pub async fn params(state: web::Data<AppState>, caller: Caller) -> ApiResult<Roo
     Ok(ok(dto::room_params(&p)))
 }
 
-refusals!(RelayCheckRefusals: common::logged_in(), common::internal(), DomainError::SuperAdminRoom,
+refusals!(RelayCheckRefusals: common::logged_in(), common::room(), DomainError::SuperAdminRoom,
     DomainError::NotRelayQualified, DomainError::MinorRelayLimit);
 
 /// `room/relayCheck`: may the caller host a room (not a super admin, relay-qualified, no minor).
@@ -124,7 +124,7 @@ fn form_faults() -> Vec<crate::envelope::Refusal> {
         .collect()
 }
 
-refusals!(CreateRefusals: common::input(), common::logged_in(), common::internal(), form_faults(),
+refusals!(CreateRefusals: common::input(), common::logged_in(), common::room(), form_faults(),
     DomainError::SuperAdminRoom, DomainError::NotRelayQualified, DomainError::MinorRelayLimit, DomainError::UnknownGame,
     DomainError::GameNotOpen, DomainError::GameNotSupportRelay, DomainError::AlreadyHosting { dd_rid: 0 });
 
@@ -138,7 +138,7 @@ pub async fn relay(state: web::Data<AppState>, caller: Caller, body: web::Json<R
     Ok(ok(dto::room_created(&created, state.platform.clock().now_ms())))
 }
 
-refusals!(EditRefusals: common::input(), common::logged_in(), common::room(), form_faults());
+refusals!(EditRefusals: common::input(), common::logged_in(), common::room(), form_faults(), DomainError::GameNotSupportRelay);
 
 /// `room/edit`: the host changes the form of their open room (ROOM_INFO_CHANGE to everyone).
 #[utoipa::path(operation_id = "room_edit", request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomInfoDto>), EditRefusals))]
@@ -148,7 +148,7 @@ pub async fn edit(state: web::Data<AppState>, caller: Caller, body: web::Json<Ro
     Ok(ok(dto::room_info(&room, state.platform.clock().now_ms())))
 }
 
-refusals!(MyRoomRefusals: common::logged_in(), common::internal());
+refusals!(MyRoomRefusals: common::logged_in(), common::room());
 
 /// `room/myRoom`: the room the caller hosts, or null.
 #[utoipa::path(operation_id = "room_my_room", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Option<RoomInfoDto>>), MyRoomRefusals))]
@@ -189,7 +189,7 @@ pub struct EnterBody {
     auth_type: Option<serde_json::Value>,
 }
 
-refusals!(EnterRefusals: common::input(), common::logged_in(), common::internal(), DomainError::RoomNotFound,
+refusals!(EnterRefusals: common::input(), common::logged_in(), common::room(), DomainError::GameNotSupportRelay,
     DomainError::RoomBarred, DomainError::Minor, DomainError::RoomPasswordNeeded,
     DomainError::RoomPasswordWrong { retry_after_secs: None }, DomainError::RoomPasswordWrong { retry_after_secs: Some(60) },
     DomainError::RoomGameRunning { session_id: 0, game_id: 0 }, DomainError::InOtherRoom { dd_rid: 0 },
@@ -265,7 +265,7 @@ pub async fn info(state: web::Data<AppState>, caller: Caller, body: web::Json<Ro
     Ok(ok(dto::room_info(&room, state.platform.clock().now_ms())))
 }
 
-refusals!(UserInfoRefusals: common::logged_in(), common::internal());
+refusals!(UserInfoRefusals: common::logged_in(), common::room());
 
 /// `room/userInfo`: the caller in their current room (role, apply-control state, chat ban).
 #[utoipa::path(operation_id = "room_user_info", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomUserInfoDto>), UserInfoRefusals))]
@@ -343,7 +343,7 @@ pub struct RelayCountBody {
     game_ids: Vec<Id>,
 }
 
-refusals!(RelayCountRefusals: common::input(), common::maybe_logged_in(), common::internal());
+refusals!(RelayCountRefusals: common::input(), common::maybe_logged_in(), common::room());
 
 /// `orm/relayCount`: open public rooms per game (`{"gameId": count}`; a game without rooms
 /// counts 0).
@@ -378,7 +378,7 @@ impl PageBody {
     }
 }
 
-refusals!(RoomListRefusals: common::input(), common::maybe_logged_in(), common::internal());
+refusals!(RoomListRefusals: common::input(), common::maybe_logged_in(), common::room());
 
 /// `v2/room/list`: the open public rooms, hottest first, with their heat.
 #[utoipa::path(operation_id = "room_list", request_body = PageBody, responses((status = 200, body = Envelope<RoomListPage>), RoomListRefusals))]
