@@ -221,6 +221,7 @@ impl Browser {
                 Incoming::Closed => {
                     let _ = tx.send(Push::Closed);
                 }
+                Incoming::Frame { .. } => {}
             })
             .await?;
         Ok(Socket { pushes: rx, listener })
@@ -231,14 +232,20 @@ impl Browser {
     /// thousands of sockets in one process, where the caller only needs a few fields.
     pub async fn listen(&self, token: &str, on_event: impl FnMut(Incoming<'_>) + 'static) -> Result<Listener, Failure> {
         let url = format!("{}/echo?access_token={token}", self.base);
-        let (resp, framed) = self.http.ws(url).connect().await.map_err(|e| match e {
+        // A room's resume can send a long batch in one frame: room for 1 MiB.
+        let (resp, framed) = self.http.ws(url).max_frame_size(1 << 20).connect().await.map_err(|e| match e {
             awc::error::WsClientError::InvalidResponseStatus(s) => Failure::Http(s.as_u16()),
             other => Failure::Transport(other.to_string()),
         })?;
         drop(resp);
         let (stop_tx, stop_rx) = oneshot::channel();
-        let pump = actix_rt::spawn(pump(framed, stop_rx, on_event));
-        Ok(Listener { stop: Some(stop_tx), pump })
+        let (out_tx, out_rx) = mpsc::unbounded_channel();
+        let pump = actix_rt::spawn(pump(framed, stop_rx, out_rx, on_event));
+        Ok(Listener {
+            stop: Some(stop_tx),
+            outgoing: out_tx,
+            pump,
+        })
     }
 }
 
@@ -249,19 +256,45 @@ pub enum Incoming<'a> {
     Status { at: Instant, data: &'a str },
     /// An AUTHORIZATION frame (`status` KICK_OUT, EXPIRED, ...).
     Authorization(String),
+    /// Any other frame (ROOM_EVENTS, ROOM_RESET...): its envelope type and the whole frame's
+    /// bytes, undecoded, so a reader of thousands of sockets decodes each distinct frame once.
+    Frame { at: Instant, kind: i32, frame: &'a [u8] },
     /// The socket ended (the last event).
     Closed,
+}
+
+/// The `type` of a prost-encoded Envelope without decoding it: prost writes fields in tag
+/// order, so a non-zero type (field 1, varint) is the first key, `0x08`; 0 when absent.
+pub fn envelope_type(frame: &[u8]) -> i32 {
+    if frame.first() != Some(&0x08) {
+        return 0;
+    }
+    let mut v: u64 = 0;
+    for (i, &b) in frame[1..].iter().take(10).enumerate() {
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return v as i32;
+        }
+    }
+    0
 }
 
 /// The reading task of an open WebSocket; aborted when dropped.
 pub struct Listener {
     /// Asks the reading task to send a Close frame and stop.
     stop: Option<oneshot::Sender<()>>,
+    /// Binary frames for the reading task to send (ROOM_WATCH...).
+    outgoing: mpsc::UnboundedSender<Vec<u8>>,
     /// The reading task.
     pump: tokio::task::JoinHandle<()>,
 }
 
 impl Listener {
+    /// Queues one binary frame (an encoded Envelope) on the socket; false once it has ended.
+    pub fn send(&self, frame: Vec<u8>) -> bool {
+        self.outgoing.send(frame).is_ok()
+    }
+
     /// Sends a Close frame and waits (briefly) for the reading task to finish.
     pub async fn close(mut self) {
         if let Some(stop) = self.stop.take() {
@@ -325,8 +358,12 @@ impl Socket {
 }
 
 /// Reads frames until the socket ends or `stop` fires, answering pings and sending the 30 s PING.
-async fn pump<S>(mut framed: S, mut stop: oneshot::Receiver<()>, mut on_event: impl FnMut(Incoming<'_>))
-where
+async fn pump<S>(
+    mut framed: S,
+    mut stop: oneshot::Receiver<()>,
+    mut outgoing: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut on_event: impl FnMut(Incoming<'_>),
+) where
     S: futures_util::Stream<Item = Result<Frame, awc::error::WsProtocolError>> + futures_util::Sink<Message> + Unpin,
 {
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
@@ -335,6 +372,11 @@ where
             frame = framed.next() => match frame {
                 Some(Ok(Frame::Binary(b))) => {
                     let at = Instant::now();
+                    let kind = envelope_type(&b);
+                    if kind != MessageType::Notification as i32 && kind != MessageType::Authorization as i32 {
+                        on_event(Incoming::Frame { at, kind, frame: &b });
+                        continue;
+                    }
                     let Ok(env) = Envelope::decode(b) else { continue };
                     if env.r#type == MessageType::Notification as i32 {
                         let Ok(n) = Notification::decode(env.content.as_slice()) else { continue };
@@ -354,6 +396,11 @@ where
                 Some(Ok(Frame::Close(_))) | Some(Err(_)) | None => break,
                 Some(Ok(_)) => {}
             },
+            Some(frame) = outgoing.recv() => {
+                if framed.send(Message::Binary(frame.into())).await.is_err() {
+                    break;
+                }
+            }
             _ = ping.tick() => {
                 let env = Envelope { r#type: MessageType::Ping as i32, content: vec![], offset: 0, epoch: String::new() };
                 if framed.send(Message::Binary(env.encode_to_vec().into())).await.is_err() {
@@ -367,4 +414,33 @@ where
         }
     }
     on_event(Incoming::Closed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The type is read from the first key of any prost-encoded Envelope, multi-byte varints
+    // included; a frame without it (type 0) or that is not an Envelope gives 0.
+    #[test]
+    fn envelope_type_without_decoding() {
+        for kind in [1, 3, 4, 11, 12, 300] {
+            let env = Envelope {
+                r#type: kind,
+                content: vec![1, 2, 3],
+                offset: 9,
+                epoch: "e".into(),
+            };
+            assert_eq!(envelope_type(&env.encode_to_vec()), kind);
+        }
+        let untyped = Envelope {
+            r#type: 0,
+            content: vec![8, 3],
+            offset: 0,
+            epoch: String::new(),
+        };
+        assert_eq!(envelope_type(&untyped.encode_to_vec()), 0);
+        assert_eq!(envelope_type(b""), 0);
+        assert_eq!(envelope_type(&[0x08, 0x80]), 0, "truncated varint");
+    }
 }

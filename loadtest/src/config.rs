@@ -324,6 +324,173 @@ pub fn parse_queue_args(args: impl IntoIterator<Item = String>) -> Result<(Queue
     Ok((c, json))
 }
 
+/// One room-scale run (`loadtest room-scale`): `viewers` watch one room over WebSockets spread
+/// on child processes, `chatters` of them send `rate` chat messages a second in all, and
+/// `churn` a second leave and come back. See `room_scale`.
+#[derive(Debug, Clone)]
+pub struct RoomConfig {
+    pub url: String,
+    pub viewers: usize,
+    /// Viewers that send the chat (the first ones; they never churn).
+    pub chatters: usize,
+    /// Chat messages a second, over all chatters.
+    pub rate: f64,
+    /// Viewers leaving (and as many coming back) a second.
+    pub churn: f64,
+    /// Viewers that churn (the last ones): each is out about `churners / churn` s in a cycle.
+    pub churners: usize,
+    /// The measurement window: messages are sent during it.
+    pub window: Duration,
+    /// After the window, time for the last messages to arrive.
+    pub drain: Duration,
+    pub procs: usize,
+    /// Setup calls in flight at once (logins).
+    pub concurrency: usize,
+    /// Viewers being connected (socket, entry, watch) at once, over all children.
+    pub socket_concurrency: usize,
+    /// The server process, for its CPU time and memory; none: those figures are left out.
+    pub server_pid: Option<u32>,
+    /// Wait before each memory reading: a player actor started by a call (an entry checks the
+    /// player's game) stops up to 20 s after its last call.
+    pub settle: Duration,
+    pub spread_addresses: bool,
+    /// The room's game, and its mode (2 RELAY, 4 HAND).
+    pub game_id: i64,
+    pub mode: i64,
+    pub phone_prefix: String,
+    /// The whole run stops at this deadline.
+    pub timeout: Duration,
+    /// The harness binary the children run (default: this executable).
+    pub exe: Option<PathBuf>,
+}
+
+impl RoomConfig {
+    pub fn new(url: &str, viewers: usize, rate: f64) -> RoomConfig {
+        RoomConfig {
+            url: url.to_string(),
+            viewers,
+            chatters: viewers.clamp(1, 200),
+            rate,
+            churn: 0.0,
+            churners: 0,
+            window: Duration::from_secs(20),
+            drain: Duration::from_secs(3),
+            procs: viewers.div_ceil(7_000).max(1),
+            concurrency: 400,
+            socket_concurrency: 300,
+            server_pid: None,
+            settle: Duration::from_secs(25),
+            spread_addresses: true,
+            game_id: 1,
+            mode: 2,
+            phone_prefix: "17".into(),
+            timeout: Duration::from_secs(900),
+            exe: None,
+        }
+    }
+
+    /// The phone of user `index`: the host is 0, viewer `i` is `i + 1`.
+    pub fn phone(&self, index: usize) -> String {
+        let width = 11 - self.phone_prefix.len();
+        format!("{}{index:0width$}", self.phone_prefix)
+    }
+
+    /// The default number of churners: each out for about a second of a four-second cycle.
+    pub fn default_churners(viewers: usize, chatters: usize, churn: f64) -> usize {
+        ((churn * 4.0).ceil() as usize).min(viewers.saturating_sub(chatters) / 2)
+    }
+
+    pub fn validate(&self) -> Result<String, String> {
+        let base = loopback_base(&self.url)?;
+        let p = &self.phone_prefix;
+        if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("--phone-prefix {p:?}: 1 to 10 digits starting with 1"));
+        }
+        if (self.viewers + 1) as u64 > 10u64.pow(11 - p.len() as u32) {
+            return Err(format!("--phone-prefix {p} leaves no room for {} phones", self.viewers + 1));
+        }
+        if self.viewers == 0 || self.procs == 0 || self.concurrency == 0 || self.socket_concurrency == 0 {
+            return Err("--viewers, --procs and the concurrencies must be at least 1".into());
+        }
+        if !(self.rate > 0.0 && self.rate <= 100_000.0) || self.chatters == 0 {
+            return Err("--rate must be above 0 (at most 100,000) and --chatters at least 1".into());
+        }
+        if !(0.0..=10_000.0).contains(&self.churn) || (self.churn > 0.0) != (self.churners > 0) {
+            return Err("--churn needs churners (--churners, or the default 4 x churn) and churners need --churn".into());
+        }
+        if self.chatters + self.churners > self.viewers {
+            return Err(format!(
+                "{} chatters and {} churners are more than {} viewers",
+                self.chatters, self.churners, self.viewers
+            ));
+        }
+        if self.viewers.div_ceil(self.procs) > SOCKETS_PER_CHILD {
+            return Err(format!(
+                "{} viewers over {} processes is more than {SOCKETS_PER_CHILD} per process: raise --procs",
+                self.viewers, self.procs
+            ));
+        }
+        if self.window.is_zero() {
+            return Err("--window-secs must be at least 1".into());
+        }
+        Ok(base)
+    }
+}
+
+pub const ROOM_USAGE: &str = "usage: loadtest room-scale --url http://127.0.0.1:PORT --viewers N --rate R [--chatters 200] \
+[--churn 0] [--churners 4xchurn] [--window-secs 20] [--drain-secs 3] [--procs P] [--concurrency 400] [--socket-concurrency 300] \
+[--server-pid PID] [--settle-secs 25] [--no-spread] [--game-id 1] [--mode 2] [--phone-prefix 17] [--timeout-secs 900] [--json FILE]";
+
+/// Parses the arguments after `room-scale`.
+pub fn parse_room_args(args: impl IntoIterator<Item = String>) -> Result<(RoomConfig, Option<PathBuf>), String> {
+    let mut args = args.into_iter();
+    let (mut url, mut viewers, mut rate, mut chatters, mut churners, mut procs, mut json) = (None, None, None, None, None, None, None);
+    let mut c = RoomConfig::new("", 0, 0.0);
+    while let Some(flag) = args.next() {
+        if flag == "--no-spread" {
+            c.spread_addresses = false;
+            continue;
+        }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
+        let real = |v: &str| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("{flag}: {v:?} is not a number"))
+        };
+        match flag.as_str() {
+            "--url" => url = Some(value),
+            "--viewers" => viewers = Some(number(&value)? as usize),
+            "--rate" => rate = Some(real(&value)?),
+            "--chatters" => chatters = Some(number(&value)? as usize),
+            "--churn" => c.churn = real(&value)?,
+            "--churners" => churners = Some(number(&value)? as usize),
+            "--window-secs" => c.window = Duration::from_secs(number(&value)?),
+            "--drain-secs" => c.drain = Duration::from_secs(number(&value)?),
+            "--procs" => procs = Some(number(&value)? as usize),
+            "--concurrency" => c.concurrency = number(&value)? as usize,
+            "--socket-concurrency" => c.socket_concurrency = number(&value)? as usize,
+            "--server-pid" => c.server_pid = Some(number(&value)? as u32),
+            "--settle-secs" => c.settle = Duration::from_secs(number(&value)?),
+            "--game-id" => c.game_id = number(&value)? as i64,
+            "--mode" => c.mode = number(&value)? as i64,
+            "--phone-prefix" => c.phone_prefix = value,
+            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
+            "--json" => json = Some(PathBuf::from(value)),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    c.url = url.ok_or("--url is required")?;
+    c.viewers = viewers.ok_or("--viewers is required")?;
+    c.rate = rate.ok_or("--rate is required (chat messages a second, in all)")?;
+    c.chatters = chatters.unwrap_or(c.viewers.clamp(1, 200));
+    c.churners = churners.unwrap_or(RoomConfig::default_churners(c.viewers, c.chatters, c.churn));
+    c.procs = procs.unwrap_or(c.viewers.div_ceil(7_000).max(1));
+    c.validate()?;
+    Ok((c, json))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,5 +604,37 @@ mod tests {
         assert!(parse("--url http://10.0.0.1:9 --players 300 --sockets 100 --machines 10").is_err());
         assert!(parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --window-secs 1").is_err());
         assert!(parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --perf p.data").is_err());
+    }
+
+    // The room-scale command line: the issue's two workloads, the defaults, and refusals.
+    #[test]
+    fn room_command_line() {
+        let parse = |s: &str| parse_room_args(s.split_whitespace().map(String::from));
+        let (c, json) = parse("--url http://127.0.0.1:9 --viewers 19000 --chatters 200 --rate 20 --churn 50").unwrap();
+        assert_eq!(
+            (c.viewers, c.chatters, c.rate, c.churn, c.churners, c.procs, json),
+            (19_000, 200, 20.0, 50.0, 200, 3, None)
+        );
+        assert_eq!((c.phone(0).as_str(), c.phone(19_000).as_str()), ("17000000000", "17000019000"));
+        let (c, _) = parse("--url http://127.0.0.1:9 --viewers 10000 --rate 100 --window-secs 10 --procs 2 --no-spread").unwrap();
+        assert_eq!(
+            (c.chatters, c.churners, c.procs, c.window, c.spread_addresses),
+            (200, 0, 2, Duration::from_secs(10), false)
+        );
+        let (c, _) = parse("--url http://127.0.0.1:9 --viewers 10 --rate 2.5 --chatters 2 --churn 1").unwrap();
+        assert_eq!((c.rate, c.churners), (2.5, 4));
+        assert!(parse("--url http://127.0.0.1:9 --viewers 10").is_err(), "no rate");
+        assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 0").is_err());
+        assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --chatters 8 --churners 3 --churn 1").is_err());
+        assert!(
+            parse("--url http://127.0.0.1:9 --viewers 19000 --rate 1 --procs 2").is_err(),
+            "9,500 per process"
+        );
+        assert!(
+            parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --churners 2").is_err(),
+            "churners without churn"
+        );
+        assert!(parse("--url http://10.0.0.1:9 --viewers 10 --rate 1").is_err());
+        assert!(parse("--url http://127.0.0.1:9 --viewers 10 --rate 1 --window-secs 0").is_err());
     }
 }

@@ -11,6 +11,8 @@
 //! - `scenario`: the player journey, step by step.
 //! - `queue_scale`: the queue-scale scenario (issue 3): a queue of 100,000, machines freeing at
 //!   1,000/s, rank staleness and hand-off measured over sockets spread on child processes.
+//! - `room_scale`: the room-scale scenario (issue 9): one room, up to 19,000 viewer sockets over
+//!   child processes, chat at a set rate, churn, every message counted at every viewer.
 //! - `probe`: the server process seen from outside (`/proc/<pid>`, `/metrics`).
 //! - `stats`: latency samples, nearest-rank percentiles, the run's shared recorder.
 //! - `report`: outcomes, the printed table and the JSON report.
@@ -24,6 +26,7 @@ pub mod config;
 pub mod probe;
 pub mod queue_scale;
 pub mod report;
+pub mod room_scale;
 pub mod scenario;
 pub mod stats;
 

@@ -8,6 +8,10 @@
 //! `loadtest queue-scale ...` runs the queue-scale scenario instead (see `config::QUEUE_USAGE`);
 //! exit status 0 when it ran and no pushed rank lied, 1 otherwise, 2 bad usage or a run that could
 //! not complete. `queue-scale-child` is the socket-holding child it starts.
+//!
+//! `loadtest room-scale ...` runs the room-scale scenario (see `config::ROOM_USAGE`); exit status
+//! 0 when every message reached every viewer present and no event was skipped, 1 otherwise, 2 bad
+//! usage or a run that could not complete. `room-scale-child` is the socket-holding child it starts.
 
 use std::path::Path;
 
@@ -35,6 +39,24 @@ fn main() {
                 std::process::exit(2)
             });
             let report = loadtest::queue_scale::run_blocking(&config).unwrap_or_else(|e| {
+                eprintln!("loadtest: {e}");
+                std::process::exit(2)
+            });
+            print!("{}", report.table());
+            write_json(json.as_deref(), &report);
+            std::process::exit(report.exit_code());
+        }
+        Some("room-scale-child") => {
+            args.next();
+            std::process::exit(loadtest::room_scale::child::main(args));
+        }
+        Some("room-scale") => {
+            args.next();
+            let (config, json) = loadtest::config::parse_room_args(args).unwrap_or_else(|e| {
+                eprintln!("loadtest: {e}\n{}", loadtest::config::ROOM_USAGE);
+                std::process::exit(2)
+            });
+            let report = loadtest::room_scale::run_blocking(&config).unwrap_or_else(|e| {
                 eprintln!("loadtest: {e}");
                 std::process::exit(2)
             });

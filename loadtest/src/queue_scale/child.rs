@@ -309,6 +309,7 @@ impl Child {
                 self.st.borrow_mut().error("socket", &Failure::Authorization(s));
             }
             Incoming::Closed => self.st.borrow_mut().closed += 1,
+            Incoming::Frame { .. } => {}
         }
     }
 

@@ -1,0 +1,579 @@
+//! The room-scale scenario (issue 9): one live room, thousands of viewers watching it over
+//! WebSockets, some chatting, some leaving and coming back, and every chat message counted at
+//! every viewer.
+//!
+//! 1. **Logins.** The host and the viewers log in through the real calls (`sendcode`, the dev
+//!    SMS outbox, `login`), `concurrency` at a time through one bounded pool, dropped afterwards.
+//! 2. **Room.** The host creates the room: `room/relayCheck`, `room/params`, `room/relay` (the
+//!    create call, authType 2). The relay game is not started: the room is open from creation
+//!    and its chat does not depend on the game.
+//! 3. **Viewers.** `procs` child processes (`room-scale-child`) each take an interleaved share of
+//!    the viewers (viewer `i` to child `i % procs`), bind their sockets to 127.0.0.2, .3, ...,
+//!    and for each open `/echo`, enter (`room/loginRelayRoom`) and watch (ROOM_WATCH from the
+//!    entry answer's position). The first `chatters` viewers chat; the last `churners` churn.
+//! 4. **Window.** The parent sends chat (`room/chat/send`, text `rs#<seq>@<send µs>`) at `rate`
+//!    messages a second in all, round-robin over the chatters; the children's churners leave
+//!    (ROOM_UNWATCH, `room/exit`) and come back (enter, watch) at `churn` a second in all. Then
+//!    `drain` for the last messages.
+//! 5. **Figures.** The children count every event of every frame and every chat receipt
+//!    (`count`), and report per message its receipts and last receipt, every receipt's latency,
+//!    and per viewer present throughout whether it missed a message or an offset. With
+//!    `server_pid`, the server's CPU from the window's start to the drain's end (`/proc`) gives
+//!    CPU-seconds per million deliveries, and its RSS before and after the viewers connect
+//!    bytes per viewer.
+//!
+//! Loopback only (`config::loopback_base`), bounded in count, and under one deadline
+//! (`timeout`): the run stops by itself, and the children end with the parent's stdin.
+
+pub mod child;
+pub mod count;
+pub mod frames;
+pub mod report;
+pub mod wire;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::Ipv4Addr;
+use std::process::{Child as Process, Command as Spawn, Stdio};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::client::{http_client, Browser, Failure};
+use crate::config::RoomConfig;
+use crate::probe::{self, wall_us};
+use crate::report::PhaseRow;
+use crate::stats::Samples;
+use count::Tally;
+use report::{RoomReport, ServerFigures};
+use wire::{Command, Event, ViewerSeat};
+
+pub const CHAT: &str = "/api/japi/yoo/room/chat/send";
+
+/// Runs the scenario; must run inside an actix-rt `System` (see [`run_blocking`]).
+pub async fn run(cfg: &RoomConfig) -> Result<RoomReport, String> {
+    let base = cfg.validate()?;
+    let phase = Rc::new(RefCell::new("start".to_string()));
+    match tokio::time::timeout(cfg.timeout, scenario(cfg, &base, phase.clone())).await {
+        Ok(r) => r,
+        Err(_) => Err(format!(
+            "room-scale: the {} s deadline passed during {}",
+            cfg.timeout.as_secs(),
+            phase.borrow()
+        )),
+    }
+}
+
+/// [`run`] on a fresh actix-rt `System` on this thread.
+pub fn run_blocking(cfg: &RoomConfig) -> Result<RoomReport, String> {
+    actix_rt::System::new().block_on(run(cfg))
+}
+
+fn note(msg: &str) {
+    eprintln!("room-scale: {msg}");
+}
+
+/// A logged-in user: the cookies a child or a chat call needs.
+#[derive(Clone)]
+struct Login {
+    device: String,
+    sid: String,
+    csrf: String,
+}
+
+/// Call latencies by name, and failures by (call, cause).
+#[derive(Default)]
+struct Calls {
+    samples: BTreeMap<&'static str, Samples>,
+    errors: BTreeMap<(String, String), usize>,
+}
+
+impl Calls {
+    async fn timed(
+        calls: &RefCell<Calls>,
+        name: &'static str,
+        fut: impl std::future::Future<Output = Result<Value, Failure>>,
+    ) -> Result<Value, Failure> {
+        let sent = Instant::now();
+        let r = fut.await;
+        let mut c = calls.borrow_mut();
+        match &r {
+            Ok(_) => c.samples.entry(name).or_default().record(sent.elapsed()),
+            Err(f) => *c.errors.entry((name.to_string(), f.to_string())).or_default() += 1,
+        }
+        r
+    }
+}
+
+async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<RoomReport, String> {
+    let began = Instant::now();
+    let set_phase = |p: &str| {
+        *phase.borrow_mut() = p.to_string();
+        note(&format!("{p} ({:.0} s)", began.elapsed().as_secs_f64()));
+    };
+    let mut report = RoomReport {
+        url: base.to_string(),
+        viewers: cfg.viewers,
+        chatters: cfg.chatters,
+        rate: cfg.rate,
+        churn: cfg.churn,
+        churners: cfg.churners,
+        procs: cfg.procs,
+        ideal_per_s: cfg.viewers as f64 * cfg.rate,
+        ..Default::default()
+    };
+    let pid = cfg.server_pid;
+    let calls = Rc::new(RefCell::new(Calls::default()));
+    let run_tag = format!("{:x}", (wall_us() as u64) % (1 << 36));
+
+    // 1. Logins: the host (0) and the viewers (1..=N).
+    set_phase(&format!("logins: the host and {} viewers", cfg.viewers));
+    let http = http_client(cfg.concurrency, None);
+    let (logins, row) = login_all(cfg, base, &http, &run_tag, &calls).await;
+    report.setup.push(row);
+    let host = logins
+        .first()
+        .and_then(|l| l.clone())
+        .ok_or("the host could not log in (see the errors)".to_string())
+        .map_err(|e| with_errors(e, &calls))?;
+
+    // 2. The room.
+    set_phase("the host creates the room");
+    let mut hb = browser(base, &host, http.clone());
+    let c = &calls;
+    let form = json!({ "roomName": "压测房间", "mode": cfg.mode, "gameId": cfg.game_id, "isShow": 1, "authType": 2 });
+    let created = async {
+        Calls::timed(c, "room/relayCheck", hb.post("/api/japi/yoo/v2/room/relayCheck", &json!({}))).await?;
+        Calls::timed(c, "room/params", hb.post("/api/japi/yoo/v2/room/params", &json!({}))).await?;
+        Calls::timed(c, "room/relay", hb.post("/api/japi/yoo/v2/room/relay", &form)).await
+    }
+    .await
+    .map_err(|f| with_errors(format!("the host could not create the room: {f}"), &calls))?;
+    report.dd_rid = created["ddRid"].as_i64().ok_or("the create answer has no ddRid")?;
+    report.room_serial = created["roomSerial"].as_i64().unwrap_or(0);
+    drop(hb);
+    drop(http);
+
+    settle(cfg).await;
+    let mem_before = pid.and_then(probe::memory);
+
+    // 3. The viewers, over the children.
+    set_phase(&format!("viewers: {} over {} processes", cfg.viewers, cfg.procs));
+    let mut kids = Children::spawn(cfg, base, report.dd_rid)?;
+    let first_churner = cfg.viewers - cfg.churners;
+    let mut churners_of = vec![0usize; cfg.procs];
+    let mut chatters: Vec<Login> = Vec::new();
+    for (i, login) in logins.iter().skip(1).enumerate() {
+        let Some(l) = login else { continue };
+        let churner = i >= first_churner;
+        if churner {
+            churners_of[i % cfg.procs] += 1;
+        }
+        if i < cfg.chatters {
+            chatters.push(l.clone());
+        }
+        kids.send(
+            i % cfg.procs,
+            Command::Viewer(ViewerSeat {
+                index: i,
+                device: l.device.clone(),
+                sid: l.sid.clone(),
+                csrf: l.csrf.clone(),
+                churner,
+            }),
+        );
+    }
+    drop(logins);
+    let connecting = Instant::now();
+    kids.broadcast(Command::Connect(cfg.socket_concurrency.div_ceil(cfg.procs)));
+    let mut child_errors: BTreeMap<(String, String), usize> = BTreeMap::new();
+    kids.collect(|_, e| match e {
+        Event::Connected { ok, failed, fds } => {
+            report.watching += ok;
+            report.connect_failed += failed;
+            report.child_fds_max = report.child_fds_max.max(fds);
+            true
+        }
+        Event::Error { step, count, cause } => {
+            *child_errors.entry((step, cause)).or_default() += count;
+            false
+        }
+        _ => false,
+    })
+    .await?;
+    let secs = connecting.elapsed().as_secs_f64();
+    report.setup.push(PhaseRow {
+        phase: "viewers watching".into(),
+        ok: report.watching,
+        failed: report.connect_failed,
+        seconds: secs,
+        per_sec: report.watching as f64 / secs.max(1e-9),
+    });
+    if report.watching == 0 || chatters.is_empty() {
+        return Err(format!("no viewer is watching or no chatter logged in: {child_errors:?}"));
+    }
+    settle(cfg).await;
+    let mem_watching = pid.and_then(probe::memory);
+
+    // 4. The window.
+    set_phase(&format!("window: {} s of chat at {} msg/s", cfg.window.as_secs(), cfg.rate));
+    let threads0 = pid.map(probe::thread_ticks).unwrap_or_default();
+    let cpu0 = pid.and_then(probe::cpu_ticks);
+    let own0 = probe::own_cpu_ticks().unwrap_or(0);
+    let w0 = wall_us();
+    for (i, n) in churners_of.iter().enumerate() {
+        let milli = if cfg.churners == 0 {
+            0
+        } else {
+            (cfg.churn * 1000.0 * *n as f64 / cfg.churners as f64).round() as u64
+        };
+        kids.send(
+            i,
+            Command::Window {
+                origin_us: w0,
+                churn_milli: milli,
+            },
+        );
+    }
+    kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
+    let sent = chat(cfg, base, report.dd_rid, &chatters, &calls).await;
+    let w1 = wall_us();
+    kids.broadcast(Command::Stop);
+    kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
+    report.sent = sent.0;
+    report.send_failed = sent.1;
+    set_phase(&format!("drain: {} s", cfg.drain.as_secs()));
+    tokio::time::sleep(cfg.drain).await;
+    let cpu1 = pid.and_then(probe::cpu_ticks);
+    let threads1 = pid.map(probe::thread_ticks).unwrap_or_default();
+    let own1 = probe::own_cpu_ticks().unwrap_or(0);
+    let w2 = wall_us();
+    report.window_s = (w1 - w0) as f64 / 1e6;
+    report.drain_s = (w2 - w1) as f64 / 1e6;
+
+    // 5. The figures.
+    set_phase("collecting the figures");
+    let mut tally = Tally::new(w0);
+    let mut child_cpu = 0;
+    kids.broadcast(Command::Report { lo: 1, hi: report.sent });
+    kids.collect(|_, e| match e {
+        Event::Seq {
+            seq,
+            receipts,
+            send_us,
+            last_us,
+        } => {
+            tally.add_seq(
+                seq,
+                count::SeqRec {
+                    receipts,
+                    send_us,
+                    last_us,
+                },
+            );
+            false
+        }
+        Event::Latency { ms, count } => {
+            tally.latency.add(ms, count);
+            false
+        }
+        Event::Bin { bin, count } => {
+            tally.add_bin(bin, count);
+            false
+        }
+        Event::Viewers(v) => {
+            let s = &mut report.sums;
+            s.steady += v.steady;
+            s.complete += v.complete;
+            s.missing += v.missing;
+            s.events += v.events;
+            s.events_window += v.events_window;
+            s.offset_gaps += v.offset_gaps;
+            s.offset_dups += v.offset_dups;
+            s.chat_dups += v.chat_dups;
+            s.resets += v.resets;
+            s.closed += v.closed;
+            false
+        }
+        Event::Churn { exits, enters } => {
+            report.churn_exits += exits;
+            report.churn_enters += enters;
+            false
+        }
+        Event::Usage {
+            cpu_ticks,
+            decoded,
+            reused,
+        } => {
+            child_cpu += cpu_ticks;
+            report.frames_decoded += decoded;
+            report.frames_reused += reused;
+            false
+        }
+        Event::Error { step, count, cause } => {
+            *child_errors.entry((step, cause)).or_default() += count;
+            false
+        }
+        Event::End => true,
+        _ => false,
+    })
+    .await?;
+    drop(kids);
+    let mem_end = pid.and_then(probe::memory);
+
+    report.count(&tally, w0, w1);
+    let span = (w2 - w0) as f64 / 1e6;
+    if let (Some(a), Some(b), Some(before), Some(watching)) = (cpu0, cpu1, mem_before, mem_watching) {
+        let cpu_s = b.saturating_sub(a) as f64 / probe::TICKS_PER_SEC;
+        let added = watching.rss_kib as f64 - before.rss_kib as f64;
+        report.server = Some(ServerFigures {
+            cpu_s,
+            cpu_pct: cpu_s / span.max(1e-9) * 100.0,
+            cpu_s_per_million_deliveries: (report.deliveries > 0).then(|| cpu_s / report.deliveries as f64 * 1e6),
+            cpu_s_per_million_events: (report.sums.events_window > 0).then(|| cpu_s / report.sums.events_window as f64 * 1e6),
+            threads: probe::thread_deltas(&threads0, &threads1)
+                .into_iter()
+                .filter(|t| t.2 > 0)
+                .map(|(name, n, t)| (name, n, t as f64 / probe::TICKS_PER_SEC))
+                .collect(),
+            rss_before_kib: before.rss_kib,
+            rss_watching_kib: watching.rss_kib,
+            rss_end_kib: mem_end.map_or(0, |m| m.rss_kib),
+            bytes_per_viewer: (report.watching > 0).then(|| added * 1024.0 / report.watching as f64),
+        });
+    }
+    report.harness_cpu_pct = (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / span.max(1e-9) * 100.0;
+    let c = calls.borrow();
+    report.calls = c.samples.iter().filter_map(|(k, s)| Some((k.to_string(), s.summary()?))).collect();
+    report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
+    report.errors.extend(child_errors.into_iter().map(|((s, e), n)| (s, e, n)));
+    report.elapsed_s = began.elapsed().as_secs_f64();
+    report.finish();
+    Ok(report)
+}
+
+fn with_errors(msg: String, calls: &RefCell<Calls>) -> String {
+    let errors: Vec<String> = calls.borrow().errors.iter().map(|((s, e), n)| format!("{s}: {e} x{n}")).collect();
+    format!("{msg} [{}]", errors.join("; "))
+}
+
+fn browser(base: &str, l: &Login, http: awc::Client) -> Browser {
+    let mut b = Browser::with_client(base, &l.device, http);
+    b.set_cookie("yoo_sid", &l.sid);
+    b.set_cookie("_csrfToken", &l.csrf);
+    b
+}
+
+async fn settle(cfg: &RoomConfig) {
+    if cfg.server_pid.is_some() && !cfg.settle.is_zero() {
+        note(&format!("settling {} s before reading memory", cfg.settle.as_secs()));
+        tokio::time::sleep(cfg.settle).await;
+    }
+}
+
+/// Logs in users `0..=viewers` (`concurrency` at a time); `None` for those that failed.
+async fn login_all(
+    cfg: &RoomConfig,
+    base: &str,
+    http: &awc::Client,
+    run_tag: &str,
+    calls: &Rc<RefCell<Calls>>,
+) -> (Vec<Option<Login>>, PhaseRow) {
+    let started = Instant::now();
+    let slots = Arc::new(Semaphore::new(cfg.concurrency));
+    let mut tasks = Vec::with_capacity(cfg.viewers + 1);
+    for index in 0..=cfg.viewers {
+        let Ok(permit) = slots.clone().acquire_owned().await else {
+            break;
+        };
+        let mut b = Browser::with_client(base, &format!("rs-{run_tag}-{index}"), http.clone());
+        let (phone, calls) = (cfg.phone(index), calls.clone());
+        tasks.push(actix_rt::spawn(async move {
+            let _permit = permit;
+            let c = &*calls;
+            Calls::timed(c, "sendcode", b.post("/api/passport/login/sendcode", &json!({ "phone": phone }))).await?;
+            let outbox = Calls::timed(c, "sms outbox", b.get(&format!("/api/dev/sms/outbox?phone={phone}"))).await?;
+            let code = crate::scenario::outbox_code(&outbox).map_err(|(_, f)| f)?;
+            let login = json!({ "cellphone": phone, "code": code, "device_no": b.device() });
+            Calls::timed(c, "login", b.post("/api/passport/login", &login)).await?;
+            Ok::<Login, Failure>(Login {
+                device: b.device().to_string(),
+                sid: b.cookie("yoo_sid").unwrap_or_default().to_string(),
+                csrf: b.cookie("_csrfToken").unwrap_or_default().to_string(),
+            })
+        }));
+    }
+    let mut out = Vec::with_capacity(tasks.len());
+    for t in tasks {
+        out.push(t.await.ok().and_then(Result::ok));
+    }
+    let ok = out.iter().filter(|l| l.is_some()).count();
+    let secs = started.elapsed().as_secs_f64();
+    let row = PhaseRow {
+        phase: "logins".into(),
+        ok,
+        failed: out.len() - ok,
+        seconds: secs,
+        per_sec: ok as f64 / secs.max(1e-9),
+    };
+    note(&format!("  {ok} logged in, {} failed in {secs:.1} s", out.len() - ok));
+    (out, row)
+}
+
+/// Sends `rate` messages a second for the window, round-robin over the chatters, each on a task
+/// of its own (a slow answer does not delay the next message); waits for the answers. Returns
+/// (messages sent, sends that failed).
+async fn chat(cfg: &RoomConfig, base: &str, dd_rid: i64, chatters: &[Login], calls: &Rc<RefCell<Calls>>) -> (u32, u32) {
+    // Enough connections that sends at the rate never queue behind each other.
+    let http = http_client(256, None);
+    let failed = Rc::new(std::cell::Cell::new(0u32));
+    let t0 = tokio::time::Instant::now();
+    let count = (cfg.rate * cfg.window.as_secs_f64()).floor() as u32;
+    let mut tasks = Vec::with_capacity(count as usize);
+    for k in 0..count {
+        tokio::time::sleep_until(t0 + Duration::from_secs_f64(k as f64 / cfg.rate)).await;
+        let seq = k + 1;
+        let mut b = browser(base, &chatters[k as usize % chatters.len()], http.clone());
+        let (calls, failed) = (calls.clone(), failed.clone());
+        let body = json!({ "ddRid": dd_rid, "text": count::marker(seq, wall_us()) });
+        tasks.push(actix_rt::spawn(async move {
+            if Calls::timed(&calls, "room/chat/send", b.post(CHAT, &body)).await.is_err() {
+                failed.set(failed.get() + 1);
+            }
+        }));
+    }
+    // Close the window at its end even when the last message went out earlier.
+    tokio::time::sleep_until(t0 + cfg.window).await;
+    for t in tasks {
+        let _ = t.await;
+    }
+    (count, failed.get())
+}
+
+/// The socket-holding child processes; killed when dropped.
+struct Children {
+    procs: Vec<Process>,
+    /// Lines to each child's stdin, written by a thread per child.
+    inputs: Vec<std::sync::mpsc::Sender<String>>,
+    /// Reports of every child: (child, event), or (child, None) when its stdout closed.
+    events: mpsc::UnboundedReceiver<(usize, Option<Event>)>,
+}
+
+impl Children {
+    fn spawn(cfg: &RoomConfig, base: &str, dd_rid: i64) -> Result<Children, String> {
+        let exe = match &cfg.exe {
+            Some(p) => p.clone(),
+            None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
+        };
+        // Source addresses 127.0.0.2, .3, ... when the server is reached over IPv4 loopback.
+        let spread = cfg.spread_addresses
+            && base
+                .strip_prefix("http://")
+                .and_then(|h| h.split(':').next())
+                .is_some_and(|h| h.parse::<Ipv4Addr>().is_ok());
+        let (tx, events) = mpsc::unbounded_channel();
+        let mut kids = Children {
+            procs: Vec::new(),
+            inputs: Vec::new(),
+            events,
+        };
+        for i in 0..cfg.procs {
+            let mut cmd = Spawn::new(&exe);
+            cmd.arg("room-scale-child")
+                .args(["--url", base])
+                .args(["--dd-rid", &dd_rid.to_string()])
+                .args(["--mode", &cfg.mode.to_string()]);
+            if spread {
+                cmd.args(["--bind", &Ipv4Addr::new(127, 0, 0, 2 + (i % 250) as u8).to_string()]);
+            }
+            let mut p = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .map_err(|e| format!("cannot start {} room-scale-child: {e}", exe.display()))?;
+            let (stdin, stdout) = (p.stdin.take().expect("piped"), p.stdout.take().expect("piped"));
+            let (line_tx, line_rx) = std::sync::mpsc::channel::<String>();
+            std::thread::spawn(move || {
+                let mut w = std::io::BufWriter::new(stdin);
+                while let Ok(line) = line_rx.recv() {
+                    if writeln!(w, "{line}").is_err() {
+                        return;
+                    }
+                    while let Ok(line) = line_rx.try_recv() {
+                        if writeln!(w, "{line}").is_err() {
+                            return;
+                        }
+                    }
+                    if w.flush().is_err() {
+                        return;
+                    }
+                }
+            });
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                    match Event::parse(&line) {
+                        Some(e) => {
+                            let _ = tx.send((i, Some(e)));
+                        }
+                        None => eprintln!("room-scale: child {i} said {line:?}"),
+                    }
+                }
+                let _ = tx.send((i, None));
+            });
+            kids.procs.push(p);
+            kids.inputs.push(line_tx);
+        }
+        Ok(kids)
+    }
+
+    fn send(&self, child: usize, c: Command) {
+        let _ = self.inputs[child].send(c.line());
+    }
+
+    fn broadcast(&self, c: Command) {
+        for i in 0..self.inputs.len() {
+            self.send(i, c.clone());
+        }
+    }
+
+    /// Hands every event to `f` until `f` has answered true once for each child.
+    async fn collect(&mut self, mut f: impl FnMut(usize, Event) -> bool) -> Result<(), String> {
+        let mut pending = vec![true; self.procs.len()];
+        while pending.iter().any(|&p| p) {
+            match self.events.recv().await {
+                Some((i, Some(e))) => {
+                    if f(i, e) {
+                        pending[i] = false;
+                    }
+                }
+                Some((i, None)) => return Err(format!("socket child {i} ended early (see its messages above)")),
+                None => return Err("every socket child ended".into()),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        // Closing stdin ends a child; kill any that lingers.
+        self.inputs.clear();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        for p in &mut self.procs {
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = p.try_wait() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = p.kill();
+            let _ = p.wait();
+        }
+    }
+}
