@@ -21,6 +21,7 @@
 //! **Architecture Invariant:** traffic only goes to this machine (127.0.0.0/8, `localhost`,
 //! `[::1]`); [`config::loopback_base`] refuses every other target before a socket is opened.
 
+pub mod children;
 pub mod client;
 pub mod config;
 pub mod probe;

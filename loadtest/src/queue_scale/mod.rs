@@ -30,7 +30,6 @@ pub mod wire;
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::process::{Child as Process, Command as Spawn, Stdio};
@@ -633,42 +632,7 @@ impl Children {
             if spread {
                 cmd.args(["--bind", &Ipv4Addr::new(127, 0, 0, 2 + (i % 250) as u8).to_string()]);
             }
-            let mut p = cmd
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::inherit())
-                .spawn()
-                .map_err(|e| format!("cannot start {} queue-scale-child: {e}", exe.display()))?;
-            let (stdin, stdout) = (p.stdin.take().expect("piped"), p.stdout.take().expect("piped"));
-            let (line_tx, line_rx) = std::sync::mpsc::channel::<String>();
-            std::thread::spawn(move || {
-                let mut w = std::io::BufWriter::new(stdin);
-                while let Ok(line) = line_rx.recv() {
-                    if writeln!(w, "{line}").is_err() {
-                        return;
-                    }
-                    while let Ok(line) = line_rx.try_recv() {
-                        if writeln!(w, "{line}").is_err() {
-                            return;
-                        }
-                    }
-                    if w.flush().is_err() {
-                        return;
-                    }
-                }
-            });
-            let tx = tx.clone();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                    match Event::parse(&line) {
-                        Some(e) => {
-                            let _ = tx.send((i, Some(e)));
-                        }
-                        None => eprintln!("queue-scale: child {i} said {line:?}"),
-                    }
-                }
-                let _ = tx.send((i, None));
-            });
+            let (p, line_tx) = crate::children::spawn(cmd, i, "queue-scale", Event::parse, tx.clone())?;
             kids.procs.push(p);
             kids.inputs.push(line_tx);
         }
