@@ -394,13 +394,7 @@ impl Platform {
         node_delay: &[(i64, i64)],
         relay: Option<crate::room::view::RelayParams>,
     ) -> DomainResult<SessionView> {
-        let Some(relay) = relay else {
-            return self.start_game(uid, device_no, game_id, node_id, node_delay).await;
-        };
-        let room = self.relay_room_for_start(uid, game_id, &relay).await?;
-        let view = self.start_game(uid, device_no, game_id, node_id, node_delay).await?;
-        self.relay_started(room, uid, &view).await;
-        Ok(view)
+        self.relay_start(uid, device_no, game_id, node_id, node_delay, relay, false).await
     }
 
     /// `changeGame` with the relay extra params: the host switches their room to `game_id`
@@ -416,11 +410,32 @@ impl Platform {
         node_delay: &[(i64, i64)],
         relay: Option<crate::room::view::RelayParams>,
     ) -> DomainResult<SessionView> {
+        self.relay_start(uid, device_no, game_id, node_id, node_delay, relay, true).await
+    }
+
+    /// [`Platform::start_game_with`] (`switch` false) and [`Platform::change_game_with`]
+    /// (`switch` true): the room is checked (a new relay, or the host's room switching game)
+    /// before the session starts, and follows it after.
+    #[allow(clippy::too_many_arguments)]
+    async fn relay_start(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<crate::room::view::RelayParams>,
+        switch: bool,
+    ) -> DomainResult<SessionView> {
         let Some(relay) = relay else {
-            return self.change_game(uid, device_no, game_id, node_id, node_delay).await;
+            return self.start_or_switch(uid, device_no, game_id, node_id, node_delay, switch).await;
         };
-        let room = self.switch_room_game(uid, game_id, &relay).await?;
-        let view = self.change_game(uid, device_no, game_id, node_id, node_delay).await?;
+        let room = if switch {
+            self.switch_room_game(uid, game_id, &relay).await?
+        } else {
+            self.relay_room_for_start(uid, game_id, &relay).await?
+        };
+        let view = self.start_or_switch(uid, device_no, game_id, node_id, node_delay, switch).await?;
         self.relay_started(room, uid, &view).await;
         Ok(view)
     }
