@@ -71,6 +71,8 @@ fn enter(dd_rid: i64, password: Option<&str>) -> EnterRoom {
 #[derive(Default)]
 struct Frames {
     frames: Mutex<Vec<String>>,
+    /// The offsets each event frame covers.
+    covers: Mutex<Vec<(u64, u64)>>,
     gone: std::sync::atomic::AtomicBool,
 }
 
@@ -78,6 +80,9 @@ impl RoomSink for Frames {
     fn send(&self, frame: &Bytes) -> bool {
         let text = String::from_utf8_lossy(frame).to_string();
         self.frames.lock().push(text.split('|').nth(2).unwrap_or("").to_string());
+        if let Some((a, b)) = text.split('|').nth(3).and_then(|c| c.split_once('-')) {
+            self.covers.lock().push((a.parse().unwrap(), b.parse().unwrap()));
+        }
         !self.gone.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
@@ -110,6 +115,22 @@ impl Frames {
 
     fn codes(&self) -> Vec<i32> {
         self.events().into_iter().map(|(_, c)| c).collect()
+    }
+
+    fn covers(&self) -> Vec<(u64, u64)> {
+        self.covers.lock().clone()
+    }
+
+    /// The (offset, code) of the last frame's events.
+    fn last_frame(&self) -> Vec<(u64, i32)> {
+        let f = self.frames.lock().last().cloned().unwrap_or_default();
+        f.split(',')
+            .filter(|e| !e.is_empty())
+            .map(|e| {
+                let (o, c) = e.split_once(':').unwrap();
+                (o.parse().unwrap(), c.parse().unwrap())
+            })
+            .collect()
     }
 
     fn resets(&self) -> Vec<String> {
@@ -386,6 +407,27 @@ async fn fan_out_reaches_every_sink_once_in_order_with_batching() {
             "the last came after the first chat"
         );
     }
+    // A busy room's batch carries its entries as one ROOM_ENTER and its leaves as one
+    // ROOM_LEAVE; the frame still covers every offset after the last one.
+    let covered = fh.covers().last().copied().unwrap();
+    assert_eq!(covered.1, last);
+    let mut extra = vec![];
+    for i in 0..3 {
+        let v = user(&p, &format!("1390000006{i}")).await;
+        p.enter_room(v, "d", enter(dd, None)).await.unwrap();
+        extra.push(v);
+    }
+    p.exit_room(extra[0]).await.unwrap();
+    p.exit_room(extra[1]).await.unwrap();
+    p.chat_send(host, dd, "欢迎".into(), None).await.unwrap();
+    pass(100).await;
+    let now_at = p.room_info(host, Some(dd)).await.unwrap().offset;
+    assert!(now_at >= last + 6, "three entries, two leaves and a chat");
+    assert_eq!(fh.covers().last(), Some(&(last + 1, now_at)), "every offset covered");
+    let codes: Vec<i32> = fh.last_frame().iter().map(|(_, c)| *c).collect();
+    assert_eq!(codes.iter().filter(|c| **c == 1004).count(), 1, "{codes:?}");
+    assert_eq!(codes.iter().filter(|c| **c == 1005).count(), 1, "{codes:?}");
+    assert_eq!(codes.last(), Some(&3000));
 }
 
 // A socket that drops and comes back with its position gets exactly what it missed, from the

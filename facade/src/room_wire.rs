@@ -7,6 +7,8 @@
 //! Room frames leave the Envelope's `offset` and `epoch` empty: the room's stream has its own
 //! inside `RoomEvents`, and the user push stream's numbering is not moved by them.
 
+use std::ops::RangeInclusive;
+
 use actix_web::web::Bytes;
 use actors::room::events::RoomEvent;
 use actors::room::wire::RoomWire;
@@ -50,11 +52,13 @@ fn envelope(kind: MessageType, content: Vec<u8>) -> Bytes {
 }
 
 impl RoomWire for ProtoRoomWire {
-    fn encode(&self, dd_rid: i64, epoch: &str, events: &[RoomEvent]) -> Bytes {
+    fn encode(&self, dd_rid: i64, epoch: &str, covers: RangeInclusive<u64>, events: &[RoomEvent]) -> Bytes {
         let batch = RoomEvents {
             dd_rid,
             epoch: epoch.to_string(),
             events: events.iter().map(event).collect(),
+            first_offset: *covers.start(),
+            last_offset: *covers.end(),
         };
         envelope(MessageType::RoomEvents, batch.encode_to_vec())
     }
@@ -100,14 +104,17 @@ mod tests {
                 ts_ms: 1001,
             },
         ];
-        let bytes = ProtoRoomWire.encode(7, "ep", &events);
+        let bytes = ProtoRoomWire.encode(7, "ep", 4..=5, &events);
         let env = Envelope::decode(bytes).unwrap();
         assert_eq!(
             (env.r#type, env.offset, env.epoch.as_str()),
             (MessageType::RoomEvents as i32, 0, "")
         );
         let batch = RoomEvents::decode(env.content.as_slice()).unwrap();
-        assert_eq!((batch.dd_rid, batch.epoch.as_str()), (7, "ep"));
+        assert_eq!(
+            (batch.dd_rid, batch.epoch.as_str(), batch.first_offset, batch.last_offset),
+            (7, "ep", 4, 5)
+        );
         assert_eq!(
             batch.events.iter().map(|e| (e.offset, e.code)).collect::<Vec<_>>(),
             [(4, 1001), (5, 2031)]

@@ -7,7 +7,8 @@
 //! 3. the platform's index follows who joined and left;
 //! 4. a new controller is told to the game host (`Platform::set_stream_controller`);
 //! 5. the events go to the watchers: at once while the room has at most `batch_threshold`
-//!    watchers, else within `batch_ms` as one frame;
+//!    watchers, else within `batch_ms` as one frame, its entries and leaves merged into one
+//!    event each (`events::merge_presence`);
 //! 6. a changed form or relay is stored; an ended room stores its summary, tells every member
 //!    (USER_RELAY_END) and stops.
 //!
@@ -243,6 +244,7 @@ impl Actor for RoomActor {
                     sink,
                     position: pos,
                 };
+                self.merge_if_busy(state);
                 state.fan.join(&state.log, &*wire, state.record.dd_rid, watch);
                 state.st.watch_opened(uid);
                 // The reconnect window is closed: its timer goes (with its task's memory).
@@ -354,10 +356,18 @@ impl RoomActor {
     /// Sends the pending events; a gone sink closes its watch.
     fn flush(&self, state: &mut RoomActorState, now: i64) {
         state.timers.cancel(&Timer::Flush);
+        self.merge_if_busy(state);
         let wire = self.ctx.room_wire.read().clone();
         for uid in state.fan.flush(&state.log, &*wire, state.record.dd_rid) {
             state.st.watch_closed(uid, now);
         }
+    }
+
+    /// A busy room (more watchers than `batch_threshold`, so its events go out in batches)
+    /// merges each batch's entries and leaves (`events::merge_presence`).
+    fn merge_if_busy(&self, state: &mut RoomActorState) {
+        let busy = state.fan.len() > self.ctx.config.rooms.batch_threshold;
+        state.fan.set_merge(busy);
     }
 
     /// Stores a changed form or relay.

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::events::{EventLog, Resume, RoomEvent};
+use super::events::{merge_presence, EventLog, Resume, RoomEvent};
 use super::wire::{RoomSink, RoomWire, WatchId};
 
 /// One watching socket.
@@ -38,6 +38,8 @@ pub struct Fanout {
     watchers: Vec<Watcher>,
     /// The last offset sent to the watchers.
     flushed: u64,
+    /// Frames carry a batch's entries and leaves merged (a busy room, `merge_presence`).
+    merge: bool,
 }
 
 /// A watch to add.
@@ -74,6 +76,17 @@ impl Fanout {
         log.offset() > self.flushed
     }
 
+    /// Whether frames merge entries and leaves (the room's actor turns it on for a busy room).
+    pub fn set_merge(&mut self, merge: bool) {
+        self.merge = merge;
+    }
+
+    /// The frame of `events`, which cover the offsets `covers`.
+    fn frame(&self, wire: &dyn RoomWire, dd_rid: i64, log: &EventLog, covers: (u64, u64), events: Vec<RoomEvent>) -> Bytes {
+        let events = if self.merge { merge_presence(events) } else { events };
+        wire.encode(dd_rid, log.epoch(), covers.0..=covers.1, &events)
+    }
+
     /// A flushed position for a log that starts now (a new or restarted room).
     pub fn start_at(&mut self, offset: u64) {
         self.flushed = offset;
@@ -87,10 +100,13 @@ impl Fanout {
             Some((epoch, after)) => match log.since(epoch, after) {
                 Resume::Missed(events) => {
                     let now: Vec<RoomEvent> = events.into_iter().filter(|e| e.offset <= self.flushed).cloned().collect();
-                    if !now.is_empty() && !sink.send(&wire.encode(dd_rid, log.epoch(), &now)) {
-                        return Joined::Resumed(0);
+                    let sent = now.len();
+                    if let Some(last) = now.last().map(|e| e.offset) {
+                        if !sink.send(&self.frame(wire, dd_rid, log, (after + 1, last), now)) {
+                            return Joined::Resumed(0);
+                        }
                     }
-                    (after.max(self.flushed) + 1, Joined::Resumed(now.len()))
+                    (after.max(self.flushed) + 1, Joined::Resumed(sent))
                 }
                 Resume::Reset => {
                     if !sink.send(&wire.reset(dd_rid, log.epoch(), log.offset())) {
@@ -137,25 +153,32 @@ impl Fanout {
         }
         let events: Vec<RoomEvent> = log.tail(start).cloned().collect();
         let first = events.first().map_or(start, |e| e.offset);
-        let mut shared: Option<Bytes> = None;
+        let mut shared: Option<(Bytes, u64)> = None;
         let mut gone = vec![];
         let mut deliveries = 0u64;
-        self.watchers.retain_mut(|w| {
+        let mut watchers = std::mem::take(&mut self.watchers);
+        watchers.retain_mut(|w| {
             let until = w.until.unwrap_or(u64::MAX);
             let ok = if w.from <= first && until >= last {
-                let frame = shared.get_or_insert_with(|| wire.encode(dd_rid, log.epoch(), &events));
-                deliveries += events.len() as u64;
+                let (frame, n) = shared.get_or_insert_with(|| {
+                    let frame = self.frame(wire, dd_rid, log, (first, last), events.clone());
+                    (frame, events.len() as u64)
+                });
+                deliveries += *n;
                 w.sink.send(frame)
             } else {
                 let part: Vec<RoomEvent> = events.iter().filter(|e| e.offset >= w.from && e.offset <= until).cloned().collect();
                 deliveries += part.len() as u64;
-                part.is_empty() || w.sink.send(&wire.encode(dd_rid, log.epoch(), &part))
+                part.is_empty()
+                    || w.sink
+                        .send(&self.frame(wire, dd_rid, log, (w.from.max(first), until.min(last)), part))
             };
             if !ok {
                 gone.push(w.uid);
             }
             ok && w.until.is_none_or(|u| u > last)
         });
+        self.watchers = watchers;
         metrics::counter!("yoo_room_frames_total").increment(1);
         metrics::counter!("yoo_room_deliveries_total").increment(deliveries);
         gone
@@ -166,20 +189,23 @@ impl Fanout {
 mod tests {
     use super::*;
     use crate::room::events::RoomEventKind;
+    use crate::room::view::RoomUser;
     use crate::room::wire::DebugWire;
     use parking_lot::Mutex;
 
     #[derive(Default)]
     struct Sink {
         frames: Mutex<Vec<String>>,
+        /// The events and the offsets covered ("1:1004,3:1002|1-6").
+        raw: Mutex<Vec<String>>,
         gone: std::sync::atomic::AtomicBool,
     }
 
     impl RoomSink for Sink {
         fn send(&self, frame: &Bytes) -> bool {
-            self.frames
-                .lock()
-                .push(String::from_utf8_lossy(frame).split('|').nth(2).unwrap_or("").to_string());
+            let text = String::from_utf8_lossy(frame);
+            self.frames.lock().push(text.split('|').nth(2).unwrap_or("").to_string());
+            self.raw.lock().push(text.splitn(3, '|').nth(2).unwrap_or("").to_string());
             !self.gone.load(std::sync::atomic::Ordering::Relaxed)
         }
     }
@@ -239,14 +265,51 @@ mod tests {
         assert_eq!(fan.len(), 1);
     }
 
+    // A busy room's frames merge entries and leaves but still cover every offset: the shared
+    // frame, a mid-batch joiner's tail and a resume alike.
+    #[test]
+    fn merged_frames_cover_every_offset() {
+        let mut log = EventLog::new("e".into());
+        let mut fan = Fanout::default();
+        fan.set_merge(true);
+        let (a, b) = (Arc::new(Sink::default()), Arc::new(Sink::default()));
+        fan.join(&log, &DebugWire, 1, nw(1, 10, &a, Some(("e", 0))));
+        let user = |uid| RoomUser {
+            uid,
+            nickname: "n".into(),
+            avatar: "".into(),
+            status: 0,
+            member: None,
+        };
+        let enter = |uid| RoomEventKind::RoomEnter {
+            user: user(uid),
+            others: 0,
+        };
+        log.push(enter(1), vec![], vec![], 0);
+        log.push(enter(2), vec![], vec![], 0);
+        fan.join(&log, &DebugWire, 1, nw(2, 11, &b, Some(("e", 1))));
+        log.push(RoomEventKind::MikeInfoChange, vec![], vec![], 0);
+        log.push(RoomEventKind::RoomLeave { uid: 1, others: 0 }, vec![], vec![], 0);
+        log.push(enter(3), vec![], vec![], 0);
+        log.push(RoomEventKind::RoomLeave { uid: 2, others: 0 }, vec![], vec![], 0);
+        fan.flush(&log, &DebugWire, 1);
+        let raw = |s: &Sink| s.raw.lock().clone();
+        assert_eq!(raw(&a), vec!["1:1004,3:1002,4:1005|1-6"]);
+        assert_eq!(raw(&b), vec!["2:1004,3:1002,4:1005|2-6"]);
+        // A resume from offset 2 gets 3..=6 merged in one frame that says so.
+        let c = Arc::new(Sink::default());
+        assert_eq!(fan.join(&log, &DebugWire, 1, nw(3, 12, &c, Some(("e", 2)))), Joined::Resumed(4));
+        assert_eq!(raw(&c), vec!["3:1002,4:1005,5:1004|3-6"]);
+    }
+
     /// Counts encodes.
     #[derive(Default)]
     struct Counting(std::sync::atomic::AtomicUsize);
 
     impl RoomWire for Counting {
-        fn encode(&self, dd_rid: i64, epoch: &str, events: &[RoomEvent]) -> Bytes {
+        fn encode(&self, dd_rid: i64, epoch: &str, covers: std::ops::RangeInclusive<u64>, events: &[RoomEvent]) -> Bytes {
             self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            DebugWire.encode(dd_rid, epoch, events)
+            DebugWire.encode(dd_rid, epoch, covers, events)
         }
 
         fn reset(&self, dd_rid: i64, epoch: &str, offset: u64) -> Bytes {

@@ -365,7 +365,7 @@ impl RoomState {
         if uid != self.info.host {
             self.timers.push((TimerKey::Away(uid), now + self.rules.reconnect_ms));
         }
-        self.all(RoomEventKind::RoomEnter { user });
+        self.all(RoomEventKind::RoomEnter { user, others: 0 });
     }
 
     /// Enters the room with the outcomes of social.md §4.5 in the design's order: barred, minor,
@@ -470,7 +470,7 @@ impl RoomState {
             self.control_changed(change, Cause::Left);
         }
         self.chat_bans.remove(&uid);
-        self.all(RoomEventKind::RoomLeave { uid });
+        self.all(RoomEventKind::RoomLeave { uid, others: 0 });
         if seat_changed {
             self.fill_seats();
             self.all(RoomEventKind::MikeInfoChange);

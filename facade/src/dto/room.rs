@@ -542,9 +542,16 @@ pub fn event_data(kind: &RoomEventKind, exclude_user_ids: &[i64]) -> String {
         } => json!({"roomName": room_name, "mode": mode, "isShow": *is_show as i32, "hasPassword": has_password}),
         K::GameInfoChange { status } => json!({ "status": status }),
         K::ControlChange { controller } => json!({"controller": controller, "excludeUserId": exclude_user_ids}),
-        K::RoomEnter { user } | K::ControlRequest { user } | K::InviteDeny { user } => room_user_json(user),
+        // `count`: the entrants (or leavers) a busy room's batch merged into this one event.
+        K::RoomEnter { user, others } => {
+            let mut v = room_user_json(user);
+            v["count"] = json!(u64::from(*others) + 1);
+            v
+        }
+        K::RoomLeave { uid, others } => json!({ "userId": uid, "count": u64::from(*others) + 1 }),
+        K::ControlRequest { user } | K::InviteDeny { user } => room_user_json(user),
         K::MikeUpInvite { host } | K::ControlOnInvite { host } => room_user_json(host),
-        K::RoomLeave { uid } | K::MikeBlockTmp { uid } | K::Block { uid } | K::Unblock { uid } => json!({ "userId": uid }),
+        K::MikeBlockTmp { uid } | K::Block { uid } | K::Unblock { uid } => json!({ "userId": uid }),
         K::WelcomeMessageChange { text } => json!({ "text": text }),
         K::Gift {
             giver,
@@ -608,9 +615,25 @@ mod tests {
     #[test]
     fn event_data_has_the_spec_s_fields() {
         check(
-            RoomEventKind::RoomEnter { user: user(7, "小明") },
+            RoomEventKind::RoomEnter {
+                user: user(7, "小明"),
+                others: 0,
+            },
             &[],
-            json!({"nickname": "小明", "userId": 7}),
+            json!({"nickname": "小明", "userId": 7, "count": 1}),
+        );
+        check(
+            RoomEventKind::RoomEnter {
+                user: user(7, "小明"),
+                others: 4,
+            },
+            &[],
+            json!({"nickname": "小明", "count": 5}),
+        );
+        check(
+            RoomEventKind::RoomLeave { uid: 7, others: 2 },
+            &[],
+            json!({"userId": 7, "count": 3}),
         );
         check(
             RoomEventKind::ControlRequest { user: user(7, "小明") },

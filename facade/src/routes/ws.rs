@@ -736,7 +736,7 @@ mod tests {
     async fn room_frames_go_out_as_encoded() {
         use actors::room::wire::RoomWire;
         let (mut socket, _send, sink) = socket();
-        let batch = crate::room_wire::ProtoRoomWire.encode(3, "ep", &[]);
+        let batch = crate::room_wire::ProtoRoomWire.encode(3, "ep", 1..=1, &[]);
         let room_sink: Arc<dyn RoomSink> = sink.clone();
         assert!(room_sink.send(&batch));
         assert!(sink.push(&Push::Notice(Notice::TimeShort {

@@ -81,13 +81,17 @@ describe('room rules', () => {
     expect(validatePassword('0000')).toBeNull();
   });
 
-  // a batch is applied after the last offset; duplicates are dropped; a hole is a gap
+  // a batch is applied after the last offset; a copy is dropped; a batch past the next offset is a gap
   it('orders events by offset', () => {
-    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', [ev(3), ev(4)])).toEqual({ apply: [ev(3), ev(4)], gap: false });
-    expect(orderEvents({ epoch: 'e', offset: 4 }, 'e', [ev(3), ev(4), ev(5)])).toEqual({ apply: [ev(5)], gap: false });
-    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', [ev(4), ev(3)])).toEqual({ apply: [ev(3), ev(4)], gap: false });
-    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', [ev(3), ev(5)])).toEqual({ apply: [ev(3)], gap: true });
-    expect(orderEvents({ epoch: 'e', offset: 2 }, 'other', [ev(3)])).toEqual({ apply: [], gap: true });
+    const b = (first: number, last: number, ...offsets: number[]) => ({ first, last, events: offsets.map((o) => ev(o)) });
+    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', b(3, 4, 3, 4))).toEqual({ apply: [ev(3), ev(4)], gap: false, offset: 4 });
+    expect(orderEvents({ epoch: 'e', offset: 4 }, 'e', b(3, 5, 3, 4, 5))).toEqual({ apply: [ev(5)], gap: false, offset: 5 });
+    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', b(3, 4, 4, 3))).toEqual({ apply: [ev(3), ev(4)], gap: false, offset: 4 });
+    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', b(4, 5, 4, 5))).toEqual({ apply: [], gap: true, offset: 2 });
+    expect(orderEvents({ epoch: 'e', offset: 2 }, 'other', b(3, 3, 3))).toEqual({ apply: [], gap: true, offset: 2 });
+    expect(orderEvents({ epoch: 'e', offset: 9 }, 'e', b(3, 9, 3, 9))).toEqual({ apply: [], gap: false, offset: 9 });
+    // a busy room's merged batch: 3..=8 carried as three events, no gap
+    expect(orderEvents({ epoch: 'e', offset: 2 }, 'e', b(3, 8, 3, 5, 8))).toEqual({ apply: [ev(3), ev(5), ev(8)], gap: false, offset: 8 });
   });
 
   it('filters targeted events', () => {

@@ -221,25 +221,24 @@ export function eventIsFor(e: Pick<RoomEventItem, 'userIds' | 'excludeUserIds'>,
 }
 
 /**
- * Where a batch of events stands against the position the client has applied: `apply` holds
- * the events to apply in order (duplicates dropped); `gap` is true when an offset was skipped or
- * the epoch changed, so the room must be refetched instead.
+ * Where a batch of events stands against the position the client has applied. A batch covers
+ * the offsets `first`..`last` (a busy room merges a batch's entries and leaves, so it may hold
+ * fewer events than offsets, never a gap): `apply` holds its events after the position, in
+ * order (what was applied before is dropped), and `offset` is the position after it; `gap` is
+ * true when the batch starts past the next offset or the epoch changed, so the room must be
+ * refetched instead.
  */
 export function orderEvents(
   position: { epoch: string | null; offset: number },
   epoch: string,
-  events: readonly RoomEventItem[],
-): { apply: RoomEventItem[]; gap: boolean } {
-  if (position.epoch !== null && position.epoch !== epoch) return { apply: [], gap: true };
-  const apply: RoomEventItem[] = [];
-  let last = position.offset;
-  for (const e of [...events].sort((a, b) => a.offset - b.offset)) {
-    if (e.offset <= last) continue; // a duplicate (resent after a resume, or a second copy)
-    if (e.offset !== last + 1) return { apply, gap: true };
-    apply.push(e);
-    last = e.offset;
-  }
-  return { apply, gap: false };
+  batch: { first: number; last: number; events: readonly RoomEventItem[] },
+): { apply: RoomEventItem[]; gap: boolean; offset: number } {
+  const at = position.offset;
+  if (position.epoch !== null && position.epoch !== epoch) return { apply: [], gap: true, offset: at };
+  if (batch.last <= at) return { apply: [], gap: false, offset: at }; // a second copy
+  if (batch.first > at + 1) return { apply: [], gap: true, offset: at };
+  const apply = batch.events.filter((e) => e.offset > at && e.offset <= batch.last).sort((a, b) => a.offset - b.offset);
+  return { apply, gap: false, offset: batch.last };
 }
 
 /** The event's `data` as an object (empty when absent or not an object). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../test/fakeTransport';
-import { loggedInRoot, PROFILE, settle } from '../test/helpers';
+import { loggedInRoot, PROFILE, roomBatch, settle } from '../test/helpers';
 import { ApplyState, BARRAGE_MAX, BarrageColor, RoomEventCode, RoomLoad, type RoomEventItem } from '../lib/room';
 import { RoomPaths } from './roomStore';
 
@@ -155,13 +155,13 @@ describe('RoomStore', () => {
     const { room, channel } = await entered();
     const a = chat('第一条');
     const b = chat('第二条');
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [a, b] });
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [b] });
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [a, b, chat('第三条')] });
+    channel.push(roomBatch(DD, 'e1', [a, b]));
+    channel.push(roomBatch(DD, 'e1', [b]));
+    channel.push(roomBatch(DD, 'e1', [a, b, chat('第三条')]));
     expect(room.chat.map((c) => c.text)).toEqual(['第一条', '第二条', '第三条']);
     expect(room.offset).toBe(13);
     // another room's events are not this room's
-    channel.push({ kind: 'roomEvents', ddRid: DD + 1, epoch: 'e1', events: [chat('别处')] });
+    channel.push(roomBatch(DD + 1, 'e1', [chat('别处')]));
     expect(room.chat).toHaveLength(3);
   });
 
@@ -171,7 +171,7 @@ describe('RoomStore', () => {
     const infoReads = t.api.callsTo(RoomPaths.info).length;
     server.offset = 20;
     nextOffset = 15;
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [chat('跳过了')] });
+    channel.push(roomBatch(DD, 'e1', [chat('跳过了')]));
     await settle();
     expect(t.api.callsTo(RoomPaths.info).length).toBe(infoReads + 1);
     expect(room.chat).toHaveLength(0);
@@ -191,27 +191,27 @@ describe('RoomStore', () => {
     expect(room.onlineCount).toBe(120);
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e2', afterOffset: 7 });
     nextOffset = 8;
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e2', events: [chat('新纪元')] });
+    channel.push(roomBatch(DD, 'e2', [chat('新纪元')]));
     expect(room.chat.map((c) => c.text)).toEqual(['新纪元']);
   });
 
   // a dropped socket: on reopen the watch resumes after the last applied offset
   it('resumes the watch after the last offset when the socket comes back', async () => {
     const { room, channel } = await entered();
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [chat('一'), chat('二')] });
+    channel.push(roomBatch(DD, 'e1', [chat('一'), chat('二')]));
     channel.drop();
     channel.reopen();
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 12 });
     // the server resends from 13 (and a copy of 12): each shows once
     nextOffset = 12;
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [chat('二'), chat('三')] });
+    channel.push(roomBatch(DD, 'e1', [chat('二'), chat('三')]));
     expect(room.chat.map((c) => c.text)).toEqual(['一', '二', '三']);
   });
 
   // targeted events reach only the users they name
   it('ignores events targeted at someone else', async () => {
     const { room, channel } = await entered();
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME + 1], desc: '被拒绝' })] });
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME + 1], desc: '被拒绝' })]));
     expect(room.applyState).toBe(ApplyState.NONE);
     expect(room.offset).toBe(11);
   });
@@ -228,7 +228,7 @@ describe('RoomStore', () => {
     expect(room.applyState).toBe(ApplyState.NONE);
 
     await room.applyControl();
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME], desc: '主播拒绝了你的申请' })] });
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME], desc: '主播拒绝了你的申请' })]));
     expect(room.applyState).toBe(ApplyState.DENIED);
     expect(room.applySecondsLeft).toBe(60);
     expect(root.ui.toasts.at(-1)?.message).toBe('主播拒绝了你的申请');
@@ -245,12 +245,12 @@ describe('RoomStore', () => {
     const { root, room, channel, server } = await entered();
     await room.applyControl();
     server.controllerId = ME;
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_ON, {}, { userIds: [ME] })] });
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_ON, {}, { userIds: [ME] })]));
     await settle();
     expect(room.applyState).toBe(ApplyState.NONE);
     expect(room.hasControl).toBe(true);
     server.controllerId = HOST;
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_OFF, {}, { userIds: [ME] })] });
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_OFF, {}, { userIds: [ME] })]));
     await settle();
     expect(room.hasControl).toBe(false);
     expect(root.ui.toasts.at(-1)?.message).toBe('当前用户被收回控制权');
@@ -261,30 +261,32 @@ describe('RoomStore', () => {
     const { room, channel } = await entered();
     const events = [];
     for (let i = 0; i < BARRAGE_MAX + 20; i++) events.push(chat(`消息${i}`));
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events });
+    channel.push(roomBatch(DD, 'e1', events));
     expect(room.barrage).toHaveLength(BARRAGE_MAX);
     expect(room.barrage[0].text).toBe('消息20');
-    channel.push({
-      kind: 'roomEvents',
-      ddRid: DD,
-      epoch: 'e1',
-      events: [chat('[微笑.png]好', ME, '我'), ev(RoomEventCode.ROOM_ENTER, { nickname: '小明', userId: 3 })],
-    });
+    channel.push(roomBatch(DD, 'e1', [chat('[微笑.png]好', ME, '我'), ev(RoomEventCode.ROOM_ENTER, { nickname: '小明', userId: 3 })]));
     const own = room.barrage.at(-2)!;
     expect(own).toMatchObject({ text: '[微笑]好', color: BarrageColor.DEFAULT, stroke: 2, strokeColor: '#F52846' });
     expect(room.barrage.at(-1)).toMatchObject({ text: '小明 进入房间', color: '#94F7C5', stroke: 0 });
+    // a busy room's batch: five entries carried as one event, its offsets covered without a gap
+    const merged = ev(RoomEventCode.ROOM_ENTER, { nickname: '小红', userId: 4, count: 5 });
+    nextOffset += 4;
+    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', first: merged.offset, last: merged.offset + 4, events: [merged] });
+    expect(room.barrage.at(-1)).toMatchObject({ text: '小红 等5人进入房间' });
+    channel.push(roomBatch(DD, 'e1', [chat('之后')]));
+    expect(room.barrage.at(-1)).toMatchObject({ text: '之后' });
     expect(room.barrageOn).toBe(true);
   });
 
   // CONTROL_REQUEST shows in the barrage only for the host
   it('shows control requests to the host only', async () => {
     const viewer = await entered();
-    viewer.channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })] });
+    viewer.channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })]));
     expect(viewer.room.barrage).toHaveLength(0);
     viewer.root.dispose();
 
     const host = await entered({ host: ME });
-    host.channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })] });
+    host.channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })]));
     expect(host.room.barrage.at(-1)).toMatchObject({ text: '小红 申请控制权', color: '#FE8342' });
   });
 
@@ -292,7 +294,7 @@ describe('RoomStore', () => {
   it('asks about a control invite and accepts it', async () => {
     const { root, channel, t } = await entered();
     t.api.on('POST', RoomPaths.controlInviteAccept, () => null);
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.CONTROL_ON_INVITE, {}, { userIds: [ME] })] });
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_ON_INVITE, {}, { userIds: [ME] })]));
     expect(root.ui.messageBoxes[0]).toMatchObject({ title: '邀请一起玩', message: '邀请你一起加入游戏，快来体验吧~', confirmText: '同意', cancelText: '拒绝' });
     root.ui.messageBoxes[0].resolve(true);
     await settle();
@@ -302,7 +304,7 @@ describe('RoomStore', () => {
   // KICK_OUT aimed at this user: the error view with the event's message
   it('shows the error view when kicked', async () => {
     const { room, channel } = await entered();
-    channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', events: [ev(RoomEventCode.KICK_OUT, {}, { userIds: [ME], msg: '你已被移出该房间' })] });
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.KICK_OUT, {}, { userIds: [ME], msg: '你已被移出该房间' })]));
     expect(room.load).toBe(RoomLoad.ERROR);
     expect(room.error).toEqual({ code: 2031, message: '你已被移出该房间' });
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'unwatch', ddRid: DD });

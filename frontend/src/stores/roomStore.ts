@@ -591,16 +591,17 @@ export class RoomStore {
 
   // ---------------------------------------------------------------- the event stream
 
-  /** A ROOM_EVENTS frame: applied in offset order; a duplicate is dropped, a gap refetches. */
-  applyEvents(ddRid: number, epoch: string, events: readonly RoomEventItem[]): void {
+  /** A ROOM_EVENTS frame: applied in offset order; a copy is dropped, a gap refetches. */
+  applyEvents(ddRid: number, epoch: string, batch: { first: number; last: number; events: readonly RoomEventItem[] }): void {
     if (ddRid !== this.ddRid || this.ended) return;
-    const { apply, gap } = orderEvents({ epoch: this.epoch, offset: this.offset }, epoch, events);
-    if (this.epoch === null) this.epoch = epoch;
-    for (const e of apply) {
-      this.offset = e.offset;
-      this.applyEvent(e);
+    const { apply, gap, offset } = orderEvents({ epoch: this.epoch, offset: this.offset }, epoch, batch);
+    if (gap) {
+      void this.resync(epoch, null);
+      return;
     }
-    if (gap) void this.resync(epoch, apply.length > 0 ? this.offset : null);
+    if (this.epoch === null) this.epoch = epoch;
+    for (const e of apply) this.applyEvent(e);
+    this.offset = offset;
   }
 
   /** A ROOM_RESET frame: the server cannot resume this client; refetch and watch from its position. */
@@ -676,11 +677,15 @@ export class RoomStore {
         void this.loadMike();
         if (this.isHost) void this.loadRequests();
         return;
-      case C.ROOM_ENTER:
+      case C.ROOM_ENTER: {
+        // a busy room's batch carries its entries as one event: `count` entered
+        const count = Number(data.count) > 1 ? Number(data.count) : 1;
+        const text = count > 1 ? `${nickname} 等${count}人进入房间` : `${nickname} 进入房间`;
         this.scheduleOnlineReload();
-        this.addChat(e, { kind: 'enter', nickname, text: `${nickname} 进入房间`, userId: numberOr(data.userId) });
-        this.addBarrage(`${nickname} 进入房间`, BarrageColor.ENTER);
+        this.addChat(e, { kind: 'enter', nickname, text, userId: numberOr(data.userId) });
+        this.addBarrage(text, BarrageColor.ENTER);
         return;
+      }
       case C.ROOM_LEAVE:
         this.scheduleOnlineReload();
         return;

@@ -186,7 +186,7 @@ export class RootStore {
         if (this.queue.queuedId !== null) void this.queue.loadCards();
         return;
       case 'roomEvents':
-        this.room?.applyEvents(push.ddRid, push.epoch, push.events);
+        this.room?.applyEvents(push.ddRid, push.epoch, push);
         return;
       case 'roomReset':
         this.room?.applyReset(push.ddRid, push.epoch, push.offset);

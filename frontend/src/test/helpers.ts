@@ -2,6 +2,8 @@ import { vi } from 'vitest';
 import type { BrowserEffects, PlayWindow } from '../lib/notify';
 import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
 import type { LiveGameState, Profile, QueueRules } from '../api/types';
+import type { RoomEventItem } from '../lib/room';
+import type { ServerPush } from '../transport/types';
 import type { ShownQualityReport } from '../stores/gameStore';
 import { fail, FakeTransport } from './fakeTransport';
 
@@ -141,4 +143,10 @@ export function live(partial: Partial<LiveGameState> & { status: number }): Live
     serverTime: 0,
     ...partial,
   };
+}
+
+/** A ROOM_EVENTS push as the server sends it without merging: covering its events' offsets. */
+export function roomBatch(ddRid: number, epoch: string, events: RoomEventItem[]): ServerPush {
+  const offsets = events.map((e) => e.offset);
+  return { kind: 'roomEvents', ddRid, epoch, first: Math.min(...offsets), last: Math.max(...offsets), events };
 }

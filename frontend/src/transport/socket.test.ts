@@ -162,6 +162,8 @@ describe('Socket', () => {
       create(RoomEventsSchema, {
         ddRid: 501n,
         epoch: 'r1',
+        firstOffset: 7n,
+        lastOffset: 7n,
         events: [{ offset: 7n, code: 3000, msg: 'CHAT', desc: '', data: '{"text":"hi"}', userIds: [9n], excludeUserIds: [], ts: 1000n }],
       }),
     );
@@ -170,7 +172,7 @@ describe('Socket', () => {
     s.sockets[0].serverSend(MessageType.ROOM_RESET, toBinary(RoomResetSchema, create(RoomResetSchema, { ddRid: 501n, epoch: 'r2', offset: 3n })), 0n, '');
     s.sockets[0].serverSend(MessageType.NOTIFICATION, notification(130124, '{}'), 2n);
     expect(s.pushes.slice(1, 3)).toEqual([
-      { kind: 'roomEvents', ddRid: 501, epoch: 'r1', events: [{ offset: 7, code: 3000, msg: 'CHAT', desc: '', data: '{"text":"hi"}', userIds: [9], excludeUserIds: [], ts: 1000 }] },
+      { kind: 'roomEvents', ddRid: 501, epoch: 'r1', first: 7, last: 7, events: [{ offset: 7, code: 3000, msg: 'CHAT', desc: '', data: '{"text":"hi"}', userIds: [9], excludeUserIds: [], ts: 1000 }] },
       { kind: 'roomReset', ddRid: 501, epoch: 'r2', offset: 3 },
     ]);
     expect(s.resyncs()).toBe(0);

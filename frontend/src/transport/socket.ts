@@ -71,6 +71,8 @@ export function decodePush(env: Envelope): ServerPush | null {
         kind: 'roomEvents',
         ddRid: Number(r.ddRid),
         epoch: r.epoch,
+        first: Number(r.firstOffset),
+        last: Number(r.lastOffset),
         events: r.events.map((e) => ({
           offset: Number(e.offset),
           code: e.code,

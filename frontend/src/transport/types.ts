@@ -37,8 +37,8 @@ export type ServerPush =
   | { kind: 'memberInfo' }
   | { kind: 'userInfo' }
   | { kind: 'growthInfo' }
-  /** a batch of one room's events (ROOM_EVENTS), in offset order */
-  | { kind: 'roomEvents'; ddRid: number; epoch: string; events: RoomEventItem[] }
+  /** a batch of one room's events (ROOM_EVENTS), in offset order, covering offsets first..last */
+  | { kind: 'roomEvents'; ddRid: number; epoch: string; first: number; last: number; events: RoomEventItem[] }
   /** the server cannot resume this socket's watch (ROOM_RESET): refetch, watch from here */
   | { kind: 'roomReset'; ddRid: number; epoch: string; offset: number };
 

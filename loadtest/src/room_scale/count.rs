@@ -47,9 +47,12 @@ pub fn parse_marker(text: &str) -> Option<(u32, i64)> {
 /// One room frame, read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Batch {
-    /// ROOM_EVENTS: each event's offset and, for a chat of this run, its marker.
+    /// ROOM_EVENTS: the offsets the batch covers (a busy room's batch merges its entries and
+    /// leaves, so it may hold fewer events than offsets), each event's offset and, for a chat of
+    /// this run, its marker.
     Events {
         epoch: String,
+        covers: (u64, u64),
         events: Vec<(u64, Option<(u32, i64)>)>,
     },
     /// ROOM_RESET: the position to watch from.
@@ -71,9 +74,12 @@ pub fn parse_frame(frame: &[u8]) -> Option<Batch> {
         });
     }
     let e = RoomEvents::decode(env.content.as_slice()).ok()?;
+    let events: Vec<(u64, Option<(u32, i64)>)> = e.events.iter().map(|ev| (ev.offset, parse_marker(&ev.data))).collect();
+    let covers = (e.first_offset, e.last_offset);
     Some(Batch::Events {
         epoch: e.epoch,
-        events: e.events.iter().map(|ev| (ev.offset, parse_marker(&ev.data))).collect(),
+        covers,
+        events,
     })
 }
 
@@ -157,18 +163,21 @@ impl Viewer {
                 self.resets += 1;
                 self.at(epoch, *offset);
             }
-            Batch::Events { epoch, events } => {
+            Batch::Events { epoch, covers, events } => {
                 if *epoch != self.epoch {
                     // A new epoch (the room's actor restarted): offsets start again.
                     self.at(epoch, 0);
+                }
+                let (first, last) = *covers;
+                // Offsets the stream skipped: the batch starts past the next one.
+                if last > self.last_offset && first > self.last_offset + 1 {
+                    self.offset_gaps += first - self.last_offset - 1;
                 }
                 for &(offset, chat) in events {
                     if offset <= self.last_offset {
                         self.offset_dups += 1;
                         continue;
                     }
-                    self.offset_gaps += offset - self.last_offset - 1;
-                    self.last_offset = offset;
                     self.events += 1;
                     if let Some((seq, send)) = chat {
                         if self.mark(seq) {
@@ -179,6 +188,7 @@ impl Viewer {
                         }
                     }
                 }
+                self.last_offset = self.last_offset.max(last);
             }
         }
     }
@@ -387,6 +397,8 @@ mod tests {
             &RoomEvents {
                 dd_rid: 7,
                 epoch: epoch.into(),
+                first_offset: events.iter().map(|e| e.0).min().unwrap_or(0),
+                last_offset: events.iter().map(|e| e.0).max().unwrap_or(0),
                 events: events
                     .iter()
                     .map(|&(offset, data)| RoomEvent {
@@ -423,6 +435,7 @@ mod tests {
             parse_frame(&f),
             Some(Batch::Events {
                 epoch: "e1".into(),
+                covers: (4, 6),
                 events: vec![(4, Some((1, 10))), (5, None), (6, Some((2, 20)))]
             })
         );
@@ -462,6 +475,7 @@ mod tests {
             *c.get(&b).unwrap(),
             Batch::Events {
                 epoch: "e1".into(),
+                covers: (1, 1),
                 events: vec![(1, Some((2, 10)))]
             }
         );
@@ -481,6 +495,7 @@ mod tests {
     fn batch(epoch: &str, events: &[(u64, Option<u32>)]) -> Batch {
         Batch::Events {
             epoch: epoch.into(),
+            covers: (events[0].0, events[events.len() - 1].0),
             events: events.iter().map(|&(o, s)| (o, s.map(|s| (s, 0)))).collect(),
         }
     }
@@ -493,8 +508,9 @@ mod tests {
         v.at("e1", 10);
         assert_eq!(apply(&mut v, &batch("e1", &[(11, Some(1)), (12, None), (13, Some(2))])), vec![1, 2]);
         assert_eq!((v.events, v.offset_gaps, v.offset_dups, v.chats), (3, 0, 0, 2));
-        // A resent event and a skipped offset.
-        assert_eq!(apply(&mut v, &batch("e1", &[(13, Some(2)), (15, Some(4))])), vec![4]);
+        // A resent event, then a batch past the next offset: a skipped offset.
+        assert_eq!(apply(&mut v, &batch("e1", &[(13, Some(2))])), Vec::<u32>::new());
+        assert_eq!(apply(&mut v, &batch("e1", &[(15, Some(4))])), vec![4]);
         assert_eq!((v.events, v.offset_gaps, v.offset_dups), (4, 1, 1));
         // The same message again under a new offset (it was sent twice): a chat duplicate.
         assert_eq!(apply(&mut v, &batch("e1", &[(16, Some(4))])), Vec::<u32>::new());
@@ -521,6 +537,14 @@ mod tests {
         w.at("e1", 0);
         apply(&mut w, &batch("e1", &[(3, None)]));
         assert_eq!(w.offset_gaps, 2);
+        // A busy room's merged batch covers offsets it holds no event for: no gap.
+        let merged = Batch::Events {
+            epoch: "e1".into(),
+            covers: (4, 9),
+            events: vec![(4, None), (7, Some((9, 0)))],
+        };
+        assert_eq!(apply(&mut w, &merged), vec![9]);
+        assert_eq!((w.offset_gaps, w.last_offset, w.events), (2, 9, 3));
     }
 
     // Nearest-rank percentiles over 1 ms buckets, upper edges; overflow goes to the last bucket.

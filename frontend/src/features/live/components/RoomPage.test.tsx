@@ -7,7 +7,7 @@ import { StoreProvider } from '../../../stores/context';
 import type { RootStore } from '../../../stores/rootStore';
 import { RoomPaths } from '../../../stores/roomStore';
 import { fail } from '../../../test/fakeTransport';
-import { loggedInRoot, PROFILE, settle } from '../../../test/helpers';
+import { loggedInRoot, PROFILE, roomBatch, settle } from '../../../test/helpers';
 import { LiveOverlays } from './LiveOverlays';
 import { RoomPage } from './RoomPage';
 
@@ -94,12 +94,7 @@ describe('room page', () => {
     expect(byTestId(host, 'room-online-count')?.textContent).toBe('在线 99+');
     expect(byTestId(host, 'room-waiting')?.textContent).toBe('等待主播开始游戏');
     await act(async () => {
-      channel.push({
-        kind: 'roomEvents',
-        ddRid: DD,
-        epoch: 'e1',
-        events: [{ offset: 1, code: RoomEventCode.CHAT, msg: 'CHAT', desc: '', data: JSON.stringify({ userId: 7, nickname: '小明', text: '好[微笑.png]' }), userIds: [], excludeUserIds: [], ts: 0 }],
-      });
+      channel.push(roomBatch(DD, 'e1', [{ offset: 1, code: RoomEventCode.CHAT, msg: 'CHAT', desc: '', data: JSON.stringify({ userId: 7, nickname: '小明', text: '好[微笑.png]' }), userIds: [], excludeUserIds: [], ts: 0 }]));
     });
     expect(allByTestId(host, 'chat-item').map((e) => e.textContent)).toEqual(['小明：好[微笑]']);
     expect(allByTestId(host, 'barrage-item').map((e) => e.textContent)).toEqual(['好[微笑]']);
