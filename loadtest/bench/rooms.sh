@@ -17,6 +17,8 @@
 #   on that workload too) BUILD=1 (0: use the binaries already built) PEERS=../shared/peers
 #   PIN=0 (1: Socket.IO pinned as in its README; our side is never pinned)
 #   COMPARE_ONLY=1: run nothing, print the side-by-side table of the reports already in OUT_DIR
+#   PERF=1: sample our server's stacks for the whole run (perf record -F 199 -g, cpu-clock) into
+#   OUT/<w>/perf.data, its report in OUT/<w>/perf.txt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -164,6 +166,11 @@ TOML
   [ -n "${PROCS:-}" ] && procs_args=(--procs "$PROCS")
   local churn_args=()
   [ "$churn" != 0 ] && churn_args=(--churn "$churn")
+  local perf=
+  if [ "${PERF:-0}" = 1 ]; then
+    perf record -e cpu-clock -F 199 -g -p "$server" -o "$dir/perf.data" > "$dir/perf.out" 2>&1 &
+    perf=$!
+  fi
   set +e
   timeout 900 target/release/loadtest room-scale --url "$url" --viewers "$viewers" --chatters "$chatters" --rate "$rate" \
     "${churn_args[@]}" --window-secs "$SECS" --drain-secs "$DRAIN" --server-pid "$server" --settle-secs "$SETTLE" \
@@ -171,6 +178,13 @@ TOML
   local status=${PIPESTATUS[0]}
   set -e
   echo "server peak: $(grep -E 'VmHWM' /proc/$server/status)" | tee -a "$dir/report.txt"
+  # The server's own view (request durations by route, room frames): OUT/<w>/metrics.txt.
+  curl -s "$url/metrics" > "$dir/metrics.txt" || true
+  if [ -n "$perf" ]; then
+    kill -INT "$perf" 2>/dev/null || true
+    wait "$perf" 2>/dev/null || true
+    perf report -i "$dir/perf.data" --no-children --percent-limit 0.5 --stdio --sort dso,symbol -g none > "$dir/perf.txt" 2>/dev/null || true
+  fi
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   echo "$status" > "$dir/status"
