@@ -474,6 +474,32 @@ async fn resume_gets_exactly_the_missed_events() {
     assert!(f4.events().is_empty());
 }
 
+// A member who entered late cannot resume from before their entry (it would replay what was
+// said, and aimed at others, before they came in): a reset to the current position; from their
+// own entry position they resume as anyone does.
+#[tokio::test(start_paused = true)]
+async fn a_late_member_cannot_replay_what_came_before_them() {
+    let p = platform("rooms-late").await;
+    let host = user(&p, "13900000071").await;
+    let room = p.create_room(host, form(None)).await.unwrap();
+    let dd = room.dd_rid;
+    for t in ["一", "二", "三"] {
+        p.chat_send(host, dd, t.into(), None).await.unwrap();
+    }
+    let late = user(&p, "13900000072").await;
+    let entered = p.enter_room(late, "d", enter(dd, None)).await.unwrap();
+    let epoch = entered.room.epoch.to_string();
+    let f = Arc::new(Frames::default());
+    p.watch(late, dd, f.clone(), Some((epoch.clone(), 0))).await.unwrap();
+    assert!(f.offsets().is_empty(), "nothing from before the entry: {:?}", f.events());
+    assert_eq!(f.resets(), vec![format!("reset:{}", entered.room.offset)]);
+    let g = Arc::new(Frames::default());
+    p.watch(late, dd, g.clone(), Some((epoch, entered.room.offset))).await.unwrap();
+    assert!(g.resets().is_empty());
+    p.chat_send(host, dd, "四".into(), None).await.unwrap();
+    assert_eq!(g.offsets(), vec![entered.room.offset + 1]);
+}
+
 // A member whose sockets all dropped stays for the reconnect window (30 s), then leaves
 // (ROOM_LEAVE); coming back within it keeps the membership.
 #[tokio::test(start_paused = true)]

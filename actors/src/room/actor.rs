@@ -95,6 +95,9 @@ pub struct RoomActorState {
     /// The controller, relay and whether it held a machine when the game host was last told.
     told: (i64, Option<i64>, bool),
     record: RoomRecord,
+    /// Each member's position when they entered (their entry answer's offset): a watch may not
+    /// resume from before it.
+    entered: HashMap<i64, u64>,
 }
 
 /// A member's profile as rooms show it: the user, their flags and whether they hold a
@@ -190,6 +193,7 @@ impl Actor for RoomActor {
             timers: Timers::default(),
             host_sub: Some(host_sub),
             record,
+            entered: HashMap::new(),
         };
         self.list(&mut state);
         Ok(state)
@@ -237,7 +241,10 @@ impl Actor for RoomActor {
                     return Ok(());
                 }
                 let wire = self.ctx.room_wire.read().clone();
-                let pos = position.as_ref().map(|(e, o)| (e.as_str(), *o));
+                // A position from before the member entered is not theirs (it would replay what
+                // was said and aimed at others before they came in): a reset, as for another epoch.
+                let floor = state.entered.get(&uid).copied().unwrap_or(0);
+                let pos = position.as_ref().map(|(e, o)| (if *o < floor { "" } else { e.as_str() }, *o));
                 let watch = NewWatch {
                     id,
                     uid,
@@ -310,11 +317,13 @@ impl RoomActor {
                 match m {
                     Membership::Joined(uid) => {
                         index.members.insert(uid, dd_rid);
+                        state.entered.insert(uid, state.log.offset());
                     }
                     Membership::Left(uid) => {
                         if index.members.get(&uid) == Some(&dd_rid) {
                             index.members.remove(&uid);
                         }
+                        state.entered.remove(&uid);
                         state.fan.retire(uid, state.log.offset());
                         state.timers.cancel(&Timer::Room(TimerKey::Away(uid)));
                         state.timers.cancel(&Timer::Room(TimerKey::Apply(uid)));
