@@ -55,6 +55,9 @@ fn roles_of(p: &Profile) -> Roles {
     if p.minor {
         r = r.with(Role::Minor);
     }
+    if p.relay_banned {
+        r = r.with(Role::Unqualified);
+    }
     match p.user.status {
         1 => r = r.with(Role::Official),
         3 => r = r.with(Role::SuperAdmin),
@@ -157,12 +160,7 @@ impl Platform {
     /// `room/relayCheck`: may the caller host a relay (not a super admin, no minor, qualified).
     pub async fn relay_check(&self, uid: i64) -> DomainResult<()> {
         let (p, _) = self.profile(uid).await?;
-        perm::check(roles_of(&p), Command::CreateRoom)?;
-        let banned = self.ctx.db(move |s| s.users.get(uid)).await?.is_some_and(|u| u.relay_banned);
-        if banned {
-            return Err(DomainError::NotRelayQualified);
-        }
-        Ok(())
+        perm::check(roles_of(&p), Command::CreateRoom)
     }
 
     /// `room/relay`: creates the caller's room (open at once); the host then starts the game with

@@ -42,6 +42,8 @@ pub struct Profile {
     pub cross_screen: bool,
     /// A phone is bound (chat needs one: 20007).
     pub phone_bound: bool,
+    /// The operator withdrew the relay qualification: no control either (20154).
+    pub relay_banned: bool,
 }
 
 /// A member of the room.
@@ -469,7 +471,7 @@ impl RoomState {
         if let Some(change) = self.control.member_left(uid, now) {
             self.control_changed(change, Cause::Left);
         }
-        self.chat_bans.remove(&uid);
+        // A chat ban outlives the membership: leaving and entering again does not lift it.
         self.all(RoomEventKind::RoomLeave { uid });
         if seat_changed {
             self.fill_seats();
@@ -1111,7 +1113,9 @@ impl RoomState {
             return Err(DomainError::ChatBanned);
         }
         let text = text.trim().to_string();
-        if (text.is_empty() && face_id.is_none()) || text.chars().count() > self.rules.chat_max_chars {
+        let unknown_face = face_id.is_some_and(|f| !(1..=CHAT_FACES).contains(&f));
+        if (text.is_empty() && face_id.is_none()) || unknown_face || !plain_line(&text) || text.chars().count() > self.rules.chat_max_chars
+        {
             return Err(DomainError::ChatInvalid);
         }
         self.chatters.push_back((now, uid));
@@ -1120,6 +1124,15 @@ impl RoomState {
         self.all(RoomEventKind::Chat { user, text, face_id });
         Ok(())
     }
+}
+
+/// A chat text everyone sees as it was typed: one line, no control characters, no
+/// direction overrides (which would show the text reversed), and something visible when not
+/// empty (a line of zero-width characters would show as nothing).
+fn plain_line(text: &str) -> bool {
+    let hidden = |c: char| matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}');
+    let steering = |c: char| c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    !text.chars().any(steering) && (text.is_empty() || text.chars().any(|c| !hidden(c) && !c.is_whitespace()))
 }
 
 /// Why the controller changed (which targeted events go out).
@@ -1154,6 +1167,9 @@ fn with_flags(mut r: Roles, p: &Profile) -> Roles {
     if p.minor {
         r = r.with(Role::Minor);
     }
+    if p.relay_banned {
+        r = r.with(Role::Unqualified);
+    }
     r
 }
 
@@ -1175,6 +1191,7 @@ mod tests {
             minor: false,
             cross_screen: false,
             phone_bound: true,
+            relay_banned: false,
         }
     }
 
@@ -1329,6 +1346,26 @@ mod tests {
         assert!(codes(&mut st).contains(&(2023, vec![HOST])));
     }
 
+    // A user whose relay qualification was withdrawn watches and chats but never controls:
+    // applying (also through a seat), being granted and being invited are all 20154.
+    #[test]
+    fn relay_banned_members_never_control() {
+        let mut st = room(None);
+        let mut banned = entry(2);
+        banned.profile.relay_banned = true;
+        st.enter(banned, 0).unwrap();
+        assert_eq!(st.control_apply(2, 0), Err(DomainError::NotRelayQualified));
+        assert_eq!(
+            st.mike_up(2, MikeAction::UpWithControl, None, 0).map(|_| ()),
+            Err(DomainError::NotRelayQualified)
+        );
+        assert_eq!(st.control_assign(HOST, 2, 0), Err(DomainError::NotRelayQualified));
+        assert_eq!(st.control_invite(HOST, 2), Err(DomainError::NotRelayQualified));
+        assert_eq!(st.controller(), HOST);
+        assert_eq!(st.chat(2, "hi".into(), None, 0), Ok(()));
+        assert!(st.mike_up(2, MikeAction::Up, None, 0).is_ok(), "a seat without control is fine");
+    }
+
     #[test]
     fn chat_rules() {
         let mut st = room(None);
@@ -1337,6 +1374,24 @@ mod tests {
         assert_eq!(st.chat(2, " ".into(), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, "长".repeat(201), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, String::new(), Some(1), 0), Ok(()));
+        // A face the chat box does not have would show an empty line to everyone.
+        for face in [0, -1, CHAT_FACES + 1, i64::MAX, i64::MIN] {
+            assert_eq!(st.chat(2, String::new(), Some(face), 0), Err(DomainError::ChatInvalid), "{face}");
+            assert_eq!(st.chat(2, "hi".into(), Some(face), 0), Err(DomainError::ChatInvalid), "{face}");
+        }
+        assert_eq!(st.chat(2, String::new(), Some(CHAT_FACES), 0), Ok(()));
+        // Control characters, direction overrides and invisible-only lines are refused.
+        for text in [
+            "a\u{0}b",
+            "two\nlines",
+            "\u{202E}gnp.exe",
+            "a\u{2066}b",
+            "\u{200B}\u{200B}",
+            "\u{FEFF}",
+        ] {
+            assert_eq!(st.chat(2, text.into(), None, 0), Err(DomainError::ChatInvalid), "{text:?}");
+        }
+        assert_eq!(st.chat(2, "<b>粗体</b> [微笑.png] 👍🏻 e\u{301}".into(), None, 0), Ok(()));
         let mut unbound = entry(3);
         unbound.profile.phone_bound = false;
         st.enter(unbound, 0).unwrap();
@@ -1345,5 +1400,12 @@ mod tests {
         assert_eq!(st.chat(2, "hi".into(), None, 0), Err(DomainError::ChatBanned));
         assert_eq!(st.heat(3, 1_000), 3 * 10 + 50);
         assert_eq!(st.heat(3, 61_000), 30, "chatters of the last minute only");
+        // Leaving and entering again does not lift the ban.
+        st.leave(2, 62_000).unwrap();
+        st.enter(entry(2), 62_000).unwrap();
+        assert_eq!(st.chat(2, "hi".into(), None, 62_000), Err(DomainError::ChatBanned));
+        assert!(st.user_info(2, 62_000).chat_banned);
+        st.chat_ban(HOST, 2, false).unwrap();
+        assert_eq!(st.chat(2, "hi".into(), None, 62_000), Ok(()));
     }
 }
