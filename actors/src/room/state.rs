@@ -1130,9 +1130,19 @@ impl RoomState {
 /// direction overrides (which would show the text reversed), and something visible when not
 /// empty (a line of zero-width characters would show as nothing).
 fn plain_line(text: &str) -> bool {
-    let hidden = |c: char| matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}');
-    let steering = |c: char| c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    !text.chars().any(steering) && (text.is_empty() || text.chars().any(|c| !hidden(c) && !c.is_whitespace()))
+    !text.chars().any(steering) && (text.is_empty() || visible(text))
+}
+
+/// A control character or a direction mark or override: it changes how the text around it
+/// shows (another line, reversed), so user text carries none.
+pub(crate) fn steering(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether the text shows anything (zero-width characters and spaces do not).
+pub(crate) fn visible(text: &str) -> bool {
+    text.chars()
+        .any(|c| !matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}') && !c.is_whitespace())
 }
 
 /// Why the controller changed (which targeted events go out).
