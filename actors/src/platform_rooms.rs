@@ -682,7 +682,9 @@ impl Platform {
         if !(0..=6).contains(&reason) || text.chars().count() > REPORT_TEXT_MAX {
             return Err(DomainError::ReportInvalid);
         }
-        self.room_do(dd_rid, move |st, _| st.may_report(uid, target)).await?;
+        if !self.room_do(dd_rid, move |st, _| st.report(uid, target)).await? {
+            return Ok(());
+        }
         let report = storage::RoomReport {
             dd_rid,
             reporter: uid,

@@ -163,6 +163,8 @@ pub struct RoomState {
     chat_counts: HashMap<i64, u32>,
     /// Distinct gift givers and gifts over the room's life.
     givers: HashSet<i64>,
+    /// (reporter, reported) pairs already reported in this room: a report is stored once.
+    reported: HashSet<(i64, Option<i64>)>,
     gifts: i64,
     /// The counters a restored room had reached (its distinct sets restart empty).
     restored: (i64, i64, i64),
@@ -195,6 +197,7 @@ impl RoomState {
             chatters: VecDeque::new(),
             chat_counts: HashMap::new(),
             givers: HashSet::new(),
+            reported: HashSet::new(),
             gifts: 0,
             restored: (0, 0, 0),
             ended: false,
@@ -1090,13 +1093,18 @@ impl RoomState {
         Ok(())
     }
 
-    /// Checks a report by a member (the platform stores it).
-    pub fn may_report(&self, uid: i64, target: Option<i64>) -> Result<(), DomainError> {
+    /// Checks a report by a member of the room or of another member (not of oneself); true
+    /// when it is new (the platform stores it), false when this member reported the same
+    /// already in this room (acknowledged, not stored again: no flood of rows).
+    pub fn report(&mut self, uid: i64, target: Option<i64>) -> Result<bool, DomainError> {
         self.check(uid, Command::Report)?;
         if let Some(t) = target {
+            if t == uid {
+                return Err(DomainError::RoomForbidden);
+            }
             self.target(t)?;
         }
-        Ok(())
+        Ok(self.reported.insert((uid, target)))
     }
 
     pub fn may(&self, uid: i64, cmd: Command) -> Result<(), DomainError> {
@@ -1374,6 +1382,23 @@ mod tests {
         assert_eq!(st.controller(), HOST);
         assert_eq!(st.chat(2, "hi".into(), None, 0), Ok(()));
         assert!(st.mike_up(2, MikeAction::Up, None, 0).is_ok(), "a seat without control is fine");
+    }
+
+    // A report is of the room or another member, stored once per reporter and target.
+    #[test]
+    fn reports_are_stored_once() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        st.enter(entry(3), 0).unwrap();
+        assert_eq!(st.report(2, Some(3)), Ok(true));
+        assert_eq!(st.report(2, Some(3)), Ok(false), "the same again is not stored");
+        assert_eq!(st.report(2, None), Ok(true));
+        assert_eq!(st.report(2, None), Ok(false));
+        assert_eq!(st.report(3, Some(2)), Ok(true));
+        assert_eq!(st.report(2, Some(2)), Err(DomainError::RoomForbidden), "not oneself");
+        assert_eq!(st.report(2, Some(9)), Err(DomainError::TargetNotInRoom));
+        assert_eq!(st.report(9, None), Err(DomainError::NotInRoom));
+        assert_eq!(st.report(HOST, Some(2)), Err(DomainError::RoomForbidden), "the host kicks instead");
     }
 
     #[test]
