@@ -13,7 +13,7 @@ use crate::room::actor::{profile_of, Job, RoomMsg};
 use crate::room::events::EventLog;
 use crate::room::password;
 use crate::room::perm::{self, Command, Role, Roles};
-use crate::room::state::{Ended, Entry, Profile, QueueOp, RoomState};
+use crate::room::state::{steering, visible, Ended, Entry, Profile, QueueOp, RoomState};
 use crate::room::view::*;
 use crate::room::wire::{RoomSink, RoomWire, WatchId};
 use crate::view::{GameState, Status};
@@ -37,8 +37,11 @@ pub const REPORT_TEXT_MAX: usize = 200;
 
 /// The room form's name and mode, checked (social.md §5).
 fn check_form(form: &RoomForm) -> DomainResult<String> {
-    let name = form.room_name.trim().to_string();
-    if name.is_empty() {
+    // Control characters and direction overrides would show the name on other lines or
+    // reversed in every list: they are dropped; a name of nothing visible is no name.
+    let name: String = form.room_name.chars().filter(|c| !steering(*c)).collect();
+    let name = name.trim().to_string();
+    if !visible(&name) {
         return Err(DomainError::RoomForm(RoomFormFault::NameEmpty));
     }
     if name.chars().count() > ROOM_NAME_MAX {
@@ -54,6 +57,9 @@ fn roles_of(p: &Profile) -> Roles {
     let mut r = Roles::of(&[Role::Viewer]);
     if p.minor {
         r = r.with(Role::Minor);
+    }
+    if p.relay_banned {
+        r = r.with(Role::Unqualified);
     }
     match p.user.status {
         1 => r = r.with(Role::Official),
@@ -157,12 +163,7 @@ impl Platform {
     /// `room/relayCheck`: may the caller host a relay (not a super admin, no minor, qualified).
     pub async fn relay_check(&self, uid: i64) -> DomainResult<()> {
         let (p, _) = self.profile(uid).await?;
-        perm::check(roles_of(&p), Command::CreateRoom)?;
-        let banned = self.ctx.db(move |s| s.users.get(uid)).await?.is_some_and(|u| u.relay_banned);
-        if banned {
-            return Err(DomainError::NotRelayQualified);
-        }
-        Ok(())
+        perm::check(roles_of(&p), Command::CreateRoom)
     }
 
     /// `room/relay`: creates the caller's room (open at once); the host then starts the game with
@@ -681,7 +682,9 @@ impl Platform {
         if !(0..=6).contains(&reason) || text.chars().count() > REPORT_TEXT_MAX {
             return Err(DomainError::ReportInvalid);
         }
-        self.room_do(dd_rid, move |st, _| st.may_report(uid, target)).await?;
+        if !self.room_do(dd_rid, move |st, _| st.report(uid, target)).await? {
+            return Ok(());
+        }
         let report = storage::RoomReport {
             dd_rid,
             reporter: uid,
@@ -842,5 +845,42 @@ impl Platform {
             tracing::info!(rooms = open.len(), "restored the rooms open at the last stop");
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(name: &str) -> RoomForm {
+        RoomForm {
+            room_name: name.into(),
+            mode: MODE_RELAY,
+            game_id: 1,
+            is_show: true,
+            password: None,
+            is_update_pass: false,
+        }
+    }
+
+    // A room name shows as one plain line in every list: control characters and direction
+    // overrides are dropped, a name of nothing visible is no name, 15 characters at most.
+    #[test]
+    fn room_names_are_plain() {
+        assert_eq!(check_form(&form(" 一起来玩 ")), Ok("一起来玩".to_string()));
+        assert_eq!(check_form(&form("a\u{202E}b\nc\u{0}")), Ok("abc".to_string()));
+        assert_eq!(check_form(&form("<b>粗体</b>")), Ok("<b>粗体</b>".to_string()));
+        for empty in ["", "   ", "\u{200B}\u{FEFF}", "\n\u{202E}"] {
+            assert_eq!(
+                check_form(&form(empty)),
+                Err(DomainError::RoomForm(RoomFormFault::NameEmpty)),
+                "{empty:?}"
+            );
+        }
+        assert_eq!(check_form(&form(&"一".repeat(15))).map(|n| n.chars().count()), Ok(15));
+        assert_eq!(
+            check_form(&form(&"一".repeat(16))),
+            Err(DomainError::RoomForm(RoomFormFault::NameTooLong))
+        );
     }
 }

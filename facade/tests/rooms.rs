@@ -573,3 +573,108 @@ async fn unwatch_stops_the_frames() {
     assert_eq!(texts, [json!("二"), json!("三")]);
     srv.handle.stop(false).await;
 }
+
+// What an attacker tried (the rooms audit): a chat ban does not lift by leaving and entering
+// again; a face the chat box does not have, control characters and a direction override are
+// 130214; a user whose relay qualification was withdrawn (the operator's flag) is refused
+// control however they ask (20154), and so is a minor (20153); a socket watching a room its
+// user is not in, or from a forged position, gets a reset and no events.
+#[actix_rt::test]
+async fn attackers_are_refused_and_change_nothing() {
+    let srv = server("room-attacks").await;
+    let mut host = user(&srv, "13900000091").await;
+    let mut v = user(&srv, "13900000092").await;
+    let mut banned = user(&srv, "13900000093").await;
+    let mut outsider = user(&srv, "13900000094").await;
+    let v_uid = uid_of(&mut v).await;
+    let banned_uid = uid_of(&mut banned).await;
+    let (dd_rid, room_serial, created) = create_room(&mut host).await;
+    let (epoch, offset) = position(&created);
+    assert_eq!(code(&enter(&mut v, dd_rid, Some(PASSWORD)).await), 0);
+
+    // The ban outlives an exit and a new entry.
+    let (_, r) = host
+        .post("/api/japi/yoo/mike/banMessage", json!({"ddRid": dd_rid, "userId": v_uid}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let (_, r) = v.post("/api/japi/yoo/v2/room/exit", json!({})).await;
+    assert_eq!(code(&r), 0, "{r}");
+    assert_eq!(code(&enter(&mut v, dd_rid, Some(PASSWORD)).await), 0);
+    let (_, r) = v
+        .post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "又来了"}))
+        .await;
+    assert_eq!((code(&r), r["message"].as_str()), (130213, Some("你已被禁言")), "{r}");
+    let (_, r) = v.post("/api/japi/yoo/v2/room/userInfo", json!({})).await;
+    assert_eq!(r["data"]["chatBanned"], true, "{r}");
+    let (_, r) = host
+        .post("/api/japi/yoo/mike/banMessage", json!({"ddRid": dd_rid, "userId": v_uid, "ban": 0}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+
+    // Chat text that would show wrong, or nothing, to everyone.
+    for body in [
+        json!({"ddRid": dd_rid, "text": "", "faceId": 0}),
+        json!({"ddRid": dd_rid, "text": "", "faceId": 99}),
+        json!({"ddRid": dd_rid, "text": "", "faceId": -1}),
+        json!({"ddRid": dd_rid, "text": "\u{202E}gnp.exe"}),
+        json!({"ddRid": dd_rid, "text": "a\u{0}b"}),
+        json!({"ddRid": dd_rid, "text": "\u{200B}\u{200B}"}),
+    ] {
+        let (status, r) = v.post("/api/japi/yoo/room/chat/send", body.clone()).await;
+        assert_eq!((status, code(&r)), (400, 130214), "{body}: {r}");
+    }
+    let (_, r) = v
+        .post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "", "faceId": 12}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+
+    // Relay qualification withdrawn: watching is fine, control is not.
+    let (_, r) = host
+        .post(
+            "/api/dev/userFlags",
+            json!({"cellphone": "13900000093", "status": 0, "minor": false, "relayBanned": true}),
+        )
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    assert_eq!(code(&enter(&mut banned, dd_rid, Some(PASSWORD)).await), 0);
+    let refused = |r: &Value| (code(r), r["message"].as_str().map(str::to_string));
+    let not_relay = (20154, Some("您暂未获得一起玩公测资格".to_string()));
+    let (_, r) = banned.post("/api/japi/yoo/control/apply", json!({"roomSerial": room_serial})).await;
+    assert_eq!(refused(&r), not_relay, "{r}");
+    let (_, r) = banned.post("/api/japi/yoo/mike/up", json!({"ddRid": dd_rid, "action": 2})).await;
+    assert_eq!(refused(&r), not_relay, "{r}");
+    for path in ["/api/japi/yoo/control/assign", "/api/japi/yoo/control/invite"] {
+        let (_, r) = host.post(path, json!({"roomSerial": room_serial, "userId": banned_uid})).await;
+        assert_eq!(refused(&r), not_relay, "{path}: {r}");
+    }
+    let (_, info) = host.post("/api/japi/yoo/v2/room/info", json!({"ddRid": dd_rid})).await;
+    assert_eq!(info["data"]["room"]["controller"], uid_of(&mut host).await, "{info}");
+    // A minor flagged while in the room is refused control too.
+    let (_, r) = host
+        .post(
+            "/api/dev/userFlags",
+            json!({"cellphone": "13900000092", "status": 0, "minor": true, "relayBanned": false}),
+        )
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let (_, r) = v.post("/api/japi/yoo/control/apply", json!({"roomSerial": room_serial})).await;
+    assert_eq!(code(&r), 20153, "{r}");
+
+    // The outsider's socket: a watch of a room they are not in, with the room's real position
+    // or a forged one, is a reset with an empty epoch; the room's chat never reaches it.
+    let mut so = outsider.socket().await;
+    for (e, o) in [(epoch.as_str(), offset), (epoch.as_str(), u64::MAX), ("forged", 0)] {
+        watch(&mut so, dd_rid, e, o).await;
+        match room_frame(&mut so).await {
+            RoomFrame::Reset(r) => assert_eq!((r.dd_rid, r.epoch.as_str()), (dd_rid, ""), "{r:?}"),
+            RoomFrame::Events(b) => panic!("events for an outsider: {b:?}"),
+        }
+    }
+    let (_, r) = host
+        .post("/api/japi/yoo/room/chat/send", json!({"ddRid": dd_rid, "text": "只给房间里的人"}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let none = tokio::time::timeout(std::time::Duration::from_millis(500), room_frame(&mut so)).await;
+    assert!(none.is_err(), "no room frame for an outsider: {none:?}");
+    srv.handle.stop(false).await;
+}

@@ -200,6 +200,8 @@ test('a live room: password, chat, seat, control granted and revoked, rotation, 
     pages.hostPlay = hostPlay;
     await hostPlay.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
     await host.getByTestId('float-live').waitFor();
+    // the game's corner float leaves the host's chat box free
+    await assertTappable(host, host.getByTestId('chat-input'), "the host's chat box beside the game float");
 
     // --- viewer A: a wrong password, then the right one; the host's stream shows
     const A = await player(browser, base, '13900000302');

@@ -127,6 +127,7 @@ pub async fn profile_of(ctx: &Ctx, uid: i64) -> DomainResult<(Profile, String)> 
         minor: user.minor,
         cross_screen: kind("vip") || kind("vvip"),
         phone_bound: !user.cellphone.trim().is_empty(),
+        relay_banned: user.relay_banned,
     };
     Ok((profile, user.cellphone))
 }

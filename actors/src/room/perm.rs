@@ -23,9 +23,12 @@ pub enum Role {
     SuperAdmin = 5,
     /// Minors: no relay, no control.
     Minor = 6,
+    /// The operator withdrew the user's relay qualification (USER_NOT_RELAY): no relay of
+    /// their own, no control of another's.
+    Unqualified = 7,
 }
 
-pub const ROLES: [Role; 7] = [
+pub const ROLES: [Role; 8] = [
     Role::Host,
     Role::Controller,
     Role::Viewer,
@@ -33,6 +36,7 @@ pub const ROLES: [Role; 7] = [
     Role::Official,
     Role::SuperAdmin,
     Role::Minor,
+    Role::Unqualified,
 ];
 
 /// A set of roles.
@@ -106,45 +110,45 @@ pub enum Cell {
 
 use Cell::{Allow as A, Forbid as F, No as N};
 
-/// The table. Columns: Host, Controller, Viewer, Member, Official, SuperAdmin, Minor.
+/// The table. Columns: Host, Controller, Viewer, Member, Official, SuperAdmin, Minor, Unqualified.
 #[rustfmt::skip]
-pub const TABLE: &[(Command, [Cell; 7])] = &[
-    //                             Host Ctrl View Memb Offi SupA Minor
-    (Command::CreateRoom,          [N,   N,   A,   N,   N,   F,   F]),
-    (Command::Enter,               [A,   N,   A,   N,   N,   N,   F]),
-    (Command::Exit,                [A,   N,   A,   N,   N,   N,   N]),
-    (Command::Info,                [A,   N,   A,   N,   N,   N,   N]),
-    (Command::UserList,            [A,   N,   A,   N,   N,   N,   N]),
-    (Command::Connect,             [A,   N,   A,   N,   N,   N,   N]),
-    (Command::Chat,                [A,   N,   A,   N,   N,   N,   N]),
-    (Command::Report,              [N,   N,   A,   N,   N,   N,   N]),
-    (Command::MikeList,            [A,   N,   A,   N,   N,   N,   N]),
-    (Command::MikeUp,              [N,   N,   A,   N,   N,   N,   N]),
-    (Command::MikeDown,            [N,   N,   A,   N,   N,   N,   N]),
-    (Command::MikeReqJoin,         [N,   N,   A,   N,   N,   N,   N]),
-    (Command::MikeReqCancel,       [N,   N,   A,   N,   N,   N,   N]),
-    (Command::MikeInviteAnswer,    [N,   N,   A,   N,   N,   N,   N]),
-    (Command::ControlApply,        [N,   N,   A,   N,   N,   N,   F]),
-    (Command::ControlInviteAnswer, [N,   N,   A,   N,   N,   N,   F]),
-    (Command::ControlRemand,       [N,   A,   N,   N,   N,   N,   N]),
-    (Command::Play,                [A,   A,   N,   N,   N,   N,   F]),
-    (Command::CrossScreen,         [N,   N,   N,   A,   N,   N,   N]),
-    (Command::EditRoom,            [A,   N,   N,   N,   N,   N,   N]),
-    (Command::EndRoom,             [A,   N,   N,   N,   N,   N,   N]),
-    (Command::LiveDetail,          [A,   N,   N,   N,   N,   N,   N]),
-    (Command::MikeInvite,          [A,   N,   N,   N,   N,   N,   N]),
-    (Command::MikeOperate,         [A,   N,   N,   N,   N,   N,   N]),
-    (Command::MikeLock,            [A,   N,   N,   N,   N,   N,   N]),
-    (Command::MikeReqManage,       [A,   N,   N,   N,   N,   N,   N]),
-    (Command::ControlList,         [A,   N,   N,   N,   N,   N,   N]),
-    (Command::ControlAssign,       [A,   N,   N,   N,   N,   N,   N]),
-    (Command::ControlDeny,         [A,   N,   N,   N,   N,   N,   N]),
-    (Command::ControlRecycle,      [A,   N,   N,   N,   N,   N,   N]),
-    (Command::ControlInvite,       [A,   N,   N,   N,   N,   N,   N]),
-    (Command::Rotation,            [A,   N,   N,   N,   N,   N,   N]),
-    (Command::Kick,                [A,   N,   N,   N,   N,   N,   N]),
-    (Command::Blacklist,           [A,   N,   N,   N,   N,   N,   N]),
-    (Command::ChatBan,             [A,   N,   N,   N,   N,   N,   N]),
+pub const TABLE: &[(Command, [Cell; 8])] = &[
+    //                             Host Ctrl View Memb Offi SupA Minor Unq
+    (Command::CreateRoom,          [N,   N,   A,   N,   N,   F,   F,   F]),
+    (Command::Enter,               [A,   N,   A,   N,   N,   N,   F,   N]),
+    (Command::Exit,                [A,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::Info,                [A,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::UserList,            [A,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::Connect,             [A,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::Chat,                [A,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::Report,              [N,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::MikeList,            [A,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::MikeUp,              [N,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::MikeDown,            [N,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::MikeReqJoin,         [N,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::MikeReqCancel,       [N,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::MikeInviteAnswer,    [N,   N,   A,   N,   N,   N,   N,   N]),
+    (Command::ControlApply,        [N,   N,   A,   N,   N,   N,   F,   F]),
+    (Command::ControlInviteAnswer, [N,   N,   A,   N,   N,   N,   F,   F]),
+    (Command::ControlRemand,       [N,   A,   N,   N,   N,   N,   N,   N]),
+    (Command::Play,                [A,   A,   N,   N,   N,   N,   F,   F]),
+    (Command::CrossScreen,         [N,   N,   N,   A,   N,   N,   N,   N]),
+    (Command::EditRoom,            [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::EndRoom,             [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::LiveDetail,          [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::MikeInvite,          [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::MikeOperate,         [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::MikeLock,            [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::MikeReqManage,       [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::ControlList,         [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::ControlAssign,       [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::ControlDeny,         [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::ControlRecycle,      [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::ControlInvite,       [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::Rotation,            [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::Kick,                [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::Blacklist,           [A,   N,   N,   N,   N,   N,   N,   N]),
+    (Command::ChatBan,             [A,   N,   N,   N,   N,   N,   N,   N]),
 ];
 
 /// The cell of one role and command (a command missing from the table is denied).
@@ -185,6 +189,9 @@ pub fn check(roles: Roles, cmd: Command) -> Result<(), DomainError> {
     if roles.has(Role::SuperAdmin) && cell(Role::SuperAdmin, cmd) == Cell::Forbid {
         return Err(DomainError::SuperAdminRoom);
     }
+    if roles.has(Role::Unqualified) && cell(Role::Unqualified, cmd) == Cell::Forbid {
+        return Err(DomainError::NotRelayQualified);
+    }
     Err(DomainError::RoomForbidden)
 }
 
@@ -195,41 +202,41 @@ mod tests {
     /// The table as the spec and the design read (one line per command, one letter per role:
     /// a allow, f forbid, . nothing), checked cell by cell against [`cell`].
     const EXPECTED: &str = "
-        CreateRoom          ..a..ff
-        Enter               a.a...f
-        Exit                a.a....
-        Info                a.a....
-        UserList            a.a....
-        Connect             a.a....
-        Chat                a.a....
-        Report              ..a....
-        MikeList            a.a....
-        MikeUp              ..a....
-        MikeDown            ..a....
-        MikeReqJoin         ..a....
-        MikeReqCancel       ..a....
-        MikeInviteAnswer    ..a....
-        ControlApply        ..a...f
-        ControlInviteAnswer ..a...f
-        ControlRemand       .a.....
-        Play                aa....f
-        CrossScreen         ...a...
-        EditRoom            a......
-        EndRoom             a......
-        LiveDetail          a......
-        MikeInvite          a......
-        MikeOperate         a......
-        MikeLock            a......
-        MikeReqManage       a......
-        ControlList         a......
-        ControlAssign       a......
-        ControlDeny         a......
-        ControlRecycle      a......
-        ControlInvite       a......
-        Rotation            a......
-        Kick                a......
-        Blacklist           a......
-        ChatBan             a......";
+        CreateRoom          ..a..fff
+        Enter               a.a...f.
+        Exit                a.a.....
+        Info                a.a.....
+        UserList            a.a.....
+        Connect             a.a.....
+        Chat                a.a.....
+        Report              ..a.....
+        MikeList            a.a.....
+        MikeUp              ..a.....
+        MikeDown            ..a.....
+        MikeReqJoin         ..a.....
+        MikeReqCancel       ..a.....
+        MikeInviteAnswer    ..a.....
+        ControlApply        ..a...ff
+        ControlInviteAnswer ..a...ff
+        ControlRemand       .a......
+        Play                aa....ff
+        CrossScreen         ...a....
+        EditRoom            a.......
+        EndRoom             a.......
+        LiveDetail          a.......
+        MikeInvite          a.......
+        MikeOperate         a.......
+        MikeLock            a.......
+        MikeReqManage       a.......
+        ControlList         a.......
+        ControlAssign       a.......
+        ControlDeny         a.......
+        ControlRecycle      a.......
+        ControlInvite       a.......
+        Rotation            a.......
+        Kick                a.......
+        Blacklist           a.......
+        ChatBan             a.......";
 
     #[test]
     fn every_cell() {
@@ -288,5 +295,17 @@ mod tests {
         check_(&[Role::Host], Command::MikeUp, Err(DomainError::RoomForbidden));
         check_(&[Role::Viewer], Command::Kick, Err(DomainError::RoomForbidden));
         check_(&[Role::Host, Role::Official], Command::Kick, Ok(()));
+        // Relay qualification withdrawn: no room of their own, no control of another's
+        // (20154), while watching and chatting stay.
+        for cmd in [Command::CreateRoom, Command::ControlApply, Command::ControlInviteAnswer] {
+            check_(&[Role::Viewer, Role::Unqualified], cmd, Err(DomainError::NotRelayQualified));
+        }
+        check_(
+            &[Role::Viewer, Role::Controller, Role::Unqualified],
+            Command::Play,
+            Err(DomainError::NotRelayQualified),
+        );
+        check_(&[Role::Viewer, Role::Unqualified], Command::Enter, Ok(()));
+        check_(&[Role::Viewer, Role::Unqualified], Command::Chat, Ok(()));
     }
 }

@@ -42,6 +42,8 @@ pub struct Profile {
     pub cross_screen: bool,
     /// A phone is bound (chat needs one: 20007).
     pub phone_bound: bool,
+    /// The operator withdrew the relay qualification: no control either (20154).
+    pub relay_banned: bool,
 }
 
 /// A member of the room.
@@ -161,6 +163,8 @@ pub struct RoomState {
     chat_counts: HashMap<i64, u32>,
     /// Distinct gift givers and gifts over the room's life.
     givers: HashSet<i64>,
+    /// (reporter, reported) pairs already reported in this room: a report is stored once.
+    reported: HashSet<(i64, Option<i64>)>,
     gifts: i64,
     /// The counters a restored room had reached (its distinct sets restart empty).
     restored: (i64, i64, i64),
@@ -193,6 +197,7 @@ impl RoomState {
             chatters: VecDeque::new(),
             chat_counts: HashMap::new(),
             givers: HashSet::new(),
+            reported: HashSet::new(),
             gifts: 0,
             restored: (0, 0, 0),
             ended: false,
@@ -469,7 +474,7 @@ impl RoomState {
         if let Some(change) = self.control.member_left(uid, now) {
             self.control_changed(change, Cause::Left);
         }
-        self.chat_bans.remove(&uid);
+        // A chat ban outlives the membership: leaving and entering again does not lift it.
         self.all(RoomEventKind::RoomLeave { uid, others: 0 });
         if seat_changed {
             self.fill_seats();
@@ -1088,13 +1093,18 @@ impl RoomState {
         Ok(())
     }
 
-    /// Checks a report by a member (the platform stores it).
-    pub fn may_report(&self, uid: i64, target: Option<i64>) -> Result<(), DomainError> {
+    /// Checks a report by a member of the room or of another member (not of oneself); true
+    /// when it is new (the platform stores it), false when this member reported the same
+    /// already in this room (acknowledged, not stored again: no flood of rows).
+    pub fn report(&mut self, uid: i64, target: Option<i64>) -> Result<bool, DomainError> {
         self.check(uid, Command::Report)?;
         if let Some(t) = target {
+            if t == uid {
+                return Err(DomainError::RoomForbidden);
+            }
             self.target(t)?;
         }
-        Ok(())
+        Ok(self.reported.insert((uid, target)))
     }
 
     pub fn may(&self, uid: i64, cmd: Command) -> Result<(), DomainError> {
@@ -1111,7 +1121,9 @@ impl RoomState {
             return Err(DomainError::ChatBanned);
         }
         let text = text.trim().to_string();
-        if (text.is_empty() && face_id.is_none()) || text.chars().count() > self.rules.chat_max_chars {
+        let unknown_face = face_id.is_some_and(|f| !(1..=CHAT_FACES).contains(&f));
+        if (text.is_empty() && face_id.is_none()) || unknown_face || !plain_line(&text) || text.chars().count() > self.rules.chat_max_chars
+        {
             return Err(DomainError::ChatInvalid);
         }
         self.chatters.push_back((now, uid));
@@ -1120,6 +1132,25 @@ impl RoomState {
         self.all(RoomEventKind::Chat { user, text, face_id });
         Ok(())
     }
+}
+
+/// A chat text everyone sees as it was typed: one line, no control characters, no
+/// direction overrides (which would show the text reversed), and something visible when not
+/// empty (a line of zero-width characters would show as nothing).
+fn plain_line(text: &str) -> bool {
+    !text.chars().any(steering) && (text.is_empty() || visible(text))
+}
+
+/// A control character or a direction mark or override: it changes how the text around it
+/// shows (another line, reversed), so user text carries none.
+pub(crate) fn steering(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether the text shows anything (zero-width characters and spaces do not).
+pub(crate) fn visible(text: &str) -> bool {
+    text.chars()
+        .any(|c| !matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}') && !c.is_whitespace())
 }
 
 /// Why the controller changed (which targeted events go out).
@@ -1154,6 +1185,9 @@ fn with_flags(mut r: Roles, p: &Profile) -> Roles {
     if p.minor {
         r = r.with(Role::Minor);
     }
+    if p.relay_banned {
+        r = r.with(Role::Unqualified);
+    }
     r
 }
 
@@ -1175,6 +1209,7 @@ mod tests {
             minor: false,
             cross_screen: false,
             phone_bound: true,
+            relay_banned: false,
         }
     }
 
@@ -1329,6 +1364,43 @@ mod tests {
         assert!(codes(&mut st).contains(&(2023, vec![HOST])));
     }
 
+    // A user whose relay qualification was withdrawn watches and chats but never controls:
+    // applying (also through a seat), being granted and being invited are all 20154.
+    #[test]
+    fn relay_banned_members_never_control() {
+        let mut st = room(None);
+        let mut banned = entry(2);
+        banned.profile.relay_banned = true;
+        st.enter(banned, 0).unwrap();
+        assert_eq!(st.control_apply(2, 0), Err(DomainError::NotRelayQualified));
+        assert_eq!(
+            st.mike_up(2, MikeAction::UpWithControl, None, 0).map(|_| ()),
+            Err(DomainError::NotRelayQualified)
+        );
+        assert_eq!(st.control_assign(HOST, 2, 0), Err(DomainError::NotRelayQualified));
+        assert_eq!(st.control_invite(HOST, 2), Err(DomainError::NotRelayQualified));
+        assert_eq!(st.controller(), HOST);
+        assert_eq!(st.chat(2, "hi".into(), None, 0), Ok(()));
+        assert!(st.mike_up(2, MikeAction::Up, None, 0).is_ok(), "a seat without control is fine");
+    }
+
+    // A report is of the room or another member, stored once per reporter and target.
+    #[test]
+    fn reports_are_stored_once() {
+        let mut st = room(None);
+        st.enter(entry(2), 0).unwrap();
+        st.enter(entry(3), 0).unwrap();
+        assert_eq!(st.report(2, Some(3)), Ok(true));
+        assert_eq!(st.report(2, Some(3)), Ok(false), "the same again is not stored");
+        assert_eq!(st.report(2, None), Ok(true));
+        assert_eq!(st.report(2, None), Ok(false));
+        assert_eq!(st.report(3, Some(2)), Ok(true));
+        assert_eq!(st.report(2, Some(2)), Err(DomainError::RoomForbidden), "not oneself");
+        assert_eq!(st.report(2, Some(9)), Err(DomainError::TargetNotInRoom));
+        assert_eq!(st.report(9, None), Err(DomainError::NotInRoom));
+        assert_eq!(st.report(HOST, Some(2)), Err(DomainError::RoomForbidden), "the host kicks instead");
+    }
+
     #[test]
     fn chat_rules() {
         let mut st = room(None);
@@ -1337,6 +1409,24 @@ mod tests {
         assert_eq!(st.chat(2, " ".into(), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, "长".repeat(201), None, 0), Err(DomainError::ChatInvalid));
         assert_eq!(st.chat(2, String::new(), Some(1), 0), Ok(()));
+        // A face the chat box does not have would show an empty line to everyone.
+        for face in [0, -1, CHAT_FACES + 1, i64::MAX, i64::MIN] {
+            assert_eq!(st.chat(2, String::new(), Some(face), 0), Err(DomainError::ChatInvalid), "{face}");
+            assert_eq!(st.chat(2, "hi".into(), Some(face), 0), Err(DomainError::ChatInvalid), "{face}");
+        }
+        assert_eq!(st.chat(2, String::new(), Some(CHAT_FACES), 0), Ok(()));
+        // Control characters, direction overrides and invisible-only lines are refused.
+        for text in [
+            "a\u{0}b",
+            "two\nlines",
+            "\u{202E}gnp.exe",
+            "a\u{2066}b",
+            "\u{200B}\u{200B}",
+            "\u{FEFF}",
+        ] {
+            assert_eq!(st.chat(2, text.into(), None, 0), Err(DomainError::ChatInvalid), "{text:?}");
+        }
+        assert_eq!(st.chat(2, "<b>粗体</b> [微笑.png] 👍🏻 e\u{301}".into(), None, 0), Ok(()));
         let mut unbound = entry(3);
         unbound.profile.phone_bound = false;
         st.enter(unbound, 0).unwrap();
@@ -1345,5 +1435,12 @@ mod tests {
         assert_eq!(st.chat(2, "hi".into(), None, 0), Err(DomainError::ChatBanned));
         assert_eq!(st.heat(3, 1_000), 3 * 10 + 50);
         assert_eq!(st.heat(3, 61_000), 30, "chatters of the last minute only");
+        // Leaving and entering again does not lift the ban.
+        st.leave(2, 62_000).unwrap();
+        st.enter(entry(2), 62_000).unwrap();
+        assert_eq!(st.chat(2, "hi".into(), None, 62_000), Err(DomainError::ChatBanned));
+        assert!(st.user_info(2, 62_000).chat_banned);
+        st.chat_ban(HOST, 2, false).unwrap();
+        assert_eq!(st.chat(2, "hi".into(), None, 62_000), Ok(()));
     }
 }

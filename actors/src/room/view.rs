@@ -14,6 +14,8 @@ pub const MODE_HAND: i32 = 4;
 pub const ROOM_NAME_MAX: usize = 15;
 /// Mic seats of a room; seat 0 is the host's.
 pub const SEATS: usize = 8;
+/// The chat box's faces are ids 1..=CHAT_FACES (the frontend's `FACES`); another id is no face.
+pub const CHAT_FACES: i64 = 12;
 
 /// A mode the create dialog offers.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,7 +18,7 @@ use crate::AppState;
 const TURN_SECS: std::ops::RangeInclusive<u64> = 30..=3600;
 
 refusals!(ApplyRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::MinorControlLimit,
-    DomainError::ControlApplyOpen { retry_after_secs: 0 }, DomainError::ControlState);
+    DomainError::NotRelayQualified, DomainError::ControlApplyOpen { retry_after_secs: 0 }, DomainError::ControlState);
 
 /// `control/apply`: the caller applies for control (state 1 for 30 s; CONTROL_REQUEST 2020 to
 /// the host; with rotation on, the caller joins the rotation's queue).
@@ -50,7 +50,7 @@ pub struct ControlTargetBody {
 }
 
 refusals!(TargetRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::TargetNotInRoom,
-    DomainError::MinorControlLimit, DomainError::ControlState);
+    DomainError::MinorControlLimit, DomainError::NotRelayQualified, DomainError::ControlState);
 
 /// `control/assign` (host): gives control to `userId` (CONTROL_ON 2021 to them, CONTROL_CHANGE
 /// 1003 to the others; a transfer when another guest held it).
@@ -99,7 +99,7 @@ pub async fn recycle(state: web::Data<AppState>, caller: Caller, body: web::Json
 }
 
 refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::NoInvite,
-    DomainError::MinorControlLimit);
+    DomainError::MinorControlLimit, DomainError::NotRelayQualified);
 
 /// `control/invite/accept`: takes the control the host offered.
 #[utoipa::path(operation_id = "control_invite_accept", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]

@@ -46,7 +46,8 @@ fn action(code: Option<i32>) -> Result<MikeAction, ApiError> {
 }
 
 refusals!(UpRefusals: common::input(), common::logged_in(), common::room(), common::seats_and_control(), DomainError::MikeFull, DomainError::SeatUnavailable,
-    DomainError::MikeState, DomainError::MinorControlLimit, DomainError::ControlApplyOpen { retry_after_secs: 0 });
+    DomainError::MikeState, DomainError::MinorControlLimit, DomainError::NotRelayQualified,
+    DomainError::ControlApplyOpen { retry_after_secs: 0 });
 
 /// `mike/up`: takes a seat (action 2 also applies for control: state 1 for 30 s).
 #[utoipa::path(operation_id = "mike_up", request_body = UpBody, responses((status = 200, body = Envelope<MikeInfoDto>), UpRefusals))]

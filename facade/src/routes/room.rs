@@ -401,6 +401,7 @@ pub struct ChatBody {
     #[serde(default)]
     #[schema(example = "大家好")]
     text: String,
+    /// A face of the chat box, 1..=12 (`room::view::CHAT_FACES`); another id is 130214.
     #[serde(default)]
     face_id: Option<Id>,
 }

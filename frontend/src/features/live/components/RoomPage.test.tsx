@@ -16,14 +16,14 @@ import { RoomPage } from './RoomPage';
 const DD = 501;
 const HOST = 20002;
 
-function mount(store: RootStore) {
+function mount(store: RootStore, path = `/game/live/${DD}`) {
   const host = document.createElement('div');
   document.body.appendChild(host);
   const root = createRoot(host);
   act(() =>
     root.render(
       <StoreProvider store={store}>
-        <MemoryRouter initialEntries={[`/game/live/${DD}`]}>
+        <MemoryRouter initialEntries={[path]}>
           <Routes>
             <Route path="/game/live/:id" element={<RoomPage />} />
             <Route path="*" element={<div data-testid="elsewhere" />} />
@@ -40,14 +40,14 @@ const byTestId = (host: HTMLElement, id: string) => host.querySelector<HTMLEleme
 const allByTestId = (host: HTMLElement, id: string) => [...host.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
 
 /** A room server: room DD of HOST, `online` members, an optional password. */
-async function roomServer(opts: { online?: number; password?: string; host?: number } = {}) {
+async function roomServer(opts: { online?: number; password?: string; host?: number; mode?: number } = {}) {
   const env = await loggedInRoot();
   const info = () => ({
     room: {
       ddRid: DD,
       roomSerial: 9001,
       roomName: '一起来玩',
-      mode: 2,
+      mode: opts.mode ?? 2,
       isShow: 1,
       hasPassword: !!opts.password,
       userId: opts.host ?? HOST,
@@ -147,6 +147,8 @@ describe('room page', () => {
     expect(byTestId(host, 'room-settings')).not.toBeNull();
     expect(byTestId(host, 'rotation-toggle')).not.toBeNull();
     expect(byTestId(host, 'room-exit')?.textContent).toBe('结束直播');
+    // the host is told about their own game, not asked to wait for "the host"
+    expect(byTestId(host, 'room-waiting')?.textContent).toBe('开始游戏后，观众将看到你的游戏画面');
     await act(async () => {
       byTestId(host, 'room-exit')!.click();
       await settle();
@@ -154,6 +156,26 @@ describe('room page', () => {
     const summary = byTestId(host, 'live-summary')!;
     expect(summary.textContent).toContain('直播时长 12 分钟');
     expect(summary.textContent).toContain('本次直播未收到礼物，下次加油呀~');
+    unmount();
+  });
+
+  it('an address that names no room says so instead of loading forever', async () => {
+    for (const path of ['/game/live/abc', '/game/live/0', '/game/live/-3']) {
+      const { root, t } = await roomServer();
+      const { host, unmount } = mount(root, path);
+      await act(async () => settle());
+      expect(byTestId(host, 'room-loading'), path).toBeNull();
+      expect(byTestId(host, 'room-error-text')?.textContent, path).toBe('房间不存在或已结束');
+      expect(t.api.callsTo(RoomPaths.loginRelayRoom), path).toEqual([]);
+      unmount();
+    }
+  });
+
+  it('names the hand mode as the create dialog does', async () => {
+    const { root } = await roomServer({ mode: 4 });
+    const { host, unmount } = mount(root);
+    await act(async () => settle());
+    expect(host.querySelector('.room__mode')?.textContent).toBe('手柄模式');
     unmount();
   });
 });

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { GameStatus } from '../../../api/codes';
-import { ApplyState, FACES, faceGlyph, formatMinSec, formatOnline, RoomLoad, RoomMode, SeatType } from '../../../lib/room';
+import { ApplyState, FACES, faceGlyph, formatMinSec, formatOnline, RoomLoad, RoomMode, RoomText, SeatType } from '../../../lib/room';
 import { useStores } from '../../../stores/context';
 import type { RoomStore } from '../../../stores/roomStore';
 import { bindInput, canvasSink } from '../../../stream/pageInput';
@@ -77,13 +77,15 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
     else void stageRef.current?.requestFullscreen().catch(() => undefined);
   };
 
-  if (room.passwordPrompt) return <PasswordPrompt />;
-  if (room.load === RoomLoad.ERROR && room.ddRid === ddRid) {
+  // An address that names no room (/game/live/abc, /game/live/0) would wait forever.
+  const validId = Number.isInteger(ddRid) && ddRid > 0;
+  if (room.passwordPrompt && validId) return <PasswordPrompt />;
+  if (!validId || (room.load === RoomLoad.ERROR && room.ddRid === ddRid)) {
     return (
       <div className="status-page" data-testid="room-error">
         <h1 className="status-page__title">无法进入房间</h1>
         <p className="status-page__text" data-testid="room-error-text">
-          {room.error?.message}
+          {validId ? room.error?.message : RoomText.NOT_EXIST}
         </p>
         <button type="button" className="btn btn--primary" onClick={() => navigate('/game/live')}>
           返回
@@ -109,11 +111,19 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
 
   const info = room.info;
   const session = stream?.session ?? null;
+  const queued = room.gameStatus === GameStatus.QUEUE || room.gameStatus === GameStatus.READY;
+  const waiting = room.isHost
+    ? queued
+      ? '你正在排队进入游戏，开始后观众将看到你的画面'
+      : '开始游戏后，观众将看到你的游戏画面'
+    : queued
+      ? '主播正在排队进入游戏...'
+      : '等待主播开始游戏';
   return (
     <div className="room" data-testid="room-page" data-ddrid={ddRid}>
       <div className="room__bar">
         <div className="room__title">
-          <span className={`room__mode room__mode--${info.room.mode === RoomMode.HAND ? 'hand' : 'relay'}`}>{info.room.mode === RoomMode.HAND ? '接力' : '一起玩'}</span>
+          <span className={`room__mode room__mode--${info.room.mode === RoomMode.HAND ? 'hand' : 'relay'}`}>{info.room.mode === RoomMode.HAND ? '手柄模式' : '一起玩'}</span>
           <strong data-testid="room-name">{info.room.roomName}</strong>
           <span className="room__game">{info.game.name || '游戏加载中...'}</span>
         </div>
@@ -157,7 +167,7 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
               <RoomStreamView session={session} controlling={room.hasControl} />
             ) : (
               <div className="room__waiting" data-testid="room-waiting">
-                {session?.message ?? (room.gameStatus === GameStatus.QUEUE || room.gameStatus === GameStatus.READY ? '主播正在排队进入游戏...' : '等待主播开始游戏')}
+                {session?.message ?? waiting}
               </div>
             )}
             {room.barrageOn && <BarrageOverlay room={room} />}

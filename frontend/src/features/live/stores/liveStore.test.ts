@@ -90,6 +90,19 @@ describe('LiveStore: start relay (social.md §4.3)', () => {
     expect(t.api.callsTo(RoomPaths.relay)[1].body).toMatchObject({ roomName: '玩家10001的房间' });
   });
 
+  // GAME_RELAY_EXIST: the host of an open room is taken to it instead of a dead-end error
+  it('takes the host of an open room to it on 130442', async () => {
+    const { live, t, root, navigations } = await relayRoot();
+    t.api.on('POST', RoomPaths.relay, () => fail(130442, '您已开启一起玩房间，请先退出房间', { ddRid: 31 }));
+    await live.openRelay();
+    await settle();
+    await live.submitRelay();
+    await settle();
+    expect(live.dialog).toBeNull();
+    expect(navigations).toContain('/game/live/31');
+    expect(root.ui.toasts.map((x) => x.message)).toContain('您已开启一起玩房间，请先退出房间');
+  });
+
   // the public-beta notice: once per user, 1.2 s after the check
   it('shows the public-beta notice once per user', async () => {
     const { live, root } = await relayRoot();

@@ -211,6 +211,14 @@ export class LiveStore {
         if (form.roomName !== (d.params.roomName ?? '')) await this.submitRelay();
         return;
       }
+      const open = e instanceof ApiError && e.code === RoomCode.GAME_RELAY_EXIST ? Number((e.data as { ddRid?: unknown } | null)?.ddRid) : 0;
+      if (Number.isInteger(open) && open > 0) {
+        // the caller hosts an open room already: to it (its 结束直播 ends it)
+        runInAction(() => (this.dialog = null));
+        this.root.ui.info((e as ApiError).message);
+        this.root.ui.navigate(`/game/live/${open}`);
+        return;
+      }
       runInAction(() => d && (d.error = errorMessage(e)));
       return;
     }
