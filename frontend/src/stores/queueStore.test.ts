@@ -3,7 +3,7 @@ import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, settle } from '../test/helpers';
 import { QUEUE_POLL_MS } from './gameStore';
 import { GameStatus } from '../api/codes';
-import { ACCELERATE_SOON, PREVIEW_MIN_INTERVAL_MS } from './queueStore';
+import { PREVIEW_MIN_INTERVAL_MS } from './queueStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 const CARDS = '/api/v3/user/card/list';
@@ -46,8 +46,10 @@ describe('queue lanes in the queue dialog', () => {
     expect(root.queue.sortEntryVisible).toBe(false);
     expect(root.queue.dialogAdVisible).toBe(true);
 
+    t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'shop_queue_accelerate', name: '', instruction: '', goods: [] }));
     root.queue.accelerate();
-    expect(root.ui.toasts.at(-1)).toMatchObject({ type: 'info', message: ACCELERATE_SOON });
+    await settle(60);
+    expect(t.api.callsTo('/api/web/v1/section/goods')[0].body).toEqual({ section_key: 'shop_queue_accelerate' });
     root.dispose();
   });
 

@@ -24,7 +24,6 @@ const Paths = {
 
 /** The lane the retention dialog advertises (core-platform.md §2.8: VVIP product → isFast 3). */
 export const RETENTION_LANE = Lane.VVIP;
-export const ACCELERATE_SOON = '加速功能即将开放';
 /** A rank change re-reads the preview at most this often (ranks can move several times a second). */
 export const PREVIEW_MIN_INTERVAL_MS = 1000;
 
@@ -278,9 +277,9 @@ export class QueueStore {
     return this.activateCard(card);
   }
 
-  /** '立即加速': buying queue acceleration comes with the shop. */
+  /** '立即加速': the queue acceleration purchase (commerce.md §2.10). */
   accelerate(): void {
-    this.root.ui.info(ACCELERATE_SOON);
+    this.root.openPurchase('queue_accelerate');
   }
 
   /** The reservation toggle of a bound user. */
