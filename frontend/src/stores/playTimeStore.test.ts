@@ -111,6 +111,7 @@ describe('time-up dialog on the play page (core-platform.md §2.14, commerce.md 
     channel.push(timeUpPush);
     t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'shop_time_useup_yoodo', name: '', instruction: '', goods: [] }));
     root.playTime.recharge();
+    await root.loadPurchase(); // the purchase code is a chunk of its own
     await settle(60);
     expect(t.api.callsTo('/api/web/v1/section/goods')[0].body).toEqual({ section_key: 'shop_time_useup_yoodo' });
     expect(root.playTime.timeUp).not.toBeNull();

@@ -48,6 +48,7 @@ describe('queue lanes in the queue dialog', () => {
 
     t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'shop_queue_accelerate', name: '', instruction: '', goods: [] }));
     root.queue.accelerate();
+    await root.loadPurchase(); // the purchase code is a chunk of its own
     await settle(60);
     expect(t.api.callsTo('/api/web/v1/section/goods')[0].body).toEqual({ section_key: 'shop_queue_accelerate' });
     root.dispose();
