@@ -7,7 +7,7 @@ import { PurchasePaths, PurchaseText } from './purchaseStore';
 // Server answers as the facade sends them (test data: prices in fen, pay methods per product).
 const WECHAT = { pay_code: 'wechat', pay_type: 0, pay_name: '微信支付', desc: '' };
 const ALIPAY = { pay_code: 'alipay', pay_type: 1, pay_name: '支付宝', desc: '' };
-const COIN = { pay_code: 'yunyoubi', pay_type: 7, pay_name: '爱游币', desc: '' };
+const COIN = { pay_code: 'yunyoubi', pay_type: 7, pay_name: '云游币', desc: '' };
 
 function goods(id: number, over: Record<string, unknown> = {}) {
   return {
@@ -34,7 +34,7 @@ function goods(id: number, over: Record<string, unknown> = {}) {
 
 const SECTIONS: Record<string, unknown[]> = {
   shop_card_time: [goods(1), goods(2), goods(5), goods(10), goods(20)],
-  shop_card_coin: [goods(30, { type: 0, title: '100爱游币', pay_methods: [WECHAT, ALIPAY] })],
+  shop_card_coin: [goods(30, { type: 0, title: '100云游币', pay_methods: [WECHAT, ALIPAY] })],
   shop_card_queue: [goods(40, { type: 3, title: '速进时长1小时' })],
   shop_vip: [goods(50, { type: 4, title: '月卡VIP' }), goods(51, { type: 4, title: '季卡VIP' })],
   shop_vvip: [goods(60, { type: 5, title: '月卡VVIP' })],

@@ -59,7 +59,7 @@ const Account = observer(function Account({ p }: { p: PurchaseStore }) {
     <div className="purchase__account" data-testid="purchase-account">
       <span className="purchase__nick">{user.displayName}</span>
       <span className="purchase__balance">
-        爱游币余额 <b data-testid="purchase-balance">{profile.balance ?? 0}</b>
+        云游币余额 <b data-testid="purchase-balance">{profile.balance ?? 0}</b>
       </span>
       {p.type !== 'coin' && (
         <button type="button" className="btn btn--ghost btn--sm" data-testid="purchase-recharge" onClick={() => void p.rechargeCoins()}>
@@ -220,7 +220,7 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
         <span className="purchase__amount" data-testid="purchase-total">
           {p.payMethod === COIN_PAY_CODE ? (
             <>
-              <b>{yuan(p.totalFen)}</b> 爱游币
+              <b>{yuan(p.totalFen)}</b> 云游币
             </>
           ) : (
             <>

@@ -52,7 +52,7 @@ export const UserPage = observer(function UserPage() {
           </button>
         </div>
         <div className="stat">
-          <div className="stat__label">爱游币</div>
+          <div className="stat__label">云游币</div>
           <div className="stat__value" data-testid="profile-balance">
             {p.balance ?? 0}
           </div>
