@@ -55,8 +55,14 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await p.getByTestId('upsell-tier').filter({ hasText: /^VVIP专属通道$/ }).waitFor();
     await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第1位，等待时间(少于\d+分钟|测算中)$/ }).waitFor();
     assert.equal(await p.getByTestId('ad-gift_game_dialog').count(), 1, 'the dialog ad slot shows on the normal lane');
+    // 立即加速 opens the queue acceleration purchase (its goods are the server's); closing it
+    // leaves the queue as it was
     await p.getByTestId('upsell-accelerate').click();
-    await p.getByTestId('toast-info').filter({ hasText: '加速功能即将开放' }).waitFor();
+    const purchase = p.getByTestId('purchase-dialog');
+    await purchase.getByTestId('goods-card').first().waitFor();
+    assert.match(await purchase.locator('.modal__title').innerText(), /^(排队加速|购买会员)$/);
+    await purchase.getByRole('button', { name: '关闭' }).click();
+    await purchase.waitFor({ state: 'detached' });
     await p.evaluate(() => {
       window.__yooNoReload = true;
     });
