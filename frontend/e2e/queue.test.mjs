@@ -210,8 +210,12 @@ test('play time: a player with little time plays until 130125; the time-up dialo
     await timeUp.waitFor({ timeout: 20_000 });
     assert.match(await timeUp.innerText(), /时长提醒/);
     await t.getByTestId('time-up-countdown').filter({ hasText: /^\d+秒后将退出游戏$/ }).waitFor();
+    // 去充值 opens the yoodo purchase for time run out; closing it leaves the countdown running
     await t.getByTestId('time-up-recharge').click();
-    await t.getByTestId('toast-info').filter({ hasText: '充值功能即将开放' }).waitFor();
+    const purchase = t.getByTestId('purchase-dialog');
+    await purchase.getByTestId('goods-card').first().waitFor();
+    await purchase.getByRole('button', { name: '关闭' }).click();
+    await purchase.waitFor({ state: 'detached' });
 
     // 放弃 asks first; 继续充值 goes back; 放弃 twice closes the game and goes home
     await t.getByTestId('time-up-abandon').click();
@@ -235,7 +239,11 @@ test('play time: a player with little time plays until 130125; the time-up dialo
     const useUp = t.getByTestId('use-up');
     await useUp.waitFor();
     assert.match(await useUp.innerText(), /时长提醒[\s\S]*可用游戏时长不足10分钟，请补充时长/);
+    // 好的 opens the yoodo purchase for time run out (commerce.md §2.9)
     await t.getByTestId('use-up-ok').click();
     await useUp.waitFor({ state: 'detached' });
+    await purchase.getByTestId('goods-card').first().waitFor();
+    await purchase.getByRole('button', { name: '关闭' }).click();
+    await purchase.waitFor({ state: 'detached' });
   });
 });
