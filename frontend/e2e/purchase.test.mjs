@@ -4,7 +4,7 @@
 // coin exchange without coins shows the recharge prompt of 20110.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, newPlayer, newPlayerContext, withServer as withServerOf } from './helpers.mjs';
+import { assertNoSidewaysScroll, assertTappable, configToml, newPlayer, newPlayerContext, withServer as withServerOf } from './helpers.mjs';
 
 function shopConfig(dataDir) {
   return configToml({
@@ -92,17 +92,22 @@ test('time by QR: the sandbox pay page confirms, the dialog shows 支付成功 a
   });
 });
 
-test('coin exchange with no coins: the recharge prompt of 20110; 取消 reopens the dialog, 去充值 the coin purchase', { timeout: 60_000 }, async () => {
+test('on a phone (390x844), coin exchange with no coins: the 20110 recharge prompt; 取消 reopens the dialog, 去充值 the coin purchase', { timeout: 60_000 }, async () => {
   await withServer('purchase-coins', async ({ base, browser, pages }) => {
-    const { page } = await newPlayer(browser, base, '13900000102');
+    const { page } = await newPlayer(browser, base, '13900000102', { contextOptions: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } });
     pages.player = page;
     await page.goto(`${base}/user`);
     assert.equal(await page.getByTestId('profile-balance').innerText(), '0');
     await page.getByTestId('profile-buy-time').click();
     const dialog = page.getByTestId('purchase-dialog');
     await dialog.getByTestId('goods-card').first().waitFor();
+    // the dialog fits the phone: no sideways scroll, the products and the pay button within reach
+    await assertNoSidewaysScroll(page, 'purchase dialog');
+    await assertTappable(page, dialog.getByTestId('goods-card').first(), 'the first product');
     await dialog.getByTestId('pay-yunyoubi').click();
     assert.equal(await dialog.getByTestId('purchase-pay').innerText(), '立即兑换');
+    await dialog.getByTestId('purchase-pay').scrollIntoViewIfNeeded();
+    await assertTappable(page, dialog.getByTestId('purchase-pay'), 'the pay button');
     await dialog.getByTestId('purchase-pay').click();
 
     const text = page.getByTestId('message-box-text');
