@@ -64,6 +64,10 @@ pub struct ServerConfig {
     /// reconnect window, apply-control times, kick time, password tries, chat length).
     #[serde(default)]
     pub rooms: actors::config::RoomsConfig,
+    /// Orders, QR polling and the sandbox payment provider (`actors::config::PaymentConfig`:
+    /// order and QR lifetimes, the poll's wait, the sandbox's signing key and delivery).
+    #[serde(default)]
+    pub payment: actors::config::PaymentConfig,
 }
 
 fn default_bind() -> SocketAddr {
@@ -151,6 +155,7 @@ impl ServerConfig {
             nodes,
             sms: self.sms.clone(),
             rooms: self.rooms.clone(),
+            payment: self.payment.clone(),
             ..self.game.clone()
         }
     }

@@ -44,6 +44,22 @@ fn schema_version(dir: &Path) -> i64 {
         .expect("read schema version")
 }
 
+// The shop, orders, callbacks, coin payment and the ledger of every asset write.
+#[test]
+fn commerce() {
+    let dir = TempDir::new("commerce");
+    conformance::commerce(&open(dir.path()));
+}
+
+// Coin purchases and one key's orders and settlements race on one connection and across two.
+#[test]
+fn commerce_races() {
+    let dir = TempDir::new("commerce-races");
+    conformance::commerce_races(&[open(dir.path())]);
+    let dir = TempDir::new("commerce-races-2");
+    conformance::commerce_races(&[open(dir.path()), open(dir.path())]);
+}
+
 // Users: get_or_create is idempotent and unique per phone.
 #[test]
 fn users() {
