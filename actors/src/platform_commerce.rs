@@ -118,6 +118,40 @@ impl Platform {
         })
     }
 
+    /// What one unit of each goods costs a caller now, fen (§4.5 before coupons), as `submit`
+    /// prices it with a count of 1: the first-period price of an auto-renew goods the caller
+    /// never had, else the member price for a holder of the member-price privilege when below
+    /// retail, else retail. A guest (None) pays retail. Shown by the purchase dialog, so the
+    /// client restates no pricing rule.
+    pub async fn unit_prices(&self, uid: Option<i64>, goods: &[&storage::Goods]) -> DomainResult<Vec<i64>> {
+        let Some(uid) = uid else {
+            return Ok(goods.iter().map(|g| g.retail_price).collect());
+        };
+        let member_privilege = self.holdings(uid).await?.is_member();
+        let mut out = Vec::with_capacity(goods.len());
+        for g in goods {
+            let first_period = g.cycleable && {
+                let (code, t) = (g.code.clone(), g.goods_type);
+                let (orders, _) = self.ctx.db(move |s| s.commerce.orders(uid, Some(t), 0, 1000)).await?;
+                !orders
+                    .iter()
+                    .any(|o| o.order.goods_code == code && o.state == OrderState::Fulfilled)
+            };
+            let price = pricing::price(&PriceInput {
+                retail: g.retail_price,
+                member_price: g.member_price,
+                first_price: g.first_price,
+                first_period,
+                count: 1,
+                member_privilege,
+                coupon_price: None,
+                group_total: None,
+            });
+            out.push(price.map_or(g.retail_price, |p| p.pay));
+        }
+        Ok(out)
+    }
+
     /// The check before a payment that a later issue fills with minors' charge limits
     /// (USER_IS_MINOR_CHARGE_LIMIT 20160); every payment passes it today.
     async fn charge_allowed(&self, _uid: i64, _amount_fen: i64) -> DomainResult<()> {

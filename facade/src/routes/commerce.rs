@@ -96,6 +96,9 @@ pub struct GoodsDto {
     pub retail_price: i64,
     /// fen (0: none); charged only to holders of the member-price privilege, when below retail
     pub member_price: i64,
+    /// fen: what one unit costs the caller now (`Platform::unit_prices`: the auto-renew first
+    /// price, the member price, or retail); what the purchase dialog shows, × count.
+    pub price: i64,
     /// fen (0: none)
     pub crossed_price: i64,
     /// fen a month (memberships), else 0
@@ -137,6 +140,7 @@ fn goods_dto(item: &GoodsItem) -> GoodsDto {
         selected: false,
         retail_price: g.retail_price,
         member_price: g.member_price,
+        price: g.retail_price,
         crossed_price: g.crossed_price,
         month_price: if months > 0 { g.retail_price / months } else { 0 },
         description: g.description.clone(),
@@ -201,10 +205,21 @@ refusals!(SectionRefusals: common::input(), common::maybe_logged_in(), common::i
 /// The goods of a section, in order; an unknown key lists none.
 #[utoipa::path(params(SectionQuery), responses((status = 200, body = Envelope<SectionGoods>), SectionRefusals))]
 #[get("/api/web/v1/section/goods")]
-pub async fn section_goods(state: web::Data<AppState>, _caller: MaybeCaller, q: web::Query<SectionQuery>) -> ApiResult<SectionGoods> {
+pub async fn section_goods(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<SectionQuery>) -> ApiResult<SectionGoods> {
     let items = state.platform.section(&q.section_key).await?;
-    let goods: Vec<GoodsDto> = items.iter().map(goods_dto).collect();
-    let data = items.iter().map(goods_dto).collect();
+    let prices = state
+        .platform
+        .unit_prices(
+            caller.0.as_ref().map(|c| c.uid),
+            &items.iter().map(|i| &i.goods).collect::<Vec<_>>(),
+        )
+        .await?;
+    let priced = |(item, price): (&GoodsItem, &i64)| GoodsDto {
+        price: *price,
+        ..goods_dto(item)
+    };
+    let goods: Vec<GoodsDto> = items.iter().zip(&prices).map(priced).collect();
+    let data = items.iter().zip(&prices).map(priced).collect();
     Ok(ok(SectionGoods {
         recommend_desc: if q.section_key == "shop_card_yoodo" {
             "悠豆可用于挂机模式与时长用尽后继续游戏".into()
@@ -234,9 +249,13 @@ refusals!(ItemRefusals: common::input(), common::maybe_logged_in(), common::inte
 /// One goods by `goods_code` (or `good_id`), with its duration options.
 #[utoipa::path(params(ItemQuery), responses((status = 200, body = Envelope<GoodsDto>), ItemRefusals))]
 #[get("/api/v3/shop/goods/item")]
-pub async fn goods_item(state: web::Data<AppState>, _caller: MaybeCaller, q: web::Query<ItemQuery>) -> ApiResult<GoodsDto> {
+pub async fn goods_item(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<ItemQuery>) -> ApiResult<GoodsDto> {
     let item = state.platform.goods_item(q.goods_code.clone(), q.good_id.map(|i| i.0)).await?;
-    Ok(ok(goods_dto(&item)))
+    let prices = state.platform.unit_prices(caller.0.as_ref().map(|c| c.uid), &[&item.goods]).await?;
+    Ok(ok(GoodsDto {
+        price: prices.first().copied().unwrap_or(item.goods.retail_price),
+        ..goods_dto(&item)
+    }))
 }
 
 /// A pay method as sent: its code (`wechat`) or its number (`0`).

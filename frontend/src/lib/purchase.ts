@@ -193,6 +193,13 @@ export function clampCount(input: string | number): number {
 export const showsCount = (type: PurchaseType, productType: number | undefined): boolean =>
   type === 'time' || type === 'coin' || productType === ProductType.TIME;
 
+/** The unit of an auto-renew plan by its months (commerce.md §3 renewal plans, §9: 1, 3, 12). */
+export function renewalUnit(months: number): string {
+  if (months === 3) return '季';
+  if (months === 12) return '年';
+  return '月';
+}
+
 /** Fen as yuan with two decimals, trailing zeros dropped: 1990 → '19.9', 600 → '6'. */
 export function yuan(fen: number): string {
   const v = Math.round(Number.isFinite(fen) ? fen : 0);

@@ -5,9 +5,9 @@ import { QR_RETRY_MS, QrState } from '../lib/purchase';
 import { PurchasePaths, PurchaseText } from './purchaseStore';
 
 // Server answers as the facade sends them (test data: prices in fen, pay methods per product).
-const WECHAT = { pay_code: 'wechat', pay_type: 0, pay_name: '微信支付', desc: '' };
-const ALIPAY = { pay_code: 'alipay', pay_type: 1, pay_name: '支付宝', desc: '' };
-const COIN = { pay_code: 'yunyoubi', pay_type: 7, pay_name: '云游币', desc: '' };
+const WECHAT = { payCode: 'wechat', payType: 0, payName: '微信支付', desc: '' };
+const ALIPAY = { payCode: 'alipay', payType: 1, payName: '支付宝', desc: '' };
+const COIN = { payCode: 'yunyoubi', payType: 7, payName: '云游币', desc: '' };
 
 function goods(id: number, over: Record<string, unknown> = {}) {
   return {
@@ -23,18 +23,17 @@ function goods(id: number, over: Record<string, unknown> = {}) {
     member_price: 0,
     crossed_price: 800 * id,
     month_price: 0,
-    unit: '',
     introduction: '',
     give_goods_name: '',
-    external: null,
-    pay_methods: [WECHAT, ALIPAY, COIN],
+    external: { cycleable: false, first_price: 0 },
+    pay_types: [WECHAT, ALIPAY, COIN],
     ...over,
   };
 }
 
 const SECTIONS: Record<string, unknown[]> = {
   shop_card_time: [goods(1), goods(2), goods(5), goods(10), goods(20)],
-  shop_card_coin: [goods(30, { type: 0, title: '100云游币', pay_methods: [WECHAT, ALIPAY] })],
+  shop_card_coin: [goods(30, { type: 0, title: '100云游币', pay_types: [WECHAT, ALIPAY] })],
   shop_card_queue: [goods(40, { type: 3, title: '速进时长1小时' })],
   shop_vip: [goods(50, { type: 4, title: '月卡VIP' }), goods(51, { type: 4, title: '季卡VIP' })],
   shop_vvip: [goods(60, { type: 5, title: '月卡VVIP' })],
@@ -57,8 +56,8 @@ async function setup(opts: { member?: string | null; loggedIn?: boolean } = {}) 
   let orders = 0;
   t.api.on('POST', PurchasePaths.submit, (b: { pay_method: string }) => {
     orders++;
-    if (b.pay_method === 'yunyoubi') return { order_no: `O${orders}`, payable: 600, paid: true };
-    return { order_no: `O${orders}`, payable: 1200, paid: false };
+    if (b.pay_method === 'yunyoubi') return { order_no: `O${orders}`, payable: 600, exchanged: true };
+    return { order_no: `O${orders}`, payable: 1200, exchanged: false };
   });
   let tickets = 0;
   t.api.on('GET', PurchasePaths.qrcode, () => {
@@ -164,7 +163,7 @@ describe('opening (commerce.md §4.1, §2.5)', () => {
 
   it('pay methods are the ones the server allows for the product; the coin product has no coin payment', async () => {
     const { p, root } = await opened('coin');
-    expect(p.payMethods.map((m) => m.pay_code)).toEqual(['wechat', 'alipay']);
+    expect(p.payMethods.map((m) => m.payCode)).toEqual(['wechat', 'alipay']);
     p.setPayMethod('yunyoubi');
     expect(p.payMethod).toBe('wechat');
     expect(p.title).toBe('云游币充值');

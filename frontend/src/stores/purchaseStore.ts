@@ -139,7 +139,7 @@ export class PurchaseStore {
 
   get title(): string {
     if (this.step === 'detail' && this.selected) return productTitle(this.selected.type);
-    return purchaseTitle(this.type, this.section?.name);
+    return purchaseTitle(this.type);
   }
 
   get perView(): number {
@@ -165,18 +165,20 @@ export class PurchaseStore {
 
   /** The pay methods the server allows for the selected product (commerce.md §4.2). */
   get payMethods(): PayMethod[] {
-    return this.selected?.pay_methods ?? [];
+    return this.selected?.pay_types ?? [];
   }
 
   get payingWithCoins(): boolean {
     return this.payMethod === COIN_PAY_CODE;
   }
 
-  /** The payable total in fen (commerce.md §4.5), as the server priced it for this user. */
+  /**
+   * The payable total in fen (commerce.md §4.5): the unit price the server gives this user
+   * (first price of an auto-renew goods, member price, or retail) × count.
+   */
   get totalFen(): number {
     const g = this.selected;
     if (!g) return 0;
-    if (g.external?.cycleable && g.external.first_price > 0) return g.external.first_price;
     return g.price * this.count;
   }
 
@@ -312,7 +314,7 @@ export class PurchaseStore {
   }
 
   setPayMethod(code: string): void {
-    if (this.payMethods.some((p) => p.pay_code === code)) this.payMethod = code;
+    if (this.payMethods.some((p) => p.payCode === code)) this.payMethod = code;
   }
 
   setAgreed(v: boolean): void {
@@ -322,7 +324,7 @@ export class PurchaseStore {
   /** Keeps the chosen method when the new product allows it, else the first allowed. */
   private pickDefaultPay(): void {
     const methods = this.payMethods;
-    if (!methods.some((p) => p.pay_code === this.payMethod)) this.payMethod = methods[0]?.pay_code ?? '';
+    if (!methods.some((p) => p.payCode === this.payMethod)) this.payMethod = methods[0]?.payCode ?? '';
   }
 
   /** '充值' beside the coin balance: the coin purchase in this dialog. */
@@ -357,7 +359,7 @@ export class PurchaseStore {
         goods_code: g.code,
       });
       if (!this.isOpen) return;
-      if (order.paid) {
+      if (order.exchanged) {
         // paid with coins: debited and delivered in the same step
         this.root.ui.success(PurchaseText.EXCHANGED);
         this.afterPaid();

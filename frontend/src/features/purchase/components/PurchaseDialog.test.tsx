@@ -11,8 +11,8 @@ import { PurchaseDialog } from './PurchaseDialog';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const WECHAT = { pay_code: 'wechat', pay_type: 0, pay_name: '微信支付', desc: '' };
-const COIN = { pay_code: 'yunyoubi', pay_type: 7, pay_name: '云游币', desc: '' };
+const WECHAT = { payCode: 'wechat', payType: 0, payName: '微信支付', desc: '' };
+const COIN = { payCode: 'yunyoubi', payType: 7, payName: '云游币', desc: '' };
 
 function goods(id: number, over: Record<string, unknown> = {}) {
   return {
@@ -28,11 +28,10 @@ function goods(id: number, over: Record<string, unknown> = {}) {
     member_price: 0,
     crossed_price: 1200,
     month_price: 0,
-    unit: '',
     introduction: '第一行\n第二行',
     give_goods_name: '',
-    external: null,
-    pay_methods: [WECHAT, COIN],
+    external: { cycleable: false, first_price: 0 },
+    pay_types: [WECHAT, COIN],
     ...over,
   };
 }
@@ -106,7 +105,7 @@ describe('the purchase dialog (commerce.md §2.5)', () => {
 
   it('the QR step: chosen goods, the QR of the pay page, the overlay per state, then 支付成功', async () => {
     const m = await mount({ shop_card_time: [goods(1)] });
-    m.t.api.on('POST', PurchasePaths.submit, () => ({ order_no: 'O1', payable: 1000, paid: false }));
+    m.t.api.on('POST', PurchasePaths.submit, () => ({ order_no: 'O1', payable: 1000, exchanged: false }));
     m.t.api.on('GET', PurchasePaths.qrcode, () => ({ qrcode: 'http://127.0.0.1:8080/api/dev/pay/O1', ticket: 'T1' }));
     const answers: ((ok: boolean, code?: number) => void)[] = [];
     m.t.api.on(

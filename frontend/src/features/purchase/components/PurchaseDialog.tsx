@@ -3,7 +3,7 @@ import { Modal } from '../../../components/Modal';
 import { useStores } from '../../../stores/context';
 import type { PurchaseStore } from '../../../stores/purchaseStore';
 import { COIN_PAY_CODE } from '../../../stores/purchaseStore';
-import { MAX_COUNT, MIN_COUNT, QrState, yuan } from '../../../lib/purchase';
+import { MAX_COUNT, MIN_COUNT, QrState, renewalUnit, yuan } from '../../../lib/purchase';
 import type { Goods } from '../../../api/types';
 import { QrImage } from './QrImage';
 import '../purchase.css';
@@ -144,7 +144,7 @@ function GoodsCard({ g, selected, onPick, onDetail }: { g: Goods; selected: bool
         }
       }}
     >
-      {g.label && <span className="goods-card__label">{g.label}</span>}
+      {labelTitle(g.label) && <span className="goods-card__label">{labelTitle(g.label)}</span>}
       <div className="goods-card__title">{g.title}</div>
       <div className="goods-card__price">
         ¥<b>{yuan(g.price)}</b>
@@ -165,6 +165,17 @@ function GoodsCard({ g, selected, onPick, onDetail }: { g: Goods; selected: bool
   );
 }
 
+/** The goods' label: a JSON string `{title, effect}` (commerce.md §3); its title, or nothing. */
+function labelTitle(label: string): string {
+  if (!label) return '';
+  try {
+    const v = JSON.parse(label) as { title?: unknown };
+    return typeof v?.title === 'string' ? v.title : '';
+  } catch {
+    return '';
+  }
+}
+
 /** 4–12: renewal info, quantity, pay method, total, agreements, pay button. */
 const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
   const g = p.selected;
@@ -173,7 +184,7 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
     <div className="purchase__controls">
       {g.external?.cycleable && (
         <p className="purchase__renewal" data-testid="purchase-renewal">
-          首月仅{yuan(g.external.first_price)}元，到期自动续费{yuan(g.retail_price)}元/{g.unit}，可随时取消
+          首月仅{yuan(g.external.first_price)}元，到期自动续费{yuan(g.retail_price)}元/{renewalUnit(g.face_value)}，可随时取消
         </p>
       )}
       {p.showsCount && (
@@ -202,15 +213,15 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
         <div className="pay-methods" role="radiogroup" aria-label="支付方式">
           {p.payMethods.map((m) => (
             <button
-              key={m.pay_code}
+              key={m.payCode}
               type="button"
               role="radio"
-              aria-checked={p.payMethod === m.pay_code}
-              className={`pay-method pay-method--${m.pay_code}${p.payMethod === m.pay_code ? ' is-active' : ''}`}
-              data-testid={`pay-${m.pay_code}`}
-              onClick={() => p.setPayMethod(m.pay_code)}
+              aria-checked={p.payMethod === m.payCode}
+              className={`pay-method pay-method--${m.payCode}${p.payMethod === m.payCode ? ' is-active' : ''}`}
+              data-testid={`pay-${m.payCode}`}
+              onClick={() => p.setPayMethod(m.payCode)}
             >
-              {m.pay_name}
+              {m.payName}
             </button>
           ))}
         </div>
@@ -285,7 +296,7 @@ const DetailStep = observer(function DetailStep({ p }: { p: PurchaseStore }) {
 const QrStep = observer(function QrStep({ p }: { p: PurchaseStore }) {
   const qr = p.qr;
   const overlay = p.qrOverlay;
-  const method = p.payMethods.find((m) => m.pay_code === p.payMethod);
+  const method = p.payMethods.find((m) => m.payCode === p.payMethod);
   return (
     <div className="purchase__qr" data-testid="purchase-qr-step">
       <button type="button" className="purchase__back" data-testid="purchase-qr-back" onClick={() => p.back()}>
@@ -317,8 +328,8 @@ const QrStep = observer(function QrStep({ p }: { p: PurchaseStore }) {
         {qr?.state === QrState.LOADING && <span className="qr-pay__spinner" aria-hidden="true" />}
       </div>
       {method && (
-        <p className={`purchase__pay-desc pay-method--${method.pay_code}`} data-testid="purchase-pay-desc">
-          {method.desc || `请使用${method.pay_name}扫码支付`}
+        <p className={`purchase__pay-desc pay-method--${method.payCode}`} data-testid="purchase-pay-desc">
+          {method.desc || `请使用${method.payName}扫码支付`}
         </p>
       )}
     </div>
