@@ -237,6 +237,7 @@ describe('QR payment (commerce.md §4.3)', () => {
   it('the order, its QR (the pay page address), waiting, scanned, paid: the result step and the profile re-read', async () => {
     const { p, t, poll, root } = await toQr();
     expect(t.api.callsTo(PurchasePaths.submit)[0].body).toMatchObject({ goods_id: 1, goods_num: 2, pay_method: 'wechat', confirm: 0 });
+    expect(t.api.callsTo(PurchasePaths.submit)[0].idempotencyKey).toMatch(/^[\x21-\x7e]{1,64}$/);
     expect(p.step).toBe('qrcode');
     expect(t.api.callsTo(PurchasePaths.qrcode)[0].body).toEqual({ action: 'scan_payment', params: JSON.stringify({ order_no: 'O1' }) });
     expect(p.qr).toEqual({ state: QrState.LOAD_SUCCESS, url: 'http://127.0.0.1/api/dev/pay/O1', ticket: 'T1' });
@@ -383,6 +384,14 @@ describe('coin exchange (commerce.md §4.1, §8)', () => {
     box.resolve(false);
     await settle();
     expect(p.hidden).toBe(false);
+    // every press of the pay button is a submit of its own
+    void p.submit();
+    await settle();
+    root.ui.messageBoxes.at(-1)!.resolve(false);
+    await settle();
+    const keys = t.api.callsTo(PurchasePaths.submit).map((c) => c.idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
     expect(p.type).toBe('time');
     expect(p.step).toBe('list');
 

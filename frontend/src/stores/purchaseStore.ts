@@ -57,6 +57,13 @@ export const PurchaseText = {
 /** The pay code of paying with the platform coin (commerce.md §9). */
 export const COIN_PAY_CODE = 'yunyoubi';
 
+/** A fresh `Idempotency-Key` (1–64 visible ASCII characters, API.md). */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
 /** What a dialog is opened with (commerce.md §4.1). */
 export interface PurchasePayload {
   /** member: the category shown first; defaults to the user's (vvip when vvip, else vip) */
@@ -351,13 +358,12 @@ export class PurchaseStore {
     this.submitting = true;
     const from: 'list' | 'detail' = this.step === 'detail' ? 'detail' : 'list';
     try {
-      const order = await this.root.api.post(PurchasePaths.submit, {
-        goods_id: g.id,
-        goods_num: this.count,
-        pay_method: this.payMethod,
-        confirm,
-        goods_code: g.code,
-      });
+      // one key per press: a submit the network repeats makes no second order
+      const order = await this.root.api.post(
+        PurchasePaths.submit,
+        { goods_id: g.id, goods_num: this.count, pay_method: this.payMethod, confirm, goods_code: g.code },
+        { idempotencyKey: newIdempotencyKey() },
+      );
       if (!this.isOpen) return;
       if (order.exchanged) {
         // paid with coins: debited and delivered in the same step
