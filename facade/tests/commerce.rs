@@ -378,6 +378,48 @@ async fn sections_items_and_refusals() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// A purchase tells the buyer's sockets to re-read the balance, and the member info when it
+// granted an entitlement (commerce.md §4.14).
+#[actix_rt::test]
+async fn a_purchase_tells_the_sockets() {
+    use facade::proto::MessageType;
+    let dir = temp_dir("notify");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut c = Client::new(srv.addr, "dev-a");
+    c.login("15800000006").await;
+    let uid = uid(&mut c).await;
+    let mut socket = c.socket().await;
+    srv.platform
+        .store()
+        .commerce
+        .grant(uid, &[storage::GoodsGrant::Coins { amount: 300 }], "grant", "", 0)
+        .unwrap();
+    let (_, r) = c
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "queue_1d", "goods_num": 1, "pay_method": "yunyoubi"}),
+        )
+        .await;
+    assert_eq!(r["data"]["state"], "fulfilled", "{r}");
+    let mut kinds = vec![];
+    while kinds.len() < 2 {
+        let env = socket.next(5).await;
+        if env.r#type == MessageType::BalanceNotification as i32 || env.r#type == MessageType::MemberInfoNotification as i32 {
+            kinds.push(env.r#type);
+        }
+    }
+    assert_eq!(
+        kinds,
+        [MessageType::BalanceNotification as i32, MessageType::MemberInfoNotification as i32]
+    );
+    let (_, p) = c.get("/api/user/profile").await;
+    assert!(p["data"]["fast_enter_expires_in"].as_i64().unwrap() > 23 * 3600, "{p}");
+    assert_eq!(p["data"]["balance"], 0);
+    ledger_holds(&srv, uid);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn urlencode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
