@@ -351,6 +351,33 @@ async fn sections_items_and_refusals() {
     }
     let (_, bills) = c.get("/api/v3/user/order").await;
     assert_eq!(bills["data"]["total"], 0, "no refusal made an order");
+
+    // The first price of an auto-renew goods; the member price once a member.
+    let (_, quote) = c.get("/api/v3/payment/coupon/check?goods_code=vvip_renew&goods_num=1").await;
+    assert_eq!(
+        (&quote["data"]["pay_money"], &quote["data"]["savings"]),
+        (&json!(3000), &json!(1500))
+    );
+    let mut operator = Client::new(srv.addr, "operator");
+    operator
+        .post("/api/dev/grant", json!({"cellphone": "15800000004", "kind": "vip", "days": 30}))
+        .await;
+    let (_, quote) = c.get("/api/v3/payment/coupon/check?goods_code=time_600&goods_num=2").await;
+    assert_eq!(
+        (&quote["data"]["pay_money"], &quote["data"]["unit_price"], &quote["data"]["savings"]),
+        (&json!(1800), &json!(900), &json!(200))
+    );
+    let (_, r) = c
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "time_600", "goods_num": 2, "pay_method": "wechat"}),
+        )
+        .await;
+    assert_eq!(
+        (&r["data"]["payable"], &r["data"]["savings"]),
+        (&json!(1800), &json!(200)),
+        "the submit charges the quote"
+    );
     let (_, r) = c.post("/api/payment/goods", buy(json!({"pay_method": 1}))).await;
     assert_eq!(
         (code(&r), r["data"]["pay_method"].as_str()),
