@@ -570,7 +570,14 @@ impl Platform {
     /// What follows a grant (an operator's, or a paid order's): a session in its time-up
     /// countdown plays on when play time came, and a queued session moves to the better lane
     /// what the player now holds entitles them to (told at once).
+    /// The player's sockets are told to re-read the balance (and the member info after an
+    /// entitlement: commerce.md §4.14).
     pub async fn granted(&self, uid: i64, grants: &[GoodsGrant]) -> DomainResult<()> {
+        use crate::view::Changed;
+        self.ctx.bus.publish(&uid, &Push::Changed(Changed::Balance));
+        if grants.iter().any(|g| matches!(g, GoodsGrant::Entitlement { .. })) {
+            self.ctx.bus.publish(&uid, &Push::Changed(Changed::MemberInfo));
+        }
         if grants.iter().any(|g| matches!(g, GoodsGrant::PlayTime { .. })) {
             self.play_time_added(uid).await?;
         }

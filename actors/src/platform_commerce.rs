@@ -177,25 +177,7 @@ impl Platform {
             return Err(DomainError::PayMethodUnavailable);
         }
         let now = self.ctx.clock.now_ms();
-        let member_privilege = self.holdings(uid).await?.is_member();
-        let first_period = goods.cycleable && {
-            let (code, t) = (goods.code.clone(), goods.goods_type);
-            let (orders, _) = self.ctx.db(move |s| s.commerce.orders(uid, Some(t), 0, 1000)).await?;
-            !orders
-                .iter()
-                .any(|o| o.order.goods_code == code && o.state == OrderState::Fulfilled)
-        };
-        let price = pricing::price(&PriceInput {
-            retail: goods.retail_price,
-            member_price: goods.member_price,
-            first_price: goods.first_price,
-            first_period,
-            count: p.count,
-            member_privilege,
-            coupon_price: None,
-            group_total: None,
-        })
-        .ok_or(DomainError::BadQuantity)?;
+        let price = self.quote(Some(uid), &goods, p.count).await?;
         let grant = goods.grant.times(p.count).ok_or(DomainError::BadQuantity)?;
         self.charge_allowed(uid, price.pay).await?;
         let order = NewOrder {
@@ -244,6 +226,39 @@ impl Platform {
             "yunyoubi" => Ok(Submitted::Exchanged(order)),
             _ => Ok(Submitted::Order(order)),
         }
+    }
+
+    /// The price of `count` of a goods for a buyer (a guest: no privilege, no first period),
+    /// by §4.5 with no coupon (none exists yet): what `submit` charges.
+    pub async fn quote(&self, uid: Option<i64>, goods: &storage::Goods, count: i64) -> DomainResult<pricing::Price> {
+        if !(1..=100).contains(&count) {
+            return Err(DomainError::BadQuantity);
+        }
+        let (member_privilege, first_period) = match uid {
+            None => (false, false),
+            Some(uid) => {
+                let member = self.holdings(uid).await?.is_member();
+                let first = goods.cycleable && {
+                    let (code, t) = (goods.code.clone(), goods.goods_type);
+                    let (orders, _) = self.ctx.db(move |s| s.commerce.orders(uid, Some(t), 0, 1000)).await?;
+                    !orders
+                        .iter()
+                        .any(|o| o.order.goods_code == code && o.state == OrderState::Fulfilled)
+                };
+                (member, first)
+            }
+        };
+        pricing::price(&PriceInput {
+            retail: goods.retail_price,
+            member_price: goods.member_price,
+            first_price: goods.first_price,
+            first_period,
+            count,
+            member_privilege,
+            coupon_price: None,
+            group_total: None,
+        })
+        .ok_or(DomainError::BadQuantity)
     }
 
     /// The caller's order, or UnknownOrder.

@@ -224,6 +224,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(assets::monthly_receive)
         .service(commerce::section_goods)
         .service(commerce::goods_item)
+        .service(commerce::coupon_check)
         .service(commerce::submit)
         .service(commerce::qrcode)
         .service(commerce::polling)

@@ -351,6 +351,33 @@ async fn sections_items_and_refusals() {
     }
     let (_, bills) = c.get("/api/v3/user/order").await;
     assert_eq!(bills["data"]["total"], 0, "no refusal made an order");
+
+    // The first price of an auto-renew goods; the member price once a member.
+    let (_, quote) = c.get("/api/v3/payment/coupon/check?goods_code=vvip_renew&goods_num=1").await;
+    assert_eq!(
+        (&quote["data"]["pay_money"], &quote["data"]["savings"]),
+        (&json!(3000), &json!(1500))
+    );
+    let mut operator = Client::new(srv.addr, "operator");
+    operator
+        .post("/api/dev/grant", json!({"cellphone": "15800000004", "kind": "vip", "days": 30}))
+        .await;
+    let (_, quote) = c.get("/api/v3/payment/coupon/check?goods_code=time_600&goods_num=2").await;
+    assert_eq!(
+        (&quote["data"]["pay_money"], &quote["data"]["unit_price"], &quote["data"]["savings"]),
+        (&json!(1800), &json!(900), &json!(200))
+    );
+    let (_, r) = c
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "time_600", "goods_num": 2, "pay_method": "wechat"}),
+        )
+        .await;
+    assert_eq!(
+        (&r["data"]["payable"], &r["data"]["savings"]),
+        (&json!(1800), &json!(200)),
+        "the submit charges the quote"
+    );
     let (_, r) = c.post("/api/payment/goods", buy(json!({"pay_method": 1}))).await;
     assert_eq!(
         (code(&r), r["data"]["pay_method"].as_str()),
@@ -373,6 +400,48 @@ async fn sections_items_and_refusals() {
         d.get(&format!("/api/payment/query?deposit_order_id={no}")).await
     };
     assert_eq!(code(&other), 20181, "another player's order is not found");
+    ledger_holds(&srv, uid);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// A purchase tells the buyer's sockets to re-read the balance, and the member info when it
+// granted an entitlement (commerce.md §4.14).
+#[actix_rt::test]
+async fn a_purchase_tells_the_sockets() {
+    use facade::proto::MessageType;
+    let dir = temp_dir("notify");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut c = Client::new(srv.addr, "dev-a");
+    c.login("15800000006").await;
+    let uid = uid(&mut c).await;
+    let mut socket = c.socket().await;
+    srv.platform
+        .store()
+        .commerce
+        .grant(uid, &[storage::GoodsGrant::Coins { amount: 300 }], "grant", "", 0)
+        .unwrap();
+    let (_, r) = c
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "queue_1d", "goods_num": 1, "pay_method": "yunyoubi"}),
+        )
+        .await;
+    assert_eq!(r["data"]["state"], "fulfilled", "{r}");
+    let mut kinds = vec![];
+    while kinds.len() < 2 {
+        let env = socket.next(5).await;
+        if env.r#type == MessageType::BalanceNotification as i32 || env.r#type == MessageType::MemberInfoNotification as i32 {
+            kinds.push(env.r#type);
+        }
+    }
+    assert_eq!(
+        kinds,
+        [MessageType::BalanceNotification as i32, MessageType::MemberInfoNotification as i32]
+    );
+    let (_, p) = c.get("/api/user/profile").await;
+    assert!(p["data"]["fast_enter_expires_in"].as_i64().unwrap() > 23 * 3600, "{p}");
+    assert_eq!(p["data"]["balance"], 0);
     ledger_holds(&srv, uid);
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);

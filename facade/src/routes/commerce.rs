@@ -258,6 +258,81 @@ pub async fn goods_item(state: web::Data<AppState>, caller: MaybeCaller, q: web:
     }))
 }
 
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CouponQuery {
+    goods_code: String,
+    /// 1–100.
+    goods_num: i64,
+    /// A coupon to apply (none exists yet: any but 0 is 20184).
+    #[serde(default)]
+    #[param(value_type = Option<i64>)]
+    coupon_id: Option<Id>,
+}
+
+/// The coupon summary of a purchase (commerce.md §3), with the price the submit will charge
+/// (§4.5). Amounts in fen.
+#[derive(Serialize, ToSchema)]
+pub struct CouponSummary {
+    /// The coupons applied (none exist yet).
+    pub use_coupons: Vec<CouponDto>,
+    /// fen off by coupons.
+    pub discount_money: i64,
+    /// fen a month (duration options), else 0.
+    pub month_price: i64,
+    /// What the submit charges, fen.
+    pub pay_money: i64,
+    /// How many of the caller's coupons fit (none exist yet).
+    pub usable_num: i64,
+    /// The unit price used (the member price for holders of the privilege), fen.
+    pub unit_price: i64,
+    /// Retail × count, fen.
+    pub retail_total: i64,
+    /// `retail_total - pay_money`, fen ('已为你节省').
+    pub savings: i64,
+}
+
+/// A coupon (commerce.md §3). None exist yet (the coupon issue adds them); the shape is the spec's.
+#[derive(Serialize, ToSchema)]
+pub struct CouponDto {
+    pub id: i64,
+    pub goods_title: String,
+    pub goods_code: String,
+    /// fen
+    pub face_value: i64,
+    /// 0 or less: not selectable (-1 threshold not reached, -2 goods not applicable).
+    pub usable: i64,
+    /// fen
+    pub min_order_money: i64,
+    /// ms
+    pub expires_at: i64,
+}
+
+refusals!(CouponCheckRefusals: common::input(), common::maybe_logged_in(), common::internal(), DomainError::UnknownGoods,
+    DomainError::BadQuantity, DomainError::CouponUnusable);
+
+/// The price of a purchase as the submit will charge it (§4.5: the member price for members,
+/// the first price of an auto-renew goods), and the coupons that apply (none exist yet).
+#[utoipa::path(params(CouponQuery), responses((status = 200, body = Envelope<CouponSummary>), CouponCheckRefusals))]
+#[get("/api/v3/payment/coupon/check")]
+pub async fn coupon_check(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<CouponQuery>) -> ApiResult<CouponSummary> {
+    if q.coupon_id.is_some_and(|c| c.0 != 0) {
+        return Err(actors::DomainError::CouponUnusable.into());
+    }
+    let item = state.platform.goods_item(Some(q.goods_code.clone()), None).await?;
+    let price = state.platform.quote(caller.0.map(|l| l.uid), &item.goods, q.goods_num).await?;
+    Ok(ok(CouponSummary {
+        use_coupons: vec![],
+        discount_money: 0,
+        month_price: month_price(&item.goods),
+        pay_money: price.pay,
+        usable_num: 0,
+        unit_price: price.unit,
+        retail_total: price.retail_total,
+        savings: price.savings,
+    }))
+}
+
 /// A pay method as sent: its code (`wechat`) or its number (`0`).
 #[derive(Deserialize, ToSchema)]
 #[serde(untagged)]
