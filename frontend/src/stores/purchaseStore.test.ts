@@ -358,6 +358,37 @@ describe('QR payment (commerce.md §4.3)', () => {
   });
 });
 
+describe('auto-renew (commerce.md §5)', () => {
+  it("asks '确认开通' with '同意并支付' before paying unless the agreements are ticked; closing resets them", async () => {
+    const env = await setup();
+    env.t.api.on('GET', PurchasePaths.sectionGoods, () => ({
+      section_key: 'shop_vip',
+      instruction: '',
+      goods: [goods(322, { type: 14, title: 'VIP连续包月', external: { cycleable: true, first_price: 1500 }, pay_types: [ALIPAY] })],
+    }));
+    env.root.openPurchase('member');
+    await settle(60);
+    const p = env.root.purchase!;
+    expect(p.payMethods.map((m) => m.payCode)).toEqual(['alipay']);
+    void p.submit();
+    await settle();
+    const box = env.root.ui.messageBoxes.at(-1)!;
+    expect(box).toMatchObject({ title: '确认开通', confirmText: '同意并支付' });
+    box.resolve(false);
+    await settle();
+    expect(env.t.api.callsTo(PurchasePaths.submit)).toHaveLength(0);
+    void p.submit();
+    await settle();
+    env.root.ui.messageBoxes.at(-1)!.resolve(true);
+    await settle(60);
+    expect(env.t.api.callsTo(PurchasePaths.submit)).toHaveLength(1);
+    expect(p.agreed).toBe(true);
+    p.close();
+    expect(p.agreed).toBe(false);
+    env.root.dispose();
+  });
+});
+
 describe('coin exchange (commerce.md §4.1, §8)', () => {
   it("paid with coins: '兑换成功', the dialog closes, the profile is re-read", async () => {
     const { p, t, root } = await opened('time');

@@ -52,6 +52,9 @@ export const PurchaseText = {
   PHONE_TITLE: '绑定手机号',
   PHONE_FALLBACK: '根据相关法律法规，为保障您的账户安全，体验当前功能需绑定手机号哦~',
   PHONE_OK: '去绑定',
+  RENEW_TITLE: '确认开通',
+  RENEW_TEXT: '开通前请阅读并同意《会员服务协议》和《自动续费服务协议》',
+  RENEW_OK: '同意并支付',
 } as const;
 
 /** The pay code of paying with the platform coin (commerce.md §9). */
@@ -351,10 +354,22 @@ export class PurchaseStore {
 
   // ------------------------------------------------------------------ paying
 
-  /** '立即支付' / '立即兑换': creates the order; coins settle at once, scan pay goes to the QR. */
+  /**
+   * '立即支付' / '立即兑换': creates the order; coins settle at once, scan pay goes to the QR. An
+   * auto-renew product asks '确认开通' first unless the agreements are ticked (commerce.md §5).
+   */
   async submit(confirm = 0): Promise<void> {
     const g = this.selected;
     if (!g || this.submitting || !this.payMethod) return;
+    if (g.external.cycleable && !this.agreed) {
+      this.submitting = true;
+      const ok = await this.root.ui.confirm({ title: PurchaseText.RENEW_TITLE, message: PurchaseText.RENEW_TEXT, confirmText: PurchaseText.RENEW_OK });
+      runInAction(() => {
+        this.submitting = false;
+        if (ok) this.agreed = true;
+      });
+      if (!ok || !this.isOpen) return;
+    }
     this.submitting = true;
     const from: 'list' | 'detail' = this.step === 'detail' ? 'detail' : 'list';
     try {
