@@ -243,7 +243,10 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
       </div>
       <label className="purchase__agree">
         <input type="checkbox" checked={p.agreed} onChange={(e) => p.setAgreed(e.target.checked)} />
-        <span>我已阅读并同意《用户服务协议》{p.isMember && '《会员服务协议》'}</span>
+        <span>
+          我已阅读并同意《用户服务协议》{p.isMember && '《会员服务协议》'}
+          {g.external.cycleable && '《自动续费服务协议》'}
+        </span>
       </label>
       <button
         type="button"
