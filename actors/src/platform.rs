@@ -4,7 +4,8 @@
 //!
 //! Actor kinds and their keys: player (uid), game session (session id), queue (node id: one
 //! queue per node for all its games, owning the node's machines), room (ddRid; started when a
-//! room is created or restored, never by a lookup), connection (one per socket, no key).
+//! room is created or restored, never by a lookup), connection (one per socket, no key), order
+//! desk (one, key 0: the open orders' expiry timers).
 
 use std::sync::Arc;
 
