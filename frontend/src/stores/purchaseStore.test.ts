@@ -147,6 +147,14 @@ describe('opening (commerce.md §4.1, §2.5)', () => {
     root.dispose();
   });
 
+  it("subscription without a game package list: '获取游戏订阅包列表错误' and closes", async () => {
+    const { p, t, root } = await opened('subscription');
+    expect(root.ui.toasts.at(-1)).toMatchObject({ type: 'error', message: PurchaseText.NO_PACKAGES });
+    expect(p.isOpen).toBe(false);
+    expect(t.api.callsTo(PurchasePaths.sectionGoods)).toHaveLength(0);
+    root.dispose();
+  });
+
   it('a guest gets the login dialog; the purchase opens after the login', async () => {
     const env = await setup({ loggedIn: false });
     env.root.openPurchase('time');

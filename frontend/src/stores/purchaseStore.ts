@@ -39,11 +39,11 @@ export const PurchasePaths = {
 export const PurchaseCode = {
   COIN_NOT_ENOUGH: 20110,
   NEED_PHONE: 20107,
-  EMPTY_LIST: 0,
 } as const;
 
 export const PurchaseText = {
   EMPTY_LIST: '商品列表为空',
+  NO_PACKAGES: '获取游戏订阅包列表错误',
   EXCHANGED: '兑换成功',
   PAID: '支付成功',
   COIN_SHORT_TITLE: '余额不足',
@@ -256,7 +256,9 @@ export class PurchaseStore {
   private async loadSection(): Promise<void> {
     const key = sectionKey(this.type, this.category);
     if (!key) {
-      this.fail(PurchaseText.EMPTY_LIST);
+      // a game's subscription packs come from the game-package call, which the server does not
+      // offer yet: the spec's text for an empty package list
+      this.fail(PurchaseText.NO_PACKAGES);
       return;
     }
     this.loading = true;
