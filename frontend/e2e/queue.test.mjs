@@ -86,10 +86,21 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await p.getByTestId('queue-exit').click();
     const retention = p.getByTestId('retention-dialog');
     await retention.waitFor();
-    assert.match(await retention.innerText(), /可享VVIP\/VIP专属加速通道/);
-    await p.getByTestId('retention-rank').filter({ hasText: '开通后预计排名第2位' }).waitFor();
+    // the product is the first of queue_detainment_goods (the seeded 限时加速卡: the fast-entry lane)
+    await p.getByTestId('retention-goods').filter({ hasText: '限时加速卡' }).waitFor();
+    assert.equal(await p.getByTestId('retention-text').innerText(), '速进通道');
+    await p.getByTestId('retention-rank').filter({ hasText: /^开通后预计排名第\d+位$/ }).waitFor();
     await p.getByTestId('retention-stay').click();
     await retention.waitFor({ state: 'detached' });
+    // 立即加速 keeps the place and opens the product's purchase
+    await p.getByTestId('queue-exit').click();
+    await p.getByTestId('retention-buy').click();
+    await retention.waitFor({ state: 'detached' });
+    const offer = p.getByTestId('purchase-dialog');
+    await offer.getByTestId('purchase-detail').filter({ hasText: '限时加速卡' }).waitFor();
+    await offer.getByRole('button', { name: '关闭' }).click();
+    await offer.waitFor({ state: 'detached' });
+    await p.getByTestId('queue-rank').filter({ hasText: rankText(2) }).waitFor();
     // again, 仍要退出: the exit confirm; 再玩一会 keeps the place too
     await p.getByTestId('queue-exit').click();
     await retention.waitFor();

@@ -1,6 +1,7 @@
 // The purchase dialog's pure rules (commerce.md §2.5, §4.1, §4.3, §5, §9): operation types and
 // their sections and titles, the QR display states and their overlay actions, the quantity rule,
 // fen shown as yuan. What is sold, at which price and with which pay methods comes from the server.
+import { ProductType } from './products';
 
 /** The purchase types of commerce.md §9 this client opens the dialog with. */
 export type PurchaseType =
@@ -75,29 +76,6 @@ export function purchaseTitle(type: PurchaseType, listName?: string | null): str
       return '购买订阅包';
   }
 }
-
-/** Product types of commerce.md §9 the dialog distinguishes. */
-export const ProductType = {
-  TIME: 2,
-  QUEUE: 3,
-  VIP: 4,
-  VVIP: 5,
-  SUBSCRIPTION: 6,
-  GIFT_1: 10,
-  GIFT_2: 11,
-  YOODO: 12,
-  VIP_NEW: 14,
-  VVIP_NEW: 15,
-  VIP_UPGRADE: 21,
-  NIGHT_PACKAGE: 22,
-  DAILY_PACKAGE: 27,
-} as const;
-
-/** The VVIP product types (commerce.md §9). */
-export const isVvipProduct = (t: number): boolean => t === ProductType.VVIP || t === ProductType.VVIP_NEW;
-/** The member product types (commerce.md §9). */
-export const isMemberProduct = (t: number): boolean =>
-  t === ProductType.VIP || t === ProductType.VIP_NEW || isVvipProduct(t);
 
 /** The title by product type, for a dialog opened on one product (commerce.md §2.5). */
 export function productTitle(productType: number): string {

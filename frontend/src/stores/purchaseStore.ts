@@ -4,9 +4,7 @@ import {
   boughtLine,
   chosenLine,
   clampCount,
-  isMemberProduct,
   isMemberType,
-  isVvipProduct,
   perView,
   productTitle,
   purchaseTitle,
@@ -22,6 +20,7 @@ import {
   type QrOverlay,
   type QrStateCode,
 } from '../lib/purchase';
+import { isMemberProduct, isVvipProduct } from '../lib/products';
 import { ApiError, errorMessage } from '../transport/apiError';
 import type { RootStore } from './rootStore';
 

@@ -197,6 +197,33 @@ describe('queue-quit retention (core-platform.md §2.8, §2.9)', () => {
     root.dispose();
   });
 
+  it('the product of queue_detainment_goods: its lane (a fast-entry card: 1), 速进通道, 立即加速 buys it and stays queued', async () => {
+    const { root, t, channel, server } = await queueRoot();
+    server.preSort = 0;
+    const card = { id: 231, code: 'detain_card', type: 3, title: '限时加速卡', price: 190, retail_price: 190, pay_types: [] };
+    t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'queue_detainment_goods', instruction: '', goods: [card] }));
+    t.api.on('POST', '/api/japi/yoo/game/cancelQue', () => null);
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 3, isFast: 0 }));
+    await settle();
+    const done = root.queue.requestExit();
+    await settle(60);
+    expect(t.api.callsTo('/api/web/v1/section/goods').at(-1)!.body).toEqual({ section_key: 'queue_detainment_goods', page_size: 1 });
+    expect(t.api.callsTo(SIZE).at(-1)!.body).toEqual({ isFast: 1 });
+    expect(root.queue.retention).toMatchObject({ preSort: 0, goods: { code: 'detain_card' } });
+    expect(root.queue.retentionText).toBe('速进通道');
+    root.queue.buyRetention();
+    await done;
+    await root.loadPurchase();
+    await settle(60);
+    expect(root.queue.retention).toBeNull();
+    expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')).toHaveLength(0);
+    expect(root.purchase?.isOpen).toBe(true);
+    expect(root.purchase?.step).toBe('detail');
+    expect(root.purchase?.selected?.code).toBe('detain_card');
+    expect(root.purchase?.title).toBe('购买速进时长');
+    root.dispose();
+  });
+
   it('normal lane: 仍要退出, then the exit confirm 退出排队 / 立即退出 / 再玩一会; 立即退出 cancels the queue', async () => {
     const { root, t, channel } = await queueRoot();
     t.api.on('POST', '/api/japi/yoo/game/cancelQue', () => null);
