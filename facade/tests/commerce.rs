@@ -46,7 +46,7 @@ fn ledger_holds(srv: &facade::Running, uid: i64) {
 
 /// Waits (real time: the server runs on its own) until `f` holds.
 async fn until(what: &str, mut f: impl AsyncFnMut() -> bool) {
-    for _ in 0..200 {
+    for _ in 0..400 {
         if f().await {
             return;
         }
