@@ -38,6 +38,40 @@ pub struct DomainConfig {
     /// The live rooms (the server TOML's top-level `[rooms]`, like `[sms]`).
     #[serde(skip)]
     pub rooms: RoomsConfig,
+    /// Orders, QR polling and the sandbox payment provider (the server TOML's top-level `[payment]`).
+    #[serde(skip)]
+    pub payment: PaymentConfig,
+}
+
+/// Orders, QR polling and the sandbox payment provider.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PaymentConfig {
+    /// Seconds an unpaid order lives (then it expires and no payment is taken for it).
+    pub order_ttl_secs: u64,
+    /// Seconds a generated QR is good for (then polling answers 20140 `timeout`: generate another).
+    pub qr_ttl_secs: u64,
+    /// Seconds one order poll waits for news before it answers 20142 (waiting).
+    pub poll_wait_secs: u64,
+    /// The key the sandbox provider signs its notices with (dev mode).
+    pub sandbox_key: String,
+    /// How the sandbox delivers a payment's notice: normal, late, twice, out_of_order, bad_signature.
+    pub sandbox_delivery: crate::providers::payment::Delivery,
+    /// The delay of a late, second, stale or genuine-after-forged notice, ms.
+    pub sandbox_delay_ms: u64,
+}
+
+impl Default for PaymentConfig {
+    fn default() -> Self {
+        PaymentConfig {
+            order_ttl_secs: 900,
+            qr_ttl_secs: 300,
+            poll_wait_secs: 25,
+            sandbox_key: "yoo-dev-sandbox-payment-key".into(),
+            sandbox_delivery: Default::default(),
+            sandbox_delay_ms: 3000,
+        }
+    }
 }
 
 /// Live rooms' timings and limits.
@@ -132,6 +166,7 @@ impl Default for DomainConfig {
             ],
             sms: Default::default(),
             rooms: Default::default(),
+            payment: Default::default(),
         }
     }
 }

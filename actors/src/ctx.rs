@@ -56,6 +56,10 @@ pub struct Ctx {
     /// The controller each relay session's game host was last told of (for a host that links
     /// again, and for tests).
     pub(crate) relay_controllers: parking_lot::Mutex<std::collections::HashMap<i64, i64>>,
+    /// The shop's shared state (payment provider, QR tickets, order watchers).
+    pub(crate) shop: OnceLock<Arc<crate::commerce::Shop>>,
+    /// The order desk (the orders' expiry timers), one actor under key 0.
+    pub(crate) desk: OnceLock<Registry<u8, crate::commerce::OrderDesk>>,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -90,6 +94,8 @@ impl Ctx {
             controller_hook: OnceLock::new(),
             next_watch: Default::default(),
             relay_controllers: Default::default(),
+            shop: OnceLock::new(),
+            desk: OnceLock::new(),
         }
     }
 

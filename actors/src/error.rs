@@ -184,6 +184,44 @@ pub enum DomainError {
     /// A report reason outside 0–6 or an over-long text (130215, "举报原因不正确").
     #[error("report invalid")]
     ReportInvalid,
+    // Commerce (commerce.md §4.3, §8). The facade's codes are in brackets.
+    /// Too few coins for a coin payment (20110).
+    #[error("insufficient coins")]
+    InsufficientCoins,
+    /// QRCODE_TIMEOUT (20140): `invalid` when the order is over (order again), else the QR is
+    /// too old (generate another).
+    #[error("qr code over")]
+    QrTimeout { invalid: bool },
+    /// QRCODE_CANCEL (20141): the payer cancelled.
+    #[error("qr code cancelled")]
+    QrCancelled,
+    /// QRCODE_WAITING (20142): nothing happened within the poll.
+    #[error("qr code waiting")]
+    QrWaiting,
+    /// QRCODE_SCAN_SUCCESS (20143): the payer opened the pay page.
+    #[error("qr code scanned")]
+    QrScanned,
+    /// No such goods on sale (20180).
+    #[error("unknown goods")]
+    UnknownGoods,
+    /// No such order of the caller (20181).
+    #[error("unknown order")]
+    UnknownOrder,
+    /// The pay method is not offered for this goods (§4.2) (20182).
+    #[error("pay method unavailable")]
+    PayMethodUnavailable,
+    /// A purchase quantity outside 1–100 (20183).
+    #[error("bad quantity")]
+    BadQuantity,
+    /// The coupon cannot be used (20184).
+    #[error("coupon unusable")]
+    CouponUnusable,
+    /// The order is no longer payable (expired, cancelled, paid) (20185).
+    #[error("order closed")]
+    OrderClosed,
+    /// A payment notice that does not verify (bad signature, malformed, unknown provider) (20186).
+    #[error("payment notice refused: {0}")]
+    PaymentNoticeRefused(String),
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),

@@ -6,7 +6,7 @@
 //! Layout:
 //!
 //! - `platform`: the entry point the facade calls; starts the actor kinds and routes calls
-//!   (`platform_rooms`: its room calls).
+//!   (`platform_rooms`: its room calls; `platform_commerce`: its shop and payment calls).
 //! - `ctx`: what every actor shares (storage, configuration, clock, bus, registries), the one
 //!   helper for blocking storage calls; actors know it, never the platform.
 //! - `config`: the domain configuration (countdowns, nodes and their machines).
@@ -29,9 +29,12 @@
 //! - `connection`: a socket's subscription to its user's pushes.
 //! - `passport`: SMS codes, login sessions and socket tokens.
 //! - `room`: live rooms: one actor per open room, its pure parts, its event stream and fan-out.
-//! - `providers`: traits of outside services and their sandbox implementations.
+//! - `providers`: traits of outside services and their sandbox implementations (SMS, payment).
+//! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
+//!   the order desk (expiry timers); `platform_commerce`: the platform's shop and payment calls.
 
 pub mod clock;
+pub mod commerce;
 pub mod config;
 pub mod connection;
 pub mod ctx;
@@ -43,6 +46,7 @@ pub mod lanes;
 pub mod machine_pool;
 pub mod passport;
 pub mod platform;
+pub mod platform_commerce;
 mod platform_rooms;
 pub mod player;
 pub mod providers;

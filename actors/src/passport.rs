@@ -489,7 +489,7 @@ impl Passport {
             let (mut user, created) = store.users.get_or_create_by_phone(&phone, &nickname, now)?;
             if created && gift > 0 {
                 // The registration gift (commerce.md §2.9), given once with the account.
-                user = store.assets.add_play_time(user.uid, gift, 0)?;
+                user = store.assets.add_play_time(user.uid, gift, 0, now)?;
             }
             let session = LoginSession { uid: user.uid, ..session };
             store.logins.insert(&session)?;

@@ -4,14 +4,15 @@
 //!
 //! Actor kinds and their keys: player (uid), game session (session id), queue (node id: one
 //! queue per node for all its games, owning the node's machines), room (ddRid; started when a
-//! room is created or restored, never by a lookup), connection (one per socket, no key).
+//! room is created or restored, never by a lookup), connection (one per socket, no key), order
+//! desk (one, key 0: the open orders' expiry timers).
 
 use std::sync::Arc;
 
 use engine::registry::Factory;
 use engine::{Registry, RestartPolicy, Supervisor, SupervisorMsg};
 use ractor::ActorRef;
-use storage::{Game, Node, Store};
+use storage::{Game, GoodsGrant, Node, Store};
 
 use crate::clock::Clock;
 use crate::config::DomainConfig;
@@ -24,6 +25,7 @@ use crate::hosts::{HostEvent, HostHello, HostLink, HostRefusal, HostSink, Stream
 use crate::lanes::Lane;
 use crate::passport::Passport;
 use crate::player::{PlayerActor, PlayerMsg, SessionOp};
+use crate::providers::payment::{DeliveryPlan, PaymentProvider, SandboxPay};
 use crate::providers::sms::{SandboxSms, SmsProvider};
 use crate::queue::{GameMeta, NodeShared, QueueActor, QueueArgs, QueueMsg};
 use crate::room::actor::RoomActor;
@@ -99,7 +101,24 @@ impl Platform {
         Platform::start_with(store, config, sms).await
     }
 
+    /// Starts the domain with this SMS provider and the sandbox payment provider.
     pub async fn start_with(store: Store, config: DomainConfig, sms: Arc<dyn SmsProvider>) -> Result<Platform, String> {
+        let pay = &config.payment;
+        let plan = DeliveryPlan {
+            delivery: pay.sandbox_delivery,
+            delay_ms: pay.sandbox_delay_ms,
+        };
+        let payment: Arc<dyn PaymentProvider> = Arc::new(SandboxPay::new(pay.sandbox_key.as_bytes(), plan));
+        Platform::start_with_providers(store, config, sms, payment).await
+    }
+
+    /// Starts the domain with these providers.
+    pub async fn start_with_providers(
+        store: Store,
+        config: DomainConfig,
+        sms: Arc<dyn SmsProvider>,
+        payment: Arc<dyn PaymentProvider>,
+    ) -> Result<Platform, String> {
         let clock = Clock::new();
         // Nodes come from the configuration until game hosts register themselves.
         let now = clock.now_ms();
@@ -178,6 +197,22 @@ impl Platform {
         for n in &config.nodes {
             ctx.queues.get().expect("set above").get_or_start(&n.id).await?;
         }
+        let shop = Arc::new(crate::commerce::Shop::new(payment));
+        let _ = ctx.shop.set(shop.clone());
+        let (c, sh) = (ctx.clone(), shop);
+        let desk: Factory<u8, crate::commerce::OrderDesk> = Arc::new(move |k| {
+            (
+                crate::commerce::OrderDesk {
+                    ctx: c.clone(),
+                    shop: sh.clone(),
+                },
+                *k,
+            )
+        });
+        let _ = ctx
+            .desk
+            .set(Registry::new("order_desk", policy, parent.clone(), desk).await.map_err(err)?);
+        ctx.desk.get().expect("set above").get_or_start(&0).await?;
         let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
         let platform = Platform { ctx, passport, root };
         // The room actors reach `set_stream_controller` through the context, which must not
@@ -205,6 +240,9 @@ impl Platform {
         }));
         platform.restore(open, now).await?;
         platform.restore_rooms().await?;
+        if let Err(e) = platform.reconcile_orders().await {
+            tracing::warn!(error = %e, "open orders not reconciled with the payment provider");
+        }
         Ok(platform)
     }
 
@@ -510,30 +548,38 @@ impl Platform {
             })
     }
 
-    /// Grants a player something, the way a purchase will: writes it, then a queued session
-    /// moves to the better lane it may now have (and is told at once).
+    /// Grants a player something by the path a paid order takes: written with its ledger
+    /// entries in one transaction, then the effects of [`Platform::granted`].
     pub async fn grant(&self, uid: i64, grant: Grant) -> DomainResult<()> {
         let now = self.ctx.clock.now_ms();
-        let time_added = matches!(grant, Grant::PlayTime { .. });
-        self.ctx
-            .db(move |s| -> storage::Result<()> {
-                match grant {
-                    Grant::Entitlement { kind, days } => {
-                        s.assets.grant_entitlement(uid, &kind, days * 24 * 3600 * 1000, now)?;
-                    }
-                    Grant::Cards { count } => {
-                        for _ in 0..count {
-                            s.assets.add_card(uid, "速进卡", now + 30 * 24 * 3600 * 1000, "grant", now)?;
-                        }
-                    }
-                    Grant::PlayTime { free, paid } => {
-                        s.assets.add_play_time(uid, free, paid)?;
-                    }
+        let grants: Vec<GoodsGrant> = match grant {
+            Grant::Entitlement { kind, days } => vec![GoodsGrant::Entitlement { kind, days }],
+            Grant::Cards { count } => vec![GoodsGrant::Cards { count }],
+            Grant::PlayTime { free, paid } => {
+                // Free minutes are no goods' grant: they go in beside, in the same way.
+                if free > 0 {
+                    self.ctx.db(move |s| s.assets.add_play_time(uid, free, 0, now)).await?;
                 }
-                Ok(())
-            })
-            .await?;
-        if time_added {
+                vec![GoodsGrant::PlayTime { minutes: paid }]
+            }
+        };
+        let g = grants.clone();
+        self.ctx.db(move |s| s.commerce.grant(uid, &g, "grant", "", now)).await?;
+        self.granted(uid, &grants).await
+    }
+
+    /// What follows a grant (an operator's, or a paid order's): a session in its time-up
+    /// countdown plays on when play time came, and a queued session moves to the better lane
+    /// what the player now holds entitles them to (told at once).
+    /// The player's sockets are told to re-read the balance (and the member info after an
+    /// entitlement: commerce.md §4.14).
+    pub async fn granted(&self, uid: i64, grants: &[GoodsGrant]) -> DomainResult<()> {
+        use crate::view::Changed;
+        self.ctx.bus.publish(&uid, &Push::Changed(Changed::Balance));
+        if grants.iter().any(|g| matches!(g, GoodsGrant::Entitlement { .. })) {
+            self.ctx.bus.publish(&uid, &Push::Changed(Changed::MemberInfo));
+        }
+        if grants.iter().any(|g| matches!(g, GoodsGrant::PlayTime { .. })) {
             self.play_time_added(uid).await?;
         }
         self.upgrade_queued(uid).await

@@ -348,7 +348,7 @@ async fn a_restarted_queue_counts_what_it_rebuilt() {
             .unwrap()
             .0
             .uid;
-        ctx.store.assets.add_play_time(uid, 60, 0).unwrap();
+        ctx.store.assets.add_play_time(uid, 60, 0, 0).unwrap();
         let v = p.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
         ids.push(v.id);
         settle().await;
@@ -399,7 +399,7 @@ async fn a_machine_released_during_a_restart_comes_back() {
                 .unwrap()
                 .0
                 .uid;
-            ctx.store.assets.add_play_time(uid, 60, 0).unwrap();
+            ctx.store.assets.add_play_time(uid, 60, 0, 0).unwrap();
             let v = p.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
             players.push((uid, v.id));
             settle().await;

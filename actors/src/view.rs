@@ -99,6 +99,18 @@ pub enum Push {
     Authorization { status: &'static str },
     /// A notice of core-platform.md §4.11; the facade renders its data.
     Notice(Notice),
+    /// What the player holds changed (a purchase, a grant): the client re-reads it
+    /// (commerce.md §4.14).
+    Changed(Changed),
+}
+
+/// What to re-read after a change of holdings (commerce.md §4.14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Changed {
+    /// BALANCE_NOTIFICATION: the balances (coins, yoodo, play time, cards).
+    Balance,
+    /// MEMBER_INFO_NOTIFICATION: the member info and the queue data.
+    MemberInfo,
 }
 
 /// The notices of core-platform.md §4.11 the domain sends, typed: the facade alone turns them

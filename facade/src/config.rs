@@ -64,6 +64,10 @@ pub struct ServerConfig {
     /// reconnect window, apply-control times, kick time, password tries, chat length).
     #[serde(default)]
     pub rooms: actors::config::RoomsConfig,
+    /// Orders, QR polling and the sandbox payment provider (`actors::config::PaymentConfig`:
+    /// order and QR lifetimes, the poll's wait, the sandbox's signing key and delivery).
+    #[serde(default)]
+    pub payment: actors::config::PaymentConfig,
 }
 
 fn default_bind() -> SocketAddr {
@@ -151,6 +155,7 @@ impl ServerConfig {
             nodes,
             sms: self.sms.clone(),
             rooms: self.rooms.clone(),
+            payment: self.payment.clone(),
             ..self.game.clone()
         }
     }
@@ -198,6 +203,24 @@ mod tests {
         let rooms = c.domain().rooms;
         assert_eq!((rooms.batch_ms, rooms.rotation_turn_secs, rooms.reconnect_secs), (50, 60, 30));
         assert!(ServerConfig::parse("mode = \"dev\"\n[rooms]\nbatch = 5\n").is_err());
+    }
+
+    // The `[payment]` section reaches the domain (the dev file's included); what it leaves out
+    // keeps the defaults, and a misspelt key or an unknown delivery is refused.
+    #[test]
+    fn the_payment_section_reaches_the_domain() {
+        let c = ServerConfig::parse("mode = \"dev\"\n[payment]\norder_ttl_secs = 60\nsandbox_delivery = \"twice\"\n").unwrap();
+        let p = c.domain().payment;
+        assert_eq!(
+            (p.order_ttl_secs, p.qr_ttl_secs, p.sandbox_delivery),
+            (60, 300, actors::providers::payment::Delivery::Twice)
+        );
+        assert!(ServerConfig::parse("mode = \"dev\"\n[payment]\norder_ttl = 5\n").is_err());
+        assert!(ServerConfig::parse("mode = \"dev\"\n[payment]\nsandbox_delivery = \"never\"\n").is_err());
+        assert_eq!(
+            ServerConfig::dev_default().domain().payment.sandbox_key,
+            "yoo-dev-sandbox-payment-key"
+        );
     }
 
     // The dev configuration gives both enabled nodes a host secret and no static machine: all

@@ -557,7 +557,7 @@ pub struct Profile {
     pub system_time: i64,
 }
 
-pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Profile {
+pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> Profile {
     let items = h
         .member_entitlements()
         .map(|e| MemberItem {
@@ -606,8 +606,8 @@ pub fn profile(u: &User, h: &Holdings, now_ms: i64) -> Profile {
         fast_enter_paid: fast_enter_secs / 60,
         fast_enter_remain_times: h.cards as u64,
         fast_enter_expires_in: fast_enter_secs,
-        yoodo: "0.00".into(),
-        balance: 0,
+        yoodo: format!("{}.00", wallet.yoodo),
+        balance: wallet.coins,
         first_login_app_playtime: 0,
         system_time: now_ms,
     }

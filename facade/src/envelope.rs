@@ -193,6 +193,13 @@ pub struct RoomRef {
     pub dd_rid: i64,
 }
 
+/// `data` of 20140 (QRCODE_TIMEOUT): `invalid` when the order is over (order again), `timeout`
+/// when the QR is too old (generate another).
+#[derive(Serialize, ToSchema)]
+pub struct QrStatus {
+    pub status: &'static str,
+}
+
 /// `data` of 20151–20153 (the spec's alert shows `data.remark`).
 #[derive(Serialize, ToSchema)]
 pub struct Remark {
@@ -326,6 +333,20 @@ pub fn refusal(e: &DomainError) -> ApiError {
             "根据相关法律法规，为保障您的账户安全，体验当前功能需绑定手机号哦~",
         ),
         DomainError::ReportInvalid => err(S::BAD_REQUEST, 130215, "举报原因不正确"),
+        DomainError::InsufficientCoins => err(S::CONFLICT, 20110, "您的云游币余额不足，请先充值"),
+        DomainError::QrTimeout { invalid } => err(S::CONFLICT, 20140, "二维码已失效").with_data(QrStatus {
+            status: if *invalid { "invalid" } else { "timeout" },
+        }),
+        DomainError::QrCancelled => err(S::CONFLICT, 20141, "已取消支付"),
+        DomainError::QrWaiting => err(S::CONFLICT, 20142, "等待扫码支付"),
+        DomainError::QrScanned => err(S::CONFLICT, 20143, "扫描成功，请在手机上支付"),
+        DomainError::UnknownGoods => err(S::NOT_FOUND, 20180, "商品不存在或已下架"),
+        DomainError::UnknownOrder => err(S::NOT_FOUND, 20181, "订单不存在"),
+        DomainError::PayMethodUnavailable => err(S::CONFLICT, 20182, "该商品不支持此支付方式"),
+        DomainError::BadQuantity => err(S::BAD_REQUEST, 20183, "购买数量需在1到100之间"),
+        DomainError::CouponUnusable => err(S::CONFLICT, 20184, "优惠券不可用"),
+        DomainError::OrderClosed => err(S::CONFLICT, 20185, "订单已关闭，请重新下单"),
+        DomainError::PaymentNoticeRefused(_) => err(S::BAD_REQUEST, 20186, "支付通知校验失败"),
         DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
     }
 }
@@ -601,6 +622,18 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         ChatInvalid,
         PhoneUnbound,
         ReportInvalid,
+        InsufficientCoins,
+        QrTimeout { invalid: false },
+        QrCancelled,
+        QrWaiting,
+        QrScanned,
+        UnknownGoods,
+        UnknownOrder,
+        PayMethodUnavailable,
+        BadQuantity,
+        CouponUnusable,
+        OrderClosed,
+        PaymentNoticeRefused(String::new()),
         Internal(String::new()),
     ]
 }

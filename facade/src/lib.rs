@@ -10,7 +10,7 @@
 //! - `auth`: session cookie, CSRF rule, login cookies.
 //! - `dto`: the JSON shapes of API.md.
 //! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, room, mike, control,
-//!   moderation, dev), and `static_files`
+//!   moderation, assets, commerce, dev, dev_pay), and `static_files`
 //!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
 //! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
@@ -119,7 +119,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
             .into_utoipa_app()
             .configure(routes);
         if state.mode == Mode::Dev {
-            app = app.configure(routes::dev::routes);
+            app = app.configure(routes::dev::routes).configure(routes::dev_pay::routes);
         }
         app.into_app().default_service(web::to(routes::static_files::fallback))
     })
@@ -128,6 +128,9 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     .bind(config.bind)
     .map_err(|e| format!("cannot bind {}: {e}", config.bind))?;
     let addr = server.addrs().first().copied().ok_or("no address bound")?;
+    if let Some(sandbox) = platform.sandbox_pay() {
+        sandbox.set_transport(routes::dev_pay::LoopbackNotices::new(addr));
+    }
     let server = server.run();
     let handle = server.handle();
     let done = tokio::spawn(server);
@@ -142,7 +145,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
 /// The route table; each handler's path and method are on the handler (`#[get]`/`#[post]`),
 /// and the OpenAPI document is collected from this same table (`openapi::document`).
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    use routes::{assets, catalogue, control, covers, game, host, mike, moderation, passport, room, ws};
+    use routes::{assets, catalogue, commerce, control, covers, game, host, mike, moderation, passport, room, ws};
     cfg.service(openapi::serve)
         .service(passport::send_code)
         .service(passport::login)
@@ -219,6 +222,16 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(assets::card_activate)
         .service(assets::monthly_records)
         .service(assets::monthly_receive)
+        .service(commerce::section_goods)
+        .service(commerce::goods_item)
+        .service(commerce::coupon_check)
+        .service(commerce::submit)
+        .service(commerce::qrcode)
+        .service(commerce::polling)
+        .service(commerce::payment_query)
+        .service(commerce::balance)
+        .service(commerce::orders)
+        .service(commerce::notify)
         .service(covers::avatar)
         .service(covers::game_cover)
         .service(observe::serve_metrics)

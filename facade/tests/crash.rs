@@ -168,3 +168,81 @@ async fn kill_9_loses_no_place() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// `kill -9` keeps the money path whole: a paid order stays fulfilled, granted once; an unpaid
+// order still expires on time after the restart (its timer is re-armed from storage); the
+// ledger replays to the balances.
+#[actix_rt::test]
+async fn kill_9_keeps_orders_and_their_expiry() {
+    let dir = temp_dir("crash-orders");
+    let config = write_config(&dir);
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text = text.replace("[game]", "[payment]\norder_ttl_secs = 3\n[game]");
+    std::fs::write(&config, text).unwrap();
+    let (server, addr) = spawn(&config);
+    let mut c = Client::new(addr, "dev-a");
+    c.login("13600000101").await;
+    let buy = json!({"goods_id": 0, "goods_code": "coin_600", "goods_num": 1, "pay_method": "wechat"});
+    let (_, paid) = c.post("/api/payment/goods", buy.clone()).await;
+    let paid_no = paid["data"]["order_no"].as_str().unwrap().to_owned();
+    let params: String = json!({"order_no": paid_no})
+        .to_string()
+        .bytes()
+        .map(|b| format!("%{b:02X}"))
+        .collect();
+    let (_, qr) = c.get(&format!("/api/v3/qrcode/generate?action=scan_payment&params={params}")).await;
+    let url = qr["data"]["qrcode"].as_str().unwrap().to_owned();
+    awc::Client::default().post(format!("{url}/confirm")).send().await.unwrap();
+    let ticket = qr["data"]["ticket"].as_str().unwrap();
+    let (_, poll) = c
+        .post("/api/v3/payment/order/polling", json!({"order_no": paid_no, "ticket": ticket}))
+        .await;
+    assert_eq!(poll["data"]["state"], "fulfilled", "{poll}");
+    // A second order (a new submit, ten seconds apart by its key) stays unpaid.
+    let mut resp = awc::Client::default()
+        .post(format!("{}/api/payment/goods", c.base))
+        .insert_header((
+            "cookie",
+            c.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; "),
+        ))
+        .insert_header(("x-csrf-token", c.cookies["_csrfToken"].clone()))
+        .insert_header(("Idempotency-Key", "second"))
+        .send_json(&buy)
+        .await
+        .unwrap();
+    let open: Value = serde_json::from_slice(&resp.body().await.unwrap()).unwrap();
+    let open_no = open["data"]["order_no"].as_str().unwrap().to_owned();
+    assert_ne!(open_no, paid_no);
+
+    drop(server); // SIGKILL: no shutdown code runs
+    let (server, addr) = spawn(&config);
+    let mut c2 = Client::new(addr, "dev-a");
+    c2.cookies = c.cookies.clone();
+    // The real process keeps real time: wait (at most 10 s) for the order's 3 s to run out.
+    let mut states: Vec<(String, String)> = vec![];
+    for _ in 0..100 {
+        let (_, bills) = c2.get("/api/v3/user/order").await;
+        states = bills["data"]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| (o["order_no"].as_str().unwrap().to_owned(), o["state"].as_str().unwrap().to_owned()))
+            .collect();
+        if states.iter().any(|(no, state)| *no == open_no && state != "created") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(states.contains(&(paid_no.clone(), "fulfilled".into())), "{states:?}");
+    assert!(
+        states.contains(&(open_no.clone(), "expired".into())),
+        "expired after the restart: {states:?}"
+    );
+    let (_, b) = c2.get("/api/v3/user/balance").await;
+    assert_eq!(b["data"]["balance"], 600, "granted once");
+    drop(server);
+    let store = storage::Store::open_sqlite(&dir.join("data")).unwrap();
+    let uid = store.users.find_by_phone("13600000101").unwrap().unwrap().uid;
+    assert_eq!(store.commerce.ledger_mismatches(uid).unwrap(), vec![]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

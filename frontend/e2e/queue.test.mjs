@@ -55,8 +55,14 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await p.getByTestId('upsell-tier').filter({ hasText: /^VVIP专属通道$/ }).waitFor();
     await p.getByTestId('upsell-text').filter({ hasText: /^预计排名第1位，等待时间(少于\d+分钟|测算中)$/ }).waitFor();
     assert.equal(await p.getByTestId('ad-gift_game_dialog').count(), 1, 'the dialog ad slot shows on the normal lane');
+    // 立即加速 opens the queue acceleration purchase (its goods are the server's); closing it
+    // leaves the queue as it was
     await p.getByTestId('upsell-accelerate').click();
-    await p.getByTestId('toast-info').filter({ hasText: '加速功能即将开放' }).waitFor();
+    const purchase = p.getByTestId('purchase-dialog');
+    await purchase.getByTestId('goods-card').first().waitFor();
+    assert.match(await purchase.locator('.modal__title').innerText(), /^(排队加速|购买会员)$/);
+    await purchase.getByRole('button', { name: '关闭' }).click();
+    await purchase.waitFor({ state: 'detached' });
     await p.evaluate(() => {
       window.__yooNoReload = true;
     });
@@ -80,10 +86,21 @@ test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the 
     await p.getByTestId('queue-exit').click();
     const retention = p.getByTestId('retention-dialog');
     await retention.waitFor();
-    assert.match(await retention.innerText(), /可享VVIP\/VIP专属加速通道/);
-    await p.getByTestId('retention-rank').filter({ hasText: '开通后预计排名第2位' }).waitFor();
+    // the product is the first of queue_detainment_goods (the seeded 限时加速卡: the fast-entry lane)
+    await p.getByTestId('retention-goods').filter({ hasText: '限时加速卡' }).waitFor();
+    assert.equal(await p.getByTestId('retention-text').innerText(), '速进通道');
+    await p.getByTestId('retention-rank').filter({ hasText: /^开通后预计排名第\d+位$/ }).waitFor();
     await p.getByTestId('retention-stay').click();
     await retention.waitFor({ state: 'detached' });
+    // 立即加速 keeps the place and opens the product's purchase
+    await p.getByTestId('queue-exit').click();
+    await p.getByTestId('retention-buy').click();
+    await retention.waitFor({ state: 'detached' });
+    const offer = p.getByTestId('purchase-dialog');
+    await offer.getByTestId('purchase-detail').filter({ hasText: '限时加速卡' }).waitFor();
+    await offer.getByRole('button', { name: '关闭' }).click();
+    await offer.waitFor({ state: 'detached' });
+    await p.getByTestId('queue-rank').filter({ hasText: rankText(2) }).waitFor();
     // again, 仍要退出: the exit confirm; 再玩一会 keeps the place too
     await p.getByTestId('queue-exit').click();
     await retention.waitFor();
@@ -204,8 +221,12 @@ test('play time: a player with little time plays until 130125; the time-up dialo
     await timeUp.waitFor({ timeout: 20_000 });
     assert.match(await timeUp.innerText(), /时长提醒/);
     await t.getByTestId('time-up-countdown').filter({ hasText: /^\d+秒后将退出游戏$/ }).waitFor();
+    // 去充值 opens the yoodo purchase for time run out; closing it leaves the countdown running
     await t.getByTestId('time-up-recharge').click();
-    await t.getByTestId('toast-info').filter({ hasText: '充值功能即将开放' }).waitFor();
+    const purchase = t.getByTestId('purchase-dialog');
+    await purchase.getByTestId('goods-card').first().waitFor();
+    await purchase.getByRole('button', { name: '关闭' }).click();
+    await purchase.waitFor({ state: 'detached' });
 
     // 放弃 asks first; 继续充值 goes back; 放弃 twice closes the game and goes home
     await t.getByTestId('time-up-abandon').click();
@@ -229,7 +250,11 @@ test('play time: a player with little time plays until 130125; the time-up dialo
     const useUp = t.getByTestId('use-up');
     await useUp.waitFor();
     assert.match(await useUp.innerText(), /时长提醒[\s\S]*可用游戏时长不足10分钟，请补充时长/);
+    // 好的 opens the yoodo purchase for time run out (commerce.md §2.9)
     await t.getByTestId('use-up-ok').click();
     await useUp.waitFor({ state: 'detached' });
+    await purchase.getByTestId('goods-card').first().waitFor();
+    await purchase.getByRole('button', { name: '关闭' }).click();
+    await purchase.waitFor({ state: 'detached' });
   });
 });

@@ -8,8 +8,9 @@ use std::collections::HashSet;
 use std::sync::Barrier;
 
 use crate::model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, NewRoom, Node,
-    PendingCode, PhoneGuard, PlayCharge, QualityReport, RoomBlock, RoomPassword, RoomReport, User,
+    Asset, CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, GoodsGrant, LoginSession, MonthlyClaim, NewGameSession,
+    NewOrder, NewRoom, Node, OrderState, PendingCode, PhoneGuard, PlayCharge, QualityReport, RoomBlock, RoomPassword, RoomReport, Settled,
+    User, Wallet,
 };
 use crate::{seed, Error, Result, Store};
 
@@ -541,7 +542,7 @@ pub fn play_time(store: &Store) {
     let alice = user(store, "13500000011");
     let bob = user(store, "13500000012");
 
-    let topped = store.assets.add_play_time(alice.uid, 2, 1).expect("add play time");
+    let topped = store.assets.add_play_time(alice.uid, 2, 1, 0).expect("add play time");
     assert_eq!(
         topped,
         User {
@@ -551,14 +552,14 @@ pub fn play_time(store: &Store) {
         }
     );
     assert_eq!(store.users.get(alice.uid).expect("get"), Some(topped.clone()));
-    assert_eq!(store.assets.add_play_time(alice.uid, 0, 0).expect("add nothing"), topped);
+    assert_eq!(store.assets.add_play_time(alice.uid, 0, 0, 0).expect("add nothing"), topped);
     for (free, paid) in [(-1, 0), (0, -1), (-5, 5)] {
-        let added = store.assets.add_play_time(alice.uid, free, paid);
+        let added = store.assets.add_play_time(alice.uid, free, paid, 0);
         assert!(conflict(&added), "adding ({free}, {paid}): {added:?}");
     }
-    assert_eq!(store.assets.add_play_time(i64::MAX, 1, 1), Err(Error::NotFound));
-    store.assets.add_play_time(bob.uid, i64::MAX, 0).expect("add the most there is");
-    assert!(conflict(&store.assets.add_play_time(bob.uid, 1, 0)), "a balance cannot overflow");
+    assert_eq!(store.assets.add_play_time(i64::MAX, 1, 1, 0), Err(Error::NotFound));
+    store.assets.add_play_time(bob.uid, i64::MAX, 0, 0).expect("add the most there is");
+    assert!(conflict(&store.assets.add_play_time(bob.uid, 1, 0, 0)), "a balance cannot overflow");
     assert_eq!(balances(store, bob.uid), (i64::MAX, 0));
     assert_eq!(balances(store, alice.uid), (2, 1), "refused adds change nothing");
 
@@ -600,7 +601,7 @@ pub fn play_time(store: &Store) {
     assert_eq!(minutes(), 4);
 
     // Replays take nothing and return the first charge, whatever they ask for.
-    store.assets.add_play_time(alice.uid, 5, 5).expect("top up");
+    store.assets.add_play_time(alice.uid, 5, 5, 0).expect("top up");
     let now_user = store.users.get(alice.uid).expect("get").expect("alice");
     assert_eq!(charge(0, true, 999_000), Ok((first.clone(), now_user.clone(), true)));
     assert_eq!(charge(2, false, 999_000), Ok((third.clone(), now_user.clone(), true)));
@@ -846,7 +847,7 @@ pub fn asset_races(stores: &[Store]) {
     let played = store.sessions.insert(&new_session(alice, 1, 1_000)).expect("insert");
 
     // Many charges of one minute: one charge, the rest replay it.
-    store.assets.add_play_time(alice, 5, 5).expect("top up");
+    store.assets.add_play_time(alice, 5, 5, 0).expect("top up");
     let charged = race(THREADS, |i| {
         on(i)
             .assets
@@ -870,7 +871,7 @@ pub fn asset_races(stores: &[Store]) {
 
     // Three minutes of play time, ten minutes charged at once: three succeed.
     let bob = user(store, "13500000052").uid;
-    store.assets.add_play_time(bob, 2, 1).expect("top up");
+    store.assets.add_play_time(bob, 2, 1, 0).expect("top up");
     let bobs = store.sessions.insert(&new_session(bob, 1, 1_000)).expect("insert");
     let charged = race(10, |i| on(i).assets.charge_minute(bob, bobs.id, i as i64, false, 5_000));
     let ok: Vec<&PlayCharge> = charged
@@ -908,7 +909,7 @@ pub fn asset_races(stores: &[Store]) {
     assert_eq!(store.assets.monthly_claims(bob).expect("claims").len(), 1);
 
     // Concurrent top-ups all land.
-    race(THREADS, |i| on(i).assets.add_play_time(bob, 1, 2).expect("top up"));
+    race(THREADS, |i| on(i).assets.add_play_time(bob, 1, 2, 0).expect("top up"));
     assert_eq!(balances(store, bob), (THREADS as i64, 2 * THREADS as i64));
 
     // Concurrent grants all extend.
@@ -924,6 +925,9 @@ pub fn asset_races(stores: &[Store]) {
             expires_at: 10_000 + 1_000 * THREADS as i64,
         }]
     );
+    for uid in [alice, bob] {
+        assert_ledger_matches(store, uid);
+    }
 }
 
 /// Records (what players own included) survive closing and reopening, and reopening neither
@@ -935,7 +939,7 @@ pub fn persistence(open: &dyn Fn() -> Store) {
     store.logins.insert(&session).expect("insert login");
     let record = store.sessions.insert(&new_session(alice.uid, 2, 3_000)).expect("insert session");
     store.sessions.set_place(record.id, 5, 12, 3).expect("set_place");
-    store.assets.add_play_time(alice.uid, 10, 20).expect("add play time");
+    store.assets.add_play_time(alice.uid, 10, 20, 0).expect("add play time");
     let (charge, _, _) = store.assets.charge_minute(alice.uid, record.id, 0, false, 3_500).expect("charge");
     let vip = store.assets.grant_entitlement(alice.uid, "vip", 100_000, 3_000).expect("grant");
     let (claim, claimed) = store
@@ -1318,4 +1322,267 @@ pub fn rooms(store: &Store) {
         vec![report(Some(carol.uid), 4), report(None, 6)]
     );
     assert_eq!(store.rooms.reports(a.dd_rid).expect("reports"), vec![]);
+}
+
+/// The ledger replayed equals every balance of the user (an entry per change, nothing missed,
+/// nothing doubled); false, after printing the differences, when it does not.
+pub fn ledger_matches(store: &Store, uid: i64) -> bool {
+    let mismatches = store.commerce.ledger_mismatches(uid).expect("replay the ledger");
+    if !mismatches.is_empty() {
+        eprintln!("ledger of {uid} differs (asset, replayed, stored): {mismatches:?}");
+    }
+    mismatches.is_empty()
+}
+
+fn assert_ledger_matches(store: &Store, uid: i64) {
+    assert!(ledger_matches(store, uid), "the ledger of {uid} replays to its balances");
+}
+
+fn order(uid: i64, no: &str, key: &str, amount: i64, grant: GoodsGrant, now: i64) -> NewOrder {
+    NewOrder {
+        order_no: no.to_owned(),
+        uid,
+        goods_id: 101,
+        goods_code: "time_300".to_owned(),
+        goods_type: 2,
+        title: "畅玩时长5小时".to_owned(),
+        count: 1,
+        amount_fen: amount,
+        retail_total: amount,
+        pay_method: "wechat".to_owned(),
+        coupon_id: None,
+        grant,
+        idem_key: key.to_owned(),
+        created_at: now,
+        expires_at: now + 900_000,
+    }
+}
+
+/// The shop's goods and sections are seeded; orders are created once per key; settling pays and
+/// fulfils once (a repeat changes nothing, another amount or a closed order is refused); an
+/// order paid in time but expired meanwhile is settled; coin payment debits and fulfils in one
+/// step or not at all; every write of the asset repository and of this one keeps the ledger.
+pub fn commerce(store: &Store) {
+    for key in seed::SECTIONS {
+        assert!(!store.commerce.section(key).expect("section").is_empty(), "{key} seeded");
+    }
+    let vvip = store.commerce.section("shop_vvip").expect("section");
+    assert!(vvip.iter().any(|(_, speci)| speci.len() == 3), "memberships have duration options");
+    let by_code = store.commerce.goods_by_code("time_300").expect("by code").expect("seeded");
+    assert_eq!(store.commerce.goods(by_code.id).expect("by id"), Some(by_code.clone()));
+    assert_eq!(store.commerce.section("no_such_section").expect("section"), vec![]);
+
+    let alice = user(store, "13700000001").uid;
+    assert_eq!(store.commerce.wallet(alice).expect("wallet"), Wallet::default());
+
+    // One order per key.
+    let first = order(alice, "N1", "k1", 600, GoodsGrant::PlayTime { minutes: 300 }, 1_000);
+    let (created, new) = store.commerce.create_order(&first).expect("create");
+    assert!(new);
+    assert_eq!(created.state, OrderState::Created);
+    let again = NewOrder {
+        order_no: "N2".to_owned(),
+        ..first.clone()
+    };
+    let (same, new) = store.commerce.create_order(&again).expect("create again");
+    assert!(!new);
+    assert_eq!(same.order.order_no, "N1");
+    assert_eq!(store.commerce.order("N2").expect("order"), None);
+
+    // Scanning, then settling once.
+    assert_eq!(store.commerce.mark_scanned("N1", 1_500).expect("scan").scanned_at, Some(1_500));
+    assert_eq!(store.commerce.mark_scanned("N1", 1_600).expect("scan").scanned_at, Some(1_500));
+    assert!(conflict(&store.commerce.settle("N1", 599, "T1", 2_000, 2_000)), "another amount");
+    let settled = store.commerce.settle("N1", 600, "T1", 2_000, 2_000).expect("settle");
+    let Settled::Fulfilled(paid) = settled else {
+        panic!("first settle fulfils: {settled:?}")
+    };
+    assert_eq!(
+        (paid.state, paid.paid_at, paid.fulfilled_at),
+        (OrderState::Fulfilled, Some(2_000), Some(2_000))
+    );
+    assert!(matches!(
+        store.commerce.settle("N1", 600, "T1", 2_000, 3_000),
+        Ok(Settled::Already(_))
+    ));
+    assert!(conflict(&store.commerce.settle("N1", 600, "T9", 2_000, 3_000)), "another trade");
+    assert_eq!(
+        store.users.get(alice).expect("get").expect("alice").play_time_paid,
+        300,
+        "granted once"
+    );
+    assert!(
+        !store.commerce.expire("N1", 10_000_000).expect("expire"),
+        "a fulfilled order does not expire"
+    );
+    assert!(!store.commerce.cancel("N1", 3_000).expect("cancel"));
+
+    // Expiry, cancel, and a payment made in time that arrives late.
+    store
+        .commerce
+        .create_order(&order(alice, "N3", "k3", 100, GoodsGrant::Coins { amount: 100 }, 1_000))
+        .expect("create");
+    assert!(!store.commerce.expire("N3", 1_000 + 899_999).expect("not yet"));
+    assert!(store.commerce.expire("N3", 1_000 + 900_000).expect("expire"));
+    assert!(!store.commerce.expire("N3", 1_000 + 900_001).expect("once"));
+    assert!(
+        conflict(&store.commerce.settle("N3", 100, "T3", 1_000 + 900_000, 1_000 + 900_100)),
+        "paid too late"
+    );
+    assert!(matches!(
+        store.commerce.settle("N3", 100, "T3", 1_000 + 899_000, 1_000 + 900_100),
+        Ok(Settled::Fulfilled(_))
+    ));
+    assert_eq!(store.commerce.wallet(alice).expect("wallet").coins, 100);
+    store
+        .commerce
+        .create_order(&order(alice, "N4", "k4", 100, GoodsGrant::Coins { amount: 100 }, 1_000))
+        .expect("create");
+    assert!(store.commerce.cancel("N4", 1_100).expect("cancel"));
+    assert!(
+        conflict(&store.commerce.settle("N4", 100, "T4", 1_050, 1_200)),
+        "a cancelled order is not paid"
+    );
+    assert_eq!(store.commerce.settle("N404", 1, "T", 1, 1), Err(Error::NotFound));
+
+    // Coins: debit and fulfil at once, or nothing.
+    let mut by_coins = order(alice, "N5", "k5", 60, GoodsGrant::Cards { count: 2 }, 5_000);
+    by_coins.pay_method = "yunyoubi".to_owned();
+    assert!(matches!(store.commerce.pay_with_coins(&by_coins, 5_000), Ok(Settled::Fulfilled(_))));
+    assert!(
+        matches!(store.commerce.pay_with_coins(&by_coins, 5_001), Ok(Settled::Already(_))),
+        "the key replays"
+    );
+    assert_eq!(store.commerce.wallet(alice).expect("wallet").coins, 40);
+    assert_eq!(store.assets.cards(alice, 5_000).expect("cards").len(), 2);
+    let too_dear = NewOrder {
+        order_no: "N6".to_owned(),
+        idem_key: "k6".to_owned(),
+        amount_fen: 41,
+        ..by_coins.clone()
+    };
+    assert_eq!(
+        store.commerce.pay_with_coins(&too_dear, 5_000),
+        Err(Error::Conflict("insufficient coins".to_owned()))
+    );
+    assert_eq!(store.commerce.order("N6").expect("order"), None, "no order without the coins");
+
+    // Grants, and the orders list.
+    store
+        .commerce
+        .grant(
+            alice,
+            &[
+                GoodsGrant::Entitlement {
+                    kind: "vvip".to_owned(),
+                    days: 31,
+                },
+                GoodsGrant::Yoodo { amount: 7 },
+            ],
+            "grant",
+            "",
+            6_000,
+        )
+        .expect("grant");
+    assert_eq!(store.commerce.wallet(alice).expect("wallet").yoodo, 7);
+    assert_eq!(
+        store.commerce.grant(i64::MAX, &[GoodsGrant::Yoodo { amount: 1 }], "grant", "", 1),
+        Err(Error::NotFound)
+    );
+    let (all, total) = store.commerce.orders(alice, None, 0, 100).expect("orders");
+    assert_eq!((all.len(), total), (4, 4));
+    assert_eq!(store.commerce.orders(alice, Some(2), 0, 100).expect("orders").1, 4);
+    assert_eq!(store.commerce.orders(alice, Some(27), 0, 100).expect("orders").1, 0);
+    assert!(store.commerce.open_orders().expect("open").is_empty());
+
+    // Callbacks are kept as received.
+    store
+        .commerce
+        .log_callback("N1", "sandbox", "{}", false, "bad signature", 7_000)
+        .expect("log");
+    store
+        .commerce
+        .log_callback("N1", "sandbox", "{}", true, "paid", 7_001)
+        .expect("log");
+    let logged = store.commerce.callbacks("N1").expect("callbacks");
+    assert_eq!(
+        logged.iter().map(|c| (c.accepted, c.outcome.as_str())).collect::<Vec<_>>(),
+        [(false, "bad signature"), (true, "paid")]
+    );
+
+    // Every asset write keeps the ledger: play time, charges, cards, entitlements, claims.
+    store.assets.add_play_time(alice, 3, 0, 8_000).expect("top up");
+    let played = store.sessions.insert(&new_session(alice, 1, 8_000)).expect("insert");
+    store.assets.charge_minute(alice, played.id, 0, false, 8_100).expect("charge");
+    store.assets.charge_minute(alice, played.id, 0, false, 8_200).expect("replay");
+    let card = store.assets.add_card(alice, "速进卡", 99_000, "grant", 8_000).expect("card");
+    store.assets.use_card(alice, card.id, played.id, 8_300).expect("use");
+    store.assets.grant_entitlement(alice, "vip", 1_000, 8_000).expect("vip");
+    store
+        .assets
+        .grant_entitlement(alice, "vip", 1_000, 100_000)
+        .expect("vip again, after it ran out");
+    store
+        .assets
+        .claim_monthly(alice, "2026-11", 3, "月卡", 99_000, 8_000)
+        .expect("claim");
+    assert_ledger_matches(store, alice);
+    let entries = store.commerce.ledger(alice).expect("ledger");
+    assert!(entries
+        .iter()
+        .any(|e| e.asset == Asset::Coins.key() && e.delta == -60 && e.reference == "N5"));
+    assert!(entries.iter().all(|e| e.delta != 0));
+}
+
+/// Concurrent coin purchases by one player whose coins cover exactly some of them: exactly
+/// those succeed and the rest find too few coins; one key sent many times makes one order.
+pub fn commerce_races(stores: &[Store]) {
+    const THREADS: usize = 16;
+    let store = &stores[0];
+    let on = |i: usize| &stores[i % stores.len()];
+    let bob = user(store, "13700000002").uid;
+    store
+        .commerce
+        .grant(bob, &[GoodsGrant::Coins { amount: 5 * 30 }], "grant", "", 1_000)
+        .expect("coins");
+    let paid = race(THREADS, |i| {
+        let mut o = order(
+            bob,
+            &format!("R{i}"),
+            &format!("r{i}"),
+            30,
+            GoodsGrant::PlayTime { minutes: 60 },
+            2_000,
+        );
+        o.pay_method = "yunyoubi".to_owned();
+        on(i).commerce.pay_with_coins(&o, 2_000)
+    });
+    assert_eq!(paid.iter().filter(|r| r.is_ok()).count(), 5, "exactly the five the coins cover");
+    assert!(paid
+        .iter()
+        .all(|r| r.is_ok() || *r == Err(Error::Conflict("insufficient coins".to_owned()))));
+    assert_eq!(store.commerce.wallet(bob).expect("wallet").coins, 0);
+    assert_eq!(store.users.get(bob).expect("get").expect("bob").play_time_paid, 5 * 60);
+
+    let created = race(THREADS, |i| {
+        on(i)
+            .commerce
+            .create_order(&order(bob, &format!("S{i}"), "same", 600, GoodsGrant::Coins { amount: 1 }, 3_000))
+    });
+    assert_eq!(
+        created.iter().filter(|r| matches!(r, Ok((_, true)))).count(),
+        1,
+        "one order per key"
+    );
+    let no = &created[0].as_ref().expect("created").0.order.order_no;
+    assert!(created.iter().all(|r| &r.as_ref().expect("created").0.order.order_no == no));
+    let settled = race(THREADS, |i| on(i).commerce.settle(no, 600, "T-same", 3_100, 3_100));
+    assert_eq!(
+        settled.iter().filter(|r| matches!(r, Ok(Settled::Fulfilled(_)))).count(),
+        1,
+        "one fulfilment"
+    );
+    assert!(settled.iter().all(Result::is_ok));
+    assert_eq!(store.commerce.wallet(bob).expect("wallet").coins, 1);
+    assert_ledger_matches(store, bob);
 }

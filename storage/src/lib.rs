@@ -9,12 +9,14 @@
 //! - `error`: [`Error`] and [`Result`], the only failure type callers see.
 //! - `model`: the plain records (users, login sessions (hashed), the SMS guards of phones, games, nodes, game sessions with their
 //!   queue place and charged minutes; and what players own: entitlements, fast-entry cards,
-//!   monthly claims, per-minute play charges; live rooms, the hosts' blacklists, reports).
+//!   monthly claims, per-minute play charges; live rooms, the hosts' blacklists, reports; the
+//!   shop's goods, wallets, orders, payment callbacks and the ledger).
 //! - `repo`: the repository traits, one per aggregate ([`AssetRepo`] for everything a player
-//!   owns, written atomically so that nothing is spent twice).
+//!   owns, written atomically so that nothing is spent twice; [`CommerceRepo`] for the money
+//!   path, every balance change with its ledger entry in the same transaction).
 //! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
 //!   upgraded in place on open), one file per repository.
-//! - `seed`: the catalogue of games and the nodes written into an empty database.
+//! - `seed`: the catalogue of games, the nodes and the shop written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
 //!   `conformance` feature for other backends).
 //! - `tests`: the conformance suite run against SQLite, plus SQLite-only checks.
@@ -33,10 +35,11 @@ mod tests;
 
 pub use error::{Error, Result};
 pub use model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, NewRoom, Node,
-    PendingCode, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, User,
+    Asset, CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
+    NewGameSession, NewOrder, NewRoom, Node, Order, OrderState, PaymentCallback, PendingCode, PhoneGuard, PlayCharge, Played,
+    QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, Settled, User, Wallet,
 };
-pub use repo::{AssetRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, RoomRepo, SmsRepo, UserRepo};
+pub use repo::{AssetRepo, CommerceRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, RoomRepo, SmsRepo, UserRepo};
 
 /// Every repository of one backend, cheap to clone and share between threads.
 #[derive(Clone)]
@@ -49,6 +52,7 @@ pub struct Store {
     pub assets: Arc<dyn AssetRepo>,
     pub sms: Arc<dyn SmsRepo>,
     pub rooms: Arc<dyn RoomRepo>,
+    pub commerce: Arc<dyn CommerceRepo>,
 }
 
 impl Store {

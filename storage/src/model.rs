@@ -290,3 +290,257 @@ pub struct RoomReport {
     pub text: String,
     pub created_at: i64,
 }
+
+/// A balance the ledger tracks (commerce: every change of one is a [`LedgerEntry`]).
+///
+/// The ledger's `asset` column holds [`Asset::key`]: `coins`, `yoodo`, `play_free`,
+/// `play_paid`, `cards` (unused fast-entry cards) or `ent:{kind}` (an entitlement's expiry in ms).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Asset {
+    /// 云游币, integer coins.
+    Coins,
+    /// Yoodo, integer.
+    Yoodo,
+    /// Free play minutes.
+    PlayFree,
+    /// Bought play minutes.
+    PlayPaid,
+    /// Unused fast-entry cards (their count).
+    Cards,
+    /// An entitlement of this kind: its balance is its `expires_at` (ms; 0 when never granted).
+    Entitlement(String),
+}
+
+impl Asset {
+    pub fn key(&self) -> String {
+        match self {
+            Asset::Coins => "coins".into(),
+            Asset::Yoodo => "yoodo".into(),
+            Asset::PlayFree => "play_free".into(),
+            Asset::PlayPaid => "play_paid".into(),
+            Asset::Cards => "cards".into(),
+            Asset::Entitlement(kind) => format!("ent:{kind}"),
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Asset> {
+        Some(match key {
+            "coins" => Asset::Coins,
+            "yoodo" => Asset::Yoodo,
+            "play_free" => Asset::PlayFree,
+            "play_paid" => Asset::PlayPaid,
+            "cards" => Asset::Cards,
+            other => Asset::Entitlement(other.strip_prefix("ent:")?.to_owned()),
+        })
+    }
+}
+
+/// One change of one balance, written in the same transaction as the change. Replaying a
+/// user's entries (summing `delta` per asset) gives every balance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerEntry {
+    pub id: i64,
+    pub uid: i64,
+    /// [`Asset::key`].
+    pub asset: String,
+    pub delta: i64,
+    pub balance_after: i64,
+    /// Why: `order`, `coin_pay`, `grant`, `play_minute`, `card_use`, `monthly`, `register`, ...
+    pub reason: String,
+    /// What: an order number, `session:{id}:{minute}`, a month, ... (may be empty).
+    pub reference: String,
+    pub at: i64,
+}
+
+/// A player's wallet: coins (云游币) and yoodo, integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wallet {
+    pub coins: i64,
+    pub yoodo: i64,
+}
+
+/// What buying one unit of a goods grants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GoodsGrant {
+    /// An entitlement (vip, vvip, daily, night, fast_enter, ...) for this many days.
+    Entitlement { kind: String, days: i64 },
+    /// Bought play minutes.
+    PlayTime { minutes: i64 },
+    /// Coins (云游币).
+    Coins { amount: i64 },
+    /// Yoodo.
+    Yoodo { amount: i64 },
+    /// Fast-entry cards, valid 30 days.
+    Cards { count: i64 },
+}
+
+impl GoodsGrant {
+    /// (kind, amount) as stored: the entitlement kind or `play_time`, `coins`, `yoodo`, `cards`.
+    pub fn to_parts(&self) -> (String, i64) {
+        match self {
+            GoodsGrant::Entitlement { kind, days } => (kind.clone(), *days),
+            GoodsGrant::PlayTime { minutes } => ("play_time".into(), *minutes),
+            GoodsGrant::Coins { amount } => ("coins".into(), *amount),
+            GoodsGrant::Yoodo { amount } => ("yoodo".into(), *amount),
+            GoodsGrant::Cards { count } => ("cards".into(), *count),
+        }
+    }
+
+    pub fn from_parts(kind: &str, amount: i64) -> GoodsGrant {
+        match kind {
+            "play_time" => GoodsGrant::PlayTime { minutes: amount },
+            "coins" => GoodsGrant::Coins { amount },
+            "yoodo" => GoodsGrant::Yoodo { amount },
+            "cards" => GoodsGrant::Cards { count: amount },
+            kind => GoodsGrant::Entitlement {
+                kind: kind.to_owned(),
+                days: amount,
+            },
+        }
+    }
+
+    /// The grant of `count` units (None on overflow).
+    pub fn times(&self, count: i64) -> Option<GoodsGrant> {
+        let (kind, amount) = self.to_parts();
+        Some(GoodsGrant::from_parts(&kind, amount.checked_mul(count)?))
+    }
+}
+
+/// A goods of the shop (commerce.md §3 "Pay product"). Prices are integer fen. A goods with a
+/// `parent_id` is one duration option (speci) of its parent; it is bought by its own id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goods {
+    pub id: i64,
+    /// Unique (`goods_code` of the calls).
+    pub code: String,
+    /// The product type (commerce.md §9: 2 TIME, 3 QUEUE, 4 VIP, 5 VVIP, 12 YOODO, 22 NIGHT_PACKAGE, 27 DAILY_PACKAGE...).
+    pub goods_type: i32,
+    pub title: String,
+    pub name: String,
+    pub image: String,
+    /// A JSON string `{title, effect}`, or empty.
+    pub label: String,
+    pub description: String,
+    /// Newline-separated.
+    pub introduction: String,
+    pub give_goods_name: String,
+    /// "1个月", "600分钟", ...
+    pub face_value_txt: String,
+    /// Months of a duration option (0 elsewhere).
+    pub face_value: i64,
+    /// Retail (unit) price, fen.
+    pub retail_price: i64,
+    /// Member price, fen (0: none).
+    pub member_price: i64,
+    /// Crossed (original) price, fen (0: none).
+    pub crossed_price: i64,
+    /// Auto-renew product (`external.cycleable`).
+    pub cycleable: bool,
+    /// First-period price of an auto-renew product, fen (0: none).
+    pub first_price: i64,
+    /// What one unit grants.
+    pub grant: GoodsGrant,
+    /// The goods this one is a duration option of.
+    pub parent_id: Option<i64>,
+    /// On sale.
+    pub on_sale: bool,
+    pub sort_order: i32,
+}
+
+/// An order's state (commerce: created → paid → fulfilled, or expired / cancelled / refunded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderState {
+    Created,
+    Paid,
+    Fulfilled,
+    Expired,
+    Cancelled,
+    Refunded,
+}
+
+impl OrderState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderState::Created => "created",
+            OrderState::Paid => "paid",
+            OrderState::Fulfilled => "fulfilled",
+            OrderState::Expired => "expired",
+            OrderState::Cancelled => "cancelled",
+            OrderState::Refunded => "refunded",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<OrderState> {
+        Some(match s {
+            "created" => OrderState::Created,
+            "paid" => OrderState::Paid,
+            "fulfilled" => OrderState::Fulfilled,
+            "expired" => OrderState::Expired,
+            "cancelled" => OrderState::Cancelled,
+            "refunded" => OrderState::Refunded,
+            _ => return None,
+        })
+    }
+}
+
+/// An order to create. `(uid, idem_key)` is unique: a second insert returns the first order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOrder {
+    pub order_no: String,
+    pub uid: i64,
+    pub goods_id: i64,
+    pub goods_code: String,
+    pub goods_type: i32,
+    pub title: String,
+    pub count: i64,
+    /// What the player pays, fen (coins for `yunyoubi`: 1 coin = 1 fen).
+    pub amount_fen: i64,
+    /// Retail × count, fen (the savings are `retail_total - amount_fen`).
+    pub retail_total: i64,
+    /// wechat, alipay, yunyoubi or bank.
+    pub pay_method: String,
+    pub coupon_id: Option<i64>,
+    /// What the order grants when fulfilled (the goods' grant × count, fixed at creation).
+    pub grant: GoodsGrant,
+    pub idem_key: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+/// A stored order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Order {
+    pub order: NewOrder,
+    pub state: OrderState,
+    /// When the payer opened the pay page (QR scanned).
+    pub scanned_at: Option<i64>,
+    pub paid_at: Option<i64>,
+    pub fulfilled_at: Option<i64>,
+    /// When it expired, was cancelled or refunded.
+    pub closed_at: Option<i64>,
+    /// The provider's transaction number.
+    pub trade_no: Option<String>,
+}
+
+/// A payment callback as received, accepted or refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaymentCallback {
+    pub id: i64,
+    pub order_no: String,
+    pub provider: String,
+    /// The body as received.
+    pub payload: String,
+    pub accepted: bool,
+    /// Why it was refused, or what it did (`paid`, `duplicate`).
+    pub outcome: String,
+    pub at: i64,
+}
+
+/// What settling a payment did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Settled {
+    /// This call paid and fulfilled the order (in one transaction).
+    Fulfilled(Order),
+    /// The order was paid and fulfilled before: nothing changed.
+    Already(Order),
+}

@@ -12,8 +12,9 @@
 //! processes, can neither spend one thing twice nor take a balance below zero.
 
 use crate::model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, LoginSession, MonthlyClaim, NewGameSession, NewRoom, Node, PhoneGuard,
-    PlayCharge, Played, QualityReport, RoomBlock, RoomRecord, RoomReport, User,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
+    NewGameSession, NewOrder, NewRoom, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomRecord,
+    RoomReport, Settled, User, Wallet,
 };
 use crate::Result;
 
@@ -117,11 +118,14 @@ pub trait GameSessionRepo: Send + Sync {
 
 /// What a player owns: play time, memberships and packages, fast-entry cards, monthly claims.
 ///
-/// Every write is one atomic, conditional step: a failed call writes nothing.
+/// Every write is one atomic, conditional step: a failed call writes nothing. Every change of a
+/// balance (play time free and paid, an entitlement's expiry, the unused cards) appends its
+/// ledger entry ([`CommerceRepo::ledger`]) in the same transaction.
 pub trait AssetRepo: Send + Sync {
     /// Adds minutes (each >= 0, else Conflict) to the user's free and paid play time; NotFound
-    /// if no such user; Conflict if a balance would overflow. Returns the user after.
-    fn add_play_time(&self, uid: i64, free: i64, paid: i64) -> Result<User>;
+    /// if no such user; Conflict if a balance would overflow. Returns the user after. `now` is
+    /// the ledger entries' time.
+    fn add_play_time(&self, uid: i64, free: i64, paid: i64, now: i64) -> Result<User>;
     /// Charges minute number `minute` (0, 1, 2, ...; negative is a Conflict) of a session, once:
     /// with `package` true nothing is taken (a daily/night package window); otherwise one minute
     /// of free time if any, else of paid time. In the same step the session's `play_minutes`
@@ -193,4 +197,66 @@ pub trait RoomRepo: Send + Sync {
     fn add_report(&self, r: &RoomReport) -> Result<i64>;
     /// The reports about a room, oldest first.
     fn reports(&self, dd_rid: i64) -> Result<Vec<RoomReport>>;
+}
+
+/// The shop and the money path: goods and sections, wallets, orders, payment callbacks and the
+/// ledger. Every transition of an order is one conditional write: a repeated or late call
+/// changes nothing. Every balance change appends a ledger entry in the same transaction.
+pub trait CommerceRepo: Send + Sync {
+    /// The goods of a section (on sale, top-level), by sort order then id, each with its
+    /// duration options (on sale, by sort order) after it in the second list.
+    fn section(&self, section_key: &str) -> Result<Vec<(Goods, Vec<Goods>)>>;
+    fn goods(&self, id: i64) -> Result<Option<Goods>>;
+    fn goods_by_code(&self, code: &str) -> Result<Option<Goods>>;
+    /// The duration options of a goods (on sale, by sort order).
+    fn speci(&self, parent_id: i64) -> Result<Vec<Goods>>;
+    /// Inserts or replaces goods by id, and sets the sections' goods (section key, goods id,
+    /// sort), all or nothing (the seed).
+    fn upsert_goods(&self, goods: &[Goods], sections: &[(String, i64, i32)]) -> Result<()>;
+    /// How many goods are stored.
+    fn goods_count(&self) -> Result<u64>;
+
+    /// The wallet (zero when the user never had one).
+    fn wallet(&self, uid: i64) -> Result<Wallet>;
+    /// Grants, in one transaction with their ledger entries (reason, reference); NotFound if
+    /// no such user.
+    fn grant(&self, uid: i64, grants: &[GoodsGrant], reason: &str, reference: &str, now: i64) -> Result<()>;
+
+    /// Creates the order, once per `(uid, idem_key)`: when one exists it is returned as it is,
+    /// with `false`. The order number must be new (else Conflict).
+    fn create_order(&self, o: &NewOrder) -> Result<(Order, bool)>;
+    /// Pays an order with coins: creates it (once per idempotency key) and in the same
+    /// transaction takes `amount_fen` coins and fulfils it. An existing order of the key is
+    /// returned as it is (`Settled::Already` when fulfilled; Conflict when in another state).
+    /// Not enough coins: `Err(Conflict("insufficient coins"))` and nothing is written.
+    fn pay_with_coins(&self, o: &NewOrder, now: i64) -> Result<Settled>;
+    fn order(&self, order_no: &str) -> Result<Option<Order>>;
+    /// The user's orders, newest first, of one goods type when given; skipping `offset`, at
+    /// most `limit`; and how many there are.
+    fn orders(&self, uid: i64, goods_type: Option<i32>, offset: u64, limit: u32) -> Result<(Vec<Order>, u64)>;
+    /// Orders in `created` state, by expiry (to re-arm their expiry after a restart).
+    fn open_orders(&self) -> Result<Vec<Order>>;
+    /// Marks a created order scanned (first time only); returns it after. NotFound if unknown.
+    fn mark_scanned(&self, order_no: &str, now: i64) -> Result<Order>;
+    /// Settles a provider's payment of `amount_fen` (which must equal the order's, else
+    /// Conflict): created → paid → fulfilled, granting what the order grants, all in one
+    /// transaction. An order paid within its time but expired meanwhile (`paid_at <
+    /// expires_at`) is settled too. Already fulfilled with this trade number: `Already`.
+    /// Otherwise (cancelled, refunded, expired before the payment) Conflict; NotFound if unknown.
+    fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64) -> Result<Settled>;
+    /// created → expired when `now >= expires_at`; returns whether this call changed it.
+    fn expire(&self, order_no: &str, now: i64) -> Result<bool>;
+    /// created → cancelled; returns whether this call changed it.
+    fn cancel(&self, order_no: &str, now: i64) -> Result<bool>;
+    /// Records a payment callback as received, with its outcome.
+    fn log_callback(&self, order_no: &str, provider: &str, payload: &str, accepted: bool, outcome: &str, now: i64) -> Result<()>;
+    /// The callbacks of an order, oldest first.
+    fn callbacks(&self, order_no: &str) -> Result<Vec<PaymentCallback>>;
+
+    /// The user's ledger, oldest first.
+    fn ledger(&self, uid: i64) -> Result<Vec<LedgerEntry>>;
+    /// Replays the user's ledger against the balances: the assets whose replayed sum (or last
+    /// `balance_after`) differs from the stored balance, as `(asset, replayed, stored)`; empty
+    /// when they match.
+    fn ledger_mismatches(&self, uid: i64) -> Result<Vec<(String, i64, i64)>>;
 }

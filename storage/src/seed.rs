@@ -4,8 +4,10 @@
 //! Ids 1..=5 are ordinary on-shelf games (tests start them); the rest cover, in order: the
 //! instant-play and member-only games, coming soon, off the shelf (by status and by
 //! `available`), not supported on this client, and one deleted game.
+//!
+//! The shop (`shop`): goods for every section of commerce.md §7, prices in fen.
 
-use crate::model::{Game, Node};
+use crate::model::{Game, Goods, GoodsGrant, Node};
 
 /// An ordinary on-shelf game with Chinese text and no membership or controller needs.
 fn game(id: i64, name: &str, platform: &str, hue: i32, sort_order: i32, description: &str) -> Game {
@@ -105,6 +107,175 @@ pub fn nodes() -> Vec<Node> {
     ]
 }
 
+/// Every section key of the shop (commerce.md §7), in the order the seed lists them.
+pub const SECTIONS: [&str; 13] = [
+    "shop_card_time",
+    "shop_card_queue",
+    "shop_queue_accelerate",
+    "shop_card_coin",
+    "shop_card_yoodo",
+    "shop_time_useup_yoodo",
+    "shop_time_hangup_yoodo",
+    "shop_vvip",
+    "shop_vip",
+    "vip2vvip",
+    "shop_card_day",
+    "shop_card_night",
+    "queue_detainment_goods",
+];
+
+/// One goods of the seed: on sale, no member, crossed or first price, no duration options.
+#[allow(clippy::too_many_arguments)] // the seed's rows read as a table, one argument a column
+fn goods(id: i64, code: &str, goods_type: i32, title: &str, face: &str, retail: i64, grant: GoodsGrant, intro: &str) -> Goods {
+    Goods {
+        id,
+        code: code.to_owned(),
+        goods_type,
+        title: title.to_owned(),
+        name: title.to_owned(),
+        image: String::new(),
+        label: String::new(),
+        description: String::new(),
+        introduction: intro.to_owned(),
+        give_goods_name: String::new(),
+        face_value_txt: face.to_owned(),
+        face_value: 0,
+        retail_price: retail,
+        member_price: 0,
+        crossed_price: 0,
+        cycleable: false,
+        first_price: 0,
+        grant,
+        parent_id: None,
+        on_sale: true,
+        sort_order: i32::try_from(id % 100).unwrap_or(0),
+    }
+}
+
+fn minutes(minutes: i64) -> GoodsGrant {
+    GoodsGrant::PlayTime { minutes }
+}
+fn days(kind: &str, days: i64) -> GoodsGrant {
+    GoodsGrant::Entitlement {
+        kind: kind.to_owned(),
+        days,
+    }
+}
+
+/// A membership with its 1, 3 and 12 month options (ids `id + 1..=3`), priced per option.
+fn membership(
+    id: i64,
+    code: &str,
+    goods_type: i32,
+    title: &str,
+    kind: &str,
+    options: [(i64, i64, i64, i64); 3],
+    intro: &str,
+) -> Vec<Goods> {
+    let [(m, retail, member, crossed), ..] = options;
+    let mut top = goods(id, code, goods_type, title, &format!("{m}个月"), retail, days(kind, 31 * m), intro);
+    top.crossed_price = crossed;
+    top.member_price = member;
+    top.label = r#"{"title":"热销","effect":"hot"}"#.to_owned();
+    top.give_goods_name = "会员月度速进卡".to_owned();
+    let mut all = vec![top];
+    for (i, (months, retail, member, crossed)) in options.into_iter().enumerate() {
+        let n = i64::try_from(i).unwrap_or(0) + 1;
+        let mut g = goods(
+            id + n,
+            &format!("{code}_{months}m"),
+            goods_type,
+            &format!("{title}·{months}个月"),
+            &format!("{months}个月"),
+            retail,
+            days(kind, 31 * months),
+            intro,
+        );
+        g.face_value = months;
+        g.member_price = member;
+        g.crossed_price = crossed;
+        g.parent_id = Some(id);
+        all.push(g);
+    }
+    all
+}
+
+/// The seeded shop: the goods (duration options after their parent) and each section's goods
+/// (section key, goods id, sort). Prices are fen; 1 云游币 pays 1 fen.
+#[rustfmt::skip] // one goods per line reads as a table
+pub fn shop() -> (Vec<Goods>, Vec<(String, i64, i32)>) {
+    let time_intro = "购买后立即到账\n全部游戏通用\n付费时长永久有效";
+    let mut all = vec![
+        // Play time (TIME 2).
+        goods(101, "time_300", 2, "畅玩时长5小时", "5小时", 600, minutes(300), time_intro),
+        Goods { member_price: 900, crossed_price: 1200, ..goods(102, "time_600", 2, "畅玩时长10小时", "10小时", 1000, minutes(600), time_intro) },
+        Goods { member_price: 2500, crossed_price: 3600, ..goods(103, "time_1800", 2, "畅玩时长30小时", "30小时", 2800, minutes(1800), time_intro) },
+        Goods { member_price: 7900, crossed_price: 12000, ..goods(104, "time_6000", 2, "畅玩时长100小时", "100小时", 8800, minutes(6000), time_intro) },
+        // Fast-entry time (QUEUE 3).
+        goods(111, "queue_1d", 3, "速进时长1天", "1天", 300, days("fast_enter", 1), "有效期内排队自动进入速进通道"),
+        Goods { crossed_price: 2100, ..goods(112, "queue_7d", 3, "速进时长7天", "7天", 1500, days("fast_enter", 7), "有效期内排队自动进入速进通道") },
+        Goods { crossed_price: 9000, ..goods(113, "queue_30d", 3, "速进时长30天", "30天", 4900, days("fast_enter", 30), "有效期内排队自动进入速进通道") },
+        // Queue acceleration: a fast-entry card used at once, or a day of fast entry.
+        goods(121, "accelerate_card", 3, "排队加速卡", "1张", 200, GoodsGrant::Cards { count: 1 }, "排队中购买后可立即使用，进入速进通道"),
+        goods(122, "accelerate_1d", 3, "速进时长1天", "1天", 300, days("fast_enter", 1), "立即进入速进通道，24小时内排队均可加速"),
+        // Coins (VIRTURAL_SKU 19).
+        goods(131, "coin_600", 19, "600云游币", "600云游币", 600, GoodsGrant::Coins { amount: 600 }, "可用于兑换时长、会员等商品"),
+        goods(132, "coin_3000", 19, "3000云游币", "3000云游币", 3000, GoodsGrant::Coins { amount: 3000 }, "可用于兑换时长、会员等商品"),
+        goods(133, "coin_9800", 19, "9800云游币", "9800云游币", 9800, GoodsGrant::Coins { amount: 9800 }, "可用于兑换时长、会员等商品"),
+        goods(134, "coin_19800", 19, "19800云游币", "19800云游币", 19800, GoodsGrant::Coins { amount: 19800 }, "可用于兑换时长、会员等商品"),
+        // Yoodo (YOODO 12).
+        goods(141, "yoodo_100", 12, "100悠豆", "100悠豆", 1000, GoodsGrant::Yoodo { amount: 100 }, "悠豆可用于挂机与时长用尽后继续游戏"),
+        goods(142, "yoodo_500", 12, "500悠豆", "500悠豆", 5000, GoodsGrant::Yoodo { amount: 500 }, "悠豆可用于挂机与时长用尽后继续游戏"),
+        goods(143, "yoodo_1000", 12, "1000悠豆", "1000悠豆", 10000, GoodsGrant::Yoodo { amount: 1000 }, "悠豆可用于挂机与时长用尽后继续游戏"),
+        // Play time when it ran out, and yoodo for hang-up.
+        goods(151, "useup_60", 2, "续玩时长1小时", "1小时", 200, minutes(60), "时长用尽时购买，立即继续游戏"),
+        goods(152, "useup_180", 2, "续玩时长3小时", "3小时", 500, minutes(180), "时长用尽时购买，立即继续游戏"),
+        goods(161, "hangup_50", 12, "挂机悠豆50", "50悠豆", 500, GoodsGrant::Yoodo { amount: 50 }, "挂机模式消耗悠豆"),
+        goods(162, "hangup_200", 12, "挂机悠豆200", "200悠豆", 2000, GoodsGrant::Yoodo { amount: 200 }, "挂机模式消耗悠豆"),
+        // The upgrade (VIP_UPGRADE 21).
+        goods(201, "vip2vvip_31d", 21, "VIP升级VVIP", "31天", 2000, days("vvip", 31), "补差价升级为VVIP会员"),
+        // Packages (DAILY_PACKAGE 27, NIGHT_PACKAGE 22).
+        goods(211, "daily_1d", 27, "日卡畅玩1天", "1天", 600, days("daily", 1), "每日08:00-24:00不限时长畅玩"),
+        Goods { crossed_price: 4200, ..goods(212, "daily_7d", 27, "日卡畅玩7天", "7天", 3000, days("daily", 7), "每日08:00-24:00不限时长畅玩") },
+        goods(221, "night_1d", 22, "夜卡畅玩1天", "1天", 500, days("night", 1), "每晚23:00-次日07:00不限时长畅玩"),
+        Goods { crossed_price: 3500, ..goods(222, "night_7d", 22, "夜卡畅玩7天", "7天", 2500, days("night", 7), "每晚23:00-次日07:00不限时长畅玩") },
+        // Retention offer while queued.
+        Goods { crossed_price: 300, ..goods(231, "detain_card", 3, "限时加速卡", "1张", 190, GoodsGrant::Cards { count: 1 }, "限时优惠，购买后立即加速") },
+    ];
+    all.extend(membership(301, "vvip", 5, "VVIP会员", "vvip", [(1, 4500, 0, 5000), (3, 12800, 0, 15000), (12, 46800, 0, 60000)],
+        "每日2小时游戏时长\n每月20小时额外时长\n每月5张速进卡\nVVIP专属排队通道"));
+    all.extend(membership(311, "vip", 4, "VIP会员", "vip", [(1, 2500, 0, 3000), (3, 6800, 0, 9000), (12, 25800, 0, 36000)],
+        "每日1小时游戏时长\n每月3张速进卡\n会员排队通道"));
+    let mut renew_vvip = goods(321, "vvip_renew", 15, "VVIP连续包月", "1个月", 4500, days("vvip", 31), "首月特惠，到期自动续费，可随时取消");
+    renew_vvip.cycleable = true;
+    renew_vvip.first_price = 3000;
+    let mut renew_vip = goods(322, "vip_renew", 14, "VIP连续包月", "1个月", 2500, days("vip", 31), "首月特惠，到期自动续费，可随时取消");
+    renew_vip.cycleable = true;
+    renew_vip.first_price = 1500;
+    all.extend([renew_vvip, renew_vip]);
+
+    let sections: &[(&str, &[i64])] = &[
+        ("shop_card_time", &[101, 102, 103, 104]),
+        ("shop_card_queue", &[111, 112, 113]),
+        ("shop_queue_accelerate", &[121, 122, 301, 311]),
+        ("shop_card_coin", &[131, 132, 133, 134]),
+        ("shop_card_yoodo", &[141, 142, 143]),
+        ("shop_time_useup_yoodo", &[151, 152]),
+        ("shop_time_hangup_yoodo", &[161, 162]),
+        ("shop_vvip", &[321, 301]),
+        ("shop_vip", &[322, 311]),
+        ("vip2vvip", &[201]),
+        ("shop_card_day", &[211, 212]),
+        ("shop_card_night", &[221, 222]),
+        ("queue_detainment_goods", &[231, 122]),
+    ];
+    let sections = sections
+        .iter()
+        .flat_map(|(key, ids)| ids.iter().enumerate().map(|(i, id)| ((*key).to_owned(), *id, i32::try_from(i).unwrap_or(0))))
+        .collect();
+    (all, sections)
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -145,6 +316,27 @@ mod tests {
             let g = games.iter().find(|g| g.id == id).expect("ids 1..=5 exist");
             assert!(on_shelf(g) && g.member_type.is_none() && !g.instant_play, "game {id} is ordinary");
         }
+    }
+
+    /// Every section has goods; codes and ids are unique; prices are positive fen; duration
+    /// options point at a parent in the list.
+    #[test]
+    fn the_shop_fills_every_section() {
+        let (goods, sections) = shop();
+        for key in SECTIONS {
+            assert!(sections.iter().any(|(k, _, _)| k == key), "{key} has goods");
+        }
+        assert_eq!(goods.iter().map(|g| g.id).collect::<HashSet<_>>().len(), goods.len());
+        assert_eq!(goods.iter().map(|g| &g.code).collect::<HashSet<_>>().len(), goods.len());
+        assert!(goods.iter().all(|g| g.retail_price > 0 && g.grant.to_parts().1 > 0));
+        for g in &goods {
+            if let Some(p) = g.parent_id {
+                assert!(goods.iter().any(|x| x.id == p && x.parent_id.is_none()));
+            }
+        }
+        assert!(sections
+            .iter()
+            .all(|(_, id, _)| goods.iter().any(|g| g.id == *id && g.parent_id.is_none())));
     }
 
     /// Node ids are unique and at least one node is selectable.

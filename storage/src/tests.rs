@@ -44,6 +44,22 @@ fn schema_version(dir: &Path) -> i64 {
         .expect("read schema version")
 }
 
+// The shop, orders, callbacks, coin payment and the ledger of every asset write.
+#[test]
+fn commerce() {
+    let dir = TempDir::new("commerce");
+    conformance::commerce(&open(dir.path()));
+}
+
+// Coin purchases and one key's orders and settlements race on one connection and across two.
+#[test]
+fn commerce_races() {
+    let dir = TempDir::new("commerce-races");
+    conformance::commerce_races(&[open(dir.path())]);
+    let dir = TempDir::new("commerce-races-2");
+    conformance::commerce_races(&[open(dir.path()), open(dir.path())]);
+}
+
 // Users: get_or_create is idempotent and unique per phone.
 #[test]
 fn users() {
@@ -274,6 +290,42 @@ fn marked_cards_cannot_be_used() {
     }
 }
 
+// A database written by the version-5 build, whose players hold play time, entitlements and
+// cards, gets the opening ledger entries of all of them: the ledger replays to every balance.
+#[test]
+fn version_5_balances_open_the_ledger() {
+    let dir = TempDir::new("upgrade-5");
+    std::fs::create_dir_all(dir.path()).expect("create dir");
+    {
+        let v5 = raw(dir.path());
+        v5.execute_batch("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+            .expect("version table");
+        for (i, sql) in migrations::MIGRATIONS[..5].iter().enumerate() {
+            v5.execute_batch(sql).expect("old schema");
+            v5.execute("INSERT INTO schema_version (version) VALUES (?1)", [i as i64 + 1])
+                .expect("version");
+        }
+        v5.execute_batch(
+            "INSERT INTO users (uid, cellphone, nickname, created_at, play_time_free, play_time_paid)
+                 VALUES (7, '13100000007', '老玩家', 100, 3, 40), (8, '13100000008', '新玩家', 100, 0, 0);
+             INSERT INTO entitlements VALUES (7, 'vip', 100, 5000), (7, 'daily', 100, 200);
+             INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source)
+                 VALUES (7, 'a', 0, 9000, 100, 'grant'), (7, 'b', 0, 9000, 100, 'grant'), (7, 'c', 1, 9000, 100, 'grant');",
+        )
+        .expect("v5 rows");
+    }
+    let store = open(dir.path());
+    for uid in [7, 8] {
+        assert!(conformance::ledger_matches(&store, uid), "user {uid}");
+    }
+    assert_eq!(
+        store.commerce.ledger(7).expect("ledger").len(),
+        5,
+        "free, paid, two entitlements, the cards"
+    );
+    assert_eq!(store.commerce.ledger(8).expect("ledger"), vec![]);
+}
+
 // A database written by the version-1 build (users, logins, its own catalogue and nodes, open and
 // ended sessions) is upgraded in place: every row is kept, sessions get lane 0, no place and no
 // minutes, and the new tables work with the old rows.
@@ -326,6 +378,14 @@ fn version_1_database_upgrades_in_place() {
         relay_banned: false,
     };
     assert_eq!(store.users.get(7).expect("user"), Some(user.clone()));
+    // Version 6 opens the ledger with the balances there were, so that it replays to them; the
+    // shop is seeded into the upgraded database.
+    assert!(
+        conformance::ledger_matches(&store, 7),
+        "the old balances have their opening entries"
+    );
+    assert_eq!(store.commerce.ledger(7).expect("ledger").len(), 2);
+    assert!(store.commerce.goods_count().expect("goods") > 0);
     // Version 3 keys logins by the hash of their cookie: the plain-token logins of older
     // versions are dropped (their owners log in again), and the table takes new ones.
     assert_eq!(store.logins.get("old-token", 500).expect("login"), None);

@@ -1,3 +1,4 @@
 //! Outside services behind traits, with sandbox providers that behave like the real ones.
 
+pub mod payment;
 pub mod sms;

@@ -178,5 +178,6 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
     state.platform.grant(user.uid, grant).await?;
     let user = state.platform.passport().user(user.uid).await?;
     let holdings = state.platform.holdings(user.uid).await?;
-    Ok(ok(dto::profile(&user, &holdings, state.platform.clock().now_ms())))
+    let wallet = state.platform.wallet(user.uid).await?;
+    Ok(ok(dto::profile(&user, &holdings, wallet, state.platform.clock().now_ms())))
 }

@@ -2,9 +2,11 @@
 
 pub mod assets;
 pub mod catalogue;
+pub mod commerce;
 pub mod control;
 pub mod covers;
 pub mod dev;
+pub mod dev_pay;
 pub mod game;
 pub mod host;
 pub mod mike;

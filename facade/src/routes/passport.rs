@@ -114,7 +114,7 @@ pub async fn logout(state: web::Data<AppState>, caller: Caller) -> Result<HttpRe
     Ok(resp.json(ok(Null)))
 }
 
-refusals!(ProfileRefusals: common::logged_in());
+refusals!(ProfileRefusals: common::logged_in(), common::internal());
 
 /// The caller's profile.
 #[utoipa::path(responses((status = 200, body = Envelope<Profile>), ProfileRefusals))]
@@ -122,7 +122,8 @@ refusals!(ProfileRefusals: common::logged_in());
 pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult<Profile> {
     let user = state.platform.passport().user(caller.0.uid).await?;
     let holdings = state.platform.holdings(caller.0.uid).await?;
-    Ok(ok(dto::profile(&user, &holdings, state.platform.clock().now_ms())))
+    let wallet = state.platform.wallet(user.uid).await?;
+    Ok(ok(dto::profile(&user, &holdings, wallet, state.platform.clock().now_ms())))
 }
 
 /// A single-use token for the WebSocket.

@@ -200,6 +200,8 @@ impl ConnectionSink for Sink {
                 self.notification(USER_GAME_STATUS_CHANGE, "USER_GAME_STATUS_CHANGE", &data)
             }
             Push::Notice(n) => self.notification(n.code(), n.name(), &notice_data(n)),
+            Push::Changed(actors::view::Changed::Balance) => self.frame(MessageType::BalanceNotification, vec![]),
+            Push::Changed(actors::view::Changed::MemberInfo) => self.frame(MessageType::MemberInfoNotification, vec![]),
             Push::Authorization { status } => {
                 let a = Authorization {
                     status: status.to_string(),

@@ -39,6 +39,14 @@ export type QualityReport = Schemas['QualityReportDto'];
 /** One played session of the player's history. */
 export type PlayRecord = Schemas['PlayRecordDto'];
 export type PlayHistory = Schemas['PlayHistory'];
+/** A goods of the shop (commerce.md §3), prices in fen; `price` is what one unit costs the caller. */
+export type Goods = Schemas['GoodsDto'];
+/** A section's goods (`section/goods`). */
+export type SectionGoods = Schemas['SectionGoods'];
+/** A pay method a goods may be paid with, as the server filters them (commerce.md §4.2). */
+export type PayMethod = Schemas['PayTypeDto'];
+/** An order of `payment/goods` and of the QR's long poll, amounts in fen. */
+export type PayOrder = Schemas['OrderDto'];
 /** A config group's values (strings), e.g. wx_sort_entry. */
 export type ConfigGroup = Record<string, string>;
 

@@ -1,8 +1,13 @@
-import { useEffect } from 'react';
+import { observer } from 'mobx-react-lite';
+import { lazy, Suspense, useEffect } from 'react';
 import { LoginDialog } from '../features/auth/components/LoginDialog';
 import { GameOverlays } from '../features/game/components/GameOverlays';
 import { LiveOverlays } from '../features/live/components/LiveOverlays';
 import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
+import { useStores } from '../stores/context';
+
+/** The purchase dialog's code, fetched with its store on the first purchase opened. */
+const PurchaseDialog = lazy(async () => ({ default: (await import('../features/purchase/components/PurchaseDialog')).PurchaseDialog }));
 
 /**
  * The dialogs a guest needs only once the login dialog opens, and a logged-in player at any time:
@@ -21,6 +26,18 @@ export function Overlays() {
       <GameOverlays />
       <LiveOverlays />
       <PlayTimeDialogs />
+      <PurchaseHost />
     </>
   );
 }
+
+/** Mounts the purchase dialog once its store exists (RootStore.openPurchase loaded it). */
+const PurchaseHost = observer(function PurchaseHost() {
+  const { purchase } = useStores();
+  if (!purchase) return null;
+  return (
+    <Suspense fallback={null}>
+      <PurchaseDialog />
+    </Suspense>
+  );
+});

@@ -3,7 +3,7 @@ import { LoginForm } from '../features/auth/stores/loginForm';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
 import { GameStatus } from '../api/codes';
-import { RECHARGE_SOON, TIME_UP_MESSAGE, TIME_UP_SECONDS } from './playTimeStore';
+import { TIME_UP_MESSAGE, TIME_UP_SECONDS } from './playTimeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 
@@ -106,11 +106,15 @@ describe('time-up dialog on the play page (core-platform.md §2.14, commerce.md 
     root.dispose();
   });
 
-  it('去充值 says recharging comes later; 放弃 asks 时长不足将退出游戏; 继续充值 goes back; 放弃 closes', async () => {
+  it('去充值 opens the yoodo purchase for the game; 放弃 asks 时长不足将退出游戏; 继续充值 goes back; 放弃 closes', async () => {
     const { root, channel, t, navigations } = await playing();
     channel.push(timeUpPush);
+    t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'shop_time_useup_yoodo', name: '', instruction: '', goods: [] }));
     root.playTime.recharge();
-    expect(root.ui.toasts.at(-1)).toMatchObject({ type: 'info', message: RECHARGE_SOON });
+    await root.loadPurchase(); // the purchase code is a chunk of its own
+    await settle(60);
+    expect(t.api.callsTo('/api/web/v1/section/goods')[0].body).toEqual({ section_key: 'shop_time_useup_yoodo' });
+    expect(root.playTime.timeUp).not.toBeNull();
     root.playTime.askAbandon();
     expect(root.playTime.timeUp?.confirming).toBe(true);
     root.playTime.keepRecharging();

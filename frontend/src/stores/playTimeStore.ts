@@ -6,7 +6,6 @@ import type { RootStore } from './rootStore';
 export const TIME_UP_SECONDS = 60;
 export const TIME_UP_TICK_MS = 500;
 export const TIME_UP_MESSAGE = '您的游戏时长已用完，游戏页面即将关闭';
-export const RECHARGE_SOON = '充值功能即将开放';
 
 /** The registration gift dialog's layout: 'one', 'two' or 'three' (3 and more). */
 export type GiftLayout = 'one' | 'two' | 'three';
@@ -105,6 +104,13 @@ export class PlayTimeStore {
     this.useUp = null;
   }
 
+  /** '好的' of the use-up prompt: the yoodo purchase for time run out (commerce.md §2.9). */
+  topUp(): void {
+    const gameId = this.useUp?.gameId ?? null;
+    this.useUp = null;
+    this.root.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
+  }
+
   // ---------------------------------------------------------------- time-up dialog
 
   /** 130125 on the play page: the countdown of scienceDuration starts. */
@@ -116,9 +122,17 @@ export class PlayTimeStore {
     this.startTimer();
   }
 
-  /** '去充值': buying yoodo_time_useup comes with the shop. */
+  /** '去充值': buys yoodo_time_useup for the game (commerce.md §2.9); the countdown runs on. */
   recharge(): void {
-    this.root.ui.info(RECHARGE_SOON);
+    const gameId = this.timeUp?.gameId ?? null;
+    this.root.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
+  }
+
+  /** A successful payment closes the time-up dialog (commerce.md §2.9). */
+  onPaid(): void {
+    if (!this.timeUp) return;
+    this.stopTimer();
+    this.timeUp = null;
   }
 
   /** '放弃': asks '时长不足将退出游戏'. */

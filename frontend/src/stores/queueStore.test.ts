@@ -3,7 +3,7 @@ import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, settle } from '../test/helpers';
 import { QUEUE_POLL_MS } from './gameStore';
 import { GameStatus } from '../api/codes';
-import { ACCELERATE_SOON, PREVIEW_MIN_INTERVAL_MS } from './queueStore';
+import { PREVIEW_MIN_INTERVAL_MS } from './queueStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 const CARDS = '/api/v3/user/card/list';
@@ -46,8 +46,11 @@ describe('queue lanes in the queue dialog', () => {
     expect(root.queue.sortEntryVisible).toBe(false);
     expect(root.queue.dialogAdVisible).toBe(true);
 
+    t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'shop_queue_accelerate', name: '', instruction: '', goods: [] }));
     root.queue.accelerate();
-    expect(root.ui.toasts.at(-1)).toMatchObject({ type: 'info', message: ACCELERATE_SOON });
+    await root.loadPurchase(); // the purchase code is a chunk of its own
+    await settle(60);
+    expect(t.api.callsTo('/api/web/v1/section/goods')[0].body).toEqual({ section_key: 'shop_queue_accelerate' });
     root.dispose();
   });
 
@@ -191,6 +194,33 @@ describe('queue-quit retention (core-platform.md §2.8, §2.9)', () => {
     expect(root.queue.retention).toBeNull();
     expect(root.ui.messageBoxes).toHaveLength(0);
     expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')).toHaveLength(0);
+    root.dispose();
+  });
+
+  it('the product of queue_detainment_goods: its lane (a fast-entry card: 1), 速进通道, 立即加速 buys it and stays queued', async () => {
+    const { root, t, channel, server } = await queueRoot();
+    server.preSort = 0;
+    const card = { id: 231, code: 'detain_card', type: 3, title: '限时加速卡', price: 190, retail_price: 190, pay_types: [] };
+    t.api.on('GET', '/api/web/v1/section/goods', () => ({ section_key: 'queue_detainment_goods', instruction: '', goods: [card] }));
+    t.api.on('POST', '/api/japi/yoo/game/cancelQue', () => null);
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 3, isFast: 0 }));
+    await settle();
+    const done = root.queue.requestExit();
+    await settle(60);
+    expect(t.api.callsTo('/api/web/v1/section/goods').at(-1)!.body).toEqual({ section_key: 'queue_detainment_goods', page_size: 1 });
+    expect(t.api.callsTo(SIZE).at(-1)!.body).toEqual({ isFast: 1 });
+    expect(root.queue.retention).toMatchObject({ preSort: 0, goods: { code: 'detain_card' } });
+    expect(root.queue.retentionText).toBe('速进通道');
+    root.queue.buyRetention();
+    await done;
+    await root.loadPurchase();
+    await settle(60);
+    expect(root.queue.retention).toBeNull();
+    expect(t.api.callsTo('/api/japi/yoo/game/cancelQue')).toHaveLength(0);
+    expect(root.purchase?.isOpen).toBe(true);
+    expect(root.purchase?.step).toBe('detail');
+    expect(root.purchase?.selected?.code).toBe('detain_card');
+    expect(root.purchase?.title).toBe('购买速进时长');
     root.dispose();
   });
 

@@ -11,7 +11,8 @@ import {
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { QUEUE_POLL_MS } from './gameStore';
 import { GameStatus, Lane } from '../api/codes';
-import type { ChannelSize, ConfigGroup, FastEnterCard, QueueRules } from '../api/types';
+import type { ChannelSize, ConfigGroup, FastEnterCard, Goods, QueueRules } from '../api/types';
+import { isMemberProduct, isVvipProduct, ProductType } from '../lib/products';
 import type { RootStore } from './rootStore';
 
 const Paths = {
@@ -20,11 +21,22 @@ const Paths = {
   cardActivate: '/api/v3/user/card/activate',
   configList: '/api/japi/yoo/common/config/list',
   queueRules: '/api/japi/yoo/game/queueRules',
+  sectionGoods: '/api/web/v1/section/goods',
 } as const;
 
-/** The lane the retention dialog advertises (core-platform.md §2.8: VVIP product → isFast 3). */
+/** The sku section whose first item the retention dialog advertises (core-platform.md §2.8). */
+export const RETENTION_SECTION = 'queue_detainment_goods';
+
+/** The lane the retention dialog advertises before its product is known (a VVIP product's). */
 export const RETENTION_LANE = Lane.VVIP;
-export const ACCELERATE_SOON = '加速功能即将开放';
+
+/** The lane a retention product leads to (commerce.md §4.9): 3 VVIP, 4 VIP, 1 otherwise. */
+export function retentionLane(productType: number | undefined): number {
+  if (productType === undefined) return RETENTION_LANE;
+  if (isVvipProduct(productType)) return Lane.VVIP;
+  if (productType === ProductType.VIP || productType === ProductType.VIP_NEW) return Lane.VIP;
+  return Lane.MEMBER;
+}
 /** A rank change re-reads the preview at most this often (ranks can move several times a second). */
 export const PREVIEW_MIN_INTERVAL_MS = 1000;
 
@@ -33,6 +45,8 @@ export interface Retention {
   id: number;
   /** expected position on the advertised lane, null until gameChannelSize answers */
   preSort: number | null;
+  /** the advertised product: the first of queue_detainment_goods; null until read (or none) */
+  goods: Goods | null;
 }
 
 /**
@@ -278,9 +292,9 @@ export class QueueStore {
     return this.activateCard(card);
   }
 
-  /** '立即加速': buying queue acceleration comes with the shop. */
+  /** '立即加速': the queue acceleration purchase (commerce.md §2.10). */
   accelerate(): void {
-    this.root.ui.info(ACCELERATE_SOON);
+    this.root.openPurchase('queue_accelerate');
   }
 
   /** The reservation toggle of a bound user. */
@@ -314,19 +328,49 @@ export class QueueStore {
   askRetention(): Promise<boolean> {
     this.settleRetention(true);
     const id = ++this.retentionSeq;
-    this.retention = { id, preSort: null };
+    this.retention = { id, preSort: null, goods: null };
     const answer = new Promise<boolean>((resolve) => {
       this.retentionResolve = resolve;
     });
-    void this.root.api
-      .post(Paths.channelSize, { isFast: RETENTION_LANE })
-      .then((size) =>
-        runInAction(() => {
-          if (this.retention?.id === id) this.retention = { id, preSort: Number(size?.preSort) || 0 };
-        }),
-      )
-      .catch(() => undefined);
+    void this.loadRetention(id);
     return answer;
+  }
+
+  /** The advertised product, then the expected rank on the lane it leads to. */
+  private async loadRetention(id: number): Promise<void> {
+    let goods: Goods | null = null;
+    try {
+      const section = await this.root.api.get(Paths.sectionGoods, { section_key: RETENTION_SECTION, page_size: 1 });
+      goods = section.goods[0] ?? null;
+    } catch {
+      goods = null;
+    }
+    if (this.retention?.id !== id) return;
+    runInAction(() => {
+      if (this.retention?.id === id) this.retention = { ...this.retention, goods };
+    });
+    try {
+      const size = await this.root.api.post(Paths.channelSize, { isFast: retentionLane(goods?.type) });
+      runInAction(() => {
+        if (this.retention?.id === id) this.retention = { ...this.retention, preSort: Number(size?.preSort) || 0 };
+      });
+    } catch {
+      // the rank stays '正在计算'
+    }
+  }
+
+  /** The retention's text (commerce.md §4.9): a membership's lane, or the fast-entry lane. */
+  get retentionText(): string {
+    const t = this.retention?.goods?.type;
+    return t === undefined || isMemberProduct(t) ? '可享VVIP/VIP专属加速通道' : '速进通道';
+  }
+
+  /** '立即加速' of the retention: the player stays queued and buys the advertised product. */
+  buyRetention(): void {
+    const goods = this.retention?.goods;
+    if (!goods) return;
+    this.settleRetention(true);
+    this.root.openPurchase('queue_accelerate', { goods });
   }
 
   /** '再等等' (true) or '仍要退出' (false). */

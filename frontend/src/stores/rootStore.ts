@@ -11,6 +11,8 @@ import { NoticeStore } from './noticeStore';
 import { PlayTimeStore } from './playTimeStore';
 import { QueueStore } from './queueStore';
 import type { RoomStore } from './roomStore';
+import type { PurchasePayload, PurchaseStore } from './purchaseStore';
+import type { PurchaseType } from '../lib/purchase';
 import { UiStore } from './uiStore';
 import { UserStore } from './userStore';
 
@@ -45,6 +47,12 @@ export class RootStore {
    */
   private readonly roomBox = observable.box<RoomStore | null>(null, { deep: false });
   private roomLoading: Promise<RoomStore> | null = null;
+  /**
+   * The purchase dialog's store, loaded with its code on the first purchase opened: the shop's
+   * code stays out of the home page's scripts. Null until then.
+   */
+  private readonly purchaseBox = observable.box<PurchaseStore | null>(null, { deep: false });
+  private purchaseLoading: Promise<PurchaseStore> | null = null;
   /** the WebSocket; created at login, closed and dropped at logout */
   private channel: PushChannel | null = null;
   private openTimer: ReturnType<typeof setTimeout> | null = null;
@@ -117,6 +125,54 @@ export class RootStore {
     return this.roomLoading;
   }
 
+  /** The purchase store once loaded (observable); null before. */
+  get purchase(): PurchaseStore | null {
+    return this.purchaseBox.get();
+  }
+
+  /** Loads the purchase store's code and creates it, once. */
+  loadPurchase(): Promise<PurchaseStore> {
+    if (!this.purchaseLoading) {
+      this.purchaseLoading = import('./purchaseStore').then(({ PurchaseStore }) => {
+        const purchase = new PurchaseStore(this);
+        runInAction(() => this.purchaseBox.set(purchase));
+        return purchase;
+      });
+      this.purchaseLoading.catch(() => {
+        this.purchaseLoading = null;
+      });
+    }
+    return this.purchaseLoading;
+  }
+
+  /**
+   * Opens the purchase dialog of `type` (commerce.md §4.1). Buying needs a login (§5): a guest
+   * gets the login dialog, and the purchase opens once logged in.
+   */
+  openPurchase(type: PurchaseType, payload?: PurchasePayload): void {
+    if (!this.user.isLoggedIn) {
+      this.ui.openLogin(() => this.openPurchase(type, payload));
+      return;
+    }
+    void this.loadPurchase().then(
+      (p) => p.open(type, payload),
+      () => this.ui.error(errorMessage(null)),
+    );
+  }
+
+  /**
+   * A purchase was paid (commerce.md §4.1 callbacks): the profile is re-read by the dialog; time
+   * bought for a game that ran out closes its time-up dialog (§2.9); a queued player's lane card
+   * follows a bought acceleration, fast-entry time or membership.
+   */
+  onPurchased(type: PurchaseType): void {
+    if (type === 'yoodo_time_useup') this.playTime.onPaid();
+    if (this.queue.queuedId !== null && (type === 'queue' || type === 'queue_accelerate' || type === 'member_special' || type === 'member')) {
+      void this.game.refresh();
+      void this.queue.loadCards();
+    }
+  }
+
   /** After login: the room this user is a member of (room/userInfo), entered again quietly. */
   private async restoreRoom(): Promise<void> {
     try {
@@ -169,6 +225,7 @@ export class RootStore {
     this.playTime.reset();
     this.notice.reset();
     this.room?.reset();
+    this.purchase?.close();
     this.ui.resetSession();
   }
 
@@ -275,6 +332,7 @@ export class RootStore {
     this.channel?.close();
     this.notice.dispose();
     this.room?.dispose();
+    this.purchase?.dispose();
     this.queue.dispose();
     this.game.dispose();
     this.playTime.dispose();

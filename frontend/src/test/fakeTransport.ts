@@ -2,13 +2,15 @@
 // drives by hand, and canned probe results. Tests build a RootStore on it.
 import { ApiError } from '../transport/apiError';
 import type { BodyOf, DataOf, PathOf, QueryOf } from '../api/types';
-import type { Api, EnvelopeListener, PushChannel, PushHandlers, ServerPush, Transport } from '../transport/types';
+import type { Api, EnvelopeListener, PostOptions, PushChannel, PushHandlers, ServerPush, Transport } from '../transport/types';
 import type { GameState } from '../api/types';
 
 export interface RecordedCall {
   method: 'GET' | 'POST';
   path: string;
   body: unknown;
+  /** the Idempotency-Key a POST carried */
+  idempotencyKey?: string;
 }
 
 type Handler = (body: any, call: RecordedCall) => unknown;
@@ -43,12 +45,12 @@ export class FakeApi implements Api {
     return this.dispatch<DataOf<P, 'get'>>('GET', path, query ?? null);
   }
 
-  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>): Promise<DataOf<P, 'post'>> {
-    return this.dispatch<DataOf<P, 'post'>>('POST', path, body ?? {});
+  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>, options?: PostOptions): Promise<DataOf<P, 'post'>> {
+    return this.dispatch<DataOf<P, 'post'>>('POST', path, body ?? {}, options?.idempotencyKey);
   }
 
-  private async dispatch<T>(method: 'GET' | 'POST', path: string, body: unknown): Promise<T> {
-    const call = { method, path, body };
+  private async dispatch<T>(method: 'GET' | 'POST', path: string, body: unknown, idempotencyKey?: string): Promise<T> {
+    const call: RecordedCall = idempotencyKey === undefined ? { method, path, body } : { method, path, body, idempotencyKey };
     this.calls.push(call);
     await Promise.resolve();
     const handler = this.handlers.get(`${method} ${path}`);

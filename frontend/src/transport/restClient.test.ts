@@ -43,6 +43,14 @@ function client(reply: (s: Sent) => Response, opts: { cookies?: string; search?:
 const headersOf = (s: Sent) => s.init.headers as Record<string, string>;
 
 describe('RestClient', () => {
+  it('sends a submit\'s Idempotency-Key when given, and none otherwise', async () => {
+    const { rest, sent } = client(() => jsonResponse(200, { code: 0, message: 'ok', data: null }));
+    await rest.post('/api/payment/goods', { goods_id: 1, goods_num: 1, pay_method: 'wechat' }, { idempotencyKey: 'k-1' });
+    await rest.post('/api/payment/goods', { goods_id: 1, goods_num: 1, pay_method: 'wechat' });
+    expect(headersOf(sent[0])['Idempotency-Key']).toBe('k-1');
+    expect(headersOf(sent[1])['Idempotency-Key']).toBeUndefined();
+  });
+
   it('returns data of a code-0 envelope and sends JSON with credentials same-origin', async () => {
     const { rest, sent } = client(() => jsonResponse(200, { code: 0, message: 'ok', data: { a: 1 }, ts: 1700000000 }));
     await expect(rest.post('/api/passport/login/sendcode', { phone: '13800000000' })).resolves.toEqual({ a: 1 });

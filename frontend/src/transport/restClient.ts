@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode, NETWORK_ERROR_MESSAGE } from './apiError';
 import type { BodyOf, DataOf, PathOf, QueryOf } from '../api/types';
-import type { Api, EnvelopeListener, Query } from './types';
+import type { Api, EnvelopeListener, PostOptions, Query } from './types';
 import type { Identity } from './identity';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -55,8 +55,8 @@ export class RestClient implements Api {
     return this.request<DataOf<P, 'get'>>('GET', path + buildQuery(query as Query | undefined));
   }
 
-  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>): Promise<DataOf<P, 'post'>> {
-    return this.request<DataOf<P, 'post'>>('POST', path, body ?? {});
+  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>, options?: PostOptions): Promise<DataOf<P, 'post'>> {
+    return this.request<DataOf<P, 'post'>>('POST', path, body ?? {}, options);
   }
 
   headers(hasBody: boolean): Record<string, string> {
@@ -73,13 +73,15 @@ export class RestClient implements Api {
     return h;
   }
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, options?: PostOptions): Promise<T> {
     const hasBody = method === 'POST';
+    const headers = this.headers(hasBody);
+    if (options?.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     let res: Response;
     try {
       res = await this.cfg.fetch((this.cfg.baseUrl ?? '') + path, {
         method,
-        headers: this.headers(hasBody),
+        headers,
         body: hasBody ? JSON.stringify(body ?? {}) : undefined,
         credentials: 'same-origin',
         // a call made as a page goes (a play window that closes itself after the game: its exit

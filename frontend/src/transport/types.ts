@@ -8,6 +8,12 @@ import type { RoomEventItem } from '../lib/room';
 /** Query parameters of a GET; undefined and empty values are left out. */
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
+/** Per-call extras of a POST. */
+export interface PostOptions {
+  /** sent as `Idempotency-Key`: the same key makes no second order (API.md "One order per submit") */
+  idempotencyKey?: string;
+}
+
 /** What the REST client reports about every envelope it parses, success or not. */
 export interface EnvelopeInfo {
   path: string;
@@ -24,7 +30,7 @@ export type EnvelopeListener = (info: EnvelopeInfo) => void;
  */
 export interface Api {
   get<P extends PathOf<'get'>>(path: P, query?: QueryOf<P>): Promise<DataOf<P, 'get'>>;
-  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>): Promise<DataOf<P, 'post'>>;
+  post<P extends PathOf<'post'>>(path: P, body?: BodyOf<P>, options?: PostOptions): Promise<DataOf<P, 'post'>>;
   /** Observe every parsed envelope (used for 20119 and the server clock); returns an unsubscribe. */
   subscribe(listener: EnvelopeListener): () => void;
 }

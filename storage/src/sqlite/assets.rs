@@ -1,11 +1,12 @@
 //! What players own. Every write runs in one `BEGIN IMMEDIATE` transaction: the database write
 //! lock is taken before the first read, so the reads that decide a write cannot go stale under
-//! another connection, and the writes themselves are conditional statements besides.
+//! another connection, and the writes themselves are conditional statements besides. Each change
+//! of a balance appends its ledger entry (`ledger.rs`) in the same transaction.
 
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
 
-use super::{users, Db, SqlResultExt};
-use crate::model::{Entitlement, FastEnterCard, MonthlyClaim, PlayCharge, User};
+use super::{ledger, users, Db, SqlResultExt};
+use crate::model::{Asset, Entitlement, FastEnterCard, MonthlyClaim, PlayCharge, User};
 use crate::repo::AssetRepo;
 use crate::{Error, Result};
 
@@ -92,7 +93,14 @@ fn user(conn: &Connection, uid: i64) -> Result<User> {
     .db()
 }
 
-fn insert_card(conn: &Connection, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard> {
+pub(crate) fn insert_card(
+    conn: &Connection,
+    uid: i64,
+    goods_title: &str,
+    expires_at: i64,
+    source: &str,
+    now: i64,
+) -> Result<FastEnterCard> {
     conn.prepare_cached(
         "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -130,33 +138,13 @@ fn another_user(what: &str) -> Error {
 }
 
 impl AssetRepo for SqliteAssets {
-    fn add_play_time(&self, uid: i64, free: i64, paid: i64) -> Result<User> {
+    fn add_play_time(&self, uid: i64, free: i64, paid: i64, now: i64) -> Result<User> {
         if free < 0 || paid < 0 {
             return Err(Error::Conflict(format!("negative play time (free {free}, paid {paid})")));
         }
         self.write(|tx| {
-            let added = tx
-                .query_row(
-                    &format!(
-                        "UPDATE users SET play_time_free = play_time_free + ?2,
-                             play_time_paid = play_time_paid + ?3
-                         WHERE uid = ?1 AND play_time_free <= ?4 - ?2 AND play_time_paid <= ?4 - ?3
-                         RETURNING {}",
-                        users::COLUMNS
-                    ),
-                    params![uid, free, paid, i64::MAX],
-                    users::from_row,
-                )
-                .optional()
-                .db()?;
-            match added {
-                Some(user) => Ok(user),
-                None => {
-                    // Tells an unknown user from a balance that would overflow.
-                    user(tx, uid)?;
-                    Err(Error::Conflict("play time would overflow".to_owned()))
-                }
-            }
+            ledger::add_play_time(tx, uid, free, paid, "play_time", "", now)?;
+            user(tx, uid)
         })
     }
 
@@ -218,6 +206,9 @@ impl AssetRepo for SqliteAssets {
                 .optional()
                 .db()?
                 .ok_or_else(|| Error::Conflict("no play time".to_owned()))?;
+            let reference = format!("session:{session_id}:{minute}");
+            ledger::append(tx, uid, &Asset::PlayFree, -free, "play_minute", &reference, now)?;
+            ledger::append(tx, uid, &Asset::PlayPaid, -paid, "play_minute", &reference, now)?;
             let charge = PlayCharge {
                 session_id,
                 minute,
@@ -245,37 +236,7 @@ impl AssetRepo for SqliteAssets {
         if duration_ms < 0 {
             return Err(Error::Conflict(format!("negative entitlement duration {duration_ms}")));
         }
-        self.write(|tx| {
-            let current = tx
-                .query_row(
-                    "SELECT uid, kind, starts_at, expires_at FROM entitlements
-                     WHERE uid = ?1 AND kind = ?2",
-                    params![uid, kind],
-                    entitlement_from_row,
-                )
-                .optional()
-                .db()?;
-            let (starts_at, from) = match current {
-                Some(e) if e.expires_at > now => (e.starts_at, e.expires_at),
-                _ => (now, now),
-            };
-            let expires_at = from
-                .checked_add(duration_ms)
-                .ok_or_else(|| Error::Conflict("entitlement expiry would overflow".to_owned()))?;
-            tx.execute(
-                "INSERT INTO entitlements (uid, kind, starts_at, expires_at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (uid, kind) DO UPDATE
-                     SET starts_at = excluded.starts_at, expires_at = excluded.expires_at",
-                params![uid, kind, starts_at, expires_at],
-            )
-            .db()?;
-            Ok(Entitlement {
-                uid,
-                kind: kind.to_owned(),
-                starts_at,
-                expires_at,
-            })
-        })
+        self.write(|tx| ledger::extend_entitlement(tx, uid, kind, duration_ms, "grant", "", now))
     }
 
     fn entitlements(&self, uid: i64, now: i64) -> Result<Vec<Entitlement>> {
@@ -289,7 +250,10 @@ impl AssetRepo for SqliteAssets {
     }
 
     fn add_card(&self, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard> {
-        insert_card(&self.db.lock(), uid, goods_title, expires_at, source, now)
+        self.write(|tx| {
+            let mut cards = ledger::add_cards(tx, uid, 1, (goods_title, expires_at), source, "", now)?;
+            cards.pop().ok_or_else(|| Error::Backend("no card inserted".to_owned()))
+        })
     }
 
     fn cards(&self, uid: i64, now: i64) -> Result<Vec<FastEnterCard>> {
@@ -319,6 +283,7 @@ impl AssetRepo for SqliteAssets {
                 .optional()
                 .db()?;
             if let Some(card) = used {
+                ledger::append(tx, uid, &Asset::Cards, -1, "card_use", &format!("session:{session_id}"), now)?;
                 return Ok(card);
             }
             let card = tx
@@ -362,9 +327,7 @@ impl AssetRepo for SqliteAssets {
             if claimed == 0 {
                 return Err(Error::Conflict(format!("month {month} already claimed")));
             }
-            let created = (0..cards)
-                .map(|_| insert_card(tx, uid, goods_title, expires_at, MONTHLY, now))
-                .collect::<Result<Vec<_>>>()?;
+            let created = ledger::add_cards(tx, uid, i64::from(cards), (goods_title, expires_at), MONTHLY, month, now)?;
             let claim = MonthlyClaim {
                 uid,
                 month: month.to_owned(),

@@ -7,7 +7,7 @@ use super::SqlResultExt;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
@@ -232,6 +232,111 @@ CREATE TABLE room_reports (
     created_at INTEGER NOT NULL
 );
 CREATE INDEX room_reports_by_room ON room_reports (dd_rid, id);
+";
+
+/// Migration 6 (commerce): the shop's goods and sections, wallets (coins, yoodo), orders (one
+/// per user and idempotency key), the payment callbacks as received, and the ledger: one entry
+/// per change of any balance. The balances existing before it get an opening entry each, so
+/// that the ledger replayed equals them from the start.
+const V6: &str = "
+CREATE TABLE goods (
+    id              INTEGER PRIMARY KEY,
+    code            TEXT    NOT NULL UNIQUE,
+    goods_type      INTEGER NOT NULL,
+    title           TEXT    NOT NULL,
+    name            TEXT    NOT NULL,
+    image           TEXT    NOT NULL,
+    label           TEXT    NOT NULL,
+    description     TEXT    NOT NULL,
+    introduction    TEXT    NOT NULL,
+    give_goods_name TEXT    NOT NULL,
+    face_value_txt  TEXT    NOT NULL,
+    face_value      INTEGER NOT NULL,
+    retail_price    INTEGER NOT NULL CHECK (retail_price >= 0),
+    member_price    INTEGER NOT NULL CHECK (member_price >= 0),
+    crossed_price   INTEGER NOT NULL CHECK (crossed_price >= 0),
+    cycleable       INTEGER NOT NULL,
+    first_price     INTEGER NOT NULL CHECK (first_price >= 0),
+    grant_kind      TEXT    NOT NULL,
+    grant_amount    INTEGER NOT NULL CHECK (grant_amount >= 0),
+    parent_id       INTEGER REFERENCES goods (id),
+    on_sale         INTEGER NOT NULL,
+    sort_order      INTEGER NOT NULL
+);
+CREATE INDEX goods_speci ON goods (parent_id, sort_order, id) WHERE parent_id IS NOT NULL;
+
+CREATE TABLE goods_sections (
+    section_key TEXT    NOT NULL,
+    goods_id    INTEGER NOT NULL REFERENCES goods (id),
+    sort_order  INTEGER NOT NULL,
+    PRIMARY KEY (section_key, goods_id)
+) WITHOUT ROWID;
+
+CREATE TABLE wallets (
+    uid   INTEGER PRIMARY KEY REFERENCES users (uid),
+    coins INTEGER NOT NULL DEFAULT 0 CHECK (coins >= 0),
+    yoodo INTEGER NOT NULL DEFAULT 0 CHECK (yoodo >= 0)
+);
+
+CREATE TABLE orders (
+    order_no      TEXT    PRIMARY KEY,
+    uid           INTEGER NOT NULL REFERENCES users (uid),
+    goods_id      INTEGER NOT NULL REFERENCES goods (id),
+    goods_code    TEXT    NOT NULL,
+    goods_type    INTEGER NOT NULL,
+    title         TEXT    NOT NULL,
+    count         INTEGER NOT NULL CHECK (count BETWEEN 1 AND 100),
+    amount_fen    INTEGER NOT NULL CHECK (amount_fen >= 0),
+    retail_total  INTEGER NOT NULL,
+    pay_method    TEXT    NOT NULL,
+    coupon_id     INTEGER,
+    grant_kind    TEXT    NOT NULL,
+    grant_amount  INTEGER NOT NULL,
+    idem_key      TEXT    NOT NULL,
+    state         TEXT    NOT NULL CHECK (state IN ('created', 'paid', 'fulfilled', 'expired', 'cancelled', 'refunded')),
+    created_at    INTEGER NOT NULL,
+    expires_at    INTEGER NOT NULL,
+    scanned_at    INTEGER,
+    paid_at       INTEGER,
+    fulfilled_at  INTEGER,
+    closed_at     INTEGER,
+    trade_no      TEXT,
+    UNIQUE (uid, idem_key)
+);
+CREATE INDEX orders_by_user ON orders (uid, created_at DESC, order_no DESC);
+CREATE INDEX orders_open ON orders (expires_at) WHERE state = 'created';
+
+CREATE TABLE payment_callbacks (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    order_no TEXT    NOT NULL,
+    provider TEXT    NOT NULL,
+    payload  TEXT    NOT NULL,
+    accepted INTEGER NOT NULL,
+    outcome  TEXT    NOT NULL,
+    at       INTEGER NOT NULL
+);
+CREATE INDEX payment_callbacks_by_order ON payment_callbacks (order_no, id);
+
+CREATE TABLE ledger (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    uid           INTEGER NOT NULL REFERENCES users (uid),
+    asset         TEXT    NOT NULL,
+    delta         INTEGER NOT NULL,
+    balance_after INTEGER NOT NULL,
+    reason        TEXT    NOT NULL,
+    reference     TEXT    NOT NULL,
+    at            INTEGER NOT NULL
+);
+CREATE INDEX ledger_by_user ON ledger (uid, asset, id);
+
+INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
+    SELECT uid, 'play_free', play_time_free, play_time_free, 'opening', '', created_at FROM users WHERE play_time_free <> 0;
+INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
+    SELECT uid, 'play_paid', play_time_paid, play_time_paid, 'opening', '', created_at FROM users WHERE play_time_paid <> 0;
+INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
+    SELECT uid, 'ent:' || kind, expires_at, expires_at, 'opening', '', starts_at FROM entitlements;
+INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
+    SELECT uid, 'cards', COUNT(*), COUNT(*), 'opening', '', MAX(created_at) FROM fast_enter_cards WHERE status = 0 GROUP BY uid;
 ";
 
 /// The schema version this build writes.

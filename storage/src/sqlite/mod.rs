@@ -3,7 +3,9 @@
 //! the single writer; writers queue on the busy timeout).
 
 mod assets;
+mod commerce;
 mod games;
+mod ledger;
 mod logins;
 pub(crate) mod migrations;
 mod nodes;
@@ -19,7 +21,7 @@ use std::time::Duration;
 use parking_lot::{Mutex, MutexGuard};
 use rusqlite::{Connection, ErrorCode};
 
-use crate::repo::{GameRepo, NodeRepo};
+use crate::repo::{CommerceRepo, GameRepo, NodeRepo};
 use crate::{seed, Error, Result, Store};
 
 /// The database file inside the directory given to [`Store::open_sqlite`].
@@ -46,6 +48,12 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         }
     }
 
+    let commerce = commerce::SqliteCommerce::new(connect(&path)?);
+    if commerce.goods_count()? == 0 {
+        let (goods, sections) = seed::shop();
+        commerce.upsert_goods(&goods, &sections)?;
+    }
+
     Ok(Store {
         users: Arc::new(users::SqliteUsers::new(connect(&path)?)),
         logins: Arc::new(logins::SqliteLogins::new(connect(&path)?)),
@@ -55,6 +63,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         assets: Arc::new(assets::SqliteAssets::new(connect(&path)?)),
         sms: Arc::new(sms::SqliteSms::new(connect(&path)?)),
         rooms: Arc::new(rooms::SqliteRooms::new(connect(&path)?)),
+        commerce: Arc::new(commerce),
     })
 }
 

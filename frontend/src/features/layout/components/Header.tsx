@@ -5,6 +5,7 @@ import { Avatar } from '../../../components/Avatar';
 import { useStores } from '../../../stores/context';
 import { SITE_NAME } from '../../../lib/site';
 import { formatPlayTime } from '../../../lib/time';
+import { memberButton } from '../../../lib/member';
 
 interface NavItem {
   to: string;
@@ -47,6 +48,7 @@ export const Header = observer(function Header() {
           ))}
         </nav>
         <SearchBox />
+        {user.ready && <MemberButton />}
         <div className="header__user">
           {!user.ready ? (
             <span className="header__placeholder" />
@@ -60,6 +62,26 @@ export const Header = observer(function Header() {
         </div>
       </div>
     </header>
+  );
+});
+
+/**
+ * commerce.md §2.2: 立即登录 for a guest, 查看 for a carrier-partner member (their page),
+ * 续费会员 for a member, else 开通会员; buying opens the member purchase on the user's category.
+ */
+const MemberButton = observer(function MemberButton() {
+  const root = useStores();
+  const navigate = useNavigate();
+  const b = memberButton(root.user.isLoggedIn, root.user.profile?.member_info?.using);
+  const onClick = () => {
+    if (b.action === 'login') root.ui.openLogin();
+    else if (b.action === 'carrier') navigate('/user/member');
+    else root.openPurchase('member', { category: b.category });
+  };
+  return (
+    <button type="button" className={`btn btn--sm header__member header__member--${b.style}`} data-testid="header-member" onClick={onClick}>
+      {b.label}
+    </button>
   );
 });
 
@@ -129,6 +151,10 @@ const UserMenu = observer(function UserMenu() {
   }, [open]);
 
   if (!profile) return null;
+  const buy = (type: 'time' | 'yoodo' | 'queue') => {
+    setOpen(false);
+    root.openPurchase(type);
+  };
   return (
     <div className="user-menu" ref={ref} onMouseLeave={() => setOpen(false)}>
       <button
@@ -157,6 +183,21 @@ const UserMenu = observer(function UserMenu() {
           </div>
           <div className="user-menu__asset" data-testid="user-play-time">
             <span>游戏时长 {formatPlayTime(profile.play_time_total)}</span>
+            <button type="button" className="user-menu__buy" data-testid="user-buy-time" onClick={() => buy('time')}>
+              购买
+            </button>
+          </div>
+          <div className="user-menu__asset" data-testid="user-yoodo">
+            <span>油豆 {profile.yoodo ?? '0'}</span>
+            <button type="button" className="user-menu__buy" data-testid="user-buy-yoodo" onClick={() => buy('yoodo')}>
+              充值
+            </button>
+          </div>
+          <div className="user-menu__asset" data-testid="user-fast-enter">
+            <span>速进时长 {formatPlayTime((profile.fast_enter_expires_in ?? 0) / 60)}</span>
+            <button type="button" className="user-menu__buy" data-testid="user-buy-queue" onClick={() => buy('queue')}>
+              购买
+            </button>
           </div>
           <Link to="/user" className="user-menu__item" onClick={() => setOpen(false)}>
             个人中心

@@ -55,7 +55,7 @@ const UseUpDialog = observer(function UseUpDialog() {
       width={380}
       onClose={() => playTime.closeUseUp()}
       footer={
-        <button type="button" className="btn btn--primary btn--block" data-testid="use-up-ok" onClick={() => playTime.closeUseUp()}>
+        <button type="button" className="btn btn--primary btn--block" data-testid="use-up-ok" onClick={() => playTime.topUp()}>
           好的
         </button>
       }

@@ -5,7 +5,8 @@ import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 
 export const UserPage = observer(function UserPage() {
-  const { user, ui } = useStores();
+  const root = useStores();
+  const { user, ui } = root;
   if (!user.ready) return <div className="page container" />;
   const p = user.profile;
   if (!p) {
@@ -37,14 +38,27 @@ export const UserPage = observer(function UserPage() {
           <div className="stat__value" data-testid="profile-play-time">
             {formatPlayTime(p.play_time_total)}
           </div>
+          <button type="button" className="btn btn--ghost btn--sm stat__action" data-testid="profile-buy-time" onClick={() => root.openPurchase('time')}>
+            购买时长
+          </button>
         </div>
         <div className="stat">
           <div className="stat__label">油豆</div>
-          <div className="stat__value">{p.yoodo ?? '0'}</div>
+          <div className="stat__value" data-testid="profile-yoodo">
+            {p.yoodo ?? '0'}
+          </div>
+          <button type="button" className="btn btn--ghost btn--sm stat__action" data-testid="profile-buy-yoodo" onClick={() => root.openPurchase('yoodo')}>
+            充值
+          </button>
         </div>
         <div className="stat">
-          <div className="stat__label">爱游币</div>
-          <div className="stat__value">{p.balance ?? 0}</div>
+          <div className="stat__label">云游币</div>
+          <div className="stat__value" data-testid="profile-balance">
+            {p.balance ?? 0}
+          </div>
+          <button type="button" className="btn btn--ghost btn--sm stat__action" data-testid="profile-buy-coin" onClick={() => root.openPurchase('coin')}>
+            充值
+          </button>
         </div>
       </div>
     </div>

@@ -1,0 +1,151 @@
+//! The money path (commerce.md): goods, orders, payment and fulfilment.
+//!
+//! - `pricing`: §4.5 as plain functions over fen.
+//! - `paytype`: the pay methods and §4.2's filtering.
+//! - `order`: the order state machine and what a QR poll answers.
+//! - here: [`Shop`], what the platform's commerce calls share (the payment provider, the QR
+//!   tickets, the order watchers that wake long polls), and [`OrderDesk`], the actor that owns
+//!   the orders' expiry timers (engine timers on tokio time, re-armed from storage when it
+//!   starts, so a restart loses no expiry).
+//!
+//! The calls themselves are `Platform`'s (`platform_commerce.rs`).
+
+pub mod order;
+pub mod paytype;
+pub mod pricing;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::Timers;
+use parking_lot::Mutex;
+use ractor::{Actor, ActorProcessingErr, ActorRef};
+use tokio::sync::watch;
+
+use crate::ctx::Ctx;
+use crate::providers::payment::PaymentProvider;
+
+/// A QR handed out: which order it pays, for whom, since when, and whether a poll on it was
+/// told of the scan already (so that QRCODE_SCAN_SUCCESS is answered once a QR).
+#[derive(Debug, Clone)]
+pub struct QrTicket {
+    pub order_no: String,
+    pub uid: i64,
+    pub issued: tokio::time::Instant,
+    pub told_scanned: bool,
+}
+
+/// What the platform's commerce calls share.
+pub struct Shop {
+    pub provider: Arc<dyn PaymentProvider>,
+    /// QR tickets by ticket (in memory: after a restart a poll answers 20140 `timeout` and the
+    /// client generates a new QR).
+    pub tickets: Mutex<HashMap<String, QrTicket>>,
+    /// One version counter per order someone polls; a change of the order bumps it and wakes
+    /// the polls at once.
+    watchers: Mutex<HashMap<String, watch::Sender<u64>>>,
+}
+
+impl Shop {
+    pub fn new(provider: Arc<dyn PaymentProvider>) -> Shop {
+        Shop {
+            provider,
+            tickets: Mutex::default(),
+            watchers: Mutex::default(),
+        }
+    }
+
+    /// A receiver that sees the next change of the order (subscribe before reading it).
+    pub fn watch(&self, order_no: &str) -> watch::Receiver<u64> {
+        self.watchers
+            .lock()
+            .entry(order_no.to_owned())
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe()
+    }
+
+    /// The order changed: wake its polls.
+    pub fn changed(&self, order_no: &str) {
+        if let Some(tx) = self.watchers.lock().get(order_no) {
+            tx.send_modify(|v| *v += 1);
+        }
+    }
+
+    /// Forgets the watcher of an order nobody polls any more.
+    pub fn unwatch(&self, order_no: &str) {
+        let mut w = self.watchers.lock();
+        if w.get(order_no).is_some_and(|tx| tx.receiver_count() == 0) {
+            w.remove(order_no);
+        }
+    }
+}
+
+/// The order desk: the expiry timer of every open order.
+pub struct OrderDesk {
+    pub ctx: Arc<Ctx>,
+    pub shop: Arc<Shop>,
+}
+
+pub enum DeskMsg {
+    /// Expire the order at `at_ms` (wall clock) unless it is paid or closed by then.
+    Arm { order_no: String, at_ms: i64 },
+    /// The order's time is up.
+    Expire(String),
+    /// The order was paid or closed: no timer.
+    Disarm(String),
+}
+
+pub struct DeskState {
+    timers: Timers<String>,
+}
+
+impl Actor for OrderDesk {
+    type Msg = DeskMsg;
+    type State = DeskState;
+    type Arguments = u8;
+
+    async fn pre_start(&self, me: ActorRef<DeskMsg>, _: u8) -> Result<DeskState, ActorProcessingErr> {
+        let mut st = DeskState { timers: Timers::default() };
+        // Re-arm every open order (a restart, of the actor or of the server).
+        let open = self.ctx.db(|s| s.commerce.open_orders()).await?;
+        for o in open {
+            self.arm(&me, &mut st, o.order.order_no, o.order.expires_at);
+        }
+        Ok(st)
+    }
+
+    async fn handle(&self, me: ActorRef<DeskMsg>, msg: DeskMsg, st: &mut DeskState) -> Result<(), ActorProcessingErr> {
+        match msg {
+            DeskMsg::Arm { order_no, at_ms } => self.arm(&me, st, order_no, at_ms),
+            DeskMsg::Disarm(order_no) => st.timers.cancel(&order_no),
+            DeskMsg::Expire(order_no) => {
+                st.timers.cancel(&order_no);
+                let now = self.ctx.clock.now_ms();
+                let no = order_no.clone();
+                match self.ctx.db(move |s| s.commerce.expire(&no, now)).await {
+                    Ok(true) => {
+                        self.shop.provider.close(&order_no);
+                        self.shop.changed(&order_no);
+                        tracing::info!(%order_no, "order expired");
+                    }
+                    Ok(false) => {}
+                    // Storage failed: try again shortly rather than leave the order open.
+                    Err(e) => {
+                        tracing::warn!(%order_no, error = %e, "order expiry failed, retrying");
+                        st.timers
+                            .set(order_no.clone(), Duration::from_secs(1), &me, DeskMsg::Expire(order_no));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl OrderDesk {
+    fn arm(&self, me: &ActorRef<DeskMsg>, st: &mut DeskState, order_no: String, at_ms: i64) {
+        let delay = Duration::from_millis(u64::try_from(at_ms - self.ctx.clock.now_ms()).unwrap_or(0));
+        st.timers.set(order_no.clone(), delay, me, DeskMsg::Expire(order_no));
+    }
+}

@@ -1,0 +1,168 @@
+//! Dev mode only: the sandbox payment provider's pay page (what the purchase dialog's QR
+//! encodes), where a person (another tab, a phone, a test) pays or cancels an order, and the
+//! sandbox's delivery settings. The page is plain HTML with forms (no script: the CSP allows
+//! none inline); the notices the sandbox sends reach the platform over HTTP through
+//! [`LoopbackNotices`].
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use actix_web::{get, post, web, HttpResponse};
+use actors::providers::payment::{Delivery, DeliveryPlan, NoticeTransport, SandboxState, SIGNATURE_HEADER};
+use futures_util::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use utoipa::ToSchema;
+
+use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope};
+use crate::AppState;
+
+/// Routes these paths (dev mode only).
+pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(pay_page).service(pay_confirm).service(pay_cancel).service(delivery);
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn page(title: &str, body: &str) -> HttpResponse {
+    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(format!(
+        "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title></head>\
+         <body style=\"font-family:sans-serif;max-width:420px;margin:40px auto;padding:0 16px\">{}</body></html>",
+        esc(title),
+        body
+    ))
+}
+
+fn refused(message: &str) -> HttpResponse {
+    page("支付失败", &format!("<h1>支付失败</h1><p>{}</p>", esc(message)))
+}
+
+/// The sandbox's pay page: the order, '确认支付' and '取消'. Opening it counts as scanning the QR.
+#[utoipa::path(params(("order_no" = String, Path, description = "the order")),
+    responses((status = 200, description = "the pay page (HTML)", content_type = "text/html", body = String)))]
+#[get("/api/dev/pay/{order_no}")]
+pub async fn pay_page(state: web::Data<AppState>, order_no: web::Path<String>) -> HttpResponse {
+    let p = match state.platform.sandbox_open(&order_no).await {
+        Ok(p) => p,
+        Err(e) => return refused(ApiError::from(e).message),
+    };
+    let o = &p.order.order;
+    let count = if o.count > 1 { format!(" x{}", o.count) } else { String::new() };
+    let action = format!("/api/dev/pay/{}", esc(&o.order_no));
+    let status = match &p.sandbox.state {
+        SandboxState::Pending => format!(
+            "<form method=\"post\" action=\"{action}/confirm\"><button type=\"submit\" style=\"width:100%;padding:12px;font-size:18px\">确认支付</button></form>\
+             <form method=\"post\" action=\"{action}/cancel\" style=\"margin-top:12px\"><button type=\"submit\" style=\"width:100%;padding:12px\">取消</button></form>"
+        ),
+        SandboxState::Paid { .. } => "<p>该订单已支付</p>".into(),
+        SandboxState::Cancelled => "<p>该订单已取消</p>".into(),
+        SandboxState::Closed => "<p>该订单已关闭</p>".into(),
+        SandboxState::Refunded { .. } => "<p>该订单已退款</p>".into(),
+    };
+    page(
+        "云游收银台",
+        &format!(
+            "<h1>云游收银台</h1><p>订单号：{}</p><p>已选商品：{}{}</p><p>需支付 ¥{}</p>{}",
+            esc(&o.order_no),
+            esc(&o.title),
+            count,
+            actors::commerce::pricing::yuan(o.amount_fen),
+            status
+        ),
+    )
+}
+
+/// The payer confirms: the sandbox takes the money and sends its signed notice.
+#[utoipa::path(params(("order_no" = String, Path, description = "the order")),
+    responses((status = 200, description = "the result page (HTML)", content_type = "text/html", body = String)))]
+#[post("/api/dev/pay/{order_no}/confirm")]
+pub async fn pay_confirm(state: web::Data<AppState>, order_no: web::Path<String>) -> HttpResponse {
+    match state.platform.sandbox_confirm(&order_no) {
+        Ok(()) => page("支付成功", "<h1>支付成功</h1><p>请返回网页查看购买结果</p>"),
+        Err(e) => refused(ApiError::from(e).message),
+    }
+}
+
+/// The payer cancels.
+#[utoipa::path(params(("order_no" = String, Path, description = "the order")),
+    responses((status = 200, description = "the result page (HTML)", content_type = "text/html", body = String)))]
+#[post("/api/dev/pay/{order_no}/cancel")]
+pub async fn pay_cancel(state: web::Data<AppState>, order_no: web::Path<String>) -> HttpResponse {
+    match state.platform.sandbox_cancel(&order_no).await {
+        Ok(()) => page("已取消支付", "<h1>已取消支付</h1>"),
+        Err(e) => refused(ApiError::from(e).message),
+    }
+}
+
+/// How the sandbox delivers the notice of a payment from now on.
+#[derive(Deserialize, Serialize, ToSchema)]
+pub struct DeliveryBody {
+    /// normal, late, twice, out_of_order or bad_signature.
+    #[schema(value_type = String)]
+    delivery: Delivery,
+    /// The delay of the late, second, stale or genuine-after-forged notice, ms.
+    #[serde(default)]
+    delay_ms: u64,
+}
+
+refusals!(DeliveryRefusals: common::input());
+
+/// Sets how the sandbox delivers payment notices (late, twice, out of order, forged first).
+#[utoipa::path(operation_id = "dev_pay_delivery", request_body = DeliveryBody, responses((status = 200, body = Envelope<DeliveryBody>), DeliveryRefusals))]
+#[post("/api/dev/pay/delivery")]
+pub async fn delivery(state: web::Data<AppState>, body: web::Json<DeliveryBody>) -> ApiResult<DeliveryBody> {
+    let sandbox = state.platform.sandbox_pay().ok_or_else(ApiError::bad_request)?;
+    sandbox.set_plan(DeliveryPlan {
+        delivery: body.delivery,
+        delay_ms: body.delay_ms,
+    });
+    let plan = sandbox.plan();
+    Ok(ok(DeliveryBody {
+        delivery: plan.delivery,
+        delay_ms: plan.delay_ms,
+    }))
+}
+
+/// The sandbox's notices, posted over HTTP to this server's own callback route.
+pub struct LoopbackNotices {
+    pub addr: SocketAddr,
+}
+
+impl LoopbackNotices {
+    pub fn new(bound: SocketAddr) -> Arc<LoopbackNotices> {
+        let mut addr = bound;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        Arc::new(LoopbackNotices { addr })
+    }
+}
+
+impl NoticeTransport for LoopbackNotices {
+    fn post(&self, provider: &'static str, body: String, signature: String) -> BoxFuture<'static, Result<(), String>> {
+        let addr = self.addr;
+        Box::pin(async move {
+            let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+            let request = format!(
+                "POST /api/payment/notify/{provider} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\n\
+                 {SIGNATURE_HEADER}: {signature}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            s.write_all(request.as_bytes()).await.map_err(|e| e.to_string())?;
+            let mut answer = Vec::new();
+            s.read_to_end(&mut answer).await.map_err(|e| e.to_string())?;
+            let head = String::from_utf8_lossy(&answer[..answer.len().min(16)]).into_owned();
+            if head.starts_with("HTTP/1.1 200") {
+                Ok(())
+            } else {
+                Err(format!("the platform answered {}", head.trim()))
+            }
+        })
+    }
+}
