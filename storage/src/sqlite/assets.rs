@@ -3,7 +3,7 @@
 //! another connection, and the writes themselves are conditional statements besides. Each change
 //! of a balance appends its ledger entry (`ledger.rs`) in the same transaction.
 
-use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, users, Db, SqlResultExt};
 use crate::model::{Asset, Entitlement, FastEnterCard, MonthlyClaim, PlayCharge, User};
@@ -27,15 +27,6 @@ pub(crate) struct SqliteAssets {
 impl SqliteAssets {
     pub(crate) fn new(conn: Connection) -> SqliteAssets {
         SqliteAssets { db: Db::new(conn) }
-    }
-
-    /// Runs `f` in one immediate transaction, committed if `f` succeeds and rolled back otherwise.
-    fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let mut conn = self.db.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
-        let out = f(&tx)?;
-        tx.commit().db()?;
-        Ok(out)
     }
 }
 
@@ -142,7 +133,7 @@ impl AssetRepo for SqliteAssets {
         if free < 0 || paid < 0 {
             return Err(Error::Conflict(format!("negative play time (free {free}, paid {paid})")));
         }
-        self.write(|tx| {
+        self.db.write(|tx| {
             ledger::add_play_time(tx, uid, free, paid, "play_time", "", now)?;
             user(tx, uid)
         })
@@ -152,7 +143,7 @@ impl AssetRepo for SqliteAssets {
         let Some(played) = minute.checked_add(1).filter(|_| minute >= 0) else {
             return Err(Error::Conflict(format!("minute {minute} out of range")));
         };
-        self.write(|tx| {
+        self.db.write(|tx| {
             let first = tx
                 .query_row(
                     &format!(
@@ -236,7 +227,8 @@ impl AssetRepo for SqliteAssets {
         if duration_ms < 0 {
             return Err(Error::Conflict(format!("negative entitlement duration {duration_ms}")));
         }
-        self.write(|tx| ledger::extend_entitlement(tx, uid, kind, duration_ms, "grant", "", now))
+        self.db
+            .write(|tx| ledger::extend_entitlement(tx, uid, kind, duration_ms, "grant", "", now))
     }
 
     fn entitlements(&self, uid: i64, now: i64) -> Result<Vec<Entitlement>> {
@@ -250,7 +242,7 @@ impl AssetRepo for SqliteAssets {
     }
 
     fn add_card(&self, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let mut cards = ledger::add_cards(tx, uid, 1, (goods_title, expires_at), source, "", now)?;
             cards.pop().ok_or_else(|| Error::Backend("no card inserted".to_owned()))
         })
@@ -269,7 +261,7 @@ impl AssetRepo for SqliteAssets {
     }
 
     fn use_card(&self, uid: i64, card_id: i64, session_id: i64, now: i64) -> Result<FastEnterCard> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let used = tx
                 .query_row(
                     &format!(
@@ -315,7 +307,7 @@ impl AssetRepo for SqliteAssets {
         if cards < 0 {
             return Err(Error::Conflict(format!("negative card count {cards}")));
         }
-        self.write(|tx| {
+        self.db.write(|tx| {
             let claimed = tx
                 .execute(
                     "INSERT INTO monthly_claims (uid, month, cards, claimed_at)

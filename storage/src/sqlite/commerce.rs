@@ -2,7 +2,7 @@
 //! write runs in one `BEGIN IMMEDIATE` transaction and every order transition is a conditional
 //! `UPDATE ... WHERE state = ...`, so a repeated or late call finds nothing to change.
 
-use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, to_u64, Db, SqlResultExt};
 use crate::model::{Asset, Goods, GoodsGrant, LedgerEntry, NewOrder, Order, OrderState, PaymentCallback, Settled, Wallet};
@@ -23,15 +23,6 @@ pub(crate) struct SqliteCommerce {
 impl SqliteCommerce {
     pub(crate) fn new(conn: Connection) -> SqliteCommerce {
         SqliteCommerce { db: Db::new(conn) }
-    }
-
-    /// Runs `f` in one immediate transaction, committed if `f` succeeds and rolled back otherwise.
-    fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let mut conn = self.db.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
-        let out = f(&tx)?;
-        tx.commit().db()?;
-        Ok(out)
     }
 }
 
@@ -260,7 +251,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn upsert_goods(&self, goods: &[Goods], sections: &[(String, i64, i32)]) -> Result<()> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             // Parents first, so that a duration option's reference is there.
             let mut ordered: Vec<&Goods> = goods.iter().collect();
             ordered.sort_by_key(|g| g.parent_id.is_some());
@@ -331,7 +322,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn grant(&self, uid: i64, grants: &[GoodsGrant], reason: &str, reference: &str, now: i64) -> Result<()> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let known: Option<i64> = tx
                 .query_row("SELECT uid FROM users WHERE uid = ?1", [uid], |r| r.get(0))
                 .optional()
@@ -347,11 +338,11 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn create_order(&self, o: &NewOrder) -> Result<(Order, bool)> {
-        self.write(|tx| insert_order(tx, o, OrderState::Created))
+        self.db.write(|tx| insert_order(tx, o, OrderState::Created))
     }
 
     fn pay_with_coins(&self, o: &NewOrder, now: i64) -> Result<Settled> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let (order, created) = insert_order(tx, o, OrderState::Created)?;
             if !created {
                 return match order.state {
@@ -404,7 +395,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn mark_scanned(&self, order_no: &str, now: i64) -> Result<Order> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             tx.execute(
                 "UPDATE orders SET scanned_at = ?2 WHERE order_no = ?1 AND state = 'created' AND scanned_at IS NULL",
                 params![order_no, now],
@@ -415,7 +406,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64) -> Result<Settled> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let order = order_in(tx, order_no)?.ok_or(Error::NotFound)?;
             if amount_fen != order.order.amount_fen {
                 return Err(Error::Conflict(format!(
@@ -436,7 +427,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn expire(&self, order_no: &str, now: i64) -> Result<bool> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let n = tx
                 .execute(
                     "UPDATE orders SET state = 'expired', closed_at = ?2 WHERE order_no = ?1 AND state = 'created' AND expires_at <= ?2",
@@ -448,7 +439,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn cancel(&self, order_no: &str, now: i64) -> Result<bool> {
-        self.write(|tx| {
+        self.db.write(|tx| {
             let n = tx
                 .execute(
                     "UPDATE orders SET state = 'cancelled', closed_at = ?2 WHERE order_no = ?1 AND state = 'created'",
@@ -485,6 +476,6 @@ impl CommerceRepo for SqliteCommerce {
 
     fn ledger_mismatches(&self, uid: i64) -> Result<Vec<(String, i64, i64)>> {
         // One read transaction, so that the balances and the entries are of one moment.
-        self.write(|tx| ledger::mismatches(tx, uid))
+        self.db.write(|tx| ledger::mismatches(tx, uid))
     }
 }

@@ -91,6 +91,15 @@ impl Db {
     fn lock(&self) -> MutexGuard<'_, Connection> {
         self.0.lock()
     }
+
+    /// Runs `f` in one immediate transaction, committed if `f` succeeds and rolled back otherwise.
+    fn write<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
+        let out = f(&tx)?;
+        tx.commit().db()?;
+        Ok(out)
+    }
 }
 
 /// Turns driver errors into [`Error`] so that no rusqlite type crosses the crate boundary.
