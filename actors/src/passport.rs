@@ -257,7 +257,19 @@ pub struct Passport {
     sockets: Mutex<HashMap<LoginKey, Vec<Arc<dyn LoginSocket>>>>,
     /// When old SMS records and expired logins were last pruned.
     pruned_at: AtomicI64,
+    /// Login sessions read lately, by token hash, with when they were read: an authenticated call
+    /// whose session is here costs no storage read and no hop to the blocking pool (each such
+    /// await queues the request's task behind the sockets its worker has to write, which is most
+    /// of a chat call's time in a busy room). Trusted for [`SESSION_FRESH_MS`] and never past the
+    /// session's own end. `logout` leaves a tombstone (`None`) at once, which a read that began
+    /// before it cannot overwrite.
+    sessions: Mutex<HashMap<String, (Option<LoginSession>, i64)>>,
 }
+
+/// How long a login session read from storage is trusted without reading it again.
+const SESSION_FRESH_MS: i64 = 10_000;
+/// The most sessions remembered; beyond, the memory starts again empty.
+const SESSIONS_REMEMBERED: usize = 50_000;
 
 /// Phone rule of core-platform.md §5.1: required; 11 digits starting with 1.
 pub fn validate_phone(phone: &str) -> DomainResult<()> {
@@ -312,6 +324,7 @@ impl Passport {
             socket_tokens: Mutex::new(HashMap::new()),
             sockets: Mutex::new(HashMap::new()),
             pruned_at: AtomicI64::new(0),
+            sessions: Mutex::new(HashMap::new()),
         }
     }
 
@@ -517,12 +530,26 @@ impl Passport {
 
     /// The live login session with this token hash.
     pub async fn session(&self, token_hash: &str) -> DomainResult<LoginSession> {
-        let store = self.store.clone();
-        let token_hash = token_hash.to_string();
         let now = self.clock.now_ms();
-        blocking(move || store.logins.get(&token_hash, now))
-            .await?
-            .ok_or(DomainError::NotLoggedIn)
+        match self.sessions.lock().get(token_hash) {
+            Some((None, _)) => return Err(DomainError::NotLoggedIn),
+            Some((Some(s), read_at)) if now < s.expires_at && now - read_at < SESSION_FRESH_MS => return Ok(s.clone()),
+            _ => {}
+        }
+        let store = self.store.clone();
+        let hash = token_hash.to_string();
+        let session = blocking(move || store.logins.get(&hash, now)).await?;
+        if let Some(s) = &session {
+            let mut remembered = self.sessions.lock();
+            // A logout since this read began left its tombstone: it stays.
+            if !matches!(remembered.get(token_hash), Some((None, at)) if *at >= now) {
+                if remembered.len() >= SESSIONS_REMEMBERED {
+                    remembered.clear();
+                }
+                remembered.insert(token_hash.to_string(), (Some(s.clone()), now));
+            }
+        }
+        session.ok_or(DomainError::NotLoggedIn)
     }
 
     /// Whether `token` is the CSRF token of `session`.
@@ -534,6 +561,8 @@ impl Passport {
     pub async fn logout(&self, session: &LoginSession) -> DomainResult<()> {
         let store = self.store.clone();
         let t = session.token_hash.clone();
+        let now = self.clock.now_ms();
+        self.sessions.lock().insert(session.token_hash.clone(), (None, now));
         blocking(move || store.logins.delete(&t)).await?;
         self.socket_tokens.lock().retain(|_, s| s.login != session.token_hash);
         self.close_sockets(&session.token_hash);
@@ -834,6 +863,28 @@ mod tests {
         );
         assert!(Passport::csrf_matches(&login.session, &login.csrf_token));
         assert!(!Passport::csrf_matches(&login.session, &login.session.csrf_hash));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // A session read once is served from memory while fresh: one gone from storage behind the
+    // passport's back (another node's logout) is refused once the freshness window has passed;
+    // a logout here is refused at once, remembered or not.
+    #[tokio::test(start_paused = true)]
+    async fn sessions_are_remembered_briefly_and_logout_ends_them_at_once() {
+        let (st, dir) = store("remembered");
+        let p = passport(st.clone(), SmsLimits::default());
+        p.send_code("13800000006").await.unwrap();
+        let (_, _, a) = p.login("13800000006", &last_code(&p, "13800000006"), "d").await.unwrap();
+        assert_eq!(p.authenticate(&a.token).await.unwrap(), a.session);
+        st.logins.delete(&a.session.token_hash).unwrap();
+        assert!(p.authenticate(&a.token).await.is_ok(), "remembered");
+        advance_secs(SESSION_FRESH_MS as u64 / 1000 + 1).await;
+        assert_eq!(p.authenticate(&a.token).await.err(), Some(DomainError::NotLoggedIn));
+        p.send_code("13800000007").await.unwrap();
+        let (_, _, b) = p.login("13800000007", &last_code(&p, "13800000007"), "d").await.unwrap();
+        assert!(p.authenticate(&b.token).await.is_ok());
+        p.logout(&b.session).await.unwrap();
+        assert_eq!(p.authenticate(&b.token).await.err(), Some(DomainError::NotLoggedIn));
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -602,6 +602,7 @@ impl RoomState {
             ended: self.ended,
             epoch: epoch.clone(),
             offset,
+            chat_max_chars: self.rules.chat_max_chars,
         }
     }
 

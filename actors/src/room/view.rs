@@ -151,6 +151,8 @@ pub struct RoomView {
     /// The room's event stream position: watch from here.
     pub epoch: Arc<str>,
     pub offset: u64,
+    /// The longest chat text the room takes, in characters.
+    pub chat_max_chars: usize,
 }
 
 /// `room/loginRelayRoom` and `room/login`.

@@ -185,6 +185,8 @@ pub struct RoomInfoDto {
     pub offset: u64,
     /// Server clock in ms.
     pub server_time: i64,
+    /// The longest chat text the room takes, in characters (the chat box's limit).
+    pub chat_max_chars: u64,
 }
 
 pub fn room_info(v: &RoomView, now_ms: i64) -> RoomInfoDto {
@@ -194,6 +196,7 @@ pub fn room_info(v: &RoomView, now_ms: i64) -> RoomInfoDto {
         epoch: v.epoch.to_string(),
         offset: v.offset,
         server_time: now_ms,
+        chat_max_chars: v.chat_max_chars as u64,
     }
 }
 

@@ -56,6 +56,7 @@ async function roomRoot(opts: { host?: number } = {}) {
     epoch: server.epoch,
     offset: server.offset,
     serverTime: T0,
+    chatMaxChars: 200,
   });
   env.t.api.on('POST', RoomPaths.loginRelayRoom, (body) => {
     if (server.password !== null) {

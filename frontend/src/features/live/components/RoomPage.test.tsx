@@ -63,6 +63,7 @@ async function roomServer(opts: { online?: number; password?: string; host?: num
     epoch: 'e1',
     offset: 0,
     serverTime: 0,
+    chatMaxChars: 150,
   });
   env.t.api.on('POST', RoomPaths.loginRelayRoom, (body) => {
     if (opts.password && body.password !== btoa(opts.password)) fail(body.password ? 130202 : 130201, body.password ? '房间密码错误' : '请输入房间密码');
@@ -93,6 +94,8 @@ describe('room page', () => {
     expect(byTestId(host, 'room-name')?.textContent).toBe('一起来玩');
     expect(byTestId(host, 'room-online-count')?.textContent).toBe('在线 99+');
     expect(byTestId(host, 'room-waiting')?.textContent).toBe('等待主播开始游戏');
+    // the chat box takes what the server's room takes
+    expect((byTestId(host, 'chat-input') as HTMLInputElement).maxLength).toBe(150);
     await act(async () => {
       channel.push(roomBatch(DD, 'e1', [{ offset: 1, code: RoomEventCode.CHAT, msg: 'CHAT', desc: '', data: JSON.stringify({ userId: 7, nickname: '小明', text: '好[微笑.png]' }), userIds: [], excludeUserIds: [], ts: 0 }]));
     });

@@ -404,7 +404,7 @@ const ChatPanel = observer(function ChatPanel({ room }: { room: RoomStore }) {
         <button type="button" className="btn btn--ghost btn--sm" aria-label="表情" onClick={() => setFaces(!faces)}>
           😊
         </button>
-        <input className="input" data-testid="chat-input" placeholder="说点什么..." maxLength={100} value={text} onChange={(e) => setText(e.target.value)} />
+        <input className="input" data-testid="chat-input" placeholder="说点什么..." maxLength={room.info?.chatMaxChars} value={text} onChange={(e) => setText(e.target.value)} />
         <button type="submit" className="btn btn--primary btn--sm" data-testid="chat-send">
           发送
         </button>
