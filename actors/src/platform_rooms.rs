@@ -357,7 +357,7 @@ impl Platform {
 
     /// `room/userList`: the members, page `page` (from 1) of `size` (at most 100), the host
     /// first, then by entry.
-    pub async fn room_users(&self, uid: i64, dd_rid: i64, page: u32, size: u32) -> DomainResult<Page<RoomUser>> {
+    pub async fn room_users(&self, uid: i64, dd_rid: i64, page: u32, size: u32) -> DomainResult<Page<OnlineUser>> {
         self.room_do(dd_rid, move |st, _| st.users(uid, page, size)).await
     }
 

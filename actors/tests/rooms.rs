@@ -192,7 +192,7 @@ async fn create_enter_password_exit() {
     let users = p.room_users(host, dd, 1, 10).await.unwrap();
     assert_eq!(users.total_rows, 3);
     assert_eq!(
-        users.rows.iter().map(|u| u.uid).collect::<Vec<_>>(),
+        users.rows.iter().map(|u| u.user.uid).collect::<Vec<_>>(),
         vec![host, a, b],
         "the host first, then by entry"
     );
@@ -349,7 +349,12 @@ async fn kick_and_blacklist() {
     // Chat ban and report.
     p.chat_ban(host, dd, a, true).await.unwrap();
     assert_eq!(p.chat_send(a, dd, "你好".into(), None).await, Err(DomainError::ChatBanned));
+    // The host's online list says who is banned (so the page offers to lift it); nobody else's.
+    let banned = |rows: &[actors::room::view::OnlineUser]| rows.iter().filter(|u| u.chat_banned).map(|u| u.user.uid).collect::<Vec<_>>();
+    assert_eq!(banned(&p.room_users(host, dd, 1, 20).await.unwrap().rows), vec![a]);
+    assert!(banned(&p.room_users(a, dd, 1, 20).await.unwrap().rows).is_empty());
     p.chat_ban(host, dd, a, false).await.unwrap();
+    assert!(banned(&p.room_users(host, dd, 1, 20).await.unwrap().rows).is_empty());
     p.chat_send(a, dd, "你好".into(), None).await.unwrap();
     assert_eq!(p.chat_send(a, dd, "   ".into(), None).await, Err(DomainError::ChatInvalid));
     p.chat_send(a, dd, String::new(), Some(3)).await.unwrap();
@@ -895,8 +900,8 @@ async fn online_list_pages_and_queue_clear() {
     let page1 = p.room_users(host, dd, 1, 4).await.unwrap();
     let page3 = p.room_users(host, dd, 3, 4).await.unwrap();
     assert_eq!(page1.total_rows, 10);
-    assert_eq!(page1.rows[0].uid, host);
-    assert_eq!(page3.rows.iter().map(|u| u.uid).collect::<Vec<_>>(), vec![vs[7].0, vs[8].0]);
+    assert_eq!(page1.rows[0].user.uid, host);
+    assert_eq!(page3.rows.iter().map(|u| u.user.uid).collect::<Vec<_>>(), vec![vs[7].0, vs[8].0]);
     for (v, _) in &vs[..7] {
         p.mike_up(*v, dd, MikeAction::Up, None).await.unwrap();
     }

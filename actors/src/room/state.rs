@@ -619,13 +619,23 @@ impl RoomState {
     }
 
     /// The online list: the host first, then by entry; page from 1.
-    pub fn users(&self, uid: i64, page: u32, size: u32) -> Result<Page<RoomUser>, DomainError> {
+    pub fn users(&self, uid: i64, page: u32, size: u32) -> Result<Page<OnlineUser>, DomainError> {
         self.check(uid, Command::UserList)?;
         let size = size.clamp(1, 100) as usize;
         let skip = (page.max(1) as usize - 1) * size;
+        let host = uid == self.info.host;
         Ok(Page {
             total_rows: self.online(),
-            rows: self.order.values().skip(skip).take(size).map(|u| self.user(*u)).collect(),
+            rows: self
+                .order
+                .values()
+                .skip(skip)
+                .take(size)
+                .map(|u| OnlineUser {
+                    user: self.user(*u),
+                    chat_banned: host && self.chat_bans.contains(u),
+                })
+                .collect(),
         })
     }
 

@@ -90,6 +90,14 @@ pub struct RoomUser {
     pub member: Option<Arc<str>>,
 }
 
+/// A member in the online list: to the host, whether they are banned from chat (so the list
+/// offers to lift it); to anyone else always false.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnlineUser {
+    pub user: RoomUser,
+    pub chat_banned: bool,
+}
+
 /// The user's role in a play session (social.md §4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayRole {

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use actors::room::events::RoomEventKind;
 use actors::room::view::{
-    ApplyControl, BlackItem, ControlApplication, LiveDetail, MikeInfo, PlayRole, RoomCreated, RoomEntered, RoomGame, RoomListItem,
-    RoomParams, RoomUser, RoomUserInfo, RoomView, RotationView, SeatState, SeatView,
+    ApplyControl, BlackItem, ControlApplication, LiveDetail, MikeInfo, OnlineUser, PlayRole, RoomCreated, RoomEntered, RoomGame,
+    RoomListItem, RoomParams, RoomUser, RoomUserInfo, RoomView, RotationView, SeatState, SeatView,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -313,9 +313,26 @@ macro_rules! rows {
     };
 }
 
+/// A member in the online list.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OnlineUserDto {
+    #[serde(flatten)]
+    pub user: RoomUserDto,
+    /// Banned from chat (told to the host only; false to anyone else).
+    pub chat_banned: bool,
+}
+
+pub fn online_user(u: &OnlineUser) -> OnlineUserDto {
+    OnlineUserDto {
+        user: room_user(&u.user),
+        chat_banned: u.chat_banned,
+    }
+}
+
 rows!(
     /// `room/userList`: the members.
-    RoomUserPage of RoomUserDto
+    RoomUserPage of OnlineUserDto
 );
 
 /// An entry of the room list.

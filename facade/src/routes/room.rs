@@ -299,7 +299,7 @@ pub async fn user_list(state: web::Data<AppState>, caller: Caller, body: web::Js
     let p = state.platform.room_users(caller.0.uid, body.dd_rid.0, page, size).await?;
     Ok(ok(RoomUserPage {
         total_rows: p.total_rows,
-        rows: p.rows.iter().map(dto::room_user).collect(),
+        rows: p.rows.iter().map(dto::online_user).collect(),
     }))
 }
 

@@ -280,6 +280,21 @@ describe('RoomStore', () => {
   });
 
   // CONTROL_REQUEST shows in the barrage only for the host
+  // the host's online list says who is banned from chat; a ban or its lift reloads it
+  it('reloads the online list after a chat ban or its lift', async () => {
+    const { room, t } = await entered({ host: ME });
+    t.api.on('POST', RoomPaths.banMessage, () => null);
+    const before = t.api.callsTo(RoomPaths.userList).length;
+    expect(await room.banChat(30003, true)).toBe(true);
+    await settle();
+    expect(t.api.callsTo(RoomPaths.banMessage).at(-1)?.body).toMatchObject({ ddRid: DD, userId: 30003, ban: 1 });
+    expect(t.api.callsTo(RoomPaths.userList).length).toBe(before + 1);
+    expect(await room.banChat(30003, false)).toBe(true);
+    await settle();
+    expect(t.api.callsTo(RoomPaths.banMessage).at(-1)?.body).toMatchObject({ ban: 0 });
+    expect(t.api.callsTo(RoomPaths.userList).length).toBe(before + 2);
+  });
+
   it('shows control requests to the host only', async () => {
     const viewer = await entered();
     viewer.channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })]));

@@ -1088,7 +1088,14 @@ export class RoomStore {
   async banChat(userId: number, ban: boolean): Promise<boolean> {
     const ddRid = this.ddRid;
     if (ddRid === null) return false;
-    return this.act(() => this.root.api.post(RoomPaths.banMessage, { ddRid, userId, ban: ban ? 1 : 0 }), () => this.root.ui.success(ban ? '已禁言' : '已解除禁言'));
+    return this.act(
+      () => this.root.api.post(RoomPaths.banMessage, { ddRid, userId, ban: ban ? 1 : 0 }),
+      () => {
+        this.root.ui.success(ban ? '已禁言' : '已解除禁言');
+        // the online list says who is banned: the button turns into its undo
+        void this.loadOnline();
+      },
+    );
   }
 
   async report(userId: number, reason: number, text: string): Promise<boolean> {

@@ -448,8 +448,8 @@ const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: Ro
                     >
                       踢出
                     </button>
-                    <button type="button" className="btn btn--ghost btn--sm" data-testid="ban-chat" onClick={() => void room.banChat(u.userId, true)}>
-                      禁言
+                    <button type="button" className="btn btn--ghost btn--sm" data-testid="ban-chat" onClick={() => void room.banChat(u.userId, !u.chatBanned)}>
+                      {u.chatBanned ? '解除禁言' : '禁言'}
                     </button>
                     <button type="button" className="btn btn--ghost btn--sm" data-testid="black-add" onClick={() => void room.blacklistAdd(u.userId)}>
                       拉黑
