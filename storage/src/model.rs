@@ -163,6 +163,10 @@ pub struct FastEnterCard {
     pub used_session: Option<i64>,
     /// Where the card came from, e.g. "monthly" for a monthly claim.
     pub source: String,
+    /// 0 a fast-entry card; a time card's play-time type: 1 paid, 2 free, 4 exclusive.
+    pub play_type: i32,
+    /// The play minutes a time card adds when used (0 for a fast-entry card).
+    pub minutes: i64,
 }
 
 /// A user's claim of the monthly fast-entry cards; one per user and month.

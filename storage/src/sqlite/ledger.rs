@@ -24,7 +24,7 @@ pub(crate) fn balance(conn: &Connection, uid: i64, asset: &Asset) -> Result<i64>
         Asset::Yoodo => "SELECT yoodo FROM wallets WHERE uid = ?1",
         Asset::PlayFree => "SELECT play_time_free FROM users WHERE uid = ?1",
         Asset::PlayPaid => "SELECT play_time_paid FROM users WHERE uid = ?1",
-        Asset::Cards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0",
+        Asset::Cards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0 AND play_type = 0",
         Asset::Entitlement(_) => "SELECT expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
     };
     let mut stmt = conn.prepare_cached(sql).db()?;
