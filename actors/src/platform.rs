@@ -82,6 +82,19 @@ pub enum Grant {
     Cards { count: i64 },
     /// Play minutes.
     PlayTime { free: i64, paid: i64 },
+    /// A time card into the backpack: `minutes` of play time of `play_type` (1 paid, 2 free,
+    /// 4 exclusive), valid to 23:59:59 (UTC+8) `days` days from today.
+    TimeCard { play_type: i32, minutes: i64, days: i64 },
+}
+
+/// The title of a time card: its minutes and play-time type.
+pub fn time_card_title(play_type: i32, minutes: i64) -> String {
+    let kind = match play_type {
+        1 => "付费",
+        2 => "免费",
+        _ => "专属",
+    };
+    format!("{minutes}分钟{kind}时长卡")
 }
 
 pub use crate::view::game_logo;
@@ -555,6 +568,14 @@ impl Platform {
         let grants: Vec<GoodsGrant> = match grant {
             Grant::Entitlement { kind, days } => vec![GoodsGrant::Entitlement { kind, days }],
             Grant::Cards { count } => vec![GoodsGrant::Cards { count }],
+            Grant::TimeCard { play_type, minutes, days } => {
+                let (title, expires_at) = (time_card_title(play_type, minutes), crate::holdings::cst_day_end(now, days));
+                self.ctx
+                    .db(move |s| s.assets.add_time_card(uid, &title, play_type, minutes, expires_at, now))
+                    .await?;
+                self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));
+                return Ok(());
+            }
             Grant::PlayTime { free, paid } => {
                 // Free minutes are no goods' grant: they go in beside, in the same way.
                 if free > 0 {
@@ -622,6 +643,27 @@ impl Platform {
     pub async fn cards(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
         let now = self.ctx.clock.now_ms();
         self.ctx.db(move |s| s.assets.cards(uid, now)).await
+    }
+
+    /// Every card in the player's backpack (newest first) and the time it was read at.
+    pub async fn backpack(&self, uid: i64) -> DomainResult<(Vec<storage::FastEnterCard>, i64)> {
+        let now = self.ctx.clock.now_ms();
+        Ok((self.ctx.db(move |s| s.assets.backpack(uid)).await?, now))
+    }
+
+    /// Uses a time card: its minutes join the play time of its type (a session in its time-up
+    /// countdown plays on), and the player's sockets re-read the balance.
+    pub async fn use_time_card(&self, uid: i64, card_id: i64) -> DomainResult<storage::FastEnterCard> {
+        let now = self.ctx.clock.now_ms();
+        let card = match self.ctx.db_raw(move |s| s.assets.use_time_card(uid, card_id, now)).await? {
+            Ok((card, _)) => card,
+            Err(storage::Error::NotFound) => return Err(DomainError::UnknownCard),
+            Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
+            Err(e) => return Err(e.into()),
+        };
+        self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));
+        self.play_time_added(uid).await?;
+        Ok(card)
     }
 
     /// Uses a fast-entry card on the queued session.
