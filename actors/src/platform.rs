@@ -84,7 +84,12 @@ pub enum Grant {
     PlayTime { free: i64, paid: i64 },
     /// A time card into the backpack: `minutes` of play time of `play_type` (1 paid, 2 free,
     /// 4 exclusive), valid to 23:59:59 (UTC+8) `days` days from today.
-    TimeCard { play_type: i32, minutes: i64, days: i64 },
+    TimeCard {
+        play_type: i32,
+        minutes: i64,
+        days: i64,
+        give_times: i32,
+    },
 }
 
 /// The title of a time card: its minutes and play-time type.
@@ -568,10 +573,24 @@ impl Platform {
         let grants: Vec<GoodsGrant> = match grant {
             Grant::Entitlement { kind, days } => vec![GoodsGrant::Entitlement { kind, days }],
             Grant::Cards { count } => vec![GoodsGrant::Cards { count }],
-            Grant::TimeCard { play_type, minutes, days } => {
+            Grant::TimeCard {
+                play_type,
+                minutes,
+                days,
+                give_times,
+            } => {
                 let (title, expires_at) = (time_card_title(play_type, minutes), crate::holdings::cst_day_end(now, days));
                 self.ctx
-                    .db(move |s| s.assets.add_time_card(uid, &title, play_type, minutes, expires_at, now))
+                    .db(move |s| {
+                        let card = storage::NewTimeCard {
+                            goods_title: &title,
+                            play_type,
+                            minutes,
+                            expires_at,
+                            give_times,
+                        };
+                        s.assets.add_time_card(uid, card, now)
+                    })
                     .await?;
                 self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));
                 return Ok(());

@@ -72,7 +72,17 @@ async fn time_cards_list_use_and_refusals() {
     srv.platform
         .store()
         .assets
-        .add_time_card(uid, "60分钟付费时长卡", 1, 60, 1_000, 0)
+        .add_time_card(
+            uid,
+            storage::NewTimeCard {
+                goods_title: "60分钟付费时长卡",
+                play_type: 1,
+                minutes: 60,
+                expires_at: 1_000,
+                give_times: 0,
+            },
+            0,
+        )
         .unwrap();
 
     let (_, total) = a.get("/api/v3/user/card/total").await;

@@ -13,8 +13,8 @@
 
 use crate::model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
-    NewGameSession, NewOrder, NewRoom, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomRecord,
-    RoomReport, Settled, User, Wallet,
+    NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock,
+    RoomRecord, RoomReport, Settled, User, Wallet,
 };
 use crate::Result;
 
@@ -153,7 +153,15 @@ pub trait AssetRepo: Send + Sync {
     fn use_card(&self, uid: i64, card_id: i64, session_id: i64, now: i64) -> Result<FastEnterCard>;
     /// Gives the user a new unused time card: using it adds `minutes` (> 0) of play time of
     /// `play_type` (1 paid, 2 free, 4 exclusive; else Conflict). NotFound if no such user.
-    fn add_time_card(&self, uid: i64, goods_title: &str, play_type: i32, minutes: i64, expires_at: i64, now: i64) -> Result<FastEnterCard>;
+    /// `give_times` (>= 0) is how many times it may be given on. Writes its ledger entry.
+    fn add_time_card(&self, uid: i64, card: NewTimeCard<'_>, now: i64) -> Result<FastEnterCard>;
+    /// Gives an unused, unexpired card with `remain_give_times` > 0 to the user `to` = (uid,
+    /// phone), in one conditional step: the giver's card becomes used with `given_to`; the
+    /// receiver gets a copy (source "gift", one give fewer, `given_from` = `from_phone`); each
+    /// side's card count gets its ledger entry (reason "card_give", reference "card:{id}").
+    /// NotFound if no such card of this user; Conflict if it cannot be given (or to oneself).
+    /// Returns (the giver's card after, the receiver's card).
+    fn give_card(&self, uid: i64, card_id: i64, to: (i64, &str), from_phone: &str, now: i64) -> Result<(FastEnterCard, FastEnterCard)>;
     /// Every card of the user (fast-entry and time cards, any status), newest first.
     fn backpack(&self, uid: i64) -> Result<Vec<FastEnterCard>>;
     /// Uses a time card, conditionally: NotFound if no such card of this user; Conflict if it

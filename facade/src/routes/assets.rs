@@ -301,6 +301,13 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
             },
             minutes: positive(body.minutes, 1_000_000)?,
             days: positive(body.days, 3650)?,
+            give_times: match body.count {
+                None => 0,
+                Some(n) => i32::try_from(n)
+                    .ok()
+                    .filter(|n| (0..=100).contains(n))
+                    .ok_or_else(ApiError::bad_request)?,
+            },
         },
         "play_time" => Grant::PlayTime {
             free: positive(body.minutes, 1_000_000)?,
