@@ -685,6 +685,39 @@ impl Platform {
         Ok(card)
     }
 
+    /// Gives a card to the user of `phone` (commerce.md §4.12: unused, unexpired, with gives
+    /// left); both players' sockets re-read the balance. Returns the giver's card after.
+    pub async fn give_card(&self, uid: i64, card_id: i64, phone: &str) -> DomainResult<storage::FastEnterCard> {
+        crate::passport::validate_phone(phone)?;
+        let me = self.passport.user(uid).await?;
+        if me.cellphone == phone {
+            return Err(DomainError::GiveToSelf);
+        }
+        let to = self.passport.user_by_phone(phone).await.map_err(|e| match e {
+            DomainError::NotLoggedIn => DomainError::UnknownPhone,
+            e => e,
+        })?;
+        if to.uid == uid {
+            return Err(DomainError::GiveToSelf);
+        }
+        let now = self.ctx.clock.now_ms();
+        let (to_uid, to_phone, from_phone) = (to.uid, phone.to_owned(), me.cellphone);
+        let given = match self
+            .ctx
+            .db_raw(move |s| s.assets.give_card(uid, card_id, (to_uid, &to_phone), &from_phone, now))
+            .await?
+        {
+            Ok((given, _)) => given,
+            Err(storage::Error::NotFound) => return Err(DomainError::UnknownCard),
+            Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
+            Err(e) => return Err(e.into()),
+        };
+        for u in [uid, to_uid] {
+            self.ctx.bus.publish(&u, &Push::Changed(crate::view::Changed::Balance));
+        }
+        Ok(given)
+    }
+
     /// Uses a fast-entry card on the queued session.
     pub async fn use_card(&self, uid: i64, card_id: i64) -> DomainResult<(storage::FastEnterCard, SessionView)> {
         let player = self.ctx.player(uid).await?;

@@ -635,6 +635,18 @@ pub struct Card {
     pub used_at: Option<i64>,
     /// Unused and expiring within 3 days: the item shows a countdown.
     pub near_expiration: bool,
+    /// How many more times it may be given (the '赠送' button shows while unused and > 0).
+    pub remain_give_times: i32,
+    /// The phone the caller gave it to ('赠送给{phone}').
+    pub target_user: Option<CardUser>,
+    /// The phone that gave it to the caller ('{phone}赠送给我').
+    pub from_user: Option<CardUser>,
+}
+
+/// The other side of a given card.
+#[derive(Serialize, ToSchema)]
+pub struct CardUser {
+    pub phone: String,
 }
 
 /// A card as read at `now_ms`: an unused card that ran out reads as expired.
@@ -651,6 +663,9 @@ pub fn card_at(c: &storage::FastEnterCard, now_ms: i64) -> Card {
         source: c.source.clone(),
         used_at: c.used_at,
         near_expiration: usable && c.expires_at - now_ms <= actors::holdings::NEAR_EXPIRY_MS,
+        remain_give_times: c.remain_give_times,
+        target_user: c.given_to.clone().map(|phone| CardUser { phone }),
+        from_user: c.given_from.clone().map(|phone| CardUser { phone }),
     }
 }
 

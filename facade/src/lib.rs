@@ -221,6 +221,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(assets::card_list)
         .service(assets::card_total)
         .service(assets::card_notice)
+        .service(assets::card_give)
         .service(assets::card_activate)
         .service(assets::monthly_records)
         .service(assets::monthly_receive)

@@ -168,7 +168,15 @@ async fn time_cards_list_use_and_refusals() {
         .filter(|e| e.reason == "card_use")
         .map(|e| (e.asset, e.delta))
         .collect();
-    assert_eq!(uses, vec![("play_paid".to_owned(), 120), ("play_free".to_owned(), 30)]);
+    assert_eq!(
+        uses,
+        vec![
+            ("play_paid".to_owned(), 120),
+            ("time_cards".to_owned(), -1),
+            ("play_free".to_owned(), 30),
+            ("time_cards".to_owned(), -1),
+        ]
+    );
     ledger_holds(&srv, uid);
     srv.handle.stop(true).await;
 }
@@ -211,5 +219,78 @@ async fn racing_uses_of_one_card_and_exactly_one_wins() {
     );
     let uid = profile(&mut a).await["uid"].as_i64().unwrap();
     ledger_holds(&srv, uid);
+    srv.handle.stop(true).await;
+}
+
+/// Giving by phone: never to oneself or an unknown phone; once per remaining give; the receiver
+/// sees who gave it and can use it; both ledgers replay.
+#[actix_rt::test]
+async fn giving_a_card_by_phone() {
+    let dir = temp_dir("backpack-give");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    let mut b = Client::new(srv.addr, "dev-b");
+    a.login("15600000021").await;
+    b.login("15600000022").await;
+    grant(
+        &a,
+        "15600000021",
+        json!({"kind": "time_card", "minutes": 60, "days": 3, "count": 1}),
+    )
+    .await;
+    grant(&a, "15600000021", json!({"kind": "time_card", "minutes": 30, "days": 3})).await;
+    let (_, list) = a.get("/api/v3/user/card/list?status=0").await;
+    let cards = list["data"]["data"].as_array().unwrap();
+    let giftable = cards.iter().find(|c| c["remain_give_times"] == 1).unwrap()["id"].clone();
+    let kept = cards.iter().find(|c| c["remain_give_times"] == 0).unwrap()["id"].clone();
+
+    let (_, me) = a
+        .post("/api/v3/user/card/give", json!({"id": giftable, "phone": "15600000021"}))
+        .await;
+    assert_eq!((code(&me), me["message"].as_str()), (20174, Some("不能赠送给自己")));
+    let (_, nobody) = a
+        .post("/api/v3/user/card/give", json!({"id": giftable, "phone": "15600000099"}))
+        .await;
+    assert_eq!((code(&nobody), nobody["message"].as_str()), (20175, Some("该手机号尚未注册")));
+    let (_, none_left) = a.post("/api/v3/user/card/give", json!({"id": kept, "phone": "15600000022"})).await;
+    assert_eq!(code(&none_left), 20173, "no gives left");
+    let (_, theirs) = b
+        .post("/api/v3/user/card/give", json!({"id": giftable, "phone": "15600000021"}))
+        .await;
+    assert_eq!(code(&theirs), 20172);
+
+    let (_, given) = a
+        .post("/api/v3/user/card/give", json!({"id": giftable, "phone": "15600000022"}))
+        .await;
+    assert_eq!(code(&given), 0, "{given}");
+    assert_eq!(
+        (given["data"]["status"].as_i64(), given["data"]["target_user"]["phone"].as_str()),
+        (Some(1), Some("15600000022"))
+    );
+    let (_, again) = a
+        .post("/api/v3/user/card/give", json!({"id": giftable, "phone": "15600000022"}))
+        .await;
+    assert_eq!(code(&again), 20173, "given already");
+    let (_, used) = a.get("/api/v3/user/card/list?status=1").await;
+    assert_eq!(used["data"]["data"][0]["target_user"]["phone"], "15600000022");
+
+    let (_, got) = b.get("/api/v3/user/card/list?status=0").await;
+    let card = &got["data"]["data"][0];
+    assert_eq!(
+        (
+            card["from_user"]["phone"].as_str(),
+            card["minutes"].as_i64(),
+            card["remain_give_times"].as_i64()
+        ),
+        (Some("15600000021"), Some(60), Some(0))
+    );
+    let before = profile(&mut b).await["play_time_paid"].as_i64().unwrap();
+    let (_, use_it) = b.post("/api/v3/user/card/activate", json!({"id": card["id"]})).await;
+    assert_eq!(code(&use_it), 0, "{use_it}");
+    assert_eq!(profile(&mut b).await["play_time_paid"].as_i64(), Some(before + 60));
+    for c in [&mut a, &mut b] {
+        let uid = profile(c).await["uid"].as_i64().unwrap();
+        ledger_holds(&srv, uid);
+    }
     srv.handle.stop(true).await;
 }

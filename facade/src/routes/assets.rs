@@ -202,6 +202,25 @@ pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web
     }))
 }
 
+#[derive(Deserialize, ToSchema)]
+pub struct Give {
+    id: Id,
+    /// The receiver's phone.
+    phone: String,
+}
+
+refusals!(CardGiveRefusals: common::input(), common::logged_in(), DomainError::UnknownCard, DomainError::CardUnusable,
+    DomainError::GiveToSelf, DomainError::UnknownPhone);
+
+/// Gives an unused card with gives left to the user of a phone; answers the caller's card after
+/// (used, with `target_user`).
+#[utoipa::path(request_body = Give, responses((status = 200, body = Envelope<Card>), CardGiveRefusals))]
+#[post("/api/v3/user/card/give")]
+pub async fn card_give(state: web::Data<AppState>, caller: Caller, body: web::Json<Give>) -> ApiResult<Card> {
+    let card = state.platform.give_card(caller.0.uid, body.id.0, body.phone.trim()).await?;
+    Ok(ok(dto::card_at(&card, state.platform.clock().now_ms())))
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct MonthlyRecord {
     /// YYYY-MM (UTC+8).
