@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
-import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, cardTexts } from '../stores/backpackStore';
+import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, canGive, cardTexts } from '../stores/backpackStore';
 import '../backpack.css';
 
 /** /user/card: the backpack (commerce.md §2.13): tabs, status filters, the cards and '使用'. */
@@ -16,6 +16,7 @@ export const BackpackPage = observer(function BackpackPage() {
         refreshUser: () => user.loadProfile(),
       }),
   );
+  const [giving, setGiving] = useState<{ id: number; phone: string } | null>(null);
   const loggedIn = user.isLoggedIn;
 
   useEffect(() => {
@@ -96,7 +97,42 @@ export const BackpackPage = observer(function BackpackPage() {
                 <div className="backpack__desc">{t.description}</div>
                 <div className={`backpack__expiry${c.near_expiration && c.status === 0 ? ' is-near' : ''}`}>{t.expiry}</div>
                 <div className="backpack__source">{t.source}</div>
+                {t.gift && (
+                  <div className="backpack__gift" data-testid={`backpack-gift-${c.id}`}>
+                    {t.gift}
+                  </div>
+                )}
+                {giving?.id === c.id && (
+                  <form
+                    className="backpack__give"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void bp.give(c, giving.phone).then((done) => done && setGiving(null));
+                    }}
+                  >
+                    <input
+                      className="input"
+                      inputMode="numeric"
+                      maxLength={11}
+                      placeholder="对方手机号"
+                      aria-label="对方手机号"
+                      value={giving.phone}
+                      onChange={(e) => setGiving({ id: c.id, phone: e.target.value })}
+                    />
+                    <button type="submit" className="btn btn--primary btn--sm" disabled={bp.using !== null}>
+                      确定赠送
+                    </button>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => setGiving(null)}>
+                      取消
+                    </button>
+                  </form>
+                )}
               </div>
+              {canGive(c) && giving?.id !== c.id && (
+                <button type="button" className="btn btn--ghost btn--sm" data-testid={`backpack-give-${c.id}`} onClick={() => setGiving({ id: c.id, phone: '' })}>
+                  赠送
+                </button>
+              )}
               {c.status === 0 ? (
                 <button
                   type="button"

@@ -1,6 +1,6 @@
 import { FakeApi, fail } from '../../../test/fakeTransport';
 import type { BackpackCard } from './backpackStore';
-import { BACKPACK_PAGE_SIZE, BackpackStore, cardTexts, countdownText, RELATION_GIFT_TYPE } from './backpackStore';
+import { BACKPACK_PAGE_SIZE, BackpackStore, canGive, cardTexts, countdownText, RELATION_GIFT_TYPE } from './backpackStore';
 
 const LIST = '/api/v3/user/card/list';
 const TOTAL = '/api/v3/user/card/total';
@@ -19,6 +19,7 @@ const card = (id: number, over: Partial<BackpackCard> = {}): BackpackCard => ({
   source: 'grant',
   used_at: null,
   near_expiration: false,
+  remain_give_times: 0,
   ...over,
 });
 
@@ -105,6 +106,32 @@ describe('BackpackStore', () => {
 
     expect(await store.use(card(3, { card_type: 2 }), RELATION_GIFT_TYPE)).toBe(false);
     expect(api.callsTo(ACTIVATE)).toHaveLength(2);
+  });
+
+  it('赠送 gives by phone, refuses a malformed phone, toasts a refusal; the gift texts name the other side', async () => {
+    const { api, store, toasts } = setup();
+    api.on('GET', LIST, () => ({ total: 0, data: [], ts: 0 }));
+    api.on('GET', TOTAL, () => ({ card: 0, gift: 0, coupon: 0, ts: 0 }));
+    api.on('POST', '/api/v3/user/card/give', (b) =>
+      (b as { phone: string }).phone === '13800000001' ? fail(20174, '不能赠送给自己') : card(9, { status: 1, target_user: { phone: '13800000002' } }),
+    );
+    const giftable = card(9, { remain_give_times: 1 });
+    expect(canGive(giftable)).toBe(true);
+    expect(canGive(card(9))).toBe(false);
+    expect(canGive(card(9, { remain_give_times: 1, status: 2 }))).toBe(false);
+    expect(await store.give(giftable, '123')).toBe(false);
+    expect(api.callsTo('/api/v3/user/card/give')).toHaveLength(0);
+    expect(await store.give(giftable, '13800000001')).toBe(false);
+    expect(await store.give(giftable, ' 13800000002 ')).toBe(true);
+    expect(api.callsTo('/api/v3/user/card/give')[1].body).toEqual({ id: 9, phone: '13800000002' });
+    expect(toasts).toEqual([
+      ['error', '请输入正确的手机号'],
+      ['error', '不能赠送给自己'],
+      ['success', '已赠送给13800000002'],
+    ]);
+    expect(cardTexts(card(1, { status: 1, target_user: { phone: '13800000002' } }), 0).gift).toBe('赠送给13800000002');
+    expect(cardTexts(card(1, { from_user: { phone: '13800000003' } }), 0).gift).toBe('13800000003赠送给我');
+    expect(cardTexts(card(1), 0).gift).toBeNull();
   });
 
   it('shows the expiry at 23:59:59 UTC+8, or a countdown near expiry', () => {

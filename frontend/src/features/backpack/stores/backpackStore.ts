@@ -29,7 +29,12 @@ export const RELATION_GIFT_TYPE = 30;
 
 const PLAY_TYPE_TEXT: Record<number, string> = { 1: '付费时长', 2: '免费时长', 4: '专属时长' };
 const STATUS_TEXT: Record<number, string> = { 0: '未使用', 1: '已使用', 2: '已过期', 3: '已失效' };
-const SOURCE_TEXT: Record<string, string> = { shop: '商城购买', grant: '平台发放', monthly: '会员月度领取', order: '商城购买' };
+const SOURCE_TEXT: Record<string, string> = { shop: '商城购买', grant: '平台发放', monthly: '会员月度领取', order: '商城购买', gift: '好友赠送' };
+
+/** Whether a card shows '赠送': unused with gives left (commerce.md §4.12). */
+export function canGive(c: BackpackCard): boolean {
+  return c.status === 0 && c.remain_give_times > 0;
+}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const DAY_MS = 86_400_000;
@@ -50,7 +55,10 @@ export function countdownText(leftMs: number): string {
 }
 
 /** The texts of a card item (commerce.md §2.13). */
-export function cardTexts(c: BackpackCard, nowMs: number): { title: string; description: string; expiry: string; source: string; status: string } {
+export function cardTexts(
+  c: BackpackCard,
+  nowMs: number,
+): { title: string; description: string; expiry: string; source: string; status: string; gift: string | null } {
   const description = c.play_type === 0 ? '排队时使用，立即进入快速通道' : `${c.minutes}分钟${PLAY_TYPE_TEXT[c.play_type] ?? ''}，使用后加入账户`;
   let expiry: string;
   if (c.status === 0 && c.near_expiration) expiry = `${countdownText(c.expires_at - nowMs)}后过期`;
@@ -62,6 +70,7 @@ export function cardTexts(c: BackpackCard, nowMs: number): { title: string; desc
     expiry,
     source: `来源：${SOURCE_TEXT[c.source] ?? '平台发放'}`,
     status: STATUS_TEXT[c.status] ?? '',
+    gift: c.target_user ? `赠送给${c.target_user.phone}` : c.from_user ? `${c.from_user.phone}赠送给我` : null,
   };
 }
 
@@ -164,6 +173,32 @@ export class BackpackStore {
     } finally {
       runInAction(() => {
         if (gen === this.generation) this.loading = false;
+      });
+    }
+  }
+
+  /** '赠送': gives the card to the user of `phone`, then re-reads the list and the counts. */
+  async give(card: BackpackCard, phone: string): Promise<boolean> {
+    const to = phone.trim();
+    if (!/^1\d{10}$/.test(to)) {
+      this.deps.toast('error', '请输入正确的手机号');
+      return false;
+    }
+    if (this.using !== null) return false;
+    runInAction(() => {
+      this.using = card.id;
+    });
+    try {
+      await this.api.post('/api/v3/user/card/give', { id: card.id, phone: to });
+      this.deps.toast('success', `已赠送给${to}`);
+      await Promise.all([this.load(), this.loadTotals()]);
+      return true;
+    } catch (e) {
+      this.deps.toast('error', errorMessage(e));
+      return false;
+    } finally {
+      runInAction(() => {
+        this.using = null;
       });
     }
   }
