@@ -254,6 +254,8 @@ async fn giving_a_card_by_phone() {
     assert_eq!((code(&nobody), nobody["message"].as_str()), (20175, Some("该手机号尚未注册")));
     let (_, none_left) = a.post("/api/v3/user/card/give", json!({"id": kept, "phone": "15600000022"})).await;
     assert_eq!(code(&none_left), 20173, "no gives left");
+    let (_, malformed) = a.post("/api/v3/user/card/give", json!({"id": giftable, "phone": "1560"})).await;
+    assert_eq!(code(&malformed), 20111);
     let (_, theirs) = b
         .post("/api/v3/user/card/give", json!({"id": giftable, "phone": "15600000021"}))
         .await;

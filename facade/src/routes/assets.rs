@@ -210,7 +210,7 @@ pub struct Give {
 }
 
 refusals!(CardGiveRefusals: common::input(), common::logged_in(), DomainError::UnknownCard, DomainError::CardUnusable,
-    DomainError::GiveToSelf, DomainError::UnknownPhone);
+    DomainError::GiveToSelf, DomainError::UnknownPhone, DomainError::PhoneEmpty, DomainError::PhoneMalformed);
 
 /// Gives an unused card with gives left to the user of a phone; answers the caller's card after
 /// (used, with `target_user`).
