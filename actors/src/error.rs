@@ -90,6 +90,12 @@ pub enum DomainError {
     /// The card is used, expired or invalidated.
     #[error("card not usable")]
     CardUnusable,
+    /// A card given to its own holder.
+    #[error("card given to oneself")]
+    GiveToSelf,
+    /// A card given to a phone no user has.
+    #[error("no user has this phone")]
+    UnknownPhone,
     /// The session's quality report was given already (the first one stands).
     #[error("quality report given")]
     QualityReported,

@@ -40,6 +40,12 @@ pub fn cst_month(now_ms: i64) -> (String, i64) {
     (format!("{y:04}-{m:02}"), next)
 }
 
+/// The last millisecond (23:59:59.999 UTC+8) of the day `days` days after `now_ms`'s day in
+/// UTC+8: a card's expiry (commerce.md §4.12).
+pub fn cst_day_end(now_ms: i64, days: i64) -> i64 {
+    ((now_ms + CST_OFFSET_MS).div_euclid(DAY_MS) + days + 1) * DAY_MS - CST_OFFSET_MS - 1
+}
+
 // Howard Hinnant's civil calendar conversions.
 fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;

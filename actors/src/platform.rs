@@ -82,6 +82,24 @@ pub enum Grant {
     Cards { count: i64 },
     /// Play minutes.
     PlayTime { free: i64, paid: i64 },
+    /// A time card into the backpack: `minutes` of play time of `play_type` (1 paid, 2 free,
+    /// 4 exclusive), valid to 23:59:59 (UTC+8) `days` days from today.
+    TimeCard {
+        play_type: i32,
+        minutes: i64,
+        days: i64,
+        give_times: i32,
+    },
+}
+
+/// The title of a time card: its minutes and play-time type.
+pub fn time_card_title(play_type: i32, minutes: i64) -> String {
+    let kind = match play_type {
+        1 => "付费",
+        2 => "免费",
+        _ => "专属",
+    };
+    format!("{minutes}分钟{kind}时长卡")
 }
 
 pub use crate::view::game_logo;
@@ -555,6 +573,28 @@ impl Platform {
         let grants: Vec<GoodsGrant> = match grant {
             Grant::Entitlement { kind, days } => vec![GoodsGrant::Entitlement { kind, days }],
             Grant::Cards { count } => vec![GoodsGrant::Cards { count }],
+            Grant::TimeCard {
+                play_type,
+                minutes,
+                days,
+                give_times,
+            } => {
+                let (title, expires_at) = (time_card_title(play_type, minutes), crate::holdings::cst_day_end(now, days));
+                self.ctx
+                    .db(move |s| {
+                        let card = storage::NewTimeCard {
+                            goods_title: &title,
+                            play_type,
+                            minutes,
+                            expires_at,
+                            give_times,
+                        };
+                        s.assets.add_time_card(uid, card, now)
+                    })
+                    .await?;
+                self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));
+                return Ok(());
+            }
             Grant::PlayTime { free, paid } => {
                 // Free minutes are no goods' grant: they go in beside, in the same way.
                 if free > 0 {
@@ -622,6 +662,60 @@ impl Platform {
     pub async fn cards(&self, uid: i64) -> DomainResult<Vec<storage::FastEnterCard>> {
         let now = self.ctx.clock.now_ms();
         self.ctx.db(move |s| s.assets.cards(uid, now)).await
+    }
+
+    /// Every card in the player's backpack (newest first) and the time it was read at.
+    pub async fn backpack(&self, uid: i64) -> DomainResult<(Vec<storage::FastEnterCard>, i64)> {
+        let now = self.ctx.clock.now_ms();
+        Ok((self.ctx.db(move |s| s.assets.backpack(uid)).await?, now))
+    }
+
+    /// Uses a time card: its minutes join the play time of its type (a session in its time-up
+    /// countdown plays on), and the player's sockets re-read the balance.
+    pub async fn use_time_card(&self, uid: i64, card_id: i64) -> DomainResult<storage::FastEnterCard> {
+        let now = self.ctx.clock.now_ms();
+        let card = match self.ctx.db_raw(move |s| s.assets.use_time_card(uid, card_id, now)).await? {
+            Ok((card, _)) => card,
+            Err(storage::Error::NotFound) => return Err(DomainError::UnknownCard),
+            Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
+            Err(e) => return Err(e.into()),
+        };
+        self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));
+        self.play_time_added(uid).await?;
+        Ok(card)
+    }
+
+    /// Gives a card to the user of `phone` (commerce.md §4.12: unused, unexpired, with gives
+    /// left); both players' sockets re-read the balance. Returns the giver's card after.
+    pub async fn give_card(&self, uid: i64, card_id: i64, phone: &str) -> DomainResult<storage::FastEnterCard> {
+        crate::passport::validate_phone(phone)?;
+        let me = self.passport.user(uid).await?;
+        if me.cellphone == phone {
+            return Err(DomainError::GiveToSelf);
+        }
+        let to = self.passport.user_by_phone(phone).await.map_err(|e| match e {
+            DomainError::NotLoggedIn => DomainError::UnknownPhone,
+            e => e,
+        })?;
+        if to.uid == uid {
+            return Err(DomainError::GiveToSelf);
+        }
+        let now = self.ctx.clock.now_ms();
+        let (to_uid, to_phone, from_phone) = (to.uid, phone.to_owned(), me.cellphone);
+        let given = match self
+            .ctx
+            .db_raw(move |s| s.assets.give_card(uid, card_id, (to_uid, &to_phone), &from_phone, now))
+            .await?
+        {
+            Ok((given, _)) => given,
+            Err(storage::Error::NotFound) => return Err(DomainError::UnknownCard),
+            Err(storage::Error::Conflict(_)) => return Err(DomainError::CardUnusable),
+            Err(e) => return Err(e.into()),
+        };
+        for u in [uid, to_uid] {
+            self.ctx.bus.publish(&u, &Push::Changed(crate::view::Changed::Balance));
+        }
+        Ok(given)
     }
 
     /// Uses a fast-entry card on the queued session.

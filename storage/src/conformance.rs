@@ -12,7 +12,7 @@ use crate::model::{
     NewOrder, NewRoom, Node, OrderState, PendingCode, PhoneGuard, PlayCharge, QualityReport, RoomBlock, RoomPassword, RoomReport, Settled,
     User, Wallet,
 };
-use crate::{seed, Error, Result, Store};
+use crate::{seed, Error, NewTimeCard, Result, Store};
 
 /// Creates (or finds) a user for the suite's own records.
 fn user(store: &Store, cellphone: &str) -> User {
@@ -728,6 +728,11 @@ pub fn fast_enter_cards(store: &Store) {
             used_at: None,
             used_session: None,
             source: "shop".to_owned(),
+            play_type: 0,
+            minutes: 0,
+            remain_give_times: 0,
+            given_to: None,
+            given_from: None,
         }
     );
     let sooner = add(uid, 3_000, "gift", 1_100);
@@ -809,6 +814,11 @@ pub fn monthly_claims(store: &Store) {
                 used_at: None,
                 used_session: None,
                 source: "monthly".to_owned(),
+                play_type: 0,
+                minutes: 0,
+                remain_give_times: 0,
+                given_to: None,
+                given_from: None,
             }
         );
     }
@@ -839,6 +849,214 @@ pub fn monthly_claims(store: &Store) {
 
 /// Concurrent spending cannot spend twice. `stores` are views of one backing database (one store,
 /// or several opened on it); thread i uses `stores[i % len]`.
+/// Time cards: granted, listed with the fast-entry cards, used once for play time of their type
+/// with the ledger entry in the same step; refused when expired, used, exclusive or fast-entry.
+pub fn time_cards(store: &Store) {
+    let uid = user(store, "13500000061").uid;
+    let other = user(store, "13500000062").uid;
+    let paid = store
+        .assets
+        .add_time_card(
+            uid,
+            NewTimeCard {
+                goods_title: "1小时付费时长卡",
+                play_type: 1,
+                minutes: 60,
+                expires_at: 10_000,
+                give_times: 0,
+            },
+            1_000,
+        )
+        .expect("paid card");
+    let free = store
+        .assets
+        .add_time_card(
+            uid,
+            NewTimeCard {
+                goods_title: "30分钟免费时长卡",
+                play_type: 2,
+                minutes: 30,
+                expires_at: 10_000,
+                give_times: 0,
+            },
+            1_001,
+        )
+        .expect("free card");
+    let exclusive = store
+        .assets
+        .add_time_card(
+            uid,
+            NewTimeCard {
+                goods_title: "专属时长卡",
+                play_type: 4,
+                minutes: 30,
+                expires_at: 10_000,
+                give_times: 0,
+            },
+            1_002,
+        )
+        .expect("exclusive card");
+    let stale = store
+        .assets
+        .add_time_card(
+            uid,
+            NewTimeCard {
+                goods_title: "过期卡",
+                play_type: 2,
+                minutes: 30,
+                expires_at: 2_000,
+                give_times: 0,
+            },
+            1_003,
+        )
+        .expect("stale card");
+    let fast = store.assets.add_card(uid, "速进卡", 10_000, "shop", 1_004).expect("fast card");
+    assert_eq!((paid.play_type, paid.minutes, paid.status), (1, 60, 0));
+    assert!(
+        conflict(&store.assets.add_time_card(
+            uid,
+            NewTimeCard {
+                goods_title: "x",
+                play_type: 3,
+                minutes: 60,
+                expires_at: 10_000,
+                give_times: 0
+            },
+            1_000
+        )),
+        "type 3 is no play-time type"
+    );
+    assert!(
+        conflict(&store.assets.add_time_card(
+            uid,
+            NewTimeCard {
+                goods_title: "x",
+                play_type: 1,
+                minutes: 0,
+                expires_at: 10_000,
+                give_times: 0
+            },
+            1_000
+        )),
+        "no minutes"
+    );
+    assert!(matches!(
+        store.assets.add_time_card(
+            999_999,
+            NewTimeCard {
+                goods_title: "x",
+                play_type: 1,
+                minutes: 5,
+                expires_at: 10_000,
+                give_times: 0
+            },
+            1_000
+        ),
+        Err(Error::NotFound)
+    ));
+    let ids: Vec<i64> = store.assets.backpack(uid).expect("backpack").iter().map(|c| c.id).collect();
+    assert_eq!(ids, vec![fast.id, stale.id, exclusive.id, free.id, paid.id], "newest first");
+    assert_eq!(
+        store.assets.cards(uid, 1_500).expect("cards"),
+        vec![fast.clone()],
+        "fast-entry cards only"
+    );
+
+    let (used, after) = store.assets.use_time_card(uid, paid.id, 3_000).expect("use paid");
+    assert_eq!((used.status, used.used_at), (1, Some(3_000)));
+    assert_eq!((after.play_time_free, after.play_time_paid), (0, 60));
+    let (_, after) = store.assets.use_time_card(uid, free.id, 3_001).expect("use free");
+    assert_eq!((after.play_time_free, after.play_time_paid), (30, 60));
+    let entries: Vec<(String, i64, i64, String)> = store
+        .commerce
+        .ledger(uid)
+        .expect("ledger")
+        .into_iter()
+        .filter(|e| e.reason == "card_use")
+        .map(|e| (e.asset, e.delta, e.balance_after, e.reference))
+        .collect();
+    assert_eq!(
+        entries,
+        vec![
+            ("play_paid".to_owned(), 60, 60, format!("card:{}", paid.id)),
+            ("time_cards".to_owned(), -1, 3, format!("card:{}", paid.id)),
+            ("play_free".to_owned(), 30, 30, format!("card:{}", free.id)),
+            ("time_cards".to_owned(), -1, 2, format!("card:{}", free.id)),
+        ]
+    );
+    for (id, why) in [
+        (paid.id, "used"),
+        (stale.id, "expired"),
+        (exclusive.id, "exclusive"),
+        (fast.id, "fast-entry"),
+    ] {
+        let r = store.assets.use_time_card(uid, id, 3_002);
+        assert!(conflict(&r), "{why}: {r:?}");
+    }
+    assert!(
+        matches!(store.assets.use_time_card(other, free.id, 3_002), Err(Error::NotFound)),
+        "another's card"
+    );
+    assert!(matches!(store.assets.use_time_card(uid, 999_999, 3_002), Err(Error::NotFound)));
+    assert_eq!(balances(store, uid), (30, 60), "refused uses change nothing");
+    assert_eq!(balances(store, other), (0, 0));
+    assert!(store.commerce.ledger_mismatches(uid).expect("check").is_empty());
+
+    // Giving: once per remaining give, never to oneself, never a used or expired card.
+    let giftable = NewTimeCard {
+        goods_title: "60分钟付费时长卡",
+        play_type: 1,
+        minutes: 60,
+        expires_at: 10_000,
+        give_times: 1,
+    };
+    let card = store.assets.add_time_card(uid, giftable, 4_000).expect("giftable");
+    assert!(
+        conflict(&store.assets.give_card(uid, card.id, (uid, "13500000061"), "13500000061", 4_001)),
+        "to oneself"
+    );
+    let (given, received) = store
+        .assets
+        .give_card(uid, card.id, (other, "13500000062"), "13500000061", 4_002)
+        .expect("give");
+    assert_eq!((given.status, given.given_to.as_deref()), (1, Some("13500000062")));
+    assert_eq!(
+        (
+            received.uid,
+            received.status,
+            received.remain_give_times,
+            received.given_from.as_deref(),
+            received.expires_at
+        ),
+        (other, 0, 0, Some("13500000061"), 10_000)
+    );
+    assert!(
+        conflict(&store.assets.give_card(uid, card.id, (other, "13500000062"), "13500000061", 4_003)),
+        "given already"
+    );
+    assert!(
+        conflict(
+            &store
+                .assets
+                .give_card(other, received.id, (uid, "13500000061"), "13500000062", 4_003)
+        ),
+        "no gives left"
+    );
+    let late = store.assets.add_time_card(uid, giftable, 4_000).expect("giftable");
+    assert!(
+        conflict(&store.assets.give_card(uid, late.id, (other, "13500000062"), "13500000061", 10_000)),
+        "expired"
+    );
+    assert!(matches!(
+        store.assets.give_card(other, late.id, (uid, "13500000061"), "13500000062", 5_000),
+        Err(Error::NotFound)
+    ));
+    let (_, after) = store.assets.use_time_card(other, received.id, 5_000).expect("the receiver uses it");
+    assert_eq!(after.play_time_paid, 60);
+    assert!(store.commerce.ledger_mismatches(uid).expect("check").is_empty());
+    assert!(store.commerce.ledger_mismatches(other).expect("check").is_empty());
+}
+
 pub fn asset_races(stores: &[Store]) {
     const THREADS: usize = 8;
     let store = &stores[0];
@@ -868,6 +1086,27 @@ pub fn asset_races(stores: &[Store]) {
     assert_eq!(used.iter().filter(|r| r.is_ok()).count(), 1, "one use");
     assert!(used.iter().all(|r| r.is_ok() || conflict(r)), "the others conflict: {used:?}");
     assert_eq!(store.assets.cards(alice, 2_000).expect("cards"), vec![]);
+
+    // Many uses of one time card: one succeeds, its minutes are added once.
+    let before = balances(store, alice);
+    let card = store
+        .assets
+        .add_time_card(
+            alice,
+            NewTimeCard {
+                goods_title: "1小时付费时长卡",
+                play_type: 1,
+                minutes: 60,
+                expires_at: 10_000,
+                give_times: 0,
+            },
+            1_000,
+        )
+        .expect("add time card");
+    let used = race(THREADS, |i| on(i).assets.use_time_card(alice, card.id, 2_000));
+    assert_eq!(used.iter().filter(|r| r.is_ok()).count(), 1, "one use");
+    assert!(used.iter().all(|r| r.is_ok() || conflict(r)), "the others conflict: {used:?}");
+    assert_eq!(balances(store, alice), (before.0, before.1 + 60), "the minutes added once");
 
     // Three minutes of play time, ten minutes charged at once: three succeed.
     let bob = user(store, "13500000052").uid;

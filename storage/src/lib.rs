@@ -36,7 +36,7 @@ mod tests;
 pub use error::{Error, Result};
 pub use model::{
     Asset, CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
-    NewGameSession, NewOrder, NewRoom, Node, Order, OrderState, PaymentCallback, PendingCode, PhoneGuard, PlayCharge, Played,
+    NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, OrderState, PaymentCallback, PendingCode, PhoneGuard, PlayCharge, Played,
     QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, Settled, User, Wallet,
 };
 pub use repo::{AssetRepo, CommerceRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, RoomRepo, SmsRepo, UserRepo};

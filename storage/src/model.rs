@@ -163,6 +163,16 @@ pub struct FastEnterCard {
     pub used_session: Option<i64>,
     /// Where the card came from, e.g. "monthly" for a monthly claim.
     pub source: String,
+    /// 0 a fast-entry card; a time card's play-time type: 1 paid, 2 free, 4 exclusive.
+    pub play_type: i32,
+    /// The play minutes a time card adds when used (0 for a fast-entry card).
+    pub minutes: i64,
+    /// How many more times the card may be given to another user.
+    pub remain_give_times: i32,
+    /// The phone the card was given to (the giver's card, then used).
+    pub given_to: Option<String>,
+    /// The phone that gave the card (the receiver's card).
+    pub given_from: Option<String>,
 }
 
 /// A user's claim of the monthly fast-entry cards; one per user and month.
@@ -307,6 +317,8 @@ pub enum Asset {
     PlayPaid,
     /// Unused fast-entry cards (their count).
     Cards,
+    /// Unused time cards (their count).
+    TimeCards,
     /// An entitlement of this kind: its balance is its `expires_at` (ms; 0 when never granted).
     Entitlement(String),
 }
@@ -319,6 +331,7 @@ impl Asset {
             Asset::PlayFree => "play_free".into(),
             Asset::PlayPaid => "play_paid".into(),
             Asset::Cards => "cards".into(),
+            Asset::TimeCards => "time_cards".into(),
             Asset::Entitlement(kind) => format!("ent:{kind}"),
         }
     }
@@ -330,6 +343,7 @@ impl Asset {
             "play_free" => Asset::PlayFree,
             "play_paid" => Asset::PlayPaid,
             "cards" => Asset::Cards,
+            "time_cards" => Asset::TimeCards,
             other => Asset::Entitlement(other.strip_prefix("ent:")?.to_owned()),
         })
     }
@@ -350,6 +364,19 @@ pub struct LedgerEntry {
     /// What: an order number, `session:{id}:{minute}`, a month, ... (may be empty).
     pub reference: String,
     pub at: i64,
+}
+
+/// A time card to give a user (`AssetRepo::add_time_card`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewTimeCard<'a> {
+    pub goods_title: &'a str,
+    /// 1 paid, 2 free, 4 exclusive.
+    pub play_type: i32,
+    pub minutes: i64,
+    /// ms
+    pub expires_at: i64,
+    /// How many times it may be given on.
+    pub give_times: i32,
 }
 
 /// A player's wallet: coins (云游币) and yoodo, integers.

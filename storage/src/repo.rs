@@ -13,8 +13,8 @@
 
 use crate::model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
-    NewGameSession, NewOrder, NewRoom, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomRecord,
-    RoomReport, Settled, User, Wallet,
+    NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock,
+    RoomRecord, RoomReport, Settled, User, Wallet,
 };
 use crate::Result;
 
@@ -151,6 +151,26 @@ pub trait AssetRepo: Send + Sync {
     /// if it is not usable (used, invalidated, or expired at `now`). Sets status 1, `used_at`,
     /// `used_session` and returns the card after. Of racing uses of one card exactly one succeeds.
     fn use_card(&self, uid: i64, card_id: i64, session_id: i64, now: i64) -> Result<FastEnterCard>;
+    /// Gives the user a new unused time card: using it adds `minutes` (> 0) of play time of
+    /// `play_type` (1 paid, 2 free, 4 exclusive; else Conflict). NotFound if no such user.
+    /// `give_times` (>= 0) is how many times it may be given on. Writes its ledger entry.
+    fn add_time_card(&self, uid: i64, card: NewTimeCard<'_>, now: i64) -> Result<FastEnterCard>;
+    /// Gives an unused, unexpired card with `remain_give_times` > 0 to the user `to` = (uid,
+    /// phone), in one conditional step: the giver's card becomes used with `given_to`; the
+    /// receiver gets a copy (source "gift", one give fewer, `given_from` = `from_phone`); each
+    /// side's card count gets its ledger entry (reason "card_give", reference "card:{id}").
+    /// NotFound if no such card of this user; Conflict if it cannot be given (or to oneself).
+    /// Returns (the giver's card after, the receiver's card).
+    fn give_card(&self, uid: i64, card_id: i64, to: (i64, &str), from_phone: &str, now: i64) -> Result<(FastEnterCard, FastEnterCard)>;
+    /// Every card of the user (fast-entry and time cards, any status), newest first.
+    fn backpack(&self, uid: i64) -> Result<Vec<FastEnterCard>>;
+    /// Uses a time card, conditionally: NotFound if no such card of this user; Conflict if it
+    /// is not a time card, not usable (used, invalidated, or expired at `now`), or of a
+    /// play-time type this store has no balance for (exclusive). In the same step its minutes
+    /// are added to the balance of its type with their ledger entry (reason "card_use",
+    /// reference "card:{id}"). Of racing uses of one card exactly one succeeds. Returns the
+    /// card after and the user after.
+    fn use_time_card(&self, uid: i64, card_id: i64, now: i64) -> Result<(FastEnterCard, User)>;
     /// One claim per user and month: Conflict if this month was claimed (or `cards` < 0);
     /// otherwise atomically records the claim and creates `cards` cards (title, expiry, source
     /// "monthly") and returns them, by id.

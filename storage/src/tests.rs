@@ -151,6 +151,13 @@ fn fast_enter_cards() {
     conformance::fast_enter_cards(&open(dir.path()));
 }
 
+// Time cards: use adds play time of the card's type with its ledger entry, once.
+#[test]
+fn time_cards() {
+    let dir = TempDir::new("time-cards");
+    conformance::time_cards(&open(dir.path()));
+}
+
 // Monthly claims: once per user and month.
 #[test]
 fn monthly_claims() {

@@ -13,35 +13,137 @@ use crate::AppState;
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct CardQuery {
+    /// 0 unused (default), 1 used or invalidated, 2 expired.
     #[serde(default)]
     status: Option<String>,
+    /// 1 cards (default), 2 gifts, 3 coupons.
     #[serde(default)]
     card_type: Option<String>,
+    /// From 1 (default).
+    #[serde(default)]
+    page: Option<String>,
+    /// 1..=100, 12 by default.
+    #[serde(default)]
+    page_size: Option<String>,
+    /// Comma-separated play-time types to keep (0 fast-entry, 1 paid, 2 free, 4 exclusive).
+    #[serde(default)]
+    goods_types: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct CardList {
+    /// All the cards the filter matches (the page shows at most page_size of them).
     pub total: usize,
     pub data: Vec<Card>,
     pub ts: i64,
 }
 
+/// An optional integer query value in `range`, else `default`; anything else is bad input.
+fn query_int(v: &Option<String>, default: i64, range: std::ops::RangeInclusive<i64>) -> Result<i64, ApiError> {
+    match v.as_deref().map(str::trim) {
+        None | Some("") => Ok(default),
+        Some(t) => t
+            .parse::<i64>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(ApiError::bad_request),
+    }
+}
+
 refusals!(CardListRefusals: common::input(), common::logged_in());
 
-/// Usable fast-entry cards (status 0, card type 1), soonest expiry first.
+/// The backpack's cards of one tab and status filter (commerce.md §2.13): unused ones soonest
+/// expiry first, the others newest first; one page of them.
 #[utoipa::path(params(CardQuery), responses((status = 200, body = Envelope<CardList>), CardListRefusals))]
 #[get("/api/v3/user/card/list")]
 pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query<CardQuery>) -> ApiResult<CardList> {
-    let usable = matches!(q.status.as_deref(), None | Some("") | Some("0"));
-    let card_type_ok = matches!(q.card_type.as_deref(), None | Some("") | Some("1"));
-    let cards = if usable && card_type_ok {
-        state.platform.cards(caller.0.uid).await?
-    } else {
-        vec![]
+    let status = query_int(&q.status, 0, 0..=2)?;
+    let card_type = query_int(&q.card_type, 1, 1..=3)?;
+    let page = query_int(&q.page, 1, 1..=1_000_000)?;
+    let page_size = query_int(&q.page_size, 12, 1..=100)?;
+    let types: Option<Vec<i32>> = match q.goods_types.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(t) => Some(
+            t.split(',')
+                .map(|x| x.trim().parse::<i32>().map_err(|_| ApiError::bad_request()))
+                .collect::<Result<_, _>>()?,
+        ),
     };
-    Ok(ok(CardList {
-        total: cards.len(),
-        data: cards.iter().map(dto::card).collect(),
+    let (cards, now) = state.platform.backpack(caller.0.uid).await?;
+    let mut shown: Vec<Card> = cards
+        .iter()
+        .map(|c| dto::card_at(c, now))
+        .filter(|c| card_type == 1 && types.as_ref().is_none_or(|t| t.contains(&c.play_type)))
+        .filter(|c| match status {
+            0 => c.status == 0,
+            1 => c.status == 1 || c.status == 3,
+            _ => c.status == 2,
+        })
+        .collect();
+    if status == 0 {
+        shown.sort_by_key(|c| (c.expires_at, c.id));
+    }
+    let total = shown.len();
+    let skip = usize::try_from((page - 1) * page_size).unwrap_or(usize::MAX);
+    let data = shown.into_iter().skip(skip).take(page_size as usize).collect();
+    Ok(ok(CardList { total, data, ts: ts() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CardTotal {
+    /// Unused cards of the cards tab.
+    pub card: usize,
+    /// Unused gifts.
+    pub gift: usize,
+    /// Unused coupons.
+    pub coupon: usize,
+    pub ts: i64,
+}
+
+refusals!(CardTotalRefusals: common::logged_in());
+
+/// The unused count of each backpack tab (the tabs show it on the unused filter).
+#[utoipa::path(responses((status = 200, body = Envelope<CardTotal>), CardTotalRefusals))]
+#[get("/api/v3/user/card/total")]
+pub async fn card_total(state: web::Data<AppState>, caller: Caller) -> ApiResult<CardTotal> {
+    let (cards, now) = state.platform.backpack(caller.0.uid).await?;
+    let card = cards.iter().filter(|c| c.status == 0 && c.expires_at > now).count();
+    Ok(ok(CardTotal {
+        card,
+        gift: 0,
+        coupon: 0,
+        ts: ts(),
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CardNotice {
+    /// Unused cards received in the last 3 days, newest first.
+    pub newest_list: Vec<Card>,
+    /// Unused cards expiring within 3 days, soonest first.
+    pub near_exp_list: Vec<Card>,
+    pub ts: i64,
+}
+
+refusals!(CardNoticeRefusals: common::logged_in());
+
+/// What the backpack's badge tells: new cards and cards about to expire.
+#[utoipa::path(responses((status = 200, body = Envelope<CardNotice>), CardNoticeRefusals))]
+#[get("/api/v3/user/card/notice")]
+pub async fn card_notice(state: web::Data<AppState>, caller: Caller) -> ApiResult<CardNotice> {
+    let (cards, now) = state.platform.backpack(caller.0.uid).await?;
+    let recent = now - actors::holdings::NEAR_EXPIRY_MS;
+    let newest_list = cards
+        .iter()
+        .filter(|c| c.created_at >= recent)
+        .map(|c| dto::card_at(c, now))
+        .filter(|c| c.status == 0)
+        .collect();
+    let mut near_exp_list: Vec<Card> = cards.iter().map(|c| dto::card_at(c, now)).filter(|c| c.near_expiration).collect();
+    near_exp_list.sort_by_key(|c| (c.expires_at, c.id));
+    Ok(ok(CardNotice {
+        newest_list,
+        near_exp_list,
         ts: ts(),
     }))
 }
@@ -56,23 +158,67 @@ pub struct Activate {
 pub struct CardActivation {
     #[serde(rename = "goods_title")]
     pub goods_title: String,
+    /// 1 when a fast-entry card moved the queued session to the fast lane, 0 for a time card.
     pub is_fast: i32,
+    /// The session's place in its lane after a fast-entry card (0 for a time card).
     pub sort: u64,
+    /// The play minutes a time card added (0 for a fast-entry card).
+    pub minutes: i64,
+    /// The time card's play-time type (0 for a fast-entry card).
+    #[serde(rename = "play_type")]
+    pub play_type: i32,
 }
 
 refusals!(CardActivateRefusals: common::input(), common::logged_in(), DomainError::CardNotQueued, DomainError::UnknownCard,
     DomainError::CardUnusable, DomainError::UnknownSession, DomainError::WrongState);
 
-/// Uses a fast-entry card on the caller's queued session.
+/// Uses a card: a time card adds its play time of its type; a fast-entry card moves the
+/// caller's queued session to the fast lane.
 #[utoipa::path(request_body = Activate, responses((status = 200, body = Envelope<CardActivation>), CardActivateRefusals))]
 #[post("/api/v3/user/card/activate")]
 pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web::Json<Activate>) -> ApiResult<CardActivation> {
-    let (card, view) = state.platform.use_card(caller.0.uid, body.id.0).await?;
+    let uid = caller.0.uid;
+    let (cards, _) = state.platform.backpack(uid).await?;
+    let Some(found) = cards.iter().find(|c| c.id == body.id.0) else {
+        return Err(actors::DomainError::UnknownCard.into());
+    };
+    if found.play_type != 0 {
+        let card = state.platform.use_time_card(uid, found.id).await?;
+        return Ok(ok(CardActivation {
+            goods_title: card.goods_title,
+            is_fast: 0,
+            sort: 0,
+            minutes: card.minutes,
+            play_type: card.play_type,
+        }));
+    }
+    let (card, view) = state.platform.use_card(uid, found.id).await?;
     Ok(ok(CardActivation {
         goods_title: card.goods_title,
         is_fast: view.is_fast,
         sort: view.sort,
+        minutes: 0,
+        play_type: 0,
     }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Give {
+    id: Id,
+    /// The receiver's phone.
+    phone: String,
+}
+
+refusals!(CardGiveRefusals: common::input(), common::logged_in(), DomainError::UnknownCard, DomainError::CardUnusable,
+    DomainError::GiveToSelf, DomainError::UnknownPhone, DomainError::PhoneEmpty, DomainError::PhoneMalformed);
+
+/// Gives an unused card with gives left to the user of a phone; answers the caller's card after
+/// (used, with `target_user`).
+#[utoipa::path(request_body = Give, responses((status = 200, body = Envelope<Card>), CardGiveRefusals))]
+#[post("/api/v3/user/card/give")]
+pub async fn card_give(state: web::Data<AppState>, caller: Caller, body: web::Json<Give>) -> ApiResult<Card> {
+    let card = state.platform.give_card(caller.0.uid, body.id.0, body.phone.trim()).await?;
+    Ok(ok(dto::card_at(&card, state.platform.clock().now_ms())))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -125,8 +271,9 @@ refusals!(MonthlyReceiveRefusals: common::logged_in(), DomainError::NotMember, D
 #[get("/api/member/fast_enter/receive")]
 pub async fn monthly_receive(state: web::Data<AppState>, caller: Caller) -> ApiResult<MonthlyCards> {
     let cards = state.platform.claim_monthly(caller.0.uid).await?;
+    let now = state.platform.clock().now_ms();
     Ok(ok(MonthlyCards {
-        cards: cards.iter().map(dto::card).collect(),
+        cards: cards.iter().map(|c| dto::card_at(c, now)).collect(),
     }))
 }
 
@@ -146,7 +293,8 @@ refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLo
 
 /// Dev mode only: an operator grants a player something through the same path a purchase uses.
 /// `kind`: vip, vvip, tyvip, tyschvip, daily, night, fast_enter, sub:{game} (days), card (count),
-/// play_time or paid_time (minutes).
+/// play_time or paid_time (minutes), time_card, free_time_card or exclusive_time_card (minutes,
+/// days).
 #[utoipa::path(request_body = GrantBody, responses((status = 200, body = Envelope<Profile>), GrantRefusals))]
 #[post("/api/dev/grant")]
 pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -> ApiResult<Profile> {
@@ -163,6 +311,22 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
         },
         "card" => Grant::Cards {
             count: positive(body.count, 100)?,
+        },
+        "time_card" | "free_time_card" | "exclusive_time_card" => Grant::TimeCard {
+            play_type: match body.kind.as_str() {
+                "time_card" => 1,
+                "free_time_card" => 2,
+                _ => 4,
+            },
+            minutes: positive(body.minutes, 1_000_000)?,
+            days: positive(body.days, 3650)?,
+            give_times: match body.count {
+                None => 0,
+                Some(n) => i32::try_from(n)
+                    .ok()
+                    .filter(|n| (0..=100).contains(n))
+                    .ok_or_else(ApiError::bad_request)?,
+            },
         },
         "play_time" => Grant::PlayTime {
             free: positive(body.minutes, 1_000_000)?,

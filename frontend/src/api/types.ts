@@ -26,6 +26,10 @@ export type ChannelSize = Schemas['ChannelPreview'];
 /** A usable fast-entry card of /api/v3/user/card/list. */
 export type FastEnterCard = Schemas['Card'];
 export type CardList = Schemas['CardList'];
+/** A card of the backpack (fast-entry or time card) as /api/v3/user/card/list reads it. */
+export type BackpackCard = Schemas['Card'];
+/** The unused count of each backpack tab. */
+export type CardTotal = Schemas['CardTotal'];
 export type CardActivation = Schemas['CardActivation'];
 /** The queue lanes and their weights, as the server's queue implements them. */
 export type QueueRules = Schemas['QueueRules'];

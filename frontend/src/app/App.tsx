@@ -16,6 +16,7 @@ const LivePage = lazyPage(() => import('../features/live/components/LivePage'), 
 const RoomPage = lazyPage(() => import('../features/live/components/RoomPage'), 'RoomPage');
 const MemberPage = lazyPage(() => import('../features/user/components/MemberPage'), 'MemberPage');
 const HistoryPage = lazyPage(() => import('../features/user/components/HistoryPage'), 'HistoryPage');
+const BackpackPage = lazyPage(() => import('../features/backpack/components/BackpackPage'), 'BackpackPage');
 const UserPage = lazyPage(() => import('../features/user/components/UserPage'), 'UserPage');
 const NotFoundPage = lazyPage(() => import('../features/layout/components/NotFoundPage'), 'NotFoundPage');
 const OldBrowserPage = lazyPage(() => import('../features/layout/components/OldBrowserPage'), 'OldBrowserPage');
@@ -44,6 +45,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="help/queue" element={<QueueRulesPage />} />
             <Route path="user/member" element={<MemberPage />} />
             <Route path="user/history" element={<HistoryPage />} />
+            <Route path="user/card" element={<BackpackPage />} />
             <Route path="user/*" element={<UserPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

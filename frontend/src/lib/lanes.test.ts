@@ -5,7 +5,7 @@ import { QUEUE_RULES } from '../test/helpers';
 import { chooseLaneCard, expectedRank, laneName, ownWaitText, preferredPreLane, upsellText, waitMinutes, wxNotice } from './lanes';
 import { formatDateTime, formatPlayTime } from './time';
 
-const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0, card_type: 1 });
+const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0, card_type: 1, play_type: 0, minutes: 0, source: 'shop', near_expiration: false, remain_give_times: 0 });
 const preview = { preSort: 4, waitDuration: 125, isFast: 3 };
 
 describe('lane card precedence (core-platform.md §2.7)', () => {

@@ -230,7 +230,8 @@ export class QueueStore {
     if (!this.root.user.isLoggedIn) return;
     try {
       const list = await this.root.api.get(Paths.cardList, { status: 0, card_type: 1 });
-      const usable = (list?.data ?? []).filter((c) => (c.status ?? 0) === 0);
+      // fast-entry cards only (play_type 0): the time cards of the backpack are used there
+      const usable = (list?.data ?? []).filter((c) => (c.status ?? 0) === 0 && (c.play_type ?? 0) === 0);
       runInAction(() => {
         this.cards = usable;
       });

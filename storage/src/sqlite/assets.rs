@@ -6,16 +6,21 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, users, Db, SqlResultExt};
-use crate::model::{Asset, Entitlement, FastEnterCard, MonthlyClaim, PlayCharge, User};
+use crate::model::{Asset, Entitlement, FastEnterCard, MonthlyClaim, NewTimeCard, PlayCharge, User};
 use crate::repo::AssetRepo;
 use crate::{Error, Result};
 
-const CARD_COLUMNS: &str = "id, uid, goods_title, status, expires_at, created_at, used_at, used_session, source";
+const CARD_COLUMNS: &str = "id, uid, goods_title, status, expires_at, created_at, used_at, used_session, source, play_type, minutes, remain_give_times, given_to, given_from";
 
 const CHARGE_COLUMNS: &str = "session_id, minute, uid, free, paid, package, charged_at";
 
 /// The status of a card that can still be used.
 const UNUSED: i32 = 0;
+
+/// The play-time types of a time card.
+const PAID: i32 = 1;
+const FREE: i32 = 2;
+const EXCLUSIVE: i32 = 4;
 
 /// The source of the cards a monthly claim creates.
 const MONTHLY: &str = "monthly";
@@ -41,6 +46,11 @@ fn card_from_row(row: &Row<'_>) -> rusqlite::Result<FastEnterCard> {
         used_at: row.get(6)?,
         used_session: row.get(7)?,
         source: row.get(8)?,
+        play_type: row.get(9)?,
+        minutes: row.get(10)?,
+        remain_give_times: row.get(11)?,
+        given_to: row.get(12)?,
+        given_from: row.get(13)?,
     })
 }
 
@@ -109,6 +119,11 @@ pub(crate) fn insert_card(
         used_at: None,
         used_session: None,
         source: source.to_owned(),
+        play_type: 0,
+        minutes: 0,
+        remain_give_times: 0,
+        given_to: None,
+        given_from: None,
     })
 }
 
@@ -253,7 +268,7 @@ impl AssetRepo for SqliteAssets {
             &self.db.lock(),
             &format!(
                 "SELECT {CARD_COLUMNS} FROM fast_enter_cards
-                 WHERE uid = ?1 AND status = ?2 AND expires_at > ?3 ORDER BY expires_at, id"
+                 WHERE uid = ?1 AND status = ?2 AND expires_at > ?3 AND play_type = 0 ORDER BY expires_at, id"
             ),
             params![uid, UNUSED, now],
             card_from_row,
@@ -266,7 +281,7 @@ impl AssetRepo for SqliteAssets {
                 .query_row(
                     &format!(
                         "UPDATE fast_enter_cards SET status = 1, used_at = ?4, used_session = ?3
-                         WHERE id = ?1 AND uid = ?2 AND status = ?5 AND expires_at > ?4
+                         WHERE id = ?1 AND uid = ?2 AND status = ?5 AND expires_at > ?4 AND play_type = 0
                          RETURNING {CARD_COLUMNS}"
                     ),
                     params![card_id, uid, session_id, now, UNUSED],
@@ -289,6 +304,146 @@ impl AssetRepo for SqliteAssets {
                 UNUSED | 2 => "expired",
                 1 => "already used",
                 3 => "invalidated",
+                _ => "not usable",
+            };
+            Err(Error::Conflict(format!("card {card_id} {why}")))
+        })
+    }
+
+    fn add_time_card(&self, uid: i64, card: NewTimeCard<'_>, now: i64) -> Result<FastEnterCard> {
+        let NewTimeCard {
+            goods_title,
+            play_type,
+            minutes,
+            expires_at,
+            give_times,
+        } = card;
+        if !matches!(play_type, PAID | FREE | EXCLUSIVE) || minutes <= 0 || give_times < 0 {
+            return Err(Error::Conflict(format!(
+                "bad time card (type {play_type}, {minutes} minutes, {give_times} gives)"
+            )));
+        }
+        self.db.write(|tx| {
+            let card = tx
+                .query_row(
+                    &format!(
+                        "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source, play_type, minutes, remain_give_times)
+                         SELECT uid, ?2, ?3, ?4, ?5, 'grant', ?6, ?7, ?8 FROM users WHERE uid = ?1
+                         RETURNING {CARD_COLUMNS}"
+                    ),
+                    params![uid, goods_title, UNUSED, expires_at, now, play_type, minutes, give_times],
+                    card_from_row,
+                )
+                .db()?;
+            ledger::append(tx, uid, &Asset::TimeCards, 1, "grant", &format!("card:{}", card.id), now)?;
+            Ok(card)
+        })
+    }
+
+    fn give_card(&self, uid: i64, card_id: i64, to: (i64, &str), from_phone: &str, now: i64) -> Result<(FastEnterCard, FastEnterCard)> {
+        let (to_uid, to_phone) = to;
+        if to_uid == uid {
+            return Err(Error::Conflict("a card cannot be given to its holder".to_owned()));
+        }
+        self.db.write(|tx| {
+            let given = tx
+                .query_row(
+                    &format!(
+                        "UPDATE fast_enter_cards SET status = 1, used_at = ?3, given_to = ?5
+                         WHERE id = ?1 AND uid = ?2 AND status = ?4 AND expires_at > ?3 AND remain_give_times > 0
+                         RETURNING {CARD_COLUMNS}"
+                    ),
+                    params![card_id, uid, now, UNUSED, to_phone],
+                    card_from_row,
+                )
+                .optional()
+                .db()?;
+            let Some(given) = given else {
+                tx.query_row(
+                    "SELECT id FROM fast_enter_cards WHERE id = ?1 AND uid = ?2",
+                    params![card_id, uid],
+                    |r| r.get::<_, i64>(0),
+                )
+                .db()?;
+                return Err(Error::Conflict(format!("card {card_id} cannot be given")));
+            };
+            let received = tx
+                .query_row(
+                    &format!(
+                        "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source, play_type, minutes,
+                             remain_give_times, given_from)
+                         SELECT uid, ?2, ?3, ?4, ?5, 'gift', ?6, ?7, ?8, ?9 FROM users WHERE uid = ?1
+                         RETURNING {CARD_COLUMNS}"
+                    ),
+                    params![
+                        to_uid,
+                        given.goods_title,
+                        UNUSED,
+                        given.expires_at,
+                        now,
+                        given.play_type,
+                        given.minutes,
+                        given.remain_give_times - 1,
+                        from_phone
+                    ],
+                    card_from_row,
+                )
+                .db()?;
+            let asset = if given.play_type == 0 { Asset::Cards } else { Asset::TimeCards };
+            let reference = format!("card:{card_id}");
+            ledger::append(tx, uid, &asset, -1, "card_give", &reference, now)?;
+            ledger::append(tx, to_uid, &asset, 1, "card_give", &reference, now)?;
+            Ok((given, received))
+        })
+    }
+
+    fn backpack(&self, uid: i64) -> Result<Vec<FastEnterCard>> {
+        collect(
+            &self.db.lock(),
+            &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE uid = ?1 ORDER BY id DESC"),
+            params![uid],
+            card_from_row,
+        )
+    }
+
+    fn use_time_card(&self, uid: i64, card_id: i64, now: i64) -> Result<(FastEnterCard, User)> {
+        self.db.write(|tx| {
+            let used = tx
+                .query_row(
+                    &format!(
+                        "UPDATE fast_enter_cards SET status = 1, used_at = ?3
+                         WHERE id = ?1 AND uid = ?2 AND status = ?4 AND expires_at > ?3 AND play_type IN (?5, ?6)
+                         RETURNING {CARD_COLUMNS}"
+                    ),
+                    params![card_id, uid, now, UNUSED, PAID, FREE],
+                    card_from_row,
+                )
+                .optional()
+                .db()?;
+            if let Some(card) = used {
+                let (free, paid) = if card.play_type == FREE {
+                    (card.minutes, 0)
+                } else {
+                    (0, card.minutes)
+                };
+                ledger::add_play_time(tx, uid, free, paid, "card_use", &format!("card:{card_id}"), now)?;
+                ledger::append(tx, uid, &Asset::TimeCards, -1, "card_use", &format!("card:{card_id}"), now)?;
+                let user = user(tx, uid)?;
+                return Ok((card, user));
+            }
+            let card = tx
+                .query_row(
+                    &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
+                    params![card_id, uid],
+                    card_from_row,
+                )
+                .db()?;
+            let why = match (card.play_type, card.status) {
+                (0, _) => "not a time card",
+                (EXCLUSIVE, UNUSED) if card.expires_at > now => "exclusive time has no balance here",
+                (_, UNUSED | 2) => "expired",
+                (_, 1) => "already used",
+                (_, 3) => "invalidated",
                 _ => "not usable",
             };
             Err(Error::Conflict(format!("card {card_id} {why}")))

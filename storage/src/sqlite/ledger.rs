@@ -24,7 +24,8 @@ pub(crate) fn balance(conn: &Connection, uid: i64, asset: &Asset) -> Result<i64>
         Asset::Yoodo => "SELECT yoodo FROM wallets WHERE uid = ?1",
         Asset::PlayFree => "SELECT play_time_free FROM users WHERE uid = ?1",
         Asset::PlayPaid => "SELECT play_time_paid FROM users WHERE uid = ?1",
-        Asset::Cards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0",
+        Asset::Cards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0 AND play_type = 0",
+        Asset::TimeCards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0 AND play_type <> 0",
         Asset::Entitlement(_) => "SELECT expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
     };
     let mut stmt = conn.prepare_cached(sql).db()?;
@@ -268,7 +269,14 @@ pub(crate) fn mismatches(conn: &Connection, uid: i64) -> Result<Vec<(String, i64
         r.0 += e.delta;
         r.1 = e.balance_after;
     }
-    let mut assets: Vec<Asset> = vec![Asset::Coins, Asset::Yoodo, Asset::PlayFree, Asset::PlayPaid, Asset::Cards];
+    let mut assets: Vec<Asset> = vec![
+        Asset::Coins,
+        Asset::Yoodo,
+        Asset::PlayFree,
+        Asset::PlayPaid,
+        Asset::Cards,
+        Asset::TimeCards,
+    ];
     let mut stmt = conn.prepare_cached("SELECT kind FROM entitlements WHERE uid = ?1").db()?;
     let kinds: Vec<String> = stmt.query_map([uid], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;
     assets.extend(kinds.into_iter().map(Asset::Entitlement));

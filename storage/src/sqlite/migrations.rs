@@ -7,7 +7,7 @@ use super::SqlResultExt;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
@@ -232,6 +232,18 @@ CREATE TABLE room_reports (
     created_at INTEGER NOT NULL
 );
 CREATE INDEX room_reports_by_room ON room_reports (dd_rid, id);
+";
+
+/// Migration 7 (backpack): a card in the backpack is either a fast-entry card (`play_type` 0,
+/// the cards before it) or a time card adding `minutes` of play time of its type when used
+/// (1 paid, 2 free, 4 exclusive). A card with `remain_give_times` > 0 may be given by phone: the
+/// giver's card is used with `given_to`, the receiver gets a copy with `given_from`.
+const V7: &str = "
+ALTER TABLE fast_enter_cards ADD COLUMN play_type INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE fast_enter_cards ADD COLUMN minutes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE fast_enter_cards ADD COLUMN remain_give_times INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE fast_enter_cards ADD COLUMN given_to TEXT;
+ALTER TABLE fast_enter_cards ADD COLUMN given_from TEXT;
 ";
 
 /// Migration 6 (commerce): the shop's goods and sections, wallets (coins, yoodo), orders (one

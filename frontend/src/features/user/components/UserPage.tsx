@@ -31,6 +31,9 @@ export const UserPage = observer(function UserPage() {
         <Link to="/user/history" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-history">
           游戏记录
         </Link>
+        <Link to="/user/card" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-backpack">
+          我的背包
+        </Link>
       </div>
       <div className="stats">
         <div className="stat">
