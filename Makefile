@@ -1,11 +1,14 @@
 # The two commands of the README. The scripts live in ops/.
-.PHONY: run test frontend server
+.PHONY: run test ops frontend server
 
 run:
 	bash ops/run.sh
 
 test:
 	bash ops/test.sh
+
+ops:
+	bash ops/prometheus/run.sh
 
 frontend:
 	bash ops/frontend.sh build

@@ -32,6 +32,9 @@ bash ops/frontend.sh check:contract
 echo "== rust: every crate's tests"
 cargo test --workspace
 
+echo "== operators: Prometheus rules and their tests, dashboards, the live /metrics and every query"
+bash ops/prometheus/check.sh
+
 echo "== contract: Schemathesis against the server's own document"
 bash ops/fuzz.sh
 

@@ -172,7 +172,7 @@ impl Ctx {
             let mut pause = std::time::Duration::from_millis(5);
             for _ in 0..RELEASE_TRIES {
                 if let Ok(q) = ctx.queue(node_id) {
-                    if ractor::call!(q, QueueMsg::Release, machine.clone(), session_id).is_ok() {
+                    if ractor::call!(q, QueueMsg::Release, machine.clone(), session_id, tokio::time::Instant::now()).is_ok() {
                         return;
                     }
                 }

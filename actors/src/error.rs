@@ -231,6 +231,40 @@ pub enum DomainError {
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),
+    /// The order does not reach the coupon's threshold (usable -1) (20260).
+    #[error("coupon threshold not reached")]
+    CouponThreshold,
+    /// The coupon does not apply to this goods (usable -2) (20261).
+    #[error("coupon not applicable")]
+    CouponNotApplicable,
+    /// No such coupon activity (20262).
+    #[error("unknown activity")]
+    UnknownActivity,
+    /// The activity has not started (20263).
+    #[error("activity not started")]
+    ActivityNotStarted,
+    /// The activity is over (20264).
+    #[error("activity ended")]
+    ActivityEnded,
+    /// The activity's coupons were received already (20265).
+    #[error("activity coupons received")]
+    ActivityReceived,
+    /// Today's member play-time grant was received already.
+    #[error("member grant received")]
+    MemberGrantReceived,
+    /// The member play-time grant asked for a membership the player does not hold.
+    #[error("member grant of another membership")]
+    MemberGrantNotHeld,
+    // Check-in and tasks (commerce.md §4.10, §4.11, §8).
+    /// The user checked in today (UTC+8) already (140203).
+    #[error("checked in today")]
+    CheckedInToday,
+    /// No task with this code (140201).
+    #[error("unknown task")]
+    UnknownTask,
+    /// The task is not finished, or its reward was claimed (errcode 140202).
+    #[error("task not claimable")]
+    TaskNotClaimable,
 }
 
 /// Which rule of the room form (social.md §5) a form breaks.

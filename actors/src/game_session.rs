@@ -404,6 +404,7 @@ impl GameSessionActor {
         match charged {
             Ok(Ok((charge, user, _))) => {
                 st.minute += 1;
+                crate::commerce::mission::task_event(&self.ctx, uid, crate::commerce::mission::TaskEvent::GamePlay(1)).await;
                 if st.out_of_time {
                     st.out_of_time = false;
                     st.timers.cancel(&SessionTimer::TimeUp);

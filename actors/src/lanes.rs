@@ -113,6 +113,19 @@ impl Lane {
         ALL_LANES.iter().copied().find(|l| l.code() == code)
     }
 
+    /// The lane's name in metrics labels.
+    pub fn label(self) -> &'static str {
+        match self {
+            Lane::Normal => "normal",
+            Lane::Member => "member",
+            Lane::Carrier => "carrier",
+            Lane::Vvip => "vvip",
+            Lane::Vip => "vip",
+            Lane::Night => "night",
+            Lane::Daily => "daily",
+        }
+    }
+
     /// The share of admissions a lane gets while it has players waiting.
     pub fn weight(self) -> u64 {
         match self {

@@ -451,7 +451,10 @@ impl Passport {
             }
             Ok(()) => {}
         }
-        if let Err(e) = self.sms.send_code(phone, &code, now).await {
+        let sent = self.sms.send_code(phone, &code, now).await;
+        let outcome = if sent.is_ok() { "sent" } else { "failed" };
+        metrics::counter!("yoo_sms_sends_total", "outcome" => outcome).increment(1);
+        if let Err(e) = sent {
             // Not delivered: it counts for nothing, the phone may ask again at once.
             self.update_guard(phone, keys, move |g, counts| {
                 undo_send(g, counts, &code_hash, now);
@@ -503,6 +506,12 @@ impl Passport {
             if created && gift > 0 {
                 // The registration gift (commerce.md §2.9), given once with the account.
                 user = store.assets.add_play_time(user.uid, gift, 0, now)?;
+            }
+            if created {
+                // The welcome coupons (commerce.md §2.13), given once with the account.
+                store
+                    .coupons
+                    .grant_coupons(user.uid, &crate::commerce::coupon::welcome(now), "welcome", now)?;
             }
             let session = LoginSession { uid: user.uid, ..session };
             store.logins.insert(&session)?;

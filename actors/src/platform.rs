@@ -551,6 +551,8 @@ impl Platform {
         let now = self.ctx.clock.now_ms();
         self.ctx
             .db_raw(move |s| -> storage::Result<Holdings> {
+                // member grants past their expiry are taken back first (platform_member.rs)
+                s.member.expire_grants(uid, now)?;
                 let user = s.users.get(uid)?.ok_or(storage::Error::NotFound)?;
                 Ok(Holdings {
                     entitlements: s.assets.entitlements(uid, now)?,

@@ -166,10 +166,6 @@ impl Platform {
         if !(1..=100).contains(&p.count) {
             return Err(DomainError::BadQuantity);
         }
-        if p.coupon_id.is_some_and(|c| c != 0) {
-            // No coupon exists yet (the coupon issue adds them): none can be used.
-            return Err(DomainError::CouponUnusable);
-        }
         let item = self.goods_item(p.goods_code.clone(), Some(p.goods_id)).await?;
         let goods = item.goods;
         if !Platform::pay_methods(&goods).contains(&p.pay_method) || p.pay_method == PayMethod::Bank {
@@ -177,7 +173,19 @@ impl Platform {
             return Err(DomainError::PayMethodUnavailable);
         }
         let now = self.ctx.clock.now_ms();
-        let price = self.quote(Some(uid), &goods, p.count).await?;
+        let quoted = match self.coupon_quote(Some(uid), &goods, p.count, p.coupon_id).await {
+            Err(DomainError::CouponUnusable) => {
+                // The same submit again: its order holds (or used) the coupon.
+                return match self.order_holding(uid, p.coupon_id, &p.idempotency_key).await? {
+                    Some(o) if o.order.pay_method == PayMethod::Yunyoubi.code() => Ok(Submitted::Exchanged(o)),
+                    Some(o) => Ok(Submitted::Order(o)),
+                    None => Err(DomainError::CouponUnusable),
+                };
+            }
+            q => q?,
+        };
+        let price = quoted.price;
+        let coupon_id = quoted.applied.map(|c| c.id);
         let grant = goods.grant.times(p.count).ok_or(DomainError::BadQuantity)?;
         self.charge_allowed(uid, price.pay).await?;
         let order = NewOrder {
@@ -191,7 +199,7 @@ impl Platform {
             amount_fen: price.pay,
             retail_total: price.retail_total,
             pay_method: p.pay_method.code().to_owned(),
-            coupon_id: None,
+            coupon_id,
             grant: grant.clone(),
             idem_key: p.idempotency_key.clone(),
             created_at: now,
@@ -204,18 +212,28 @@ impl Platform {
                 .await?
                 .map_err(|e| match e {
                     storage::Error::Conflict(m) if m == "insufficient coins" => DomainError::InsufficientCoins,
+                    storage::Error::Conflict(m) if m == storage::COUPON_UNUSABLE => DomainError::CouponUnusable,
                     storage::Error::Conflict(_) => DomainError::OrderClosed,
                     e => e.into(),
                 })?;
             return Ok(Submitted::Exchanged(match settled {
                 Settled::Fulfilled(o) => {
-                    self.granted(uid, std::slice::from_ref(&grant)).await?;
+                    self.order_paid(uid, &grant).await?;
+                    self.task_event(uid, crate::commerce::mission::TaskEvent::Order).await;
                     o
                 }
                 Settled::Already(o) => o,
             }));
         }
-        let (order, created) = self.ctx.db(move |s| s.commerce.create_order(&order)).await?;
+        let (order, created) = self
+            .ctx
+            .db_raw(move |s| s.commerce.create_order(&order))
+            .await?
+            .map_err(|e| match e {
+                // Another order took the coupon meanwhile, or it ran out: nothing was created.
+                storage::Error::Conflict(m) if m == storage::COUPON_UNUSABLE => DomainError::CouponUnusable,
+                e => e.into(),
+            })?;
         if created {
             self.desk(DeskMsg::Arm {
                 order_no: order.order.order_no.clone(),
@@ -228,8 +246,21 @@ impl Platform {
         }
     }
 
+    /// The caller's order of this idempotency key that holds or used the coupon, if any.
+    async fn order_holding(&self, uid: i64, coupon_id: Option<i64>, key: &str) -> DomainResult<Option<Order>> {
+        let Some(id) = coupon_id.filter(|c| *c != 0) else { return Ok(None) };
+        let Some(c) = self.ctx.db(move |s| s.coupons.coupon(id)).await?.filter(|c| c.uid == uid) else {
+            return Ok(None);
+        };
+        let Some(no) = c.reserved_by.or(c.used_order) else {
+            return Ok(None);
+        };
+        let order = self.ctx.db(move |s| s.commerce.order(&no)).await?;
+        Ok(order.filter(|o| o.order.uid == uid && o.order.idem_key == key))
+    }
+
     /// The price of `count` of a goods for a buyer (a guest: no privilege, no first period),
-    /// by §4.5 with no coupon (none exists yet): what `submit` charges.
+    /// by §4.5 before coupons (`coupon_quote` applies one).
     pub async fn quote(&self, uid: Option<i64>, goods: &storage::Goods, count: i64) -> DomainResult<pricing::Price> {
         if !(1..=100).contains(&count) {
             return Err(DomainError::BadQuantity);
@@ -406,6 +437,7 @@ impl Platform {
         let notice = match verified {
             Ok(n) => n,
             Err(reason) => {
+                notice_outcome(shop.provider.name(), provider, "refused");
                 let (no, p, b, r) = (
                     crate::providers::payment::Notice::order_no_of(body),
                     provider.chars().take(32).collect::<String>(),
@@ -429,6 +461,7 @@ impl Platform {
         };
         if !n.paid() {
             // A stale "not paid" after the payment, or before it: nothing to do.
+            notice_outcome(self.shop().provider.name(), provider, "not_paid");
             return log(true, format!("status {}: nothing to do", n.status)).await;
         }
         let (no, trade, amount, paid_at) = (n.order_no.clone(), n.trade_no.clone(), n.amount_fen, n.paid_at);
@@ -438,20 +471,27 @@ impl Platform {
             .await?;
         match settled {
             Ok(Settled::Fulfilled(order)) => {
+                notice_outcome(self.shop().provider.name(), provider, "fulfilled");
                 log(true, "paid and fulfilled".into()).await?;
                 self.desk(DeskMsg::Disarm(n.order_no.clone()));
                 self.shop().changed(&n.order_no);
                 tracing::info!(order_no = %n.order_no, uid = order.order.uid, "order paid and fulfilled");
-                self.granted(order.order.uid, std::slice::from_ref(&order.order.grant)).await
+                self.task_event(order.order.uid, crate::commerce::mission::TaskEvent::Order).await;
+                self.order_paid(order.order.uid, &order.order.grant).await
             }
-            Ok(Settled::Already(_)) => log(true, "duplicate: already fulfilled".into()).await,
+            Ok(Settled::Already(_)) => {
+                notice_outcome(self.shop().provider.name(), provider, "duplicate");
+                log(true, "duplicate: already fulfilled".into()).await
+            }
             Err(storage::Error::NotFound) => {
+                notice_outcome(self.shop().provider.name(), provider, "unknown_order");
                 log(false, "unknown order".into()).await?;
                 Err(DomainError::PaymentNoticeRefused("unknown order".into()))
             }
             Err(storage::Error::Conflict(why)) => {
                 // Paid for an order that is closed (cancelled, expired before the payment),
                 // or a second payment of it: the money goes back.
+                notice_outcome(self.shop().provider.name(), provider, "refunded");
                 self.shop().provider.refund(&n.order_no, &n.trade_no);
                 log(true, format!("refunded: {why}")).await
             }
@@ -500,6 +540,12 @@ impl Platform {
         Ok(SandboxPage { order, sandbox: theirs })
     }
 
+    /// Every user's ledger replayed against their balances, in one transaction: (users
+    /// checked, each mismatch).
+    pub async fn ledger_check(&self) -> DomainResult<(u64, Vec<storage::LedgerMismatch>)> {
+        self.ctx.db(|s| s.commerce.ledger_check_all()).await
+    }
+
     /// The payer confirmed on the sandbox's page: the sandbox takes the money and sends its notice.
     pub fn sandbox_confirm(&self, order_no: &str) -> DomainResult<()> {
         let sandbox = self.sandbox_pay().ok_or(DomainError::UnknownOrder)?;
@@ -523,6 +569,14 @@ impl Platform {
         self.shop().changed(order_no);
         Ok(())
     }
+}
+
+/// Counts a payment notice by what it did: `yoo_payment_notices_total{provider,outcome}`. The
+/// provider label is the configured provider's name or `other` (the callback path's name is the
+/// caller's: never a label as given).
+fn notice_outcome(ours: &'static str, named: &str, outcome: &'static str) {
+    let provider = if named == ours { ours } else { "other" };
+    metrics::counter!("yoo_payment_notices_total", "provider" => provider, "outcome" => outcome).increment(1);
 }
 
 fn secs_ms(secs: u64) -> i64 {

@@ -315,6 +315,7 @@ impl Platform {
                 let _ = r.send_message(RoomMsg::Leave(uid));
             }
         }
+        self.task_event(uid, crate::commerce::mission::TaskEvent::GameLive).await;
         Ok(entered)
     }
 
@@ -708,7 +709,9 @@ impl Platform {
     /// `room/chat/send`: a chat text, or an emoji by `face_id` (a bound phone is needed: the
     /// room checks the profile read at entry, so a message costs no storage read).
     pub async fn chat_send(&self, uid: i64, dd_rid: i64, text: String, face_id: Option<i64>) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, now| st.chat(uid, text, face_id, now)).await
+        self.room_do(dd_rid, move |st, now| st.chat(uid, text, face_id, now)).await?;
+        self.task_event(uid, crate::commerce::mission::TaskEvent::Barrage).await;
+        Ok(())
     }
 
     /// ROOM_WATCH: `sink` (one socket of member `uid`) receives the room's events from now on;

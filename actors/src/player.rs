@@ -306,6 +306,7 @@ impl PlayerActor {
             }
         };
         metrics::counter!("yoo_sessions_started_total").increment(1);
+        crate::commerce::mission::task_event(&self.ctx, st.uid, crate::commerce::mission::TaskEvent::GameStart).await;
         st.current = Some(Current {
             id: record.id,
             game_id: game.id,

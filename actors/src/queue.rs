@@ -117,12 +117,10 @@ impl std::fmt::Debug for NodeShared {
     }
 }
 
-/// The node's part of `yoo_players_waiting` (and `yoo_sessions{state="queue"}`) and of
-/// `yoo_machines_free`.
+/// The node's part of `yoo_sessions{state="queue"}` (a gauge the session actors share).
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct Counted {
     waiting: f64,
-    free: f64,
 }
 
 /// The queue's timers.
@@ -184,7 +182,8 @@ pub enum QueueMsg {
     /// The session that held a machine of this node ended: a static machine goes to the head of
     /// the queue at once; a host's slot is ended and reset by its host first. Replies when done
     /// (the sender sends it again until then, `Ctx::release_machine`).
-    Release(MachineId, i64, RpcReplyPort<()>),
+    /// (machine, session, when the release was sent: the hand-off's start)
+    Release(MachineId, i64, tokio::time::Instant, RpcReplyPort<()>),
     /// A session on a host's slot was confirmed: launch its game there.
     Launch {
         machine: MachineId,
@@ -273,6 +272,43 @@ pub struct QueueState {
     /// A tick is armed or its message is on its way (the timer's own state cannot tell the
     /// second: a fired timer's task may finish after its message is handled).
     tick_pending: bool,
+    /// When the release being handled was sent (the hand-off's start).
+    freed_at: Option<tokio::time::Instant>,
+    metrics: NodeMetrics,
+}
+
+/// The node's own series, resolved once: `node` label, and `lane` where the figure is per lane
+/// (never a user, session or machine: bounded cardinality).
+struct NodeMetrics {
+    /// `yoo_players_waiting{node,lane}`, by `Lane as usize`.
+    waiting: [metrics::Gauge; 7],
+    /// `yoo_queue_admissions_total{node,lane}`.
+    admissions: [metrics::Counter; 7],
+    /// `yoo_machines_free{node}`.
+    free: metrics::Gauge,
+    /// `yoo_handoff_seconds{node}`: a machine back to players waiting → the head's session started.
+    handoff: metrics::Histogram,
+    /// `yoo_machines_lost_total{node}`: machines that left the pool with their lost host.
+    lost: metrics::Counter,
+}
+
+impl NodeMetrics {
+    fn new(node_id: i64) -> NodeMetrics {
+        let node = node_id.to_string();
+        let lane = |l: usize| {
+            crate::lanes::ALL_LANES
+                .iter()
+                .find(|x| **x as usize == l)
+                .map_or("normal", |x| x.label())
+        };
+        NodeMetrics {
+            waiting: std::array::from_fn(|l| metrics::gauge!("yoo_players_waiting", "node" => node.clone(), "lane" => lane(l))),
+            admissions: std::array::from_fn(|l| metrics::counter!("yoo_queue_admissions_total", "node" => node.clone(), "lane" => lane(l))),
+            free: metrics::gauge!("yoo_machines_free", "node" => node.clone()),
+            handoff: metrics::histogram!("yoo_handoff_seconds", "node" => node.clone()),
+            lost: metrics::counter!("yoo_machines_lost_total", "node" => node),
+        }
+    }
 }
 
 impl Actor for QueueActor {
@@ -297,6 +333,8 @@ impl Actor for QueueActor {
             statics: args.machines,
             holders: HashMap::new(),
             shared: args.shared,
+            freed_at: None,
+            metrics: NodeMetrics::new(args.node_id),
         };
         if restart {
             self.recover(&me, &mut st).await?;
@@ -386,7 +424,8 @@ impl Actor for QueueActor {
                 let wait = st.rate.range(ahead + 1, now);
                 let _ = reply.send(Preview { ahead, wait, own });
             }
-            QueueMsg::Release(machine, session_id, reply) => {
+            QueueMsg::Release(machine, session_id, sent, reply) => {
+                st.freed_at = Some(sent);
                 if st.statics.contains(&machine) {
                     if st.holders.get(&machine) == Some(&session_id) && st.machines.free(machine.clone()) {
                         st.holders.remove(&machine);
@@ -401,6 +440,7 @@ impl Actor for QueueActor {
                     // None: its host was lost meanwhile, and the machine with it.
                     self.carry_out(&me, st, effects.unwrap_or_default()).await;
                 }
+                st.freed_at = None;
                 let _ = reply.send(());
             }
             QueueMsg::Launch {
@@ -443,6 +483,7 @@ impl Actor for QueueActor {
             }
             QueueMsg::HostGone(link) => {
                 let effects = st.shared.hosts.lock().lose(&link);
+                count_lost(st, &effects);
                 if !effects.is_empty() {
                     tracing::warn!(node_id = st.node_id, host = %link.host, "game host link closed; its machines left the pool");
                 }
@@ -454,6 +495,7 @@ impl Actor for QueueActor {
                 for link in silent {
                     tracing::warn!(node_id = st.node_id, host = %link.host, "game host silent; its machines left the pool");
                     let effects = st.shared.hosts.lock().lose(&link);
+                    count_lost(st, &effects);
                     self.carry_out(&me, st, effects).await;
                 }
                 self.watch_hosts(&me, st);
@@ -667,14 +709,23 @@ impl QueueActor {
     /// `waited`: the machine came back while players waited, so the admission measures the
     /// node's admission rate (a player admitted on joining waited for nothing).
     async fn admit(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, waited: bool) {
+        let since = waited.then(|| st.freed_at.unwrap_or_else(tokio::time::Instant::now));
         while !st.queue.is_empty() {
             let Some(machine) = st.machines.take() else { return };
-            self.hand_over(me, st, machine, waited).await;
+            self.hand_over(me, st, machine, waited, since).await;
         }
     }
 
     /// Gives `machine` to the head of the queue by starting its session actor (invariant 2).
-    async fn hand_over(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, machine: MachineId, waited: bool) {
+    /// `since`: when the machine came back to players waiting (the hand-off's start).
+    async fn hand_over(
+        &self,
+        me: &ActorRef<QueueMsg>,
+        st: &mut QueueState,
+        machine: MachineId,
+        waited: bool,
+        since: Option<tokio::time::Instant>,
+    ) {
         let stream = st.shared.hosts.lock().stream_target(&machine, st.node_id).map(Arc::new);
         while let Some((id, place, w)) = st.queue.pop_front() {
             let mut view = view_of(st, self.ctx.config.connect_countdown_secs, id, &place, &w, Status::Ready, 0);
@@ -703,7 +754,10 @@ impl QueueActor {
                     if waited {
                         st.rate.admitted(self.ctx.clock.now_ms());
                     }
-                    metrics::counter!("yoo_queue_admissions_total").increment(1);
+                    st.metrics.admissions[place.lane as usize].increment(1);
+                    if let Some(since) = since {
+                        st.metrics.handoff.record(since.elapsed().as_secs_f64());
+                    }
                     self.changed(me, st);
                     return;
                 }
@@ -796,14 +850,18 @@ impl QueueActor {
     }
 }
 
-/// Brings the gauges to what the queue holds now: its waiting players (`yoo_players_waiting`,
-/// `yoo_sessions{state="queue"}`) and its free machines (`yoo_machines_free`). The node's share
-/// is kept in [`NodeShared`], so a queue restarted after a failure corrects the counts of the
-/// one that failed to what it rebuilt.
+/// Brings the gauges to what the queue holds now: its waiting players by lane
+/// (`yoo_players_waiting{node,lane}`) and its free machines (`yoo_machines_free{node}`), the
+/// node's own series, set; and its share of `yoo_sessions{state="queue"}`, which the session
+/// actors move too, kept in [`NodeShared`] so that a queue restarted after a failure corrects
+/// the count of the one that failed to what it rebuilt.
 fn sync_gauges(st: &QueueState) {
+    for lane in crate::lanes::ALL_LANES {
+        st.metrics.waiting[lane as usize].set(st.queue.lane_len(lane) as f64);
+    }
+    st.metrics.free.set(st.machines.free_count() as f64);
     let now = Counted {
         waiting: st.queue.len() as f64,
-        free: st.machines.free_count() as f64,
     };
     let mut counted = st.shared.counted.lock();
     if *counted == now {
@@ -811,13 +869,15 @@ fn sync_gauges(st: &QueueState) {
     }
     let waiting = now.waiting - counted.waiting;
     if waiting != 0.0 {
-        metrics::gauge!("yoo_players_waiting").increment(waiting);
         metrics::gauge!("yoo_sessions", "state" => "queue").increment(waiting);
     }
-    if now.free != counted.free {
-        metrics::gauge!("yoo_machines_free").increment(now.free - counted.free);
-    }
     *counted = now;
+}
+
+/// Counts the machines a lost host took with it.
+fn count_lost(st: &QueueState, effects: &[HostEffect]) {
+    let lost = effects.iter().filter(|e| matches!(e, HostEffect::Withdraw(_))).count();
+    st.metrics.lost.increment(lost as u64);
 }
 
 /// The view of a waiting (or just admitted) session.

@@ -338,7 +338,7 @@ async fn a_restarted_queue_counts_what_it_rebuilt() {
     let ctx = p.ctx.clone();
     let now = ctx.clock.now_ms();
     let q = ctx.queue(1).unwrap();
-    assert_eq!(gauge(&recorder, "yoo_machines_free"), 1.0);
+    assert_eq!(gauge(&recorder, "yoo_machines_free{node=\"1\"}"), 1.0);
     let mut ids = vec![];
     for i in 0..4 {
         let uid = ctx
@@ -354,9 +354,10 @@ async fn a_restarted_queue_counts_what_it_rebuilt() {
         settle().await;
     }
     let check = |waiting: f64, free: f64, why: &str| {
-        assert_eq!(gauge(&recorder, "yoo_players_waiting"), waiting, "waiting: {why}");
+        let lane = "yoo_players_waiting{node=\"1\",lane=\"normal\"}";
+        assert_eq!(gauge(&recorder, lane), waiting, "waiting: {why}");
         assert_eq!(gauge(&recorder, "yoo_sessions{state=\"queue\"}"), waiting, "queue state: {why}");
-        assert_eq!(gauge(&recorder, "yoo_machines_free"), free, "free: {why}");
+        assert_eq!(gauge(&recorder, "yoo_machines_free{node=\"1\"}"), free, "free: {why}");
     };
     check(3.0, 0.0, "one player holds the machine, three wait");
 
@@ -378,6 +379,10 @@ async fn a_restarted_queue_counts_what_it_rebuilt() {
     ractor::call!(s, SessionMsg::Over).unwrap().unwrap();
     settle().await;
     check(1.0, 0.0, "the machine went to the next player");
+    // Two admissions in the normal lane (the first player on joining, the next on the release),
+    // and one hand-off measured: the release's.
+    assert_eq!(gauge(&recorder, "yoo_queue_admissions_total{node=\"1\",lane=\"normal\"}"), 2.0);
+    assert_eq!(gauge(&recorder, "yoo_handoff_seconds_count{node=\"1\"}"), 1.0);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -56,6 +56,9 @@ pub struct Watchers {
     /// Walks started so far: the slice of the next one is `walks % RANK_SLICES`.
     walks: u64,
     walk: Option<Walk>,
+    /// When each slice's last walk ended, while the slice had players: the next walk's end
+    /// minus it is the oldest a rank of the slice got (`yoo_rank_staleness_seconds`).
+    done: [Option<Instant>; RANK_SLICES as usize],
 }
 
 #[derive(Debug)]
@@ -143,6 +146,12 @@ impl Watchers {
         metrics::counter!("yoo_rank_pushes_total").increment(walk.pushed);
         metrics::histogram!("yoo_rank_refresh_cpu_seconds").record(walk.cpu);
         metrics::histogram!("yoo_rank_refresh_seconds").record(walk.wall.as_secs_f64());
+        let now = Instant::now();
+        let slice = walk.slice;
+        if let Some(before) = self.done[slice] {
+            metrics::histogram!("yoo_rank_staleness_seconds").record(now.duration_since(before).as_secs_f64());
+        }
+        self.done[slice] = (!self.slices[slice].is_empty()).then_some(now);
         self.walk = None;
         false
     }

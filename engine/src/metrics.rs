@@ -3,6 +3,10 @@
 /// One more actor of `kind` is alive.
 pub fn actor_started(kind: &'static str) {
     metrics::gauge!("yoo_actors_alive", "kind" => kind).increment(1.0);
+    // The kind's failure counters exist from its first actor on (a dashboard or an alert
+    // reads 0, not nothing).
+    metrics::counter!("yoo_actor_restarts_total", "kind" => kind).increment(0);
+    metrics::counter!("yoo_supervisor_escalations_total", "kind" => kind).increment(0);
 }
 
 /// One actor of `kind` stopped or failed.

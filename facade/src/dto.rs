@@ -557,7 +557,8 @@ pub struct Profile {
     pub system_time: i64,
 }
 
-pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> Profile {
+/// The memberships held (commerce.md §3 `member_info`).
+pub fn member_info(h: &Holdings, now_ms: i64) -> MemberInfo {
     let items = h
         .member_entitlements()
         .map(|e| MemberItem {
@@ -565,6 +566,15 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> 
             expired_at: e.expires_at,
         })
         .collect();
+    MemberInfo {
+        using: h.member_type(),
+        items,
+        near_expiration: h.membership_near_expiry(now_ms),
+        join_at: h.member_since(),
+    }
+}
+
+pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> Profile {
     let fast_enter_secs = h.fast_enter_secs(now_ms);
     Profile {
         uid: u.uid,
@@ -580,12 +590,7 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> 
         growth_level: 1,
         growth_value: 0,
         collects: 0,
-        member_info: MemberInfo {
-            using: h.member_type(),
-            items,
-            near_expiration: h.membership_near_expiry(now_ms),
-            join_at: h.member_since(),
-        },
+        member_info: member_info(h, now_ms),
         previous_info: Null,
         privilege: Privilege {
             discount_goods: h.is_member(),
@@ -593,9 +598,12 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> 
             fast_enter: MonthlyFastEnter {
                 monthly_receive_times: h.monthly_cards(),
             },
-            playtime: PlaytimePrivilege {
-                daily_playtime: 0,
-                monthly_playtime: 0,
+            playtime: {
+                let (daily_playtime, monthly_playtime) = actors::commerce::member::playtime_privilege(h);
+                PlaytimePrivilege {
+                    daily_playtime,
+                    monthly_playtime,
+                }
             },
         },
         play_time_total: u.play_time_free + u.play_time_paid,
@@ -641,6 +649,9 @@ pub struct Card {
     pub target_user: Option<CardUser>,
     /// The phone that gave it to the caller ('{phone}赠送给我').
     pub from_user: Option<CardUser>,
+    /// A coupon (card_type 3): the coupon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coupon: Option<crate::routes::coupons::CouponDto>,
 }
 
 /// The other side of a given card.
@@ -666,6 +677,27 @@ pub fn card_at(c: &storage::FastEnterCard, now_ms: i64) -> Card {
         remain_give_times: c.remain_give_times,
         target_user: c.given_to.clone().map(|phone| CardUser { phone }),
         from_user: c.given_from.clone().map(|phone| CardUser { phone }),
+        coupon: None,
+    }
+}
+
+/// A coupon as a backpack card (card_type 3).
+pub fn coupon_card(c: crate::routes::coupons::CouponDto) -> Card {
+    Card {
+        id: c.id,
+        goods_title: c.goods_title.clone(),
+        expires_at: c.expires_at,
+        status: c.status,
+        card_type: 3,
+        play_type: 0,
+        minutes: 0,
+        source: c.source.clone(),
+        used_at: c.used_at,
+        near_expiration: c.near_expiration,
+        remain_give_times: 0,
+        target_user: None,
+        from_user: None,
+        coupon: Some(c),
     }
 }
 

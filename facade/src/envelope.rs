@@ -349,7 +349,18 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::CouponUnusable => err(S::CONFLICT, 20184, "优惠券不可用"),
         DomainError::OrderClosed => err(S::CONFLICT, 20185, "订单已关闭，请重新下单"),
         DomainError::PaymentNoticeRefused(_) => err(S::BAD_REQUEST, 20186, "支付通知校验失败"),
+        DomainError::CouponThreshold => err(S::CONFLICT, 20260, "未达到优惠券使用门槛"),
+        DomainError::CouponNotApplicable => err(S::CONFLICT, 20261, "该商品不可使用此优惠券"),
+        DomainError::UnknownActivity => err(S::NOT_FOUND, 20262, "活动不存在"),
+        DomainError::ActivityNotStarted => err(S::CONFLICT, 20263, "活动尚未开始"),
+        DomainError::ActivityEnded => err(S::CONFLICT, 20264, "活动已结束"),
+        DomainError::ActivityReceived => err(S::CONFLICT, 20265, "您已领取过本活动的优惠券"),
+        DomainError::MemberGrantReceived => err(S::CONFLICT, 20230, "今日会员时长已领取，明天再来吧"),
+        DomainError::MemberGrantNotHeld => err(S::FORBIDDEN, 20231, "开通会员即可每日领取会员时长"),
         DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
+        DomainError::CheckedInToday => err(S::CONFLICT, 140203, "今日已签到，明天再来吧"),
+        DomainError::UnknownTask => err(S::NOT_FOUND, 140201, "任务不存在"),
+        DomainError::TaskNotClaimable => err(S::CONFLICT, 140202, "任务未完成或奖励已领取"),
     }
 }
 
@@ -639,6 +650,12 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         OrderClosed,
         PaymentNoticeRefused(String::new()),
         Internal(String::new()),
+        CouponThreshold,
+        CouponNotApplicable,
+        UnknownActivity,
+        ActivityNotStarted,
+        ActivityEnded,
+        ActivityReceived,
     ]
 }
 

@@ -102,8 +102,8 @@ const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 /// resident size stays at the burst's high-water mark although the memory is free. A thread
 /// returns the free pages every `TRIM_EVERY` (`malloc_trim`); what the server still uses stays.
 fn release_free_memory_periodically() {
+    // The first reading at once (the gauge exists from the start), then every TRIM_EVERY.
     let spawned = std::thread::Builder::new().name("yoo-trim".into()).spawn(|| loop {
-        std::thread::sleep(TRIM_EVERY);
         // SAFETY: malloc_trim only returns the allocator's free pages and mallinfo2 only reads
         // its counters; both are safe to call from any thread at any time.
         let info = unsafe {
@@ -113,6 +113,7 @@ fn release_free_memory_periodically() {
         // What the program holds (small chunks in use plus mmapped blocks), as opposed to what
         // is resident: the gap is the allocator's free memory it could not give back.
         metrics::gauge!("yoo_heap_in_use_bytes").set((info.uordblks + info.hblkhd) as f64);
+        std::thread::sleep(TRIM_EVERY);
     });
     if let Err(e) = spawned {
         tracing::warn!(error = %e, "memory trimming thread not started");

@@ -71,8 +71,9 @@ async function machinesFree(base) {
         .on('error', reject),
     );
   });
-  const m = text.match(/^yoo_machines_free(?:\{[^}]*\})?\s+(\d+)/m);
-  return m ? Number(m[1]) : null;
+  // One series per node: the sum of them.
+  const all = [...text.matchAll(/^yoo_machines_free(?:\{[^}]*\})?\s+(\d+)/gm)];
+  return all.length ? all.reduce((sum, m) => sum + Number(m[1]), 0) : null;
 }
 
 /** Logs in, opens the game, starts on the node and waits for the ready dialog (or the queue). */

@@ -162,11 +162,19 @@ impl Browser {
 
     /// POST `body` as JSON with the CSRF header; the envelope's `data` on code 0.
     pub async fn post(&mut self, path: &str, body: &Value) -> Result<Value, Failure> {
+        self.post_with(path, body, &[]).await
+    }
+
+    /// [`Browser::post`] with `headers` besides (an `Idempotency-Key`, say).
+    pub async fn post_with(&mut self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Result<Value, Failure> {
         let mut req = self
             .http
             .post(format!("{}{path}", self.base))
             .insert_header(("cookie", self.cookie_header()))
             .insert_header(("content-type", "application/json"));
+        for (name, value) in headers {
+            req = req.insert_header((*name, *value));
+        }
         req = self.csrf_header(req);
         let req = self.browser_headers(req);
         let mut resp = req
@@ -176,6 +184,25 @@ impl Browser {
         self.keep_cookies(&resp);
         let body = resp.body().limit(1 << 20).await.map_err(|e| Failure::Transport(e.to_string()))?;
         Self::envelope(resp.status().as_u16(), &body)
+    }
+
+    /// POST with an empty body to a page whose answer is not the envelope (the sandbox pay
+    /// page's buttons): Ok when the status is a success.
+    pub async fn post_form(&mut self, path: &str) -> Result<(), Failure> {
+        let mut resp = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .send()
+            .await
+            .map_err(|e| Failure::Transport(e.to_string()))?;
+        let status = resp.status();
+        // Read the page, so the connection goes back to the pool.
+        let _ = resp.body().limit(1 << 20).await;
+        if status.is_success() {
+            Ok(())
+        } else {
+            Err(Failure::Http(status.as_u16()))
+        }
     }
 
     /// `x-csrf-token` from the `_csrfToken` cookie, or `x-skip-csrf` before login (API.md: every

@@ -39,29 +39,36 @@ impl Config {
 
     /// The phone of player `index` (0-based).
     pub fn phone(&self, index: usize) -> String {
-        let width = 11 - self.phone_prefix.len();
-        format!("{}{index:0width$}", self.phone_prefix)
+        phone(&self.phone_prefix, index)
     }
 
     /// Checks the target and the phone range; returns the base URL without a trailing slash.
     pub fn validate(&self) -> Result<String, String> {
         let base = loopback_base(&self.url)?;
-        let p = &self.phone_prefix;
-        if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("--phone-prefix {p:?}: 1 to 10 digits starting with 1"));
-        }
-        let room = 10u64.pow(11 - p.len() as u32);
-        if self.players as u64 > room {
-            return Err(format!(
-                "--phone-prefix {p} leaves room for {room} phones, fewer than {} players",
-                self.players
-            ));
-        }
+        check_phones(&self.phone_prefix, self.players)?;
         if self.players == 0 || self.concurrency == 0 {
             return Err("--players and --concurrency must be at least 1".into());
         }
         Ok(base)
     }
+}
+
+/// The phone of user `index` (0-based): `prefix` followed by the zero-padded index, 11 digits.
+pub fn phone(prefix: &str, index: usize) -> String {
+    let width = 11 - prefix.len();
+    format!("{prefix}{index:0width$}")
+}
+
+/// `prefix` is 1 to 10 digits starting with 1 and leaves room for `count` phones.
+pub fn check_phones(prefix: &str, count: usize) -> Result<(), String> {
+    if !prefix.starts_with('1') || prefix.len() > 10 || !prefix.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("--phone-prefix {prefix:?}: 1 to 10 digits starting with 1"));
+    }
+    let room = 10u64.pow(11 - prefix.len() as u32);
+    if count as u64 > room {
+        return Err(format!("--phone-prefix {prefix} leaves room for {room} phones, fewer than {count}"));
+    }
+    Ok(())
 }
 
 /// `url` as a base URL (`http://host[:port]`, no trailing slash) when its host is this machine:
@@ -216,8 +223,7 @@ impl QueueConfig {
     /// The phone of the player numbered `index`: machine holders first, then the socket players,
     /// then the rest.
     pub fn phone(&self, index: usize) -> String {
-        let width = 11 - self.phone_prefix.len();
-        format!("{}{index:0width$}", self.phone_prefix)
+        phone(&self.phone_prefix, index)
     }
 
     /// The admitted rank at which children stop freeing machines: beyond it, the machines still
@@ -228,14 +234,7 @@ impl QueueConfig {
 
     pub fn validate(&self) -> Result<String, String> {
         let base = loopback_base(&self.url)?;
-        let p = &self.phone_prefix;
-        if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("--phone-prefix {p:?}: 1 to 10 digits starting with 1"));
-        }
-        let total = self.players + self.machines;
-        if total as u64 > 10u64.pow(11 - p.len() as u32) {
-            return Err(format!("--phone-prefix {p} leaves no room for {total} phones"));
-        }
+        check_phones(&self.phone_prefix, self.players + self.machines)?;
         if self.sockets == 0 || self.machines == 0 || self.procs == 0 || self.concurrency == 0 || self.socket_concurrency == 0 {
             return Err("--sockets, --machines, --procs and the concurrencies must be at least 1".into());
         }
@@ -391,8 +390,7 @@ impl RoomConfig {
 
     /// The phone of user `index`: the host is 0, viewer `i` is `i + 1`.
     pub fn phone(&self, index: usize) -> String {
-        let width = 11 - self.phone_prefix.len();
-        format!("{}{index:0width$}", self.phone_prefix)
+        phone(&self.phone_prefix, index)
     }
 
     /// The default number of churners: each out for about a second of a four-second cycle.
@@ -402,13 +400,7 @@ impl RoomConfig {
 
     pub fn validate(&self) -> Result<String, String> {
         let base = loopback_base(&self.url)?;
-        let p = &self.phone_prefix;
-        if !p.starts_with('1') || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("--phone-prefix {p:?}: 1 to 10 digits starting with 1"));
-        }
-        if (self.viewers + 1) as u64 > 10u64.pow(11 - p.len() as u32) {
-            return Err(format!("--phone-prefix {p} leaves no room for {} phones", self.viewers + 1));
-        }
+        check_phones(&self.phone_prefix, self.viewers + 1)?;
         if self.viewers == 0 || self.procs == 0 || self.concurrency == 0 || self.socket_concurrency == 0 {
             return Err("--viewers, --procs and the concurrencies must be at least 1".into());
         }
@@ -487,6 +479,109 @@ pub fn parse_room_args(args: impl IntoIterator<Item = String>) -> Result<(RoomCo
     c.chatters = chatters.unwrap_or(c.viewers.clamp(1, 200));
     c.churners = churners.unwrap_or(RoomConfig::default_churners(c.viewers, c.chatters, c.churn));
     c.procs = procs.unwrap_or(c.viewers.div_ceil(7_000).max(1));
+    c.validate()?;
+    Ok((c, json))
+}
+
+/// One run of the purchases scenario.
+#[derive(Debug, Clone)]
+pub struct PurchaseConfig {
+    pub url: String,
+    /// Buyers, logged in before the window; orders go round-robin over them.
+    pub players: usize,
+    /// Orders created a second, in all.
+    pub rate: f64,
+    pub window: Duration,
+    /// What every order buys (`goods_code`), paid by QR through the sandbox.
+    pub goods_code: String,
+    /// Logins in flight at once.
+    pub concurrency: usize,
+    /// Orders in flight at once: past it an order due is counted as not sent (the harness
+    /// could not keep up), never queued.
+    pub max_in_flight: usize,
+    /// The server's pid, for its CPU over the window (`/proc`).
+    pub server_pid: Option<u32>,
+    pub phone_prefix: String,
+    pub timeout: Duration,
+}
+
+impl PurchaseConfig {
+    pub fn new(url: &str, players: usize, rate: f64) -> PurchaseConfig {
+        PurchaseConfig {
+            url: url.to_string(),
+            players,
+            rate,
+            window: Duration::from_secs(20),
+            goods_code: "time_300".into(),
+            concurrency: 200,
+            max_in_flight: 2_000,
+            server_pid: None,
+            phone_prefix: "152".into(),
+            timeout: Duration::from_secs(300),
+        }
+    }
+
+    /// The phone of buyer `index` (0-based).
+    pub fn phone(&self, index: usize) -> String {
+        phone(&self.phone_prefix, index)
+    }
+
+    pub fn validate(&self) -> Result<String, String> {
+        let base = loopback_base(&self.url)?;
+        check_phones(&self.phone_prefix, self.players)?;
+        if self.players == 0 {
+            return Err("--players must be at least 1".into());
+        }
+        if !(self.rate > 0.0 && self.rate <= 5_000.0) {
+            return Err(format!("--rate {}: more than 0, at most 5000 orders a second", self.rate));
+        }
+        if self.window.is_zero() || self.window > Duration::from_secs(600) {
+            return Err("--window-secs: 1 to 600".into());
+        }
+        if self.concurrency == 0 || self.max_in_flight == 0 {
+            return Err("--concurrency and --max-in-flight must be at least 1".into());
+        }
+        Ok(base)
+    }
+}
+
+pub const PURCHASE_USAGE: &str = "usage: loadtest purchases --url http://127.0.0.1:PORT --rate R [--players 200] \
+[--window-secs 20] [--goods-code time_300] [--concurrency 200] [--max-in-flight 2000] [--server-pid PID] [--phone-prefix 152] \
+[--timeout-secs 300] [--json FILE]";
+
+/// Parses the arguments after `purchases`.
+pub fn parse_purchase_args(args: impl IntoIterator<Item = String>) -> Result<(PurchaseConfig, Option<PathBuf>), String> {
+    let mut args = args.into_iter();
+    let (mut url, mut rate, mut json) = (None, None, None);
+    let mut c = PurchaseConfig::new("", 200, 0.0);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
+        match flag.as_str() {
+            "--url" => url = Some(value),
+            "--rate" => {
+                rate = Some(
+                    value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| format!("{flag}: {value:?} is not a number"))?,
+                )
+            }
+            "--players" => c.players = number(&value)? as usize,
+            "--window-secs" => c.window = Duration::from_secs(number(&value)?),
+            "--goods-code" => c.goods_code = value,
+            "--concurrency" => c.concurrency = number(&value)? as usize,
+            "--max-in-flight" => c.max_in_flight = number(&value)? as usize,
+            "--server-pid" => c.server_pid = Some(number(&value)? as u32),
+            "--phone-prefix" => c.phone_prefix = value,
+            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
+            "--json" => json = Some(PathBuf::from(value)),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    c.url = url.ok_or("--url is required")?;
+    c.rate = rate.ok_or("--rate is required (orders a second, in all)")?;
     c.validate()?;
     Ok((c, json))
 }

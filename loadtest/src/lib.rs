@@ -13,6 +13,9 @@
 //!   1,000/s, rank staleness and hand-off measured over sockets spread on child processes.
 //! - `room_scale`: the room-scale scenario (issue 9): one room, up to 19,000 viewer sockets over
 //!   child processes, chat at a set rate, churn, every message counted at every viewer.
+//! - `purchases`: the purchases scenario (issue 10): orders at a set rate paid through the
+//!   sandbox provider, creation and payment → fulfilment latency, the ledger check after.
+//! - `logins`: logging many users in, the cookies a later call needs, per-call latencies.
 //! - `probe`: the server process seen from outside (`/proc/<pid>`, `/metrics`).
 //! - `stats`: latency samples, nearest-rank percentiles, the run's shared recorder.
 //! - `report`: outcomes, the printed table and the JSON report.
@@ -24,7 +27,9 @@
 pub mod children;
 pub mod client;
 pub mod config;
+pub mod logins;
 pub mod probe;
+pub mod purchases;
 pub mod queue_scale;
 pub mod report;
 pub mod room_scale;

@@ -9,6 +9,10 @@
 //! exit status 0 when it ran and no pushed rank lied, 1 otherwise, 2 bad usage or a run that could
 //! not complete. `queue-scale-child` is the socket-holding child it starts.
 //!
+//! `loadtest purchases ...` runs the purchases scenario (see `config::PURCHASE_USAGE`); exit
+//! status 0 when every order created was fulfilled and the ledger matched every balance, 1
+//! otherwise, 2 bad usage or a run that could not complete.
+//!
 //! `loadtest room-scale ...` runs the room-scale scenario (see `config::ROOM_USAGE`); exit status
 //! 0 when every message reached every viewer present and no event was skipped, 1 otherwise, 2 bad
 //! usage or a run that could not complete. `room-scale-child` is the socket-holding child it starts.
@@ -57,6 +61,20 @@ fn main() {
                 std::process::exit(2)
             });
             let report = loadtest::room_scale::run_blocking(&config).unwrap_or_else(|e| {
+                eprintln!("loadtest: {e}");
+                std::process::exit(2)
+            });
+            print!("{}", report.table());
+            write_json(json.as_deref(), &report);
+            std::process::exit(report.exit_code());
+        }
+        Some("purchases") => {
+            args.next();
+            let (config, json) = loadtest::config::parse_purchase_args(args).unwrap_or_else(|e| {
+                eprintln!("loadtest: {e}\n{}", loadtest::config::PURCHASE_USAGE);
+                std::process::exit(2)
+            });
+            let report = loadtest::purchases::run_blocking(&config).unwrap_or_else(|e| {
                 eprintln!("loadtest: {e}");
                 std::process::exit(2)
             });

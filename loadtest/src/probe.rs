@@ -121,6 +121,15 @@ pub fn parse_metrics(text: &str) -> BTreeMap<String, f64> {
         .collect()
 }
 
+/// The sum of every series of `name` (with or without labels) in a parsed scrape.
+pub fn sum_series(metrics: &BTreeMap<String, f64>, name: &str) -> f64 {
+    metrics
+        .iter()
+        .filter(|(k, _)| k.as_str() == name || k.strip_prefix(name).is_some_and(|rest| rest.starts_with('{')))
+        .map(|(_, v)| v)
+        .sum()
+}
+
 /// `GET /metrics` of the server through `b`.
 pub async fn scrape(b: &mut Browser) -> Option<BTreeMap<String, f64>> {
     let text = b.get_text("/metrics").await.ok()?;
@@ -173,6 +182,12 @@ mod tests {
         assert_eq!(m.get("yoo_rank_refresh_seconds_sum"), Some(&1.5));
         assert_eq!(m.get("yoo_rank_refresh_seconds{quantile=\"0.99\"}"), Some(&0.012));
         assert_eq!(m.get("yoo_players_waiting"), Some(&100000.0));
+        let labelled = parse_metrics(
+            "yoo_queue_admissions_total{node=\"1\",lane=\"normal\"} 7\nyoo_queue_admissions_total{node=\"2\",lane=\"vip\"} 3\n\
+             yoo_queue_admissions_totally 100\n",
+        );
+        assert_eq!(sum_series(&labelled, "yoo_queue_admissions_total"), 10.0);
+        assert_eq!(sum_series(&m, "yoo_players_waiting"), 100000.0);
     }
 
     #[test]

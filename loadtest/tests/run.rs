@@ -49,4 +49,39 @@ async fn twenty_players_share_two_machines() {
         assert_eq!(counted(step), 20, "{step}");
     }
     assert_eq!(counted("wait READY") + report.ready_at_start, 20);
+
+    // After 20 users: every series has HELP text and bounded labels (no user, session or
+    // room id: a label's values are kinds, routes, node ids and lanes).
+    let text = loadtest::client::Browser::new(&server.url, "metrics")
+        .get_text("/metrics")
+        .await
+        .unwrap();
+    assert_bounded_metrics(&text);
+}
+
+/// Every `# TYPE` has its `# HELP`; every label is one of the bounded ones; numbers only where
+/// the label is a status, a node or a bucket; and few series in all.
+fn assert_bounded_metrics(text: &str) {
+    const LABELS: &[&str] = &[
+        "route", "method", "status", "state", "reason", "kind", "node", "lane", "outcome", "provider", "quantile", "le",
+    ];
+    const NUMERIC: &[&str] = &["status", "node", "quantile", "le"];
+    for line in text.lines().filter(|l| l.starts_with("# TYPE ")) {
+        let name = line.split_whitespace().nth(2).unwrap();
+        assert!(text.contains(&format!("# HELP {name} ")), "{name} has no HELP text");
+    }
+    let samples: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+    assert!(samples.len() < 600, "{} series", samples.len());
+    for sample in samples {
+        let Some((_, labels)) = sample.split_once('{') else { continue };
+        let labels = labels.rsplit_once('}').unwrap().0;
+        for pair in labels.split("\",").filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once("=\"").unwrap();
+            let value = value.trim_end_matches('"');
+            assert!(LABELS.contains(&name), "label {name} in {sample}");
+            if !NUMERIC.contains(&name) {
+                assert!(value.parse::<f64>().is_err(), "a number as {name} in {sample}");
+            }
+        }
+    }
 }

@@ -23,23 +23,30 @@
 
 use std::sync::Arc;
 
+pub mod activity;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 mod error;
+pub mod member;
+pub mod missions;
 pub mod model;
 pub mod repo;
 pub mod seed;
+pub mod seed_coupons;
 mod sqlite;
 #[cfg(test)]
 mod tests;
 
 pub use error::{Error, Result};
 pub use model::{
-    Asset, CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
-    NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, OrderState, PaymentCallback, PendingCode, PhoneGuard, PlayCharge, Played,
-    QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, Settled, User, Wallet,
+    Asset, CounterKey, Coupon, CouponSpec, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry,
+    LedgerMismatch, LoginSession, MonthlyClaim, NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, OrderState, PaymentCallback,
+    PendingCode, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, Settled, User, Wallet,
+    COUPON_UNUSABLE,
 };
-pub use repo::{AssetRepo, CommerceRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, RoomRepo, SmsRepo, UserRepo};
+pub use repo::{
+    AssetRepo, CommerceRepo, CouponRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, PackageRepo, RoomRepo, SmsRepo, UserRepo,
+};
 
 /// Every repository of one backend, cheap to clone and share between threads.
 #[derive(Clone)]
@@ -53,6 +60,10 @@ pub struct Store {
     pub sms: Arc<dyn SmsRepo>,
     pub rooms: Arc<dyn RoomRepo>,
     pub commerce: Arc<dyn CommerceRepo>,
+    pub coupons: Arc<dyn CouponRepo>,
+    pub activity: Arc<dyn activity::ActivityRepo>,
+    pub member: Arc<dyn member::MemberRepo>,
+    pub missions: Arc<dyn missions::MissionRepo>,
 }
 
 impl Store {

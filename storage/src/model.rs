@@ -321,6 +321,8 @@ pub enum Asset {
     TimeCards,
     /// An entitlement of this kind: its balance is its `expires_at` (ms; 0 when never granted).
     Entitlement(String),
+    /// Unused coupons (their count; a reservation by an open order changes nothing).
+    Coupons,
 }
 
 impl Asset {
@@ -333,6 +335,7 @@ impl Asset {
             Asset::Cards => "cards".into(),
             Asset::TimeCards => "time_cards".into(),
             Asset::Entitlement(kind) => format!("ent:{kind}"),
+            Asset::Coupons => "coupons".into(),
         }
     }
 
@@ -344,9 +347,22 @@ impl Asset {
             "play_paid" => Asset::PlayPaid,
             "cards" => Asset::Cards,
             "time_cards" => Asset::TimeCards,
+            "coupons" => Asset::Coupons,
             other => Asset::Entitlement(other.strip_prefix("ent:")?.to_owned()),
         })
     }
+}
+
+/// A balance its ledger does not replay to (the whole-ledger check).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerMismatch {
+    pub uid: i64,
+    /// The asset's key (`coins`, `play_paid`, an entitlement kind...).
+    pub asset: String,
+    /// The sum of the asset's entries.
+    pub replayed: i64,
+    /// The balance stored.
+    pub stored: i64,
 }
 
 /// One change of one balance, written in the same transaction as the change. Replaying a
@@ -571,3 +587,47 @@ pub enum Settled {
     /// The order was paid and fulfilled before: nothing changed.
     Already(Order),
 }
+
+/// A kind of coupon: what a grant copies into each coupon it makes (commerce.md §3 "Coupon").
+#[derive(Debug, Clone, PartialEq)]
+pub struct CouponSpec {
+    /// The kind's code (`sid`).
+    pub sid: String,
+    pub title: String,
+    /// The one goods it applies to ("" any goods of `goods_types`).
+    pub goods_code: String,
+    /// The goods types it applies to (empty: any).
+    pub goods_types: Vec<i32>,
+    /// fen off.
+    pub face_value: i64,
+    /// fen the order must reach (0: no threshold).
+    pub min_order_money: i64,
+    /// Supermarket exclusive (a label).
+    pub supermarket: bool,
+    /// Days it stays usable: until 23:59:59 (UTC+8) of the day that many days after the grant's.
+    pub valid_days: i64,
+}
+
+/// A coupon a user owns (the backpack's card_type 3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coupon {
+    pub id: i64,
+    pub uid: i64,
+    pub spec: CouponSpec,
+    /// 0 unused, 1 used, 3 invalidated (an unused coupon past `expires_at` reads expired, 2).
+    pub status: i32,
+    /// ms
+    pub expires_at: i64,
+    pub created_at: i64,
+    pub used_at: Option<i64>,
+    /// The order that used it.
+    pub used_order: Option<String>,
+    /// The open order holding it.
+    pub reserved_by: Option<String>,
+    /// Where it came from: welcome, activity:{id}, grant.
+    pub source: String,
+}
+
+/// The Conflict message of a coupon an order cannot hold (another user's, used, expired, or
+/// held by another open order): the order is not created.
+pub const COUPON_UNUSABLE: &str = "coupon unusable";

@@ -12,9 +12,9 @@
 //! processes, can neither spend one thing twice nor take a balance below zero.
 
 use crate::model::{
-    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LoginSession, MonthlyClaim,
-    NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock,
-    RoomRecord, RoomReport, Settled, User, Wallet,
+    CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LedgerMismatch, LoginSession,
+    MonthlyClaim, NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played,
+    QualityReport, RoomBlock, RoomRecord, RoomReport, Settled, User, Wallet,
 };
 use crate::Result;
 
@@ -121,7 +121,7 @@ pub trait GameSessionRepo: Send + Sync {
 /// Every write is one atomic, conditional step: a failed call writes nothing. Every change of a
 /// balance (play time free and paid, an entitlement's expiry, the unused cards) appends its
 /// ledger entry ([`CommerceRepo::ledger`]) in the same transaction.
-pub trait AssetRepo: Send + Sync {
+pub trait AssetRepo: Send + Sync + PackageRepo {
     /// Adds minutes (each >= 0, else Conflict) to the user's free and paid play time; NotFound
     /// if no such user; Conflict if a balance would overflow. Returns the user after. `now` is
     /// the ledger entries' time.
@@ -279,4 +279,35 @@ pub trait CommerceRepo: Send + Sync {
     /// `balance_after`) differs from the stored balance, as `(asset, replayed, stored)`; empty
     /// when they match.
     fn ledger_mismatches(&self, uid: i64) -> Result<Vec<(String, i64, i64)>>;
+    /// [`CommerceRepo::ledger_mismatches`] of every user who has a ledger entry, in one
+    /// transaction: (users checked, each mismatch).
+    fn ledger_check_all(&self) -> Result<(u64, Vec<LedgerMismatch>)>;
+}
+
+use crate::model::{Coupon, CouponSpec};
+
+/// Coupons (the backpack's card_type 3) and the limited-time activities' receipts. Using a
+/// coupon is the order's business (`CommerceRepo`: an order holds it from its creation, uses it
+/// in the transaction that fulfils it, lets it go when it expires or is cancelled); each grant
+/// and use writes its ledger entry (`coupons`) in the same transaction.
+pub trait CouponRepo: Send + Sync {
+    /// Gives the user one coupon of each `(spec, expires_at)`, with one ledger entry; NotFound
+    /// if no such user.
+    fn grant_coupons(&self, uid: i64, coupons: &[(CouponSpec, i64)], source: &str, now: i64) -> Result<Vec<Coupon>>;
+    /// The user's coupons, every status, oldest first.
+    fn coupons(&self, uid: i64) -> Result<Vec<Coupon>>;
+    fn coupon(&self, id: i64) -> Result<Option<Coupon>>;
+    /// The user receives an activity's coupons: once per (activity, user). None (nothing
+    /// written) when received before.
+    fn receive_activity(&self, uid: i64, activity_id: i64, coupons: &[(CouponSpec, i64)], now: i64) -> Result<Option<Vec<Coupon>>>;
+}
+
+/// The daily and night packages' history (commerce.md §2.7), beside what a player owns.
+pub trait PackageRepo: Send + Sync {
+    /// The user's latest run of entitlement `kind`, expired or not (None if never held).
+    fn latest_entitlement(&self, uid: i64, kind: &str) -> Result<Option<Entitlement>>;
+    /// How many minutes were charged under a package window (`play_charges.package`) in
+    /// `[from, to)` at an hour of the day (UTC+8) in `hours` (`start..end`, wrapping past
+    /// midnight when `start > end`).
+    fn package_minutes(&self, uid: i64, from: i64, to: i64, hours: (i64, i64)) -> Result<i64>;
 }

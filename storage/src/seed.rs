@@ -235,10 +235,10 @@ pub fn shop() -> (Vec<Goods>, Vec<(String, i64, i32)>) {
         // The upgrade (VIP_UPGRADE 21).
         goods(201, "vip2vvip_31d", 21, "VIP升级VVIP", "31天", 2000, days("vvip", 31), "补差价升级为VVIP会员"),
         // Packages (DAILY_PACKAGE 27, NIGHT_PACKAGE 22).
-        goods(211, "daily_1d", 27, "日卡畅玩1天", "1天", 600, days("daily", 1), "每日08:00-24:00不限时长畅玩"),
-        Goods { crossed_price: 4200, ..goods(212, "daily_7d", 27, "日卡畅玩7天", "7天", 3000, days("daily", 7), "每日08:00-24:00不限时长畅玩") },
-        goods(221, "night_1d", 22, "夜卡畅玩1天", "1天", 500, days("night", 1), "每晚23:00-次日07:00不限时长畅玩"),
-        Goods { crossed_price: 3500, ..goods(222, "night_7d", 22, "夜卡畅玩7天", "7天", 2500, days("night", 7), "每晚23:00-次日07:00不限时长畅玩") },
+        Goods { face_value: 1, member_price: 500, ..goods(211, "daily_1d", 27, "日卡畅玩1天", "1天", 600, days("daily", 1), "每日08:00-24:00不限时长畅玩") },
+        Goods { face_value: 7, crossed_price: 4200, ..goods(212, "daily_7d", 27, "日卡畅玩7天", "7天", 3000, days("daily", 7), "每日08:00-24:00不限时长畅玩") },
+        Goods { face_value: 1, ..goods(221, "night_1d", 22, "夜卡畅玩1天", "1天", 500, days("night", 1), "每晚23:00-次日07:00不限时长畅玩") },
+        Goods { face_value: 7, crossed_price: 3500, ..goods(222, "night_7d", 22, "夜卡畅玩7天", "7天", 2500, days("night", 7), "每晚23:00-次日07:00不限时长畅玩") },
         // Retention offer while queued.
         Goods { crossed_price: 300, ..goods(231, "detain_card", 3, "限时加速卡", "1张", 190, GoodsGrant::Cards { count: 1 }, "限时优惠，购买后立即加速") },
     ];
@@ -253,6 +253,7 @@ pub fn shop() -> (Vec<Goods>, Vec<(String, i64, i32)>) {
     renew_vip.cycleable = true;
     renew_vip.first_price = 1500;
     all.extend([renew_vvip, renew_vip]);
+    all.extend(game_packages());
 
     let sections: &[(&str, &[i64])] = &[
         ("shop_card_time", &[101, 102, 103, 104]),
@@ -268,12 +269,44 @@ pub fn shop() -> (Vec<Goods>, Vec<(String, i64, i32)>) {
         ("shop_card_day", &[211, 212]),
         ("shop_card_night", &[221, 222]),
         ("queue_detainment_goods", &[231, 122]),
+        ("game_package_19", &[401]),
     ];
     let sections = sections
         .iter()
         .flat_map(|(key, ids)| ids.iter().enumerate().map(|(i, id)| ((*key).to_owned(), *id, i32::try_from(i).unwrap_or(0))))
         .collect();
     (all, sections)
+}
+
+/// The game subscription packages (GAME_PACKAGE 9, commerce.md §2.6): one per subscription
+/// game of the default configuration (19), listed in section `game_package_{game}`, with its
+/// 1, 3 and 12 month options (ids `401 + 1..=3`, `face_value` in months) each granting
+/// `sub:{game}` for 31 days a month.
+fn game_packages() -> Vec<Goods> {
+    let (id, game, title) = (401, 19, "沙海商队订阅包");
+    let intro = "订阅期内畅玩包内游戏\n到期后需续订";
+    let kind = format!("sub:{game}");
+    let mut top = goods(id, &format!("sub_{game}"), 9, title, "1个月", 1800, days(&kind, 31), intro);
+    top.crossed_price = 2000;
+    let mut all = vec![top];
+    for (n, (months, retail, crossed)) in [(1, 1800, 2000), (3, 4800, 6000), (12, 16800, 24000)].into_iter().enumerate() {
+        let n = i64::try_from(n).unwrap_or(0) + 1;
+        let mut g = goods(
+            id + n,
+            &format!("sub_{game}_{months}m"),
+            9,
+            &format!("{title}·{months}个月"),
+            &format!("{months}个月"),
+            retail,
+            days(&kind, 31 * months),
+            intro,
+        );
+        g.face_value = months;
+        g.crossed_price = crossed;
+        g.parent_id = Some(id);
+        all.push(g);
+    }
+    all
 }
 
 #[cfg(test)]

@@ -525,3 +525,33 @@ fn user_flags() {
     let dir = TempDir::new("user-flags");
     conformance::user_flags(&open(dir.path()));
 }
+
+// The whole-database ledger check passes after grants and finds a balance changed behind the
+// ledger's back.
+#[test]
+fn ledger_check_finds_a_balance_changed_behind_the_ledger() {
+    let dir = TempDir::new("ledger-check");
+    let store = open(dir.path());
+    let a = store.users.get_or_create_by_phone("13800000091", "甲", 1_000).expect("user").0.uid;
+    let b = store.users.get_or_create_by_phone("13800000092", "乙", 1_000).expect("user").0.uid;
+    for uid in [a, b] {
+        let grants = [
+            crate::GoodsGrant::Coins { amount: 500 },
+            crate::GoodsGrant::PlayTime { minutes: 60 },
+        ];
+        store.commerce.grant(uid, &grants, "test", "t1", 2_000).expect("grant");
+    }
+    assert_eq!(store.commerce.ledger_check_all().expect("check"), (2, vec![]));
+    raw(dir.path())
+        .execute("UPDATE wallets SET coins = coins + 1 WHERE uid = ?1", [b])
+        .expect("tamper");
+    let (users, bad) = store.commerce.ledger_check_all().expect("check");
+    assert_eq!(users, 2);
+    let expected = crate::LedgerMismatch {
+        uid: b,
+        asset: "coins".into(),
+        replayed: 500,
+        stored: 501,
+    };
+    assert_eq!(bad, vec![expected]);
+}

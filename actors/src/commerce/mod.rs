@@ -2,7 +2,10 @@
 //!
 //! - `pricing`: §4.5 as plain functions over fen.
 //! - `paytype`: the pay methods and §4.2's filtering.
+//! - `coupon`: the coupon rules (§4.6, §5) and the activities' status (§4.13).
+//! - `tiers`: the merchant cart's tier prices (§4.5).
 //! - `order`: the order state machine and what a QR poll answers.
+//! - `mission`: check-in and tasks (their rules, the platform's calls, the task event hook).
 //! - here: [`Shop`], what the platform's commerce calls share (the payment provider, the QR
 //!   tickets, the order watchers that wake long polls), and [`OrderDesk`], the actor that owns
 //!   the orders' expiry timers (engine timers on tokio time, re-armed from storage when it
@@ -10,9 +13,14 @@
 //!
 //! The calls themselves are `Platform`'s (`platform_commerce.rs`).
 
+pub mod activity;
+pub mod coupon;
+pub mod member;
+pub mod mission;
 pub mod order;
 pub mod paytype;
 pub mod pricing;
+pub mod tiers;
 
 use std::collections::HashMap;
 use std::sync::Arc;

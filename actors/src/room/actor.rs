@@ -98,6 +98,8 @@ pub struct RoomActorState {
     /// Each member's position when they entered (their entry answer's offset): a watch may not
     /// resume from before it.
     entered: HashMap<i64, u64>,
+    /// This room's part of `yoo_room_viewers` (the watches it counts now).
+    viewers_counted: f64,
 }
 
 /// A member's profile as rooms show it: the user, their flags and whether they hold a
@@ -195,6 +197,7 @@ impl Actor for RoomActor {
             host_sub: Some(host_sub),
             record,
             entered: HashMap::new(),
+            viewers_counted: 0.0,
         };
         self.list(&mut state);
         Ok(state)
@@ -208,6 +211,7 @@ impl Actor for RoomActor {
             self.ctx.relay_controllers.lock().remove(&relay);
         }
         metrics::gauge!("yoo_rooms_open").decrement(1.0);
+        metrics::gauge!("yoo_room_viewers").decrement(state.viewers_counted);
         let dd_rid = state.record.dd_rid;
         let mut index = self.ctx.room_index.lock();
         index.listing.remove(&dd_rid);
@@ -296,6 +300,11 @@ impl Actor for RoomActor {
                 let _ = state.st.leave(uid, now);
                 self.after(&me, state, now).await;
             }
+        }
+        let viewers = state.fan.len() as f64;
+        if viewers != state.viewers_counted {
+            metrics::gauge!("yoo_room_viewers").increment(viewers - state.viewers_counted);
+            state.viewers_counted = viewers;
         }
         Ok(())
     }

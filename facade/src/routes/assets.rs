@@ -69,11 +69,35 @@ pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query
                 .collect::<Result<_, _>>()?,
         ),
     };
+    if card_type == 3 {
+        return coupon_page(&state, caller.0.uid, status, page, page_size).await;
+    }
     let (cards, now) = state.platform.backpack(caller.0.uid).await?;
     let mut shown: Vec<Card> = cards
         .iter()
         .map(|c| dto::card_at(c, now))
         .filter(|c| card_type == 1 && types.as_ref().is_none_or(|t| t.contains(&c.play_type)))
+        .filter(|c| match status {
+            0 => c.status == 0,
+            1 => c.status == 1 || c.status == 3,
+            _ => c.status == 2,
+        })
+        .collect();
+    if status == 0 {
+        shown.sort_by_key(|c| (c.expires_at, c.id));
+    }
+    let total = shown.len();
+    let skip = usize::try_from((page - 1) * page_size).unwrap_or(usize::MAX);
+    let data = shown.into_iter().skip(skip).take(page_size as usize).collect();
+    Ok(ok(CardList { total, data, ts: ts() }))
+}
+
+/// The backpack's coupons tab (card_type 3): each a card whose `coupon` carries the coupon.
+async fn coupon_page(state: &AppState, uid: i64, status: i64, page: i64, page_size: i64) -> ApiResult<CardList> {
+    let (coupons, now) = state.platform.my_coupons(uid).await?;
+    let mut shown: Vec<Card> = coupons
+        .iter()
+        .map(|c| dto::coupon_card(super::coupons::coupon_dto(c, 1, now)))
         .filter(|c| match status {
             0 => c.status == 0,
             1 => c.status == 1 || c.status == 3,
@@ -108,10 +132,12 @@ refusals!(CardTotalRefusals: common::logged_in());
 pub async fn card_total(state: web::Data<AppState>, caller: Caller) -> ApiResult<CardTotal> {
     let (cards, now) = state.platform.backpack(caller.0.uid).await?;
     let card = cards.iter().filter(|c| c.status == 0 && c.expires_at > now).count();
+    let (coupons, now) = state.platform.my_coupons(caller.0.uid).await?;
+    let coupon = coupons.iter().filter(|c| actors::commerce::coupon::status_at(c, now) == 0).count();
     Ok(ok(CardTotal {
         card,
         gift: 0,
-        coupon: 0,
+        coupon,
         ts: ts(),
     }))
 }
@@ -289,7 +315,7 @@ pub struct GrantBody {
     count: Option<i64>,
 }
 
-refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLoggedIn);
+refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLoggedIn, DomainError::PhoneEmpty, DomainError::PhoneMalformed);
 
 /// Dev mode only: an operator grants a player something through the same path a purchase uses.
 /// `kind`: vip, vvip, tyvip, tyschvip, daily, night, fast_enter, sub:{game} (days), card (count),

@@ -113,6 +113,7 @@ pub async fn config_list(
         "app_settings" => vec![("org_channel", "{}".into())],
         "youth_mode" => vec![("enabled", "0".into())],
         "coupon_group" => vec![],
+        "activity_config" => super::activity::config_pairs(&state, now).await?,
         _ => return Err(ApiError::bad_request()),
     };
     Ok(ok(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))

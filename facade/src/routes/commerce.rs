@@ -124,7 +124,7 @@ fn month_price(g: &storage::Goods) -> i64 {
     }
 }
 
-fn goods_dto(item: &GoodsItem) -> GoodsDto {
+pub(crate) fn goods_dto(item: &GoodsItem) -> GoodsDto {
     let g = &item.goods;
     let (kind, amount) = g.grant.to_parts();
     let months = item.speci.first().map_or(g.face_value, |s| s.face_value);
@@ -183,9 +183,9 @@ pub struct SectionQuery {
     /// shop_time_useup_yoodo, shop_time_hangup_yoodo, shop_vvip, shop_vip, vip2vvip,
     /// shop_card_day, shop_card_night, queue_detainment_goods.
     section_key: String,
-    /// Accepted for the SKU-list reading (§7); every goods of the section is listed.
+    /// The SKU-list reading (§7, e.g. the packages' `page_size=1`): at most this many goods
+    /// (1..=100); every goods of the section without it.
     #[serde(default)]
-    #[allow(dead_code)]
     page_size: Option<u32>,
 }
 
@@ -206,7 +206,12 @@ refusals!(SectionRefusals: common::input(), common::maybe_logged_in(), common::i
 #[utoipa::path(params(SectionQuery), responses((status = 200, body = Envelope<SectionGoods>), SectionRefusals))]
 #[get("/api/web/v1/section/goods")]
 pub async fn section_goods(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<SectionQuery>) -> ApiResult<SectionGoods> {
-    let items = state.platform.section(&q.section_key).await?;
+    let mut items = state.platform.section(&q.section_key).await?;
+    match q.page_size {
+        None => {}
+        Some(n @ 1..=100) => items.truncate(n as usize),
+        Some(_) => return Err(ApiError::bad_request()),
+    }
     let prices = state
         .platform
         .unit_prices(
@@ -264,7 +269,7 @@ pub struct CouponQuery {
     goods_code: String,
     /// 1–100.
     goods_num: i64,
-    /// A coupon to apply (none exists yet: any but 0 is 20184).
+    /// A coupon to apply (0 or absent: none).
     #[serde(default)]
     #[param(value_type = Option<i64>)]
     coupon_id: Option<Id>,
@@ -274,7 +279,7 @@ pub struct CouponQuery {
 /// (§4.5). Amounts in fen.
 #[derive(Serialize, ToSchema)]
 pub struct CouponSummary {
-    /// The coupons applied (none exist yet).
+    /// The coupon applied (none or one).
     pub use_coupons: Vec<CouponDto>,
     /// fen off by coupons.
     pub discount_money: i64,
@@ -282,7 +287,7 @@ pub struct CouponSummary {
     pub month_price: i64,
     /// What the submit charges, fen.
     pub pay_money: i64,
-    /// How many of the caller's coupons fit (none exist yet).
+    /// How many of the caller's coupons fit this purchase (usable 1).
     pub usable_num: i64,
     /// The unit price used (the member price for holders of the privilege), fen.
     pub unit_price: i64,
@@ -292,41 +297,31 @@ pub struct CouponSummary {
     pub savings: i64,
 }
 
-/// A coupon (commerce.md §3). None exist yet (the coupon issue adds them); the shape is the spec's.
-#[derive(Serialize, ToSchema)]
-pub struct CouponDto {
-    pub id: i64,
-    pub goods_title: String,
-    pub goods_code: String,
-    /// fen
-    pub face_value: i64,
-    /// 0 or less: not selectable (-1 threshold not reached, -2 goods not applicable).
-    pub usable: i64,
-    /// fen
-    pub min_order_money: i64,
-    /// ms
-    pub expires_at: i64,
-}
+pub use super::coupons::CouponDto;
 
 refusals!(CouponCheckRefusals: common::input(), common::maybe_logged_in(), common::internal(), DomainError::UnknownGoods,
-    DomainError::BadQuantity, DomainError::CouponUnusable);
+    DomainError::BadQuantity, DomainError::CouponUnusable, DomainError::CouponThreshold, DomainError::CouponNotApplicable);
 
-/// The price of a purchase as the submit will charge it (§4.5: the member price for members,
-/// the first price of an auto-renew goods), and the coupons that apply (none exist yet).
+/// The price of a purchase as the submit will charge it (§4.5: the coupon price, the first
+/// price of an auto-renew goods, the member price for members), with the coupon `coupon_id`
+/// applied (refused as the submit would refuse it) and how many of the caller's coupons fit.
 #[utoipa::path(params(CouponQuery), responses((status = 200, body = Envelope<CouponSummary>), CouponCheckRefusals))]
 #[get("/api/v3/payment/coupon/check")]
 pub async fn coupon_check(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<CouponQuery>) -> ApiResult<CouponSummary> {
-    if q.coupon_id.is_some_and(|c| c.0 != 0) {
-        return Err(actors::DomainError::CouponUnusable.into());
-    }
     let item = state.platform.goods_item(Some(q.goods_code.clone()), None).await?;
-    let price = state.platform.quote(caller.0.map(|l| l.uid), &item.goods, q.goods_num).await?;
+    let uid = caller.0.map(|l| l.uid);
+    let quote = state
+        .platform
+        .coupon_quote(uid, &item.goods, q.goods_num, q.coupon_id.map(|c| c.0))
+        .await?;
+    let now = state.platform.clock().now_ms();
+    let price = quote.price;
     Ok(ok(CouponSummary {
-        use_coupons: vec![],
-        discount_money: 0,
+        use_coupons: quote.applied.iter().map(|c| super::coupons::coupon_dto(c, 1, now)).collect(),
+        discount_money: quote.before - price.pay,
         month_price: month_price(&item.goods),
         pay_money: price.pay,
-        usable_num: 0,
+        usable_num: quote.offered.iter().filter(|o| o.usable == 1).count() as i64,
         unit_price: price.unit,
         retail_total: price.retail_total,
         savings: price.savings,
@@ -400,6 +395,8 @@ pub struct OrderDto {
     pub expires_at: i64,
     /// ms
     pub paid_at: Option<i64>,
+    /// The coupon the order holds (used once it is paid).
+    pub coupon_id: Option<i64>,
 }
 
 fn order_dto(o: &storage::Order) -> OrderDto {
@@ -421,6 +418,7 @@ fn order_dto(o: &storage::Order) -> OrderDto {
         created_at: n.created_at,
         expires_at: n.expires_at,
         paid_at: o.paid_at,
+        coupon_id: n.coupon_id,
     }
 }
 
@@ -449,7 +447,7 @@ fn idempotency_key(req: &HttpRequest, uid: i64, body: &SubmitBody, now_ms: i64) 
 
 refusals!(SubmitRefusals: common::input(), common::logged_in(), common::internal(), DomainError::UnknownGoods,
     DomainError::BadQuantity, DomainError::PayMethodUnavailable, DomainError::CouponUnusable, DomainError::InsufficientCoins,
-    DomainError::OrderClosed);
+    DomainError::OrderClosed, DomainError::CouponThreshold, DomainError::CouponNotApplicable);
 
 /// Submits a purchase: one order per idempotency key. Paid with coins (`yunyoubi`) it is
 /// fulfilled at once (`exchanged`); otherwise it waits for its payment (`qrcode/generate`).

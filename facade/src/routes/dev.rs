@@ -11,6 +11,7 @@ use crate::AppState;
 /// Routes these paths (dev mode only).
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(sms_outbox).service(super::assets::dev_grant).service(user_flags);
+    cfg.service(super::coupons::dev_coupon_grant);
 }
 
 #[derive(Deserialize, IntoParams)]

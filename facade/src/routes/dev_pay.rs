@@ -19,7 +19,11 @@ use crate::AppState;
 
 /// Routes these paths (dev mode only).
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(pay_page).service(pay_confirm).service(pay_cancel).service(delivery);
+    cfg.service(pay_page)
+        .service(pay_confirm)
+        .service(pay_cancel)
+        .service(delivery)
+        .service(ledger_check);
 }
 
 fn esc(s: &str) -> String {
@@ -126,6 +130,49 @@ pub async fn delivery(state: web::Data<AppState>, body: web::Json<DeliveryBody>)
     Ok(ok(DeliveryBody {
         delivery: plan.delivery,
         delay_ms: plan.delay_ms,
+    }))
+}
+
+/// A balance that its ledger does not replay to.
+#[derive(Serialize, ToSchema)]
+pub struct LedgerMismatch {
+    pub uid: i64,
+    /// coins, yoodo, play_free, play_paid, cards, time_cards or an entitlement kind.
+    pub asset: String,
+    /// The sum of the asset's ledger entries.
+    pub replayed: i64,
+    /// The balance stored.
+    pub stored: i64,
+}
+
+/// The whole ledger replayed against every balance.
+#[derive(Serialize, ToSchema)]
+pub struct LedgerCheck {
+    /// Users with at least one ledger entry, all checked.
+    pub users: u64,
+    /// Empty when every balance equals its replayed ledger.
+    pub mismatches: Vec<LedgerMismatch>,
+}
+
+refusals!(LedgerCheckRefusals: common::internal());
+
+/// Replays every user's ledger against their balances in one transaction (the check a load
+/// run ends with).
+#[utoipa::path(responses((status = 200, body = Envelope<LedgerCheck>), LedgerCheckRefusals))]
+#[get("/api/dev/ledger/check")]
+pub async fn ledger_check(state: web::Data<AppState>) -> ApiResult<LedgerCheck> {
+    let (users, bad) = state.platform.ledger_check().await?;
+    Ok(ok(LedgerCheck {
+        users,
+        mismatches: bad
+            .into_iter()
+            .map(|m| LedgerMismatch {
+                uid: m.uid,
+                asset: m.asset,
+                replayed: m.replayed,
+                stored: m.stored,
+            })
+            .collect(),
     }))
 }
 

@@ -43,6 +43,9 @@ pub struct Login {
     code: String,
     #[serde(default)]
     device_no: String,
+    /// The inviter's code a landing page carried (bound only when this login creates the user).
+    #[serde(default)]
+    invite_code: String,
 }
 
 /// One item of the registration gift (commerce.md §2.9).
@@ -73,6 +76,9 @@ pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::J
         .passport()
         .login(body.cellphone.trim(), body.code.trim(), &device)
         .await?;
+    if created {
+        super::activity::bind_at_registration(&state, user.uid, &body.invite_code).await;
+    }
     let mut resp = HttpResponse::Ok();
     set_login_cookies(&mut resp, &session, state.security.secure_cookies);
     Ok(resp.json(ok(LoginResult {
@@ -120,8 +126,9 @@ refusals!(ProfileRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<Profile>), ProfileRefusals))]
 #[get("/api/user/profile")]
 pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult<Profile> {
-    let user = state.platform.passport().user(caller.0.uid).await?;
+    // holdings first: reading them takes back expired member grants the user then shows
     let holdings = state.platform.holdings(caller.0.uid).await?;
+    let user = state.platform.passport().user(caller.0.uid).await?;
     let wallet = state.platform.wallet(user.uid).await?;
     Ok(ok(dto::profile(&user, &holdings, wallet, state.platform.clock().now_ms())))
 }

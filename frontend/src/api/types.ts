@@ -78,3 +78,49 @@ export type QueryOf<P extends keyof paths> = paths[P]['get'] extends { parameter
     ? never
     : { [K in keyof NonNullable<Q>]?: string | number | boolean | null }
   : never;
+
+/** A coupon (commerce.md §3) as the purchase's coupon list and the backpack read it. */
+export type Coupon = Schemas['CouponDto'];
+/** The coupon summary of a purchase: the price with the chosen coupon (commerce.md §4.5, §4.6). */
+export type CouponSummary = Schemas['CouponSummary'];
+/** The limited-time coupon activity (commerce.md §2.16). */
+export type CouponActivity = Schemas['ActivityItem'];
+/** The recharge-gift activity (its title shows in the coin pay method's tooltip). */
+export type RechargeGive = Schemas['RechargeGiveDto'];
+/** A lottery: its prizes (lotteryItemList) and the caller's draws left today. */
+export type LotteryInfo = Schemas['LotteryDto'];
+/** A draw's result. */
+export type DrawResult = Schemas['DrawResult'];
+/** A page of lottery draws (rows, pageSize, totalRows). */
+export type DrawRecords = Schemas['DrawRecords'];
+/** The invite activity: invite_config, filterStatus, the caller's code, link and counts. */
+export type InviteData = Schemas['InviteData'];
+export type InviteRewardDto = Schemas['InviteRewardDto'];
+/** A page of invited friends. */
+export type InviteRecords = Schemas['InviteRecords'];
+/** /api/v3/user/member/info: the memberships in use and those that lapsed. */
+export type MemberInfoView = Schemas['MemberInfoView'];
+/** /api/v3/member/privileges: the privilege comparison (normal / vip / vvip). */
+export type PrivilegeTable = Schemas['PrivilegeTable'];
+export type PrivilegeRowView = Schemas['PrivilegeRowView'];
+/** /api/member/playtime/receive: the member play time received. */
+export type MemberPlaytime = Schemas['MemberPlaytime'];
+// Check-in and tasks (commerce.md §2.11, §2.12).
+/** The check-in dialog's data. */
+export type SignInfo = Schemas['SignInfo'];
+export type SignItem = Schemas['SignItem'];
+/** What a check-in made. */
+export type SignResult = Schemas['SignResult'];
+/** A task with the user's progress. */
+export type MissionTask = Schemas['Task'];
+export type TaskRewardConfig = Schemas['RewardConfig'];
+/** A daily or night package of the player (night-play/info, night-play/all). */
+export type NightPlay = Schemas['NightPlay'];
+/** A keyed configuration's HTML content (daily_play, allnight_play). */
+export type ConfigContent = Schemas['ConfigContent'];
+/** One order of the purchase records (user/order). */
+export type OrderRecord = Schemas['OrderRecord'];
+/** One of the player's subscriptions (user/subscription). */
+export type Subscription = Schemas['SubscriptionDto'];
+/** A subscription package's zone: the package and the games it unlocks. */
+export type PackageZone = Schemas['PackageZone'];

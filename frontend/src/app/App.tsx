@@ -20,6 +20,16 @@ const BackpackPage = lazyPage(() => import('../features/backpack/components/Back
 const UserPage = lazyPage(() => import('../features/user/components/UserPage'), 'UserPage');
 const NotFoundPage = lazyPage(() => import('../features/layout/components/NotFoundPage'), 'NotFoundPage');
 const OldBrowserPage = lazyPage(() => import('../features/layout/components/OldBrowserPage'), 'OldBrowserPage');
+const ActivityPage = lazyPage(() => import('../features/coupon/ActivityPage'), 'ActivityPage');
+const LotteryPage = lazyPage(() => import('../features/activity/components/LotteryPage'), 'LotteryPage');
+const InvitePage = lazyPage(() => import('../features/activity/components/InvitePage'), 'InvitePage');
+const InviteRecordPage = lazyPage(() => import('../features/activity/components/InvitePage'), 'InviteRecordPage');
+const LandInvitePage = lazyPage(() => import('../features/activity/components/InvitePage'), 'LandInvitePage');
+const MissionPage = lazyPage(() => import('../features/mission/components/MissionPage'), 'MissionPage');
+const PackagePage = lazyPage(() => import('../features/package/components/PackagePage'), 'PackagePage');
+const BillPage = lazyPage(() => import('../features/bill/components/BillPage'), 'BillPage');
+const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
+const SubscriptionZonePage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionZonePage');
 
 /** Routes of core-platform.md §2.1 that exist so far; everything else is the 404 page. */
 export function App({ store }: { store: RootStore }) {
@@ -46,8 +56,22 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/member" element={<MemberPage />} />
             <Route path="user/history" element={<HistoryPage />} />
             <Route path="user/card" element={<BackpackPage />} />
+            <Route path="user/member/:tier" element={<MemberPage />} />
+            <Route path="user/package" element={<PackagePage />} />
+            <Route path="user/bill" element={<BillPage />} />
+            <Route path="user/bill/:tab" element={<BillPage />} />
+            <Route path="user/subscription" element={<SubscriptionPage />} />
+            <Route path="subscription/:id" element={<SubscriptionZonePage />} />
             <Route path="user/*" element={<UserPage />} />
+            <Route path="activity/coupon" element={<ActivityPage />} />
             <Route path="*" element={<NotFoundPage />} />
+            <Route path="land/lottery" element={<LotteryPage />} />
+            <Route path="invite" element={<InvitePage />} />
+            <Route path="invite/record" element={<InviteRecordPage />} />
+            <Route path="invitePromote/:id" element={<LandInvitePage />} />
+            <Route path="land/invite" element={<LandInvitePage />} />
+            <Route path="land/invite/record" element={<InviteRecordPage />} />
+            <Route path="user/mission" element={<MissionPage />} />
           </Route>
         </Routes>
       </BrowserRouter>

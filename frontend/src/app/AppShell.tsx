@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { MessageBoxHost } from '../components/MessageBoxHost';
 import { Toasts } from '../components/Toasts';
+import { AdActionSlot } from '../features/activity/components/AdActionSlot';
 import { Footer } from '../features/layout/components/Footer';
 import { Header } from '../features/layout/components/Header';
 import { NavigationBridge } from '../features/layout/components/NavigationBridge';
@@ -36,6 +37,7 @@ export function AppShell() {
       <OnDemandOverlays />
       <MessageBoxHost />
       <Toasts />
+      <AdActionSlot />
     </div>
   );
 }

@@ -618,7 +618,7 @@ export class GameStore {
         this.root.playTime.openUseUp(req.gameId);
         return;
       case ErrorCode.GAME_NEED_SUBSCRIBE:
-        await ui.alert({ title: '温馨提示', message: '该游戏需订阅后才能游玩', confirmText: '好的' });
+        await this.offerSubscription(req.gameId, e.message || '该游戏需订阅后才能游玩');
         return;
       case ErrorCode.GAME_VIP_ONLY:
       case ErrorCode.GAME_VVIP_ONLY:
@@ -630,6 +630,27 @@ export class GameStore {
       default:
         ui.error(errorMessage(e));
     }
+  }
+
+  /**
+   * The subscribe-required dialog (commerce.md §2.6): '该游戏需订阅{package}后才能游玩' with
+   * '立即订阅', which opens the subscription purchase of the game's first package.
+   */
+  private async offerSubscription(gameId: number, fallback: string): Promise<void> {
+    let title: string | null;
+    try {
+      const list = await this.root.api.get('/api/shop/goods/game-package', { game_id: gameId });
+      title = list.data[0]?.title ?? null;
+    } catch {
+      title = null;
+    }
+    const ok = await this.root.ui.confirm({
+      title: '温馨提示',
+      message: title ? `该游戏需订阅${title}后才能游玩` : fallback,
+      confirmText: '立即订阅',
+      cancelText: '取消',
+    });
+    if (ok) this.root.openPurchase('subscription', { gameId });
   }
 
   /** The membership confirm: '开通会员' opens the member page. */

@@ -174,8 +174,8 @@ describe('start errors of play time and membership (core-platform.md §8.2)', ()
     t.api.on('POST', '/api/japi/yoo/game/start', () => fail(130126, '该游戏需订阅后才能游玩'));
     void root.game.start(start);
     await settle(60);
-    expect(root.ui.messageBoxes[0]).toMatchObject({ message: '该游戏需订阅后才能游玩', showCancel: false });
-    root.ui.messageBoxes[0].resolve(true);
+    expect(root.ui.messageBoxes[0]).toMatchObject({ message: '该游戏需订阅后才能游玩', confirmText: '立即订阅' });
+    root.ui.messageBoxes[0].resolve(false);
     await vi.advanceTimersByTimeAsync(1000);
     t.api.on('POST', '/api/japi/yoo/game/start', () => fail(130128, '当前游戏暂不支持本端'));
     void root.game.start(start);

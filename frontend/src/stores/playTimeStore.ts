@@ -1,5 +1,6 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import type { GiftGoods } from '../api/types';
+import type { FastEnterCard, GiftGoods, SignResult } from '../api/types';
+import { errorMessage } from '../transport/apiError';
 import type { RootStore } from './rootStore';
 
 /** scienceDuration of the time-up dialog, in seconds */
@@ -35,7 +36,13 @@ export class PlayTimeStore {
   gift: GiftGoods[] | null = null;
   /** the use-up prompt: open, for a game when known */
   useUp: { gameId: number | null } | null = null;
+  /** the use-up prompt's usable time card (commerce.md §2.9), when the game has one */
+  useUpCard: FastEnterCard | null = null;
+  /** the use-up prompt's yoodo line: yoodoText with its %s, and the amount */
+  yoodoRule: { yoodo: string; yoodoText: string } | null = null;
   timeUp: TimeUp | null = null;
+  /** the check-in result being shown (commerce.md §2.9, §4.10) */
+  checkin: SignResult | null = null;
   /** browser clock of the time-up countdown */
   nowMs = Date.now();
   private giftDone: (() => void) | null = null;
@@ -51,6 +58,7 @@ export class PlayTimeStore {
       timer: false,
       closing: false,
       gift: observable.ref,
+      checkin: observable.ref,
     });
   }
 
@@ -66,7 +74,7 @@ export class PlayTimeStore {
 
   /** Any of these dialogs is open (the game float hides). */
   get dialogOpen(): boolean {
-    return this.gift !== null || this.useUp !== null || this.timeUp !== null;
+    return this.gift !== null || this.useUp !== null || this.timeUp !== null || this.checkin !== null;
   }
 
   // ---------------------------------------------------------------- registration gift
@@ -93,21 +101,69 @@ export class PlayTimeStore {
     done?.();
   }
 
+  // ---------------------------------------------------------------- check-in result
+
+  /** A check-in succeeded: '签到成功，恭喜您获得 +N分钟'. */
+  showCheckin(result: SignResult): void {
+    this.checkin = result;
+  }
+
+  /** Closing the check-in result resets the operation (commerce.md §4.8). */
+  closeCheckin(): void {
+    this.checkin = null;
+  }
+
   // ---------------------------------------------------------------- use-up prompt
 
   openUseUp(gameId: number | null = null): void {
     if (this.useUp) return;
     this.useUp = { gameId };
+    this.useUpCard = null;
+    this.yoodoRule = null;
+    if (gameId !== null) void this.loadUseUp(gameId);
+  }
+
+  /** The game's usable time card (page size 1) and its yoodo rule; either may be missing. */
+  private async loadUseUp(gameId: number): Promise<void> {
+    const api = this.root.api;
+    const [cards, rule] = await Promise.allSettled([
+      api.get('/api/v3/user/card/available', { game_id: gameId, page_size: 1 }),
+      api.post('/api/japi/yoo/game/yoodoRule', { gameId }),
+    ]);
+    runInAction(() => {
+      if (this.useUp?.gameId !== gameId) return;
+      if (cards.status === 'fulfilled') this.useUpCard = cards.value.data[0] ?? null;
+      if (rule.status === 'fulfilled') this.yoodoRule = rule.value;
+    });
+  }
+
+  /** '立即使用': the card's time joins the balance; '使用成功' closes the prompt. */
+  async useCard(): Promise<void> {
+    const card = this.useUpCard;
+    if (!card) return;
+    try {
+      await this.root.api.post('/api/v3/user/card/activate', { id: card.id });
+      runInAction(() => {
+        this.useUp = null;
+        this.useUpCard = null;
+      });
+      this.root.ui.success('使用成功');
+      void this.root.user.loadProfile();
+    } catch (e) {
+      this.root.ui.error(errorMessage(e));
+    }
   }
 
   closeUseUp(): void {
     this.useUp = null;
+    this.useUpCard = null;
   }
 
   /** '好的' of the use-up prompt: the yoodo purchase for time run out (commerce.md §2.9). */
   topUp(): void {
     const gameId = this.useUp?.gameId ?? null;
     this.useUp = null;
+    this.useUpCard = null;
     this.root.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
   }
 
@@ -180,6 +236,7 @@ export class PlayTimeStore {
     this.closeRegisterGift();
     this.useUp = null;
     this.timeUp = null;
+    this.checkin = null;
     this.stopTimer();
   }
 

@@ -155,6 +155,50 @@ describe('opening (commerce.md §4.1, §2.5)', () => {
     root.dispose();
   });
 
+  it("subscription of a game: its first package's durations (speci_list, months) are the choices, the first selected", async () => {
+    const env = await setup();
+    const { t, root } = env;
+    t.api.on('GET', '/api/shop/goods/game-package', () => ({ data: [goods(401, { type: 9, title: '沙海商队订阅包' })] }));
+    const speci = (id: number, months: number, price: number) => ({
+      id,
+      goods_code: `sub_19_${months}m`,
+      title: `沙海商队订阅包·${months}个月`,
+      face_value: months,
+      face_value_txt: `${months}个月`,
+      retail_price: price,
+      member_price: 0,
+      crossed_price: 0,
+      month_price: Math.round(price / months),
+    });
+    t.api.on('GET', '/api/shop/goods/game-package/item', () => ({
+      ...goods(401, { type: 9, title: '沙海商队订阅包' }),
+      speci_list: [speci(402, 1, 1800), speci(403, 3, 4800), speci(404, 12, 16800)],
+    }));
+    root.openPurchase('subscription', { gameId: 19 });
+    await settle(60);
+    const p = root.purchase!;
+    expect(t.api.callsTo('/api/shop/goods/game-package')[0].body).toEqual({ game_id: 19 });
+    expect(t.api.callsTo('/api/shop/goods/game-package/item')[0].body).toEqual({ package_id: 401 });
+    expect(p.isOpen).toBe(true);
+    expect(p.goods.map((g) => [g.id, g.face_value, g.price])).toEqual([
+      [402, 1, 1800],
+      [403, 3, 4800],
+      [404, 12, 16800],
+    ]);
+    expect(p.selectedIndex).toBe(0);
+    root.dispose();
+  });
+
+  it('subscription of a game without packages: the same error', async () => {
+    const env = await setup();
+    env.t.api.on('GET', '/api/shop/goods/game-package', () => ({ data: [] }));
+    env.root.openPurchase('subscription', { gameId: 1 });
+    await settle(60);
+    expect(env.root.ui.toasts.at(-1)).toMatchObject({ type: 'error', message: PurchaseText.NO_PACKAGES });
+    expect(env.root.purchase!.isOpen).toBe(false);
+    env.root.dispose();
+  });
+
   it('a guest gets the login dialog; the purchase opens after the login', async () => {
     const env = await setup({ loggedIn: false });
     env.root.openPurchase('time');

@@ -23,6 +23,7 @@ import {
 import { isMemberProduct, isVvipProduct } from '../lib/products';
 import { ApiError, errorMessage } from '../transport/apiError';
 import type { RootStore } from './rootStore';
+import { CouponStore } from '../features/coupon/couponStore';
 
 /** The purchase calls (commerce.md §7). */
 export const PurchasePaths = {
@@ -76,6 +77,8 @@ export interface PurchasePayload {
   gameId?: number;
   /** detail mode: the product opened on */
   goods?: Goods;
+  /** list mode: a section the type has none of (the daily and night packages, commerce.md §2.15) */
+  section?: string;
 }
 
 /** The QR step (commerce.md §2.5, §4.3) of one order. */
@@ -110,6 +113,8 @@ export class PurchaseStore {
   /** the step the QR was reached from (list or detail), for '返回' and '点击重新下单' */
   private backStep: 'list' | 'detail' = 'list';
   gameId: number | null = null;
+  /** the section listed instead of the type's own (payload.section) */
+  sectionOverride: string | null = null;
   loading = false;
   section: SectionGoods | null = null;
   goods: Goods[] = [];
@@ -130,11 +135,14 @@ export class PurchaseStore {
   /** wakes the poll loop waiting out a retry: true = poll again, false = stop */
   private retryWake: ((again: boolean) => void) | null = null;
   private readonly root: RootStore;
+  /** the coupon row: the caller's coupons for the chosen product and count (commerce.md §4.6) */
+  readonly coupon: CouponStore;
 
   constructor(root: RootStore) {
     this.root = root;
     makeAutoObservable<PurchaseStore, 'root' | 'pollGen' | 'retryTimer' | 'retryWake'>(this, {
       root: false,
+      coupon: false,
       retryWake: false,
       pollGen: false,
       retryTimer: false,
@@ -142,12 +150,18 @@ export class PurchaseStore {
       goods: observable.ref,
       order: observable.ref,
     });
+    this.coupon = new CouponStore(root, () => ({
+      active: this.isOpen && this.selected !== null,
+      goodsCode: this.selected?.code ?? '',
+      count: this.count,
+    }));
   }
 
   // ------------------------------------------------------------------ derived
 
   get title(): string {
     if (this.step === 'detail' && this.selected) return productTitle(this.selected.type);
+    if (this.sectionOverride && this.goods[0]) return productTitle(this.goods[0].type);
     return purchaseTitle(this.type);
   }
 
@@ -188,7 +202,8 @@ export class PurchaseStore {
   get totalFen(): number {
     const g = this.selected;
     if (!g) return 0;
-    return g.price * this.count;
+    // the coupon price comes before the unit price × count (§4.5)
+    return this.coupon.payFen ?? g.price * this.count;
   }
 
   /** Savings in fen: retail × count − total. */
@@ -224,6 +239,7 @@ export class PurchaseStore {
     this.stopPolling();
     this.type = type;
     this.gameId = payload.gameId ?? null;
+    this.sectionOverride = payload.section ?? null;
     this.category = payload.category ?? (this.root.user.profile?.member_info?.using === 'vvip' ? 'vvip' : 'vip');
     this.showTabs = payload.showTab ?? false;
     this.count = 1;
@@ -253,11 +269,10 @@ export class PurchaseStore {
 
   /** Reads the section of the type and category; an empty list closes with '商品列表为空'. */
   private async loadSection(): Promise<void> {
-    const key = sectionKey(this.type, this.category);
+    const key = this.sectionOverride ?? sectionKey(this.type, this.category);
     if (!key) {
-      // a game's subscription packs come from the game-package call, which the server does not
-      // offer yet: the spec's text for an empty package list
-      this.fail(PurchaseText.NO_PACKAGES);
+      // a game's subscription packs come from the game-package call
+      await this.loadSubscription();
       return;
     }
     this.loading = true;
@@ -281,6 +296,60 @@ export class PurchaseStore {
         this.pickDefaultPay();
       });
       if (this.goods.length === 0) this.fail(PurchaseText.EMPTY_LIST);
+    } catch (e) {
+      runInAction(() => {
+        this.loading = false;
+      });
+      this.fail(errorMessage(e));
+    }
+  }
+
+  /**
+   * The subscription of the game (commerce.md §2.6): its first package, whose durations
+   * (speci_list, months) are the products to choose from ('订阅时长'), the first selected.
+   */
+  private async loadSubscription(): Promise<void> {
+    const gameId = this.gameId;
+    if (gameId === null) {
+      this.fail(PurchaseText.NO_PACKAGES);
+      return;
+    }
+    this.loading = true;
+    try {
+      const list = await this.root.api.get('/api/shop/goods/game-package', { game_id: gameId });
+      const pack = list.data[0];
+      if (!pack) {
+        runInAction(() => {
+          this.loading = false;
+        });
+        this.fail(PurchaseText.NO_PACKAGES);
+        return;
+      }
+      const item = await this.root.api.get('/api/shop/goods/game-package/item', { package_id: pack.id });
+      if (!this.isOpen) return;
+      runInAction(() => {
+        this.loading = false;
+        this.goods = item.speci_list.length
+          ? item.speci_list.map((s) => ({
+              ...item,
+              id: s.id,
+              code: s.goods_code,
+              goods_code: s.goods_code,
+              title: s.title,
+              face_value: s.face_value,
+              face_value_txt: s.face_value_txt,
+              retail_price: s.retail_price,
+              member_price: s.member_price,
+              crossed_price: s.crossed_price,
+              month_price: s.month_price,
+              price: s.retail_price,
+              speci_list: [],
+            }))
+          : [item];
+        this.selectedIndex = 0;
+        this.carouselStart = 0;
+        this.pickDefaultPay();
+      });
     } catch (e) {
       runInAction(() => {
         this.loading = false;
@@ -377,7 +446,7 @@ export class PurchaseStore {
       // one key per press: a submit the network repeats makes no second order
       const order = await this.root.api.post(
         PurchasePaths.submit,
-        { goods_id: g.id, goods_num: this.count, pay_method: this.payMethod, confirm, goods_code: g.code },
+        { goods_id: g.id, goods_num: this.count, pay_method: this.payMethod, confirm, goods_code: g.code, coupon_id: this.coupon.couponId },
         { idempotencyKey: newIdempotencyKey() },
       );
       if (!this.isOpen) return;
@@ -548,5 +617,6 @@ export class PurchaseStore {
 
   dispose(): void {
     this.close();
+    this.coupon.dispose();
   }
 }

@@ -3,6 +3,7 @@ import { ApiError, ErrorCode } from '../transport/apiError';
 import { validateCode, validatePhone } from '../lib/validation';
 import type { LoginResult, Profile } from '../api/types';
 import type { RootStore } from './rootStore';
+import { forgetInviteCode, keptInviteCode } from '../features/activity/invite';
 
 export const RESEND_SECONDS = 60;
 
@@ -125,7 +126,10 @@ export class UserStore {
         cellphone: phone.trim(),
         code: code.trim(),
         device_no: this.root.transport.deviceId(),
+        // a landing page's invite code; bound by the server only when this login registers
+        ...(keptInviteCode() ? { invite_code: keptInviteCode() } : {}),
       });
+      forgetInviteCode();
       const ok = await this.loadProfile();
       runInAction(() => {
         // the profile read can fail on a flaky network: the login itself succeeded

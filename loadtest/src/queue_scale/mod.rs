@@ -110,13 +110,13 @@ async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> 
     memory.extend(read_memory(pid, &mut control, "empty (after start)", 0, 0).await);
 
     if let Some(m) = probe::scrape(&mut control).await {
-        let waiting = m.get("yoo_players_waiting").copied().unwrap_or(0.0);
+        let waiting = probe::sum_series(&m, "yoo_players_waiting");
         if waiting > 0.0 {
             return Err(format!(
                 "the server already has {waiting} players waiting: start it on a fresh data_dir"
             ));
         }
-        let free = m.get("yoo_machines_free").copied().unwrap_or(0.0);
+        let free = probe::sum_series(&m, "yoo_machines_free");
         if free != cfg.machines as f64 {
             return Err(format!(
                 "the server has {free} free machines, not --machines {}: start it fresh with that many",
@@ -371,7 +371,9 @@ async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> 
     // A metric absent from a scrape that succeeded has not been recorded yet: 0.
     let scraped = !metrics0.is_empty() && !metrics1.is_empty();
     let delta = |k: &str| scraped.then(|| metrics1.get(k).copied().unwrap_or(0.0) - metrics0.get(k).copied().unwrap_or(0.0));
-    report.server_admissions = delta("yoo_queue_admissions_total");
+    // Labelled by node and lane: the sum of its series.
+    let admissions = "yoo_queue_admissions_total";
+    report.server_admissions = scraped.then(|| probe::sum_series(&metrics1, admissions) - probe::sum_series(&metrics0, admissions));
     report.cpu = crate::report::CpuFigures::build(
         cpu0.zip(cpu1).map(|(a, b)| b.saturating_sub(a)),
         delta("yoo_rank_refresh_seconds_sum"),
@@ -419,8 +421,9 @@ async fn read_memory(pid: Option<u32>, control: &mut Browser, label: &str, waiti
 }
 
 /// One gauge of `/metrics`.
+/// A gauge summed over its series (by node, lane...); None when the scrape failed.
 async fn gauge(control: &mut Browser, name: &str) -> Option<f64> {
-    probe::scrape(control).await?.get(name).copied()
+    Some(probe::sum_series(&probe::scrape(control).await?, name))
 }
 
 async fn settle(cfg: &QueueConfig) {

@@ -36,17 +36,16 @@ use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 use std::process::{Child as Process, Command as Spawn};
 use std::rc::Rc;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-use tokio::sync::{mpsc, Semaphore};
+use serde_json::json;
+use tokio::sync::mpsc;
 
-use crate::client::{http_client, Browser, Failure};
+use crate::client::http_client;
 use crate::config::RoomConfig;
+use crate::logins::{login_all, Calls, Login};
 use crate::probe::{self, wall_us};
 use crate::report::PhaseRow;
-use crate::stats::Samples;
 use count::Tally;
 use report::{RoomReport, ServerFigures};
 use wire::{Command, Event, ViewerSeat};
@@ -76,38 +75,6 @@ fn note(msg: &str) {
     eprintln!("room-scale: {msg}");
 }
 
-/// A logged-in user: the cookies a child or a chat call needs.
-#[derive(Clone)]
-struct Login {
-    device: String,
-    sid: String,
-    csrf: String,
-}
-
-/// Call latencies by name, and failures by (call, cause).
-#[derive(Default)]
-struct Calls {
-    samples: BTreeMap<&'static str, Samples>,
-    errors: BTreeMap<(String, String), usize>,
-}
-
-impl Calls {
-    async fn timed(
-        calls: &RefCell<Calls>,
-        name: &'static str,
-        fut: impl std::future::Future<Output = Result<Value, Failure>>,
-    ) -> Result<Value, Failure> {
-        let sent = Instant::now();
-        let r = fut.await;
-        let mut c = calls.borrow_mut();
-        match &r {
-            Ok(_) => c.samples.entry(name).or_default().record(sent.elapsed()),
-            Err(f) => *c.errors.entry((name.to_string(), f.to_string())).or_default() += 1,
-        }
-        r
-    }
-}
-
 async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<RoomReport, String> {
     let began = Instant::now();
     let set_phase = |p: &str| {
@@ -132,17 +99,19 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
     // 1. Logins: the host (0) and the viewers (1..=N).
     set_phase(&format!("logins: the host and {} viewers", cfg.viewers));
     let http = http_client(cfg.concurrency, None);
-    let (logins, row) = login_all(cfg, base, &http, &run_tag, &calls).await;
+    let tag = format!("rs-{run_tag}");
+    let (logins, row) = login_all(base, &http, cfg.viewers + 1, cfg.concurrency, |i| cfg.phone(i), &tag, &calls).await;
+    note(&format!("  {} logged in, {} failed in {:.1} s", row.ok, row.failed, row.seconds));
     report.setup.push(row);
     let host = logins
         .first()
         .and_then(|l| l.clone())
         .ok_or("the host could not log in (see the errors)".to_string())
-        .map_err(|e| with_errors(e, &calls))?;
+        .map_err(|e| calls.borrow().with_errors(e))?;
 
     // 2. The room.
     set_phase("the host creates the room");
-    let mut hb = browser(base, &host, http.clone());
+    let mut hb = host.browser(base, http.clone());
     let c = &calls;
     let form = json!({ "roomName": "压测房间", "mode": cfg.mode, "gameId": cfg.game_id, "isShow": 1, "authType": 2 });
     let created = async {
@@ -151,7 +120,7 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
         Calls::timed(c, "room/relay", hb.post("/api/japi/yoo/v2/room/relay", &form)).await
     }
     .await
-    .map_err(|f| with_errors(format!("the host could not create the room: {f}"), &calls))?;
+    .map_err(|f| calls.borrow().with_errors(format!("the host could not create the room: {f}")))?;
     report.dd_rid = created["ddRid"].as_i64().ok_or("the create answer has no ddRid")?;
     report.room_serial = created["roomSerial"].as_i64().unwrap_or(0);
     drop(hb);
@@ -355,72 +324,11 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
     Ok(report)
 }
 
-fn with_errors(msg: String, calls: &RefCell<Calls>) -> String {
-    let errors: Vec<String> = calls.borrow().errors.iter().map(|((s, e), n)| format!("{s}: {e} x{n}")).collect();
-    format!("{msg} [{}]", errors.join("; "))
-}
-
-fn browser(base: &str, l: &Login, http: awc::Client) -> Browser {
-    let mut b = Browser::with_client(base, &l.device, http);
-    b.set_cookie("yoo_sid", &l.sid);
-    b.set_cookie("_csrfToken", &l.csrf);
-    b
-}
-
 async fn settle(cfg: &RoomConfig) {
     if cfg.server_pid.is_some() && !cfg.settle.is_zero() {
         note(&format!("settling {} s before reading memory", cfg.settle.as_secs()));
         tokio::time::sleep(cfg.settle).await;
     }
-}
-
-/// Logs in users `0..=viewers` (`concurrency` at a time); `None` for those that failed.
-async fn login_all(
-    cfg: &RoomConfig,
-    base: &str,
-    http: &awc::Client,
-    run_tag: &str,
-    calls: &Rc<RefCell<Calls>>,
-) -> (Vec<Option<Login>>, PhaseRow) {
-    let started = Instant::now();
-    let slots = Arc::new(Semaphore::new(cfg.concurrency));
-    let mut tasks = Vec::with_capacity(cfg.viewers + 1);
-    for index in 0..=cfg.viewers {
-        let Ok(permit) = slots.clone().acquire_owned().await else {
-            break;
-        };
-        let mut b = Browser::with_client(base, &format!("rs-{run_tag}-{index}"), http.clone());
-        let (phone, calls) = (cfg.phone(index), calls.clone());
-        tasks.push(actix_rt::spawn(async move {
-            let _permit = permit;
-            let c = &*calls;
-            Calls::timed(c, "sendcode", b.post("/api/passport/login/sendcode", &json!({ "phone": phone }))).await?;
-            let outbox = Calls::timed(c, "sms outbox", b.get(&format!("/api/dev/sms/outbox?phone={phone}"))).await?;
-            let code = crate::scenario::outbox_code(&outbox).map_err(|(_, f)| f)?;
-            let login = json!({ "cellphone": phone, "code": code, "device_no": b.device() });
-            Calls::timed(c, "login", b.post("/api/passport/login", &login)).await?;
-            Ok::<Login, Failure>(Login {
-                device: b.device().to_string(),
-                sid: b.cookie("yoo_sid").unwrap_or_default().to_string(),
-                csrf: b.cookie("_csrfToken").unwrap_or_default().to_string(),
-            })
-        }));
-    }
-    let mut out = Vec::with_capacity(tasks.len());
-    for t in tasks {
-        out.push(t.await.ok().and_then(Result::ok));
-    }
-    let ok = out.iter().filter(|l| l.is_some()).count();
-    let secs = started.elapsed().as_secs_f64();
-    let row = PhaseRow {
-        phase: "logins".into(),
-        ok,
-        failed: out.len() - ok,
-        seconds: secs,
-        per_sec: ok as f64 / secs.max(1e-9),
-    };
-    note(&format!("  {ok} logged in, {} failed in {secs:.1} s", out.len() - ok));
-    (out, row)
 }
 
 /// Sends `rate` messages a second for the window, round-robin over the chatters, each on a task
@@ -436,7 +344,7 @@ async fn chat(cfg: &RoomConfig, base: &str, dd_rid: i64, chatters: &[Login], cal
     for k in 0..count {
         tokio::time::sleep_until(t0 + Duration::from_secs_f64(k as f64 / cfg.rate)).await;
         let seq = k + 1;
-        let mut b = browser(base, &chatters[k as usize % chatters.len()], http.clone());
+        let mut b = chatters[k as usize % chatters.len()].browser(base, http.clone());
         let (calls, failed) = (calls.clone(), failed.clone());
         let body = json!({ "ddRid": dd_rid, "text": count::marker(seq, wall_us()) });
         tasks.push(actix_rt::spawn(async move {

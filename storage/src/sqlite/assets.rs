@@ -5,6 +5,8 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
+mod packages;
+
 use super::{ledger, users, Db, SqlResultExt};
 use crate::model::{Asset, Entitlement, FastEnterCard, MonthlyClaim, NewTimeCard, PlayCharge, User};
 use crate::repo::AssetRepo;

@@ -5,7 +5,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, to_u64, Db, SqlResultExt};
-use crate::model::{Asset, Goods, GoodsGrant, LedgerEntry, NewOrder, Order, OrderState, PaymentCallback, Settled, Wallet};
+use crate::model::{Asset, Goods, GoodsGrant, LedgerEntry, LedgerMismatch, NewOrder, Order, OrderState, PaymentCallback, Settled, Wallet};
 use crate::repo::CommerceRepo;
 use crate::{Error, Result};
 
@@ -160,6 +160,9 @@ fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -> Result<(O
             o.expires_at
         ])
         .db()?;
+    if let (1, Some(coupon)) = (inserted, o.coupon_id) {
+        super::coupons::reserve(conn, coupon, o.uid, &o.order_no, o.created_at)?;
+    }
     let order = order_by_key(conn, o.uid, &o.idem_key)?.ok_or(Error::NotFound)?;
     Ok((order, inserted == 1))
 }
@@ -178,6 +181,10 @@ fn pay_and_fulfil(conn: &Connection, order: &Order, from: OrderState, trade_no: 
         return Err(Error::Conflict(format!("order {no} changed meanwhile")));
     }
     ledger::apply_grant(conn, order.order.uid, &order.order.grant, "order", no, now)?;
+    if let Some(coupon) = order.order.coupon_id {
+        super::coupons::consume(conn, coupon, order.order.uid, no, now)?;
+    }
+    super::activity::on_order_fulfilled(conn, order, now)?;
     let fulfilled = conn
         .execute(
             "UPDATE orders SET state = 'fulfilled', fulfilled_at = ?2 WHERE order_no = ?1 AND state = 'paid'",
@@ -434,6 +441,9 @@ impl CommerceRepo for SqliteCommerce {
                     params![order_no, now],
                 )
                 .db()?;
+            if n == 1 {
+                super::coupons::release(tx, order_no)?;
+            }
             Ok(n == 1)
         })
     }
@@ -446,6 +456,9 @@ impl CommerceRepo for SqliteCommerce {
                     params![order_no, now],
                 )
                 .db()?;
+            if n == 1 {
+                super::coupons::release(tx, order_no)?;
+            }
             Ok(n == 1)
         })
     }
@@ -477,5 +490,26 @@ impl CommerceRepo for SqliteCommerce {
     fn ledger_mismatches(&self, uid: i64) -> Result<Vec<(String, i64, i64)>> {
         // One read transaction, so that the balances and the entries are of one moment.
         self.db.write(|tx| ledger::mismatches(tx, uid))
+    }
+
+    fn ledger_check_all(&self) -> Result<(u64, Vec<LedgerMismatch>)> {
+        self.db.write(|tx| {
+            let mut stmt = tx.prepare("SELECT DISTINCT uid FROM ledger ORDER BY uid").db()?;
+            let uids: Vec<i64> = stmt.query_map([], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;
+            let mut out = vec![];
+            for &uid in &uids {
+                out.extend(
+                    ledger::mismatches(tx, uid)?
+                        .into_iter()
+                        .map(|(asset, replayed, stored)| LedgerMismatch {
+                            uid,
+                            asset,
+                            replayed,
+                            stored,
+                        }),
+                );
+            }
+            Ok((uids.len() as u64, out))
+        })
     }
 }

@@ -27,6 +27,7 @@ pub(crate) fn balance(conn: &Connection, uid: i64, asset: &Asset) -> Result<i64>
         Asset::Cards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0 AND play_type = 0",
         Asset::TimeCards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0 AND play_type <> 0",
         Asset::Entitlement(_) => "SELECT expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
+        Asset::Coupons => "SELECT COUNT(*) FROM coupons WHERE uid = ?1 AND status = 0",
     };
     let mut stmt = conn.prepare_cached(sql).db()?;
     let value: Option<i64> = match asset {
@@ -276,6 +277,7 @@ pub(crate) fn mismatches(conn: &Connection, uid: i64) -> Result<Vec<(String, i64
         Asset::PlayPaid,
         Asset::Cards,
         Asset::TimeCards,
+        Asset::Coupons,
     ];
     let mut stmt = conn.prepare_cached("SELECT kind FROM entitlements WHERE uid = ?1").db()?;
     let kinds: Vec<String> = stmt.query_map([uid], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;

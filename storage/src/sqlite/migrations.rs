@@ -7,7 +7,20 @@ use super::SqlResultExt;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
+pub(crate) const MIGRATIONS: &[&str] = &[
+    V1,
+    V2,
+    V3,
+    V4,
+    V5,
+    V6,
+    V7,
+    super::activity::MIGRATION,
+    V_MEMBER,
+    MISSIONS,
+    COUPONS,
+    V_PACKAGES,
+];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "
@@ -246,6 +259,46 @@ ALTER TABLE fast_enter_cards ADD COLUMN given_to TEXT;
 ALTER TABLE fast_enter_cards ADD COLUMN given_from TEXT;
 ";
 
+/// Migration (coupons): the coupons users own (the backpack's card_type 3) and who received
+/// which limited-time activity's coupons (once per user and activity). A coupon is 0 unused, 1
+/// used (by `used_order`) or 3 invalidated; an unused one past `expires_at` reads expired (2). An
+/// open order holding it sets `reserved_by` (at most one order a coupon: the unique index).
+const COUPONS: &str = "
+CREATE TABLE coupons (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    uid             INTEGER NOT NULL REFERENCES users (uid),
+    sid             TEXT    NOT NULL,
+    title           TEXT    NOT NULL,
+    goods_code      TEXT    NOT NULL DEFAULT '',
+    goods_types     TEXT    NOT NULL DEFAULT '',
+    face_value      INTEGER NOT NULL CHECK (face_value > 0),
+    min_order_money INTEGER NOT NULL DEFAULT 0 CHECK (min_order_money >= 0),
+    supermarket     INTEGER NOT NULL DEFAULT 0,
+    status          INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1, 3)),
+    expires_at      INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL,
+    used_at         INTEGER,
+    used_order      TEXT,
+    reserved_by     TEXT,
+    source          TEXT    NOT NULL
+);
+CREATE INDEX coupons_by_user ON coupons (uid, status, expires_at);
+CREATE UNIQUE INDEX coupons_reserved ON coupons (reserved_by) WHERE reserved_by IS NOT NULL;
+
+CREATE TABLE activity_receipts (
+    activity_id INTEGER NOT NULL,
+    uid         INTEGER NOT NULL REFERENCES users (uid),
+    received_at INTEGER NOT NULL,
+    PRIMARY KEY (activity_id, uid)
+) WITHOUT ROWID;
+";
+
+/// The daily and night packages: a player's minutes charged under a package window, read by
+/// time (`night-play/info`'s play_time).
+const V_PACKAGES: &str = "
+CREATE INDEX IF NOT EXISTS play_charges_uid_at ON play_charges (uid, charged_at);
+";
+
 /// Migration 6 (commerce): the shop's goods and sections, wallets (coins, yoodo), orders (one
 /// per user and idempotency key), the payment callbacks as received, and the ledger: one entry
 /// per change of any balance. The balances existing before it get an opening entry each, so
@@ -349,6 +402,72 @@ INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
     SELECT uid, 'ent:' || kind, expires_at, expires_at, 'opening', '', starts_at FROM entitlements;
 INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
     SELECT uid, 'cards', COUNT(*), COUNT(*), 'opening', '', MAX(created_at) FROM fast_enter_cards WHERE status = 0 GROUP BY uid;
+";
+
+/// Migration: the member play-time grants, one per player, kind (daily, monthly) and period.
+const V_MEMBER: &str = "
+CREATE TABLE member_grants (
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    kind       TEXT    NOT NULL,
+    period     TEXT    NOT NULL,
+    minutes    INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    claimed_at INTEGER NOT NULL,
+    expired    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (uid, kind, period)
+);
+CREATE INDEX member_grants_due ON member_grants (uid, expired, expires_at);
+";
+
+/// Check-in and tasks: the reward table by streak day, one check-in per user and day (UTC+8 day
+/// number), the task definitions, each user's progress per task and period (the day of a daily
+/// task, 0 for a one-off one), the task reward presentation.
+const MISSIONS: &str = "
+CREATE TABLE checkin_rewards (
+    day              INTEGER PRIMARY KEY,
+    play_time        INTEGER NOT NULL,
+    origin_play_time INTEGER NOT NULL
+);
+
+CREATE TABLE checkins (
+    uid    INTEGER NOT NULL REFERENCES users (uid),
+    day    INTEGER NOT NULL,
+    streak INTEGER NOT NULL,
+    reward INTEGER NOT NULL,
+    origin INTEGER NOT NULL,
+    at     INTEGER NOT NULL,
+    PRIMARY KEY (uid, day)
+);
+
+CREATE TABLE tasks (
+    task_code       TEXT    PRIMARY KEY,
+    task_type       TEXT    NOT NULL,
+    task_class      INTEGER NOT NULL,
+    name            TEXT    NOT NULL,
+    icon            TEXT    NOT NULL,
+    descr           TEXT    NOT NULL,
+    finish_progress INTEGER NOT NULL,
+    reward_minutes  INTEGER NOT NULL,
+    sort            INTEGER NOT NULL
+);
+CREATE INDEX tasks_by_type ON tasks (task_type);
+
+CREATE TABLE task_progress (
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    task_code  TEXT    NOT NULL,
+    period     INTEGER NOT NULL,
+    progress   INTEGER NOT NULL,
+    status     INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, task_code, period)
+);
+
+CREATE TABLE task_reward_config (
+    key   TEXT PRIMARY KEY,
+    icon  TEXT NOT NULL,
+    title TEXT NOT NULL,
+    descr TEXT NOT NULL
+);
 ";
 
 /// The schema version this build writes.

@@ -2,12 +2,16 @@
 //! so that reading one aggregate never waits behind a write to another (WAL lets readers run beside
 //! the single writer; writers queue on the busy timeout).
 
+mod activity;
 mod assets;
 mod commerce;
+mod coupons;
 mod games;
 mod ledger;
 mod logins;
+mod member;
 pub(crate) mod migrations;
+mod missions;
 mod nodes;
 mod rooms;
 mod sessions;
@@ -54,7 +58,10 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         commerce.upsert_goods(&goods, &sections)?;
     }
 
-    Ok(Store {
+    let missions = missions::SqliteMissions::new(connect(&path)?);
+    missions.seed_if_empty()?;
+
+    let store = Store {
         users: Arc::new(users::SqliteUsers::new(connect(&path)?)),
         logins: Arc::new(logins::SqliteLogins::new(connect(&path)?)),
         games: Arc::new(games),
@@ -64,7 +71,51 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         sms: Arc::new(sms::SqliteSms::new(connect(&path)?)),
         rooms: Arc::new(rooms::SqliteRooms::new(connect(&path)?)),
         commerce: Arc::new(commerce),
-    })
+        coupons: Arc::new(coupons::SqliteCoupons::new(connect(&path)?)),
+        activity: Arc::new(activity::SqliteActivity::new(connect(&path)?)),
+        member: Arc::new(member::SqliteMember::new(connect(&path)?)),
+        missions: Arc::new(missions),
+    };
+    checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
+    Ok(store)
+}
+
+/// How often the WAL is checkpointed (see [`checkpoint_in_background`]).
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// Checkpoints the write-ahead log on a thread of its own, every [`CHECKPOINT_EVERY`], while
+/// the store is open (`alive`). The connections never checkpoint on commit
+/// (`wal_autocheckpoint = 0`): an automatic checkpoint runs in the transaction that crosses the
+/// WAL's size threshold and syncs the database file there, holding the write lock, so every
+/// write queued behind it waited (the purchases benchmark's tail, BENCHMARKS.md). A passive
+/// checkpoint takes no write lock: writers go on appending meanwhile; the restart after it holds
+/// the lock only for what was written during the passive one.
+fn checkpoint_in_background(path: &Path, alive: std::sync::Weak<dyn CommerceRepo>) -> Result<()> {
+    let conn = connect(path)?;
+    let db_file = path.to_path_buf();
+    let wal_file = path.with_file_name(format!("{DB_FILE}-wal"));
+    std::thread::Builder::new()
+        .name("yoo-checkpoint".into())
+        .spawn(move || {
+            while alive.strong_count() > 0 {
+                std::thread::sleep(CHECKPOINT_EVERY);
+                // The bulk of the copy without the write lock; then the few frames written
+                // meanwhile with it, which lets the next writer start the log from its beginning
+                // (a passive checkpoint alone never catches up with steady writes, and the log
+                // would grow without end). Busy is not an error: the next round goes further.
+                let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                // What the passive one wrote goes to the disk now, without the lock, so that the
+                // restart's own syncs find little left to write.
+                for file in [&db_file, &wal_file] {
+                    if let Ok(f) = std::fs::File::open(file) {
+                        let _ = f.sync_data();
+                    }
+                }
+                let _ = conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()));
+            }
+        })
+        .map_err(|e| Error::Backend(format!("start the checkpoint thread: {e}")))?;
+    Ok(())
 }
 
 /// Opens one connection with the settings every connection needs.
@@ -76,6 +127,8 @@ fn connect(path: &Path) -> Result<Connection> {
         return Err(Error::Backend(format!("journal mode is {mode}, wal needed")));
     }
     conn.pragma_update(None, "synchronous", "NORMAL").db()?;
+    // Checkpoints run off the writers' path (`checkpoint_in_background`).
+    conn.pragma_update(None, "wal_autocheckpoint", 0).db()?;
     conn.pragma_update(None, "foreign_keys", true).db()?;
     Ok(conn)
 }

@@ -4,6 +4,7 @@ import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, canGive, cardTexts } from '../stores/backpackStore';
 import '../backpack.css';
+import { CouponItem } from '../../coupon/CouponItem';
 
 /** /user/card: the backpack (commerce.md §2.13): tabs, status filters, the cards and '使用'. */
 export const BackpackPage = observer(function BackpackPage() {
@@ -89,6 +90,7 @@ export const BackpackPage = observer(function BackpackPage() {
       )}
       <ul className="backpack__list">
         {bp.items.map((c) => {
+          if (c.coupon) return <CouponItem key={c.id} card={c} coupon={c.coupon} />;
           const t = cardTexts(c, bp.nowMs);
           return (
             <li key={c.id} className={`backpack__item${c.status === 0 ? '' : ' is-done'}`} data-testid={`backpack-card-${c.id}`}>

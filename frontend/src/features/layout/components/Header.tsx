@@ -1,11 +1,15 @@
 import { observer } from 'mobx-react-lite';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { useStores } from '../../../stores/context';
 import { SITE_NAME } from '../../../lib/site';
 import { formatPlayTime } from '../../../lib/time';
-import { memberButton } from '../../../lib/member';
+import { formatDay, isPlatformMember, memberButton, memberName } from '../../../lib/member';
+import '../../member/member.css';
+
+/** The check-in and task entries: a chunk of their own, so the home page's scripts stay small. */
+const MissionHeader = lazy(() => import('../../mission/components/MissionHeader'));
 
 interface NavItem {
   to: string;
@@ -49,6 +53,11 @@ export const Header = observer(function Header() {
         </nav>
         <SearchBox />
         {user.ready && <MemberButton />}
+        {user.ready && (
+          <Suspense fallback={null}>
+            <MissionHeader />
+          </Suspense>
+        )}
         <div className="header__user">
           {!user.ready ? (
             <span className="header__placeholder" />
@@ -79,9 +88,18 @@ const MemberButton = observer(function MemberButton() {
     else root.openPurchase('member', { category: b.category });
   };
   return (
-    <button type="button" className={`btn btn--sm header__member header__member--${b.style}`} data-testid="header-member" onClick={onClick}>
-      {b.label}
-    </button>
+    <div className="header-member-pop">
+      <button type="button" className={`btn btn--sm header__member header__member--${b.style}`} data-testid="header-member" onClick={onClick}>
+        {b.label}
+      </button>
+      <ul className="popover header-member-pop__popover" data-testid="header-member-popover">
+        <li>每日免费会员时长</li>
+        <li>会员专属排队通道</li>
+        <li>
+          <Link to="/user/member">更多特权</Link>
+        </li>
+      </ul>
+    </div>
   );
 });
 
@@ -151,6 +169,8 @@ const UserMenu = observer(function UserMenu() {
   }, [open]);
 
   if (!profile) return null;
+  const using = profile.member_info?.using ?? null;
+  const expiry = profile.member_info?.items.find((i) => i.type === using)?.expired_at;
   const buy = (type: 'time' | 'yoodo' | 'queue') => {
     setOpen(false);
     root.openPurchase(type);
@@ -181,11 +201,25 @@ const UserMenu = observer(function UserMenu() {
               </div>
             </div>
           </div>
+          <div className="user-menu__asset" data-testid="user-member">
+            <span>{using ? `${memberName(using)} ${expiry ? `${formatDay(expiry)} 到期` : ''}` : '开通标准会员 每天免费领1小时游戏时长'}</span>
+            <button
+              type="button"
+              className="user-menu__buy"
+              data-testid="user-buy-member"
+              onClick={() => {
+                setOpen(false);
+                root.openPurchase('member', { category: using === 'vvip' ? 'vvip' : 'vip' });
+              }}
+            >
+              {isPlatformMember(using) ? '续费会员' : '开通会员'}
+            </button>
+          </div>
           <div className="user-menu__asset" data-testid="user-play-time">
             <span>游戏时长 {formatPlayTime(profile.play_time_total)}</span>
-            <button type="button" className="user-menu__buy" data-testid="user-buy-time" onClick={() => buy('time')}>
-              购买
-            </button>
+            <Link to="/user/playtime" className="user-menu__buy" data-testid="user-view-time" onClick={() => setOpen(false)}>
+              查看
+            </Link>
           </div>
           <div className="user-menu__asset" data-testid="user-yoodo">
             <span>油豆 {profile.yoodo ?? '0'}</span>

@@ -1,7 +1,11 @@
 import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { countUp, COUNT_UP_DELAY_MS, COUNT_UP_MS, isDouble } from '../../../lib/mission';
 import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
+import { formatDateTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
+import '../playtime.css';
 
 /** The play-time dialogs of commerce.md §2.9, mounted once by the app shell. */
 export function PlayTimeDialogs() {
@@ -10,6 +14,7 @@ export function PlayTimeDialogs() {
       <RegisterGiftDialog />
       <UseUpDialog />
       <TimeUpDialog />
+      <CheckinResultDialog />
     </>
   );
 }
@@ -44,10 +49,16 @@ const RegisterGiftDialog = observer(function RegisterGiftDialog() {
   );
 });
 
-/** '时长提醒' use-up prompt (no usable time card: the top-up text with '好的'). */
+/**
+ * '时长提醒' use-up prompt (commerce.md §2.9): with a usable time card, the card and '立即使用';
+ * without one, the top-up text with '好的'; the game's yoodo rule line when known.
+ */
 const UseUpDialog = observer(function UseUpDialog() {
   const { playTime } = useStores();
   if (!playTime.useUp) return null;
+  const card = playTime.useUpCard;
+  const rule = playTime.yoodoRule;
+  const [before, after] = rule ? splitYoodo(rule.yoodoText) : ['', ''];
   return (
     <Modal
       title="时长提醒"
@@ -55,16 +66,45 @@ const UseUpDialog = observer(function UseUpDialog() {
       width={380}
       onClose={() => playTime.closeUseUp()}
       footer={
-        <button type="button" className="btn btn--primary btn--block" data-testid="use-up-ok" onClick={() => playTime.topUp()}>
-          好的
-        </button>
+        card ? (
+          <button type="button" className="btn btn--primary btn--block" data-testid="use-up-use" onClick={() => void playTime.useCard()}>
+            立即使用
+          </button>
+        ) : (
+          <button type="button" className="btn btn--primary btn--block" data-testid="use-up-ok" onClick={() => playTime.topUp()}>
+            好的
+          </button>
+        )
       }
     >
-      <p className="message-box__text">可用游戏时长不足10分钟，请补充时长</p>
+      {card ? (
+        <>
+          <p className="message-box__text">可用游戏时长不足10分钟，可使用背包中的游戏时长</p>
+          <div className="use-up__card" data-testid="use-up-card">
+            <div className="use-up__card-title">{card.goods_title}</div>
+            <div className="use-up__card-meta">有效期至 {formatDateTime(card.expires_at)}</div>
+          </div>
+        </>
+      ) : (
+        <p className="message-box__text">可用游戏时长不足10分钟，请补充时长</p>
+      )}
+      {rule && (
+        <p className="use-up__yoodo" data-testid="use-up-yoodo">
+          {before}
+          <em className="use-up__yoodo-amount">{rule.yoodo}</em>
+          {after}
+        </p>
+      )}
       <AdSlot slot="gift_playtime_useup" />
     </Modal>
   );
 });
+
+/** yoodoText around its %s (the highlighted amount goes between). */
+function splitYoodo(text: string): [string, string] {
+  const i = text.indexOf('%s');
+  return i < 0 ? [text, ''] : [text.slice(0, i), text.slice(i + 2)];
+}
 
 /** The in-game time-up dialog: countdown, '去充值' and '放弃' with its confirmation. */
 const TimeUpDialog = observer(function TimeUpDialog() {
@@ -114,3 +154,53 @@ const TimeUpDialog = observer(function TimeUpDialog() {
     </Modal>
   );
 });
+
+/** The check-in result: '签到成功，恭喜您获得 +N分钟' counting up, the double label, the streak. */
+const CheckinResultDialog = observer(function CheckinResultDialog() {
+  const { playTime } = useStores();
+  const r = playTime.checkin;
+  if (!r) return null;
+  return (
+    <Modal title="签到成功" testId="checkin-result" width={380} onClose={() => playTime.closeCheckin()}
+      footer={
+        <button type="button" className="btn btn--primary btn--block" data-testid="checkin-result-ok" onClick={() => playTime.closeCheckin()}>
+          开心收下
+        </button>
+      }
+    >
+      <p className="message-box__text" data-testid="checkin-result-text">
+        签到成功，恭喜您获得 <CountUp target={r.reward_play_time} />
+        分钟
+        {isDouble(r.reward_play_time, r.reward_play_time_origin) && (
+          <span className="checkin-double" data-testid="checkin-result-double">
+            双倍
+          </span>
+        )}
+      </p>
+      <p className="message-box__text" data-testid="checkin-result-count">
+        已连续签到{r.count}天
+      </p>
+    </Modal>
+  );
+});
+
+/** '+N' counting up from 0 after 250 ms, over 750 ms. */
+function CountUp({ target }: { target: number }) {
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    const start = performance.now();
+    let frame = 0;
+    const tick = () => {
+      const elapsed = performance.now() - start;
+      setShown(countUp(target, elapsed));
+      if (elapsed < COUNT_UP_DELAY_MS + COUNT_UP_MS) frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [target]);
+  return (
+    <strong className="checkin-count-up" data-testid="checkin-result-minutes" data-target={target}>
+      +{shown}
+    </strong>
+  );
+}

@@ -6,6 +6,8 @@ import { COIN_PAY_CODE } from '../../../stores/purchaseStore';
 import { MAX_COUNT, MIN_COUNT, QrState, renewalUnit, yuan } from '../../../lib/purchase';
 import type { Goods } from '../../../api/types';
 import { QrImage } from './QrImage';
+import { CouponRow } from '../../coupon/CouponRow';
+import { RechargeGiveTip } from '../../activity/components/RechargeGiveTip';
 import '../purchase.css';
 
 /** The QR's size on the payment step (commerce.md §9). */
@@ -208,6 +210,7 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
           </div>
         </div>
       )}
+      <CouponRow c={p.coupon} />
       <div className="purchase__row">
         <span className="purchase__label">支付方式</span>
         <div className="pay-methods" role="radiogroup" aria-label="支付方式">
@@ -225,6 +228,7 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
             </button>
           ))}
         </div>
+        {p.payMethods.some((m) => m.payCode === COIN_PAY_CODE) && p.type !== 'coin' && <RechargeGiveTip />}
       </div>
       <div className="purchase__total">
         <span className="purchase__label">合计应付</span>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
+import { MemberPanel } from '../../member/components/MemberPanel';
 
 export const UserPage = observer(function UserPage() {
   const root = useStores();
@@ -35,6 +36,7 @@ export const UserPage = observer(function UserPage() {
           我的背包
         </Link>
       </div>
+      <MemberPanel />
       <div className="stats">
         <div className="stat">
           <div className="stat__label">剩余时长</div>

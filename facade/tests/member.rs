@@ -1,0 +1,146 @@
+//! Memberships over real HTTP against a real server and SQLite: the member info after a
+//! purchase, the lapsed memberships, the privilege table, the member play-time grant (once a
+//! day, only for the membership held, only the caller's own), with the ledger checked. The
+//! grant's day boundary and expiry on injected time are in `storage/src/sqlite/member.rs`.
+
+mod common;
+
+use common::{config_with, temp_dir, Client};
+use futures_util::future::join_all;
+use serde_json::{json, Value};
+
+fn code(v: &Value) -> i64 {
+    v["code"].as_i64().unwrap_or(-1)
+}
+
+async fn uid(c: &mut Client) -> i64 {
+    c.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap()
+}
+
+fn ledger_holds(srv: &facade::Running, uid: i64) {
+    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
+    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
+}
+
+#[actix_rt::test]
+async fn member_info_privileges_and_the_daily_grant() {
+    let dir = temp_dir("member");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    a.login("15700000001").await;
+    let ua = uid(&mut a).await;
+    let mut b = Client::new(srv.addr, "dev-b");
+    b.login("15700000002").await;
+    let ub = uid(&mut b).await;
+
+    // The privilege table is open to guests.
+    let mut guest = Client::new(srv.addr, "guest");
+    let (_, t) = guest.get("/api/v3/member/privileges").await;
+    assert_eq!(code(&t), 0, "{t}");
+    let rows = t["data"]["list"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    assert!(rows.iter().all(|r| r["normal"] != json!(true)), "non-members get none");
+    let time = rows.iter().find(|r| r["code"] == "time").unwrap();
+    assert_eq!(time["vip"], "每日1小时");
+    assert!(t["data"]["vvip"].as_array().unwrap().contains(&json!("RedName")));
+    assert!(!t["data"]["vip"].as_array().unwrap().contains(&json!("RedName")));
+    let (_, i) = guest.get("/api/v3/user/member/info").await;
+    assert_eq!(code(&i), 20119, "the member info needs login: {i}");
+
+    // No membership yet: nothing in use, no grant.
+    let (_, i) = a.get("/api/v3/user/member/info").await;
+    assert_eq!(i["data"]["member_info"]["using"], Value::Null, "{i}");
+    assert_eq!(i["data"]["previous_info"], json!([]));
+    let (_, r) = a.get("/api/member/playtime/receive?type=vip").await;
+    assert_eq!(code(&r), 20231, "{r}");
+    assert_eq!(r["message"], "开通会员即可每日领取会员时长");
+
+    // A buys VVIP for a month with coins.
+    srv.platform
+        .store()
+        .commerce
+        .grant(ua, &[storage::GoodsGrant::Coins { amount: 4500 }], "grant", "", 0)
+        .unwrap();
+    let (_, o) = a
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "vvip_1m", "goods_num": 1, "pay_method": "yunyoubi"}),
+        )
+        .await;
+    assert_eq!(o["data"]["state"], "fulfilled", "{o}");
+    let (_, i) = a.get("/api/v3/user/member/info").await;
+    let now = i["data"]["systemTime"].as_i64().unwrap();
+    assert_eq!(i["data"]["member_info"]["using"], "vvip", "{i}");
+    assert_eq!(i["data"]["member_info"]["items"][0]["type"], "vvip");
+    let expires = i["data"]["member_info"]["items"][0]["expired_at"].as_i64().unwrap();
+    assert!((expires - now - 31 * 86_400_000).abs() < 60_000, "31 days: {i}");
+    assert_eq!(i["data"]["member_info"]["near_expiration"], false);
+    let (_, p) = a.get("/api/user/profile").await;
+    assert_eq!(p["data"]["privilege"]["playtime"]["daily_playtime"], 120, "{p}");
+    assert_eq!(p["data"]["privilege"]["playtime"]["monthly_playtime"], 1200);
+    assert_eq!(p["data"]["privilege"]["discount_goods"], true);
+    let free_before = p["data"]["play_time_free"].as_i64().unwrap();
+
+    // The grant names the membership held: vip is not A's.
+    let (_, r) = a.get("/api/member/playtime/receive?type=vip").await;
+    assert_eq!(code(&r), 20231, "{r}");
+    let (_, r) = a.get("/api/member/playtime/receive?type=hvip").await;
+    assert_eq!(code(&r), 0, "{r}");
+    assert_eq!(r["data"]["play_time"], 1320, "2 h daily + 20 h monthly: {r}");
+    assert_eq!(r["data"]["grants"].as_array().unwrap().len(), 2);
+    let day_end = r["data"]["expires_at"].as_i64().unwrap();
+    assert!(
+        day_end > now && day_end - now <= 86_400_000 && (day_end + 8 * 3_600_000) % 86_400_000 == 0,
+        "next 0:00 UTC+8: {r}"
+    );
+    let (_, p) = a.get("/api/user/profile").await;
+    assert_eq!(p["data"]["play_time_free"].as_i64().unwrap(), free_before + 1320);
+    // Once a day: a second call receives nothing.
+    let (_, r) = a.get("/api/member/playtime/receive?type=vvip").await;
+    assert_eq!(code(&r), 20230, "{r}");
+    let (_, p) = a.get("/api/user/profile").await;
+    assert_eq!(p["data"]["play_time_free"].as_i64().unwrap(), free_before + 1320);
+
+    // B cannot receive A's grant (the call only ever names the caller) nor see A's info.
+    let (_, r) = b.get("/api/member/playtime/receive?type=vvip").await;
+    assert_eq!(code(&r), 20231, "{r}");
+    let (_, i) = b.get("/api/v3/user/member/info").await;
+    assert_eq!(i["data"]["member_info"]["using"], Value::Null, "{i}");
+
+    // Racing receipts by B, a vip: exactly one gets the hour.
+    srv.platform.store().assets.grant_entitlement(ub, "vip", 86_400_000, now).unwrap();
+    let (_, p) = b.get("/api/user/profile").await;
+    let b_before = p["data"]["play_time_free"].as_i64().unwrap();
+    let base = b.base.clone();
+    let cookies = b.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+    let csrf = b.cookies["_csrfToken"].clone();
+    let answers = join_all((0..12).map(|_| {
+        let (base, cookies, csrf) = (base.clone(), cookies.clone(), csrf.clone());
+        async move {
+            let mut resp = awc::Client::default()
+                .get(format!("{base}/api/member/playtime/receive?type=vip"))
+                .insert_header(("cookie", cookies))
+                .insert_header(("x-csrf-token", csrf))
+                .send()
+                .await
+                .unwrap();
+            serde_json::from_slice::<Value>(&resp.body().await.unwrap()).unwrap()
+        }
+    }))
+    .await;
+    assert_eq!(answers.iter().filter(|r| code(r) == 0).count(), 1, "{answers:?}");
+    assert!(answers.iter().all(|r| code(r) == 0 || code(r) == 20230), "{answers:?}");
+    let (_, p) = b.get("/api/user/profile").await;
+    assert_eq!(p["data"]["play_time_free"].as_i64().unwrap(), b_before + 60);
+
+    // A membership that ran out is in previous_info.
+    srv.platform.store().assets.grant_entitlement(ub, "daily", 1_000, 5_000).unwrap();
+    let (_, i) = b.get("/api/v3/user/member/info").await;
+    assert_eq!(i["data"]["member_info"]["using"], "vip", "{i}");
+    assert_eq!(i["data"]["previous_info"], json!([{"type": "daily", "expired_at": 6_000}]), "{i}");
+
+    ledger_holds(&srv, ua);
+    ledger_holds(&srv, ub);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

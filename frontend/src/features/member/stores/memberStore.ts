@@ -1,0 +1,84 @@
+import { makeAutoObservable, runInAction } from 'mobx';
+import type { MemberInfoView, MemberPlaytime, PrivilegeTable } from '../../../api/types';
+import { errorMessage } from '../../../transport/apiError';
+import type { Api } from '../../../transport/types';
+import { grantHours, isCarrierMember, memberName } from '../../../lib/member';
+
+export interface MemberEffects {
+  toast(type: 'success' | 'error' | 'info', message: string): void;
+  refreshUser(): Promise<unknown>;
+}
+
+/** The member grant dialog (commerce.md §2.9 "Member grant"). */
+export interface GrantShown {
+  title: string;
+  hours: number;
+  note: string;
+}
+
+/** Memberships of the user centre and the member pages: member info, privileges, the daily grant. */
+export class MemberStore {
+  info: MemberInfoView | null = null;
+  privileges: PrivilegeTable | null = null;
+  grant: GrantShown | null = null;
+  receiving = false;
+  private readonly api: Api;
+  private readonly fx: MemberEffects;
+
+  constructor(api: Api, fx: MemberEffects) {
+    this.api = api;
+    this.fx = fx;
+    makeAutoObservable<MemberStore, 'api' | 'fx'>(this, { api: false, fx: false });
+  }
+
+  async loadInfo(): Promise<void> {
+    try {
+      const info = await this.api.get('/api/v3/user/member/info');
+      runInAction(() => {
+        this.info = info;
+      });
+    } catch {
+      // a guest, or the server busy: the status line keeps what it had
+    }
+  }
+
+  async loadPrivileges(): Promise<void> {
+    if (this.privileges) return;
+    try {
+      const p = await this.api.get('/api/v3/member/privileges');
+      runInAction(() => {
+        this.privileges = p;
+      });
+    } catch {
+      // the table stays hidden
+    }
+  }
+
+  /** Receives today's member play time for `using`, then shows the grant dialog (§4.8). */
+  async receive(using: string): Promise<void> {
+    if (this.receiving) return;
+    this.receiving = true;
+    try {
+      const got: MemberPlaytime = await this.api.get('/api/member/playtime/receive', { type: using });
+      const carrier = isCarrierMember(using);
+      runInAction(() => {
+        this.grant = {
+          title: carrier ? `${memberName(using)}专享` : `${memberName(using)}每日专享`,
+          hours: grantHours(got.play_time),
+          note: carrier ? `使用有效期至 ${new Date(got.expires_at).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai' })}` : '限当天使用，次日0点失效',
+        };
+      });
+      await this.fx.refreshUser();
+    } catch (e) {
+      this.fx.toast('error', errorMessage(e));
+    } finally {
+      runInAction(() => {
+        this.receiving = false;
+      });
+    }
+  }
+
+  closeGrant(): void {
+    this.grant = null;
+  }
+}

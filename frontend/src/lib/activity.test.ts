@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { activityDisabled, activityStatus, parseCst } from './activity';
+
+// 2025-06-01 00:00:00 UTC+8
+const JUNE_1 = 1_748_707_200_000;
+
+describe('activity status (commerce.md §4.13)', () => {
+  it('reads the times as UTC+8', () => {
+    expect(parseCst('2025-06-01 00:00:00')).toBe(JUNE_1);
+    expect(parseCst('2025-06-01')).toBe(JUNE_1);
+    expect(parseCst('2025-02-30 00:00:00')).toBeNull();
+    expect(parseCst('2025-06-01 24:00:00')).toBeNull();
+    expect(parseCst('tomorrow')).toBeNull();
+  });
+
+  it('is 0 before the start, 1 until the end, 2 after', () => {
+    const [s, e] = ['2025-06-01 00:00:00', '2025-06-08 00:00:00'];
+    expect(activityStatus(s, e, JUNE_1 - 1)).toBe(0);
+    expect(activityStatus(s, e, JUNE_1)).toBe(1);
+    expect(activityStatus(s, e, JUNE_1 + 7 * 86_400_000 - 1)).toBe(1);
+    expect(activityStatus(s, e, JUNE_1 + 7 * 86_400_000)).toBe(2);
+    expect(activityStatus('x', e, JUNE_1)).toBe(2);
+    expect(activityStatus(e, s, JUNE_1 + 86_400_000)).toBe(2);
+    expect([0, 1, 2].map(activityDisabled)).toEqual([true, false, true]);
+  });
+});
