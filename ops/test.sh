@@ -30,6 +30,14 @@ echo "== contract: a field renamed on the server fails the frontend's type check
 bash ops/frontend.sh check:contract
 
 echo "== rust: every crate's tests"
+# Each crate's integration tests are one binary, tests/it/main.rs: a file left out of its list would
+# never run, so that is an error.
+for main in */tests/it/main.rs; do
+  for f in "$(dirname "$main")"/*.rs; do
+    m=$(basename "$f" .rs)
+    [ "$m" = main ] || grep -qx "mod $m;" "$main" || { echo "$f is not declared in $main"; exit 1; }
+  done
+done
 cargo test --workspace
 
 echo "== operators: Prometheus rules and their tests, dashboards, the live /metrics and every query"

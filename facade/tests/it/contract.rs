@@ -2,7 +2,7 @@
 //! (raw TCP): what answers in the envelope, and the documented exceptions the HTTP dispatcher
 //! writes itself before any application code runs.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! slots join its node's pool, sessions launch and end their games on them, and a host that
 //! goes silent or away takes its machines with it and ends the sessions on them.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -336,7 +336,7 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     p.host_event(&link, HostEvent::Slot(free(0)));
     settle().await;
     assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0));
-    let (again, _) = crate::link(&p, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
+    let (again, _) = self::link(&p, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
     assert_ne!(again.link, link.link);
     settle().await;
     assert_eq!(p.machine_stats(1).await.unwrap(), (2, 0));

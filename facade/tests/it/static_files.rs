@@ -1,7 +1,7 @@
 //! The built frontend over HTTP: precompressed variants by Accept-Encoding, cache headers, no
 //! path out of the build, and the envelope for unknown `/api` paths.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! by real events (a check-in, a game start), claimed once (140202 before finished, twice, or
 //! concurrently), a claim touching only the caller's own task.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! A call that fails inside an actor's handler answers its caller with an error, and the actor
 //! goes on serving (it is not failed and restarted).
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! expiry, the QR polling states through a sandbox scan and confirm, and a paid acceleration
 //! that moves a queued player to the better lane at once.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;

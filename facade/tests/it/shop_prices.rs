@@ -2,7 +2,7 @@
 //! `shop/goods/item` carries `price`, what one unit costs the caller now, priced as a submit of
 //! one unit is, so the browser restates no pricing rule (commerce.md §4.5).
 
-mod common;
+use crate::common;
 
 use common::{config_with, temp_dir, Client};
 use serde_json::{json, Value};

@@ -1,9 +1,9 @@
 //! The money path over real HTTP against a real server and SQLite (issue 10): concurrent coin
 //! purchases, one order per submit, the sandbox's pay page and its signed notices replayed,
 //! reordered and forged, the shop's calls and their refusals. Paused-time cases (expiry, a
-//! late notice) are in `actors/tests/commerce.rs`.
+//! late notice) are in `actors/tests/it/commerce.rs`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

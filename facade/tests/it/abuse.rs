@@ -1,8 +1,8 @@
 //! The server tried as an attacker would (issue 7): each test attacks one of the abuse paths
 //! that were found open, over the real HTTP and WebSocket interfaces, and checks it is closed.
-//! The figures the attacks measure are printed (`cargo test -p facade --test abuse -- --nocapture`).
+//! The figures the attacks measure are printed (`cargo test -p facade --test it abuse:: -- --nocapture`).
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

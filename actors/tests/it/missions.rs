@@ -2,7 +2,7 @@
 //! paused tokio time: a game start finishes gameStart, charged minutes count for gamePlay; and
 //! check-ins across midnights make and break the streak.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

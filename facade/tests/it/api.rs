@@ -1,7 +1,7 @@
 //! Black-box tests: a real server on 127.0.0.1:0 with a real SQLite file, spoken to over HTTP and
 //! the WebSocket the way the browser does.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The player journey through the real actors and a real SQLite store, on paused tokio time.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! day, only for the membership held, only the caller's own), with the ledger checked. The
 //! grant's day boundary and expiry on injected time are in `storage/src/sqlite/member.rs`.
 
-mod common;
+use crate::common;
 
 use common::{config_with, temp_dir, Client};
 use futures_util::future::join_all;

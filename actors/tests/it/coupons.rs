@@ -4,7 +4,7 @@
 //! user's coupon, thresholds and goods refused; coin payment with a coupon; the limited-time
 //! activity's coupons received once.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! One player on two devices (core-platform.md §4.5, §8.2): a game left running on one device is
 //! ended with `over` from the other, whatever its status.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

@@ -2,7 +2,7 @@
 //! speaks `hostlink` (hello, heartbeats, slot reports, first frames, exits) as `yoo-gamehost`
 //! does, and players drive the REST calls and their socket as the browser does.
 
-mod common;
+use crate::common;
 
 use std::rc::Rc;
 use std::sync::Arc;

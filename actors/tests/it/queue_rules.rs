@@ -1,7 +1,7 @@
 //! Lanes, fast-entry cards, monthly claims, cross-screen moves and play time through the real
 //! actors and a real SQLite store, on paused tokio time.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! stream's resume after a dropped socket and the reset of a stale position, refusals of bad
 //! input and of another user's room.
 
-mod common;
+use crate::common;
 
 use actix_web::web::Bytes;
 use common::{config, temp_dir, Client, Socket};

@@ -3,7 +3,7 @@
 //! time (with the ledger), refused when used, expired, unknown or another's; racing uses of one
 //! card: exactly one wins.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! its refusals, moderation, the fan-out of events to watching sockets (batching, resume, reset,
 //! the reconnect window), control and rotation, and the relay following the host's game.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

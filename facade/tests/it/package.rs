@@ -1,7 +1,7 @@
 //! Queue acceleration paid by QR through the sandbox's notice and with coins, and the daily and
 //! night packages (commerce.md §2.7, §2.10, §4.9), over real HTTP against a real server.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! draws against the daily chances, invites bound at registration with each reward once, and
 //! the ledger replaying to the balances after each.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

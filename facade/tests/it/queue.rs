@@ -1,7 +1,7 @@
 //! The queue's lanes, cards, claims, moves and play time over the real HTTP and WebSocket
 //! interfaces (issue 3), with the dev operator grant.
 
-mod common;
+use crate::common;
 
 use common::{config_with, temp_dir, Client};
 use serde_json::{json, Value};

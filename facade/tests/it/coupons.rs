@@ -3,9 +3,9 @@
 //! coupon used once, in the backpack's used coupons, the ledger right), refusals (another
 //! player's coupon, below the threshold, other goods, bad input), and the limited-time coupon
 //! activity received once. Paused-time cases (a coupon released by an expiring order, one
-//! coupon on concurrent orders) are in `actors/tests/coupons.rs`.
+//! coupon on concurrent orders) are in `actors/tests/it/coupons.rs`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! `kill -9` of the real server process loses nobody's place: the same players in the same
 //! order and lanes, READY countdowns less the downtime, PLAYING sessions on their machines.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,13 @@
+//! Every integration test of `actors` in one binary (one link, one copy on disk): each file
+//! is a module, `common` is their shared set-up. A new test file is added to this list
+//! (`ops/test.sh` fails when one is not).
+
+mod commerce;
+mod common;
+mod coupons;
+mod failures;
+mod hosts;
+mod journey;
+mod missions;
+mod queue_rules;
+mod rooms;

@@ -1,0 +1,22 @@
+//! Every integration test of `facade` in one binary (one link, one copy on disk): each file
+//! is a module, `common` is their shared set-up. A new test file is added to this list
+//! (`ops/test.sh` fails when one is not).
+
+mod abuse;
+mod activity;
+mod api;
+mod backpack;
+mod checkin;
+mod commerce;
+mod common;
+mod contract;
+mod coupons;
+mod crash;
+mod devices;
+mod hosts;
+mod member;
+mod package;
+mod queue;
+mod rooms;
+mod shop_prices;
+mod static_files;
