@@ -5,65 +5,15 @@
 
 use crate::common;
 
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use actors::commerce::paytype::PayMethod;
 use actors::config::PaymentConfig;
 use actors::platform_commerce::{Purchase, Submitted};
-use actors::providers::payment::{Delivery, DeliveryPlan, NoticeTransport};
-use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, settle, temp_dir, user};
-use futures_util::future::BoxFuture;
+use actors::providers::payment::{Delivery, DeliveryPlan};
+use actors::{DomainError, Platform};
+use common::{commerce_platform, online, settle, user, ORDER_TTL, QR_TTL};
 use storage::OrderState;
-
-/// The sandbox's notices handed straight to the platform's notice call (the facade posts them
-/// over HTTP; here the HTTP hop is left out).
-struct Direct(OnceLock<Platform>);
-
-impl NoticeTransport for Direct {
-    fn post(&self, provider: &'static str, body: String, signature: String) -> BoxFuture<'static, Result<(), String>> {
-        let p = self.0.get().cloned();
-        Box::pin(async move {
-            let p = p.ok_or("no platform")?;
-            p.payment_notice(provider, &body, &signature).await.map_err(|e| e.to_string())
-        })
-    }
-}
-
-const ORDER_TTL: u64 = 900;
-const QR_TTL: u64 = 300;
-const POLL_WAIT: u64 = 25;
-
-async fn platform(name: &str, machines: usize) -> Platform {
-    let dir = temp_dir(name);
-    let store = storage::Store::open_sqlite(&dir).unwrap();
-    let config = DomainConfig {
-        connect_countdown_secs: 30,
-        connect_delay_ms: 100,
-        rank_refresh_ms: 100,
-        sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: (0..machines).map(|i| format!("m{i}")).collect(),
-            host_secret: None,
-        }],
-        payment: PaymentConfig {
-            order_ttl_secs: ORDER_TTL,
-            qr_ttl_secs: QR_TTL,
-            poll_wait_secs: POLL_WAIT,
-            ..PaymentConfig::default()
-        },
-        ..DomainConfig::default()
-    };
-    let p = Platform::start(store, config).await.unwrap();
-    let direct = Arc::new(Direct(OnceLock::new()));
-    let _ = direct.0.set(p.clone());
-    p.sandbox_pay().expect("dev platform").set_transport(direct);
-    p
-}
 
 fn purchase(code: &str, method: PayMethod, key: &str) -> Purchase {
     Purchase {
@@ -100,7 +50,7 @@ async fn pass_secs(secs: u64) {
 // takes no payment for it, and nothing was granted or charged.
 #[tokio::test(start_paused = true)]
 async fn an_unpaid_order_expires() {
-    let p = platform("expiry", 0).await;
+    let p = commerce_platform("expiry", 0).await;
     let uid = user(&p, "13900000001").await;
     let no = order_no(&p, uid, "time_300", "k1").await;
     let qr = p.qrcode(uid, &no, "http://127.0.0.1:8080").await.unwrap();
@@ -129,7 +79,7 @@ async fn an_unpaid_order_expires() {
 // late): the order ends paid and fulfilled, once; a second late copy changes nothing.
 #[tokio::test(start_paused = true)]
 async fn a_late_notice_of_a_timely_payment_settles_once() {
-    let p = platform("late", 0).await;
+    let p = commerce_platform("late", 0).await;
     let uid = user(&p, "13900000002").await;
     let no = order_no(&p, uid, "coin_600", "k1").await;
     p.qrcode(uid, &no, "http://h").await.unwrap();
@@ -175,7 +125,7 @@ async fn a_late_notice_of_a_timely_payment_settles_once() {
 // order is paid-and-fulfilled or expired-and-uncharged, never both.
 #[tokio::test(start_paused = true)]
 async fn no_payment_after_the_expiry() {
-    let p = platform("after", 0).await;
+    let p = commerce_platform("after", 0).await;
     let uid = user(&p, "13900000003").await;
     let no = order_no(&p, uid, "coin_600", "k1").await;
     p.qrcode(uid, &no, "http://h").await.unwrap();
@@ -191,7 +141,7 @@ async fn no_payment_after_the_expiry() {
 // settles it; the QR itself runs out (20140 `timeout`) while the order lives on.
 #[tokio::test(start_paused = true)]
 async fn polling_follows_the_sandbox() {
-    let p = platform("polling", 0).await;
+    let p = commerce_platform("polling", 0).await;
     let uid = user(&p, "13900000004").await;
     let no = order_no(&p, uid, "time_600", "k1").await;
     let qr = p.qrcode(uid, &no, "http://h").await.unwrap();
@@ -242,7 +192,7 @@ async fn polling_follows_the_sandbox() {
 // granted by the same path as the operator's grant, then the lane upgrade.
 #[tokio::test(start_paused = true)]
 async fn a_paid_acceleration_moves_the_queued_player() {
-    let p = platform("accelerate", 0).await;
+    let p = commerce_platform("accelerate", 0).await;
     let a = user(&p, "13900000005").await;
     let b = user(&p, "13900000006").await;
     let c = user(&p, "13900000007").await;

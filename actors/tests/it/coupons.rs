@@ -6,65 +6,14 @@
 
 use crate::common;
 
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use actors::commerce::paytype::PayMethod;
-use actors::config::PaymentConfig;
 use actors::platform_commerce::{Purchase, Submitted};
-use actors::providers::payment::NoticeTransport;
-use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{settle, temp_dir, user};
-use futures_util::future::{join_all, BoxFuture};
+use actors::{DomainError, Platform};
+use common::{commerce_platform, settle, user, ORDER_TTL};
+use futures_util::future::join_all;
 use storage::OrderState;
-
-/// The sandbox's notices handed straight to the platform's notice call (the facade posts them
-/// over HTTP; here the HTTP hop is left out).
-struct Direct(OnceLock<Platform>);
-
-impl NoticeTransport for Direct {
-    fn post(&self, provider: &'static str, body: String, signature: String) -> BoxFuture<'static, Result<(), String>> {
-        let p = self.0.get().cloned();
-        Box::pin(async move {
-            let p = p.ok_or("no platform")?;
-            p.payment_notice(provider, &body, &signature).await.map_err(|e| e.to_string())
-        })
-    }
-}
-
-const ORDER_TTL: u64 = 900;
-const QR_TTL: u64 = 300;
-const POLL_WAIT: u64 = 25;
-
-async fn platform(name: &str) -> Platform {
-    let dir = temp_dir(name);
-    let store = storage::Store::open_sqlite(&dir).unwrap();
-    let config = DomainConfig {
-        connect_countdown_secs: 30,
-        connect_delay_ms: 100,
-        rank_refresh_ms: 100,
-        sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: vec![],
-            host_secret: None,
-        }],
-        payment: PaymentConfig {
-            order_ttl_secs: ORDER_TTL,
-            qr_ttl_secs: QR_TTL,
-            poll_wait_secs: POLL_WAIT,
-            ..PaymentConfig::default()
-        },
-        ..DomainConfig::default()
-    };
-    let p = Platform::start(store, config).await.unwrap();
-    let direct = Arc::new(Direct(OnceLock::new()));
-    let _ = direct.0.set(p.clone());
-    p.sandbox_pay().expect("dev platform").set_transport(direct);
-    p
-}
 
 fn buy(code: &str, method: PayMethod, coupon: Option<i64>, key: &str) -> Purchase {
     Purchase {
@@ -117,7 +66,7 @@ fn ledger_holds(p: &Platform, uid: i64) {
 // through the sandbox and uses it, once, with its ledger entry; then it is refused.
 #[tokio::test(start_paused = true)]
 async fn a_coupon_is_held_used_once_when_paid_and_released_when_its_order_expires() {
-    let p = platform("coupon-flow").await;
+    let p = commerce_platform("coupon-flow", 0).await;
     let uid = user(&p, "13910000001").await;
     assert_eq!(p.store().coupons.coupons(uid).unwrap().len(), 3, "the welcome coupons");
     let c5 = coupon_of(&p, uid, "welcome_time_5");
@@ -183,7 +132,7 @@ async fn a_coupon_is_held_used_once_when_paid_and_released_when_its_order_expire
 // no order.
 #[tokio::test(start_paused = true)]
 async fn concurrent_orders_with_one_coupon_one_wins() {
-    let p = platform("coupon-race").await;
+    let p = commerce_platform("coupon-race", 0).await;
     let uid = user(&p, "13910000002").await;
     let c3 = coupon_of(&p, uid, "welcome_time_3");
     let answers = join_all((0..10).map(|i| {
@@ -210,7 +159,7 @@ async fn concurrent_orders_with_one_coupon_one_wins() {
 // transaction.
 #[tokio::test(start_paused = true)]
 async fn refusals_and_a_coin_payment_with_a_coupon() {
-    let p = platform("coupon-refusals").await;
+    let p = commerce_platform("coupon-refusals", 0).await;
     let a = user(&p, "13910000003").await;
     let b = user(&p, "13910000004").await;
     let theirs = coupon_of(&p, b, "welcome_time_3");
@@ -253,7 +202,7 @@ async fn refusals_and_a_coin_payment_with_a_coupon() {
 // activity not started, over or unknown is refused.
 #[tokio::test(start_paused = true)]
 async fn activity_coupons_are_received_once() {
-    let p = platform("coupon-activity").await;
+    let p = commerce_platform("coupon-activity", 0).await;
     let uid = user(&p, "13910000005").await;
     let view = p.coupon_activity(Some(uid), 1).await.unwrap();
     assert_eq!((view.status, view.received, view.skus.len()), (1, false, 2));

@@ -73,10 +73,17 @@ pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query
         return coupon_page(&state, caller.0.uid, status, page, page_size).await;
     }
     let (cards, now) = state.platform.backpack(caller.0.uid).await?;
-    let mut shown: Vec<Card> = cards
+    let cards = cards
         .iter()
         .map(|c| dto::card_at(c, now))
-        .filter(|c| card_type == 1 && types.as_ref().is_none_or(|t| t.contains(&c.play_type)))
+        .filter(|c| card_type == 1 && types.as_ref().is_none_or(|t| t.contains(&c.play_type)));
+    Ok(ok(card_page(cards, status, page, page_size)))
+}
+
+/// One page of a backpack tab: the cards of the status asked for (0 unused, 1 used or given,
+/// 2 expired), the unused ones soonest to expire first.
+fn card_page(cards: impl Iterator<Item = Card>, status: i64, page: i64, page_size: i64) -> CardList {
+    let mut shown: Vec<Card> = cards
         .filter(|c| match status {
             0 => c.status == 0,
             1 => c.status == 1 || c.status == 3,
@@ -89,28 +96,14 @@ pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query
     let total = shown.len();
     let skip = usize::try_from((page - 1) * page_size).unwrap_or(usize::MAX);
     let data = shown.into_iter().skip(skip).take(page_size as usize).collect();
-    Ok(ok(CardList { total, data, ts: ts() }))
+    CardList { total, data, ts: ts() }
 }
 
 /// The backpack's coupons tab (card_type 3): each a card whose `coupon` carries the coupon.
 async fn coupon_page(state: &AppState, uid: i64, status: i64, page: i64, page_size: i64) -> ApiResult<CardList> {
     let (coupons, now) = state.platform.my_coupons(uid).await?;
-    let mut shown: Vec<Card> = coupons
-        .iter()
-        .map(|c| dto::coupon_card(super::coupons::coupon_dto(c, 1, now)))
-        .filter(|c| match status {
-            0 => c.status == 0,
-            1 => c.status == 1 || c.status == 3,
-            _ => c.status == 2,
-        })
-        .collect();
-    if status == 0 {
-        shown.sort_by_key(|c| (c.expires_at, c.id));
-    }
-    let total = shown.len();
-    let skip = usize::try_from((page - 1) * page_size).unwrap_or(usize::MAX);
-    let data = shown.into_iter().skip(skip).take(page_size as usize).collect();
-    Ok(ok(CardList { total, data, ts: ts() }))
+    let cards = coupons.iter().map(|c| dto::coupon_card(super::coupons::coupon_dto(c, 1, now)));
+    Ok(ok(card_page(cards, status, page, page_size)))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -9,13 +9,9 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use actors::passport::SmsLimits;
-use common::{config, temp_dir, Client};
+use common::{code, config, temp_dir, Client};
 use facade::config::ServerConfig;
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
 
 /// The shared test config with the default SMS limits (the shared one relaxes the resend).
 fn strict(dir: &std::path::Path) -> ServerConfig {

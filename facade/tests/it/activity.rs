@@ -7,40 +7,13 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, ledger_holds, session, temp_dir, uid, urlencode, Client};
 use futures_util::future::join_all;
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
-
-fn session(c: &Client) -> (String, String) {
-    let cookies = c.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-    (cookies, c.cookies["_csrfToken"].clone())
-}
-
-async fn uid(c: &mut Client) -> i64 {
-    c.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap()
-}
-
-fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
-    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
-}
 
 fn entries(srv: &facade::Running, uid: i64, reason: &str) -> Vec<storage::LedgerEntry> {
     let all = srv.platform.store().commerce.ledger(uid).unwrap();
     all.into_iter().filter(|e| e.reason == reason).collect()
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// Waits (real time: the server runs on its own) until `f` holds.

@@ -5,17 +5,13 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{config, temp_dir, Client};
+use common::{code, config, temp_dir, Client};
 use facade::proto::MessageType;
 use serde_json::{json, Value};
 
 async fn server(name: &str, machines: usize, countdown: u64) -> (facade::Running, std::path::PathBuf) {
     let dir = temp_dir(name);
     (facade::start(config(&dir, machines, countdown)).await.unwrap(), dir)
-}
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
 }
 
 /// The phone and code rules of core-platform.md §5.1, with their Chinese messages; none is a 500.

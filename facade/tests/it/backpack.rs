@@ -7,23 +7,15 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, ledger_holds, profile, temp_dir, Client};
 use futures_util::future::join_all;
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
 
 async fn grant(c: &Client, phone: &str, body: Value) -> Value {
     let mut operator = Client::new(c.base.trim_start_matches("http://").parse().unwrap(), "operator");
     let mut b = body;
     b["cellphone"] = json!(phone);
     operator.post("/api/dev/grant", b).await.1
-}
-
-async fn profile(c: &mut Client) -> Value {
-    c.get("/api/user/profile").await.1["data"].clone()
 }
 
 fn ids(list: &Value) -> Vec<i64> {
@@ -33,11 +25,6 @@ fn ids(list: &Value) -> Vec<i64> {
         .iter()
         .map(|c| c["id"].as_i64().unwrap())
         .collect()
-}
-
-fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
-    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
 }
 
 /// Grant, list, count, notice, use, refuse.

@@ -8,25 +8,12 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, ledger_holds, profile, temp_dir, Client};
 use futures_util::future::join_all;
 use serde_json::{json, Value};
 
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
-
-async fn profile(c: &mut Client) -> Value {
-    c.get("/api/user/profile").await.1["data"].clone()
-}
-
 async fn free_minutes(c: &mut Client) -> i64 {
     profile(c).await["play_time_free"].as_i64().unwrap()
-}
-
-fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
-    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
 }
 
 async fn tasks(c: &mut Client) -> Vec<Value> {

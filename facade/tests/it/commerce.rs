@@ -7,13 +7,9 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, ledger_holds, session, temp_dir, uid, urlencode, Client};
 use futures_util::future::join_all;
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
 
 /// A POST with the client's cookies, CSRF token and an `Idempotency-Key`, from a fresh
 /// connection (so that many run at once).
@@ -28,20 +24,6 @@ async fn submit(base: &str, cookies: &str, csrf: &str, key: &str, body: &Value) 
         .await
         .unwrap();
     serde_json::from_slice(&resp.body().await.unwrap()).unwrap()
-}
-
-fn session(c: &Client) -> (String, String) {
-    let cookies = c.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-    (cookies, c.cookies["_csrfToken"].clone())
-}
-
-async fn uid(c: &mut Client) -> i64 {
-    c.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap()
-}
-
-fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
-    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
 }
 
 /// Waits (real time: the server runs on its own) until `f` holds.
@@ -445,13 +427,4 @@ async fn a_purchase_tells_the_sockets() {
     ledger_holds(&srv, uid);
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use actix_web::web::Bytes;
 use awc::ws::{Frame, Message};
-use common::{temp_dir, Client, Socket};
+use common::{code, temp_dir, Client, Socket};
 use facade::config::ServerConfig;
 use facade::proto::{MessageType, Notification};
 use futures_util::stream::{SplitSink, SplitStream};
@@ -183,10 +183,6 @@ impl TestHost {
         .await
         .is_ok()
     }
-}
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
 }
 
 async fn player(addr: std::net::SocketAddr, phone: &str, device: &str) -> (Client, Socket) {

@@ -5,22 +5,9 @@
 
 use crate::common;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, ledger_holds, temp_dir, uid, Client};
 use futures_util::future::join_all;
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
-
-async fn uid(c: &mut Client) -> i64 {
-    c.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap()
-}
-
-fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
-    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
-}
 
 #[actix_rt::test]
 async fn member_info_privileges_and_the_daily_grant() {

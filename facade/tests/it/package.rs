@@ -5,21 +5,8 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, ledger_holds, temp_dir, uid, Client};
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
-
-async fn uid(c: &mut Client) -> i64 {
-    c.get("/api/user/profile").await.1["data"]["uid"].as_i64().unwrap()
-}
-
-fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
-    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
-}
 
 async fn start(c: &mut Client) -> Value {
     c.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))

@@ -3,12 +3,8 @@
 
 use crate::common;
 
-use common::{config_with, temp_dir, Client};
+use common::{code, config_with, temp_dir, Client};
 use serde_json::{json, Value};
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
 
 async fn grant(c: &mut Client, phone: &str, body: Value) -> Value {
     let mut guest = Client::new(c.base.trim_start_matches("http://").parse().unwrap(), "operator");

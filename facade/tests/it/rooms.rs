@@ -6,7 +6,7 @@
 use crate::common;
 
 use actix_web::web::Bytes;
-use common::{config, temp_dir, Client, Socket};
+use common::{code, config, temp_dir, Client, Socket};
 use facade::proto::{Envelope, MessageType, Notification, RoomEvent, RoomEvents, RoomReset, RoomWatch};
 use prost::Message;
 use serde_json::{json, Value};
@@ -14,10 +14,6 @@ use serde_json::{json, Value};
 /// base64 of "1234" and of "9999".
 const PASSWORD: &str = "MTIzNA==";
 const WRONG: &str = "OTk5OQ==";
-
-fn code(v: &Value) -> i64 {
-    v["code"].as_i64().unwrap_or(-1)
-}
 
 async fn server(name: &str) -> facade::Running {
     facade::start(config(&temp_dir(name), 1, 60)).await.unwrap()

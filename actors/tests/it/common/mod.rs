@@ -4,10 +4,14 @@
 
 use std::time::Duration;
 
+use actors::config::PaymentConfig;
 use actors::connection::ConnectionSink;
+use actors::providers::payment::NoticeTransport;
 use actors::view::{GameState, Push, SessionView};
-use actors::Platform;
+use actors::{DomainConfig, NodeConfig, Platform};
+use futures_util::future::BoxFuture;
 use parking_lot::Mutex;
+use std::sync::{Arc, OnceLock};
 
 /// Collects what would be pushed to one socket.
 #[derive(Default)]
@@ -84,4 +88,54 @@ pub async fn online(p: &Platform, uid: i64) -> SessionView {
         GameState::Online(v) => v,
         other => panic!("expected a session, got {other:?}"),
     }
+}
+
+/// The sandbox's notices handed straight to the platform's notice call (the facade posts them
+/// over HTTP; here the HTTP hop is left out).
+struct Direct(OnceLock<Platform>);
+
+impl NoticeTransport for Direct {
+    fn post(&self, provider: &'static str, body: String, signature: String) -> BoxFuture<'static, Result<(), String>> {
+        let p = self.0.get().cloned();
+        Box::pin(async move {
+            let p = p.ok_or("no platform")?;
+            p.payment_notice(provider, &body, &signature).await.map_err(|e| e.to_string())
+        })
+    }
+}
+
+pub const ORDER_TTL: u64 = 900;
+pub const QR_TTL: u64 = 300;
+pub const POLL_WAIT: u64 = 25;
+
+/// A platform on SQLite whose payment sandbox hands its notices straight to it, with one node of
+/// `machines` static machines and the order, QR and poll lifetimes above.
+pub async fn commerce_platform(name: &str, machines: usize) -> Platform {
+    let dir = temp_dir(name);
+    let store = storage::Store::open_sqlite(&dir).unwrap();
+    let config = DomainConfig {
+        connect_countdown_secs: 30,
+        connect_delay_ms: 100,
+        rank_refresh_ms: 100,
+        sms_fail_numbers: vec![],
+        nodes: vec![NodeConfig {
+            id: 1,
+            name: "测试一区".into(),
+            status: 1,
+            machines: (0..machines).map(|i| format!("m{i}")).collect(),
+            host_secret: None,
+        }],
+        payment: PaymentConfig {
+            order_ttl_secs: ORDER_TTL,
+            qr_ttl_secs: QR_TTL,
+            poll_wait_secs: POLL_WAIT,
+            ..PaymentConfig::default()
+        },
+        ..DomainConfig::default()
+    };
+    let p = Platform::start(store, config).await.unwrap();
+    let direct = Arc::new(Direct(OnceLock::new()));
+    let _ = direct.0.set(p.clone());
+    p.sandbox_pay().expect("dev platform").set_transport(direct);
+    p
 }

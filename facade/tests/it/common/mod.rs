@@ -271,3 +271,40 @@ impl Socket {
             .unwrap();
     }
 }
+
+/// The envelope's code, or -1 when there is none.
+pub fn code(v: &Value) -> i64 {
+    v["code"].as_i64().unwrap_or(-1)
+}
+
+/// The signed-in user's profile data.
+pub async fn profile(c: &mut Client) -> Value {
+    c.get("/api/user/profile").await.1["data"].clone()
+}
+
+/// The signed-in user's id.
+pub async fn uid(c: &mut Client) -> i64 {
+    profile(c).await["uid"].as_i64().unwrap()
+}
+
+/// Fails the test unless the user's ledger replays to every balance they hold.
+pub fn ledger_holds(srv: &facade::Running, uid: i64) {
+    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
+    assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
+}
+
+/// The client's cookie header and CSRF token, for requests sent from another connection.
+pub fn session(c: &Client) -> (String, String) {
+    let cookies = c.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+    (cookies, c.cookies["_csrfToken"].clone())
+}
+
+/// Percent-encodes everything but the unreserved characters.
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
