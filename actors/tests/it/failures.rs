@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use actors::platform::Grant;
-use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, settle, temp_dir, user};
+use actors::{DomainConfig, DomainError, Platform};
+use common::{node, online, settle, temp_dir, user};
 use storage::{GameSessionRecord, GameSessionRepo, NewGameSession};
 
 /// The SQLite sessions, whose inserts fail while `fail_insert` is set and whose place writes
@@ -80,13 +80,7 @@ async fn a_failed_storage_call_answers_and_the_actor_keeps_serving() {
     store.sessions = flaky.clone();
     let config = DomainConfig {
         sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: vec![],
-            host_secret: None,
-        }],
+        nodes: vec![node(0)],
         ..DomainConfig::default()
     };
     let p = Platform::start(store, config).await.unwrap();

@@ -11,7 +11,7 @@ use actors::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, Ho
 use actors::player::SessionOp;
 use actors::view::{EndReason, GameState, Notice, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, pass, settle, temp_dir, user, Recorder};
+use common::{node, online, pass, settle, temp_dir, user, Recorder};
 use parking_lot::Mutex;
 
 /// The host's end of a link: what it was told, and whether the platform closed it.
@@ -53,11 +53,8 @@ async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
         sms_fail_numbers: vec![],
         register_gift_minutes: 600,
         nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: vec![],
             host_secret: Some("s".into()),
+            ..node(0)
         }],
         ..DomainConfig::default()
     };

@@ -8,7 +8,7 @@ use std::time::Duration;
 use actors::player::SessionOp;
 use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, pass, settle, temp_dir, user, Recorder};
+use common::{node, online, pass, settle, temp_dir, user, Recorder};
 
 async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf) {
     let dir = temp_dir(name);
@@ -20,13 +20,7 @@ async fn platform(name: &str, machines: usize) -> (Platform, std::path::PathBuf)
         sms_fail_numbers: vec![],
         register_gift_minutes: 600,
         nodes: vec![
-            NodeConfig {
-                id: 1,
-                name: "测试一区".into(),
-                status: 1,
-                machines: (0..machines).map(|i| format!("m{i}")).collect(),
-                host_secret: None,
-            },
+            node(machines),
             NodeConfig {
                 id: 2,
                 name: "维护区".into(),

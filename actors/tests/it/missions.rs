@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use actors::player::SessionOp;
 use actors::view::Status;
-use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, settle, temp_dir, user};
+use actors::{DomainConfig, DomainError, Platform};
+use common::{node, online, settle, temp_dir, user};
 
 async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
     let dir = temp_dir(name);
@@ -21,13 +21,7 @@ async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
         rank_refresh_ms: 250,
         sms_fail_numbers: vec![],
         register_gift_minutes: 600,
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: vec!["m0".into()],
-            host_secret: None,
-        }],
+        nodes: vec![node(1)],
         ..DomainConfig::default()
     };
     (Platform::start(store, config).await.unwrap(), dir)

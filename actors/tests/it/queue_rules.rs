@@ -9,8 +9,8 @@ use std::time::Duration;
 use actors::platform::Grant;
 use actors::player::SessionOp;
 use actors::view::{EndReason, GameState, Status};
-use actors::{DomainConfig, DomainError, NodeConfig, Platform};
-use common::{online, settle, temp_dir, user, Recorder};
+use actors::{DomainConfig, DomainError, Platform};
+use common::{node, online, settle, temp_dir, user, Recorder};
 
 async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
     let dir = temp_dir(name);
@@ -23,13 +23,7 @@ async fn platform(name: &str, machines: usize, gift: i64) -> Platform {
         science_duration_secs: 5,
         register_gift_minutes: gift,
         sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: (0..machines).map(|i| format!("m{i}")).collect(),
-            host_secret: None,
-        }],
+        nodes: vec![node(machines)],
         ..DomainConfig::default()
     };
     Platform::start(store, config).await.unwrap()

@@ -12,10 +12,10 @@ use actors::player::SessionOp;
 use actors::room::view::*;
 use actors::room::wire::{RoomSink, WatchId};
 use actors::view::{GameState, Notice, Status};
-use actors::{DomainConfig, DomainError, NodeConfig, Platform};
+use actors::{DomainConfig, DomainError, Platform};
 use base64::Engine;
 use bytes::Bytes;
-use common::{pass, settle, temp_dir, user, Recorder};
+use common::{node, pass, settle, temp_dir, user, Recorder};
 use parking_lot::Mutex;
 
 async fn platform_with(name: &str, machines: usize, rooms: RoomsConfig) -> Platform {
@@ -26,13 +26,7 @@ async fn platform_with(name: &str, machines: usize, rooms: RoomsConfig) -> Platf
         connect_delay_ms: 500,
         sms_fail_numbers: vec![],
         register_gift_minutes: 600,
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: (0..machines).map(|i| format!("m{i}")).collect(),
-            host_secret: None,
-        }],
+        nodes: vec![node(machines)],
         rooms,
         ..DomainConfig::default()
     };
@@ -817,13 +811,7 @@ async fn open_rooms_are_restored_with_a_new_epoch() {
     let dir = temp_dir("rooms-restore");
     let config = DomainConfig {
         sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: vec![],
-            host_secret: None,
-        }],
+        nodes: vec![node(0)],
         ..DomainConfig::default()
     };
     let p1 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config.clone())

@@ -118,13 +118,7 @@ pub async fn commerce_platform(name: &str, machines: usize) -> Platform {
         connect_delay_ms: 100,
         rank_refresh_ms: 100,
         sms_fail_numbers: vec![],
-        nodes: vec![NodeConfig {
-            id: 1,
-            name: "测试一区".into(),
-            status: 1,
-            machines: (0..machines).map(|i| format!("m{i}")).collect(),
-            host_secret: None,
-        }],
+        nodes: vec![node(machines)],
         payment: PaymentConfig {
             order_ttl_secs: ORDER_TTL,
             qr_ttl_secs: QR_TTL,
@@ -138,4 +132,15 @@ pub async fn commerce_platform(name: &str, machines: usize) -> Platform {
     let _ = direct.0.set(p.clone());
     p.sandbox_pay().expect("dev platform").set_transport(direct);
     p
+}
+
+/// Node 1, 测试一区, open, with `machines` static machines (m0, m1, …) and no game hosts.
+pub fn node(machines: usize) -> NodeConfig {
+    NodeConfig {
+        id: 1,
+        name: "测试一区".into(),
+        status: 1,
+        machines: (0..machines).map(|i| format!("m{i}")).collect(),
+        host_secret: None,
+    }
 }
