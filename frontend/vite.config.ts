@@ -63,8 +63,11 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react(), precompress()],
+  // react-router's package exports only its development build (warnings and invariant texts
+  // included); a production bundle takes the production build it ships beside it
+  resolve: mode === 'production' ? { alias: [{ find: /^react-router$/, replacement: path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs') }] } : {},
   // the manifest (dist/.vite/manifest.json, never served) tells scripts/check-bundle.mjs which
   // chunks the home page loads
   build: { outDir: 'dist', sourcemap: false, manifest: true },
@@ -80,4 +83,4 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
   },
-});
+}));

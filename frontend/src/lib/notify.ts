@@ -26,6 +26,8 @@ export interface BrowserEffects {
   shareQualityReport(report: ShownQualityReport): void;
   /** Reports handed over by a play window this window opened; returns an unsubscribe. */
   onQualityReport(listener: (report: ShownQualityReport) => void): () => void;
+  /** The browser's user agent, for the start's browser check (§5.5); absent skips the check. */
+  userAgent?: string;
 }
 
 /** A window opened for the play page before its address is known. */
@@ -181,5 +183,6 @@ export function browserEffects(): BrowserEffects {
     closePlayWindow,
     shareQualityReport,
     onQualityReport,
+    userAgent: navigator.userAgent,
   };
 }

@@ -182,6 +182,31 @@ describe('start flow', () => {
     root.dispose();
   });
 
+  it('the browser check: an old Chromium gets the alert and no start; 70–71 asks, 继续游戏 goes on', async () => {
+    const { root, t, effects } = await loggedInRoot();
+    t.api.on('POST', '/api/japi/yoo/game/selectNode', () => NODES);
+    effects.userAgent = 'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.0.0 Safari/537.36';
+    const blocked = root.game.requestStart({ id: 1, name: '测试游戏' });
+    // the check's module loads on the first start
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    expect(root.ui.messageBoxes.map((b) => [b.message, b.showCancel])).toEqual([['您当前浏览器版本较低，游戏无法运行', false]]);
+    root.ui.messageBoxes[0].resolve(true);
+    await blocked;
+    expect(t.api.callsTo('/api/japi/yoo/game/selectNode')).toHaveLength(0);
+
+    await vi.advanceTimersByTimeAsync(START_DEBOUNCE_MS);
+    effects.userAgent = 'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.0.0 Safari/537.36';
+    const warned = root.game.requestStart({ id: 1, name: '测试游戏' });
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    const box = root.ui.messageBoxes.at(-1)!;
+    expect([box.message, box.confirmText]).toEqual(['您当前浏览器版本较低，可能会影响游戏体验', '继续游戏']);
+    box.resolve(true);
+    await warned;
+    await settle();
+    expect(t.api.callsTo('/api/japi/yoo/game/selectNode')).toHaveLength(1);
+    root.dispose();
+  });
+
   it('start is debounced 1000 ms on the leading edge', async () => {
     const { root, t } = await loggedInRoot();
     t.api.on('POST', '/api/japi/yoo/game/selectNode', () => NODES);

@@ -423,8 +423,26 @@ export class GameStore {
       this.root.ui.openLogin(() => void this.openNodePicker(game, relay));
       return;
     }
+    if (!(await this.browserAllowsStart())) return;
     if (!relay && !(await this.confirmRoomSwitch(game))) return;
     await this.openNodePicker(game, relay);
+  }
+
+  /**
+   * core-platform.md §4.4 step 3, §5.5: a browser the game cannot run in gets the alert and the
+   * start ends; one it may run badly in asks first ('继续游戏' goes on).
+   */
+  private async browserAllowsStart(): Promise<boolean> {
+    const ua = this.root.effects.userAgent;
+    if (ua === undefined) return true;
+    const { browserVerdict, WARN_CONTINUE } = await import('../lib/browserVerdict');
+    const v = browserVerdict(ua);
+    if (v.kind === 'block') {
+      await this.root.ui.alert({ title: '温馨提示', message: v.message, confirmText: '好的' });
+      return false;
+    }
+    if (v.kind === 'warn') return this.root.ui.confirm({ title: '温馨提示', message: v.message, confirmText: WARN_CONTINUE });
+    return true;
   }
 
   /**

@@ -19,6 +19,8 @@ export class RecordingEffects implements BrowserEffects {
   readonly fullscreenExits: number[] = [];
   permissionRequests = 0;
   readonly reminders: string[] = [];
+  /** set by a test of the start's browser check; absent skips it */
+  userAgent?: string;
 
   exitFullscreen(): void {
     this.fullscreenExits.push(Date.now());

@@ -1,7 +1,7 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Header } from '../../layout/components/Header';
 import { StoreProvider } from '../../../stores/context';
 import { makeRoot } from '../../../test/helpers';
@@ -31,6 +31,8 @@ describe('play time shown to the player', () => {
       ),
     );
     expect(host.querySelector('[data-testid="profile-play-time"]')!.textContent).toBe('60分钟');
+    // the header's user menu is a chunk of its own
+    await vi.waitFor(() => expect(host.querySelector('[data-testid="header-user"]')).not.toBeNull());
     act(() => host.querySelector<HTMLElement>('[data-testid="header-user"]')!.click());
     expect(host.querySelector('[data-testid="user-play-time"]')!.textContent).toContain('游戏时长 60分钟');
     act(() => root.unmount());
