@@ -44,7 +44,7 @@ export function AppShell() {
 
 const OnDemandOverlays = observer(function OnDemandOverlays() {
   const { user, ui } = useStores();
-  const needed = user.isLoggedIn || ui.loginOpen;
+  const needed = user.isLoggedIn || ui.loginOpen || ui.carAction !== null;
   useEffect(() => {
     if (needed) return;
     const t = setTimeout(() => {

@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect } from 'react';
 import { LoginDialog } from '../features/auth/components/LoginDialog';
+import { CarActionDialog } from '../features/layout/components/CarActionDialog';
 import { GameOverlays } from '../features/game/components/GameOverlays';
 import { LiveOverlays } from '../features/live/components/LiveOverlays';
 import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
@@ -27,6 +28,7 @@ export function Overlays() {
       <LiveOverlays />
       <PlayTimeDialogs />
       <PurchaseHost />
+      <CarActionDialog />
     </>
   );
 }

@@ -34,6 +34,14 @@ export interface MissedQueue {
   nodeId?: number;
 }
 
+/** core-platform.md §2.14 / §4.14: what a car head unit shows instead of opening a new window. */
+export interface CarAction {
+  title: string;
+  /** the address the QR code carries, opened on the phone that scans it */
+  url: string;
+  desc: string;
+}
+
 export const TOAST_DURATION_MS = 3000;
 
 /**
@@ -50,6 +58,7 @@ export class UiStore {
   /** session whose corner float the user closed */
   floatClosedId: string | null = null;
   messageBoxes: MessageBox[] = [];
+  carAction: CarAction | null = null;
   toasts: Toast[] = [];
   private nextId = 1;
   /** what the login dialog was opened for, run once the login succeeds (core-platform.md §4.13) */
@@ -114,6 +123,10 @@ export class UiStore {
   }
 
   // --- message boxes: clicking outside never closes them; the promise settles on a button ---
+
+  showCarAction(a: CarAction | null): void {
+    this.carAction = a;
+  }
 
   confirm(opts: MessageBoxOptions): Promise<boolean> {
     return new Promise((resolve) => this.pushBox(opts, true, resolve));

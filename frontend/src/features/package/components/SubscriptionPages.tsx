@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { openOutside } from '../../../lib/carMode';
 import { yuan } from '../../../lib/purchase';
 import { formatDateTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
@@ -39,7 +40,16 @@ export const SubscriptionPage = observer(function SubscriptionPage() {
             <span>{s.game.name}</span>
             <span>{s.status === 1 ? `${formatDateTime(s.expired_at)} 到期` : '已过期'}</span>
             {s.package_id > 0 && (
-              <a href={`/subscription/${s.package_id}`} target="_blank" rel="noreferrer">
+              <a
+                href={`/subscription/${s.package_id}`}
+                target="_blank"
+                rel="noreferrer"
+                data-testid="subscription-zone-link"
+                onClick={(e) => {
+                  e.preventDefault();
+                  openOutside(ui, `/subscription/${s.package_id}`, '订阅专区');
+                }}
+              >
                 订阅专区
               </a>
             )}

@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
+import { isInCar } from '../../../lib/browserCheck';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import { MemberPanel } from '../../member/components/MemberPanel';
@@ -35,6 +36,12 @@ export const UserPage = observer(function UserPage() {
         <Link to="/user/card" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-backpack">
           我的背包
         </Link>
+        {/* in a car the header's popover (with 退出登录) is off: the card logs out (§4.14) */}
+        {isInCar(navigator.userAgent) && (
+          <button type="button" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-card-logout" onClick={() => void root.logout()}>
+            退出
+          </button>
+        )}
       </div>
       <MemberPanel />
       <div className="stats">
