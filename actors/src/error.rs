@@ -30,6 +30,13 @@ pub enum DomainError {
     /// The SMS provider failed to send.
     #[error("sms provider failed: {0}")]
     SmsFailed(String),
+    /// The account is frozen or banned: no login (core-platform.md §2.6, 20101).
+    #[error("account forbidden")]
+    AccountForbidden { frozen: bool, reason: String, until: i64 },
+    /// The login session was ended by force (kicked out by a login elsewhere, the account frozen
+    /// or banned): 40001, the client logs out.
+    #[error("login session ended")]
+    SessionEnded,
     /// No game with this id (or it is deleted).
     #[error("unknown game")]
     UnknownGame,

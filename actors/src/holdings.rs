@@ -40,6 +40,14 @@ pub fn cst_month(now_ms: i64) -> (String, i64) {
     (format!("{y:04}-{m:02}"), next)
 }
 
+/// "YYYY-MM-DD HH:mm" of an instant in UTC+8 (Beijing time, as players read it).
+pub fn cst_minute_text(ms: i64) -> String {
+    let local = ms + CST_OFFSET_MS;
+    let (y, m, d) = civil_from_days(local.div_euclid(DAY_MS));
+    let minute = local.rem_euclid(DAY_MS) / 60_000;
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", minute / 60, minute % 60)
+}
+
 /// The last millisecond (23:59:59.999 UTC+8) of the day `days` days after `now_ms`'s day in
 /// UTC+8: a card's expiry (commerce.md §4.12).
 pub fn cst_day_end(now_ms: i64, days: i64) -> i64 {

@@ -46,6 +46,7 @@ pub mod lanes;
 pub mod machine_pool;
 pub mod passport;
 pub mod platform;
+pub mod platform_accounts;
 pub mod platform_activity;
 pub mod platform_commerce;
 pub mod platform_coupons;

@@ -212,6 +212,12 @@ pub struct SocketGrant {
 /// An open socket of a login: closed at once when that login ends (logout, or any forced end).
 pub trait LoginSocket: Send + Sync + 'static {
     fn close(&self);
+    /// The login was ended by force: the socket is told why (an AUTHORIZATION frame,
+    /// core-platform.md §4.10) before it closes.
+    fn end(&self, why: &LoginEnd) {
+        let _ = why;
+        self.close();
+    }
 }
 
 /// A login as the socket registry knows it: the SHA-256 of its cookie, as bytes.
@@ -501,8 +507,11 @@ impl Passport {
         let phone = cellphone.to_string();
         let nickname = format!("玩家{}", &cellphone[7..]);
         let gift = self.gift_minutes;
-        let (user, created, session) = blocking(move || -> storage::Result<(User, bool, LoginSession)> {
+        let (user, created, session) = blocking(move || -> storage::Result<Result<(User, bool, LoginSession), DomainError>> {
             let (mut user, created) = store.users.get_or_create_by_phone(&phone, &nickname, now)?;
+            if let Err(refused) = accounts::admits(&store.accounts.state(user.uid)?, now) {
+                return Ok(Err(refused));
+            }
             if created && gift > 0 {
                 // The registration gift (commerce.md §2.9), given once with the account.
                 user = store.assets.add_play_time(user.uid, gift, 0, now)?;
@@ -515,9 +524,10 @@ impl Passport {
             }
             let session = LoginSession { uid: user.uid, ..session };
             store.logins.insert(&session)?;
-            Ok((user, created, session))
+            Ok(Ok((user, created, session)))
         })
-        .await?;
+        .await??;
+        self.kick_beyond_newest(user.uid).await?;
         Ok((
             user,
             created,
@@ -540,10 +550,13 @@ impl Passport {
     /// The live login session with this token hash.
     pub async fn session(&self, token_hash: &str) -> DomainResult<LoginSession> {
         let now = self.clock.now_ms();
-        match self.sessions.lock().get(token_hash) {
-            Some((None, _)) => return Err(DomainError::NotLoggedIn),
+        let tombstone = match self.sessions.lock().get(token_hash) {
+            Some((None, _)) => true,
             Some((Some(s), read_at)) if now < s.expires_at && now - read_at < SESSION_FRESH_MS => return Ok(s.clone()),
-            _ => {}
+            _ => false,
+        };
+        if tombstone {
+            return Err(self.gone_why(token_hash).await);
         }
         let store = self.store.clone();
         let hash = token_hash.to_string();
@@ -558,7 +571,10 @@ impl Passport {
                 remembered.insert(token_hash.to_string(), (Some(s.clone()), now));
             }
         }
-        session.ok_or(DomainError::NotLoggedIn)
+        match session {
+            Some(s) => Ok(s),
+            None => Err(self.gone_why(token_hash).await),
+        }
     }
 
     /// Whether `token` is the CSRF token of `session`.
@@ -911,3 +927,6 @@ mod tests {
         assert_eq!(validate_code("123456"), Ok(()));
     }
 }
+
+mod accounts;
+pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};

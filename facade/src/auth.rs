@@ -36,7 +36,7 @@ fn header<'a>(req: &'a HttpRequest, name: &str) -> &'a str {
     req.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
 
-async fn resolve(req: HttpRequest, guest_write: bool) -> Result<Option<LoginSession>, ApiError> {
+async fn resolve(req: HttpRequest, guest_write: bool, required: bool) -> Result<Option<LoginSession>, ApiError> {
     let session = match req.cookie(SESSION_COOKIE) {
         None => None,
         Some(cookie) => {
@@ -44,6 +44,9 @@ async fn resolve(req: HttpRequest, guest_write: bool) -> Result<Option<LoginSess
             match state.platform.passport().authenticate(cookie.value()).await {
                 Ok(s) => Some(s),
                 Err(actors::DomainError::NotLoggedIn) => None,
+                // a login ended by force: 40001 where a login is needed, a guest elsewhere
+                Err(actors::DomainError::SessionEnded) if required => return Err(actors::DomainError::SessionEnded.into()),
+                Err(actors::DomainError::SessionEnded) => None,
                 Err(e) => return Err(e.into()),
             }
         }
@@ -61,7 +64,7 @@ impl FromRequest for Caller {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { resolve(req, false).await?.map(Caller).ok_or_else(ApiError::not_logged_in) })
+        Box::pin(async move { resolve(req, false, true).await?.map(Caller).ok_or_else(ApiError::not_logged_in) })
     }
 }
 
@@ -71,7 +74,7 @@ impl FromRequest for MaybeCaller {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { resolve(req, false).await.map(MaybeCaller) })
+        Box::pin(async move { resolve(req, false, false).await.map(MaybeCaller) })
     }
 }
 
@@ -81,7 +84,7 @@ impl FromRequest for GuestWrite {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { resolve(req, true).await.map(GuestWrite) })
+        Box::pin(async move { resolve(req, true, false).await.map(GuestWrite) })
     }
 }
 

@@ -200,6 +200,44 @@ pub struct QrStatus {
     pub status: &'static str,
 }
 
+/// `data` of 20101 (core-platform.md §2.6): the forbidden alert's template, whose `${name}`
+/// placeholders the client fills from `values` and highlights.
+#[derive(Serialize, ToSchema)]
+pub struct Forbidden {
+    pub template: &'static str,
+    pub values: std::collections::BTreeMap<&'static str, String>,
+}
+
+impl Forbidden {
+    fn of(frozen: bool, reason: &str, until: i64) -> Forbidden {
+        let reason = if reason.is_empty() {
+            "违反平台规则".to_string()
+        } else {
+            reason.to_string()
+        };
+        let mut values = std::collections::BTreeMap::from([("reason", reason)]);
+        let template = if frozen {
+            "您的账号因${reason}已被冻结，如有疑问请联系客服"
+        } else if until > 0 {
+            values.insert("until", actors::holdings::cst_minute_text(until));
+            "您的账号因${reason}已被封禁，解封时间：${until}"
+        } else {
+            "您的账号因${reason}已被永久封禁，如有疑问请联系客服"
+        };
+        Forbidden { template, values }
+    }
+}
+
+/// The value of an AUTHORIZATION BAN frame (core-platform.md §3.4), as JSON: the ban data.
+/// `status` 0 bans the account (the client logs out); the reason and the end (ms, 0: until
+/// lifted) are the operator's.
+#[derive(Serialize, ToSchema)]
+pub struct BanData {
+    pub status: i32,
+    pub reason: String,
+    pub until: i64,
+}
+
 /// `data` of 20151–20153 (the spec's alert shows `data.remark`).
 #[derive(Serialize, ToSchema)]
 pub struct Remark {
@@ -227,6 +265,11 @@ pub fn refusal(e: &DomainError) -> ApiError {
             })
         }
         DomainError::SmsFailed(_) => err(S::BAD_GATEWAY, 20115, "短信发送失败，请稍后再试"),
+        DomainError::AccountForbidden { frozen, reason, until } => {
+            err(S::FORBIDDEN, 20101, if *frozen { "账号已被冻结" } else { "账号已被封禁" })
+                .with_data(Forbidden::of(*frozen, reason, *until))
+        }
+        DomainError::SessionEnded => err(S::UNAUTHORIZED, 40001, "登录已失效，请重新登录"),
         DomainError::UnknownGame => err(S::NOT_FOUND, 130100, "游戏不存在"),
         DomainError::GameNotOpen => err(S::CONFLICT, 130101, "游戏暂未开放"),
         DomainError::GameUnsupportedClient => err(S::CONFLICT, 130128, "当前游戏暂不支持本端"),
@@ -428,7 +471,11 @@ pub mod common {
     }
     /// A route that needs login (a `Caller`): no session; CSRF when it changes state.
     pub fn logged_in() -> Vec<Refusal> {
-        vec![DomainError::NotLoggedIn.into(), ApiError::csrf().into()]
+        vec![
+            DomainError::NotLoggedIn.into(),
+            DomainError::SessionEnded.into(),
+            ApiError::csrf().into(),
+        ]
     }
     /// A route open to guests (a `MaybeCaller`): a logged-in caller's CSRF token is checked.
     pub fn maybe_logged_in() -> Vec<Refusal> {
@@ -578,6 +625,12 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         CodeTooSoon { retry_after_secs: 0 },
         LoginLocked { retry_after_secs: 0 },
         SmsFailed(String::new()),
+        AccountForbidden {
+            frozen: false,
+            reason: String::new(),
+            until: 0,
+        },
+        SessionEnded,
         UnknownGame,
         GameNotOpen,
         GameUnsupportedClient,

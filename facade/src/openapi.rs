@@ -41,6 +41,10 @@ fn base() -> OpenApi {
             ComponentsBuilder::new()
                 .security_scheme("session", SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new("yoo_sid"))))
                 .security_scheme("csrf", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("x-csrf-token"))))
+                // shapes the client reads outside a route's answer: a refusal's data, a socket
+                // frame's value
+                .schema_from::<crate::envelope::Forbidden>()
+                .schema_from::<crate::envelope::BanData>()
                 .build(),
         ))
         .build()

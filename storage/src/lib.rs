@@ -23,6 +23,7 @@
 
 use std::sync::Arc;
 
+pub mod accounts;
 pub mod activity;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
@@ -64,6 +65,7 @@ pub struct Store {
     pub activity: Arc<dyn activity::ActivityRepo>,
     pub member: Arc<dyn member::MemberRepo>,
     pub missions: Arc<dyn missions::MissionRepo>,
+    pub accounts: Arc<dyn accounts::AccountRepo>,
 }
 
 impl Store {

@@ -12,6 +12,7 @@ use crate::AppState;
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(sms_outbox).service(super::assets::dev_grant).service(user_flags);
     cfg.service(super::coupons::dev_coupon_grant);
+    cfg.service(super::accounts::dev_account);
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -1,5 +1,6 @@
 //! Every path of the spec that this server answers, one file per area.
 
+pub mod accounts;
 pub mod activity;
 pub mod assets;
 pub mod catalogue;

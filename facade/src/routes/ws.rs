@@ -29,7 +29,7 @@ use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
 use actors::connection::{Connection, ConnectionSink};
-use actors::passport::{LoginKey, LoginSocket};
+use actors::passport::{LoginEnd, LoginKey, LoginSocket};
 use actors::room::wire::{RoomSink, WatchId};
 use actors::small_str::SmallStr;
 use actors::view::Push;
@@ -39,7 +39,7 @@ use parking_lot::Mutex;
 use prost::Message as _;
 use serde::Deserialize;
 
-use crate::envelope::ApiError;
+use crate::envelope::{ApiError, BanData};
 use crate::proto::{Authorization, Envelope, MessageType, RoomWatch};
 use crate::{dto, AppState};
 
@@ -180,6 +180,26 @@ impl Sink {
 }
 
 impl LoginSocket for Sink {
+    /// The login was ended by force: the AUTHORIZATION frame goes out, then the socket closes.
+    fn end(&self, why: &LoginEnd) {
+        let value = match why {
+            LoginEnd::Ban { reason, until } => serde_json::to_string(&BanData {
+                status: 0,
+                reason: reason.clone(),
+                until: *until,
+            })
+            .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let a = Authorization {
+            status: why.status().to_string(),
+            value,
+        };
+        let frame = self.frame(MessageType::Authorization, a.encode_to_vec());
+        self.queue_frame(frame);
+        self.close();
+    }
+
     /// The login ended: the socket closes at once (what is queued goes, then the close frame).
     fn close(&self) {
         let mut o = self.outbox.lock();

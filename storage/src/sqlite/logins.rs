@@ -33,7 +33,7 @@ impl LoginSessionRepo for SqliteLogins {
             .lock()
             .prepare_cached(
                 "SELECT token_hash, uid, csrf_hash, device_no, created_at, expires_at
-                 FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2",
+                 FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2 AND revoked IS NULL",
             )
             .db()?
             .query_row(params![token_hash, now], |row| {

@@ -20,6 +20,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     MISSIONS,
     COUPONS,
     V_PACKAGES,
+    super::accounts::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

@@ -2,6 +2,7 @@
 //! so that reading one aggregate never waits behind a write to another (WAL lets readers run beside
 //! the single writer; writers queue on the busy timeout).
 
+mod accounts;
 mod activity;
 mod assets;
 mod commerce;
@@ -75,6 +76,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         activity: Arc::new(activity::SqliteActivity::new(connect(&path)?)),
         member: Arc::new(member::SqliteMember::new(connect(&path)?)),
         missions: Arc::new(missions),
+        accounts: Arc::new(accounts::SqliteAccounts::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)

@@ -258,6 +258,26 @@ impl Socket {
         }
     }
 
+    /// Skips pushes until the AUTHORIZATION frame (status, value), then requires the close.
+    pub async fn authorization_then_close(&mut self, secs: u64) -> (String, String) {
+        let auth = loop {
+            let env = self.next(secs).await;
+            if env.r#type == MessageType::Authorization as i32 {
+                break facade::proto::Authorization::decode(Bytes::from(env.content)).unwrap();
+            }
+        };
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(secs), self.framed.next())
+                .await
+                .expect("the close in time");
+            match frame {
+                Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => return (auth.status, auth.value),
+                Some(Ok(Frame::Binary(_))) => panic!("a frame after the AUTHORIZATION"),
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
     pub async fn ping(&mut self) {
         let env = Envelope {
             r#type: MessageType::Ping as i32,

@@ -1,0 +1,199 @@
+//! Who may stay signed in (core-platform.md §2.6, §4.10, §6): an operator freezes, bans and
+//! restores accounts; a frozen or banned account's logins end at once (each socket told why
+//! with an AUTHORIZATION frame, then closed) and it may not log in again (20101); an account
+//! keeps its [`MAX_LOGINS`] newest logins, and a login beyond them ends the oldest (KICK_OUT).
+//! A call still carrying an ended login's cookie gets 40001.
+
+use storage::accounts::{AccountState, ACCOUNT_BANNED, ACCOUNT_FROZEN, ACCOUNT_NORMAL, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT};
+
+use super::{LoginKey, Passport};
+use crate::ctx::blocking;
+use crate::error::{DomainError, DomainResult};
+
+/// Logins one account keeps at once (browsers, phones, head units); a new login beyond them
+/// ends the oldest. The spec names no number; five covers a player's own devices.
+pub const MAX_LOGINS: usize = 5;
+
+/// Why a login was ended by force: each of its sockets is told (an AUTHORIZATION frame whose
+/// status is [`LoginEnd::status`]; a ban's frame carries the ban data).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoginEnd {
+    /// A newer login of the account took its place.
+    KickOut,
+    Frozen,
+    /// `until`: the ban's end in ms (0: until lifted).
+    Ban {
+        reason: String,
+        until: i64,
+    },
+}
+
+impl LoginEnd {
+    pub fn status(&self) -> &'static str {
+        match self {
+            LoginEnd::KickOut => REVOKED_KICK_OUT,
+            LoginEnd::Frozen => REVOKED_FROZEN,
+            LoginEnd::Ban { .. } => REVOKED_BAN,
+        }
+    }
+}
+
+/// Whether an account in `state` may log in at `now`; the refusal says why.
+pub(super) fn admits(state: &AccountState, now: i64) -> Result<(), DomainError> {
+    if state.may_log_in(now) {
+        return Ok(());
+    }
+    Err(DomainError::AccountForbidden {
+        frozen: state.state == ACCOUNT_FROZEN,
+        reason: state.reason.clone(),
+        until: state.until,
+    })
+}
+
+/// What an operator does to an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountAction {
+    Freeze {
+        reason: String,
+    },
+    /// `until`: the ban's end in ms (0: until lifted).
+    Ban {
+        reason: String,
+        until: i64,
+    },
+    /// Unfreeze or lift a ban.
+    Restore,
+}
+
+impl Passport {
+    /// Why a session cookie no longer logs in: 40001 when its login was ended by force,
+    /// otherwise not logged in (logged out, expired or unknown).
+    pub(super) async fn gone_why(&self, token_hash: &str) -> DomainError {
+        let store = self.store.clone();
+        let hash = token_hash.to_string();
+        let now = self.clock.now_ms();
+        match blocking(move || store.accounts.revoked(&hash, now)).await {
+            Ok(Some(_)) => DomainError::SessionEnded,
+            Ok(None) => DomainError::NotLoggedIn,
+            Err(e) => e,
+        }
+    }
+
+    /// Ends the logins beyond the account's newest [`MAX_LOGINS`] (after a new login).
+    pub(super) async fn kick_beyond_newest(&self, uid: i64) -> DomainResult<()> {
+        let store = self.store.clone();
+        let now = self.clock.now_ms();
+        let kicked = blocking(move || store.accounts.keep_newest(uid, MAX_LOGINS, now)).await?;
+        self.end_logins(&kicked, &LoginEnd::KickOut);
+        Ok(())
+    }
+
+    /// Ends logins by force, here and now: no cached session survives, their socket tokens
+    /// are void, and every open socket gets the AUTHORIZATION frame, then closes.
+    fn end_logins(&self, token_hashes: &[String], why: &LoginEnd) {
+        if token_hashes.is_empty() {
+            return;
+        }
+        let now = self.clock.now_ms();
+        {
+            let mut remembered = self.sessions.lock();
+            for h in token_hashes {
+                remembered.insert(h.clone(), (None, now));
+            }
+        }
+        self.socket_tokens.lock().retain(|_, t| !token_hashes.contains(&t.login));
+        for h in token_hashes {
+            let Some(key) = LoginKey::of(h) else { continue };
+            let sockets = self.sockets.lock().remove(&key).unwrap_or_default();
+            for s in &sockets {
+                s.end(why);
+            }
+        }
+        metrics::counter!("yoo_logins_ended_total", "reason" => why.status()).increment(token_hashes.len() as u64);
+    }
+
+    /// An operator's action on an account. Freezing and banning end its logins at once; the
+    /// number ended is returned. The running game is the platform's to end.
+    pub async fn set_account(&self, uid: i64, action: AccountAction) -> DomainResult<usize> {
+        let (state, why) = match &action {
+            AccountAction::Freeze { reason } => (
+                AccountState {
+                    state: ACCOUNT_FROZEN,
+                    reason: reason.clone(),
+                    until: 0,
+                },
+                Some(LoginEnd::Frozen),
+            ),
+            AccountAction::Ban { reason, until } => (
+                AccountState {
+                    state: ACCOUNT_BANNED,
+                    reason: reason.clone(),
+                    until: *until,
+                },
+                Some(LoginEnd::Ban {
+                    reason: reason.clone(),
+                    until: *until,
+                }),
+            ),
+            AccountAction::Restore => (
+                AccountState {
+                    state: ACCOUNT_NORMAL,
+                    ..Default::default()
+                },
+                None,
+            ),
+        };
+        let store = self.store.clone();
+        let now = self.clock.now_ms();
+        let ended = blocking(move || store.accounts.set_state(uid, &state, now)).await?;
+        if let Some(why) = why {
+            self.end_logins(&ended, &why);
+        }
+        Ok(ended.len())
+    }
+
+    /// The account's state now.
+    pub async fn account(&self, uid: i64) -> DomainResult<AccountState> {
+        let store = self.store.clone();
+        blocking(move || store.accounts.state(uid)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ban_runs_out_and_a_freeze_does_not() {
+        let frozen = AccountState {
+            state: ACCOUNT_FROZEN,
+            reason: "r".into(),
+            until: 0,
+        };
+        assert!(matches!(
+            admits(&frozen, 10),
+            Err(DomainError::AccountForbidden { frozen: true, .. })
+        ));
+        let ban = AccountState {
+            state: ACCOUNT_BANNED,
+            reason: "r".into(),
+            until: 100,
+        };
+        assert!(matches!(
+            admits(&ban, 99),
+            Err(DomainError::AccountForbidden {
+                frozen: false,
+                until: 100,
+                ..
+            })
+        ));
+        assert!(admits(&ban, 100).is_ok());
+        let forever = AccountState {
+            state: ACCOUNT_BANNED,
+            reason: "r".into(),
+            until: 0,
+        };
+        assert!(admits(&forever, i64::MAX).is_err());
+        assert!(admits(&AccountState::default(), 0).is_ok());
+    }
+}

@@ -1,0 +1,153 @@
+//! Who may stay signed in (core-platform.md §2.6, §4.10, §6), over real HTTP and WebSocket: an
+//! operator's freeze ends every login of the account at once (each socket gets AUTHORIZATION
+//! FROZEN, then closes; the cookies answer 40001) and refuses its logins with 20101 and the
+//! forbidden template until restored; a ban does the same with BAN and its ban data, ends the
+//! running game, and runs out at its end; a login beyond the account's newest five kicks the
+//! oldest out (KICK_OUT). Other accounts are untouched.
+
+use crate::common;
+use common::{code, config, temp_dir, Client};
+use serde_json::{json, Value};
+
+async fn act(srv: &facade::Running, phone: &str, action: &str, extra: Value) -> Value {
+    let mut operator = Client::new(srv.addr, "operator");
+    let mut body = json!({"cellphone": phone, "action": action});
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    operator.post("/api/dev/account", body).await.1
+}
+
+/// A login attempt that is refused: the answer's envelope.
+async fn login_answer(srv: &facade::Running, phone: &str) -> Value {
+    let mut c = Client::new(srv.addr, "retry");
+    let (_, sent) = c.post("/api/passport/login/sendcode", json!({"phone": phone})).await;
+    assert_eq!(code(&sent), 0, "{sent}");
+    let outbox = c.get(&format!("/api/dev/sms/outbox?phone={phone}")).await.1;
+    let sms = outbox["data"][0]["code"].as_str().unwrap().to_string();
+    c.post(
+        "/api/passport/login",
+        json!({"cellphone": phone, "code": sms, "device_no": "retry"}),
+    )
+    .await
+    .1
+}
+
+#[actix_rt::test]
+async fn a_freeze_ends_every_login_and_refuses_new_ones_until_restored() {
+    let dir = temp_dir("accounts-freeze");
+    let srv = facade::start(config(&dir, 1, 60)).await.unwrap();
+    let mut a1 = Client::new(srv.addr, "dev-a1");
+    let mut a2 = Client::new(srv.addr, "dev-a2");
+    let mut b = Client::new(srv.addr, "dev-b");
+    a1.login("13700000001").await;
+    a2.login("13700000001").await;
+    b.login("13700000002").await;
+    let mut s1 = a1.socket().await;
+    let mut s2 = a2.socket().await;
+    let mut sb = b.socket().await;
+
+    let acted = act(&srv, "13700000001", "freeze", json!({"reason": "账号存在风险"})).await;
+    assert_eq!(code(&acted), 0, "{acted}");
+    assert_eq!(acted["data"]["logins_ended"], 2);
+    for s in [&mut s1, &mut s2] {
+        assert_eq!(s.authorization_then_close(5).await, ("FROZEN".to_string(), String::new()));
+    }
+    for c in [&mut a1, &mut a2] {
+        let (status, r) = c.get("/api/user/profile").await;
+        assert_eq!((status, code(&r)), (401, 40001), "{r}");
+    }
+    // the other account goes on: its socket has its state and nothing else
+    sb.next_state(5).await;
+    assert!(sb.next_within(300).await.is_none());
+    assert_eq!(code(&b.get("/api/user/profile").await.1), 0);
+
+    let refused = login_answer(&srv, "13700000001").await;
+    assert_eq!(code(&refused), 20101, "{refused}");
+    assert_eq!(refused["message"], "账号已被冻结");
+    assert_eq!(refused["data"]["template"], "您的账号因${reason}已被冻结，如有疑问请联系客服");
+    assert_eq!(refused["data"]["values"]["reason"], "账号存在风险");
+
+    assert_eq!(code(&act(&srv, "13700000001", "restore", json!({})).await), 0);
+    assert_eq!(code(&login_answer(&srv, "13700000001").await), 0);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[actix_rt::test]
+async fn a_ban_ends_the_running_game_and_carries_its_data() {
+    let dir = temp_dir("accounts-ban");
+    // no machine: the game waits in the queue
+    let srv = facade::start(config(&dir, 0, 60)).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    a.login("13700000011").await;
+    let mut sa = a.socket().await;
+    let (_, started) = a
+        .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+        .await;
+    assert_eq!(code(&started), 0, "{started}");
+    let session = started["data"]["id"].as_i64().unwrap();
+
+    let until = srv.platform.clock().now_ms() + 86_400_000;
+    let acted = act(&srv, "13700000011", "ban", json!({"reason": "使用外挂", "until": until})).await;
+    assert_eq!(code(&acted), 0, "{acted}");
+    assert_eq!(acted["data"]["game_ended"], session);
+    let (status, value) = sa.authorization_then_close(5).await;
+    assert_eq!(status, "BAN");
+    let ban: Value = serde_json::from_str(&value).unwrap();
+    assert_eq!(ban, json!({"status": 0, "reason": "使用外挂", "until": until}));
+    let uid = acted["data"]["uid"].as_i64().unwrap();
+    assert!(matches!(
+        srv.platform.game_state(uid).await.unwrap(),
+        actors::view::GameState::None | actors::view::GameState::Ended { .. }
+    ));
+
+    let refused = login_answer(&srv, "13700000011").await;
+    assert_eq!(code(&refused), 20101, "{refused}");
+    assert_eq!(refused["data"]["template"], "您的账号因${reason}已被封禁，解封时间：${until}");
+    assert!(refused["data"]["values"]["until"].as_str().unwrap().len() == 16, "{refused}");
+
+    // bad operator input is refused in the envelope, and changes nothing
+    for bad in [
+        json!({"action": "smite"}),
+        json!({"action": "ban", "until": -1}),
+        json!({"action": "freeze", "reason": "长".repeat(101)}),
+    ] {
+        let r = act(&srv, "13700000012", bad["action"].as_str().unwrap(), bad.clone()).await;
+        assert_eq!(code(&r), 40000, "{r}");
+    }
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[actix_rt::test]
+async fn a_sixth_login_kicks_the_oldest_out() {
+    let dir = temp_dir("accounts-kick");
+    let mut cfg = config(&dir, 1, 60);
+    cfg.sms.phone_per_hour = 20;
+    cfg.sms.phone_per_day = 20;
+    let srv = facade::start(cfg).await.unwrap();
+    let mut first = Client::new(srv.addr, "dev-0");
+    first.login("13700000021").await;
+    let mut s0 = first.socket().await;
+    let mut others = Vec::new();
+    for i in 1..actors::passport::MAX_LOGINS {
+        let mut c = Client::new(srv.addr, &format!("dev-{i}"));
+        c.login("13700000021").await;
+        others.push(c);
+    }
+    // five logins: all live
+    assert_eq!(code(&first.get("/api/user/profile").await.1), 0);
+    assert!(s0.next_within(200).await.map(|e| e.r#type) != Some(facade::proto::MessageType::Authorization as i32));
+
+    let mut newest = Client::new(srv.addr, "dev-new");
+    newest.login("13700000021").await;
+    assert_eq!(s0.authorization_then_close(5).await.0, "KICK_OUT");
+    let (status, r) = first.get("/api/user/profile").await;
+    assert_eq!((status, code(&r)), (401, 40001), "{r}");
+    for c in others.iter_mut().chain([&mut newest]) {
+        assert_eq!(code(&c.get("/api/user/profile").await.1), 0);
+    }
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,53 @@
+//! Account states (core-platform.md §2.6, §4.10, §6): normal, frozen or banned, set by an
+//! operator, and the login sessions they end. A session ended by force (kicked by a login
+//! elsewhere, or its account frozen or banned) is kept, marked with why, until it expires, so a
+//! call still carrying its cookie is told that its session was ended rather than that it never
+//! logged in.
+
+use crate::Result;
+
+/// Normal: the account may log in.
+pub const ACCOUNT_NORMAL: i32 = 0;
+/// Frozen: every login ended; no login until unfrozen.
+pub const ACCOUNT_FROZEN: i32 = 1;
+/// Banned: every login ended; no login until `until` (0: until lifted).
+pub const ACCOUNT_BANNED: i32 = 2;
+
+/// Why a login session was ended by force (the socket's authorization status).
+pub const REVOKED_KICK_OUT: &str = "KICK_OUT";
+pub const REVOKED_FROZEN: &str = "FROZEN";
+pub const REVOKED_BAN: &str = "BAN";
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AccountState {
+    pub state: i32,
+    /// What the operator gave as the reason (shown to the player in the forbidden alert).
+    pub reason: String,
+    /// A ban's end in ms (0: until lifted); 0 for the other states.
+    pub until: i64,
+}
+
+impl AccountState {
+    /// Whether the account may log in at `now` (a ban that has run out no longer counts).
+    pub fn may_log_in(&self, now: i64) -> bool {
+        match self.state {
+            ACCOUNT_FROZEN => false,
+            ACCOUNT_BANNED => self.until > 0 && now >= self.until,
+            _ => true,
+        }
+    }
+}
+
+pub trait AccountRepo: Send + Sync {
+    /// The account's state (normal for an unknown uid).
+    fn state(&self, uid: i64) -> Result<AccountState>;
+    /// Sets the state; for frozen and banned, in the same transaction, marks every live login
+    /// session of the account ended (`REVOKED_FROZEN` / `REVOKED_BAN`) and returns their token
+    /// hashes. `Error::NotFound` for an unknown uid.
+    fn set_state(&self, uid: i64, state: &AccountState, now: i64) -> Result<Vec<String>>;
+    /// Why a session that is not expired was ended by force (None: live, logged out or unknown).
+    fn revoked(&self, token_hash: &str, now: i64) -> Result<Option<String>>;
+    /// Ends (`REVOKED_KICK_OUT`) the account's live sessions beyond its `keep` newest; returns
+    /// their token hashes, oldest first.
+    fn keep_newest(&self, uid: i64, keep: usize, now: i64) -> Result<Vec<String>>;
+}

@@ -1,0 +1,195 @@
+//! Account states and forced session ends (`crate::accounts`).
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{Db, SqlResultExt};
+use crate::accounts::{AccountRepo, AccountState, ACCOUNT_BANNED, ACCOUNT_FROZEN, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT};
+use crate::{Error, Result};
+
+/// The account state on the user, and the mark of a session ended by force.
+pub(crate) const MIGRATION: &str = "
+ALTER TABLE users ADD COLUMN account_state  INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE users ADD COLUMN account_reason TEXT    NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN account_until  INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE login_sessions ADD COLUMN revoked TEXT;
+CREATE INDEX login_sessions_by_uid ON login_sessions (uid, created_at);
+";
+
+pub(crate) struct SqliteAccounts {
+    db: Db,
+}
+
+impl SqliteAccounts {
+    pub(crate) fn new(conn: Connection) -> SqliteAccounts {
+        SqliteAccounts { db: Db::new(conn) }
+    }
+}
+
+/// Marks sessions ended with `why`; returns their token hashes in the order given.
+fn revoke(tx: &Connection, hashes: &[String], why: &str) -> Result<()> {
+    let mut stmt = tx
+        .prepare_cached("UPDATE login_sessions SET revoked = ?2 WHERE token_hash = ?1")
+        .db()?;
+    for h in hashes {
+        stmt.execute(params![h, why]).db()?;
+    }
+    Ok(())
+}
+
+fn live_sessions(tx: &Connection, uid: i64, now: i64) -> Result<Vec<String>> {
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT token_hash FROM login_sessions
+             WHERE uid = ?1 AND revoked IS NULL AND expires_at > ?2 ORDER BY created_at, token_hash",
+        )
+        .db()?;
+    let rows = stmt.query_map(params![uid, now], |r| r.get(0)).db()?;
+    rows.collect::<rusqlite::Result<Vec<String>>>().db()
+}
+
+impl AccountRepo for SqliteAccounts {
+    fn state(&self, uid: i64) -> Result<AccountState> {
+        let found = self
+            .db
+            .lock()
+            .query_row(
+                "SELECT account_state, account_reason, account_until FROM users WHERE uid = ?1",
+                [uid],
+                |r| {
+                    Ok(AccountState {
+                        state: r.get(0)?,
+                        reason: r.get(1)?,
+                        until: r.get(2)?,
+                    })
+                },
+            )
+            .optional()
+            .db()?;
+        Ok(found.unwrap_or_default())
+    }
+
+    fn set_state(&self, uid: i64, state: &AccountState, now: i64) -> Result<Vec<String>> {
+        self.db.write(|tx| {
+            let changed = tx
+                .execute(
+                    "UPDATE users SET account_state = ?2, account_reason = ?3, account_until = ?4 WHERE uid = ?1",
+                    params![uid, state.state, state.reason, state.until],
+                )
+                .db()?;
+            if changed == 0 {
+                return Err(Error::NotFound);
+            }
+            let why = match state.state {
+                ACCOUNT_FROZEN => REVOKED_FROZEN,
+                ACCOUNT_BANNED => REVOKED_BAN,
+                _ => return Ok(Vec::new()),
+            };
+            let ended = live_sessions(tx, uid, now)?;
+            revoke(tx, &ended, why)?;
+            Ok(ended)
+        })
+    }
+
+    fn revoked(&self, token_hash: &str, now: i64) -> Result<Option<String>> {
+        let found: Option<Option<String>> = self
+            .db
+            .lock()
+            .query_row(
+                "SELECT revoked FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2",
+                params![token_hash, now],
+                |r| r.get(0),
+            )
+            .optional()
+            .db()?;
+        Ok(found.flatten())
+    }
+
+    fn keep_newest(&self, uid: i64, keep: usize, now: i64) -> Result<Vec<String>> {
+        self.db.write(|tx| {
+            let live = live_sessions(tx, uid, now)?;
+            let ended: Vec<String> = live[..live.len().saturating_sub(keep)].to_vec();
+            revoke(tx, &ended, REVOKED_KICK_OUT)?;
+            Ok(ended)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accounts::{AccountState, ACCOUNT_BANNED, ACCOUNT_FROZEN, ACCOUNT_NORMAL};
+    use crate::model::LoginSession;
+    use crate::Store;
+
+    fn login(store: &Store, uid: i64, n: i64) -> String {
+        let token_hash = format!("{:064x}", uid * 100 + n);
+        store
+            .logins
+            .insert(&LoginSession {
+                token_hash: token_hash.clone(),
+                uid,
+                csrf_hash: String::new(),
+                device_no: format!("d{n}"),
+                created_at: n,
+                expires_at: 1_000_000,
+            })
+            .unwrap();
+        token_hash
+    }
+
+    #[test]
+    fn freezing_ends_every_login_and_kicks_end_the_oldest() {
+        let dir = std::env::temp_dir().join(format!("yoo-accounts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open_sqlite(&dir).unwrap();
+        let (a, _) = store.users.get_or_create_by_phone("13800000001", "a", 0).unwrap();
+        let (b, _) = store.users.get_or_create_by_phone("13800000002", "b", 0).unwrap();
+        let s: Vec<String> = (1..=4).map(|n| login(&store, a.uid, n)).collect();
+        let other = login(&store, b.uid, 1);
+
+        // four logins, three kept: the oldest is kicked out, and no longer found
+        assert_eq!(store.accounts.keep_newest(a.uid, 3, 10).unwrap(), vec![s[0].clone()]);
+        assert_eq!(store.accounts.revoked(&s[0], 10).unwrap().as_deref(), Some("KICK_OUT"));
+        assert!(store.logins.get(&s[0], 10).unwrap().is_none());
+        assert!(store.logins.get(&s[1], 10).unwrap().is_some());
+        assert!(store.accounts.keep_newest(a.uid, 3, 10).unwrap().is_empty());
+
+        // frozen: the three others end in one step; the other user's login stays
+        let frozen = AccountState {
+            state: ACCOUNT_FROZEN,
+            reason: "风险".into(),
+            until: 0,
+        };
+        assert_eq!(store.accounts.set_state(a.uid, &frozen, 10).unwrap(), s[1..].to_vec());
+        assert_eq!(store.accounts.state(a.uid).unwrap(), frozen);
+        assert!(!frozen.may_log_in(10));
+        for h in &s[1..] {
+            assert_eq!(store.accounts.revoked(h, 10).unwrap().as_deref(), Some("FROZEN"));
+            assert!(store.logins.get(h, 10).unwrap().is_none());
+        }
+        assert!(store.logins.get(&other, 10).unwrap().is_some());
+        assert_eq!(store.accounts.revoked(&other, 10).unwrap(), None);
+
+        // a ban runs out; unknown users are refused
+        let ban = AccountState {
+            state: ACCOUNT_BANNED,
+            reason: "违规".into(),
+            until: 500,
+        };
+        assert!(store.accounts.set_state(b.uid, &ban, 10).unwrap() == vec![other.clone()]);
+        assert!(!ban.may_log_in(499) && ban.may_log_in(500));
+        assert!(store.accounts.set_state(9999, &AccountState::default(), 10).is_err());
+        store
+            .accounts
+            .set_state(
+                a.uid,
+                &AccountState {
+                    state: ACCOUNT_NORMAL,
+                    ..Default::default()
+                },
+                10,
+            )
+            .unwrap();
+        assert!(store.accounts.state(a.uid).unwrap().may_log_in(10));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
