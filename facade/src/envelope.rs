@@ -229,13 +229,24 @@ impl Forbidden {
 }
 
 /// The value of an AUTHORIZATION BAN frame (core-platform.md §3.4), as JSON: the ban data.
-/// `status` 0 bans the account (the client logs out); the reason and the end (ms, 0: until
-/// lifted) are the operator's.
+/// `status` 0 bans the account (the client logs out); the alert is the forbidden alert of a
+/// refused login (the template and its values).
 #[derive(Serialize, ToSchema)]
 pub struct BanData {
     pub status: i32,
-    pub reason: String,
-    pub until: i64,
+    pub template: &'static str,
+    pub values: std::collections::BTreeMap<&'static str, String>,
+}
+
+impl BanData {
+    pub fn account(reason: &str, until: i64) -> BanData {
+        let f = Forbidden::of(false, reason, until);
+        BanData {
+            status: 0,
+            template: f.template,
+            values: f.values,
+        }
+    }
 }
 
 /// `data` of 20151–20153 (the spec's alert shows `data.remark`).

@@ -183,12 +183,7 @@ impl LoginSocket for Sink {
     /// The login was ended by force: the AUTHORIZATION frame goes out, then the socket closes.
     fn end(&self, why: &LoginEnd) {
         let value = match why {
-            LoginEnd::Ban { reason, until } => serde_json::to_string(&BanData {
-                status: 0,
-                reason: reason.clone(),
-                until: *until,
-            })
-            .unwrap_or_default(),
+            LoginEnd::Ban { reason, until } => serde_json::to_string(&BanData::account(reason, *until)).unwrap_or_default(),
             _ => String::new(),
         };
         let a = Authorization {

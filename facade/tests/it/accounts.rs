@@ -95,7 +95,10 @@ async fn a_ban_ends_the_running_game_and_carries_its_data() {
     let (status, value) = sa.authorization_then_close(5).await;
     assert_eq!(status, "BAN");
     let ban: Value = serde_json::from_str(&value).unwrap();
-    assert_eq!(ban, json!({"status": 0, "reason": "使用外挂", "until": until}));
+    assert_eq!(ban["status"], 0);
+    assert_eq!(ban["template"], "您的账号因${reason}已被封禁，解封时间：${until}");
+    assert_eq!(ban["values"]["reason"], "使用外挂");
+    assert_eq!(ban["values"]["until"].as_str().unwrap().len(), 16, "{ban}");
     let uid = acted["data"]["uid"].as_i64().unwrap();
     assert!(matches!(
         srv.platform.game_state(uid).await.unwrap(),

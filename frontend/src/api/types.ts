@@ -9,6 +9,10 @@ type Schemas = components['schemas'];
 export type Profile = Schemas['Profile'];
 export type MemberInfo = Schemas['MemberInfo'];
 export type LoginResult = Schemas['LoginResult'];
+/** data of 20101 (core-platform.md §2.6): the forbidden alert's template and its values. */
+export type Forbidden = Schemas['Forbidden'];
+/** The value of an AUTHORIZATION BAN frame (core-platform.md §3.4), as JSON. */
+export type BanData = Schemas['BanData'];
 /** One item of the registration gift (commerce.md §2.9). */
 export type GiftGoods = Schemas['GiftGoods'];
 export type CatalogueGame = Schemas['CatalogueGame'];

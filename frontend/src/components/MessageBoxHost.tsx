@@ -27,9 +27,23 @@ export const MessageBoxHost = observer(function MessageBoxHost() {
       }
     >
       <p className="message-box__text" data-testid="message-box-text">
-        {box.message}
+        {box.highlights?.length ? highlighted(box.message, box.highlights) : box.message}
       </p>
       {box.detail && <p className="message-box__detail">{box.detail}</p>}
     </Modal>
   );
 });
+
+/** The message with each highlighted part in an <em>, in order of appearance. */
+function highlighted(message: string, parts: string[]) {
+  const out: (string | JSX.Element)[] = [];
+  let rest = message;
+  for (const [i, part] of parts.entries()) {
+    const at = rest.indexOf(part);
+    if (at < 0) continue;
+    out.push(rest.slice(0, at), <em key={i}>{part}</em>);
+    rest = rest.slice(at + part.length);
+  }
+  out.push(rest);
+  return out;
+}

@@ -235,7 +235,7 @@ export class RootStore {
         this.handleNotification(push.code, push.data);
         return;
       case 'authorization':
-        this.handleAuthorization(push.status);
+        this.handleAuthorization(push.status, push.value);
         return;
       case 'memberInfo':
         // member info and the queue data (core-platform.md §4.11)
@@ -286,17 +286,30 @@ export class RootStore {
     this.notice.handle(code, data);
   }
 
-  private handleAuthorization(status: string): void {
+  private handleAuthorization(status: string, value: string): void {
     const s = status.toUpperCase();
     if (s === 'EXPIRED' || s === 'INVALID') {
       this.user.clearLocal();
       return;
     }
-    const message = AuthMessages[s];
-    if (message) {
-      this.user.clearLocal();
-      void this.ui.alert({ title: '温馨提示', message, confirmText: '好的' });
+    if (s === 'BAN' && value) {
+      // the forbidden alert from the ban data; a ban whose data has its own status set leaves
+      // the login (core-platform.md §4.10)
+      void import('../lib/forbidden').then(({ forbiddenAlert, parseBan }) => {
+        const ban = parseBan(value);
+        if (!ban) return this.authorizationAlert(AuthMessages.BAN);
+        if (!ban.status) this.user.clearLocal();
+        void this.ui.alert(forbiddenAlert(ban));
+      });
+      return;
     }
+    const message = AuthMessages[s];
+    if (message) this.authorizationAlert(message);
+  }
+
+  private authorizationAlert(message: string): void {
+    this.user.clearLocal();
+    void this.ui.alert({ title: '温馨提示', message, confirmText: '好的' });
   }
 
   /**

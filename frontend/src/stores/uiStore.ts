@@ -13,6 +13,8 @@ export interface MessageBoxOptions {
   message: string;
   /** a second line under the message */
   detail?: string;
+  /** parts of the message shown highlighted (the forbidden alert's filled values) */
+  highlights?: string[];
   confirmText?: string;
   cancelText?: string;
 }
@@ -21,6 +23,7 @@ export interface MessageBox extends Required<Pick<MessageBoxOptions, 'message' |
   id: number;
   title: string;
   detail?: string;
+  highlights?: string[];
   /** false for alerts: only the confirm button */
   showCancel: boolean;
   resolve(ok: boolean): void;
@@ -143,6 +146,7 @@ export class UiStore {
       title: opts.title ?? '提示',
       message: opts.message,
       detail: opts.detail,
+      highlights: opts.highlights,
       confirmText: opts.confirmText ?? '确定',
       cancelText: opts.cancelText ?? '取消',
       showCancel,

@@ -121,6 +121,38 @@ describe('start-up and login', () => {
     root.dispose();
   });
 
+  it('AUTHORIZATION BAN: the forbidden alert from the ban data; a ban with its own status keeps the login', async () => {
+    const ban = (status: number) => JSON.stringify({ status, template: '您的账号因${reason}已被封禁，解封时间：${until}', values: { reason: '使用外挂', until: '2026-12-01 08:00' } });
+    const { t, root } = await makeRoot({ loggedIn: true });
+    await vi.advanceTimersByTimeAsync(SOCKET_OPEN_DELAY_MS);
+    t.channel!.push({ kind: 'authorization', status: 'BAN', value: ban(1) });
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    expect(root.user.isLoggedIn).toBe(true);
+    root.ui.messageBoxes[0].resolve(true);
+    t.channel!.push({ kind: 'authorization', status: 'BAN', value: ban(0) });
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    expect(root.user.isLoggedIn).toBe(false);
+    expect(root.ui.messageBoxes[0]).toMatchObject({
+      title: '温馨提示',
+      message: '您的账号因使用外挂已被封禁，解封时间：2026-12-01 08:00',
+      highlights: ['使用外挂', '2026-12-01 08:00'],
+      confirmText: '好的',
+    });
+    root.dispose();
+  });
+
+  it('a login refused with 20101 shows the forbidden alert filled from its data', async () => {
+    const { t, root } = await makeRoot({ loggedIn: false });
+    t.api.on('POST', '/api/passport/login', () =>
+      fail(20101, '账号已被冻结', { template: '您的账号因${reason}已被冻结，如有疑问请联系客服', values: { reason: '账号存在风险' } }),
+    );
+    await expect(root.user.login('13800000000', '123456')).rejects.toMatchObject({ code: 20101 });
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    expect(root.ui.messageBoxes[0]).toMatchObject({ message: '您的账号因账号存在风险已被冻结，如有疑问请联系客服', highlights: ['账号存在风险'], confirmText: '好的' });
+    expect(root.user.isLoggedIn).toBe(false);
+    root.dispose();
+  });
+
   it('logout confirm without a game: 确定要退出登录吗？ then POST logout, clear, go to /', async () => {
     const { t, root, navigations } = await makeRoot({ loggedIn: true });
     t.api.on('POST', '/api/user/logout', () => null);

@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, ErrorCode } from '../transport/apiError';
 import { validateCode, validatePhone } from '../lib/validation';
-import type { LoginResult, Profile } from '../api/types';
+import type { Forbidden, LoginResult, Profile } from '../api/types';
 import type { RootStore } from './rootStore';
 import { forgetInviteCode, keptInviteCode } from '../features/activity/invite';
 
@@ -149,11 +149,21 @@ export class UserStore {
       await gift;
       next?.();
       return result;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === ErrorCode.ACCOUNT_FORBIDDEN) void this.showForbidden(e);
+      throw e;
     } finally {
       runInAction(() => {
         this.loggingIn = false;
       });
     }
+  }
+
+  /** The forbidden alert of a login refused with 20101 (core-platform.md §2.6, §8.1). */
+  async showForbidden(e: ApiError): Promise<void> {
+    const { forbiddenAlert } = await import('../lib/forbidden');
+    const data = e.data as Forbidden | null;
+    await this.root.ui.alert(data?.template ? forbiddenAlert(data) : { title: '温馨提示', message: e.message, confirmText: '好的' });
   }
 
   /** Server logout; the caller (RootStore.logout) handles the confirm and the running game. */

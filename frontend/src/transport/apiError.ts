@@ -19,6 +19,8 @@ export const ErrorCode = {
   CSRF: 40003,
   NOT_LOGGED_IN: 20119,
   SESSION_INVALID: 40001,
+  /** the account is frozen or banned: the forbidden alert (core-platform.md §2.6) */
+  ACCOUNT_FORBIDDEN: 20101,
   PHONE_EMPTY: 20116,
   PHONE_FORMAT: 20111,
   CODE_EMPTY: 20112,

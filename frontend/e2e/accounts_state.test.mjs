@@ -1,0 +1,79 @@
+// Who may stay signed in (core-platform.md §2.6, §4.10): an operator's ban reaches an open play
+// page over the socket (AUTHORIZATION BAN): the forbidden alert with the reason and the end
+// highlighted, the game ended and the player logged out in every window; the banned player's
+// next login is refused with the same alert; once the ban is lifted the player logs in again.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { configToml, newPlayer, newPlayerContext, openGameDetail, postJson, readSmsCode, startOnNode, withServer as withServerOf } from './helpers.mjs';
+
+const PHONE = '13900000601';
+
+function config(dataDir) {
+  return configToml({
+    bind: '127.0.0.1:0',
+    dataDir,
+    game: { connect_countdown_secs: 60, connect_delay_ms: 300, rank_refresh_ms: 200 },
+    nodes: [{ id: 1, name: '畅玩一区', machines: ['k-01'] }],
+  });
+}
+
+async function act(base, body) {
+  const env = await postJson(`${base}/api/dev/account`, { cellphone: PHONE, ...body });
+  assert.equal(env.code, 0, JSON.stringify(env));
+  return env.data;
+}
+
+test('a ban closes an open play page: the forbidden alert, the game ended, logged out; the next login refused', { timeout: 100_000 }, async () => {
+  await withServerOf('ban', config, async ({ base, browser, pages }) => {
+    const { ctx, page } = await newPlayer(browser, base, PHONE);
+    pages.main = page;
+    await openGameDetail(page);
+    await startOnNode(page, 1);
+    const ready = page.getByTestId('ready-dialog');
+    await ready.waitFor();
+    const [play] = await Promise.all([ctx.waitForEvent('page'), ready.getByTestId('ready-enter').click()]);
+    pages.play = play;
+    await play.getByTestId('play-status').filter({ hasText: '游戏中' }).waitFor();
+
+    const until = Date.now() + 3 * 86_400_000;
+    const acted = await act(base, { action: 'ban', reason: '使用外挂', until });
+    assert.ok(acted.logins_ended >= 1);
+    assert.ok(acted.game_ended > 0, 'the running game is ended');
+
+    // the play page is told: the forbidden alert with the reason and the end highlighted
+    const box = play.getByTestId('message-box');
+    await box.getByTestId('message-box-text').filter({ hasText: /^您的账号因使用外挂已被封禁，解封时间：\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/ }).waitFor();
+    const highlighted = await box.locator('em').allInnerTexts();
+    assert.equal(highlighted.length, 2);
+    assert.equal(highlighted[0], '使用外挂');
+    assert.match(highlighted[1], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    await box.getByTestId('message-box-confirm').filter({ hasText: '好的' }).click();
+    assert.equal(await play.getByTestId('play-status').filter({ hasText: '游戏中' }).count(), 0, 'no longer playing');
+
+    // the other window is logged out too
+    await page.getByTestId('message-box').getByTestId('message-box-confirm').click();
+    await page.getByTestId('header-login').waitFor();
+
+    // the next login (a new window: this one's code countdown still runs) is refused with the
+    // same alert
+    const retry = await (await newPlayerContext(browser)).newPage();
+    pages.retry = retry;
+    await retry.goto(`${base}/`);
+    await retry.getByTestId('header-login').click();
+    const dialog = retry.getByTestId('login-dialog');
+    await dialog.getByTestId('login-phone').fill(PHONE);
+    await dialog.getByTestId('login-send-code').click();
+    await dialog.getByTestId('login-send-code').filter({ hasText: /\d+s后重新获取/ }).waitFor();
+    await dialog.getByTestId('login-code').fill(await readSmsCode(base, PHONE));
+    await dialog.getByTestId('login-submit').click();
+    await retry.getByTestId('message-box-text').filter({ hasText: '您的账号因使用外挂已被封禁' }).waitFor();
+    await retry.getByTestId('message-box-confirm').click();
+    assert.equal(await retry.getByTestId('header-nickname').count(), 0);
+
+    // lifted: the login goes through
+    await act(base, { action: 'restore' });
+    const again = await newPlayer(browser, base, PHONE, { expectGift: false });
+    pages.again = again.page;
+    await again.page.getByTestId('header-nickname').waitFor();
+  });
+});
