@@ -37,6 +37,18 @@ pub enum DomainError {
     /// or banned): 40001, the client logs out.
     #[error("login session ended")]
     SessionEnded,
+    /// App-QR login (core-platform.md §4.12): the code expired, was spent or never existed (20140).
+    #[error("login QR expired")]
+    LoginQrTimeout,
+    /// The app's user cancelled (20141).
+    #[error("login QR cancelled")]
+    LoginQrCancelled,
+    /// Not scanned yet (20142): poll again.
+    #[error("login QR waiting")]
+    LoginQrWaiting,
+    /// Scanned, not confirmed yet (20143): poll again.
+    #[error("login QR scanned")]
+    LoginQrScanned,
     /// No game with this id (or it is deleted).
     #[error("unknown game")]
     UnknownGame,

@@ -270,6 +270,8 @@ pub struct Passport {
     /// session's own end. `logout` leaves a tombstone (`None`) at once, which a read that began
     /// before it cannot overwrite.
     sessions: Mutex<HashMap<String, (Option<LoginSession>, i64)>>,
+    /// App-QR login tickets (`qr_login`).
+    qr: qr_login::QrLogins,
 }
 
 /// How long a login session read from storage is trusted without reading it again.
@@ -331,6 +333,7 @@ impl Passport {
             sockets: Mutex::new(HashMap::new()),
             pruned_at: AtomicI64::new(0),
             sessions: Mutex::new(HashMap::new()),
+            qr: qr_login::QrLogins::default(),
         }
     }
 
@@ -929,4 +932,6 @@ mod tests {
 }
 
 mod accounts;
+mod qr_login;
 pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};
+pub use qr_login::{QrLoginState, QrPoll, QR_LOGIN_TTL_MS, QR_POLL_WAIT};

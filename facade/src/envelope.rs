@@ -281,6 +281,10 @@ pub fn refusal(e: &DomainError) -> ApiError {
                 .with_data(Forbidden::of(*frozen, reason, *until))
         }
         DomainError::SessionEnded => err(S::UNAUTHORIZED, 40001, "登录已失效，请重新登录"),
+        DomainError::LoginQrTimeout => err(S::CONFLICT, 20140, "二维码已失效"),
+        DomainError::LoginQrCancelled => err(S::CONFLICT, 20141, "二维码已取消"),
+        DomainError::LoginQrWaiting => err(S::CONFLICT, 20142, "等待扫码"),
+        DomainError::LoginQrScanned => err(S::CONFLICT, 20143, "扫描成功，请在手机端确认登录"),
         DomainError::UnknownGame => err(S::NOT_FOUND, 130100, "游戏不存在"),
         DomainError::GameNotOpen => err(S::CONFLICT, 130101, "游戏暂未开放"),
         DomainError::GameUnsupportedClient => err(S::CONFLICT, 130128, "当前游戏暂不支持本端"),
@@ -642,6 +646,10 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
             until: 0,
         },
         SessionEnded,
+        LoginQrTimeout,
+        LoginQrCancelled,
+        LoginQrWaiting,
+        LoginQrScanned,
         UnknownGame,
         GameNotOpen,
         GameUnsupportedClient,

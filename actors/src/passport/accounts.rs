@@ -6,7 +6,9 @@
 
 use storage::accounts::{AccountState, ACCOUNT_BANNED, ACCOUNT_FROZEN, ACCOUNT_NORMAL, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT};
 
-use super::{LoginKey, Passport};
+use storage::{LoginSession, User};
+
+use super::{random_hex, secret_hash, LoginKey, NewLogin, Passport, SESSION_TTL_MS};
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
 
@@ -77,6 +79,44 @@ impl Passport {
             Ok(None) => DomainError::NotLoggedIn,
             Err(e) => e,
         }
+    }
+
+    /// A new login of an existing account (after an app-QR confirm or a third-party token):
+    /// refused with 20101 for a frozen or banned account; the oldest login beyond
+    /// [`MAX_LOGINS`] ends.
+    pub(crate) async fn login_uid(&self, uid: i64, device_no: &str) -> DomainResult<(User, NewLogin)> {
+        let now = self.clock.now_ms();
+        let (token, csrf_token) = (random_hex(32), random_hex(32));
+        let session = LoginSession {
+            token_hash: secret_hash(&token),
+            uid,
+            csrf_hash: secret_hash(&csrf_token),
+            device_no: device_no.chars().take(64).collect(),
+            created_at: now,
+            expires_at: now + SESSION_TTL_MS,
+        };
+        let store = self.store.clone();
+        let s = session.clone();
+        let user = blocking(move || -> storage::Result<Result<User, DomainError>> {
+            let Some(user) = store.users.get(uid)? else {
+                return Ok(Err(DomainError::NotLoggedIn));
+            };
+            if let Err(refused) = admits(&store.accounts.state(uid)?, now) {
+                return Ok(Err(refused));
+            }
+            store.logins.insert(&s)?;
+            Ok(Ok(user))
+        })
+        .await??;
+        self.kick_beyond_newest(uid).await?;
+        Ok((
+            user,
+            NewLogin {
+                session,
+                token,
+                csrf_token,
+            },
+        ))
     }
 
     /// Ends the logins beyond the account's newest [`MAX_LOGINS`] (after a new login).

@@ -26,14 +26,14 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(ledger_check);
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-fn page(title: &str, body: &str) -> HttpResponse {
+pub(crate) fn page(title: &str, body: &str) -> HttpResponse {
     HttpResponse::Ok().content_type("text/html; charset=utf-8").body(format!(
         "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title></head>\

@@ -64,7 +64,8 @@ pub struct LoginResult {
 }
 
 refusals!(LoginRefusals: common::input(), common::guest_write(), DomainError::PhoneEmpty, DomainError::PhoneMalformed,
-    DomainError::CodeEmpty, DomainError::CodeWrong, DomainError::LoginLocked { retry_after_secs: 0 });
+    DomainError::CodeEmpty, DomainError::CodeWrong, DomainError::LoginLocked { retry_after_secs: 0 },
+    DomainError::AccountForbidden { frozen: false, reason: String::new(), until: 0 });
 
 /// Logs in with an SMS code; sets the `yoo_sid` and `_csrfToken` cookies.
 #[utoipa::path(request_body = Login, responses((status = 200, body = Envelope<LoginResult>), LoginRefusals))]

@@ -17,6 +17,7 @@ mod devices;
 mod hosts;
 mod member;
 mod package;
+mod qr_login;
 mod queue;
 mod rooms;
 mod shop_prices;
