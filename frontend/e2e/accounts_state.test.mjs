@@ -77,3 +77,40 @@ test('a ban closes an open play page: the forbidden alert, the game ended, logge
     await again.page.getByTestId('header-nickname').waitFor();
   });
 });
+
+test('app-QR login: a second tab (the sandbox app) scans and confirms; the first is logged in', { timeout: 90_000 }, async () => {
+  await withServerOf('qr-login', config, async ({ base, browser, pages }) => {
+    // the app's account exists (registered on the phone)
+    const phone = await newPlayer(browser, base, '13900000602');
+    pages.phone = phone.page;
+
+    const page = (pages.web = await (await newPlayerContext(browser)).newPage());
+    await page.goto(`${base}/`);
+    await page.getByTestId('header-login').click();
+    const dialog = page.getByTestId('login-dialog');
+    await dialog.getByTestId('login-type-qrcode').filter({ hasText: 'App扫码登录' }).click();
+    const qr = dialog.getByTestId('qr-login');
+    const code = qr.locator('svg[data-text]');
+    await code.waitFor();
+    const url = await code.getAttribute('data-text');
+    assert.match(url, new RegExp(`^${base}/api/dev/app/qr-login/[0-9a-f]{32}$`));
+    assert.equal(await qr.getByTestId('qr-login-overlay').count(), 0, 'no overlay while it waits');
+
+    // the app opens the code, scans: the browser shows 扫描成功
+    const app = (pages.app = await (await newPlayerContext(browser)).newPage());
+    await app.goto(url);
+    await app.getByLabel('App 已登录的手机号').fill('13900000602');
+    await app.getByRole('button', { name: '扫码登录' }).click();
+    await qr.getByTestId('qr-login-overlay').filter({ hasText: /扫描成功\s*请在手机端确认登录/ }).waitFor();
+
+    // confirmed: logged in as the app's account, the dialog closed
+    await app.getByRole('button', { name: '确认登录' }).click();
+    await app.getByText('登录成功').waitFor();
+    await page.getByTestId('header-nickname').filter({ hasText: '玩家0602' }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    // a spent code cannot log in again: reopening its page says so
+    await app.goto(url);
+    await app.getByText('登录失败').waitFor();
+  });
+});

@@ -14,7 +14,7 @@ use crate::AppState;
 
 /// These paths.
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(qrcode).service(poll);
+    cfg.service(login_qrcode).service(login_qrcode_poll);
 }
 
 #[derive(Serialize, ToSchema)]
@@ -30,7 +30,7 @@ refusals!(QrRefusals: common::maybe_logged_in(), common::internal());
 /// A new login QR code (valid two minutes).
 #[utoipa::path(responses((status = 200, body = Envelope<LoginQr>), QrRefusals))]
 #[get("/api/user/v1/auth/login/qrcode")]
-pub async fn qrcode(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<LoginQr> {
+pub async fn login_qrcode(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<LoginQr> {
     let ticket = state.platform.passport().qr_login_new()?;
     Ok(ok(LoginQr {
         qrcode: format!("/api/dev/app/qr-login/{ticket}"),
@@ -54,7 +54,11 @@ refusals!(QrPollRefusals: common::input(), common::guest_write(), common::intern
 /// scanned, 20142 waiting (poll again), 20141 cancelled, 20140 expired or spent.
 #[utoipa::path(request_body = QrPollBody, responses((status = 200, body = Envelope<LoginResult>), QrPollRefusals))]
 #[post("/api/user/v1/auth/login/qrcode")]
-pub async fn poll(state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<QrPollBody>) -> Result<HttpResponse, ApiError> {
+pub async fn login_qrcode_poll(
+    state: web::Data<AppState>,
+    _caller: GuestWrite,
+    body: web::Json<QrPollBody>,
+) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let QrPoll::LoggedIn(user, login) = state.platform.passport().qr_login_poll(body.ticket.trim(), &device).await?;
     let mut resp = HttpResponse::Ok();

@@ -130,25 +130,7 @@ export class UserStore {
         ...(keptInviteCode() ? { invite_code: keptInviteCode() } : {}),
       });
       forgetInviteCode();
-      const ok = await this.loadProfile();
-      runInAction(() => {
-        // the profile read can fail on a flaky network: the login itself succeeded
-        if (!ok && !this.profile) this.profile = { uid: result.uid, nickname: result.nickname };
-        this.loggingIn = false;
-      });
-      // the registration gift opens as the login dialog closes (no frame without either)
-      const { gift, next } = runInAction(() => {
-        const next = this.root.ui.takeAfterLogin();
-        this.root.ui.closeLogin();
-        return { gift: this.root.playTime.showRegisterGift(result?.give_goods), next };
-      });
-      this.root.ui.success('登录成功');
-      this.root.onLoggedIn();
-      // the caller continues once the gift dialog is closed (commerce.md §4.8), and so does what
-      // the login was asked for, such as '开始游戏' (core-platform.md §4.13)
-      await gift;
-      next?.();
-      return result;
+      return await this.completeLogin(result);
     } catch (e) {
       if (e instanceof ApiError && e.code === ErrorCode.ACCOUNT_FORBIDDEN) void this.showForbidden(e);
       throw e;
@@ -157,6 +139,33 @@ export class UserStore {
         this.loggingIn = false;
       });
     }
+  }
+
+  /**
+   * What every login does once the server accepted it (phone code, app QR, third party): the
+   * profile is read again, the registration gift opens as the login dialog closes, the real-time
+   * channel opens, and what the login was asked for goes on (core-platform.md §4.13).
+   */
+  async completeLogin(result: LoginResult): Promise<LoginResult> {
+    const ok = await this.loadProfile();
+    runInAction(() => {
+      // the profile read can fail on a flaky network: the login itself succeeded
+      if (!ok && !this.profile) this.profile = { uid: result.uid, nickname: result.nickname };
+      this.loggingIn = false;
+    });
+    // the registration gift opens as the login dialog closes (no frame without either)
+    const { gift, next } = runInAction(() => {
+      const next = this.root.ui.takeAfterLogin();
+      this.root.ui.closeLogin();
+      return { gift: this.root.playTime.showRegisterGift(result?.give_goods), next };
+    });
+    this.root.ui.success('登录成功');
+    this.root.onLoggedIn();
+    // the caller continues once the gift dialog is closed (commerce.md §4.8), and so does what
+    // the login was asked for, such as '开始游戏' (core-platform.md §4.13)
+    await gift;
+    next?.();
+    return result;
   }
 
   /** The forbidden alert of a login refused with 20101 (core-platform.md §2.6, §8.1). */

@@ -1,9 +1,11 @@
 import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
+import { isInCar } from '../../../lib/browserCheck';
 import { Modal } from '../../../components/Modal';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { useStores } from '../../../stores/context';
 import { LoginForm } from '../stores/loginForm';
+import { QrLoginPanel } from './QrLoginPanel';
 
 /** The login dialog, phone-code tab (core-platform.md §2.3). A fresh form every time it opens. */
 export const LoginDialog = observer(function LoginDialog() {
@@ -15,9 +17,14 @@ export const LoginDialog = observer(function LoginDialog() {
 const LoginDialogBody = observer(function LoginDialogBody() {
   const { ui, user } = useStores();
   const [form] = useState(() => new LoginForm(user));
+  const [type, setType] = useState<'phone' | 'qrcode'>('phone');
 
   return (
     <Modal title="登录" onClose={() => ui.closeLogin()} testId="login-dialog" width={400} className="login-dialog">
+      {type === 'qrcode' ? (
+        <QrLoginPanel />
+      ) : (
+        <>
       <div className="tabs" role="tablist">
         <button type="button" role="tab" aria-selected="true" className="tabs__tab is-active">
           手机验证码登录
@@ -85,10 +92,25 @@ const LoginDialogBody = observer(function LoginDialogBody() {
         <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="login-submit" disabled={form.submitting}>
           {form.submitting ? '登录中...' : '登录'}
         </button>
-        <p className="agreement">
-          登录视为同意<span className="agreement__link">《用户服务协议》</span>和<span className="agreement__link">《隐私政策》</span>
-        </p>
       </form>
+        </>
+      )}
+      {/* the other login methods (§2.3): the app QR hidden on its own type, labelled for a car */}
+      <div className="login-others" data-testid="login-others">
+        {type !== 'phone' && (
+          <button type="button" className="login-others__item" data-testid="login-type-phone" onClick={() => setType('phone')}>
+            手机号登录
+          </button>
+        )}
+        {type !== 'qrcode' && (
+          <button type="button" className="login-others__item" data-testid="login-type-qrcode" onClick={() => setType('qrcode')}>
+            {isInCar(navigator.userAgent) ? '手机扫码登录' : 'App扫码登录'}
+          </button>
+        )}
+      </div>
+      <p className="agreement">
+        登录视为同意<span className="agreement__link">《用户服务协议》</span>和<span className="agreement__link">《隐私政策》</span>
+      </p>
     </Modal>
   );
 });
