@@ -49,6 +49,12 @@ pub enum DomainError {
     /// Scanned, not confirmed yet (20143): poll again.
     #[error("login QR scanned")]
     LoginQrScanned,
+    /// A third-party identity bound to no account: bind a phone (20108).
+    #[error("phone bind required")]
+    PhoneBindRequired,
+    /// A third-party token that is unknown, expired or spent.
+    #[error("third-party token invalid")]
+    ThirdPartyTokenInvalid,
     /// No game with this id (or it is deleted).
     #[error("unknown game")]
     UnknownGame,

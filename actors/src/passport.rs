@@ -272,6 +272,8 @@ pub struct Passport {
     sessions: Mutex<HashMap<String, (Option<LoginSession>, i64)>>,
     /// App-QR login tickets (`qr_login`).
     qr: qr_login::QrLogins,
+    /// The third-party login provider (`third_party`).
+    third_party: third_party::ThirdParty,
 }
 
 /// How long a login session read from storage is trusted without reading it again.
@@ -334,6 +336,7 @@ impl Passport {
             pruned_at: AtomicI64::new(0),
             sessions: Mutex::new(HashMap::new()),
             qr: qr_login::QrLogins::default(),
+            third_party: third_party::ThirdParty::default(),
         }
     }
 
@@ -933,5 +936,6 @@ mod tests {
 
 mod accounts;
 mod qr_login;
+mod third_party;
 pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};
 pub use qr_login::{QrLoginState, QrPoll, QR_LOGIN_TTL_MS, QR_POLL_WAIT};

@@ -287,12 +287,16 @@ fn refusal(e: BodyError) -> ApiError {
     }
 }
 
+/// The security headers. A handler that set its own framing policy keeps it (only the dev
+/// sandbox's third-party authorize page does: the login dialog frames it, same origin).
 fn add_headers<B>(res: &mut ServiceResponse<B>, csp: HeaderValue) {
     let h = res.headers_mut();
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if !h.contains_key(header::X_FRAME_OPTIONS) {
+        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        h.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
-    h.insert(header::CONTENT_SECURITY_POLICY, csp);
 }
 
 #[cfg(test)]

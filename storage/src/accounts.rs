@@ -1,4 +1,4 @@
-//! Account states (core-platform.md §2.6, §4.10, §6): normal, frozen or banned, set by an
+//! Account states (core-platform.md §2.6, §4.10, §6) and third-party logins (§2.4): normal, frozen or banned, set by an
 //! operator, and the login sessions they end. A session ended by force (kicked by a login
 //! elsewhere, or its account frozen or banned) is kept, marked with why, until it expires, so a
 //! call still carrying its cookie is told that its session was ended rather than that it never
@@ -47,6 +47,11 @@ pub trait AccountRepo: Send + Sync {
     fn set_state(&self, uid: i64, state: &AccountState, now: i64) -> Result<Vec<String>>;
     /// Why a session that is not expired was ended by force (None: live, logged out or unknown).
     fn revoked(&self, token_hash: &str, now: i64) -> Result<Option<String>>;
+    /// The account a third-party identity logs in as, if bound.
+    fn third_party_uid(&self, open_type: i32, openid: &str) -> Result<Option<i64>>;
+    /// Binds a third-party identity to an account; an identity already bound stays with its
+    /// account, which is returned.
+    fn bind_third_party(&self, open_type: i32, openid: &str, uid: i64, now: i64) -> Result<i64>;
     /// Ends (`REVOKED_KICK_OUT`) the account's live sessions beyond its `keep` newest; returns
     /// their token hashes, oldest first.
     fn keep_newest(&self, uid: i64, keep: usize, now: i64) -> Result<Vec<String>>;

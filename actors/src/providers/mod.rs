@@ -1,4 +1,5 @@
 //! Outside services behind traits, with sandbox providers that behave like the real ones.
 
+pub mod oauth;
 pub mod payment;
 pub mod sms;

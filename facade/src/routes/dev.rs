@@ -14,6 +14,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(super::coupons::dev_coupon_grant);
     cfg.service(super::accounts::dev_account);
     super::dev_app::routes(cfg);
+    super::dev_oauth::routes(cfg);
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -24,13 +24,22 @@ refusals!(SendCodeRefusals: common::input(), common::guest_write(), DomainError:
 #[utoipa::path(request_body = SendCode, responses((status = 200, body = Envelope<Null>), SendCodeRefusals))]
 #[post("/api/passport/login/sendcode")]
 pub async fn send_code(req: HttpRequest, state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<SendCode>) -> ApiResult<Null> {
+    state
+        .platform
+        .passport()
+        .send_code_from(body.phone.trim(), Some(&client_ip(&req, &state)))
+        .await?;
+    Ok(ok(Null))
+}
+
+/// The address an SMS send is counted against (the security policy's reading of the peer and
+/// `X-Forwarded-For`).
+pub(crate) fn client_ip(req: &HttpRequest, state: &AppState) -> String {
     let forwarded: Vec<&str> = req.headers().get_all("x-forwarded-for").filter_map(|v| v.to_str().ok()).collect();
-    let ip = state
+    state
         .security
         .client_ip(req.peer_addr().map(|a| a.ip()), &forwarded)
-        .map_or_else(|| "unknown".into(), |ip| ip.to_string());
-    state.platform.passport().send_code_from(body.phone.trim(), Some(&ip)).await?;
-    Ok(ok(Null))
+        .map_or_else(|| "unknown".into(), |ip| ip.to_string())
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -91,7 +100,7 @@ pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::J
 }
 
 /// The registration gift of a new player (commerce.md §2.9), as the login answer lists it.
-fn give_goods(created: bool, minutes: i64) -> Vec<GiftGoods> {
+pub(crate) fn give_goods(created: bool, minutes: i64) -> Vec<GiftGoods> {
     if created && minutes > 0 {
         vec![GiftGoods {
             name: "新人礼包·免费游戏时长",

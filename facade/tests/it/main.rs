@@ -22,3 +22,4 @@ mod queue;
 mod rooms;
 mod shop_prices;
 mod static_files;
+mod third_party;

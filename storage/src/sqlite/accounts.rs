@@ -13,6 +13,14 @@ ALTER TABLE users ADD COLUMN account_reason TEXT    NOT NULL DEFAULT '';
 ALTER TABLE users ADD COLUMN account_until  INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE login_sessions ADD COLUMN revoked TEXT;
 CREATE INDEX login_sessions_by_uid ON login_sessions (uid, created_at);
+
+CREATE TABLE third_party_logins (
+    open_type  INTEGER NOT NULL,
+    openid     TEXT    NOT NULL,
+    uid        INTEGER NOT NULL REFERENCES users (uid),
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (open_type, openid)
+);
 ";
 
 pub(crate) struct SqliteAccounts {
@@ -104,6 +112,35 @@ impl AccountRepo for SqliteAccounts {
         Ok(found.flatten())
     }
 
+    fn third_party_uid(&self, open_type: i32, openid: &str) -> Result<Option<i64>> {
+        self.db
+            .lock()
+            .query_row(
+                "SELECT uid FROM third_party_logins WHERE open_type = ?1 AND openid = ?2",
+                params![open_type, openid],
+                |r| r.get(0),
+            )
+            .optional()
+            .db()
+    }
+
+    fn bind_third_party(&self, open_type: i32, openid: &str, uid: i64, now: i64) -> Result<i64> {
+        self.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO third_party_logins (open_type, openid, uid, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (open_type, openid) DO NOTHING",
+                params![open_type, openid, uid, now],
+            )
+            .db()?;
+            tx.query_row(
+                "SELECT uid FROM third_party_logins WHERE open_type = ?1 AND openid = ?2",
+                params![open_type, openid],
+                |r| r.get(0),
+            )
+            .db()
+        })
+    }
+
     fn keep_newest(&self, uid: i64, keep: usize, now: i64) -> Result<Vec<String>> {
         self.db.write(|tx| {
             let live = live_sessions(tx, uid, now)?;
@@ -190,6 +227,13 @@ mod tests {
             )
             .unwrap();
         assert!(store.accounts.state(a.uid).unwrap().may_log_in(10));
+
+        // a provider account binds once: the first binding stands
+        assert_eq!(store.accounts.third_party_uid(3, "o-1").unwrap(), None);
+        assert_eq!(store.accounts.bind_third_party(3, "o-1", a.uid, 10).unwrap(), a.uid);
+        assert_eq!(store.accounts.bind_third_party(3, "o-1", b.uid, 11).unwrap(), a.uid);
+        assert_eq!(store.accounts.third_party_uid(3, "o-1").unwrap(), Some(a.uid));
+        assert_eq!(store.accounts.third_party_uid(1, "o-1").unwrap(), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
