@@ -165,11 +165,9 @@ impl Passport {
             let notified = changed.notified();
             let until_expiry = Duration::from_millis((expires_at - now).max(0) as u64);
             let wake = deadline.min(tokio::time::Instant::now() + until_expiry);
-            if tokio::time::timeout_at(wake, notified).await.is_err() {
-                if tokio::time::Instant::now() >= deadline {
-                    return Err(code_of(state));
-                }
-                // expired: the next round answers 20140
+            // woken by a change, or by the expiry (the next round answers 20140), or done waiting
+            if tokio::time::timeout_at(wake, notified).await.is_err() && tokio::time::Instant::now() >= deadline {
+                return Err(code_of(state));
             }
         }
     }
