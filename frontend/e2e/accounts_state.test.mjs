@@ -114,3 +114,46 @@ test('app-QR login: a second tab (the sandbox app) scans and confirms; the first
     await app.getByText('登录失败').waitFor();
   });
 });
+
+async function wechatAuthorize(page, openid) {
+  await page.getByTestId('header-login').click();
+  const dialog = page.getByTestId('login-dialog');
+  await dialog.getByTestId('login-type-wechat').click();
+  const frame = page.frameLocator('[data-testid="wechat-frame"]');
+  await frame.getByLabel('微信账号').fill(openid);
+  await frame.getByRole('button', { name: '同意授权' }).click();
+}
+
+test('third-party login: the messaging app authorizes, the phone bind logs in; the next time goes straight in', { timeout: 90_000 }, async () => {
+  await withServerOf('third-party', config, async ({ base, browser, pages }) => {
+    const page = (pages.web = await (await newPlayerContext(browser)).newPage());
+    await page.goto(`${base}/`);
+
+    // cancelling the bind fails the login
+    await wechatAuthorize(page, 'wx-e2e-cancel');
+    let bind = page.getByTestId('phone-bind-dialog');
+    await bind.waitFor();
+    await bind.getByRole('button', { name: '关闭' }).click();
+    await page.getByText('已取消手机绑定，登录失败').waitFor();
+    assert.equal(await page.getByTestId('header-nickname').count(), 0);
+
+    // an identity bound to no account: 手机绑定, the code, 完成 — logged in, a new account's gift
+    await wechatAuthorize(page, 'wx-e2e');
+    bind = page.getByTestId('phone-bind-dialog');
+    assert.match(await bind.innerText(), /为保障您的账户安全，请绑定手机号[\s\S]*无法绑定？[\s\S]*问题反馈/);
+    await bind.getByTestId('bind-phone').fill('13900000603');
+    await bind.getByTestId('bind-send-code').click();
+    await bind.getByTestId('bind-send-code').filter({ hasText: /\d+s后重新获取/ }).waitFor();
+    await bind.getByTestId('bind-code').fill(await readSmsCode(base, '13900000603'));
+    await bind.getByTestId('bind-submit').click();
+    await page.getByTestId('register-gift').getByTestId('register-gift-ok').click();
+    await page.getByTestId('header-nickname').filter({ hasText: '玩家0603' }).waitFor();
+
+    // another browser: the same WeChat account logs straight in, no bind
+    const other = (pages.other = await (await newPlayerContext(browser)).newPage());
+    await other.goto(`${base}/`);
+    await wechatAuthorize(other, 'wx-e2e');
+    await other.getByTestId('header-nickname').filter({ hasText: '玩家0603' }).waitFor();
+    assert.equal(await other.getByTestId('phone-bind-dialog').count(), 0);
+  });
+});

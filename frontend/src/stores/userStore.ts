@@ -73,14 +73,17 @@ export class UserStore {
     }
   }
 
-  /** Sends the login code; throws FieldError or ApiError. Starts the 60 s resend countdown. */
-  async sendCode(phone: string): Promise<void> {
+  /**
+   * Sends the login code (or, with `send`, another call's code: the phone bind's); throws
+   * FieldError or ApiError. Starts the 60 s resend countdown, which every code shares.
+   */
+  async sendCode(phone: string, send?: (phone: string) => Promise<unknown>): Promise<void> {
     const problem = validatePhone(phone);
     if (problem) throw new FieldError('phone', problem);
     if (this.codeCountdown > 0 || this.sendingCode) return;
     this.sendingCode = true;
     try {
-      await this.root.api.post('/api/passport/login/sendcode', { phone: phone.trim() });
+      await (send ? send(phone.trim()) : this.root.api.post('/api/passport/login/sendcode', { phone: phone.trim() }));
       this.startCountdown(RESEND_SECONDS);
     } catch (e) {
       if (e instanceof ApiError && e.code === ErrorCode.CODE_TOO_OFTEN) {

@@ -1,11 +1,13 @@
 import { observer } from 'mobx-react-lite';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { isInCar } from '../../../lib/browserCheck';
 import { Modal } from '../../../components/Modal';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { useStores } from '../../../stores/context';
 import { LoginForm } from '../stores/loginForm';
+import { OpenType, ThirdPartyStore } from '../stores/thirdParty';
 import { QrLoginPanel } from './QrLoginPanel';
+import { PhoneBindDialog, QqDialog, WechatFrame } from './ThirdPartyLogin';
 
 /** The login dialog, phone-code tab (core-platform.md §2.3). A fresh form every time it opens. */
 export const LoginDialog = observer(function LoginDialog() {
@@ -15,14 +17,24 @@ export const LoginDialog = observer(function LoginDialog() {
 });
 
 const LoginDialogBody = observer(function LoginDialogBody() {
-  const { ui, user } = useStores();
+  const root = useStores();
+  const { ui, user } = root;
   const [form] = useState(() => new LoginForm(user));
-  const [type, setType] = useState<'phone' | 'qrcode'>('phone');
+  const [type, setType] = useState<'phone' | 'qrcode' | 'wechat'>('phone');
+  const [third] = useState(() => new ThirdPartyStore(root));
+  useEffect(() => third.listen(), [third]);
+  const choose = (t: 'phone' | 'qrcode' | 'wechat') => {
+    setType(t);
+    if (t === 'wechat') void third.open(OpenType.WECHAT);
+  };
+  if (third.bindToken) return <PhoneBindDialog store={third} />;
 
   return (
     <Modal title="登录" onClose={() => ui.closeLogin()} testId="login-dialog" width={400} className="login-dialog">
       {type === 'qrcode' ? (
         <QrLoginPanel />
+      ) : type === 'wechat' ? (
+        <WechatFrame store={third} />
       ) : (
         <>
       <div className="tabs" role="tablist">
@@ -98,16 +110,25 @@ const LoginDialogBody = observer(function LoginDialogBody() {
       {/* the other login methods (§2.3): the app QR hidden on its own type, labelled for a car */}
       <div className="login-others" data-testid="login-others">
         {type !== 'phone' && (
-          <button type="button" className="login-others__item" data-testid="login-type-phone" onClick={() => setType('phone')}>
+          <button type="button" className="login-others__item" data-testid="login-type-phone" onClick={() => choose('phone')}>
             手机号登录
           </button>
         )}
+        {type !== 'wechat' && (
+          <button type="button" className="login-others__item" data-testid="login-type-wechat" onClick={() => choose('wechat')}>
+            微信登录
+          </button>
+        )}
+        <button type="button" className="login-others__item" data-testid="login-type-qq" onClick={() => void third.open(OpenType.QQ)}>
+          QQ登录
+        </button>
         {type !== 'qrcode' && (
-          <button type="button" className="login-others__item" data-testid="login-type-qrcode" onClick={() => setType('qrcode')}>
+          <button type="button" className="login-others__item" data-testid="login-type-qrcode" onClick={() => choose('qrcode')}>
             {isInCar(navigator.userAgent) ? '手机扫码登录' : 'App扫码登录'}
           </button>
         )}
       </div>
+      <QqDialog store={third} />
       <p className="agreement">
         登录视为同意<span className="agreement__link">《用户服务协议》</span>和<span className="agreement__link">《隐私政策》</span>
       </p>

@@ -1,0 +1,104 @@
+import { observer } from 'mobx-react-lite';
+import { Link } from 'react-router';
+import { Modal } from '../../../components/Modal';
+import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
+import { useStores } from '../../../stores/context';
+import { OpenType, type ThirdPartyStore } from '../stores/thirdParty';
+
+/** The messaging app's login (§2.3): its authorize page in a 182×182 frame. */
+export const WechatFrame = observer(function WechatFrame({ store }: { store: ThirdPartyStore }) {
+  return (
+    <div className="third-party" data-testid="wechat-login">
+      {store.url && store.openType === OpenType.WECHAT ? (
+        <iframe title="微信登录" src={store.url} width={182} height={182} className="third-party__frame" data-testid="wechat-frame" />
+      ) : (
+        <div className="third-party__frame" style={{ width: 182, height: 182 }} />
+      )}
+      {store.error && <div className="form-error">{store.error}</div>}
+      <p className="qr-login__hint">请使用微信扫码登录</p>
+    </div>
+  );
+});
+
+/** The second provider's login (§2.3): a 670px dialog with its page in a 667×400 frame. */
+export const QqDialog = observer(function QqDialog({ store }: { store: ThirdPartyStore }) {
+  if (store.openType !== OpenType.QQ) return null;
+  return (
+    <Modal title="QQ登录" onClose={() => store.close()} testId="qq-dialog" width={670}>
+      {store.url ? <iframe title="QQ登录" src={store.url} width={667} height={400} className="third-party__frame" data-testid="qq-frame" /> : null}
+    </Modal>
+  );
+});
+
+/** §2.4: the phone bind after a third-party login whose account has no phone. */
+export const PhoneBindDialog = observer(function PhoneBindDialog({ store }: { store: ThirdPartyStore }) {
+  const { user } = useStores();
+  const sendLabel = user.codeCountdown > 0 ? `${user.codeCountdown}s后重新获取` : '获取验证码';
+  return (
+    <Modal
+      title="手机绑定"
+      onClose={() => store.cancelBind()}
+      testId="phone-bind-dialog"
+      width={400}
+      footer={
+        <p className="phone-bind__links">
+          <Link to="/service">无法绑定？</Link>
+          <Link to="/service">问题反馈</Link>
+        </p>
+      }
+    >
+      <p>为保障您的账户安全，请绑定手机号</p>
+      <form
+        className="login-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void store.bindLogin();
+        }}
+      >
+        <div className="field">
+          <input
+            className="input"
+            data-testid="bind-phone"
+            type="tel"
+            inputMode="numeric"
+            placeholder="请输入手机号"
+            maxLength={PHONE_MAX_LENGTH}
+            value={store.phone}
+            onChange={(e) => store.setPhone(e.target.value)}
+          />
+        </div>
+        <div className="field field--code">
+          <div className="field__row">
+            <input
+              className="input"
+              data-testid="bind-code"
+              inputMode="numeric"
+              placeholder="请输入验证码"
+              maxLength={CODE_MAX_LENGTH}
+              value={store.code}
+              onChange={(e) => store.setCode(e.target.value)}
+            />
+            <button
+              type="button"
+              className="btn btn--outline field__send"
+              data-testid="bind-send-code"
+              disabled={user.codeCountdown > 0 || user.sendingCode}
+              onClick={() => void store.sendBindCode()}
+            >
+              {sendLabel}
+            </button>
+          </div>
+        </div>
+        {store.error && (
+          <div className="form-error" role="alert" data-testid="bind-error">
+            {store.error}
+          </div>
+        )}
+        <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="bind-submit" disabled={store.submitting}>
+          完成
+        </button>
+      </form>
+    </Modal>
+  );
+});
