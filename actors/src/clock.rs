@@ -25,6 +25,15 @@ impl Clock {
         }
     }
 
+    /// A clock that reads `base_ms` now (a dev or test platform set to a given time: the hours
+    /// minors may play, say); it advances with tokio time like any.
+    pub fn at(base_ms: i64) -> Self {
+        Clock {
+            base_ms,
+            base: Instant::now(),
+        }
+    }
+
     /// Unix milliseconds now.
     pub fn now_ms(&self) -> i64 {
         self.base_ms + self.base.elapsed().as_millis() as i64

@@ -32,6 +32,9 @@ pub struct DomainConfig {
     pub sms_fail_numbers: Vec<String>,
     /// The server nodes and their machines, until game hosts register themselves.
     pub nodes: Vec<NodeConfig>,
+    /// Dev and tests only: the wall time (Unix ms) the platform's clock starts at; 0 is the
+    /// real time. Production refuses any other.
+    pub clock_start_ms: i64,
     /// The SMS limits (the server TOML's top-level `[sms]`, not `[game]`).
     #[serde(skip)]
     pub sms: crate::passport::SmsLimits,
@@ -41,6 +44,55 @@ pub struct DomainConfig {
     /// Orders, QR polling and the sandbox payment provider (the server TOML's top-level `[payment]`).
     #[serde(skip)]
     pub payment: PaymentConfig,
+    /// Real-name certification and minors (the server TOML's top-level `[identity]`).
+    #[serde(skip)]
+    pub identity: IdentityConfig,
+}
+
+/// Real-name certification and the rules for minors (core-platform.md §4.9, §8.2).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IdentityConfig {
+    /// The key names and ID numbers are sealed with at rest: 64 hex characters (32 bytes).
+    pub key_hex: String,
+    /// What the start's pre-check answers an uncertified player: "pass", "confirm" (the
+    /// certification prompt; dismissing it goes on) or "deny" (certify first).
+    pub pre_check: String,
+    /// Whether a game start of an uncertified player is refused (20150).
+    pub required_to_play: bool,
+    /// The public holidays ("YYYY-MM-DD", Beijing) on which minors may play 20:00–21:00 besides
+    /// Fridays, Saturdays and Sundays.
+    pub holidays: Vec<String>,
+    /// ID numbers the sandbox identity check says do not match their name (to exercise it).
+    pub sandbox_mismatch: Vec<String>,
+}
+
+impl Default for IdentityConfig {
+    fn default() -> Self {
+        IdentityConfig {
+            // a dev key: production refuses to start with it (facade::config::check)
+            key_hex: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff".into(),
+            pre_check: "pass".into(),
+            required_to_play: false,
+            holidays: Vec::new(),
+            sandbox_mismatch: Vec::new(),
+        }
+    }
+}
+
+impl IdentityConfig {
+    /// The sealing key; None when `key_hex` is not 64 hex characters.
+    pub fn key(&self) -> Option<[u8; 32]> {
+        let h = self.key_hex.trim();
+        if h.len() != 64 {
+            return None;
+        }
+        let mut key = [0u8; 32];
+        for (i, k) in key.iter_mut().enumerate() {
+            *k = u8::from_str_radix(h.get(2 * i..2 * i + 2)?, 16).ok()?;
+        }
+        Some(key)
+    }
 }
 
 /// Orders, QR polling and the sandbox payment provider.
@@ -167,6 +219,8 @@ impl Default for DomainConfig {
             sms: Default::default(),
             rooms: Default::default(),
             payment: Default::default(),
+            identity: Default::default(),
+            clock_start_ms: 0,
         }
     }
 }

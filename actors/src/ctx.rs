@@ -60,6 +60,8 @@ pub struct Ctx {
     pub(crate) shop: OnceLock<Arc<crate::commerce::Shop>>,
     /// The order desk (the orders' expiry timers), one actor under key 0.
     pub(crate) desk: OnceLock<Registry<u8, crate::commerce::OrderDesk>>,
+    /// Real-name certification: the seal, the identity check, the rules for minors.
+    pub(crate) identity: crate::identity::Identity,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -80,6 +82,7 @@ impl Ctx {
     pub fn new(store: Store, config: DomainConfig, clock: Clock) -> Ctx {
         let nodes = config.nodes.iter().map(|n| (n.id, Arc::default())).collect();
         Ctx {
+            identity: crate::identity::Identity::from_config(&config.identity),
             nodes,
             store,
             config,

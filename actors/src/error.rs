@@ -49,6 +49,21 @@ pub enum DomainError {
     /// Scanned, not confirmed yet (20143): poll again.
     #[error("login QR scanned")]
     LoginQrScanned,
+    /// Certification is needed first (USER_NOT_AUTH 20150).
+    #[error("not certified")]
+    NotCertified,
+    /// A minor outside the hours minors may play (USER_IS_MINOR 20151 at a game start).
+    #[error("minor: not now")]
+    MinorPlayLimit,
+    /// The certification form breaks a rule of core-platform.md §5.3.
+    #[error("certification form: {0:?}")]
+    CertForm(CertFault),
+    /// The identity check says the name and the ID number do not belong together.
+    #[error("identity mismatch")]
+    CertMismatch,
+    /// Certified, and no recertification is left (or none is allowed).
+    #[error("no recertification left")]
+    CertNoRecert,
     /// A third-party identity bound to no account: bind a phone (20108).
     #[error("phone bind required")]
     PhoneBindRequired,
@@ -305,6 +320,15 @@ pub enum RoomFormFault {
     GameEmpty,
     /// "password format incorrect": not the base64 of exactly 4 digits.
     PasswordFormat,
+}
+
+/// Which rule of the certification form (core-platform.md §5.3) an input breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CertFault {
+    NameEmpty,
+    NameShort,
+    IdEmpty,
+    IdMalformed,
 }
 
 impl From<storage::Error> for DomainError {

@@ -11,9 +11,9 @@ use crate::error::DomainError;
 use crate::lanes::{Lane, PREFERENCE_ORDER};
 
 /// Milliseconds of UTC+8 ahead of UTC.
-const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
-const DAY_MS: i64 = 24 * 3600 * 1000;
-const HOUR_MS: i64 = 3600 * 1000;
+pub(crate) const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
+pub(crate) const DAY_MS: i64 = 24 * 3600 * 1000;
+pub(crate) const HOUR_MS: i64 = 3600 * 1000;
 
 /// What a player holds at one moment.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,7 +67,7 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;

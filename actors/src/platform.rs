@@ -137,7 +137,11 @@ impl Platform {
         sms: Arc<dyn SmsProvider>,
         payment: Arc<dyn PaymentProvider>,
     ) -> Result<Platform, String> {
-        let clock = Clock::new();
+        let clock = if config.clock_start_ms > 0 {
+            Clock::at(config.clock_start_ms)
+        } else {
+            Clock::new()
+        };
         // Nodes come from the configuration until game hosts register themselves.
         let now = clock.now_ms();
         let (s, nodes) = (store.clone(), config.nodes.clone());
@@ -519,6 +523,8 @@ impl Platform {
     ) -> DomainResult<SessionView> {
         let game = self.game(game_id).await?;
         check_startable(&game)?;
+        // certification and the hours minors may play (platform_identity.rs)
+        let minor_window_end = self.play_allowed(uid).await?;
         let now = self.ctx.clock.now_ms();
         let holdings = self.holdings(uid).await?;
         holdings.check_start(&game, &self.ctx.config.subscription_games, now)?;
@@ -536,14 +542,18 @@ impl Platform {
         let lane = holdings.lane(now);
         let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
-        ractor::call!(player, |reply| PlayerMsg::Start {
+        let view: SessionView = ractor::call!(player, |reply| PlayerMsg::Start {
             game,
             node,
             device_no,
             lane,
             replace,
             reply
-        })?
+        })??;
+        if let Some(end) = minor_window_end {
+            self.watch_minor_cutoff(uid, view.id, end);
+        }
+        Ok(view)
     }
 
     /// What a player holds now.

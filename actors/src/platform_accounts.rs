@@ -35,7 +35,7 @@ impl Platform {
     }
 
     /// Ends the user's live session whatever its status (queued, ready, connecting, playing).
-    async fn end_running_game(&self, uid: i64) -> DomainResult<Option<i64>> {
+    pub(crate) async fn end_running_game(&self, uid: i64) -> DomainResult<Option<i64>> {
         let GameState::Online(s) = self.game_state(uid).await? else {
             return Ok(None);
         };

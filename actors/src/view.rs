@@ -127,6 +127,9 @@ pub enum Notice {
     /// USER_RELAY_END (130447): the room the user is in (or hosts) ended; its live summary is
     /// by `room_serial`.
     RelayEnd { dd_rid: i64, room_serial: i64 },
+    /// CHILDREN_LIMIT (130135): a minor's play window is closing; the game ends (core-platform.md
+    /// §4.11: the limit alert with `msg` and `remark`).
+    ChildrenLimit { msg: &'static str, remark: &'static str },
 }
 
 impl Notice {
@@ -137,6 +140,7 @@ impl Notice {
             Notice::GameEnd { .. } => USER_GAME_END,
             Notice::TimeUp { .. } => USER_TIME_END,
             Notice::RelayEnd { .. } => USER_RELAY_END,
+            Notice::ChildrenLimit { .. } => CHILDREN_LIMIT,
         }
     }
 
@@ -147,12 +151,15 @@ impl Notice {
             Notice::GameEnd { .. } => "USER_GAME_END",
             Notice::TimeUp { .. } => "USER_TIME_END",
             Notice::RelayEnd { .. } => "USER_RELAY_END",
+            Notice::ChildrenLimit { .. } => "CHILDREN_LIMIT",
         }
     }
 }
 
 /// USER_GAME_TIME_NOT_ENOUGH: under 10 minutes of play time left while playing.
 pub const USER_GAME_TIME_NOT_ENOUGH: i32 = 130123;
+/// CHILDREN_LIMIT: a minor's play window closes.
+pub const CHILDREN_LIMIT: i32 = 130135;
 /// USER_GAME_END: the server ended the session.
 pub const USER_GAME_END: i32 = 130124;
 /// USER_TIME_END: play time ran out; the session ends.

@@ -68,6 +68,10 @@ pub struct ServerConfig {
     /// order and QR lifetimes, the poll's wait, the sandbox's signing key and delivery).
     #[serde(default)]
     pub payment: actors::config::PaymentConfig,
+    /// Real-name certification and minors (`actors::config::IdentityConfig`: the sealing key,
+    /// the pre-check's answer, whether play needs it, the holidays, the sandbox's mismatches).
+    #[serde(default)]
+    pub identity: actors::config::IdentityConfig,
 }
 
 fn default_bind() -> SocketAddr {
@@ -125,6 +129,18 @@ impl ServerConfig {
     /// production a node with neither static machines nor a host secret (no machine could ever
     /// serve it) or with a secret shorter than [`MIN_HOST_SECRET`].
     pub fn check(&self) -> Result<(), String> {
+        if self.identity.key().is_none() {
+            return Err("[identity] key_hex must be 64 hex characters".into());
+        }
+        if !["pass", "confirm", "deny"].contains(&self.identity.pre_check.as_str()) {
+            return Err("[identity] pre_check must be pass, confirm or deny".into());
+        }
+        if self.mode == Mode::Production && self.identity.key_hex == actors::config::IdentityConfig::default().key_hex {
+            return Err("production needs its own [identity] key_hex".into());
+        }
+        if self.mode == Mode::Production && self.game.clock_start_ms != 0 {
+            return Err("production runs on the real time: [game] clock_start_ms is for dev and tests".into());
+        }
         for n in &self.domain().nodes {
             let secret = n.host_secret.as_deref();
             if secret.is_some_and(str::is_empty) {
@@ -156,6 +172,7 @@ impl ServerConfig {
             sms: self.sms.clone(),
             rooms: self.rooms.clone(),
             payment: self.payment.clone(),
+            identity: self.identity.clone(),
             ..self.game.clone()
         }
     }

@@ -285,6 +285,18 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::LoginQrCancelled => err(S::CONFLICT, 20141, "二维码已取消"),
         DomainError::LoginQrWaiting => err(S::CONFLICT, 20142, "等待扫码"),
         DomainError::LoginQrScanned => err(S::CONFLICT, 20143, "扫描成功，请在手机端确认登录"),
+        DomainError::NotCertified => err(S::FORBIDDEN, 20150, "请先完成实名认证"),
+        DomainError::MinorPlayLimit => err(S::FORBIDDEN, 20151, actors::identity::minors::PLAY_LIMIT_MESSAGE).with_data(Remark {
+            remark: actors::identity::minors::PLAY_LIMIT_REMARK,
+        }),
+        DomainError::CertForm(fault) => match fault {
+            actors::error::CertFault::NameEmpty => err(S::BAD_REQUEST, 20155, "姓名不能为空"),
+            actors::error::CertFault::NameShort => err(S::BAD_REQUEST, 20156, "姓名不能少于2个字符"),
+            actors::error::CertFault::IdEmpty => err(S::BAD_REQUEST, 20157, "身份证号不能为空"),
+            actors::error::CertFault::IdMalformed => err(S::BAD_REQUEST, 20158, "身份证号格式不正确"),
+        },
+        DomainError::CertMismatch => err(S::CONFLICT, 20159, "姓名与身份证号不匹配，请核对后重新提交"),
+        DomainError::CertNoRecert => err(S::CONFLICT, 20161, "每个账号仅有一次重新认证机会"),
         DomainError::PhoneBindRequired => err(S::CONFLICT, 20108, "为保障您的账户安全，请绑定手机号"),
         DomainError::ThirdPartyTokenInvalid => err(S::UNAUTHORIZED, 20109, "授权已失效，请重新登录"),
         DomainError::UnknownGame => err(S::NOT_FOUND, 130100, "游戏不存在"),
@@ -654,6 +666,14 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         LoginQrScanned,
         PhoneBindRequired,
         ThirdPartyTokenInvalid,
+        NotCertified,
+        MinorPlayLimit,
+        CertForm(actors::error::CertFault::NameEmpty),
+        CertForm(actors::error::CertFault::NameShort),
+        CertForm(actors::error::CertFault::IdEmpty),
+        CertForm(actors::error::CertFault::IdMalformed),
+        CertMismatch,
+        CertNoRecert,
         UnknownGame,
         GameNotOpen,
         GameUnsupportedClient,
@@ -779,10 +799,12 @@ mod tests {
         let mut codes: Vec<i64> = all.iter().map(|e| refusal(e).code).collect();
         codes.sort_unstable();
         // the QR codes 20140–20143 mean the same for the payment QR and the login QR
-        // (core-platform.md §4.12): each is shared by exactly those two; every other is one's own
+        // (core-platform.md §4.12): each is shared by exactly those two; every other but 20151
+        // is one's own
         let mut shared: Vec<i64> = codes.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
         shared.dedup();
-        assert_eq!(shared, [20140, 20141, 20142, 20143]);
+        // and 20151 (USER_IS_MINOR) is the room's refusal of a minor and the game start's
+        assert_eq!(shared, [20140, 20141, 20142, 20143, 20151]);
         codes.dedup();
         assert_eq!(codes.len(), all.len() - shared.len());
         for e in all {

@@ -272,6 +272,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(routes::package::package_zone);
     routes::qr_login::routes(cfg);
     routes::third_party::routes(cfg);
+    routes::identity::routes(cfg);
 }
 
 impl proto::Notification {

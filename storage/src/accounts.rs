@@ -38,6 +38,19 @@ impl AccountState {
     }
 }
 
+/// A real-name certification: the name and ID number sealed by the domain (storage cannot read
+/// them), and when the person turns 18 (ms; 0 for an adult), which the rules for minors read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Certification {
+    pub uid: i64,
+    pub name_sealed: Vec<u8>,
+    pub id_sealed: Vec<u8>,
+    pub adult_at: i64,
+    pub certified_at: i64,
+    /// Recertifications left (one per account).
+    pub recerts_left: i32,
+}
+
 pub trait AccountRepo: Send + Sync {
     /// The account's state (normal for an unknown uid).
     fn state(&self, uid: i64) -> Result<AccountState>;
@@ -52,6 +65,11 @@ pub trait AccountRepo: Send + Sync {
     /// Binds a third-party identity to an account; an identity already bound stays with its
     /// account, which is returned.
     fn bind_third_party(&self, open_type: i32, openid: &str, uid: i64, now: i64) -> Result<i64>;
+    /// The account's certification, if any.
+    fn certification(&self, uid: i64) -> Result<Option<Certification>>;
+    /// Records a certification: the first, or a recertification while one is left (which it
+    /// uses). `Error::Conflict` when none is left.
+    fn certify(&self, c: &Certification) -> Result<Certification>;
     /// Ends (`REVOKED_KICK_OUT`) the account's live sessions beyond its `keep` newest; returns
     /// their token hashes, oldest first.
     fn keep_newest(&self, uid: i64, keep: usize, now: i64) -> Result<Vec<String>>;

@@ -7,6 +7,7 @@ mod common;
 mod coupons;
 mod failures;
 mod hosts;
+mod identity;
 mod journey;
 mod missions;
 mod queue_rules;

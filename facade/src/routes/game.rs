@@ -79,7 +79,7 @@ refusals!(StartRefusals: common::input(), common::logged_in(), DomainError::Unkn
     DomainError::OtherGameActive { session_id: 0, game_id: 0, game_name: String::new() },
     DomainError::GameAlreadyActive { session_id: 0, game_id: 0 }, DomainError::RoomNotFound, DomainError::RoomForbidden,
     DomainError::GameNotSupportRelay, DomainError::RoomForm(actors::error::RoomFormFault::PasswordFormat),
-    DomainError::MinorRelayLimit, DomainError::NotRelayQualified);
+    DomainError::MinorRelayLimit, DomainError::NotRelayQualified, DomainError::NotCertified, DomainError::MinorPlayLimit);
 
 /// Starts a game: joins the queue of the chosen (or best) node. With the relay extra params
 /// (`isApplyRelay` > 0) the session becomes the relay of the caller's open room (refused with

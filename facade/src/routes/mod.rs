@@ -14,6 +14,7 @@ pub mod dev_oauth;
 pub mod dev_pay;
 pub mod game;
 pub mod host;
+pub mod identity;
 pub mod member;
 pub mod mike;
 pub mod mission;

@@ -248,6 +248,7 @@ fn notice_data(n: &actors::view::Notice) -> String {
             science_duration_secs,
         } => serde_json::json!({"gameId": game_id, "scienceDuration": science_duration_secs}),
         Notice::RelayEnd { dd_rid, room_serial } => serde_json::json!({"ddRid": dd_rid, "roomSerial": room_serial}),
+        Notice::ChildrenLimit { msg, remark } => serde_json::json!({"msg": msg, "remark": remark}),
     };
     v.to_string()
 }

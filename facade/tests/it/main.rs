@@ -15,6 +15,7 @@ mod coupons;
 mod crash;
 mod devices;
 mod hosts;
+mod identity;
 mod member;
 mod package;
 mod qr_login;

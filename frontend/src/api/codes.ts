@@ -33,4 +33,9 @@ export const NotificationCode = {
   LIVE_OFFLINE: 130134,
   /** social.md §4.8: the host's relay ended (the room is over) */
   USER_RELAY_END: 130447,
+  /** core-platform.md §4.11: a minor's play window closes: the limit alert (msg, remark) */
+  CHILDREN_LIMIT: 130135,
 } as const;
+
+/** core-platform.md §4.9: the certification pre-check's answers. */
+export const AuthType = { PASS: 0, CONFIRM: 1, DENY: 2 } as const;

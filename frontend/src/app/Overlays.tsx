@@ -2,6 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect } from 'react';
 import { LoginDialog } from '../features/auth/components/LoginDialog';
 import { CarActionDialog } from '../features/layout/components/CarActionDialog';
+import { CertificationDialog } from '../features/identity/components/CertificationDialog';
 import { GameOverlays } from '../features/game/components/GameOverlays';
 import { LiveOverlays } from '../features/live/components/LiveOverlays';
 import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
@@ -29,6 +30,7 @@ export function Overlays() {
       <PlayTimeDialogs />
       <PurchaseHost />
       <CarActionDialog />
+      <CertificationDialog />
     </>
   );
 }

@@ -207,6 +207,29 @@ describe('start flow', () => {
     root.dispose();
   });
 
+  it('the certification pre-check: DENY waits for certification, CONFIRM lets 下次再说 go on', async () => {
+    const { root, t } = await loggedInRoot();
+    t.api.on('POST', '/api/japi/yoo/game/selectNode', () => NODES);
+    let authType = 2;
+    t.api.on('GET', '/api/v3/user/authorize/pre-check', () => ({ auth_type: authType }));
+    const denied = root.game.requestStart({ id: 1, name: '测试游戏' });
+    await vi.waitFor(() => expect(root.ui.certification).not.toBeNull());
+    expect(root.ui.certification!.skippable).toBe(false);
+    root.ui.certification!.resolve(false);
+    await denied;
+    expect(t.api.callsTo('/api/japi/yoo/game/selectNode')).toHaveLength(0);
+
+    authType = 1;
+    await vi.advanceTimersByTimeAsync(START_DEBOUNCE_MS);
+    const confirmed = root.game.requestStart({ id: 1, name: '测试游戏' });
+    await vi.waitFor(() => expect(root.ui.certification?.skippable).toBe(true));
+    root.ui.certification!.resolve(false);
+    await confirmed;
+    await settle();
+    expect(t.api.callsTo('/api/japi/yoo/game/selectNode')).toHaveLength(1);
+    root.dispose();
+  });
+
   it('start is debounced 1000 ms on the leading edge', async () => {
     const { root, t } = await loggedInRoot();
     t.api.on('POST', '/api/japi/yoo/game/selectNode', () => NODES);

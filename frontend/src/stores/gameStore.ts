@@ -2,7 +2,7 @@ import { makeAutoObservable, observable, reaction, runInAction, type IReactionDi
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
-import { GameStatus } from '../api/codes';
+import { AuthType, GameStatus } from '../api/codes';
 import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
 import type { QualitySummary } from '../stream/stats';
 import type { StreamGrant } from '../stream/streamSession';
@@ -424,8 +424,26 @@ export class GameStore {
       return;
     }
     if (!(await this.browserAllowsStart())) return;
+    if (!(await this.certificationAllowsStart())) return;
     if (!relay && !(await this.confirmRoomSwitch(game))) return;
     await this.openNodePicker(game, relay);
+  }
+
+  /**
+   * core-platform.md §4.4 step 5, §4.9: the certification pre-check. PASS goes on; CONFIRM shows
+   * the certification dialog with '下次再说' and goes on however it closes; DENY goes on only
+   * once certified (a closed dialog ends the start silently).
+   */
+  private async certificationAllowsStart(): Promise<boolean> {
+    let authType: number;
+    try {
+      authType = (await this.root.api.get('/api/v3/user/authorize/pre-check', { after_auth_check: 1 })).auth_type;
+    } catch {
+      return true; // the start's own answer (20150) asks again
+    }
+    if (authType === AuthType.PASS) return true;
+    const certified = await this.root.ui.askCertification({ skippable: authType === AuthType.CONFIRM });
+    return certified || authType === AuthType.CONFIRM;
   }
 
   /**
@@ -642,6 +660,15 @@ export class GameStore {
       case ErrorCode.GAME_VVIP_ONLY:
         await this.offerMembership(e.message || (e.code === ErrorCode.GAME_VIP_ONLY ? '该游戏为VIP会员专享' : '该游戏为VVIP会员专享'));
         return;
+      case ErrorCode.USER_NOT_AUTH:
+        // §8.2: certify in queue mode, then the same start
+        if (await this.root.ui.askCertification({ skippable: false, queue: true })) await this.start(req);
+        return;
+      case ErrorCode.USER_IS_MINOR: {
+        const remark = (e.data as { remark?: string } | null)?.remark;
+        await ui.alert({ title: '温馨提示', message: e.message, detail: remark, confirmText: '好的' });
+        return;
+      }
       case ErrorCode.GAME_UNSUPPORTED_CLIENT:
         await ui.alert({ title: '温馨提示', message: '这是一款手游，请使用移动端体验', confirmText: '好的' });
         return;

@@ -141,6 +141,15 @@ export class NoticeStore {
       case NotificationCode.LIGHT_PACKAGE_END_SOON:
         if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
         return;
+      case NotificationCode.CHILDREN_LIMIT:
+        // §4.11: the limit alert with its msg and remark (the game ends a minute later)
+        void this.root.ui.alert({
+          title: '温馨提示',
+          message: typeof data?.msg === 'string' ? data.msg : '未成年人游戏时间即将结束',
+          detail: typeof data?.remark === 'string' ? data.remark : undefined,
+          confirmText: '好的',
+        });
+        return;
       default:
     }
   }

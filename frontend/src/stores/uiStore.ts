@@ -45,6 +45,16 @@ export interface CarAction {
   desc: string;
 }
 
+/**
+ * The certification dialog (core-platform.md §2.15, §4.9): `skippable` adds '下次再说'
+ * (CONFIRM); `queue` makes closing it give up the queue; `resolve(true)` once certified.
+ */
+export interface CertificationAsk {
+  skippable: boolean;
+  queue: boolean;
+  resolve(certified: boolean): void;
+}
+
 export const TOAST_DURATION_MS = 3000;
 
 /**
@@ -62,6 +72,7 @@ export class UiStore {
   floatClosedId: string | null = null;
   messageBoxes: MessageBox[] = [];
   carAction: CarAction | null = null;
+  certification: CertificationAsk | null = null;
   toasts: Toast[] = [];
   private nextId = 1;
   /** what the login dialog was opened for, run once the login succeeds (core-platform.md §4.13) */
@@ -126,6 +137,20 @@ export class UiStore {
   }
 
   // --- message boxes: clicking outside never closes them; the promise settles on a button ---
+
+  /** Opens the certification dialog; resolves true once certified, false when closed. */
+  askCertification(opts: { skippable: boolean; queue?: boolean }): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.certification = {
+        skippable: opts.skippable,
+        queue: opts.queue ?? false,
+        resolve: action((certified: boolean) => {
+          this.certification = null;
+          resolve(certified);
+        }),
+      };
+    });
+  }
 
   showCarAction(a: CarAction | null): void {
     this.carAction = a;

@@ -21,6 +21,10 @@ export const ErrorCode = {
   SESSION_INVALID: 40001,
   /** the account is frozen or banned: the forbidden alert (core-platform.md §2.6) */
   ACCOUNT_FORBIDDEN: 20101,
+  /** certification first (core-platform.md §8.2) */
+  USER_NOT_AUTH: 20150,
+  /** a minor outside the hours minors may play, or in a room */
+  USER_IS_MINOR: 20151,
   PHONE_EMPTY: 20116,
   PHONE_FORMAT: 20111,
   CODE_EMPTY: 20112,

@@ -3,7 +3,9 @@
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{Db, SqlResultExt};
-use crate::accounts::{AccountRepo, AccountState, ACCOUNT_BANNED, ACCOUNT_FROZEN, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT};
+use crate::accounts::{
+    AccountRepo, AccountState, Certification, ACCOUNT_BANNED, ACCOUNT_FROZEN, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT,
+};
 use crate::{Error, Result};
 
 /// The account state on the user, and the mark of a session ended by force.
@@ -13,6 +15,15 @@ ALTER TABLE users ADD COLUMN account_reason TEXT    NOT NULL DEFAULT '';
 ALTER TABLE users ADD COLUMN account_until  INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE login_sessions ADD COLUMN revoked TEXT;
 CREATE INDEX login_sessions_by_uid ON login_sessions (uid, created_at);
+
+CREATE TABLE certifications (
+    uid          INTEGER PRIMARY KEY REFERENCES users (uid),
+    name_sealed  BLOB    NOT NULL,
+    id_sealed    BLOB    NOT NULL,
+    adult_at     INTEGER NOT NULL,
+    certified_at INTEGER NOT NULL,
+    recerts_left INTEGER NOT NULL
+);
 
 CREATE TABLE third_party_logins (
     open_type  INTEGER NOT NULL,
@@ -141,6 +152,50 @@ impl AccountRepo for SqliteAccounts {
         })
     }
 
+    fn certification(&self, uid: i64) -> Result<Option<Certification>> {
+        self.db
+            .lock()
+            .query_row(
+                "SELECT uid, name_sealed, id_sealed, adult_at, certified_at, recerts_left FROM certifications WHERE uid = ?1",
+                [uid],
+                |r| {
+                    Ok(Certification {
+                        uid: r.get(0)?,
+                        name_sealed: r.get(1)?,
+                        id_sealed: r.get(2)?,
+                        adult_at: r.get(3)?,
+                        certified_at: r.get(4)?,
+                        recerts_left: r.get(5)?,
+                    })
+                },
+            )
+            .optional()
+            .db()
+    }
+
+    fn certify(&self, c: &Certification) -> Result<Certification> {
+        self.db.write(|tx| {
+            let left: Option<i32> = tx
+                .query_row("SELECT recerts_left FROM certifications WHERE uid = ?1", [c.uid], |r| r.get(0))
+                .optional()
+                .db()?;
+            let recerts_left = match left {
+                None => c.recerts_left,
+                Some(n) if n > 0 => n - 1,
+                Some(_) => return Err(Error::Conflict("no recertification left".into())),
+            };
+            tx.execute(
+                "INSERT INTO certifications (uid, name_sealed, id_sealed, adult_at, certified_at, recerts_left)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (uid) DO UPDATE SET name_sealed = ?2, id_sealed = ?3, adult_at = ?4, certified_at = ?5,
+                     recerts_left = ?6",
+                params![c.uid, c.name_sealed, c.id_sealed, c.adult_at, c.certified_at, recerts_left],
+            )
+            .db()?;
+            Ok(Certification { recerts_left, ..c.clone() })
+        })
+    }
+
     fn keep_newest(&self, uid: i64, keep: usize, now: i64) -> Result<Vec<String>> {
         self.db.write(|tx| {
             let live = live_sessions(tx, uid, now)?;
@@ -234,6 +289,28 @@ mod tests {
         assert_eq!(store.accounts.bind_third_party(3, "o-1", b.uid, 11).unwrap(), a.uid);
         assert_eq!(store.accounts.third_party_uid(3, "o-1").unwrap(), Some(a.uid));
         assert_eq!(store.accounts.third_party_uid(1, "o-1").unwrap(), None);
+
+        // certified once, recertified once, then refused
+        let c = crate::accounts::Certification {
+            uid: a.uid,
+            name_sealed: vec![1],
+            id_sealed: vec![2],
+            adult_at: 0,
+            certified_at: 10,
+            recerts_left: 1,
+        };
+        assert_eq!(store.accounts.certification(a.uid).unwrap(), None);
+        assert_eq!(store.accounts.certify(&c).unwrap().recerts_left, 1);
+        let again = store
+            .accounts
+            .certify(&crate::accounts::Certification {
+                id_sealed: vec![3],
+                ..c.clone()
+            })
+            .unwrap();
+        assert_eq!((again.recerts_left, again.id_sealed.clone()), (0, vec![3]));
+        assert!(store.accounts.certify(&c).is_err());
+        assert_eq!(store.accounts.certification(a.uid).unwrap().unwrap().id_sealed, vec![3]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

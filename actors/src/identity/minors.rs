@@ -1,0 +1,78 @@
+//! The national rule for minors' online games: play only on Fridays, Saturdays, Sundays and
+//! public holidays, 20:00–21:00 Beijing time; the holidays are configuration (they change every
+//! year). Pure: the caller passes the time and the holiday list.
+
+use crate::holdings::{civil_from_days, CST_OFFSET_MS, DAY_MS, HOUR_MS};
+
+/// The hour (Beijing time) a minor's play window opens, and closes.
+pub const WINDOW_START_HOUR: i64 = 20;
+pub const WINDOW_END_HOUR: i64 = 21;
+/// A minor playing at the window's end is told this long before the game ends.
+pub const CUTOFF_NOTICE_MS: i64 = 60_000;
+
+/// The refusal's texts (§8.2: the alert shows the message and the remark).
+pub const PLAY_LIMIT_MESSAGE: &str = "根据国家新闻出版署相关规定，未成年人仅可在周五、周六、周日和法定节假日的20时至21时进行游戏";
+pub const PLAY_LIMIT_REMARK: &str = "当前不在未成年人可游戏时段，请合理安排游戏时间";
+pub const CUTOFF_MESSAGE: &str = "未成年人游戏时间即将结束";
+pub const CUTOFF_REMARK: &str = "根据国家新闻出版署相关规定，未成年人游戏时段已结束，游戏将在1分钟后关闭";
+
+/// "YYYY-MM-DD" of the Beijing day of `now_ms`, and that day's number.
+fn beijing_day(now_ms: i64) -> (String, i64) {
+    let days = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS);
+    let (y, m, d) = civil_from_days(days);
+    (format!("{y:04}-{m:02}-{d:02}"), days)
+}
+
+/// Whether the Beijing day of `now_ms` is a day minors may play on.
+pub fn is_play_day(now_ms: i64, holidays: &[String]) -> bool {
+    let (date, days) = beijing_day(now_ms);
+    // 1970-01-01 was a Thursday: 0 Sunday … 5 Friday, 6 Saturday
+    let weekday = (days + 4).rem_euclid(7);
+    matches!(weekday, 0 | 5 | 6) || holidays.iter().any(|h| h.trim() == date)
+}
+
+/// When the window a minor may play in now ends (ms), or None outside every window.
+pub fn window_end(now_ms: i64, holidays: &[String]) -> Option<i64> {
+    if !is_play_day(now_ms, holidays) {
+        return None;
+    }
+    let day_start = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS) * DAY_MS - CST_OFFSET_MS;
+    let (start, end) = (day_start + WINDOW_START_HOUR * HOUR_MS, day_start + WINDOW_END_HOUR * HOUR_MS);
+    (start..end).contains(&now_ms).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ms of a Beijing wall-clock time.
+    fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
+        crate::holdings::days_from_civil(y, m, d) * DAY_MS + h * HOUR_MS + min * 60_000 - CST_OFFSET_MS
+    }
+
+    #[test]
+    fn fridays_weekends_and_holidays_from_eight_to_nine() {
+        let none: Vec<String> = vec![];
+        // 2026-11-27 is a Friday, 2026-11-30 a Monday
+        assert_eq!(window_end(beijing(2026, 11, 27, 20, 0), &none), Some(beijing(2026, 11, 27, 21, 0)));
+        assert_eq!(window_end(beijing(2026, 11, 27, 20, 59), &none), Some(beijing(2026, 11, 27, 21, 0)));
+        assert_eq!(window_end(beijing(2026, 11, 27, 21, 0), &none), None);
+        assert_eq!(window_end(beijing(2026, 11, 27, 19, 59), &none), None);
+        assert!(window_end(beijing(2026, 11, 28, 20, 30), &none).is_some(), "Saturday");
+        assert!(window_end(beijing(2026, 11, 29, 20, 30), &none).is_some(), "Sunday");
+        assert_eq!(window_end(beijing(2026, 11, 30, 20, 30), &none), None, "Monday");
+        // a holiday on a Thursday (2026-10-01)
+        let holidays = vec!["2026-10-01".to_string()];
+        assert_eq!(window_end(beijing(2026, 10, 1, 20, 30), &none), None);
+        assert_eq!(
+            window_end(beijing(2026, 10, 1, 20, 30), &holidays),
+            Some(beijing(2026, 10, 1, 21, 0))
+        );
+        // Beijing's day, not UTC's: 20:30 Beijing on Friday is 12:30 UTC the same day
+        assert!(
+            is_play_day(beijing(2026, 11, 27, 0, 30), &none),
+            "just after midnight Beijing, Friday"
+        );
+        assert!(!is_play_day(beijing(2026, 11, 26, 23, 30), &none), "Thursday night");
+    }
+}

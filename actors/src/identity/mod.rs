@@ -1,0 +1,32 @@
+//! Real-name certification and the rules for minors (core-platform.md §2.15, §4.9, §5.3, §6,
+//! §8.2): the ID number's own rules (`idcard`), the sealing of names and ID numbers at rest
+//! (`vault`), and the play hours of minors (`minors`). The platform's calls are
+//! `platform_identity.rs`; the identity check is a provider (`providers::identity`).
+
+pub mod idcard;
+pub mod minors;
+pub mod vault;
+
+use std::sync::Arc;
+
+use crate::config::IdentityConfig;
+use crate::providers::identity::{IdentityCheck, SandboxIdentity};
+
+/// What the platform needs for certification: the seal, the identity check and the rules.
+pub struct Identity {
+    pub vault: vault::Vault,
+    pub check: Arc<dyn IdentityCheck>,
+    pub config: IdentityConfig,
+}
+
+impl Identity {
+    /// From the configuration, with the sandbox identity check (the configuration was checked:
+    /// a bad key falls back to all zeros only in a test that built one by hand).
+    pub fn from_config(config: &IdentityConfig) -> Identity {
+        Identity {
+            vault: vault::Vault::new(&config.key().unwrap_or([0; 32])),
+            check: Arc::new(SandboxIdentity::new(config.sandbox_mismatch.clone())),
+            config: config.clone(),
+        }
+    }
+}

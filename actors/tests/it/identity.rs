@@ -1,0 +1,137 @@
+//! Certification and the hours minors may play, on paused time (core-platform.md §4.9, §8.2): a
+//! certified minor starts inside Friday's 20:00–21:00 window, is told at 20:59 (130135) and the
+//! game ends at 21:00; a start after it, or on a Monday, is refused (20151) unless the day is a
+//! configured holiday; an adult plays any time; certification is checked by the sandbox, sealed,
+//! and allows one recertification.
+
+use crate::common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::config::IdentityConfig;
+use actors::identity::idcard;
+use actors::player::SessionOp;
+use actors::view::{GameState, Notice, Status};
+use actors::{DomainConfig, DomainError, Platform};
+use common::{node, online, settle, temp_dir, user, Recorder};
+
+/// Unix ms of a Beijing wall-clock time.
+fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
+    actors::holdings::days_from_civil(y, m, d) * 86_400_000 + (h - 8) * 3_600_000 + min * 60_000
+}
+
+fn id_born(y: i64, m: i64, d: i64) -> String {
+    let first17 = format!("110101{y:04}{m:02}{d:02}123");
+    format!("{first17}{}", idcard::check_char(first17.as_bytes()) as char)
+}
+
+async fn platform(name: &str, start_ms: i64, holidays: &[&str]) -> Platform {
+    let store = storage::Store::open_sqlite(&temp_dir(name)).unwrap();
+    let config = DomainConfig {
+        connect_countdown_secs: 600,
+        connect_delay_ms: 100,
+        sms_fail_numbers: vec![],
+        register_gift_minutes: 600,
+        nodes: vec![node(2)],
+        clock_start_ms: start_ms,
+        identity: IdentityConfig {
+            holidays: holidays.iter().map(|h| h.to_string()).collect(),
+            sandbox_mismatch: vec![id_born(1990, 1, 2)],
+            ..IdentityConfig::default()
+        },
+        ..DomainConfig::default()
+    };
+    Platform::start(store, config).await.unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_minor_plays_in_fridays_window_and_is_cut_at_nine() {
+    // Friday 2026-11-27, 20:50 Beijing
+    let p = platform("minor-friday", beijing(2026, 11, 27, 20, 50), &[]).await;
+    let kid = user(&p, "13800000101").await;
+    let a = p.certify(kid, "小明同学", &id_born(2012, 5, 1)).await.unwrap();
+    assert!(a.minor);
+    assert_eq!(p.youth_mode(kid).await.unwrap(), 2);
+    let rec = Arc::new(Recorder::default());
+    p.connect(kid, rec.clone()).await.unwrap();
+
+    let v = p.start_game(kid, "d", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.session_op(kid, SessionOp::Confirm, v.id).await.unwrap();
+    tokio::time::advance(Duration::from_millis(200)).await;
+    settle().await;
+    assert_eq!(online(&p, kid).await.status, Status::Playing);
+
+    // 20:58:59: nothing yet; 20:59: the notice; 21:00: the game is over
+    tokio::time::advance(Duration::from_secs(8 * 60 + 59)).await;
+    settle().await;
+    assert!(!rec.notices().contains(&130135));
+    tokio::time::advance(Duration::from_secs(1)).await;
+    settle().await;
+    assert!(rec.notice_list().iter().any(|n| matches!(n, Notice::ChildrenLimit { .. })));
+    assert_eq!(online(&p, kid).await.status, Status::Playing, "a minute to finish");
+    tokio::time::advance(Duration::from_secs(60)).await;
+    settle().await;
+    assert!(!matches!(p.game_state(kid).await.unwrap(), GameState::Online(_)), "ended at 21:00");
+
+    // after 21:00 no start; an adult plays on
+    assert_eq!(
+        p.start_game(kid, "d", 1, Some(1), &[]).await.map(|_| ()),
+        Err(DomainError::MinorPlayLimit)
+    );
+    let grown = user(&p, "13800000102").await;
+    assert!(!p.certify(grown, "张三", &id_born(1990, 1, 1)).await.unwrap().minor);
+    assert!(p.start_game(grown, "d", 1, Some(1), &[]).await.is_ok());
+}
+
+#[tokio::test(start_paused = true)]
+async fn mondays_are_refused_unless_a_holiday() {
+    let monday = beijing(2026, 11, 30, 20, 30);
+    let p = platform("minor-monday", monday, &[]).await;
+    let kid = user(&p, "13800000103").await;
+    p.certify(kid, "小红同学", &id_born(2013, 7, 7)).await.unwrap();
+    assert_eq!(
+        p.start_game(kid, "d", 1, Some(1), &[]).await.map(|_| ()),
+        Err(DomainError::MinorPlayLimit)
+    );
+
+    let p = platform("minor-holiday", monday, &["2026-11-30"]).await;
+    let kid = user(&p, "13800000104").await;
+    p.certify(kid, "小红同学", &id_born(2013, 7, 7)).await.unwrap();
+    assert!(p.start_game(kid, "d", 1, Some(1), &[]).await.is_ok());
+}
+
+#[tokio::test(start_paused = true)]
+async fn certification_rules_mismatch_and_one_recertification() {
+    let p = platform("certify", beijing(2026, 11, 24, 10, 0), &[]).await;
+    let u = user(&p, "13800000105").await;
+    assert_eq!(p.pre_check(u).await.unwrap(), 0, "pass by default");
+    assert!(p.idauth(u).await.unwrap().is_none());
+    assert_eq!(
+        p.certify(u, "张三", &id_born(1990, 1, 2)).await.map(|_| ()),
+        Err(DomainError::CertMismatch)
+    );
+    let mut wrong = id_born(1990, 1, 1).into_bytes();
+    wrong[17] = if wrong[17] == b'1' { b'2' } else { b'1' };
+    assert!(matches!(
+        p.certify(u, "张三", std::str::from_utf8(&wrong).unwrap()).await,
+        Err(DomainError::CertForm(_))
+    ));
+    assert!(p.idauth(u).await.unwrap().is_none(), "nothing stored for a refusal");
+
+    let a = p.certify(u, "张三丰", &id_born(1990, 1, 1)).await.unwrap();
+    assert_eq!((a.real_name.as_str(), a.recerts_left), ("张**", 1));
+    assert_eq!(a.id_no, format!("1101{}{}", "*".repeat(10), &id_born(1990, 1, 1)[14..]));
+    let again = p.certify(u, "张三丰", &id_born(1991, 1, 1)).await.unwrap();
+    assert_eq!(again.recerts_left, 0);
+    assert_eq!(
+        p.certify(u, "张三丰", &id_born(1992, 1, 1)).await.map(|_| ()),
+        Err(DomainError::CertNoRecert)
+    );
+    // sealed: the store holds no plain text
+    let c = p.store().accounts.certification(u).unwrap().unwrap();
+    let id = id_born(1991, 1, 1);
+    assert!(!c.id_sealed.windows(6).any(|w| w == &id.as_bytes()[..6]));
+    assert!(!String::from_utf8_lossy(&c.name_sealed).contains("张"));
+}
