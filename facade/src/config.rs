@@ -129,18 +129,6 @@ impl ServerConfig {
     /// production a node with neither static machines nor a host secret (no machine could ever
     /// serve it) or with a secret shorter than [`MIN_HOST_SECRET`].
     pub fn check(&self) -> Result<(), String> {
-        if self.identity.key().is_none() {
-            return Err("[identity] key_hex must be 64 hex characters".into());
-        }
-        if !["pass", "confirm", "deny"].contains(&self.identity.pre_check.as_str()) {
-            return Err("[identity] pre_check must be pass, confirm or deny".into());
-        }
-        if self.mode == Mode::Production && self.identity.key_hex == actors::config::IdentityConfig::default().key_hex {
-            return Err("production needs its own [identity] key_hex".into());
-        }
-        if self.mode == Mode::Production && self.game.clock_start_ms != 0 {
-            return Err("production runs on the real time: [game] clock_start_ms is for dev and tests".into());
-        }
         for n in &self.domain().nodes {
             let secret = n.host_secret.as_deref();
             if secret.is_some_and(str::is_empty) {
@@ -157,6 +145,18 @@ impl ServerConfig {
                     return Err(format!("node {}'s host_secret is shorter than {MIN_HOST_SECRET} characters", n.id));
                 }
             }
+        }
+        if self.identity.key().is_none() {
+            return Err("[identity] key_hex must be 64 hex characters".into());
+        }
+        if !["pass", "confirm", "deny"].contains(&self.identity.pre_check.as_str()) {
+            return Err("[identity] pre_check must be pass, confirm or deny".into());
+        }
+        if self.mode == Mode::Production && self.identity.key_hex == actors::config::IdentityConfig::default().key_hex {
+            return Err("production needs its own [identity] key_hex".into());
+        }
+        if self.mode == Mode::Production && self.game.clock_start_ms != 0 {
+            return Err("production runs on the real time: [game] clock_start_ms is for dev and tests".into());
         }
         Ok(())
     }
@@ -182,8 +182,42 @@ impl ServerConfig {
 mod tests {
     use super::*;
 
+    /// A configuration of `mode` with these nodes (and an identity key of its own).
     fn with_nodes(mode: &str, nodes: &str) -> ServerConfig {
-        ServerConfig::parse(&format!("mode = \"{mode}\"\n{nodes}")).unwrap()
+        ServerConfig::parse(&format!(
+            "mode = \"{mode}\"\n[identity]\nkey_hex = \"{}\"\n{nodes}",
+            "ab".repeat(32)
+        ))
+        .unwrap()
+    }
+
+    // The identity section: a 64-hex key, a known pre-check; production needs its own key and
+    // the real time.
+    #[test]
+    fn the_identity_section_is_checked() {
+        let parse = |t: &str| ServerConfig::parse(t).unwrap();
+        assert!(parse("mode = \"dev\"\n").check().is_ok(), "the dev defaults");
+        assert!(parse("mode = \"dev\"\n[identity]\nkey_hex = \"abc\"\n")
+            .check()
+            .unwrap_err()
+            .contains("key_hex"));
+        assert!(parse("mode = \"dev\"\n[identity]\npre_check = \"maybe\"\n")
+            .check()
+            .unwrap_err()
+            .contains("pre_check"));
+        let nodes = "[[nodes]]\nid = 1\nname = \"a\"\nmachines = [\"m1\"]\n";
+        let prod = parse(&format!("mode = \"production\"\n{nodes}"));
+        assert!(prod.check().unwrap_err().contains("its own [identity] key_hex"));
+        assert!(with_nodes("production", nodes).check().is_ok());
+        let clock = format!(
+            "mode = \"production\"\n[game]\nclock_start_ms = 5\n[identity]\nkey_hex = \"{}\"\n{nodes}",
+            "ab".repeat(32)
+        );
+        assert!(parse(&clock).check().unwrap_err().contains("clock_start_ms"));
+        assert!(
+            ServerConfig::parse("mode = \"dev\"\n[identity]\nkeyhex = \"x\"\n").is_err(),
+            "a misspelt key is refused"
+        );
     }
 
     // Production refuses a node no machine could ever serve and a short host secret; no mode
