@@ -88,6 +88,28 @@ impl FromRequest for GuestWrite {
     }
 }
 
+/// A request header's value, trimmed, with control characters dropped, at most `max` chars.
+fn header_value(req: &HttpRequest, name: &str, max: usize) -> String {
+    header(req, name).trim().chars().filter(|c| !c.is_control()).take(max).collect()
+}
+
+/// Records where a new login came from (core-platform.md §7.1): `Yoo-Uuid`, `x-org-channel`
+/// and the internet café's `Yoo-Gid`, `Yoo-Mac`, `Yoo-Pc-Name`, `Yoo-Boot-Id`. A failure to
+/// record is logged; the login stands.
+pub async fn record_login(req: &HttpRequest, state: &crate::AppState, login: &NewLogin) {
+    let device = storage::accounts::LoginDevice {
+        uuid: header_value(req, "yoo-uuid", 64),
+        channel: header_value(req, "x-org-channel", 128),
+        cafe_gid: header_value(req, "yoo-gid", 64),
+        cafe_mac: header_value(req, "yoo-mac", 64),
+        cafe_pc_name: header_value(req, "yoo-pc-name", 64),
+        cafe_boot_id: header_value(req, "yoo-boot-id", 64),
+    };
+    if let Err(e) = state.platform.passport().record_device(login, device).await {
+        tracing::warn!(error = %e, "login device not recorded");
+    }
+}
+
 /// Sets the session and CSRF cookies of a new login (`Secure` when the site is HTTPS).
 pub fn set_login_cookies(resp: &mut HttpResponseBuilder, login: &NewLogin, secure: bool) {
     let max_age = CookieDuration::milliseconds(login.session.expires_at - login.session.created_at);

@@ -51,6 +51,18 @@ pub struct Certification {
     pub recerts_left: i32,
 }
 
+/// Where a login came from (core-platform.md §7.1): the browser's device id, the channel, and
+/// the internet café's system info when the café's client sent it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LoginDevice {
+    pub uuid: String,
+    pub channel: String,
+    pub cafe_gid: String,
+    pub cafe_mac: String,
+    pub cafe_pc_name: String,
+    pub cafe_boot_id: String,
+}
+
 pub trait AccountRepo: Send + Sync {
     /// The account's state (normal for an unknown uid).
     fn state(&self, uid: i64) -> Result<AccountState>;
@@ -65,6 +77,10 @@ pub trait AccountRepo: Send + Sync {
     /// Binds a third-party identity to an account; an identity already bound stays with its
     /// account, which is returned.
     fn bind_third_party(&self, open_type: i32, openid: &str, uid: i64, now: i64) -> Result<i64>;
+    /// Records where a login came from (once, with the login).
+    fn record_device(&self, token_hash: &str, uid: i64, device: &LoginDevice, now: i64) -> Result<()>;
+    /// Where the account's live logins came from, newest first.
+    fn devices(&self, uid: i64, now: i64) -> Result<Vec<(i64, LoginDevice)>>;
     /// The account's certification, if any.
     fn certification(&self, uid: i64) -> Result<Option<Certification>>;
     /// Records a certification: the first, or a recertification while one is left (which it

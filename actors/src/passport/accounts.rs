@@ -192,6 +192,20 @@ impl Passport {
         Ok(ended.len())
     }
 
+    /// Records where a login came from (§7.1: the device id, the channel, the café's info).
+    pub async fn record_device(&self, login: &NewLogin, device: storage::accounts::LoginDevice) -> DomainResult<()> {
+        let store = self.store.clone();
+        let (hash, uid, now) = (login.session.token_hash.clone(), login.session.uid, self.clock.now_ms());
+        blocking(move || store.accounts.record_device(&hash, uid, &device, now)).await
+    }
+
+    /// Where the account's live logins came from, newest first (ms of the login, the device).
+    pub async fn devices(&self, uid: i64) -> DomainResult<Vec<(i64, storage::accounts::LoginDevice)>> {
+        let store = self.store.clone();
+        let now = self.clock.now_ms();
+        blocking(move || store.accounts.devices(uid, now)).await
+    }
+
     /// The account's state now.
     pub async fn account(&self, uid: i64) -> DomainResult<AccountState> {
         let store = self.store.clone();

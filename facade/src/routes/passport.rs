@@ -4,7 +4,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::{clear_login_cookies, set_login_cookies, Caller, GuestWrite};
+use crate::auth::{clear_login_cookies, record_login, set_login_cookies, Caller, GuestWrite};
 use crate::dto::{self, Profile};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::AppState;
@@ -79,7 +79,12 @@ refusals!(LoginRefusals: common::input(), common::guest_write(), DomainError::Ph
 /// Logs in with an SMS code; sets the `yoo_sid` and `_csrfToken` cookies.
 #[utoipa::path(request_body = Login, responses((status = 200, body = Envelope<LoginResult>), LoginRefusals))]
 #[post("/api/passport/login")]
-pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<Login>) -> Result<HttpResponse, ApiError> {
+pub async fn login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    _caller: GuestWrite,
+    body: web::Json<Login>,
+) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let (user, created, session) = state
         .platform
@@ -89,6 +94,7 @@ pub async fn login(state: web::Data<AppState>, _caller: GuestWrite, body: web::J
     if created {
         super::activity::bind_at_registration(&state, user.uid, &body.invite_code).await;
     }
+    record_login(&req, &state, &session).await;
     let mut resp = HttpResponse::Ok();
     set_login_cookies(&mut resp, &session, state.security.secure_cookies);
     Ok(resp.json(ok(LoginResult {

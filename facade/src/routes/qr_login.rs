@@ -2,12 +2,12 @@
 //! poll that logs in once the app confirms. The code encodes the address the app opens; in dev
 //! mode that is the sandbox app's page (`dev_app.rs`).
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use actors::passport::QrPoll;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::{set_login_cookies, GuestWrite, MaybeCaller};
+use crate::auth::{record_login, set_login_cookies, GuestWrite, MaybeCaller};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope};
 use crate::routes::passport::LoginResult;
 use crate::AppState;
@@ -55,12 +55,14 @@ refusals!(QrPollRefusals: common::input(), common::guest_write(), common::intern
 #[utoipa::path(request_body = QrPollBody, responses((status = 200, body = Envelope<LoginResult>), QrPollRefusals))]
 #[post("/api/user/v1/auth/login/qrcode")]
 pub async fn login_qrcode_poll(
+    req: HttpRequest,
     state: web::Data<AppState>,
     _caller: GuestWrite,
     body: web::Json<QrPollBody>,
 ) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let QrPoll::LoggedIn(user, login) = state.platform.passport().qr_login_poll(body.ticket.trim(), &device).await?;
+    record_login(&req, &state, &login).await;
     let mut resp = HttpResponse::Ok();
     set_login_cookies(&mut resp, &login, state.security.secure_cookies);
     Ok(resp.json(ok(LoginResult {

@@ -5,7 +5,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::{set_login_cookies, GuestWrite, MaybeCaller};
+use crate::auth::{record_login, set_login_cookies, GuestWrite, MaybeCaller};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::routes::passport::{client_ip, give_goods, LoginResult};
 use crate::AppState;
@@ -52,7 +52,14 @@ pub struct TokenLogin {
     device_no: String,
 }
 
-fn logged_in(state: &AppState, user: storage::User, created: bool, login: &actors::passport::NewLogin) -> HttpResponse {
+async fn logged_in(
+    req: &HttpRequest,
+    state: &AppState,
+    user: storage::User,
+    created: bool,
+    login: &actors::passport::NewLogin,
+) -> HttpResponse {
+    record_login(req, state, login).await;
     let mut resp = HttpResponse::Ok();
     set_login_cookies(&mut resp, login, state.security.secure_cookies);
     resp.json(ok(LoginResult {
@@ -69,10 +76,15 @@ refusals!(TokenLoginRefusals: common::input(), common::guest_write(), common::in
 /// Logs in with the provider's token; 20108: bind a phone first (the token stays good).
 #[utoipa::path(request_body = TokenLogin, responses((status = 200, body = Envelope<LoginResult>), TokenLoginRefusals))]
 #[post("/api/auth/authorize/token/login")]
-pub async fn token_login(state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<TokenLogin>) -> Result<HttpResponse, ApiError> {
+pub async fn token_login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    _caller: GuestWrite,
+    body: web::Json<TokenLogin>,
+) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let (user, login) = state.platform.passport().token_login(body.token.trim(), &device).await?;
-    Ok(logged_in(&state, user, false, &login))
+    Ok(logged_in(&req, &state, user, false, &login).await)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -126,6 +138,7 @@ refusals!(BindLoginRefusals: common::input(), common::guest_write(), common::int
 #[utoipa::path(request_body = BindLogin, responses((status = 200, body = Envelope<LoginResult>), BindLoginRefusals))]
 #[post("/api/passport/authorize/token/bind-phone/login")]
 pub async fn bind_phone_login(
+    req: HttpRequest,
     state: web::Data<AppState>,
     _caller: GuestWrite,
     body: web::Json<BindLogin>,
@@ -136,5 +149,5 @@ pub async fn bind_phone_login(
         .passport()
         .bind_phone_login(body.token.trim(), body.cellphone.trim(), body.code.trim(), &device)
         .await?;
-    Ok(logged_in(&state, user, created, &login))
+    Ok(logged_in(&req, &state, user, created, &login).await)
 }

@@ -154,3 +154,57 @@ async fn a_sixth_login_kicks_the_oldest_out() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// core-platform.md §7.1: a login records the device id, the channel and the café's info it
+/// was sent with (long or control-laden values cut and cleaned); a logged-out login is gone
+/// from the list.
+#[actix_rt::test]
+async fn a_login_records_its_device_channel_and_cafe() {
+    let dir = temp_dir("accounts-devices");
+    let srv = facade::start(config(&dir, 1, 60)).await.unwrap();
+    let base = format!("http://{}", srv.addr);
+    let mut c = Client::new(srv.addr, "uuid-1");
+    let (_, sent) = c.post("/api/passport/login/sendcode", json!({"phone": "13700000061"})).await;
+    assert_eq!(code(&sent), 0);
+    let sms = c.get("/api/dev/sms/outbox?phone=13700000061").await.1["data"][0]["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut resp = awc::Client::default()
+        .post(format!("{base}/api/passport/login"))
+        .insert_header(("x-skip-csrf", "true"))
+        .insert_header(("Yoo-Uuid", "uuid-1"))
+        .insert_header(("x-org-channel", "ad1|pos2|land3"))
+        .insert_header(("Yoo-Gid", "cafe-88"))
+        .insert_header(("Yoo-Mac", "00:11:22:33:44:55"))
+        .insert_header(("Yoo-Pc-Name", "PC-07\t"))
+        .insert_header(("Yoo-Boot-Id", "b".repeat(100)))
+        .send_json(&json!({"cellphone": "13700000061", "code": sms, "device_no": "uuid-1"}))
+        .await
+        .unwrap();
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(code(&body), 0, "{body}");
+    let uid = body["data"]["uid"].as_i64().unwrap();
+    let devices = srv.platform.passport().devices(uid).await.unwrap();
+    assert_eq!(devices.len(), 1);
+    let d = &devices[0].1;
+    assert_eq!((d.uuid.as_str(), d.channel.as_str()), ("uuid-1", "ad1|pos2|land3"));
+    assert_eq!(
+        (d.cafe_gid.as_str(), d.cafe_mac.as_str(), d.cafe_pc_name.as_str()),
+        ("cafe-88", "00:11:22:33:44:55", "PC-07")
+    );
+    assert_eq!(d.cafe_boot_id.len(), 64);
+
+    // a second login (no café) is listed first; the frozen account's logins are gone
+    let mut other = Client::new(srv.addr, "uuid-2");
+    other.login("13700000061").await;
+    let devices = srv.platform.passport().devices(uid).await.unwrap();
+    assert_eq!(
+        devices.iter().map(|(_, d)| d.uuid.as_str()).collect::<Vec<_>>(),
+        ["uuid-2", "uuid-1"]
+    );
+    assert_eq!(code(&act(&srv, "13700000061", "freeze", json!({})).await), 0);
+    assert!(srv.platform.passport().devices(uid).await.unwrap().is_empty());
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

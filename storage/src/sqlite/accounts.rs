@@ -4,7 +4,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{Db, SqlResultExt};
 use crate::accounts::{
-    AccountRepo, AccountState, Certification, ACCOUNT_BANNED, ACCOUNT_FROZEN, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT,
+    AccountRepo, AccountState, Certification, LoginDevice, ACCOUNT_BANNED, ACCOUNT_FROZEN, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT,
 };
 use crate::{Error, Result};
 
@@ -15,6 +15,19 @@ ALTER TABLE users ADD COLUMN account_reason TEXT    NOT NULL DEFAULT '';
 ALTER TABLE users ADD COLUMN account_until  INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE login_sessions ADD COLUMN revoked TEXT;
 CREATE INDEX login_sessions_by_uid ON login_sessions (uid, created_at);
+
+CREATE TABLE login_devices (
+    token_hash   TEXT    PRIMARY KEY,
+    uid          INTEGER NOT NULL REFERENCES users (uid),
+    uuid         TEXT    NOT NULL,
+    channel      TEXT    NOT NULL,
+    cafe_gid     TEXT    NOT NULL,
+    cafe_mac     TEXT    NOT NULL,
+    cafe_pc_name TEXT    NOT NULL,
+    cafe_boot_id TEXT    NOT NULL,
+    created_at   INTEGER NOT NULL
+);
+CREATE INDEX login_devices_by_uid ON login_devices (uid, created_at);
 
 CREATE TABLE certifications (
     uid          INTEGER PRIMARY KEY REFERENCES users (uid),
@@ -150,6 +163,45 @@ impl AccountRepo for SqliteAccounts {
             )
             .db()
         })
+    }
+
+    fn record_device(&self, token_hash: &str, uid: i64, d: &LoginDevice, now: i64) -> Result<()> {
+        self.db
+            .lock()
+            .execute(
+                "INSERT OR IGNORE INTO login_devices (token_hash, uid, uuid, channel, cafe_gid, cafe_mac, cafe_pc_name, cafe_boot_id, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![token_hash, uid, d.uuid, d.channel, d.cafe_gid, d.cafe_mac, d.cafe_pc_name, d.cafe_boot_id, now],
+            )
+            .db()?;
+        Ok(())
+    }
+
+    fn devices(&self, uid: i64, now: i64) -> Result<Vec<(i64, LoginDevice)>> {
+        let conn = self.db.lock();
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT d.created_at, d.uuid, d.channel, d.cafe_gid, d.cafe_mac, d.cafe_pc_name, d.cafe_boot_id
+                 FROM login_devices d JOIN login_sessions s ON s.token_hash = d.token_hash
+                 WHERE d.uid = ?1 AND s.revoked IS NULL AND s.expires_at > ?2 ORDER BY d.created_at DESC",
+            )
+            .db()?;
+        let rows = stmt
+            .query_map(params![uid, now], |r| {
+                Ok((
+                    r.get(0)?,
+                    LoginDevice {
+                        uuid: r.get(1)?,
+                        channel: r.get(2)?,
+                        cafe_gid: r.get(3)?,
+                        cafe_mac: r.get(4)?,
+                        cafe_pc_name: r.get(5)?,
+                        cafe_boot_id: r.get(6)?,
+                    },
+                ))
+            })
+            .db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
     }
 
     fn certification(&self, uid: i64) -> Result<Option<Certification>> {
