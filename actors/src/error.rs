@@ -55,6 +55,12 @@ pub enum DomainError {
     /// A minor outside the hours minors may play (USER_IS_MINOR 20151 at a game start).
     #[error("minor: not now")]
     MinorPlayLimit,
+    /// A minor's payment over the charge limits, or any by a child under 8 (20151 on payment).
+    #[error("minor: charge refused")]
+    MinorChargeRefused(&'static str),
+    /// A minor's payment within the limits: confirm first (USER_IS_MINOR_CHARGE_LIMIT 20160).
+    #[error("minor: confirm the charge")]
+    MinorChargeConfirm,
     /// The certification form breaks a rule of core-platform.md §5.3.
     #[error("certification form: {0:?}")]
     CertForm(CertFault),

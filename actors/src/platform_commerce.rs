@@ -152,10 +152,37 @@ impl Platform {
         Ok(out)
     }
 
-    /// The check before a payment that a later issue fills with minors' charge limits
-    /// (USER_IS_MINOR_CHARGE_LIMIT 20160); every payment passes it today.
-    async fn charge_allowed(&self, _uid: i64, _amount_fen: i64) -> DomainResult<()> {
-        Ok(())
+    /// Minors' charge limits before a payment (core-platform.md §8.2; `identity::minors`): a
+    /// certified minor's payment over the limits is refused (20151); one within them asks the
+    /// player to confirm first (20160), and goes on once confirmed. Coins spent are not money
+    /// paid: an exchange passes.
+    async fn charge_allowed(&self, uid: i64, amount_fen: i64, pay_method: PayMethod, confirmed: bool) -> DomainResult<()> {
+        if pay_method == PayMethod::Yunyoubi {
+            return Ok(());
+        }
+        let now = self.ctx.clock.now_ms();
+        let Some(c) = self.ctx.db(move |s| s.accounts.certification(uid)).await? else {
+            return Ok(());
+        };
+        if c.adult_at <= now {
+            return Ok(());
+        }
+        let birth = self
+            .ctx
+            .identity
+            .vault
+            .open(&c.id_sealed)
+            .and_then(|id| crate::identity::idcard::birth_date(&id))
+            .ok_or_else(|| DomainError::Internal("a certification that does not open".into()))?;
+        let today = crate::holdings::civil_from_days((now + 8 * 3_600_000).div_euclid(86_400_000));
+        let age = crate::identity::idcard::age_on(birth, today);
+        let since = crate::identity::minors::month_start(now);
+        let month = self.ctx.db(move |s| s.accounts.paid_since(uid, since)).await?;
+        match crate::identity::minors::charge_verdict(age, amount_fen, month) {
+            crate::identity::minors::ChargeVerdict::Refused(why) => Err(DomainError::MinorChargeRefused(why)),
+            crate::identity::minors::ChargeVerdict::Allowed if !confirmed => Err(DomainError::MinorChargeConfirm),
+            crate::identity::minors::ChargeVerdict::Allowed => Ok(()),
+        }
     }
 
     /// Submits a purchase (`POST /api/payment/goods`): prices it (§4.5), checks the pay method
@@ -163,6 +190,11 @@ impl Platform {
     /// with coins, the order is debited and fulfilled at once (20110 when the coins do not
     /// cover it); otherwise it waits for its payment until it expires.
     pub async fn submit(&self, uid: i64, p: Purchase) -> DomainResult<Submitted> {
+        self.submit_confirmed(uid, p, false).await
+    }
+
+    /// [`Platform::submit`], with a minor's confirmation of the charge reminder (`confirm=1`).
+    pub async fn submit_confirmed(&self, uid: i64, p: Purchase, confirmed: bool) -> DomainResult<Submitted> {
         if !(1..=100).contains(&p.count) {
             return Err(DomainError::BadQuantity);
         }
@@ -187,7 +219,7 @@ impl Platform {
         let price = quoted.price;
         let coupon_id = quoted.applied.map(|c| c.id);
         let grant = goods.grant.times(p.count).ok_or(DomainError::BadQuantity)?;
-        self.charge_allowed(uid, price.pay).await?;
+        self.charge_allowed(uid, price.pay, p.pay_method, confirmed).await?;
         let order = NewOrder {
             order_no: new_order_no(now),
             uid,

@@ -104,6 +104,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
                     .error_handler(|e, _| envelope::json_refusal(&e).into()),
             )
             .app_data(web::QueryConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
+            .app_data(web::FormConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
             .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
             .wrap_fn(|req, srv| {
                 let started = std::time::Instant::now();

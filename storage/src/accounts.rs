@@ -81,6 +81,8 @@ pub trait AccountRepo: Send + Sync {
     fn record_device(&self, token_hash: &str, uid: i64, device: &LoginDevice, now: i64) -> Result<()>;
     /// Where the account's live logins came from, newest first.
     fn devices(&self, uid: i64, now: i64) -> Result<Vec<(i64, LoginDevice)>>;
+    /// What the account paid (fen) in orders paid at or after `since` (ms): minors' monthly sum.
+    fn paid_since(&self, uid: i64, since: i64) -> Result<i64>;
     /// The account's certification, if any.
     fn certification(&self, uid: i64) -> Result<Option<Certification>>;
     /// Records a certification: the first, or a recertification while one is left (which it

@@ -16,6 +16,42 @@ pub const PLAY_LIMIT_REMARK: &str = "当前不在未成年人可游戏时段，�
 pub const CUTOFF_MESSAGE: &str = "未成年人游戏时间即将结束";
 pub const CUTOFF_REMARK: &str = "根据国家新闻出版署相关规定，未成年人游戏时段已结束，游戏将在1分钟后关闭";
 
+/// What a minor may pay (the national rule): nothing under 8; from 8 to 15 at most 50 yuan a
+/// payment and 200 a month; from 16 to 17 at most 100 and 400.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeVerdict {
+    /// Within the limits: the player confirms first (20160), then it goes on.
+    Allowed,
+    /// Refused (20151), with why.
+    Refused(&'static str),
+}
+
+pub const CHARGE_UNDER_8: &str = "根据国家相关规定，未满8周岁的用户不能使用充值服务";
+pub const CHARGE_8_TO_16: &str = "根据国家相关规定，8周岁以上未满16周岁的用户，单次充值金额不得超过50元，每月充值金额累计不得超过200元";
+pub const CHARGE_16_TO_18: &str = "根据国家相关规定，16周岁以上未满18周岁的用户，单次充值金额不得超过100元，每月充值金额累计不得超过400元";
+/// The reminder a minor confirms before a payment within the limits (20160).
+pub const CHARGE_CONFIRM: &str = "您是未成年人，本次充值需在监护人同意后进行，确认继续充值吗？";
+
+/// The verdict for a payment of `amount_fen` by a minor of `age` who paid `month_fen` this month.
+pub fn charge_verdict(age: i64, amount_fen: i64, month_fen: i64) -> ChargeVerdict {
+    let (single, monthly, why) = match age {
+        a if a < 8 => return ChargeVerdict::Refused(CHARGE_UNDER_8),
+        a if a < 16 => (5_000, 20_000, CHARGE_8_TO_16),
+        _ => (10_000, 40_000, CHARGE_16_TO_18),
+    };
+    if amount_fen > single || month_fen + amount_fen > monthly {
+        ChargeVerdict::Refused(why)
+    } else {
+        ChargeVerdict::Allowed
+    }
+}
+
+/// The first millisecond of the Beijing month of `now_ms`.
+pub fn month_start(now_ms: i64) -> i64 {
+    let (y, m, _) = civil_from_days((now_ms + CST_OFFSET_MS).div_euclid(DAY_MS));
+    crate::holdings::days_from_civil(y, m, 1) * DAY_MS - CST_OFFSET_MS
+}
+
 /// "YYYY-MM-DD" of the Beijing day of `now_ms`, and that day's number.
 fn beijing_day(now_ms: i64) -> (String, i64) {
     let days = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS);
@@ -48,6 +84,18 @@ mod tests {
     /// ms of a Beijing wall-clock time.
     fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
         crate::holdings::days_from_civil(y, m, d) * DAY_MS + h * HOUR_MS + min * 60_000 - CST_OFFSET_MS
+    }
+
+    #[test]
+    fn what_minors_may_pay() {
+        assert_eq!(charge_verdict(7, 100, 0), ChargeVerdict::Refused(CHARGE_UNDER_8));
+        assert_eq!(charge_verdict(8, 5_000, 15_000), ChargeVerdict::Allowed);
+        assert_eq!(charge_verdict(15, 5_001, 0), ChargeVerdict::Refused(CHARGE_8_TO_16));
+        assert_eq!(charge_verdict(15, 5_000, 15_001), ChargeVerdict::Refused(CHARGE_8_TO_16));
+        assert_eq!(charge_verdict(16, 10_000, 30_000), ChargeVerdict::Allowed);
+        assert_eq!(charge_verdict(17, 10_000, 30_001), ChargeVerdict::Refused(CHARGE_16_TO_18));
+        assert_eq!(month_start(beijing(2026, 11, 27, 20, 0)), beijing(2026, 11, 1, 0, 0));
+        assert_eq!(month_start(beijing(2026, 12, 1, 0, 0)), beijing(2026, 12, 1, 0, 0));
     }
 
     #[test]

@@ -353,7 +353,7 @@ pub struct SubmitBody {
     /// 1–100.
     goods_num: i64,
     pay_method: PayMethodIn,
-    /// 0 or 1 (minors' charge-limit confirmation; no limit applies yet).
+    /// 1: the minor confirmed the charge reminder (20160) and submits again.
     #[serde(default)]
     #[allow(dead_code)]
     confirm: Option<i64>,
@@ -447,7 +447,8 @@ fn idempotency_key(req: &HttpRequest, uid: i64, body: &SubmitBody, now_ms: i64) 
 
 refusals!(SubmitRefusals: common::input(), common::logged_in(), common::internal(), DomainError::UnknownGoods,
     DomainError::BadQuantity, DomainError::PayMethodUnavailable, DomainError::CouponUnusable, DomainError::InsufficientCoins,
-    DomainError::OrderClosed, DomainError::CouponThreshold, DomainError::CouponNotApplicable);
+    DomainError::OrderClosed, DomainError::CouponThreshold, DomainError::CouponNotApplicable,
+    DomainError::MinorChargeRefused(actors::identity::minors::CHARGE_UNDER_8), DomainError::MinorChargeConfirm);
 
 /// Submits a purchase: one order per idempotency key. Paid with coins (`yunyoubi`) it is
 /// fulfilled at once (`exchanged`); otherwise it waits for its payment (`qrcode/generate`).
@@ -466,7 +467,7 @@ pub async fn submit(state: web::Data<AppState>, caller: Caller, req: HttpRequest
         coupon_id: body.coupon_id.map(|c| c.0),
         idempotency_key: key,
     };
-    let order = match state.platform.submit(uid, purchase).await? {
+    let order = match state.platform.submit_confirmed(uid, purchase, body.confirm == Some(1)).await? {
         Submitted::Order(o) | Submitted::Exchanged(o) => o,
     };
     Ok(ok(order_dto(&order)))

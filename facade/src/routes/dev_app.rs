@@ -8,9 +8,12 @@ use actors::passport::QrLoginState;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use crate::envelope::refusals;
 use crate::envelope::ApiError;
 use crate::routes::dev_pay::{esc, page};
 use crate::AppState;
+
+refusals!(FormRefusals: common::input());
 
 /// These paths.
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -60,7 +63,7 @@ pub struct AppForm {
 
 /// The app scans as the account with this phone: the browser hears 20143.
 #[utoipa::path(params(("ticket" = String, Path, description = "the QR code's ticket")), request_body(content = AppForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 200, description = "the confirm page (HTML)", content_type = "text/html", body = String)))]
+    responses((status = 200, description = "the confirm page (HTML)", content_type = "text/html", body = String), FormRefusals))]
 #[post("/api/dev/app/qr-login/{ticket}/scan")]
 pub async fn app_scan(state: web::Data<AppState>, ticket: web::Path<String>, form: web::Form<AppForm>) -> HttpResponse {
     let phone = form.cellphone.trim();
@@ -76,7 +79,7 @@ pub async fn app_scan(state: web::Data<AppState>, ticket: web::Path<String>, for
 
 /// The app's user confirms: the browser's poll logs in.
 #[utoipa::path(params(("ticket" = String, Path, description = "the QR code's ticket")), request_body(content = AppForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 200, description = "the result page (HTML)", content_type = "text/html", body = String)))]
+    responses((status = 200, description = "the result page (HTML)", content_type = "text/html", body = String), FormRefusals))]
 #[post("/api/dev/app/qr-login/{ticket}/confirm")]
 pub async fn app_confirm(state: web::Data<AppState>, ticket: web::Path<String>, form: web::Form<AppForm>) -> HttpResponse {
     let user = match state.platform.passport().user_by_phone(form.cellphone.trim()).await {

@@ -9,8 +9,11 @@ use actors::providers::oauth::{ThirdPartyIdentity, OPEN_TYPE_QQ, OPEN_TYPE_WECHA
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::envelope::refusals;
 use crate::routes::dev_pay::esc;
 use crate::AppState;
+
+refusals!(FormRefusals: common::input());
 
 /// These paths.
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -52,7 +55,7 @@ pub struct AuthorizeQuery {
 }
 
 /// The authorize page: the provider account, '同意授权'.
-#[utoipa::path(params(AuthorizeQuery), responses((status = 200, description = "the authorize page (HTML)", content_type = "text/html", body = String)))]
+#[utoipa::path(params(AuthorizeQuery), responses((status = 200, description = "the authorize page (HTML)", content_type = "text/html", body = String), FormRefusals))]
 #[get("/api/dev/oauth/authorize")]
 pub async fn authorize_page(q: web::Query<AuthorizeQuery>) -> HttpResponse {
     let Some(name) = provider_name(q.open_type) else {
@@ -81,7 +84,7 @@ pub struct AuthorizeForm {
 
 /// The person agreed: a token for the account, handed to the dialog by `done.js`.
 #[utoipa::path(request_body(content = AuthorizeForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 200, description = "the callback page (HTML)", content_type = "text/html", body = String)))]
+    responses((status = 200, description = "the callback page (HTML)", content_type = "text/html", body = String), FormRefusals))]
 #[post("/api/dev/oauth/authorize")]
 pub async fn authorize(state: web::Data<AppState>, form: web::Form<AuthorizeForm>) -> HttpResponse {
     let openid = form.openid.trim();

@@ -174,3 +174,59 @@ async fn no_name_or_id_number_in_the_database_the_logs_or_metrics() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Minors' charge limits at the payment (core-platform.md §8.2): a 12-year-old's QR payment
+/// within 50 yuan asks to confirm first (20160), then goes on; over 50 yuan it is refused (20151,
+/// the rule's text); coins spent are not money paid; a child under 8 pays nothing; an adult is
+/// not asked.
+#[actix_rt::test]
+async fn minors_charge_limits() {
+    let dir = temp_dir("identity-charge");
+    let srv = facade::start(config(&dir, 1, 60)).await.unwrap();
+    let mut kid = Client::new(srv.addr, "dev-kid");
+    kid.login("13700000054").await;
+    let (_, r) = kid
+        .post(
+            "/api/user/v1/info/idauth",
+            json!({"real_name": "小明同学", "id_no": id_born(2014, 6, 1)}),
+        )
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let buy = |goods: &str, method: &str, confirm: i64| json!({"goods_id": 0, "goods_code": goods, "goods_num": 1, "pay_method": method, "confirm": confirm});
+
+    let (status, ask) = kid.post("/api/payment/goods", buy("time_1800", "wechat", 0)).await;
+    assert_eq!((status, code(&ask)), (409, 20160), "{ask}");
+    assert!(ask["message"].as_str().unwrap().contains("监护人"));
+    let (_, ok) = kid.post("/api/payment/goods", buy("time_1800", "wechat", 1)).await;
+    assert_eq!(code(&ok), 0, "{ok}");
+    let (status, over) = kid.post("/api/payment/goods", buy("time_6000", "wechat", 1)).await;
+    assert_eq!((status, code(&over)), (403, 20151), "{over}");
+    assert!(over["message"].as_str().unwrap().contains("单次充值金额不得超过50元"));
+    // coins: an exchange, not a payment (refused only for want of coins)
+    let (_, coins) = kid.post("/api/payment/goods", buy("time_300", "yunyoubi", 0)).await;
+    assert_ne!(code(&coins), 20160, "{coins}");
+
+    let mut child = Client::new(srv.addr, "dev-child");
+    child.login("13700000055").await;
+    child
+        .post(
+            "/api/user/v1/info/idauth",
+            json!({"real_name": "小小同学", "id_no": id_born(2020, 1, 1)}),
+        )
+        .await;
+    let (_, none) = child.post("/api/payment/goods", buy("time_300", "wechat", 1)).await;
+    assert_eq!(code(&none), 20151, "{none}");
+    assert!(none["message"].as_str().unwrap().contains("未满8周岁"));
+
+    let mut adult = Client::new(srv.addr, "dev-adult");
+    adult.login("13700000056").await;
+    adult
+        .post(
+            "/api/user/v1/info/idauth",
+            json!({"real_name": "张三丰", "id_no": id_born(1990, 1, 1)}),
+        )
+        .await;
+    assert_eq!(code(&adult.post("/api/payment/goods", buy("time_6000", "wechat", 0)).await.1), 0);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -455,6 +455,26 @@ describe('coin exchange (commerce.md §4.1, §8)', () => {
     root.dispose();
   });
 
+  it("20160: a minor confirms the charge reminder and the submit goes again with confirm = 1; 20151 is the minor pay alert", async () => {
+    const { p, t, root } = await opened('time');
+    t.api.on('POST', PurchasePaths.submit, (body) => {
+      if ((body as { confirm: number }).confirm !== 1) fail(20160, '您是未成年人，本次充值需在监护人同意后进行，确认继续充值吗？');
+      fail(20151, '根据国家相关规定，8周岁以上未满16周岁的用户，单次充值金额不得超过50元，每月充值金额累计不得超过200元');
+    });
+    void p.submit();
+    await settle();
+    const ask = root.ui.messageBoxes.at(-1)!;
+    expect([ask.message, ask.confirmText]).toEqual(['您是未成年人，本次充值需在监护人同意后进行，确认继续充值吗？', '确认充值']);
+    ask.resolve(true);
+    await settle(60);
+    const confirms = t.api.callsTo(PurchasePaths.submit).map((c) => (c.body as { confirm: number }).confirm);
+    expect(confirms).toEqual([0, 1]);
+    const alert = root.ui.messageBoxes.at(-1)!;
+    expect([alert.title, alert.confirmText, alert.showCancel]).toEqual(['温馨提示', '好的', false]);
+    expect(alert.message).toContain('单次充值金额不得超过50元');
+    root.dispose();
+  });
+
   it('20110: the recharge prompt; 去充值 opens the coin purchase, cancel reopens the pay dialog', async () => {
     const { p, t, root } = await opened('time');
     t.api.on('POST', PurchasePaths.submit, () => fail(20110, '余额不足'));

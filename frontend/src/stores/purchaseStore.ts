@@ -21,7 +21,7 @@ import {
   type QrStateCode,
 } from '../lib/purchase';
 import { isMemberProduct, isVvipProduct } from '../lib/products';
-import { ApiError, errorMessage } from '../transport/apiError';
+import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import type { RootStore } from './rootStore';
 import { CouponStore } from '../features/coupon/couponStore';
 
@@ -442,6 +442,7 @@ export class PurchaseStore {
     }
     this.submitting = true;
     const from: 'list' | 'detail' = this.step === 'detail' ? 'detail' : 'list';
+    let minorConfirm: string | null = null;
     try {
       // one key per press: a submit the network repeats makes no second order
       const order = await this.root.api.post(
@@ -464,15 +465,26 @@ export class PurchaseStore {
       });
       await this.generateQr();
     } catch (e) {
-      await this.onSubmitError(e);
+      if (e instanceof ApiError && e.code === ErrorCode.USER_IS_MINOR_CHARGE_LIMIT) minorConfirm = e.message;
+      else await this.onSubmitError(e);
     } finally {
       runInAction(() => {
         this.submitting = false;
       });
     }
+    if (minorConfirm !== null) {
+      // core-platform.md §8.2: the minor confirms the reminder, then the same submit again
+      const go = await this.root.ui.confirm({ title: '温馨提示', message: minorConfirm, confirmText: '确认充值' });
+      if (go && this.isOpen) await this.submit(1);
+    }
   }
 
   private async onSubmitError(e: unknown): Promise<void> {
+    if (e instanceof ApiError && e.code === ErrorCode.USER_IS_MINOR) {
+      // commerce.md §8: the minor pay alert
+      await this.root.ui.alert({ title: '温馨提示', message: e.message, confirmText: '好的' });
+      return;
+    }
     if (e instanceof ApiError && e.code === PurchaseCode.COIN_NOT_ENOUGH) {
       // commerce.md §8: recharge first; cancel reopens the pay dialog
       this.hidden = true;

@@ -25,6 +25,8 @@ export const ErrorCode = {
   USER_NOT_AUTH: 20150,
   /** a minor outside the hours minors may play, or in a room */
   USER_IS_MINOR: 20151,
+  /** a minor's payment within the limits: confirm, then resubmit with confirm = 1 */
+  USER_IS_MINOR_CHARGE_LIMIT: 20160,
   PHONE_EMPTY: 20116,
   PHONE_FORMAT: 20111,
   CODE_EMPTY: 20112,

@@ -204,6 +204,18 @@ impl AccountRepo for SqliteAccounts {
         rows.collect::<rusqlite::Result<Vec<_>>>().db()
     }
 
+    fn paid_since(&self, uid: i64, since: i64) -> Result<i64> {
+        self.db
+            .lock()
+            .query_row(
+                "SELECT COALESCE(SUM(amount_fen), 0) FROM orders
+                 WHERE uid = ?1 AND state IN ('paid', 'fulfilled', 'refunded') AND paid_at >= ?2 AND pay_method <> 'yunyoubi'",
+                params![uid, since],
+                |r| r.get(0),
+            )
+            .db()
+    }
+
     fn certification(&self, uid: i64) -> Result<Option<Certification>> {
         self.db
             .lock()
