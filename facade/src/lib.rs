@@ -269,7 +269,9 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(routes::package::available_cards)
         .service(routes::package::yoodo_rule)
         .service(routes::package::subscriptions)
-        .service(routes::package::package_zone);
+        .service(routes::package::package_zone)
+        .service(routes::exclusive::game_section)
+        .service(routes::exclusive::exclusive_cards);
 }
 
 impl proto::Notification {

@@ -9,6 +9,7 @@ pub mod coupons;
 pub mod covers;
 pub mod dev;
 pub mod dev_pay;
+pub mod exclusive;
 pub mod game;
 pub mod host;
 pub mod member;
