@@ -133,3 +133,34 @@ async fn an_exclusive_card_pays_only_for_games_of_its_category() {
     let diff = store.commerce.ledger_mismatches(uid).unwrap();
     assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
 }
+
+async fn start(c: &mut Client, game: i64) -> Value {
+    c.post("/api/japi/yoo/game/start", json!({"gameId": game, "nodeId": 1, "nodeDelay": "[]"}))
+        .await
+        .1
+}
+
+/// Out of play time a start is refused with 130102 (the client's use-up flow); an exclusive card
+/// lets a game of its category start, never one of another category.
+#[actix_rt::test]
+async fn short_of_time_unless_an_exclusive_card_fits_the_game() {
+    let dir = temp_dir("exclusive-start");
+    let srv = facade::start(config_with(&dir, 1, 60, "register_gift_minutes = 0")).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    a.login("15600000201").await;
+    assert_eq!(code(&start(&mut a, 3).await), 130102, "no play time");
+    let g = grant(
+        &a,
+        "15600000201",
+        json!({"kind": "exclusive_time_card", "minutes": 30, "days": 3, "game_category_id": 1}),
+    )
+    .await;
+    assert_eq!(code(&g), 0, "{g}");
+    let other = start(&mut a, 2).await;
+    assert_eq!(code(&other), 130102, "a game of another category: {other}");
+    assert_eq!(other["message"], "游戏时长不足，请补充时长", "{other}");
+    let mine = start(&mut a, 3).await;
+    assert_eq!(code(&mine), 0, "a game of the card's category: {mine}");
+    srv.handle.stop(false).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
