@@ -50,6 +50,7 @@ pub mod platform_activity;
 pub mod platform_commerce;
 pub mod platform_coupons;
 pub mod platform_exclusive;
+pub mod platform_live_bill;
 pub mod platform_member;
 pub mod platform_package;
 mod platform_rooms;

@@ -271,7 +271,8 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(routes::package::subscriptions)
         .service(routes::package::package_zone)
         .service(routes::exclusive::game_section)
-        .service(routes::exclusive::exclusive_cards);
+        .service(routes::exclusive::exclusive_cards)
+        .service(routes::live_bill::live_record);
 }
 
 impl proto::Notification {

@@ -228,6 +228,9 @@ pub trait RoomRepo: Send + Sync {
     fn add_report(&self, r: &RoomReport) -> Result<i64>;
     /// The reports about a room, oldest first.
     fn reports(&self, dd_rid: i64) -> Result<Vec<RoomReport>>;
+    /// The rooms the user hosted (the bills' live record), newest first, skipping `offset`, at
+    /// most `limit`, each with the play minutes charged to its relay session; and how many.
+    fn hosted(&self, host_uid: i64, offset: u64, limit: u32) -> Result<(Vec<(RoomRecord, i64)>, u64)>;
 }
 
 /// The shop and the money path: goods and sections, wallets, orders, payment callbacks and the

@@ -12,6 +12,7 @@ pub mod dev_pay;
 pub mod exclusive;
 pub mod game;
 pub mod host;
+pub mod live_bill;
 pub mod member;
 pub mod mike;
 pub mod mission;
