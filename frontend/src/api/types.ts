@@ -126,3 +126,5 @@ export type Subscription = Schemas['SubscriptionDto'];
 export type PackageZone = Schemas['PackageZone'];
 /** An exclusive (type 4) time card: its game category and minutes left (commerce.md §4.12). */
 export type ExclusiveCard = Schemas['ExclusiveCardDto'];
+/** One hosted room of the bills' live record. */
+export type LiveRecord = Schemas['LiveRecordDto'];
