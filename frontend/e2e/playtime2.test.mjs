@@ -42,3 +42,21 @@ test('an exclusive card links to the games of its category only', { timeout: 90_
     assert.equal(await page.getByTestId('game-card-4').count(), 0, 'a game of another category is not usable');
   });
 });
+
+test('the bills have a 直播记录 tab read from the server', { timeout: 90_000 }, async () => {
+  await withServerOf('playtime2-live', config, async ({ base, browser, pages }) => {
+    const { page } = await newPlayer(browser, base, '13900000702');
+    pages.player = page;
+    const answered = page.waitForResponse((r) => r.url().includes('/api/v3/user/bill/live'));
+    await page.goto(`${base}/user/bill`);
+    await page.getByTestId('bill-page').waitFor();
+    await page.getByTestId('bill-tab-live').click();
+    const res = await answered;
+    const body = await res.json();
+    assert.equal(body.code, 0);
+    assert.equal(body.data.total, 0, 'a new player has hosted no room');
+    assert.match(page.url(), /\/user\/bill\/liveRecord$/);
+    await page.getByTestId('live-record-empty').filter({ hasText: '暂无直播记录' }).waitFor();
+    assert.match(await page.getByTestId('bill-tab-live').getAttribute('class'), /package__tab--on/);
+  });
+});

@@ -17,7 +17,6 @@ const RoomPage = lazyPage(() => import('../features/live/components/RoomPage'), 
 const MemberPage = lazyPage(() => import('../features/user/components/MemberPage'), 'MemberPage');
 const HistoryPage = lazyPage(() => import('../features/user/components/HistoryPage'), 'HistoryPage');
 const BackpackPage = lazyPage(() => import('../features/backpack/components/BackpackPage'), 'BackpackPage');
-const GameSectionPage = lazyPage(() => import('../features/exclusive/GameSectionPage'), 'GameSectionPage');
 const UserPage = lazyPage(() => import('../features/user/components/UserPage'), 'UserPage');
 const NotFoundPage = lazyPage(() => import('../features/layout/components/NotFoundPage'), 'NotFoundPage');
 const OldBrowserPage = lazyPage(() => import('../features/layout/components/OldBrowserPage'), 'OldBrowserPage');
@@ -73,7 +72,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="land/invite" element={<LandInvitePage />} />
             <Route path="land/invite/record" element={<InviteRecordPage />} />
             <Route path="user/mission" element={<MissionPage />} />
-            <Route path="game/section" element={<GameSectionPage />} />
+            <Route path="game/section" element={<GameListPage />} />
           </Route>
         </Routes>
       </BrowserRouter>

@@ -1,7 +1,6 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
 import { NotificationCode } from '../api/codes';
 import type { RootStore } from './rootStore';
-import { scienceSeconds } from './playTimeStore';
 import type { ToastType } from './uiStore';
 
 /** How long one barrage notice takes to cross the stream area. */
@@ -127,7 +126,7 @@ export class NoticeStore {
         return;
       case NotificationCode.USER_TIME_END:
         void this.root.game.refresh();
-        if (this.onPlayPage) this.root.playTime.openTimeUp(game ?? this.playPageGameId, scienceSeconds(data?.scienceDuration));
+        if (this.onPlayPage) this.root.playTime.openTimeUp(game ?? this.playPageGameId, data?.scienceDuration);
         else this.root.playTime.openUseUp(game);
         return;
       case NotificationCode.USER_GAME_END:

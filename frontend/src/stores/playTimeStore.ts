@@ -13,8 +13,8 @@ export const TIME_UP_MESSAGE = '您的游戏时长已用完，游戏页面即将
  * notice's scienceDuration when it is a positive number of seconds, else TIME_UP_SECONDS.
  */
 export function scienceSeconds(raw: unknown): number {
-  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.ceil(n) : TIME_UP_SECONDS;
+  const n = Number(raw);
+  return n > 0 && n < 1e6 ? Math.ceil(n) : TIME_UP_SECONDS;
 }
 
 /** The registration gift dialog's layout: 'one', 'two' or 'three' (3 and more). */
@@ -178,8 +178,8 @@ export class PlayTimeStore {
 
   // ---------------------------------------------------------------- time-up dialog
 
-  /** 130125 on the play page: the countdown of scienceDuration (seconds) starts. */
-  openTimeUp(gameId: number | null, seconds: number = TIME_UP_SECONDS): void {
+  /** 130125 on the play page: the countdown of its scienceDuration (seconds, `scienceSeconds`) starts. */
+  openTimeUp(gameId: number | null, seconds?: unknown): void {
     if (this.timeUp) return;
     this.nowMs = Date.now();
     this.timeUp = { gameId, endsAt: this.nowMs + scienceSeconds(seconds) * 1000, confirming: false };

@@ -11,7 +11,7 @@ describe('the time-up countdown is the notice\'s scienceDuration (commerce.md §
     expect(scienceSeconds(30)).toBe(30);
     expect(scienceSeconds('45')).toBe(45);
     expect(scienceSeconds(2.2)).toBe(3);
-    for (const bad of [undefined, null, 0, -5, 'x', '', Number.NaN, {}]) expect(scienceSeconds(bad)).toBe(TIME_UP_SECONDS);
+    for (const bad of [undefined, null, 0, -5, 'x', '', Number.NaN, {}, Infinity]) expect(scienceSeconds(bad)).toBe(TIME_UP_SECONDS);
   });
 });
 
