@@ -4,6 +4,7 @@ import { Avatar } from '../../../components/Avatar';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import { MemberPanel } from '../../member/components/MemberPanel';
+import { CardPanelFooter } from './CardPanelFooter';
 
 export const UserPage = observer(function UserPage() {
   const root = useStores();
@@ -37,6 +38,7 @@ export const UserPage = observer(function UserPage() {
         </Link>
       </div>
       <MemberPanel />
+      <CardPanelFooter />
       <div className="stats">
         <div className="stat">
           <div className="stat__label">剩余时长</div>
