@@ -58,5 +58,12 @@ test('the bills have a 直播记录 tab read from the server', { timeout: 90_000
     assert.match(page.url(), /\/user\/bill\/liveRecord$/);
     await page.getByTestId('live-record-empty').filter({ hasText: '暂无直播记录' }).waitFor();
     assert.match(await page.getByTestId('bill-tab-live').getAttribute('class'), /package__tab--on/);
+
+    // the user centre's card panel: the package entry and the 礼包 / 优惠券 counts
+    await page.goto(`${base}/user`);
+    await page.getByTestId('card-panel').waitFor();
+    assert.equal(await page.getByTestId('card-panel-package').getAttribute('href'), '/user/package');
+    await page.getByTestId('card-panel-gift').filter({ hasText: /礼包 \d+/ }).waitFor();
+    await page.getByTestId('card-panel-coupon').filter({ hasText: /优惠券 \d+/ }).waitFor();
   });
 });
