@@ -67,3 +67,18 @@ test('the bills have a 直播记录 tab read from the server', { timeout: 90_000
     await page.getByTestId('card-panel-coupon').filter({ hasText: /优惠券 \d+/ }).waitFor();
   });
 });
+
+test("an activity SKU's 立即购买 opens the purchase dialog on that SKU", { timeout: 90_000 }, async () => {
+  await withServerOf('playtime2-sku', config, async ({ base, browser, pages }) => {
+    const { page } = await newPlayer(browser, base, '13900000703');
+    pages.player = page;
+    await page.goto(`${base}/activity/coupon?activity_id=1`);
+    const buy = page.locator('[data-testid^="activity-buy-"]');
+    await buy.first().waitFor();
+    const code = (await buy.first().getAttribute('data-testid')).slice('activity-buy-'.length);
+    const item = page.waitForResponse((r) => r.url().includes('/api/v3/shop/goods/item') && r.url().includes(encodeURIComponent(code)));
+    await buy.first().click();
+    assert.equal((await (await item).json()).code, 0);
+    await page.getByTestId('purchase-dialog').waitFor();
+  });
+});
