@@ -413,7 +413,7 @@ impl GameSessionActor {
                 if left >= 10 {
                     st.warned = false;
                 }
-                if !charge.package && left < 10 && !st.warned {
+                if !charge.package && charge.free + charge.paid > 0 && left < 10 && !st.warned {
                     st.warned = true;
                     let notice = Notice::TimeShort {
                         game_id: st.view.game_id,

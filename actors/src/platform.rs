@@ -89,6 +89,8 @@ pub enum Grant {
         minutes: i64,
         days: i64,
         give_times: i32,
+        /// The game category an exclusive card (4) is usable for; ignored for other types.
+        game_category_id: i64,
     },
 }
 
@@ -527,7 +529,11 @@ impl Platform {
         let minor_window_end = self.play_allowed(uid).await?;
         let now = self.ctx.clock.now_ms();
         let holdings = self.holdings(uid).await?;
-        holdings.check_start(&game, &self.ctx.config.subscription_games, now)?;
+        match holdings.check_start(&game, &self.ctx.config.subscription_games, now) {
+            // Out of play time, but an exclusive card of this game's category pays for it.
+            Err(DomainError::ShortOfTime) if self.exclusive_minutes_for(uid, game.id).await? > 0 => {}
+            checked => checked?,
+        }
         let nodes = self.nodes().await?;
         let node = match node_id {
             Some(id) => {
@@ -590,6 +596,7 @@ impl Platform {
                 minutes,
                 days,
                 give_times,
+                game_category_id,
             } => {
                 let (title, expires_at) = (time_card_title(play_type, minutes), crate::holdings::cst_day_end(now, days));
                 self.ctx
@@ -601,7 +608,11 @@ impl Platform {
                             expires_at,
                             give_times,
                         };
-                        s.assets.add_time_card(uid, card, now)
+                        let added = s.assets.add_time_card(uid, card, now)?;
+                        if play_type == 4 {
+                            s.assets.set_card_category(uid, added.id, game_category_id)?;
+                        }
+                        Ok(added)
                     })
                     .await?;
                 self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));

@@ -270,7 +270,11 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(routes::package::available_cards)
         .service(routes::package::yoodo_rule)
         .service(routes::package::subscriptions)
-        .service(routes::package::package_zone);
+        .service(routes::package::package_zone)
+        .service(routes::exclusive::game_section)
+        .service(routes::exclusive::exclusive_cards)
+        .service(routes::live_bill::live_record);
+
     routes::qr_login::routes(cfg);
     routes::third_party::routes(cfg);
     routes::identity::routes(cfg);

@@ -72,6 +72,10 @@ pub trait GameRepo: Send + Sync {
     fn upsert_all(&self, games: &[Game]) -> Result<()>;
     /// All stored games, deleted ones included.
     fn count(&self) -> Result<u64>;
+    /// The ids of the games of a game category (commerce.md §2.1 `/game/section`), in listing order.
+    fn games_of_category(&self, game_category_id: i64) -> Result<Vec<i64>>;
+    /// The game category of a game, None when it has none.
+    fn category_of(&self, game_id: i64) -> Result<Option<i64>>;
 }
 
 /// Server regions.
@@ -185,6 +189,13 @@ pub trait AssetRepo: Send + Sync + PackageRepo {
     ) -> Result<(MonthlyClaim, Vec<FastEnterCard>)>;
     /// The user's claims, newest first (by claimed_at, then month).
     fn monthly_claims(&self, uid: i64) -> Result<Vec<MonthlyClaim>>;
+    /// Ties the user's unused exclusive (type 4) time card to a game category (commerce.md
+    /// §4.12): its minutes are then charged only for games of that category. NotFound if no such
+    /// card of this user; Conflict if it is not an unused exclusive card.
+    fn set_card_category(&self, uid: i64, card_id: i64, game_category_id: i64) -> Result<()>;
+    /// The user's usable exclusive cards (unused, unexpired at `now`, minutes left), by card id:
+    /// (card id, game category, minutes left).
+    fn exclusive_cards(&self, uid: i64, now: i64) -> Result<Vec<(i64, i64, i64)>>;
 }
 
 /// Live rooms, the hosts' blacklists and reports.
@@ -217,6 +228,9 @@ pub trait RoomRepo: Send + Sync {
     fn add_report(&self, r: &RoomReport) -> Result<i64>;
     /// The reports about a room, oldest first.
     fn reports(&self, dd_rid: i64) -> Result<Vec<RoomReport>>;
+    /// The rooms the user hosted (the bills' live record), newest first, skipping `offset`, at
+    /// most `limit`, each with the play minutes charged to its relay session; and how many.
+    fn hosted(&self, host_uid: i64, offset: u64, limit: u32) -> Result<(Vec<(RoomRecord, i64)>, u64)>;
 }
 
 /// The shop and the money path: goods and sections, wallets, orders, payment callbacks and the

@@ -306,6 +306,9 @@ pub struct GrantBody {
     minutes: Option<i64>,
     #[serde(default)]
     count: Option<i64>,
+    /// The game category of an exclusive_time_card (required for it).
+    #[serde(default)]
+    game_category_id: Option<i64>,
 }
 
 refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLoggedIn, DomainError::PhoneEmpty, DomainError::PhoneMalformed);
@@ -313,7 +316,7 @@ refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLo
 /// Dev mode only: an operator grants a player something through the same path a purchase uses.
 /// `kind`: vip, vvip, tyvip, tyschvip, daily, night, fast_enter, sub:{game} (days), card (count),
 /// play_time or paid_time (minutes), time_card, free_time_card or exclusive_time_card (minutes,
-/// days).
+/// days; the exclusive one also game_category_id).
 #[utoipa::path(request_body = GrantBody, responses((status = 200, body = Envelope<Profile>), GrantRefusals))]
 #[post("/api/dev/grant")]
 pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -> ApiResult<Profile> {
@@ -345,6 +348,10 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
                     .ok()
                     .filter(|n| (0..=100).contains(n))
                     .ok_or_else(ApiError::bad_request)?,
+            },
+            game_category_id: match body.kind.as_str() {
+                "exclusive_time_card" => positive(body.game_category_id, i64::MAX)?,
+                _ => 0,
             },
         },
         "play_time" => Grant::PlayTime {

@@ -351,7 +351,7 @@ async fn usable_time_cards_and_the_yoodo_rule() {
         let (_, g) = op
             .post(
                 "/api/dev/grant",
-                json!({"cellphone": "15600000031", "kind": kind, "minutes": minutes, "days": days}),
+                json!({"cellphone": "15600000031", "kind": kind, "minutes": minutes, "days": days, "game_category_id": 1}),
             )
             .await;
         assert_eq!(code(&g), 0, "{g}");

@@ -128,3 +128,7 @@ export type OrderRecord = Schemas['OrderRecord'];
 export type Subscription = Schemas['SubscriptionDto'];
 /** A subscription package's zone: the package and the games it unlocks. */
 export type PackageZone = Schemas['PackageZone'];
+/** An exclusive (type 4) time card: its game category and minutes left (commerce.md §4.12). */
+export type ExclusiveCard = Schemas['ExclusiveCardDto'];
+/** One hosted room of the bills' live record. */
+export type LiveRecord = Schemas['LiveRecordDto'];

@@ -72,6 +72,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="land/invite" element={<LandInvitePage />} />
             <Route path="land/invite/record" element={<InviteRecordPage />} />
             <Route path="user/mission" element={<MissionPage />} />
+            <Route path="game/section" element={<GameListPage />} />
           </Route>
         </Routes>
       </BrowserRouter>

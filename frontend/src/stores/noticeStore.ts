@@ -126,7 +126,7 @@ export class NoticeStore {
         return;
       case NotificationCode.USER_TIME_END:
         void this.root.game.refresh();
-        if (this.onPlayPage) this.root.playTime.openTimeUp(game ?? this.playPageGameId);
+        if (this.onPlayPage) this.root.playTime.openTimeUp(game ?? this.playPageGameId, data?.scienceDuration);
         else this.root.playTime.openUseUp(game);
         return;
       case NotificationCode.USER_GAME_END:

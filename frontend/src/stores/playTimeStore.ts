@@ -8,6 +8,15 @@ export const TIME_UP_SECONDS = 60;
 export const TIME_UP_TICK_MS = 500;
 export const TIME_UP_MESSAGE = '您的游戏时长已用完，游戏页面即将关闭';
 
+/**
+ * The time-up countdown in seconds (commerce.md §2.9 "a countdown of scienceDuration"): the
+ * notice's scienceDuration when it is a positive number of seconds, else TIME_UP_SECONDS.
+ */
+export function scienceSeconds(raw: unknown): number {
+  const n = Number(raw);
+  return n > 0 && n < 1e6 ? Math.ceil(n) : TIME_UP_SECONDS;
+}
+
 /** The registration gift dialog's layout: 'one', 'two' or 'three' (3 and more). */
 export type GiftLayout = 'one' | 'two' | 'three';
 
@@ -169,11 +178,11 @@ export class PlayTimeStore {
 
   // ---------------------------------------------------------------- time-up dialog
 
-  /** 130125 on the play page: the countdown of scienceDuration starts. */
-  openTimeUp(gameId: number | null): void {
+  /** 130125 on the play page: the countdown of its scienceDuration (seconds, `scienceSeconds`) starts. */
+  openTimeUp(gameId: number | null, seconds?: unknown): void {
     if (this.timeUp) return;
     this.nowMs = Date.now();
-    this.timeUp = { gameId, endsAt: this.nowMs + TIME_UP_SECONDS * 1000, confirming: false };
+    this.timeUp = { gameId, endsAt: this.nowMs + scienceSeconds(seconds) * 1000, confirming: false };
     this.closing = false;
     this.startTimer();
   }

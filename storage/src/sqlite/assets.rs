@@ -189,7 +189,7 @@ impl AssetRepo for SqliteAssets {
                 Some(_) => {}
             }
             let before = user(tx, uid)?;
-            let (free, paid) = if package {
+            let (free, paid) = if package || charge_exclusive(tx, uid, session_id, now)? {
                 (0, 0)
             } else if before.play_time_free > 0 {
                 (1, 0)
@@ -496,4 +496,77 @@ impl AssetRepo for SqliteAssets {
             claim_from_row,
         )
     }
+
+    fn set_card_category(&self, uid: i64, card_id: i64, game_category_id: i64) -> Result<()> {
+        self.db.write(|tx| {
+            let card = tx
+                .query_row(
+                    &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
+                    params![card_id, uid],
+                    card_from_row,
+                )
+                .optional()
+                .db()?
+                .ok_or(Error::NotFound)?;
+            if card.play_type != EXCLUSIVE || card.status != UNUSED {
+                return Err(Error::Conflict(format!("card {card_id} is not an unused exclusive card")));
+            }
+            tx.execute(
+                "INSERT INTO exclusive_cards (card_id, game_category_id) VALUES (?1, ?2)
+                 ON CONFLICT (card_id) DO UPDATE SET game_category_id = excluded.game_category_id",
+                params![card_id, game_category_id],
+            )
+            .db()?;
+            Ok(())
+        })
+    }
+
+    fn exclusive_cards(&self, uid: i64, now: i64) -> Result<Vec<(i64, i64, i64)>> {
+        collect(
+            &self.db.lock(),
+            "SELECT e.card_id, e.game_category_id, c.minutes - e.used_minutes
+             FROM exclusive_cards e JOIN fast_enter_cards c ON c.id = e.card_id
+             WHERE c.uid = ?1 AND c.status = ?2 AND c.expires_at > ?3 AND e.used_minutes < c.minutes
+             ORDER BY e.card_id",
+            params![uid, UNUSED, now],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+    }
+}
+
+/// Charges one minute of a game session to the user's usable exclusive card of the session's
+/// game category, if there is one (soonest expiry first): its used minutes grow by one, and the
+/// card becomes used (with its ledger entry) when none are left. True if a card paid.
+fn charge_exclusive(tx: &Connection, uid: i64, session_id: i64, now: i64) -> Result<bool> {
+    let card: Option<(i64, i64, i64)> = tx
+        .query_row(
+            "SELECT c.id, c.minutes, e.used_minutes FROM fast_enter_cards c
+             JOIN exclusive_cards e ON e.card_id = c.id
+             JOIN game_sessions s ON s.id = ?2
+             JOIN game_categories g ON g.game_id = s.game_id AND g.category_id = e.game_category_id
+             WHERE c.uid = ?1 AND c.status = ?3 AND c.play_type = ?4 AND c.expires_at > ?5
+               AND e.used_minutes < c.minutes
+             ORDER BY c.expires_at, c.id LIMIT 1",
+            params![uid, session_id, UNUSED, EXCLUSIVE, now],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+        .optional()
+        .db()?;
+    let Some((card_id, minutes, used)) = card else {
+        return Ok(false);
+    };
+    tx.execute(
+        "UPDATE exclusive_cards SET used_minutes = used_minutes + 1 WHERE card_id = ?1",
+        [card_id],
+    )
+    .db()?;
+    if used + 1 >= minutes {
+        tx.execute(
+            "UPDATE fast_enter_cards SET status = 1, used_at = ?2, used_session = ?3 WHERE id = ?1",
+            params![card_id, now, session_id],
+        )
+        .db()?;
+        ledger::append(tx, uid, &Asset::TimeCards, -1, "card_use", &format!("card:{card_id}"), now)?;
+    }
+    Ok(true)
 }

@@ -114,4 +114,30 @@ impl GameRepo for SqliteGames {
         let n: i64 = self.db.lock().query_row("SELECT COUNT(*) FROM games", [], |row| row.get(0)).db()?;
         to_u64(n)
     }
+
+    fn games_of_category(&self, game_category_id: i64) -> Result<Vec<i64>> {
+        let conn = self.db.lock();
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT g.id FROM games g JOIN game_categories c ON c.game_id = g.id
+                 WHERE c.category_id = ?1 AND g.deleted = 0 ORDER BY g.sort_order, g.id",
+            )
+            .db()?;
+        let ids = stmt
+            .query_map([game_category_id], |row| row.get(0))
+            .db()?
+            .collect::<rusqlite::Result<_>>()
+            .db()?;
+        Ok(ids)
+    }
+
+    fn category_of(&self, game_id: i64) -> Result<Option<i64>> {
+        self.db
+            .lock()
+            .query_row("SELECT category_id FROM game_categories WHERE game_id = ?1", [game_id], |row| {
+                row.get(0)
+            })
+            .optional()
+            .db()
+    }
 }

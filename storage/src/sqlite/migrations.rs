@@ -21,6 +21,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     COUPONS,
     V_PACKAGES,
     super::accounts::MIGRATION,
+    EXCLUSIVE_TIME,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
@@ -497,3 +498,20 @@ pub(crate) fn run(conn: &mut Connection) -> Result<()> {
         tx.commit().db()?;
     }
 }
+
+/// Exclusive play time (commerce.md §2.13, §4.12): a game's category, and the category and the
+/// minutes used of each exclusive (type 4) time card.
+const EXCLUSIVE_TIME: &str = "
+CREATE TABLE game_categories (
+    game_id     INTEGER PRIMARY KEY,
+    category_id INTEGER NOT NULL
+);
+CREATE INDEX game_categories_by_category ON game_categories (category_id, game_id);
+INSERT INTO game_categories (game_id, category_id) VALUES (1, 1), (2, 2), (3, 1), (4, 2);
+
+CREATE TABLE exclusive_cards (
+    card_id          INTEGER PRIMARY KEY REFERENCES fast_enter_cards (id),
+    game_category_id INTEGER NOT NULL,
+    used_minutes     INTEGER NOT NULL DEFAULT 0
+);
+";

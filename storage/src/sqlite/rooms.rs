@@ -203,6 +203,25 @@ impl RoomRepo for SqliteRooms {
         Ok((rows.collect::<rusqlite::Result<Vec<_>>>().db()?, to_u64(total)?))
     }
 
+    fn hosted(&self, host_uid: i64, offset: u64, limit: u32) -> Result<(Vec<(RoomRecord, i64)>, u64)> {
+        let conn = self.db.lock();
+        let total: i64 = conn
+            .query_row("SELECT COUNT(*) FROM rooms WHERE host_uid = ?1", [host_uid], |row| row.get(0))
+            .db()?;
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT {COLUMNS}, (SELECT COUNT(*) FROM play_charges c
+                     WHERE c.session_id = rooms.relay_session AND c.free + c.paid > 0)
+                 FROM rooms WHERE host_uid = ?1 ORDER BY created_at DESC, dd_rid DESC LIMIT ?2 OFFSET ?3"
+            ))
+            .db()?;
+        let rows = stmt
+            .query_map(params![host_uid, limit, offset], |row| Ok((from_row(row)?, row.get(17)?)))
+            .db()?;
+        Ok((rows.collect::<rusqlite::Result<Vec<_>>>().db()?, to_u64(total)?))
+    }
+
     fn add_report(&self, r: &RoomReport) -> Result<i64> {
         let conn = self.db.lock();
         conn.execute(

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { CouponActivity } from '../../api/types';
 import { yuan } from '../../lib/purchase';
+import { isMemberProduct, isVvipProduct } from '../../lib/products';
 import { useStores } from '../../stores/context';
 import { errorMessage } from '../../transport/apiError';
 import { thresholdText } from './CouponRow';
@@ -27,7 +28,8 @@ const STATUS_TEXT = ['活动未开始', '活动进行中', '活动已结束'];
 
 /** /activity/coupon?activity_id=N: the limited-time coupon activity (commerce.md §2.16, §4.13). */
 export const ActivityPage = observer(function ActivityPage() {
-  const { api, user, ui } = useStores();
+  const root = useStores();
+  const { api, user, ui } = root;
   const [params] = useSearchParams();
   const id = Number(params.get('activity_id') ?? '1') || 1;
   const [activity, setActivity] = useState<CouponActivity | null>(null);
@@ -98,6 +100,24 @@ export const ActivityPage = observer(function ActivityPage() {
             <div>
               券后¥{yuan(g.extra.coupon_price)} <s>¥{yuan(g.retail_price)}</s>
             </div>
+            <button
+              type="button"
+              className="btn btn--primary btn--sm"
+              data-testid={`activity-buy-${g.code}`}
+              onClick={() =>
+                // the purchase dialog opened on this SKU (commerce.md §2.16)
+                api.get('/api/v3/shop/goods/item', { goods_code: g.code }).then(
+                  (goods) =>
+                    root.openPurchase(isMemberProduct(goods.type) ? 'member' : 'time', {
+                      goods,
+                      category: isVvipProduct(goods.type) ? 'vvip' : 'vip',
+                    }),
+                  (e: unknown) => ui.error(errorMessage(e)),
+                )
+              }
+            >
+              立即购买
+            </button>
           </div>
         ))}
       </div>

@@ -4,6 +4,8 @@ import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, canGive, cardTexts } from '../stores/backpackStore';
 import '../backpack.css';
+import { Link } from 'react-router';
+import { exclusiveOf, exclusiveText, gameSectionPath, EXCLUSIVE_PLAY_TYPE } from '../../exclusive/exclusive';
 import { CouponItem } from '../../coupon/CouponItem';
 
 /** /user/card: the backpack (commerce.md §2.13): tabs, status filters, the cards and '使用'. */
@@ -24,6 +26,7 @@ export const BackpackPage = observer(function BackpackPage() {
     if (!loggedIn) return undefined;
     void bp.load(1);
     void bp.loadTotals();
+    void bp.loadExclusive();
     const timer = setInterval(() => bp.tick(), 1000);
     return () => clearInterval(timer);
   }, [bp, loggedIn]);
@@ -92,6 +95,7 @@ export const BackpackPage = observer(function BackpackPage() {
         {bp.items.map((c) => {
           if (c.coupon) return <CouponItem key={c.id} card={c} coupon={c.coupon} />;
           const t = cardTexts(c, bp.nowMs);
+          const ex = exclusiveOf(c, bp.exclusive);
           return (
             <li key={c.id} className={`backpack__item${c.status === 0 ? '' : ' is-done'}`} data-testid={`backpack-card-${c.id}`}>
               <div className="backpack__body">
@@ -99,6 +103,11 @@ export const BackpackPage = observer(function BackpackPage() {
                 <div className="backpack__desc">{t.description}</div>
                 <div className={`backpack__expiry${c.near_expiration && c.status === 0 ? ' is-near' : ''}`}>{t.expiry}</div>
                 <div className="backpack__source">{t.source}</div>
+                {ex && (
+                  <div className="backpack__exclusive" data-testid={`backpack-exclusive-${c.id}`}>
+                    {exclusiveText(ex)}
+                  </div>
+                )}
                 {t.gift && (
                   <div className="backpack__gift" data-testid={`backpack-gift-${c.id}`}>
                     {t.gift}
@@ -135,7 +144,13 @@ export const BackpackPage = observer(function BackpackPage() {
                   赠送
                 </button>
               )}
-              {c.status === 0 ? (
+              {c.status === 0 && c.play_type === EXCLUSIVE_PLAY_TYPE ? (
+                ex && (
+                  <Link className="btn btn--primary btn--sm" data-testid={`backpack-games-${c.id}`} to={gameSectionPath(ex.game_category_id)}>
+                    可用游戏
+                  </Link>
+                )
+              ) : c.status === 0 ? (
                 <button
                   type="button"
                   className="btn btn--primary btn--sm"

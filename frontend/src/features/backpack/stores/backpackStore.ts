@@ -1,5 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx';
-import type { BackpackCard, CardTotal } from '../../../api/types';
+import type { BackpackCard, CardTotal, ExclusiveCard } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
 import type { Api } from '../../../transport/types';
 
@@ -92,6 +92,8 @@ export class BackpackStore {
   total = 0;
   page = 1;
   totals: CardTotal | null = null;
+  /** the exclusive cards' categories and minutes left */
+  exclusive: ExclusiveCard[] = [];
   loading = false;
   error: string | null = null;
   /** the card being used */
@@ -130,6 +132,18 @@ export class BackpackStore {
   selectFilter(filter: CardFilter): Promise<void> {
     this.filter = filter;
     return this.load(1);
+  }
+
+  /** The exclusive cards' categories (they are not used here: they link to their games). */
+  async loadExclusive(): Promise<void> {
+    try {
+      const list = await this.api.get('/api/v3/user/card/exclusive');
+      runInAction(() => {
+        this.exclusive = list;
+      });
+    } catch {
+      // the exclusive cards show no link
+    }
   }
 
   async loadTotals(): Promise<void> {

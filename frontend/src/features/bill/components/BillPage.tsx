@@ -7,18 +7,20 @@ import { useStores } from '../../../stores/context';
 import { HistoryPage } from '../../user/components/HistoryPage';
 import { BillStore, orderStateText } from '../stores/billStore';
 import '../../package/package.css';
+import { LiveRecordTab } from './LiveRecordTab';
 
-/** /user/bill (index: the purchase records), /user/bill/buyRecord and /user/bill/gameRecord. */
+/** /user/bill (index: the purchase records), /user/bill/buyRecord, /user/bill/gameRecord and /user/bill/liveRecord. */
 export const BillPage = observer(function BillPage() {
   const { tab } = useParams();
   const { user, ui, api } = useStores();
   const [bill] = useState(() => new BillStore(api));
   const loggedIn = user.isLoggedIn;
   const game = tab === 'gameRecord';
+  const live = tab === 'liveRecord';
 
   useEffect(() => {
-    if (loggedIn && !game) void bill.load(1);
-  }, [bill, loggedIn, game]);
+    if (loggedIn && !game && !live) void bill.load(1);
+  }, [bill, loggedIn, game, live]);
 
   if (!user.ready) return <div className="page container" />;
   if (!loggedIn) {
@@ -34,15 +36,20 @@ export const BillPage = observer(function BillPage() {
   return (
     <div className="page container package" data-testid="bill-page">
       <nav className="package__tabs">
-        <NavLink to="/user/bill/buyRecord" className={() => `package__tab${game ? '' : ' package__tab--on'}`} data-testid="bill-tab-buy">
+        <NavLink to="/user/bill/buyRecord" className={() => `package__tab${game || live ? '' : ' package__tab--on'}`} data-testid="bill-tab-buy">
           购买记录
         </NavLink>
         <NavLink to="/user/bill/gameRecord" className={() => `package__tab${game ? ' package__tab--on' : ''}`} data-testid="bill-tab-game">
           游戏记录
         </NavLink>
+        <NavLink to="/user/bill/liveRecord" className={() => `package__tab${live ? ' package__tab--on' : ''}`} data-testid="bill-tab-live">
+          直播记录
+        </NavLink>
       </nav>
       {game ? (
         <HistoryPage />
+      ) : live ? (
+        <LiveRecordTab />
       ) : (
         <>
           {bill.error && <p className="package__empty">{bill.error}</p>}

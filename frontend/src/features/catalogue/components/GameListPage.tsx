@@ -1,12 +1,17 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { GameCard, gameDetailPath } from '../../../components/GameCard';
 import { useStores } from '../../../stores/context';
 import { Pagination } from './Pagination';
+import { GameSectionPage } from '../../exclusive/GameSectionPage';
 
-/** /game?page=&keyword= (social.md §2.8). */
-export const GameListPage = observer(function GameListPage() {
+/** /game?page=&keyword= (social.md §2.8); /game/section (the games of a category, commerce.md §2.1) shares its chunk. */
+export function GameListPage() {
+  return useLocation().pathname.endsWith('/section') ? <GameSectionPage /> : <Catalogue />;
+}
+
+const Catalogue = observer(function Catalogue() {
   const { catalogue } = useStores();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();

@@ -5,6 +5,7 @@ import { isInCar } from '../../../lib/browserCheck';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import { MemberPanel } from '../../member/components/MemberPanel';
+import { CardPanelFooter } from './CardPanelFooter';
 
 export const UserPage = observer(function UserPage() {
   const root = useStores();
@@ -44,6 +45,7 @@ export const UserPage = observer(function UserPage() {
         )}
       </div>
       <MemberPanel />
+      <CardPanelFooter />
       <div className="stats">
         <div className="stat">
           <div className="stat__label">剩余时长</div>
