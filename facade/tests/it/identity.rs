@@ -9,7 +9,7 @@ use crate::common;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 
-use common::{code, config, temp_dir, Client};
+use common::{code, config, get_text, temp_dir, Client};
 use serde_json::json;
 
 fn id_born(y: i64, m: i64, d: i64) -> String {
@@ -144,14 +144,7 @@ async fn no_name_or_id_number_in_the_database_the_logs_or_metrics() {
     assert_eq!(code(&no), 20159);
     let (_, yes) = c.post("/api/user/v1/info/idauth", json!({"real_name": name, "id_no": id})).await;
     assert_eq!(code(&yes), 0, "{yes}");
-    let metrics = awc::Client::default()
-        .get(format!("http://{addr}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .body()
-        .await
-        .unwrap();
+    let metrics = get_text(&format!("http://{addr}/metrics")).await;
     let _ = child.kill();
     let _ = child.wait();
     let mut rest = Vec::new();
@@ -160,7 +153,7 @@ async fn no_name_or_id_number_in_the_database_the_logs_or_metrics() {
     let mut places = files(&dir.join("data"));
     places.push(("server.log".into(), std::fs::read(dir.join("server.log")).unwrap()));
     places.push(("stdout".into(), [line.into_bytes(), rest].concat()));
-    places.push(("/metrics".into(), metrics.to_vec()));
+    places.push(("/metrics".into(), metrics.into_bytes()));
     let logged: usize = places
         .iter()
         .filter(|(p, _)| p == "stdout" || p == "server.log")

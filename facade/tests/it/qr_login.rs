@@ -4,14 +4,12 @@
 //! is refused with 20101. The states on paused time are `actors::passport::qr_login::tests`.
 
 use crate::common;
-use common::{code, config, temp_dir, Client};
+use common::{code, config, get_text, post_form_text, temp_dir, Client};
 use serde_json::{json, Value};
 
 /// A form post of the sandbox app's page; the page's HTML.
 async fn app(base: &str, path: &str, form: &[(&str, &str)]) -> String {
-    let mut resp = awc::Client::default().post(format!("{base}{path}")).send_form(&form).await.unwrap();
-    assert_eq!(resp.status(), 200);
-    String::from_utf8(resp.body().await.unwrap().to_vec()).unwrap()
+    post_form_text(&format!("{base}{path}"), form).await
 }
 
 async fn poll(c: &mut Client, ticket: &str) -> Value {
@@ -37,15 +35,8 @@ async fn scan_confirm_logs_the_browser_in_as_the_apps_account() {
     assert!(page.ends_with(&ticket));
 
     // the app opens the code's page and scans: the waiting poll answers 20143
-    let opened = awc::Client::default()
-        .get(format!("{base}{page}"))
-        .send()
-        .await
-        .unwrap()
-        .body()
-        .await
-        .unwrap();
-    assert!(String::from_utf8_lossy(&opened).contains("扫码登录"));
+    let opened = get_text(&format!("{base}{page}")).await;
+    assert!(opened.contains("扫码登录"));
     let waiting = {
         let mut w = Client::new(srv.addr, "qr-web");
         let t = ticket.clone();

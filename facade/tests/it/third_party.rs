@@ -4,7 +4,7 @@
 //! same identity logs straight in as that account; a spent or made-up token gets 20109.
 
 use crate::common;
-use common::{code, config, temp_dir, Client};
+use common::{code, config, post_form_text, temp_dir, Client};
 use serde_json::json;
 
 /// Agrees on the sandbox's authorize page as `openid`: the token the callback page carries.
@@ -15,16 +15,15 @@ async fn authorize(base: &str, open_type: i32, openid: &str) -> String {
         .await
         .unwrap();
     assert_eq!(page.headers().get("x-frame-options").unwrap(), "SAMEORIGIN");
-    let mut resp = awc::Client::default()
-        .post(format!("{base}/api/dev/oauth/authorize"))
-        .send_form(&[
+    let html = post_form_text(
+        &format!("{base}/api/dev/oauth/authorize"),
+        &[
             ("open_type", open_type.to_string().as_str()),
             ("openid", openid),
             ("nickname", "小明"),
-        ])
-        .await
-        .unwrap();
-    let html = String::from_utf8(resp.body().await.unwrap().to_vec()).unwrap();
+        ],
+    )
+    .await;
     let at = html.find("data-token=\"").expect("a token") + 12;
     html[at..at + html[at..].find('"').unwrap()].to_string()
 }

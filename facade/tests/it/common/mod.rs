@@ -328,3 +328,16 @@ pub fn urlencode(s: &str) -> String {
         })
         .collect()
 }
+
+/// The body of a GET of a page (HTML, `/metrics`) as text.
+pub async fn get_text(url: &str) -> String {
+    let mut resp = awc::Client::default().get(url).send().await.unwrap();
+    String::from_utf8(resp.body().limit(4 << 20).await.unwrap().to_vec()).unwrap()
+}
+
+/// The body of a form POST (the sandbox pages' forms) as text; the status must be 200.
+pub async fn post_form_text(url: &str, form: &[(&str, &str)]) -> String {
+    let mut resp = awc::Client::default().post(url).send_form(&form).await.unwrap();
+    assert_eq!(resp.status(), 200, "{url}");
+    String::from_utf8(resp.body().await.unwrap().to_vec()).unwrap()
+}

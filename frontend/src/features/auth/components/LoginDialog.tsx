@@ -2,10 +2,10 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { isInCar } from '../../../lib/browserCheck';
 import { Modal } from '../../../components/Modal';
-import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { useStores } from '../../../stores/context';
 import { LoginForm } from '../stores/loginForm';
 import { OpenType, ThirdPartyStore } from '../stores/thirdParty';
+import { PhoneCodeFields } from './PhoneCodeFields';
 import { QrLoginPanel } from './QrLoginPanel';
 import { PhoneBindDialog, QqDialog, WechatFrame } from './ThirdPartyLogin';
 
@@ -37,74 +37,40 @@ const LoginDialogBody = observer(function LoginDialogBody() {
         <WechatFrame store={third} />
       ) : (
         <>
-      <div className="tabs" role="tablist">
-        <button type="button" role="tab" aria-selected="true" className="tabs__tab is-active">
-          手机验证码登录
-        </button>
-      </div>
-      <form
-        className="login-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void form.submit();
-        }}
-      >
-        <div className="field">
-          <input
-            className={`input${form.phoneError ? ' has-error' : ''}`}
-            data-testid="login-phone"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel"
-            placeholder="请输入手机号"
-            maxLength={PHONE_MAX_LENGTH}
-            value={form.phone}
-            onChange={(e) => form.setPhone(e.target.value)}
-          />
-          {form.phoneError && (
-            <div className="field__error" data-testid="login-phone-error">
-              {form.phoneError}
-            </div>
-          )}
-        </div>
-        <div className="field field--code">
-          <div className="field__row">
-            <input
-              className={`input${form.codeError ? ' has-error' : ''}`}
-              data-testid="login-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder="请输入验证码"
-              maxLength={CODE_MAX_LENGTH}
-              value={form.code}
-              onChange={(e) => form.setCode(e.target.value)}
-            />
-            <button
-              type="button"
-              className="btn btn--outline field__send"
-              data-testid="login-send-code"
-              disabled={!form.canSend}
-              onClick={() => void form.sendCode()}
-            >
-              {form.sendLabel}
+          <div className="tabs" role="tablist">
+            <button type="button" role="tab" aria-selected="true" className="tabs__tab is-active">
+              手机验证码登录
             </button>
           </div>
-          {form.codeError && (
-            <div className="field__error" data-testid="login-code-error">
-              {form.codeError}
-            </div>
-          )}
-        </div>
-        {form.serverError && (
-          <div className="form-error" role="alert" data-testid="login-error">
-            {form.serverError}
-          </div>
-        )}
-        <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="login-submit" disabled={form.submitting}>
-          {form.submitting ? '登录中...' : '登录'}
-        </button>
-      </form>
+          <form
+            className="login-form"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void form.submit();
+            }}
+          >
+            <PhoneCodeFields
+              prefix="login"
+              phone={form.phone}
+              code={form.code}
+              onPhone={(v) => form.setPhone(v)}
+              onCode={(v) => form.setCode(v)}
+              phoneError={form.phoneError}
+              codeError={form.codeError}
+              sendLabel={form.sendLabel}
+              canSend={form.canSend}
+              onSend={() => void form.sendCode()}
+            />
+            {form.serverError && (
+              <div className="form-error" role="alert" data-testid="login-error">
+                {form.serverError}
+              </div>
+            )}
+            <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="login-submit" disabled={form.submitting}>
+              {form.submitting ? '登录中...' : '登录'}
+            </button>
+          </form>
         </>
       )}
       {/* the other login methods (§2.3): the app QR hidden on its own type, labelled for a car */}

@@ -1,9 +1,9 @@
 import { observer } from 'mobx-react-lite';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/Modal';
-import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { useStores } from '../../../stores/context';
 import { OpenType, type ThirdPartyStore } from '../stores/thirdParty';
+import { PhoneCodeFields } from './PhoneCodeFields';
 
 /** The messaging app's login (§2.3): its authorize page in a 182×182 frame. */
 export const WechatFrame = observer(function WechatFrame({ store }: { store: ThirdPartyStore }) {
@@ -56,40 +56,16 @@ export const PhoneBindDialog = observer(function PhoneBindDialog({ store }: { st
           void store.bindLogin();
         }}
       >
-        <div className="field">
-          <input
-            className="input"
-            data-testid="bind-phone"
-            type="tel"
-            inputMode="numeric"
-            placeholder="请输入手机号"
-            maxLength={PHONE_MAX_LENGTH}
-            value={store.phone}
-            onChange={(e) => store.setPhone(e.target.value)}
-          />
-        </div>
-        <div className="field field--code">
-          <div className="field__row">
-            <input
-              className="input"
-              data-testid="bind-code"
-              inputMode="numeric"
-              placeholder="请输入验证码"
-              maxLength={CODE_MAX_LENGTH}
-              value={store.code}
-              onChange={(e) => store.setCode(e.target.value)}
-            />
-            <button
-              type="button"
-              className="btn btn--outline field__send"
-              data-testid="bind-send-code"
-              disabled={user.codeCountdown > 0 || user.sendingCode}
-              onClick={() => void store.sendBindCode()}
-            >
-              {sendLabel}
-            </button>
-          </div>
-        </div>
+        <PhoneCodeFields
+          prefix="bind"
+          phone={store.phone}
+          code={store.code}
+          onPhone={(v) => store.setPhone(v)}
+          onCode={(v) => store.setCode(v)}
+          sendLabel={sendLabel}
+          canSend={user.codeCountdown === 0 && !user.sendingCode}
+          onSend={() => void store.sendBindCode()}
+        />
         {store.error && (
           <div className="form-error" role="alert" data-testid="bind-error">
             {store.error}
