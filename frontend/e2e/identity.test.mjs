@@ -2,7 +2,8 @@
 // must certify before a first game when the pre-check says DENY (the form's rules as warnings,
 // then '实名认证成功' and the start goes on); a certified minor plays in Friday's 20:00–21:00
 // window (the platform's clock set by the config), is told a minute before 21:00 and the game
-// ends at 21:00; the next start is refused with the alert and its remark.
+// ends at 21:00; the next start is refused with the alert and its remark. /children shows youth
+// mode on for the minor, off for the adult.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configToml, newPlayer, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
@@ -59,6 +60,9 @@ test('certification before a first game: the form rules, then 实名认证成功
     await dialog.waitFor({ state: 'detached' });
     // the start goes on: the node dialog
     await page.getByTestId('node-dialog').waitFor();
+    // an adult: youth mode off on the minors' page
+    await page.goto(`${base}/children`);
+    await page.getByTestId('youth-mode').filter({ hasText: '青少年模式：未开启' }).waitFor();
   });
 });
 
@@ -81,6 +85,9 @@ test('a minor plays in the window, is told before 21:00 and cut at 21:00; the ne
     const body = await res.json();
     assert.equal(body.code, 0, JSON.stringify(body));
     assert.equal(body.data.idauth.minor, true);
+    await page.goto(`${base}/children`);
+    await page.getByTestId('youth-mode').filter({ hasText: '青少年模式：已开启' }).waitFor();
+    assert.match(await page.getByTestId('children-page').innerText(), /周五、周六、周日和法定节假日的20时至21时/);
 
     await openGameDetail(page);
     await startOnNode(page, 1);
