@@ -52,6 +52,10 @@ pub struct ServerConfig {
     /// address it is counted as. Empty (the default): the connection's peer counts.
     #[serde(default)]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The customer service's address (`social/kf`'s `kfUrl`, core-platform.md §7.6): the
+    /// service centre's '联系客服' opens it.
+    #[serde(default = "default_service_url")]
+    pub service_url: String,
     /// Where the page may connect besides the site (CSP `connect-src` sources): the game hosts'
     /// stream endpoints and latency probes, which browsers reach directly. The default allows
     /// hosts on this machine at any port.
@@ -96,6 +100,9 @@ fn default_site_origins() -> Vec<String> {
     ]
     .map(String::from)
     .to_vec()
+}
+fn default_service_url() -> String {
+    "mailto:kefu@yoo.example.com".into()
 }
 fn default_body_timeout() -> u64 {
     10

@@ -52,6 +52,8 @@ pub struct AppState {
     pub frontend_dir: PathBuf,
     /// Site origins, cookie flags, the CSP, the body deadline.
     pub security: security::Policy,
+    /// The customer service's address (`social/kf`).
+    pub service_url: String,
 }
 
 /// A started server.
@@ -91,6 +93,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
             std::time::Duration::from_secs(config.body_timeout_secs.max(1)),
         )
         .with_trusted_proxies(config.trusted_proxies.clone()),
+        service_url: config.service_url.clone(),
     });
     let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
     let server = HttpServer::new(move || {
@@ -278,6 +281,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::qr_login::routes(cfg);
     routes::third_party::routes(cfg);
     routes::identity::routes(cfg);
+    cfg.service(routes::catalogue::service);
 }
 
 impl proto::Notification {

@@ -141,6 +141,7 @@ test('third-party login: the messaging app authorizes, the phone bind logs in; t
     await wechatAuthorize(page, 'wx-e2e');
     bind = page.getByTestId('phone-bind-dialog');
     assert.match(await bind.innerText(), /为保障您的账户安全，请绑定手机号[\s\S]*无法绑定？[\s\S]*问题反馈/);
+    assert.equal(await bind.getByRole('link', { name: '无法绑定？' }).getAttribute('href'), '/service');
     await bind.getByTestId('bind-phone').fill('13900000603');
     await bind.getByTestId('bind-send-code').click();
     await bind.getByTestId('bind-send-code').filter({ hasText: /\d+s后重新获取/ }).waitFor();
@@ -155,5 +156,10 @@ test('third-party login: the messaging app authorizes, the phone bind logs in; t
     await wechatAuthorize(other, 'wx-e2e');
     await other.getByTestId('header-nickname').filter({ hasText: '玩家0603' }).waitFor();
     assert.equal(await other.getByTestId('phone-bind-dialog').count(), 0);
+
+    // the service centre the bind dialog's links lead to: the configured customer service
+    await other.goto(`${base}/service`);
+    await other.getByTestId('service-page').filter({ hasText: '客服中心' }).waitFor();
+    assert.match(await other.getByTestId('service-kf').getAttribute('href'), /^mailto:|^https?:/);
   });
 });

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use actix_web::{get, post, web};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::MaybeCaller;
@@ -125,4 +125,20 @@ pub async fn config_list(
 #[get("/api/japi/yoo/game/queueRules")]
 pub async fn queue_rules() -> ApiResult<QueueRules> {
     Ok(ok(dto::queue_rules()))
+}
+
+/// The customer service's address (core-platform.md §7.6).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Service {
+    pub kf_url: String,
+}
+
+/// The customer service's address (`[service_url]` of the configuration).
+#[utoipa::path(responses((status = 200, body = Envelope<Service>)))]
+#[post("/api/japi/social/kf")]
+pub async fn service(state: web::Data<AppState>) -> ApiResult<Service> {
+    Ok(ok(Service {
+        kf_url: state.service_url.clone(),
+    }))
 }

@@ -402,3 +402,23 @@ async fn production_mode_refuses_without_real_providers() {
     cfg.mode = facade::config::Mode::Production;
     assert!(facade::start(cfg).await.is_err());
 }
+
+/// core-platform.md §7.6: `social/kf` answers the configured customer service address, to guests
+/// too.
+#[actix_rt::test]
+async fn the_customer_service_address_is_the_configured_one() {
+    let dir = temp_dir("kf");
+    let mut cfg = config(&dir, 1, 60);
+    cfg.service_url = "https://kefu.example.com/chat".into();
+    let srv = facade::start(cfg).await.unwrap();
+    let (_, r) = Client::new(srv.addr, "guest")
+        .post("/api/japi/social/kf", serde_json::json!({}))
+        .await;
+    assert_eq!(
+        (code(&r), r["data"]["kfUrl"].as_str()),
+        (0, Some("https://kefu.example.com/chat")),
+        "{r}"
+    );
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -28,6 +28,7 @@ const LandInvitePage = lazyPage(() => import('../features/activity/components/In
 const MissionPage = lazyPage(() => import('../features/mission/components/MissionPage'), 'MissionPage');
 const PackagePage = lazyPage(() => import('../features/package/components/PackagePage'), 'PackagePage');
 const BillPage = lazyPage(() => import('../features/bill/components/BillPage'), 'BillPage');
+const ServicePage = lazyPage(() => import('../features/help/components/ServicePage'), 'ServicePage');
 const ChildrenPage = lazyPage(() => import('../features/identity/components/ChildrenPage'), 'ChildrenPage');
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
 const SubscriptionZonePage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionZonePage');
@@ -60,6 +61,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/member/:tier" element={<MemberPage />} />
             <Route path="user/package" element={<PackagePage />} />
             <Route path="children" element={<ChildrenPage />} />
+            <Route path="service" element={<ServicePage />} />
             <Route path="user/bill" element={<BillPage />} />
             <Route path="user/bill/:tab" element={<BillPage />} />
             <Route path="user/subscription" element={<SubscriptionPage />} />
