@@ -639,7 +639,10 @@ impl Platform {
     pub async fn granted(&self, uid: i64, grants: &[GoodsGrant]) -> DomainResult<()> {
         use crate::view::Changed;
         self.ctx.bus.publish(&uid, &Push::Changed(Changed::Balance));
-        if grants.iter().any(|g| matches!(g, GoodsGrant::Entitlement { .. })) {
+        if grants
+            .iter()
+            .any(|g| matches!(g, GoodsGrant::Entitlement { .. } | GoodsGrant::Upgrade { .. }))
+        {
             self.ctx.bus.publish(&uid, &Push::Changed(Changed::MemberInfo));
         }
         if grants.iter().any(|g| matches!(g, GoodsGrant::PlayTime { .. })) {

@@ -194,12 +194,13 @@ impl Platform {
     }
 
     /// [`Platform::submit`], with a minor's confirmation of the charge reminder (`confirm=1`).
-    pub async fn submit_confirmed(&self, uid: i64, p: Purchase, confirmed: bool) -> DomainResult<Submitted> {
+    pub async fn submit_confirmed(&self, uid: i64, mut p: Purchase, confirmed: bool) -> DomainResult<Submitted> {
         if !(1..=100).contains(&p.count) {
             return Err(DomainError::BadQuantity);
         }
         let item = self.goods_item(p.goods_code.clone(), Some(p.goods_id)).await?;
         let goods = item.goods;
+        p.count = self.purchase_count(Some(uid), &goods, p.count).await?;
         if !Platform::pay_methods(&goods).contains(&p.pay_method) || p.pay_method == PayMethod::Bank {
             // Bank transfer is the coupon groups' alone (§4.2).
             return Err(DomainError::PayMethodUnavailable);
@@ -294,9 +295,7 @@ impl Platform {
     /// The price of `count` of a goods for a buyer (a guest: no privilege, no first period),
     /// by §4.5 before coupons (`coupon_quote` applies one).
     pub async fn quote(&self, uid: Option<i64>, goods: &storage::Goods, count: i64) -> DomainResult<pricing::Price> {
-        if !(1..=100).contains(&count) {
-            return Err(DomainError::BadQuantity);
-        }
+        let count = self.purchase_count(uid, goods, count).await?;
         let (member_privilege, first_period) = match uid {
             None => (false, false),
             Some(uid) => {
@@ -322,6 +321,30 @@ impl Platform {
             group_total: None,
         })
         .ok_or(DomainError::BadQuantity)
+    }
+
+    /// How many units a purchase buys: the count asked (1–100), except for an upgrade, which
+    /// buys one unit per day left of the membership upgraded (commerce.md §2.5 "upgrade view"),
+    /// refused when there is nothing to upgrade.
+    pub async fn purchase_count(&self, uid: Option<i64>, goods: &storage::Goods, asked: i64) -> DomainResult<i64> {
+        if let GoodsGrant::Upgrade { from, to, .. } = &goods.grant {
+            let uid = uid.ok_or(DomainError::NotUpgradable)?;
+            let quote = self.upgrade_quote(uid).await?.ok_or(DomainError::NotUpgradable)?;
+            if quote.from != from || quote.to != to {
+                return Err(DomainError::NotUpgradable);
+            }
+            return Ok(quote.up_days);
+        }
+        if !(1..=100).contains(&asked) {
+            return Err(DomainError::BadQuantity);
+        }
+        Ok(asked)
+    }
+
+    /// The upgrade the player may buy now, if any (commerce.md §2.4's banner).
+    pub async fn upgrade_quote(&self, uid: i64) -> DomainResult<Option<crate::commerce::member::UpgradeQuote>> {
+        let holdings = self.holdings(uid).await?;
+        Ok(crate::commerce::member::upgrade_quote(&holdings, self.ctx.clock.now_ms()))
     }
 
     /// The caller's order, or UnknownOrder.

@@ -45,6 +45,8 @@ fn base() -> OpenApi {
                 // frame's value
                 .schema_from::<crate::envelope::Forbidden>()
                 .schema_from::<crate::envelope::BanData>()
+                // the common config's member_expire, a JSON string of a list of these
+                .schema_from::<crate::routes::member::MemberExpire>()
                 .build(),
         ))
         .build()

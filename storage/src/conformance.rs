@@ -1724,6 +1724,36 @@ pub fn commerce(store: &Store) {
         )
         .expect("grant");
     assert_eq!(store.commerce.wallet(alice).expect("wallet").yoodo, 7);
+    // An upgrade takes days from the end of a running membership and gives them to another;
+    // one that has ended gives them all the same, taking nothing; the ledger follows both.
+    let day = 24 * 3600 * 1000;
+    let ends = |kind: &str| {
+        store
+            .assets
+            .entitlements(alice, 6_000)
+            .expect("entitlements")
+            .into_iter()
+            .find(|e| e.kind == kind)
+            .map(|e| e.expires_at)
+    };
+    store
+        .commerce
+        .grant(alice, &[GoodsGrant::from_parts("vip", 10)], "grant", "", 6_000)
+        .expect("vip");
+    let (vip, vvip) = (ends("vip").expect("vip"), ends("vvip").expect("vvip"));
+    let upgrade = GoodsGrant::from_parts("upgrade:vip:vvip", 3);
+    store
+        .commerce
+        .grant(alice, &[upgrade.clone()], "order", "U1", 6_000)
+        .expect("upgrade");
+    assert_eq!((ends("vip"), ends("vvip")), (Some(vip - 3 * day), Some(vvip + 3 * day)));
+    store
+        .commerce
+        .grant(alice, &[GoodsGrant::from_parts("upgrade:vip:vvip", 30)], "order", "U2", 6_000)
+        .expect("upgrade past the end");
+    assert_eq!(ends("vip"), None, "cut back to now: ended");
+    assert_eq!(ends("vvip"), Some(vvip + 33 * day));
+    assert!(ledger_matches(store, alice), "the ledger follows the upgrade");
     assert_eq!(
         store.commerce.grant(i64::MAX, &[GoodsGrant::Yoodo { amount: 1 }], "grant", "", 1),
         Err(Error::NotFound)

@@ -415,7 +415,13 @@ pub enum GoodsGrant {
     Yoodo { amount: i64 },
     /// Fast-entry cards, valid 30 days.
     Cards { count: i64 },
+    /// An upgrade: `days` days taken from the end of the entitlement `from` (while it runs) and
+    /// added to `to` (vip → vvip, commerce.md §2.4, §2.5).
+    Upgrade { from: String, to: String, days: i64 },
 }
+
+/// How an upgrade's grant kind is stored: `upgrade:{from}:{to}`.
+const UPGRADE_PREFIX: &str = "upgrade:";
 
 impl GoodsGrant {
     /// (kind, amount) as stored: the entitlement kind or `play_time`, `coins`, `yoodo`, `cards`.
@@ -426,6 +432,7 @@ impl GoodsGrant {
             GoodsGrant::Coins { amount } => ("coins".into(), *amount),
             GoodsGrant::Yoodo { amount } => ("yoodo".into(), *amount),
             GoodsGrant::Cards { count } => ("cards".into(), *count),
+            GoodsGrant::Upgrade { from, to, days } => (format!("{UPGRADE_PREFIX}{from}:{to}"), *days),
         }
     }
 
@@ -435,9 +442,16 @@ impl GoodsGrant {
             "coins" => GoodsGrant::Coins { amount },
             "yoodo" => GoodsGrant::Yoodo { amount },
             "cards" => GoodsGrant::Cards { count: amount },
-            kind => GoodsGrant::Entitlement {
-                kind: kind.to_owned(),
-                days: amount,
+            kind => match kind.strip_prefix(UPGRADE_PREFIX).and_then(|k| k.split_once(':')) {
+                Some((from, to)) => GoodsGrant::Upgrade {
+                    from: from.to_owned(),
+                    to: to.to_owned(),
+                    days: amount,
+                },
+                None => GoodsGrant::Entitlement {
+                    kind: kind.to_owned(),
+                    days: amount,
+                },
             },
         }
     }

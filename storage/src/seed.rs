@@ -155,6 +155,19 @@ fn goods(id: i64, code: &str, goods_type: i32, title: &str, face: &str, retail: 
 fn minutes(minutes: i64) -> GoodsGrant {
     GoodsGrant::PlayTime { minutes }
 }
+/// The vip → vvip upgrade's goods (commerce.md §2.4: fetched by this code with good_id 0).
+pub const UPGRADE_CODE: &str = "vip2vvip";
+/// fen a day of the upgrade: the 1-month vvip's price less the vip's, over its 31 days (rounded up).
+pub const UPGRADE_DAY_PRICE: i64 = (4500 - 2500 + 30) / 31;
+
+fn upgrade_day() -> GoodsGrant {
+    GoodsGrant::Upgrade {
+        from: "vip".to_owned(),
+        to: "vvip".to_owned(),
+        days: 1,
+    }
+}
+
 fn days(kind: &str, days: i64) -> GoodsGrant {
     GoodsGrant::Entitlement {
         kind: kind.to_owned(),
@@ -233,7 +246,8 @@ pub fn shop() -> (Vec<Goods>, Vec<(String, i64, i32)>) {
         goods(161, "hangup_50", 12, "挂机悠豆50", "50悠豆", 500, GoodsGrant::Yoodo { amount: 50 }, "挂机模式消耗悠豆"),
         goods(162, "hangup_200", 12, "挂机悠豆200", "200悠豆", 2000, GoodsGrant::Yoodo { amount: 200 }, "挂机模式消耗悠豆"),
         // The upgrade (VIP_UPGRADE 21).
-        goods(201, "vip2vvip_31d", 21, "VIP升级VVIP", "31天", 2000, days("vvip", 31), "补差价升级为VVIP会员"),
+        // One day of the vip left turned into vvip; bought as many times as days are left.
+        goods(201, UPGRADE_CODE, 21, "VIP升级VVIP", "1天", UPGRADE_DAY_PRICE, upgrade_day(), "补差价将剩余VIP天数升级为VVIP会员"),
         // Packages (DAILY_PACKAGE 27, NIGHT_PACKAGE 22).
         Goods { face_value: 1, member_price: 500, ..goods(211, "daily_1d", 27, "日卡畅玩1天", "1天", 600, days("daily", 1), "每日08:00-24:00不限时长畅玩") },
         Goods { face_value: 7, crossed_price: 4200, ..goods(212, "daily_7d", 27, "日卡畅玩7天", "7天", 3000, days("daily", 7), "每日08:00-24:00不限时长畅玩") },

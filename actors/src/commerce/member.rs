@@ -95,6 +95,63 @@ pub fn days_since_expiry(expired_at: i64, now_ms: i64) -> i64 {
     ((now_ms - expired_at).max(0)) / DAY_MS
 }
 
+/// What a member may upgrade now (commerce.md §2.4, §2.5 "upgrade view"): the days of the
+/// membership `from` in use that turn into `to`, day for day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpgradeQuote {
+    pub from: &'static str,
+    pub to: &'static str,
+    /// Whole days left of `from`, rounded up: what is bought (one goods unit a day).
+    pub up_days: i64,
+}
+
+/// The upgrade a player may buy at `now_ms`: a vip in use (not vvip, not a carrier membership)
+/// with time left becomes vvip for its days left. None otherwise.
+pub fn upgrade_quote(h: &Holdings, now_ms: i64) -> Option<UpgradeQuote> {
+    if h.member_type() != Some("vip") {
+        return None;
+    }
+    let ends = h.member_entitlements().filter(|e| e.kind == "vip").map(|e| e.expires_at).max()?;
+    let up_days = days_to_expiry(ends, now_ms);
+    (up_days >= 1).then_some(UpgradeQuote {
+        from: "vip",
+        to: "vvip",
+        up_days,
+    })
+}
+
+/// The member expiry popup of a membership that ends soon (commerce.md §2.8, §4.7).
+pub const EXPIRE_NEAR: i32 = 4;
+/// The member expiry popup of a membership that has ended.
+pub const EXPIRE_LAPSED: i32 = 8;
+
+/// One member expiry popup of `common_config.member_expire` (commerce.md §3, §4.7): shown when
+/// the days to (type 4) or since (type 8) the end of the membership are one of `day_step`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpiryPopup {
+    pub expire_type: i32,
+    pub day_step: &'static [i64],
+    pub message: &'static str,
+    pub privilege_hint: &'static str,
+}
+
+/// The popups the platform runs: a week, three days, the day before and the last day of a
+/// membership; the day after it ended, then three, seven, fifteen and thirty days after.
+pub const EXPIRY_POPUPS: [ExpiryPopup; 2] = [
+    ExpiryPopup {
+        expire_type: EXPIRE_NEAR,
+        day_step: &[7, 3, 1, 0],
+        message: "会员到期后，专属时长、会员通道等特权将无法使用",
+        privilege_hint: "续费会员，特权不中断",
+    },
+    ExpiryPopup {
+        expire_type: EXPIRE_LAPSED,
+        day_step: &[1, 3, 7, 15, 30],
+        message: "开通会员，立即恢复专属时长、会员通道等特权",
+        privilege_hint: "重新开通，特权立即恢复",
+    },
+];
+
 /// A cell of the privilege table: a yes/no, or a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cell {
@@ -262,5 +319,39 @@ mod tests {
         assert!(VIP_KEYS.iter().all(|k| VVIP_KEYS.contains(k)));
         assert!(PRIVILEGES.iter().all(|r| r.normal != Flag(true)), "non-members get none");
         assert!(PRIVILEGES.iter().any(|r| r.code == "transform" && r.gray));
+    }
+
+    #[test]
+    fn upgrade_quotes_a_vip_in_use_by_its_days_left() {
+        let held = |kinds: &[(&str, i64)]| Holdings {
+            entitlements: kinds
+                .iter()
+                .map(|(k, ends)| Entitlement {
+                    uid: 1,
+                    kind: (*k).to_owned(),
+                    starts_at: 0,
+                    expires_at: *ends,
+                })
+                .collect(),
+            play_time_free: 0,
+            play_time_paid: 0,
+            cards: 0,
+        };
+        let now = MIDNIGHT_CST + 10 * HOUR_MS;
+        let q = upgrade_quote(&held(&[("vip", now + 2 * DAY_MS + HOUR_MS)]), now).unwrap();
+        assert_eq!((q.from, q.to, q.up_days), ("vip", "vvip", 3), "2 days and an hour: 3 days bought");
+        assert_eq!(upgrade_quote(&held(&[("vip", now + 1)]), now).map(|q| q.up_days), Some(1));
+        assert_eq!(
+            upgrade_quote(&held(&[("vip", now + DAY_MS), ("daily", now + 9 * DAY_MS)]), now).map(|q| q.up_days),
+            Some(1)
+        );
+        assert_eq!(
+            upgrade_quote(&held(&[("vvip", now + DAY_MS), ("vip", now + 9 * DAY_MS)]), now),
+            None,
+            "vvip in use"
+        );
+        assert_eq!(upgrade_quote(&held(&[("tyvip", now + DAY_MS)]), now), None, "a carrier membership");
+        assert_eq!(upgrade_quote(&held(&[]), now), None);
+        assert_eq!(upgrade_quote(&held(&[("vip", now)]), now), None, "no time left");
     }
 }

@@ -135,34 +135,104 @@ pub async fn card_total(state: web::Data<AppState>, caller: Caller) -> ApiResult
     }))
 }
 
+/// One item of the card notice (commerce.md §3 "Card notice"): a card or a coupon.
+#[derive(Serialize, ToSchema, Clone)]
+pub struct NoticeItem {
+    pub id: i64,
+    /// 1 card, 3 coupon.
+    pub card_type: i32,
+    pub name: String,
+    /// What it is worth: '120分钟', '1小时', '满30.00元减5.00元'.
+    pub face_value_txt: String,
+    /// ms
+    pub expires_at: i64,
+    pub near_expiration: bool,
+}
+
+impl NoticeItem {
+    fn of(card_type: i32, face_value_txt: String, c: Card) -> NoticeItem {
+        NoticeItem {
+            id: c.id,
+            card_type,
+            name: c.goods_title,
+            face_value_txt,
+            expires_at: c.expires_at,
+            near_expiration: c.near_expiration,
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct CardNotice {
-    /// Unused cards received in the last 3 days, newest first.
-    pub newest_list: Vec<Card>,
-    /// Unused cards expiring within 3 days, soonest first.
-    pub near_exp_list: Vec<Card>,
+    /// Unused cards and coupons received in the last 3 days, newest first.
+    pub newest_list: Vec<NoticeItem>,
+    /// Unused cards and coupons expiring within 3 days, soonest first.
+    pub near_exp_list: Vec<NoticeItem>,
+    /// Server seconds.
     pub ts: i64,
 }
 
-refusals!(CardNoticeRefusals: common::logged_in());
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NoticeQuery {
+    /// 1 for a new user (the registration gifts), else absent.
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+}
 
-/// What the backpack's badge tells: new cards and cards about to expire.
-#[utoipa::path(responses((status = 200, body = Envelope<CardNotice>), CardNoticeRefusals))]
+refusals!(CardNoticeRefusals: common::input(), common::logged_in());
+
+/// A card's worth: its play time, or one fast-entry card.
+fn card_worth(c: &Card) -> String {
+    match c.minutes {
+        m if m > 0 && m % 60 == 0 => format!("{}小时", m / 60),
+        m if m > 0 => format!("{m}分钟"),
+        _ => "1张".to_owned(),
+    }
+}
+
+/// A coupon's worth: '满{min}元减{face}元', or '减{face}元' without a threshold.
+fn coupon_worth(c: &super::coupons::CouponDto) -> String {
+    let off = actors::commerce::pricing::yuan(c.face_value);
+    if c.min_order_money > 0 {
+        format!("满{}元减{off}元", actors::commerce::pricing::yuan(c.min_order_money))
+    } else {
+        format!("减{off}元")
+    }
+}
+
+/// What the system popup chain tells after a login (commerce.md §2.8, §4.7): the cards and
+/// coupons received lately (the new user's registration gifts among them) and those about to
+/// expire.
+#[utoipa::path(params(NoticeQuery), responses((status = 200, body = Envelope<CardNotice>), CardNoticeRefusals))]
 #[get("/api/v3/user/card/notice")]
-pub async fn card_notice(state: web::Data<AppState>, caller: Caller) -> ApiResult<CardNotice> {
-    let (cards, now) = state.platform.backpack(caller.0.uid).await?;
+pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Query<NoticeQuery>) -> ApiResult<CardNotice> {
+    query_int(&q.kind, 0, 0..=1)?;
+    let uid = caller.0.uid;
+    let (cards, now) = state.platform.backpack(uid).await?;
+    let (coupons, _) = state.platform.my_coupons(uid).await?;
     let recent = now - actors::holdings::NEAR_EXPIRY_MS;
-    let newest_list = cards
+    // (received, item) of every unused holding
+    let mut unused: Vec<(i64, NoticeItem)> = cards
         .iter()
-        .filter(|c| c.created_at >= recent)
-        .map(|c| dto::card_at(c, now))
-        .filter(|c| c.status == 0)
+        .map(|c| (c.created_at, dto::card_at(c, now)))
+        .filter(|(_, c)| c.status == 0)
+        .map(|(at, c)| (at, NoticeItem::of(1, card_worth(&c), c)))
         .collect();
-    let mut near_exp_list: Vec<Card> = cards.iter().map(|c| dto::card_at(c, now)).filter(|c| c.near_expiration).collect();
-    near_exp_list.sort_by_key(|c| (c.expires_at, c.id));
+    unused.extend(
+        coupons
+            .iter()
+            .map(|c| (c.created_at, super::coupons::coupon_dto(c, 1, now)))
+            .filter(|(_, c)| c.status == 0)
+            .map(|(at, c)| (at, NoticeItem::of(3, coupon_worth(&c), dto::coupon_card(c)))),
+    );
+    let mut near: Vec<_> = unused.iter().filter(|(_, i)| i.near_expiration).cloned().collect();
+    near.sort_by_key(|(_, i)| (i.expires_at, i.id));
+    let mut newest: Vec<_> = unused.into_iter().filter(|(at, _)| *at >= recent).collect();
+    newest.sort_by_key(|(at, i)| (std::cmp::Reverse(*at), std::cmp::Reverse(i.id)));
     Ok(ok(CardNotice {
-        newest_list,
-        near_exp_list,
+        newest_list: newest.into_iter().map(|(_, i)| i).collect(),
+        near_exp_list: near.into_iter().map(|(_, i)| i).collect(),
         ts: ts(),
     }))
 }

@@ -104,6 +104,7 @@ pub async fn config_list(
             ("show_game_start_guide", "0".into()),
             ("game_start_guide_max_delay", "200".into()),
             ("game_node_delay_factor", "1".into()),
+            ("member_expire", super::member::member_expire_json()),
         ],
         "wx_sort_entry" => vec![
             ("web", "0".into()),

@@ -114,6 +114,23 @@ pub struct GoodsDto {
     pub grant: GrantDto,
     /// The pay methods this goods may be paid with.
     pub pay_types: Vec<PayTypeDto>,
+    /// An upgrade (commerce.md §2.5 "upgrade view"), read by a caller who may buy it: what it
+    /// upgrades and how many days of it are left, and what it becomes (null otherwise). `price`
+    /// is one day's; the purchase buys `up_days` of them.
+    pub up: Option<UpgradeView>,
+}
+
+/// '{up_from}剩余{up_days}天', '可享{unit_price}元/天升级{up_to}'.
+#[derive(Serialize, ToSchema)]
+pub struct UpgradeView {
+    /// The membership upgraded (vip).
+    pub up_from: String,
+    /// What it becomes (vvip).
+    pub up_to: String,
+    /// Whole days left of `up_from`, rounded up.
+    pub up_days: i64,
+    /// fen a day.
+    pub unit_price: i64,
 }
 
 fn month_price(g: &storage::Goods) -> i64 {
@@ -173,6 +190,7 @@ pub(crate) fn goods_dto(item: &GoodsItem) -> GoodsDto {
             .filter(|m| *m != PayMethod::Bank)
             .map(pay_type)
             .collect(),
+        up: None,
     }
 }
 
@@ -249,16 +267,29 @@ pub struct ItemQuery {
     good_id: Option<Id>,
 }
 
-refusals!(ItemRefusals: common::input(), common::maybe_logged_in(), common::internal(), DomainError::UnknownGoods);
+refusals!(ItemRefusals: common::input(), common::maybe_logged_in(), common::internal(), DomainError::UnknownGoods,
+    DomainError::NotUpgradable);
 
 /// One goods by `goods_code` (or `good_id`), with its duration options.
 #[utoipa::path(params(ItemQuery), responses((status = 200, body = Envelope<GoodsDto>), ItemRefusals))]
 #[get("/api/v3/shop/goods/item")]
 pub async fn goods_item(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<ItemQuery>) -> ApiResult<GoodsDto> {
     let item = state.platform.goods_item(q.goods_code.clone(), q.good_id.map(|i| i.0)).await?;
-    let prices = state.platform.unit_prices(caller.0.as_ref().map(|c| c.uid), &[&item.goods]).await?;
+    let uid = caller.0.as_ref().map(|c| c.uid);
+    let prices = state.platform.unit_prices(uid, &[&item.goods]).await?;
+    let price = prices.first().copied().unwrap_or(item.goods.retail_price);
+    let up = match &item.goods.grant {
+        storage::GoodsGrant::Upgrade { from, to, .. } => Some(UpgradeView {
+            up_from: from.clone(),
+            up_to: to.clone(),
+            up_days: state.platform.purchase_count(uid, &item.goods, 1).await?,
+            unit_price: price,
+        }),
+        _ => None,
+    };
     Ok(ok(GoodsDto {
-        price: prices.first().copied().unwrap_or(item.goods.retail_price),
+        price,
+        up,
         ..goods_dto(&item)
     }))
 }
@@ -300,7 +331,8 @@ pub struct CouponSummary {
 pub use super::coupons::CouponDto;
 
 refusals!(CouponCheckRefusals: common::input(), common::maybe_logged_in(), common::internal(), DomainError::UnknownGoods,
-    DomainError::BadQuantity, DomainError::CouponUnusable, DomainError::CouponThreshold, DomainError::CouponNotApplicable);
+    DomainError::BadQuantity, DomainError::CouponUnusable, DomainError::CouponThreshold, DomainError::CouponNotApplicable,
+    DomainError::NotUpgradable);
 
 /// The price of a purchase as the submit will charge it (§4.5: the coupon price, the first
 /// price of an auto-renew goods, the member price for members), with the coupon `coupon_id`
@@ -448,7 +480,8 @@ fn idempotency_key(req: &HttpRequest, uid: i64, body: &SubmitBody, now_ms: i64) 
 refusals!(SubmitRefusals: common::input(), common::logged_in(), common::internal(), DomainError::UnknownGoods,
     DomainError::BadQuantity, DomainError::PayMethodUnavailable, DomainError::CouponUnusable, DomainError::InsufficientCoins,
     DomainError::OrderClosed, DomainError::CouponThreshold, DomainError::CouponNotApplicable,
-    DomainError::MinorChargeRefused(actors::identity::minors::CHARGE_UNDER_8), DomainError::MinorChargeConfirm);
+    DomainError::MinorChargeRefused(actors::identity::minors::CHARGE_UNDER_8), DomainError::MinorChargeConfirm,
+    DomainError::NotUpgradable);
 
 /// Submits a purchase: one order per idempotency key. Paid with coins (`yunyoubi`) it is
 /// fulfilled at once (`exchanged`); otherwise it waits for its payment (`qrcode/generate`).

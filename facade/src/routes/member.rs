@@ -21,6 +21,16 @@ pub struct MemberInfoView {
     /// ms, server time.
     #[serde(rename = "systemTime")]
     pub system_time: i64,
+    /// The upgrade the caller may buy now (the card panel's banner, commerce.md §2.4), or null.
+    pub upgrade: Option<UpgradeInfo>,
+}
+
+/// commerce.md §3 "Upgrade info": the goods code the banner fetches (with good_id 0).
+#[derive(Serialize, ToSchema)]
+pub struct UpgradeInfo {
+    pub code: &'static str,
+    /// Whole days of the membership in use that the upgrade turns into the better one.
+    pub up_days: i64,
 }
 
 refusals!(MemberInfoRefusals: common::logged_in(), common::internal());
@@ -30,6 +40,10 @@ refusals!(MemberInfoRefusals: common::logged_in(), common::internal());
 #[get("/api/v3/user/member/info")]
 pub async fn member_info(state: web::Data<AppState>, caller: Caller) -> ApiResult<MemberInfoView> {
     let (holdings, lapsed, now) = state.platform.member_info(caller.0.uid).await?;
+    let upgrade = rules::upgrade_quote(&holdings, now).map(|q| UpgradeInfo {
+        code: storage::seed::UPGRADE_CODE,
+        up_days: q.up_days,
+    });
     Ok(ok(MemberInfoView {
         member_info: dto::member_info(&holdings, now),
         previous_info: lapsed
@@ -40,7 +54,35 @@ pub async fn member_info(state: web::Data<AppState>, caller: Caller) -> ApiResul
             })
             .collect(),
         system_time: now,
+        upgrade,
     }))
+}
+
+/// One member expiry popup (commerce.md §3 "Member expiry config"): the common config's
+/// `member_expire` is a JSON string of a list of these.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberExpire {
+    /// 4 near expiry, 8 expired.
+    pub expire_type: i32,
+    /// The days to (type 4) or since (type 8) the end on which the popup shows.
+    pub day_step: &'static [i64],
+    pub message: &'static str,
+    pub privilege_hint: &'static str,
+}
+
+/// The common config's `member_expire` value.
+pub fn member_expire_json() -> String {
+    let list: Vec<MemberExpire> = rules::EXPIRY_POPUPS
+        .iter()
+        .map(|p| MemberExpire {
+            expire_type: p.expire_type,
+            day_step: p.day_step,
+            message: p.message,
+            privilege_hint: p.privilege_hint,
+        })
+        .collect();
+    serde_json::to_string(&list).expect("the popups serialize")
 }
 
 /// A cell of the privilege table: a yes/no, or a text.

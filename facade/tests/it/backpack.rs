@@ -105,8 +105,15 @@ async fn time_cards_list_use_and_refusals() {
     }
 
     let (_, notice) = a.get("/api/v3/user/card/notice").await;
-    assert_eq!(notice["data"]["newest_list"].as_array().unwrap().len(), 3, "{notice}");
+    let newest_cards = notice["data"]["newest_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["card_type"] == 1)
+        .count();
+    assert_eq!(newest_cards, 3, "{notice}");
     assert_eq!(notice["data"]["near_exp_list"][0]["id"], free_card);
+    assert_eq!(notice["data"]["near_exp_list"][0]["face_value_txt"], "30分钟");
 
     // Using the paid card adds 120 paid minutes, once.
     let (_, used) = a.post("/api/v3/user/card/activate", json!({"id": paid_card})).await;
@@ -282,4 +289,103 @@ async fn giving_a_card_by_phone() {
         ledger_holds(&srv, uid);
     }
     srv.handle.stop(true).await;
+}
+
+/// The card notice of the system popup chain (commerce.md §2.8, §4.7): the holdings received in
+/// the last 3 days (cards and coupons, named with their worth) and those about to expire, soonest
+/// first; another user's holdings never appear; a bad `type` is refused. The common config
+/// carries the member expiry popups.
+#[actix_rt::test]
+async fn card_notice_lists_new_and_near_expiry_cards_and_coupons() {
+    let dir = temp_dir("card-notice");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    let mut b = Client::new(srv.addr, "dev-b");
+    a.login("15600000011").await;
+    b.login("15600000012").await;
+    let uid = profile(&mut a).await["uid"].as_i64().unwrap();
+    let now = srv.platform.clock().now_ms();
+    let day = 86_400_000;
+    let spec = storage::seed_coupons::coupon_spec("welcome_time_5").unwrap();
+    let store = srv.platform.store();
+    // a coupon that ends tomorrow, one that ends in a month, and one received long ago
+    let near = store
+        .coupons
+        .grant_coupons(uid, &[(spec.clone(), now + day)], "grant", now)
+        .unwrap()[0]
+        .id;
+    let later = store
+        .coupons
+        .grant_coupons(uid, &[(spec.clone(), now + 30 * day)], "grant", now)
+        .unwrap()[0]
+        .id;
+    let old = store
+        .coupons
+        .grant_coupons(uid, &[(spec, now + 30 * day)], "grant", now - 10 * day)
+        .unwrap()[0]
+        .id;
+    grant(&a, "15600000011", json!({"kind": "time_card", "minutes": 120, "days": 7})).await;
+
+    let (_, notice) = a.get("/api/v3/user/card/notice?type=1").await;
+    assert_eq!(code(&notice), 0, "{notice}");
+    let items = |key: &str| -> Vec<(i64, i64)> {
+        notice["data"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["card_type"].as_i64().unwrap(), i["id"].as_i64().unwrap()))
+            .collect()
+    };
+    let near_list = items("near_exp_list");
+    assert_eq!(near_list, vec![(3, near)], "only the coupon ending tomorrow: {notice}");
+    let near_item = &notice["data"]["near_exp_list"][0];
+    assert_eq!(
+        (
+            near_item["name"].as_str(),
+            near_item["face_value_txt"].as_str(),
+            near_item["near_expiration"].as_bool()
+        ),
+        (Some("时长满减券"), Some("满10.00元减5.00元"), Some(true))
+    );
+    let newest = items("newest_list");
+    assert!(newest.contains(&(3, near)) && newest.contains(&(3, later)), "{notice}");
+    assert!(!newest.contains(&(3, old)), "received 10 days ago: {notice}");
+    let card = notice["data"]["newest_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["card_type"] == 1)
+        .unwrap();
+    assert_eq!(
+        (card["name"].as_str(), card["face_value_txt"].as_str()),
+        (Some("120分钟付费时长卡"), Some("2小时"))
+    );
+
+    let (_, theirs) = b.get("/api/v3/user/card/notice").await;
+    let ids: Vec<i64> = ["newest_list", "near_exp_list"]
+        .iter()
+        .flat_map(|k| {
+            theirs["data"][*k]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(!ids.contains(&near) && !ids.contains(&later), "{theirs}");
+    for bad in ["type=2", "type=x"] {
+        let (status, r) = a.get(&format!("/api/v3/user/card/notice?{bad}")).await;
+        assert_eq!((status, code(&r)), (400, 40000), "{bad}: {r}");
+    }
+    let (_, guest) = Client::new(srv.addr, "guest").get("/api/v3/user/card/notice").await;
+    assert_eq!(code(&guest), 20119);
+
+    let (_, config) = a
+        .post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"}))
+        .await;
+    let popups: Value = serde_json::from_str(config["data"]["member_expire"].as_str().unwrap()).unwrap();
+    assert_eq!(popups[0]["expireType"], 4, "{popups}");
+    assert_eq!(popups[1]["expireType"], 8, "{popups}");
+    assert!(popups[1]["dayStep"].as_array().unwrap().contains(&json!(1)), "{popups}");
 }

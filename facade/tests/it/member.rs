@@ -131,3 +131,86 @@ async fn member_info_privileges_and_the_daily_grant() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The vip → vvip upgrade (commerce.md §2.4, §2.5 "upgrade view"): offered only to a vip in use,
+/// priced per day left, bought by goods code with good_id 0; the days left turn into vvip; the
+/// offer then ends; the ledger holds. Guests, non-members and vvip members are refused.
+#[actix_rt::test]
+async fn a_vip_upgrades_to_vvip_for_the_days_left() {
+    let dir = temp_dir("upgrade");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    a.login("15700000011").await;
+    let ua = uid(&mut a).await;
+    let mut guest = Client::new(srv.addr, "guest");
+    let item = "/api/v3/shop/goods/item?goods_code=vip2vvip&good_id=0";
+
+    let (_, g) = guest.get(item).await;
+    assert_eq!(
+        (code(&g), g["message"].as_str()),
+        (20187, Some("仅VIP会员可补差价升级为VVIP")),
+        "{g}"
+    );
+    let (_, i) = a.get("/api/v3/user/member/info").await;
+    assert_eq!(i["data"]["upgrade"], Value::Null, "no membership: {i}");
+    let (_, n) = a.get(item).await;
+    assert_eq!(code(&n), 20187, "{n}");
+
+    // A holds vip for 10 days and enough coins.
+    let store = srv.platform.store();
+    let now = srv.platform.clock().now_ms();
+    store
+        .commerce
+        .grant(
+            ua,
+            &[
+                storage::GoodsGrant::from_parts("vip", 10),
+                storage::GoodsGrant::Coins { amount: 10_000 },
+            ],
+            "grant",
+            "",
+            now,
+        )
+        .unwrap();
+    let (_, i) = a.get("/api/v3/user/member/info").await;
+    assert_eq!(i["data"]["upgrade"], json!({"code": "vip2vvip", "up_days": 10}), "{i}");
+    let (_, g) = a.get(item).await;
+    assert_eq!(code(&g), 0, "{g}");
+    assert_eq!(
+        g["data"]["up"],
+        json!({"up_from": "vip", "up_to": "vvip", "up_days": 10, "unit_price": 65})
+    );
+    let (_, c) = a.get("/api/v3/payment/coupon/check?goods_code=vip2vvip&goods_num=1").await;
+    assert_eq!(
+        c["data"]["pay_money"], 650,
+        "a day's price × the days left, whatever goods_num says: {c}"
+    );
+
+    let (_, o) = a
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "vip2vvip", "goods_num": 1, "pay_method": "yunyoubi"}),
+        )
+        .await;
+    assert_eq!(o["data"]["state"], "fulfilled", "{o}");
+    let (_, bal) = a.get("/api/v3/user/balance").await;
+    assert_eq!(bal["data"]["balance"], 10_000 - 650, "{bal}");
+    let (_, i) = a.get("/api/v3/user/member/info").await;
+    assert_eq!(i["data"]["member_info"]["using"], "vvip", "{i}");
+    let items = i["data"]["member_info"]["items"].as_array().unwrap();
+    let vvip = items.iter().find(|x| x["type"] == "vvip").unwrap()["expired_at"].as_i64().unwrap();
+    let day = 86_400_000;
+    assert!((vvip - now - 10 * day).abs() < 60_000, "10 days of vvip: {i}");
+    assert!(items.iter().all(|x| x["type"] != "vip"), "the vip days were used up: {i}");
+    assert_eq!(i["data"]["upgrade"], Value::Null, "nothing left to upgrade: {i}");
+    let (_, again) = a
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "vip2vvip", "goods_num": 1, "pay_method": "yunyoubi"}),
+        )
+        .await;
+    assert_eq!(code(&again), 20187, "a vvip has nothing to upgrade: {again}");
+    ledger_holds(&srv, ua);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -104,6 +104,11 @@ export type InviteRewardDto = Schemas['InviteRewardDto'];
 export type InviteRecords = Schemas['InviteRecords'];
 /** /api/v3/user/member/info: the memberships in use and those that lapsed. */
 export type MemberInfoView = Schemas['MemberInfoView'];
+/** One member expiry popup of the common config's member_expire (commerce.md §3). */
+export type MemberExpire = Schemas['MemberExpire'];
+/** What the system popup chain tells after a login (commerce.md §2.8): received and near-expiry holdings. */
+export type CardNotice = Schemas['CardNotice'];
+export type NoticeItem = Schemas['NoticeItem'];
 /** /api/v3/member/privileges: the privilege comparison (normal / vip / vvip). */
 export type PrivilegeTable = Schemas['PrivilegeTable'];
 export type PrivilegeRowView = Schemas['PrivilegeRowView'];

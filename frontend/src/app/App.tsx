@@ -58,6 +58,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/member" element={<MemberPage />} />
             <Route path="user/history" element={<HistoryPage />} />
             <Route path="user/card" element={<BackpackPage />} />
+            <Route path="user/card/:tab" element={<BackpackPage />} />
             <Route path="user/member/:tier" element={<MemberPage />} />
             <Route path="user/package" element={<PackagePage />} />
             <Route path="children" element={<ChildrenPage />} />

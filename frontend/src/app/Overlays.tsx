@@ -6,6 +6,7 @@ import { CertificationDialog } from '../features/identity/components/Certificati
 import { GameOverlays } from '../features/game/components/GameOverlays';
 import { LiveOverlays } from '../features/live/components/LiveOverlays';
 import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
+import { PopupChain } from '../features/member/components/PopupChain';
 import { useStores } from '../stores/context';
 
 /** The purchase dialog's code, fetched with its store on the first purchase opened. */
@@ -31,6 +32,7 @@ export function Overlays() {
       <PurchaseHost />
       <CarActionDialog />
       <CertificationDialog />
+      <PopupChain />
     </>
   );
 }

@@ -233,6 +233,21 @@ describe('opening (commerce.md §4.1, §2.5)', () => {
     root.dispose();
   });
 
+  it('an upgrade opens on its detail: 会员升级, the days left are what is bought and shown, no quantity', async () => {
+    const env = await setup({ member: 'vip' });
+    const up = goods(201, { type: 21, title: 'VIP升级VVIP', price: 65, retail_price: 65, up: { up_from: 'vip', up_to: 'vvip', up_days: 10, unit_price: 65 } });
+    env.root.openPurchase('member', { goods: up as never, category: 'vvip' });
+    await settle(60);
+    const p = env.root.purchase!;
+    expect(p.step).toBe('detail');
+    expect(p.title).toBe('会员升级');
+    expect(p.showsCount).toBe(false);
+    expect(p.totalFen).toBe(650);
+    expect(p.units).toBe(10);
+    expect(p.chosenLine).toContain('10');
+    env.root.dispose();
+  });
+
   it('the carousel pages by one view and stops at the ends', async () => {
     const { p, root } = await opened('time');
     p.slide(-1);

@@ -203,14 +203,19 @@ export class PurchaseStore {
     const g = this.selected;
     if (!g) return 0;
     // the coupon price comes before the unit price × count (§4.5)
-    return this.coupon.payFen ?? g.price * this.count;
+    return this.coupon.payFen ?? g.price * this.units;
+  }
+
+  /** The units bought: the count, or an upgrade's days left (the server buys those, §2.5). */
+  get units(): number {
+    return this.selected?.up?.up_days ?? this.count;
   }
 
   /** Savings in fen: retail × count − total. */
   get savedFen(): number {
     const g = this.selected;
     if (!g) return 0;
-    return Math.max(0, g.retail_price * this.count - this.totalFen);
+    return Math.max(0, g.retail_price * this.units - this.totalFen);
   }
 
   get payText(): string {
@@ -222,7 +227,7 @@ export class PurchaseStore {
   }
 
   get chosenLine(): string {
-    return chosenLine(this.selected?.title ?? '', this.count);
+    return chosenLine(this.selected?.title ?? '', this.units);
   }
 
   get resultLine(): string {

@@ -63,6 +63,10 @@ describe('start-up and login', () => {
     });
     expect(root.user.profile?.nickname).toBe(PROFILE.nickname);
     expect(root.ui.loginOpen).toBe(false);
+    // the login-success flags wait for the popup chain, which takes them once (commerce.md §4.7)
+    expect(root.user.justLoggedIn).toEqual({ uid: PROFILE.uid, isNew: false });
+    expect(root.user.takeLoginFlags()).toEqual({ uid: PROFILE.uid, isNew: false });
+    expect(root.user.takeLoginFlags()).toBeNull();
     await settle();
     expect(t.api.callsTo('/api/japi/yoo/game/floatBall')).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(SOCKET_OPEN_DELAY_MS);

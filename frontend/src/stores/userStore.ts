@@ -30,6 +30,8 @@ export class UserStore {
   codeCountdown = 0;
   loggingIn = false;
   sendingCode = false;
+  /** the login-success and new-user flags the system popup chain takes (commerce.md §4.7) */
+  justLoggedIn: { uid: number; isNew: boolean } | null = null;
   private countdownTimer: ReturnType<typeof setInterval> | null = null;
   private readonly root: RootStore;
 
@@ -168,6 +170,9 @@ export class UserStore {
     // the login was asked for, such as '开始游戏' (core-platform.md §4.13)
     await gift;
     next?.();
+    runInAction(() => {
+      this.justLoggedIn = { uid: result.uid, isNew: !!result.is_new_user };
+    });
     return result;
   }
 
@@ -183,8 +188,16 @@ export class UserStore {
     await this.root.api.post('/api/user/logout', { r: Math.random() });
   }
 
+  /** The popup chain took the login flags (commerce.md §4.7 step 1). */
+  takeLoginFlags(): { uid: number; isNew: boolean } | null {
+    const flags = this.justLoggedIn;
+    this.justLoggedIn = null;
+    return flags;
+  }
+
   /** Forget the user in this tab (20119, KICK_OUT, logout). */
   clearLocal(): void {
+    this.justLoggedIn = null;
     const was = this.profile !== null;
     this.profile = null;
     if (was) this.root.onLoggedOut();

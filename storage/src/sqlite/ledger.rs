@@ -55,6 +55,17 @@ pub(crate) fn append(conn: &Connection, uid: i64, asset: &Asset, delta: i64, rea
     Ok(())
 }
 
+/// The stored run of an entitlement: (starts_at, expires_at), if any.
+fn entitlement_run(conn: &Connection, uid: i64, kind: &str) -> Result<Option<(i64, i64)>> {
+    conn.query_row(
+        "SELECT starts_at, expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
+        params![uid, kind],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )
+    .optional()
+    .db()
+}
+
 /// Extends (or starts) an entitlement by `duration_ms` and writes its entry: an active one
 /// (`expires_at > now`) is extended keeping its `starts_at`, otherwise a new run starts now.
 pub(crate) fn extend_entitlement(
@@ -69,14 +80,7 @@ pub(crate) fn extend_entitlement(
     if duration_ms < 0 {
         return Err(Error::Conflict(format!("negative entitlement duration {duration_ms}")));
     }
-    let current: Option<(i64, i64)> = conn
-        .query_row(
-            "SELECT starts_at, expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
-            params![uid, kind],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
-        .optional()
-        .db()?;
+    let current = entitlement_run(conn, uid, kind)?;
     let before = current.map_or(0, |(_, e)| e);
     let (starts_at, from) = match current {
         Some((s, e)) if e > now => (s, e),
@@ -237,7 +241,48 @@ pub(crate) fn apply_grant(conn: &Connection, uid: i64, grant: &GoodsGrant, reaso
         GoodsGrant::Coins { amount } => credit_wallet(conn, uid, &Asset::Coins, *amount, reason, reference, now),
         GoodsGrant::Yoodo { amount } => credit_wallet(conn, uid, &Asset::Yoodo, *amount, reason, reference, now),
         GoodsGrant::Cards { count } => add_cards(conn, uid, *count, (CARD_TITLE, now + CARD_VALID_MS), reason, reference, now).map(|_| ()),
+        GoodsGrant::Upgrade { from, to, days } => {
+            let ms = days
+                .checked_mul(DAY_MS)
+                .ok_or_else(|| Error::Conflict("entitlement duration would overflow".to_owned()))?;
+            shorten_entitlement(conn, uid, from, ms, reason, reference, now)?;
+            extend_entitlement(conn, uid, to, ms, reason, reference, now).map(|_| ())
+        }
     }
+}
+
+/// Takes up to `duration_ms` from the end of a running entitlement (never before `now`) and
+/// writes its entry; one that has ended (or never was) is left as it is.
+pub(crate) fn shorten_entitlement(
+    conn: &Connection,
+    uid: i64,
+    kind: &str,
+    duration_ms: i64,
+    reason: &str,
+    reference: &str,
+    now: i64,
+) -> Result<()> {
+    if duration_ms < 0 {
+        return Err(Error::Conflict(format!("negative entitlement duration {duration_ms}")));
+    }
+    let Some(before) = entitlement_run(conn, uid, kind)?.map(|(_, e)| e).filter(|e| *e > now) else {
+        return Ok(());
+    };
+    let expires_at = before.saturating_sub(duration_ms).max(now);
+    conn.execute(
+        "UPDATE entitlements SET expires_at = ?3 WHERE uid = ?1 AND kind = ?2",
+        params![uid, kind, expires_at],
+    )
+    .db()?;
+    append(
+        conn,
+        uid,
+        &Asset::Entitlement(kind.to_owned()),
+        expires_at - before,
+        reason,
+        reference,
+        now,
+    )
 }
 
 fn entry_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {

@@ -22,6 +22,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     V_PACKAGES,
     super::accounts::MIGRATION,
     EXCLUSIVE_TIME,
+    UPGRADE,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
@@ -515,3 +516,40 @@ CREATE TABLE exclusive_cards (
     used_minutes     INTEGER NOT NULL DEFAULT 0
 );
 ";
+
+/// The vip → vvip upgrade (commerce.md §2.4, §2.5): one day of the vip left turned into vvip,
+/// bought once per day left (it was 31 days of vvip at a fixed price). `seed::shop` seeds a new
+/// database the same way.
+const UPGRADE: &str = "
+UPDATE goods
+   SET code = 'vip2vvip', face_value_txt = '1天', face_value = 0, retail_price = 65,
+       introduction = '补差价将剩余VIP天数升级为VVIP会员', grant_kind = 'upgrade:vip:vvip', grant_amount = 1
+ WHERE id = 201 AND code = 'vip2vvip_31d';
+";
+
+#[cfg(test)]
+mod tests {
+    use crate::model::GoodsGrant;
+    use crate::seed;
+
+    /// The upgrade migration turns an older database's goods into what `seed::shop` seeds.
+    #[test]
+    fn the_upgrade_migration_matches_the_seed() {
+        let (goods, _) = seed::shop();
+        let g = goods.iter().find(|g| g.id == 201).unwrap();
+        let (kind, amount) = g.grant.to_parts();
+        for part in [
+            format!("code = '{}'", g.code),
+            format!("face_value_txt = '{}'", g.face_value_txt),
+            format!("face_value = {}", g.face_value),
+            format!("retail_price = {}", g.retail_price),
+            format!("introduction = '{}'", g.introduction),
+            format!("grant_kind = '{kind}', grant_amount = {amount}"),
+        ] {
+            assert!(super::UPGRADE.contains(&part), "{part}");
+        }
+        assert_eq!(GoodsGrant::from_parts(&kind, amount), g.grant);
+        assert!(matches!(GoodsGrant::from_parts(&kind, 3), GoodsGrant::Upgrade { days: 3, .. }));
+        assert_eq!(g.grant.times(5), Some(GoodsGrant::from_parts(&kind, 5)));
+    }
+}

@@ -2,15 +2,20 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
-import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, canGive, cardTexts } from '../stores/backpackStore';
+import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, backpackPath, canGive, cardTexts, tabOfPath } from '../stores/backpackStore';
 import '../backpack.css';
-import { Link } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { exclusiveOf, exclusiveText, gameSectionPath, EXCLUSIVE_PLAY_TYPE } from '../../exclusive/exclusive';
 import { CouponItem } from '../../coupon/CouponItem';
 
-/** /user/card: the backpack (commerce.md §2.13): tabs, status filters, the cards and '使用'. */
+/**
+ * /user/card and /user/card/{card,gift,coupon}: the backpack (commerce.md §2.1, §2.13): a tab by
+ * address, status filters, the cards and '使用'.
+ */
 export const BackpackPage = observer(function BackpackPage() {
   const { user, ui, api } = useStores();
+  const tab = tabOfPath(useParams().tab);
+  const navigate = useNavigate();
   const [bp] = useState(
     () =>
       new BackpackStore(api, {
@@ -23,8 +28,11 @@ export const BackpackPage = observer(function BackpackPage() {
   const loggedIn = user.isLoggedIn;
 
   useEffect(() => {
+    if (loggedIn) void bp.selectTab(tab);
+  }, [bp, loggedIn, tab]);
+
+  useEffect(() => {
     if (!loggedIn) return undefined;
-    void bp.load(1);
     void bp.loadTotals();
     void bp.loadExclusive();
     const timer = setInterval(() => bp.tick(), 1000);
@@ -64,7 +72,7 @@ export const BackpackPage = observer(function BackpackPage() {
               aria-selected={bp.tab === t.cardType}
               className={`backpack__tab${bp.tab === t.cardType ? ' is-active' : ''}`}
               data-testid={`backpack-tab-${t.key}`}
-              onClick={() => void bp.selectTab(t.cardType)}
+              onClick={() => void navigate(backpackPath(t.key))}
             >
               {t.label}
               {count !== null && count > 0 && <span className="backpack__count">({count})</span>}

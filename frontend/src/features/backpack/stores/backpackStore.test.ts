@@ -1,6 +1,6 @@
 import { FakeApi, fail } from '../../../test/fakeTransport';
 import type { BackpackCard } from './backpackStore';
-import { BACKPACK_PAGE_SIZE, BackpackStore, canGive, cardTexts, countdownText, RELATION_GIFT_TYPE } from './backpackStore';
+import { BACKPACK_PAGE_SIZE, BackpackStore, backpackPath, canGive, cardTexts, countdownText, RELATION_GIFT_TYPE, tabOfPath } from './backpackStore';
 
 const LIST = '/api/v3/user/card/list';
 const TOTAL = '/api/v3/user/card/total';
@@ -43,6 +43,16 @@ function setup(opts: { confirm?: boolean } = {}) {
 }
 
 describe('BackpackStore', () => {
+  it('has an address per tab: /user/card/card, /user/card/gift, /user/card/coupon; /user/card is the cards tab', () => {
+    expect(backpackPath('card')).toBe('/user/card/card');
+    expect(backpackPath('coupon')).toBe('/user/card/coupon');
+    expect(tabOfPath('card')).toBe(1);
+    expect(tabOfPath('gift')).toBe(2);
+    expect(tabOfPath('coupon')).toBe(3);
+    expect(tabOfPath(undefined)).toBe(1);
+    expect(tabOfPath('nope')).toBe(1);
+  });
+
   it('reads a page of the tab and filter, and the counts show only on the unused filter', async () => {
     const { api, store } = setup();
     api.on('GET', LIST, () => ({ total: 1, data: [card(1)], ts: 0 }));

@@ -15,6 +15,17 @@ export const BACKPACK_TABS = [
   { cardType: 3, label: '优惠券', key: 'coupon' },
 ] as const;
 export type CardType = (typeof BACKPACK_TABS)[number]['cardType'];
+export type BackpackTabKey = (typeof BACKPACK_TABS)[number]['key'];
+
+/** The backpack's address of a tab: /user/card/card, /user/card/gift, /user/card/coupon (commerce.md §2.1). */
+export function backpackPath(key: BackpackTabKey): string {
+  return `/user/card/${key}`;
+}
+
+/** The tab a /user/card/{key} address names; /user/card alone (or an unknown key) is the cards tab. */
+export function tabOfPath(key: string | undefined): CardType {
+  return BACKPACK_TABS.find((t) => t.key === key)?.cardType ?? 1;
+}
 
 /** The status filters: unused 0, used 1 (and invalidated 3), expired 2. */
 export const BACKPACK_FILTERS = [

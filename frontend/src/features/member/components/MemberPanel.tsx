@@ -9,12 +9,14 @@ import '../member.css';
 
 /** A member store of this page, re-reading the member info whenever the profile is re-read. */
 export function useMemberStore(): MemberStore {
-  const { api, ui, user } = useStores();
+  const root = useStores();
+  const { api, ui, user } = root;
   const [store] = useState(
     () =>
       new MemberStore(api, {
         toast: (type, message) => ui.toast(type, message),
         refreshUser: () => user.loadProfile(),
+        openDetail: (goods) => root.openPurchase('member', { goods, category: 'vvip' }),
       }),
   );
   const profile = user.profile;
@@ -39,38 +41,47 @@ export const MemberPanel = observer(function MemberPanel() {
   const status = memberStatus(info.member_info, info.previous_info, now);
   const using = info.member_info.using ?? null;
   const category = using === 'vvip' ? 'vvip' : 'vip';
+  const upgrade = info.upgrade;
   return (
-    <div className={`member-panel member-panel--${category}`} data-testid="member-panel">
-      <div className="member-panel__status member-panel__hover" data-testid="member-status" data-kind={status.kind}>
-        {status.text}
-        {info.member_info.items.length > 0 && (
-          <ul className="popover member-panel__items" data-testid="member-items">
-            {info.member_info.items.map((i) => (
-              <li key={i.type} data-testid="member-item">
-                <span>{memberName(i.type)}</span>
-                <span>{formatDay(i.expired_at)} 到期</span>
-                {isCarrierMember(i.type) && (
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => navigate('/user/member')}>
-                    查看
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-      <div className="member-panel__actions">
-        {isPlatformMember(using) && using && (
-          <button type="button" className="btn btn--ghost btn--sm" data-testid="member-receive" disabled={member.receiving} onClick={() => void member.receive(using)}>
-            领取会员时长
-          </button>
-        )}
-        <button type="button" className={`btn btn--sm header__member header__member--${category}`} data-testid="member-buy" onClick={() => root.openPurchase('member', { category })}>
-          {isPlatformMember(using) ? '续费会员' : '开通会员'}
+    <>
+      {upgrade && (
+        <button type="button" className="member-upgrade" data-testid="member-upgrade" onClick={() => void member.openUpgrade()}>
+          <b>VIP补差价升级VVIP</b>
+          <span>剩余{upgrade.up_days}天VIP可升级为VVIP，享更多特权</span>
         </button>
+      )}
+      <div className={`member-panel member-panel--${category}`} data-testid="member-panel">
+        <div className="member-panel__status member-panel__hover" data-testid="member-status" data-kind={status.kind}>
+          {status.text}
+          {info.member_info.items.length > 0 && (
+            <ul className="popover member-panel__items" data-testid="member-items">
+              {info.member_info.items.map((i) => (
+                <li key={i.type} data-testid="member-item">
+                  <span>{memberName(i.type)}</span>
+                  <span>{formatDay(i.expired_at)} 到期</span>
+                  {isCarrierMember(i.type) && (
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => navigate('/user/member')}>
+                      查看
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="member-panel__actions">
+          {isPlatformMember(using) && using && (
+            <button type="button" className="btn btn--ghost btn--sm" data-testid="member-receive" disabled={member.receiving} onClick={() => void member.receive(using)}>
+              领取会员时长
+            </button>
+          )}
+          <button type="button" className={`btn btn--sm header__member header__member--${category}`} data-testid="member-buy" onClick={() => root.openPurchase('member', { category })}>
+            {isPlatformMember(using) ? '续费会员' : '开通会员'}
+          </button>
+        </div>
+        <GrantDialog member={member} />
       </div>
-      <GrantDialog member={member} />
-    </div>
+    </>
   );
 });
 

@@ -1,5 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx';
-import type { MemberInfoView, MemberPlaytime, PrivilegeTable } from '../../../api/types';
+import type { Goods, MemberInfoView, MemberPlaytime, PrivilegeTable } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
 import type { Api } from '../../../transport/types';
 import { grantHours, isCarrierMember, memberName } from '../../../lib/member';
@@ -7,6 +7,8 @@ import { grantHours, isCarrierMember, memberName } from '../../../lib/member';
 export interface MemberEffects {
   toast(type: 'success' | 'error' | 'info', message: string): void;
   refreshUser(): Promise<unknown>;
+  /** opens the purchase dialog's detail on a goods (the upgrade, commerce.md §2.4) */
+  openDetail(goods: Goods): void;
 }
 
 /** The member grant dialog (commerce.md §2.9 "Member grant"). */
@@ -75,6 +77,22 @@ export class MemberStore {
       runInAction(() => {
         this.receiving = false;
       });
+    }
+  }
+
+  /**
+   * The upgrade banner (commerce.md §2.4): fetches the upgrade goods by its code with good_id 0
+   * and opens the purchase detail on it; a refusal (nothing to upgrade any more) is a toast.
+   */
+  async openUpgrade(): Promise<void> {
+    const code = this.info?.upgrade?.code;
+    if (!code) return;
+    try {
+      const goods = await this.api.get('/api/v3/shop/goods/item', { goods_code: code, good_id: 0 });
+      this.fx.openDetail(goods);
+    } catch (e) {
+      this.fx.toast('error', errorMessage(e));
+      await this.loadInfo();
     }
   }
 

@@ -5,6 +5,7 @@ import type { PurchaseStore } from '../../../stores/purchaseStore';
 import { COIN_PAY_CODE } from '../../../stores/purchaseStore';
 import { MAX_COUNT, MIN_COUNT, QrState, renewalUnit, yuan } from '../../../lib/purchase';
 import type { Goods } from '../../../api/types';
+import { memberName } from '../../../lib/member';
 import { QrImage } from './QrImage';
 import { CouponRow } from '../../coupon/CouponRow';
 import { RechargeGiveTip } from '../../activity/components/RechargeGiveTip';
@@ -283,6 +284,16 @@ const DetailStep = observer(function DetailStep({ p }: { p: PurchaseStore }) {
           {g.crossed_price > g.price && <s className="goods-card__crossed">¥{yuan(g.crossed_price)}</s>}
         </div>
         {g.month_price > 0 && <div className="goods-card__month">折合¥{yuan(g.month_price)}/月</div>}
+        {g.up && (
+          <div className="purchase__upgrade" data-testid="purchase-upgrade">
+            <p>
+              {memberName(g.up.up_from)}剩余{g.up.up_days}天
+            </p>
+            <p>
+              可享{yuan(g.up.unit_price)}元/天升级{memberName(g.up.up_to)}
+            </p>
+          </div>
+        )}
         {g.introduction && (
           <ul className="purchase__intro">
             {g.introduction.split('\n').map((line, i) => (

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { CardTotal, NightPlay } from '../../../api/types';
 import { formatDateTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
+import { backpackPath } from '../../backpack/stores/backpackStore';
 
 /** A daily/night package row's text (commerce.md §2.4): '已过期' at status 2, else '{expired_at} 到期'. */
 export function packageRowText(p: NightPlay): string {
@@ -49,10 +50,10 @@ export function CardPanelFooter() {
         <Link to="/user/package" data-testid="card-panel-package">
           畅玩套餐
         </Link>
-        <Link to="/user/card" data-testid="card-panel-gift">
+        <Link to={backpackPath('card')} data-testid="card-panel-gift">
           礼包 {totals?.gift ?? 0}
         </Link>
-        <Link to="/user/card" data-testid="card-panel-coupon">
+        <Link to={backpackPath('coupon')} data-testid="card-panel-coupon">
           优惠券 {totals?.coupon ?? 0}
         </Link>
       </div>
