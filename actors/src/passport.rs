@@ -524,9 +524,12 @@ impl Passport {
             }
             if created {
                 // The welcome coupons (commerce.md §2.13), given once with the account.
-                store
-                    .coupons
-                    .grant_coupons(user.uid, &crate::commerce::coupon::welcome(now), "welcome", now)?;
+                store.coupons.grant_coupons(
+                    user.uid,
+                    &crate::commerce::coupon::welcome(now),
+                    crate::commerce::coupon::WELCOME_SOURCE,
+                    now,
+                )?;
             }
             let session = LoginSession { uid: user.uid, ..session };
             store.logins.insert(&session)?;

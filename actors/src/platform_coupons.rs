@@ -124,6 +124,13 @@ impl Platform {
         Ok((all, self.ctx.clock.now_ms()))
     }
 
+    /// Records that the player is told now of what they received (the card notice of the popup
+    /// chain, commerce.md §2.8) and returns when they were told before (0: never).
+    pub async fn mark_card_notice(&self, uid: i64) -> DomainResult<i64> {
+        let now = self.ctx.clock.now_ms();
+        self.ctx.db(move |s| s.users.mark_card_notice(uid, now)).await
+    }
+
     /// Gives a player coupons of the kind `sid` (an operator's grant, dev mode).
     pub async fn grant_coupons(&self, uid: i64, sid: &str, count: i64) -> DomainResult<Vec<Coupon>> {
         let spec = storage::seed_coupons::coupon_spec(sid).ok_or(DomainError::UnknownGoods)?;

@@ -1444,6 +1444,12 @@ pub fn user_flags(store: &Store) {
         Some((1, false))
     );
     assert_eq!(store.users.set_flags(i64::MAX, 0, false, false), Err(Error::NotFound));
+
+    // The card notice's mark: never told, then told at 5_000; an older mark never moves it back.
+    assert_eq!(store.users.mark_card_notice(alice.uid, 5_000), Ok(0));
+    assert_eq!(store.users.mark_card_notice(alice.uid, 3_000), Ok(5_000));
+    assert_eq!(store.users.mark_card_notice(alice.uid, 9_000), Ok(5_000));
+    assert_eq!(store.users.mark_card_notice(i64::MAX, 1), Err(Error::NotFound));
 }
 
 fn new_room(host: i64, created_at: i64) -> NewRoom {

@@ -74,6 +74,9 @@ pub fn granted(spec: CouponSpec, now_ms: i64) -> (CouponSpec, i64) {
     (spec, expires_at)
 }
 
+/// The source of the welcome coupons a new account receives.
+pub const WELCOME_SOURCE: &str = "welcome";
+
 /// The welcome coupons of a new player.
 pub fn welcome(now_ms: i64) -> Vec<(CouponSpec, i64)> {
     storage::seed_coupons::WELCOME

@@ -164,7 +164,8 @@ impl NoticeItem {
 
 #[derive(Serialize, ToSchema)]
 pub struct CardNotice {
-    /// Unused cards and coupons received in the last 3 days, newest first.
+    /// Unused cards and coupons received since the last notice (at most 3 days ago), newest
+    /// first; a new user's welcome coupons are left out (the registration gift showed them).
     pub newest_list: Vec<NoticeItem>,
     /// Unused cards and coupons expiring within 3 days, soonest first.
     pub near_exp_list: Vec<NoticeItem>,
@@ -202,16 +203,17 @@ fn coupon_worth(c: &super::coupons::CouponDto) -> String {
 }
 
 /// What the system popup chain tells after a login (commerce.md §2.8, §4.7): the cards and
-/// coupons received lately (the new user's registration gifts among them) and those about to
-/// expire.
+/// coupons received since it last told (each told once) and those about to expire.
 #[utoipa::path(params(NoticeQuery), responses((status = 200, body = Envelope<CardNotice>), CardNoticeRefusals))]
 #[get("/api/v3/user/card/notice")]
 pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Query<NoticeQuery>) -> ApiResult<CardNotice> {
-    query_int(&q.kind, 0, 0..=1)?;
+    let new_user = query_int(&q.kind, 0, 0..=1)? == 1;
     let uid = caller.0.uid;
     let (cards, now) = state.platform.backpack(uid).await?;
     let (coupons, _) = state.platform.my_coupons(uid).await?;
-    let recent = now - actors::holdings::NEAR_EXPIRY_MS;
+    // what was received since the last notice, within the last 3 days
+    let told = state.platform.mark_card_notice(uid).await?;
+    let recent = (now - actors::holdings::NEAR_EXPIRY_MS).max(told + 1);
     // (received, item) of every unused holding
     let mut unused: Vec<(i64, NoticeItem)> = cards
         .iter()
@@ -222,6 +224,8 @@ pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Que
     unused.extend(
         coupons
             .iter()
+            // a new user's welcome coupons are the registration gift, shown as they signed up
+            .filter(|c| !(new_user && c.source == actors::commerce::coupon::WELCOME_SOURCE))
             .map(|c| (c.created_at, super::coupons::coupon_dto(c, 1, now)))
             .filter(|(_, c)| c.status == 0)
             .map(|(at, c)| (at, NoticeItem::of(3, coupon_worth(&c), dto::coupon_card(c)))),

@@ -360,6 +360,24 @@ async fn card_notice_lists_new_and_near_expiry_cards_and_coupons() {
         (card["name"].as_str(), card["face_value_txt"].as_str()),
         (Some("120分钟付费时长卡"), Some("2小时"))
     );
+    let welcome = store
+        .coupons
+        .coupons(uid)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.source == "welcome")
+        .count();
+    assert!(welcome > 0);
+    assert_eq!(newest.len(), 3, "a new user's welcome coupons were the registration gift: {notice}");
+
+    // Each received holding is told once; the near-expiry ones every time.
+    let (_, again) = a.get("/api/v3/user/card/notice").await;
+    assert_eq!(again["data"]["newest_list"], json!([]), "{again}");
+    assert_eq!(again["data"]["near_exp_list"][0]["id"], near, "{again}");
+    grant(&a, "15600000011", json!({"kind": "card", "count": 1})).await;
+    let (_, third) = a.get("/api/v3/user/card/notice").await;
+    let fresh = third["data"]["newest_list"].as_array().unwrap();
+    assert_eq!((fresh.len(), fresh[0]["face_value_txt"].as_str()), (1, Some("1张")), "{third}");
 
     let (_, theirs) = b.get("/api/v3/user/card/notice").await;
     let ids: Vec<i64> = ["newest_list", "near_exp_list"]

@@ -519,12 +519,15 @@ CREATE TABLE exclusive_cards (
 
 /// The vip → vvip upgrade (commerce.md §2.4, §2.5): one day of the vip left turned into vvip,
 /// bought once per day left (it was 31 days of vvip at a fixed price). `seed::shop` seeds a new
-/// database the same way.
+/// database the same way. And the time of each user's last card notice.
 const UPGRADE: &str = "
 UPDATE goods
    SET code = 'vip2vvip', face_value_txt = '1天', face_value = 0, retail_price = 65,
        introduction = '补差价将剩余VIP天数升级为VVIP会员', grant_kind = 'upgrade:vip:vvip', grant_amount = 1
  WHERE id = 201 AND code = 'vip2vvip_31d';
+
+-- when the user was last told of what they received (the card notice, commerce.md §2.8)
+ALTER TABLE users ADD COLUMN card_notice_at INTEGER NOT NULL DEFAULT 0;
 ";
 
 #[cfg(test)]

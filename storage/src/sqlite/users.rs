@@ -81,4 +81,21 @@ impl UserRepo for SqliteUsers {
         conn.query_row(&format!("SELECT {COLUMNS} FROM users WHERE uid = ?1"), [uid], from_row)
             .db()
     }
+
+    fn mark_card_notice(&self, uid: i64, now: i64) -> Result<i64> {
+        let mut conn = self.db.lock();
+        let tx = conn.transaction().db()?;
+        let before: Option<i64> = tx
+            .query_row("SELECT card_notice_at FROM users WHERE uid = ?1", [uid], |r| r.get(0))
+            .optional()
+            .db()?;
+        let before = before.ok_or(crate::Error::NotFound)?;
+        tx.execute(
+            "UPDATE users SET card_notice_at = MAX(card_notice_at, ?2) WHERE uid = ?1",
+            params![uid, now],
+        )
+        .db()?;
+        tx.commit().db()?;
+        Ok(before)
+    }
 }
