@@ -31,6 +31,9 @@ const RELEASE_TRIES: u32 = 70;
 /// `Platform::set_stream_controller(session_id, controller_uid)` as the room actors call it.
 pub type ControllerHook = Arc<dyn Fn(i64, i64) -> futures_util::future::BoxFuture<'static, DomainResult<()>> + Send + Sync>;
 
+/// `Platform::renew(agreement_no)` as the order desk calls it when a renewal is due.
+pub type RenewHook = Arc<dyn Fn(String) -> futures_util::future::BoxFuture<'static, DomainResult<()>> + Send + Sync>;
+
 /// What every actor shares.
 pub struct Ctx {
     pub store: Store,
@@ -51,6 +54,8 @@ pub struct Ctx {
     pub(crate) room_index: parking_lot::Mutex<RoomIndex>,
     /// `Platform::set_stream_controller`, for the room actors (which do not know the platform).
     pub(crate) controller_hook: OnceLock<ControllerHook>,
+    /// `Platform::renew`, for the order desk (which does not know the platform).
+    pub(crate) renew_hook: OnceLock<RenewHook>,
     /// The next watch id.
     pub(crate) next_watch: std::sync::atomic::AtomicU64,
     /// The controller each relay session's game host was last told of (for a host that links
@@ -95,6 +100,7 @@ impl Ctx {
             room_wire: parking_lot::RwLock::new(Arc::new(DebugWire)),
             room_index: Default::default(),
             controller_hook: OnceLock::new(),
+            renew_hook: OnceLock::new(),
             next_watch: Default::default(),
             relay_controllers: Default::default(),
             shop: OnceLock::new(),

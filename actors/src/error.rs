@@ -262,6 +262,9 @@ pub enum DomainError {
     /// The pay method is not offered for this goods (§4.2) (20182).
     #[error("pay method unavailable")]
     PayMethodUnavailable,
+    /// No such auto-renewal agreement of the caller (20188).
+    #[error("unknown agreement")]
+    UnknownAgreement,
     /// An upgrade for a player who holds nothing it upgrades (20187).
     #[error("nothing to upgrade")]
     NotUpgradable,

@@ -49,6 +49,7 @@ pub mod passport;
 pub mod platform;
 pub mod platform_accounts;
 pub mod platform_activity;
+pub mod platform_agreements;
 pub mod platform_commerce;
 pub mod platform_coupons;
 pub mod platform_exclusive;

@@ -262,6 +262,27 @@ impl Platform {
                 }
             })
         }));
+        let (weak_ctx, weak_passport, root) = (
+            Arc::downgrade(&platform.ctx),
+            Arc::downgrade(&platform.passport),
+            platform.root.clone(),
+        );
+        let _ = platform.ctx.renew_hook.set(Arc::new(move |agreement_no| {
+            let platform = match (weak_ctx.upgrade(), weak_passport.upgrade()) {
+                (Some(ctx), Some(passport)) => Some(Platform {
+                    ctx,
+                    passport,
+                    root: root.clone(),
+                }),
+                _ => None,
+            };
+            Box::pin(async move {
+                match platform {
+                    Some(p) => p.renew(&agreement_no).await,
+                    None => Ok(()),
+                }
+            })
+        }));
         platform.restore(open, now).await?;
         platform.restore_rooms().await?;
         if let Err(e) = platform.reconcile_orders().await {

@@ -68,11 +68,11 @@ pub struct SandboxPage {
 const MAX_TICKETS: usize = 100_000;
 
 impl Platform {
-    fn shop(&self) -> &Shop {
+    pub(crate) fn shop(&self) -> &Shop {
         self.ctx.shop.get().expect("platform started")
     }
 
-    fn desk(&self, msg: DeskMsg) {
+    pub(crate) fn desk(&self, msg: DeskMsg) {
         if let Some(d) = self.ctx.desk.get().and_then(|r| r.get(&0)) {
             let _ = d.send_message(msg);
         }
@@ -273,6 +273,10 @@ impl Platform {
                 at_ms: order.order.expires_at,
             });
         }
+        if goods.cycleable {
+            // paying the first period signs the auto-renewal
+            self.open_agreement(&order, &goods).await?;
+        }
         match order.order.pay_method.as_str() {
             "yunyoubi" => Ok(Submitted::Exchanged(order)),
             _ => Ok(Submitted::Order(order)),
@@ -376,6 +380,11 @@ impl Platform {
             title: order.order.title.clone(),
             channel,
             expires_at: order.order.expires_at,
+            agreement_no: self
+                .agreement_of_order(&order.order.order_no)
+                .await?
+                .filter(|a| a.first_order == order.order.order_no)
+                .map(|a| a.agreement_no),
         };
         let qrcode = self
             .shop()
@@ -532,7 +541,8 @@ impl Platform {
                 self.shop().changed(&n.order_no);
                 tracing::info!(order_no = %n.order_no, uid = order.order.uid, "order paid and fulfilled");
                 self.task_event(order.order.uid, crate::commerce::mission::TaskEvent::Order).await;
-                self.order_paid(order.order.uid, &order.order.grant).await
+                self.order_paid(order.order.uid, &order.order.grant).await?;
+                self.agreement_order_paid(&order).await
             }
             Ok(Settled::Already(_)) => {
                 notice_outcome(self.shop().provider.name(), provider, "duplicate");
@@ -639,7 +649,7 @@ fn secs_ms(secs: u64) -> i64 {
 }
 
 /// A new order number: the time in ms and six random digits (unique by the table's key).
-fn new_order_no(now_ms: i64) -> String {
+pub(crate) fn new_order_no(now_ms: i64) -> String {
     format!("Y{now_ms}{:06}", rand::random::<u32>() % 1_000_000)
 }
 

@@ -1750,7 +1750,7 @@ pub fn commerce(store: &Store) {
     let upgrade = GoodsGrant::from_parts("upgrade:vip:vvip", 3);
     store
         .commerce
-        .grant(alice, &[upgrade.clone()], "order", "U1", 6_000)
+        .grant(alice, std::slice::from_ref(&upgrade), "order", "U1", 6_000)
         .expect("upgrade");
     assert_eq!((ends("vip"), ends("vvip")), (Some(vip - 3 * day), Some(vvip + 3 * day)));
     store
@@ -1860,4 +1860,72 @@ pub fn commerce_races(stores: &[Store]) {
     assert!(settled.iter().all(Result::is_ok));
     assert_eq!(store.commerce.wallet(bob).expect("wallet").coins, 1);
     assert_ledger_matches(store, bob);
+}
+
+/// Auto-renewal agreements: one per first order; paid → active with the next charge; renewals
+/// recorded; found by their first or latest order; cancelled once, by their owner only, and
+/// a cancelled one is never activated again.
+pub fn agreements(store: &Store) {
+    use crate::agreements::{Agreement, AGREEMENT_ACTIVE, AGREEMENT_CANCELLED, AGREEMENT_PENDING};
+    let alice = user(store, "13800000081");
+    let bob = user(store, "13800000082");
+    let new = |no: &str, order: &str| Agreement {
+        agreement_no: no.to_owned(),
+        uid: alice.uid,
+        goods_id: 321,
+        goods_code: "vip_auto".to_owned(),
+        title: "VIP连续包月".to_owned(),
+        amount_fen: 2500,
+        state: AGREEMENT_PENDING,
+        first_order: order.to_owned(),
+        last_order: order.to_owned(),
+        next_at: 0,
+        periods: 0,
+        created_at: 1_000,
+        cancelled_at: None,
+    };
+    let a = store.agreements.create(&new("AG1", "O1")).expect("create");
+    assert_eq!((a.state, a.periods, a.next_at), (AGREEMENT_PENDING, 0, 0));
+    assert_eq!(
+        store.agreements.create(&new("AG1-again", "O1")).expect("again").agreement_no,
+        "AG1",
+        "one per first order"
+    );
+    assert_eq!(
+        store.agreements.by_order("O1").expect("by order").map(|a| a.agreement_no),
+        Some("AG1".to_owned())
+    );
+    assert_eq!(store.agreements.active().expect("active"), vec![]);
+
+    let paid = store.agreements.paid("AG1", "O1", 50_000).expect("paid").expect("active");
+    assert_eq!((paid.state, paid.periods, paid.next_at), (AGREEMENT_ACTIVE, 1, 50_000));
+    store.agreements.renewing("AG1", "O2").expect("renewing");
+    assert_eq!(
+        store.agreements.by_order("O2").expect("by order").map(|a| a.agreement_no),
+        Some("AG1".to_owned())
+    );
+    let renewed = store.agreements.paid("AG1", "O2", 90_000).expect("paid").expect("active");
+    assert_eq!((renewed.periods, renewed.next_at, renewed.last_order.as_str()), (2, 90_000, "O2"));
+    assert_eq!(store.agreements.active().expect("active").len(), 1);
+
+    store.agreements.create(&new("AG2", "O3")).expect("second");
+    let mine = store.agreements.of_user(alice.uid).expect("mine");
+    assert_eq!(mine.iter().map(|a| a.agreement_no.as_str()).collect::<Vec<_>>().len(), 2);
+    assert_eq!(store.agreements.of_user(bob.uid).expect("bob's"), vec![]);
+
+    assert_eq!(store.agreements.cancel("AG1", bob.uid, 60_000), Err(Error::NotFound), "not bob's");
+    assert_eq!(store.agreements.cancel("nope", alice.uid, 60_000), Err(Error::NotFound));
+    assert_eq!(store.agreements.cancel("AG1", alice.uid, 60_000), Ok(true));
+    assert_eq!(store.agreements.cancel("AG1", alice.uid, 61_000), Ok(false), "once");
+    let gone = store.agreements.get("AG1").expect("get").expect("kept");
+    assert_eq!(
+        (gone.state, gone.next_at, gone.cancelled_at),
+        (AGREEMENT_CANCELLED, 0, Some(60_000))
+    );
+    assert_eq!(
+        store.agreements.paid("AG1", "O4", 1).expect("paid"),
+        None,
+        "a cancelled one stays cancelled"
+    );
+    assert_eq!(store.agreements.active().expect("active"), vec![]);
 }

@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 pub mod accounts;
 pub mod activity;
+pub mod agreements;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 mod error;
@@ -66,6 +67,7 @@ pub struct Store {
     pub member: Arc<dyn member::MemberRepo>,
     pub missions: Arc<dyn missions::MissionRepo>,
     pub accounts: Arc<dyn accounts::AccountRepo>,
+    pub agreements: Arc<dyn agreements::AgreementRepo>,
 }
 
 impl Store {

@@ -526,6 +526,12 @@ fn user_flags() {
     conformance::user_flags(&open(dir.path()));
 }
 
+#[test]
+fn agreements() {
+    let dir = TempDir::new("user-flags");
+    conformance::agreements(&open(dir.path()));
+}
+
 // The whole-database ledger check passes after grants and finds a balance changed behind the
 // ledger's back.
 #[test]

@@ -102,6 +102,17 @@ pub enum DeskMsg {
     Expire(String),
     /// The order was paid or closed: no timer.
     Disarm(String),
+    /// Charge the next period of an auto-renewal agreement at `at_ms` (wall clock).
+    ArmRenewal { agreement_no: String, at_ms: i64 },
+    /// A renewal is due.
+    Renew(String),
+    /// The agreement was cancelled: no renewal.
+    DisarmRenewal(String),
+}
+
+/// The desk's timer key of an agreement's renewal (orders use their number).
+fn renewal_key(agreement_no: &str) -> String {
+    format!("renew:{agreement_no}")
 }
 
 pub struct DeskState {
@@ -120,6 +131,10 @@ impl Actor for OrderDesk {
         for o in open {
             self.arm(&me, &mut st, o.order.order_no, o.order.expires_at);
         }
+        // And every active agreement's next renewal.
+        for a in self.ctx.db(|s| s.agreements.active()).await? {
+            self.arm_renewal(&me, &mut st, a.agreement_no, a.next_at);
+        }
         Ok(st)
     }
 
@@ -127,6 +142,19 @@ impl Actor for OrderDesk {
         match msg {
             DeskMsg::Arm { order_no, at_ms } => self.arm(&me, st, order_no, at_ms),
             DeskMsg::Disarm(order_no) => st.timers.cancel(&order_no),
+            DeskMsg::ArmRenewal { agreement_no, at_ms } => self.arm_renewal(&me, st, agreement_no, at_ms),
+            DeskMsg::DisarmRenewal(agreement_no) => st.timers.cancel(&renewal_key(&agreement_no)),
+            DeskMsg::Renew(agreement_no) => {
+                st.timers.cancel(&renewal_key(&agreement_no));
+                if let Some(hook) = self.ctx.renew_hook.get().cloned() {
+                    // the renewal waits on the provider: off the desk's mailbox
+                    tokio::spawn(async move {
+                        if let Err(e) = hook(agreement_no.clone()).await {
+                            tracing::warn!(%agreement_no, error = %e, "renewal failed");
+                        }
+                    });
+                }
+            }
             DeskMsg::Expire(order_no) => {
                 st.timers.cancel(&order_no);
                 let now = self.ctx.clock.now_ms();
@@ -152,6 +180,11 @@ impl Actor for OrderDesk {
 }
 
 impl OrderDesk {
+    fn arm_renewal(&self, me: &ActorRef<DeskMsg>, st: &mut DeskState, agreement_no: String, at_ms: i64) {
+        let delay = Duration::from_millis(u64::try_from(at_ms - self.ctx.clock.now_ms()).unwrap_or(0));
+        st.timers.set(renewal_key(&agreement_no), delay, me, DeskMsg::Renew(agreement_no));
+    }
+
     fn arm(&self, me: &ActorRef<DeskMsg>, st: &mut DeskState, order_no: String, at_ms: i64) {
         let delay = Duration::from_millis(u64::try_from(at_ms - self.ctx.clock.now_ms()).unwrap_or(0));
         st.timers.set(order_no.clone(), delay, me, DeskMsg::Expire(order_no));

@@ -43,6 +43,8 @@ pub struct PayRequest {
     pub channel: Channel,
     /// ms; the provider refuses to take the payment after it.
     pub expires_at: i64,
+    /// Pay and sign: paying this order signs this auto-renewal agreement with the provider.
+    pub agreement_no: Option<String>,
 }
 
 /// A verified notice: the provider says this order was paid (or not yet).
@@ -148,6 +150,12 @@ pub trait PaymentProvider: Send + Sync + 'static {
     fn refund(&self, order_no: &str, trade_no: &str);
     /// What the provider knows of an order.
     fn query(&self, order_no: &str) -> BoxFuture<'static, Result<Queried, String>>;
+    /// Charges one period of a signed auto-renewal agreement (a renewal order, `req`): the
+    /// payment's notice comes on the callback route like any other. Err when the provider holds
+    /// no signed agreement of that number (never signed, or cancelled on the payer's side).
+    fn deduct(&self, agreement_no: &str, req: &PayRequest, now_ms: i64) -> BoxFuture<'static, Result<(), String>>;
+    /// The platform cancelled the agreement: the provider charges it no more.
+    fn unsign(&self, agreement_no: &str);
     /// The sandbox, when this is it (dev mode).
     fn sandbox(&self) -> Option<&SandboxPay> {
         None
@@ -227,6 +235,8 @@ pub struct SandboxPay {
     /// Set by the facade when it listens.
     transport: OnceLock<Arc<dyn NoticeTransport>>,
     next_trade: std::sync::atomic::AtomicU64,
+    /// Auto-renewal agreements by number: signed (true) or cancelled (false).
+    agreements: Mutex<HashMap<String, bool>>,
 }
 
 /// Deliveries of one notice the platform does not acknowledge are retried this many times, a
@@ -241,6 +251,38 @@ impl SandboxPay {
             plan: Mutex::new(plan),
             transport: OnceLock::new(),
             next_trade: std::sync::atomic::AtomicU64::new(1),
+            agreements: Mutex::default(),
+        }
+    }
+
+    /// Whether an auto-renewal agreement is signed with the sandbox.
+    pub fn signed(&self, agreement_no: &str) -> bool {
+        self.agreements.lock().get(agreement_no).copied().unwrap_or(false)
+    }
+
+    /// The payer cancels the agreement on the provider's side (in the payment app): the next
+    /// deduction is refused.
+    pub fn payer_unsign(&self, agreement_no: &str) {
+        if let Some(signed) = self.agreements.lock().get_mut(agreement_no) {
+            *signed = false;
+        }
+    }
+
+    /// Takes a payment now and returns its notice (paying an order, or a deduction).
+    fn take(&self, o: &mut SandboxOrder, now_ms: i64) -> Notice {
+        let n = self.next_trade.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let trade_no = format!("SBX{now_ms}{n:06}");
+        o.state = SandboxState::Paid {
+            trade_no: trade_no.clone(),
+            paid_at: now_ms,
+        };
+        o.scanned = true;
+        Notice {
+            order_no: o.req.order_no.clone(),
+            trade_no,
+            amount_fen: o.req.amount_fen,
+            paid_at: now_ms,
+            status: "SUCCESS".to_owned(),
         }
     }
 
@@ -281,20 +323,11 @@ impl SandboxPay {
                 o.state = SandboxState::Closed;
                 return Err(SandboxRefusal::Expired);
             }
-            let n = self.next_trade.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let trade_no = format!("SBX{now_ms}{n:06}");
-            o.state = SandboxState::Paid {
-                trade_no: trade_no.clone(),
-                paid_at: now_ms,
-            };
-            o.scanned = true;
-            Notice {
-                order_no: order_no.to_owned(),
-                trade_no,
-                amount_fen: o.req.amount_fen,
-                paid_at: now_ms,
-                status: "SUCCESS".to_owned(),
+            if let Some(no) = &o.req.agreement_no {
+                // paying signs the agreement
+                self.agreements.lock().insert(no.clone(), true);
             }
+            self.take(o, now_ms)
         };
         self.deliver(&notice);
         Ok(notice)
@@ -422,6 +455,35 @@ impl PaymentProvider for SandboxPay {
         Box::pin(async move { Ok(answer) })
     }
 
+    fn deduct(&self, agreement_no: &str, req: &PayRequest, now_ms: i64) -> BoxFuture<'static, Result<(), String>> {
+        let answer = if !self.signed(agreement_no) {
+            Err(format!("agreement {agreement_no} not signed"))
+        } else {
+            let notice = {
+                let mut orders = self.orders.lock();
+                let o = orders.entry(req.order_no.clone()).or_insert_with(|| SandboxOrder {
+                    req: req.clone(),
+                    state: SandboxState::Pending,
+                    scanned: false,
+                });
+                match o.state {
+                    // the same deduction asked again: charged once
+                    SandboxState::Pending => Some(self.take(o, now_ms)),
+                    _ => None,
+                }
+            };
+            if let Some(n) = notice {
+                self.deliver(&n);
+            }
+            Ok(())
+        };
+        Box::pin(async move { answer })
+    }
+
+    fn unsign(&self, agreement_no: &str) {
+        self.payer_unsign(agreement_no);
+    }
+
     fn sandbox(&self) -> Option<&SandboxPay> {
         Some(self)
     }
@@ -475,6 +537,7 @@ mod tests {
             title: "t".into(),
             channel: Channel::Wechat,
             expires_at: 1_000,
+            agreement_no: None,
         };
         let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
         rt.block_on(async {

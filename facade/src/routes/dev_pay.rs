@@ -23,7 +23,8 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(pay_confirm)
         .service(pay_cancel)
         .service(delivery)
-        .service(ledger_check);
+        .service(ledger_check)
+        .service(payer_unsign);
 }
 
 pub(crate) fn esc(s: &str) -> String {
@@ -69,10 +70,15 @@ pub async fn pay_page(state: web::Data<AppState>, order_no: web::Path<String>) -
         SandboxState::Closed => "<p>该订单已关闭</p>".into(),
         SandboxState::Refunded { .. } => "<p>该订单已退款</p>".into(),
     };
+    // pay and sign: paying signs the auto-renewal agreement
+    let signs = match &p.sandbox.req.agreement_no {
+        Some(no) => format!("<p>支付即同意签约自动续费（协议号：{}），可随时取消</p>", esc(no)),
+        None => String::new(),
+    };
     page(
         "云游收银台",
         &format!(
-            "<h1>云游收银台</h1><p>订单号：{}</p><p>已选商品：{}{}</p><p>需支付 ¥{}</p>{}",
+            "<h1>云游收银台</h1><p>订单号：{}</p><p>已选商品：{}{}</p><p>需支付 ¥{}</p>{signs}{}",
             esc(&o.order_no),
             esc(&o.title),
             count,
@@ -80,6 +86,20 @@ pub async fn pay_page(state: web::Data<AppState>, order_no: web::Path<String>) -
             status
         ),
     )
+}
+
+/// The payer cancels an auto-renewal agreement on the provider's side (in the payment app):
+/// its next deduction is refused.
+#[utoipa::path(params(("agreement_no" = String, Path, description = "the agreement")),
+    responses((status = 200, body = Envelope<bool>)))]
+#[post("/api/dev/pay/agreement/{agreement_no}/unsign")]
+pub async fn payer_unsign(state: web::Data<AppState>, agreement_no: web::Path<String>) -> ApiResult<bool> {
+    let Some(sandbox) = state.platform.sandbox_pay() else {
+        return Ok(ok(false));
+    };
+    let was = sandbox.signed(&agreement_no);
+    sandbox.payer_unsign(&agreement_no);
+    Ok(ok(was))
 }
 
 /// The payer confirms: the sandbox takes the money and sends its signed notice.

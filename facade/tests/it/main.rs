@@ -5,6 +5,7 @@
 mod abuse;
 mod accounts;
 mod activity;
+mod agreements;
 mod api;
 mod backpack;
 mod checkin;

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod activity;
+mod agreements;
 mod assets;
 mod commerce;
 mod coupons;
@@ -77,6 +78,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         member: Arc::new(member::SqliteMember::new(connect(&path)?)),
         missions: Arc::new(missions),
         accounts: Arc::new(accounts::SqliteAccounts::new(connect(&path)?)),
+        agreements: Arc::new(agreements::SqliteAgreements::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)
