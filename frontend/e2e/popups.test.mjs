@@ -86,3 +86,45 @@ test('the card notice after a login, and the VIP → VVIP upgrade paid on the sa
     await ctx2.close();
   });
 });
+
+test('auto-renewal: the renewing VIP paid and signed on the sandbox page, listed on the member page, cancelled', { timeout: 120_000 }, async () => {
+  await withServer('renewal', async ({ base, browser, pages }) => {
+    const { page } = await newPlayer(browser, base, '13900000812');
+    pages.player = page;
+    await page.goto(`${base}/user/member/vip`);
+    await page.getByTestId('member-buy-vip').click();
+    const dialog = page.getByTestId('purchase-dialog');
+    await dialog.waitFor();
+    await dialog.getByTestId('goods-card').filter({ hasText: '连续' }).first().click();
+    await dialog.getByTestId('purchase-renewal').filter({ hasText: /首月仅15元，到期自动续费25元\/月，可随时取消/ }).waitFor();
+    assert.equal(await dialog.getByTestId('pay-wechat').count(), 0, 'a renewal is paid by Alipay only');
+    await dialog.getByTestId('pay-alipay').click();
+    await dialog.getByTestId('purchase-pay').click();
+    // the agreements must be accepted first (commerce.md §5)
+    await page.getByRole('button', { name: '同意并支付' }).click();
+    const qr = dialog.getByTestId('purchase-qr');
+    await qr.locator('svg').waitFor();
+    const payUrl = await qr.getAttribute('data-url');
+    const phone = await newPlayerContext(browser);
+    const pay = await phone.newPage();
+    pages.payPage = pay;
+    await pay.goto(payUrl);
+    assert.match(await pay.locator('body').innerText(), /支付即同意签约自动续费（协议号：AG\d+），可随时取消/);
+    await pay.getByRole('button', { name: '确认支付' }).click();
+    await dialog.getByTestId('purchase-result').waitFor({ timeout: 20_000 });
+    await dialog.getByTestId('purchase-done').click();
+    await phone.close();
+
+    const item = page.getByTestId('agreement');
+    await page.reload();
+    await item.waitFor();
+    assert.match(await item.innerText(), /VIP连续包月[\s\S]*自动续费中 · 下次扣费 \d{4}-\d{2}-\d{2} · ¥25\/期/);
+    await item.getByTestId('agreement-cancel').click();
+    const box = page.getByTestId('message-box');
+    assert.match(await box.innerText(), /确定取消「VIP连续包月」的自动续费吗/);
+    await box.getByTestId('message-box-confirm').click();
+    await page.getByTestId('agreements').waitFor({ state: 'detached' });
+    // the VIP bought stays
+    await page.getByTestId('header-member').filter({ hasText: /^续费会员$/ }).waitFor();
+  });
+});

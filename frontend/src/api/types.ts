@@ -109,6 +109,8 @@ export type MemberExpire = Schemas['MemberExpire'];
 /** What the system popup chain tells after a login (commerce.md §2.8): received and near-expiry holdings. */
 export type CardNotice = Schemas['CardNotice'];
 export type NoticeItem = Schemas['NoticeItem'];
+/** An auto-renewal agreement of the caller. */
+export type AgreementDto = Schemas['AgreementDto'];
 /** /api/v3/member/privileges: the privilege comparison (normal / vip / vvip). */
 export type PrivilegeTable = Schemas['PrivilegeTable'];
 export type PrivilegeRowView = Schemas['PrivilegeRowView'];

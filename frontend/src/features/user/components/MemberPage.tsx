@@ -5,6 +5,7 @@ import type { PrivilegeRowView } from '../../../api/types';
 import { isPlatformMember } from '../../../lib/member';
 import { useStores } from '../../../stores/context';
 import { MemberPanel, useMemberStore } from '../../member/components/MemberPanel';
+import { AgreementList } from '../../member/components/AgreementList';
 import '../../member/member.css';
 
 function cell(v: PrivilegeRowView['vip']): string {
@@ -32,6 +33,7 @@ export const MemberPage = observer(function MemberPage() {
     <div className="page container" data-testid="member-page">
       <h1 className="status-page__title">{title}</h1>
       {root.user.isLoggedIn && <MemberPanel />}
+      {root.user.isLoggedIn && <AgreementList />}
       {!isPlatformMember(using) && <p className="member-page__hint">开通标准会员，每天免费领1小时游戏时长</p>}
       <div className="member-page__actions">
         {tier !== 'vvip' && (
