@@ -78,6 +78,9 @@ pub struct PurchaseReport {
     pub server_cpu_pct: Option<f64>,
     pub targets: Vec<TargetRow>,
     pub elapsed_s: f64,
+    /// Every call, fulfilment and error over time, for the HTML report (not in the JSON).
+    #[serde(skip)]
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl PurchaseReport {
@@ -91,7 +94,7 @@ impl PurchaseReport {
         }
     }
 
-    fn finish(&mut self) {
+    pub fn finish(&mut self) {
         let row = |figure: &str, value: Option<f64>, target: f64| TargetRow {
             figure: figure.into(),
             value,
@@ -187,7 +190,7 @@ pub fn run_blocking(cfg: &PurchaseConfig) -> Result<PurchaseReport, String> {
 }
 
 fn note(msg: &str) {
-    eprintln!("purchases: {msg}");
+    crate::progress::println(&format!("purchases: {msg}"));
 }
 
 /// What the window's order tasks count.
@@ -197,6 +200,8 @@ struct Tally {
     fulfilled: Cell<u64>,
     in_flight: Cell<usize>,
     fulfil: RefCell<Samples>,
+    /// When each order was seen fulfilled.
+    fulfilled_at: RefCell<Vec<Instant>>,
 }
 
 async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, String> {
@@ -229,10 +234,12 @@ async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, St
     let t0 = tokio::time::Instant::now();
     let due = (cfg.rate * cfg.window.as_secs_f64()).floor() as u64;
     let mut tasks = Vec::with_capacity(due as usize);
+    let bar = crate::progress::phase("orders", due);
     for k in 0..due {
         tokio::time::sleep_until(t0 + Duration::from_secs_f64(k as f64 / cfg.rate)).await;
         if tally.in_flight.get() >= cfg.max_in_flight {
             report.not_sent += 1;
+            bar.done(false);
             continue;
         }
         tally.in_flight.set(tally.in_flight.get() + 1);
@@ -244,9 +251,10 @@ async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, St
             key: format!("{tag}-{k}"),
             goods_code: cfg.goods_code.clone(),
         };
-        let (calls, tally) = (calls.clone(), tally.clone());
+        let (calls, tally, bar) = (calls.clone(), tally.clone(), bar.clone());
         tasks.push(actix_rt::spawn(async move {
-            order.run(&calls, &tally).await;
+            let fulfilled = order.run(&calls, &tally).await;
+            bar.done(fulfilled);
             tally.in_flight.set(tally.in_flight.get() - 1);
         }));
     }
@@ -254,6 +262,7 @@ async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, St
     for t in tasks {
         let _ = t.await;
     }
+    bar.finish();
     report.drain_s = t0.elapsed().as_secs_f64() - window_s;
     report.window_s = window_s;
     if let (Some(pid), Some(before)) = (cfg.server_pid, cpu_before) {
@@ -300,6 +309,18 @@ async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, St
         .collect();
     report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
     report.elapsed_s = began.elapsed().as_secs_f64();
+    let since = |t: &Instant| t.saturating_duration_since(began).as_secs_f64();
+    report.timeline = Some(crate::timeline::Timeline {
+        latencies: c
+            .events
+            .iter()
+            .filter_map(|(t, us)| Some((since(t), (*us)? as f64 / 1000.0)))
+            .collect(),
+        done: tally.fulfilled_at.borrow().iter().map(since).collect(),
+        errors: c.events.iter().filter(|e| e.1.is_none()).map(|(t, _)| since(t)).collect(),
+        span_s: report.elapsed_s,
+        unit: "orders fulfilled".into(),
+    });
     report.finish();
     Ok(report)
 }
@@ -314,7 +335,8 @@ struct Order {
 }
 
 impl Order {
-    async fn run(mut self, calls: &RefCell<Calls>, tally: &Tally) {
+    /// Whether the order was seen fulfilled.
+    async fn run(mut self, calls: &RefCell<Calls>, tally: &Tally) -> bool {
         let body = json!({
             "goods_id": 0,
             "goods_code": self.goods_code,
@@ -325,19 +347,19 @@ impl Order {
         let key = [("Idempotency-Key", self.key.as_str())];
         let create = self.shopper.post_with("/api/payment/goods", &body, &key);
         let Ok(order) = Calls::timed(calls, "order create", create).await else {
-            return;
+            return false;
         };
         tally.created.set(tally.created.get() + 1);
         let Some(no) = order["order_no"].as_str().map(str::to_owned) else {
-            return;
+            return false;
         };
         let params = percent_encode(&json!({ "order_no": no }).to_string());
         let qr_path = format!("/api/v3/qrcode/generate?action=scan_payment&params={params}");
         let Ok(qr) = Calls::timed(calls, "qrcode", self.shopper.get(&qr_path)).await else {
-            return;
+            return false;
         };
         let Some(ticket) = qr["ticket"].as_str().map(str::to_owned) else {
-            return;
+            return false;
         };
         let sent = Instant::now();
         let poll = poll_until_paid(&mut self.poller, &no, &ticket);
@@ -352,6 +374,8 @@ impl Order {
             (Ok(()), Ok(_)) => {
                 tally.fulfil.borrow_mut().record(sent.elapsed());
                 tally.fulfilled.set(tally.fulfilled.get() + 1);
+                tally.fulfilled_at.borrow_mut().push(Instant::now());
+                true
             }
             (Err(f), _) => {
                 *calls
@@ -359,8 +383,10 @@ impl Order {
                     .errors
                     .entry(("order polling".into(), f.to_string()))
                     .or_default() += 1;
+                calls.borrow_mut().events.push((Instant::now(), None));
+                false
             }
-            (Ok(()), Err(_)) => {}
+            (Ok(()), Err(_)) => false,
         }
     }
 }

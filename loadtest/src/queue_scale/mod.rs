@@ -93,14 +93,19 @@ struct Enrolled {
 }
 
 fn note(msg: &str) {
-    eprintln!("queue-scale: {msg}");
+    crate::progress::println(&format!("queue-scale: {msg}"));
 }
 
 async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<QueueReport, String> {
     let began = Instant::now();
+    // The live line of the phase under way (stderr, terminals only).
+    let line: RefCell<Option<crate::progress::Phase>> = RefCell::new(None);
     let set_phase = |p: &str| {
         *phase.borrow_mut() = p.to_string();
         note(&format!("{p} ({:.0} s)", began.elapsed().as_secs_f64()));
+        if let Some(done) = line.replace(Some(crate::progress::spinner(p))) {
+            done.finish();
+        }
     };
     let mut report = QueueReport::new(cfg, base);
     let pid = cfg.server_pid;

@@ -72,14 +72,19 @@ pub fn run_blocking(cfg: &RoomConfig) -> Result<RoomReport, String> {
 }
 
 fn note(msg: &str) {
-    eprintln!("room-scale: {msg}");
+    crate::progress::println(&format!("room-scale: {msg}"));
 }
 
 async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<RoomReport, String> {
     let began = Instant::now();
+    // The live line of the phase under way (stderr, terminals only).
+    let line: RefCell<Option<crate::progress::Phase>> = RefCell::new(None);
     let set_phase = |p: &str| {
         *phase.borrow_mut() = p.to_string();
         note(&format!("{p} ({:.0} s)", began.elapsed().as_secs_f64()));
+        if let Some(done) = line.replace(Some(crate::progress::spinner(p))) {
+            done.finish();
+        }
     };
     let mut report = RoomReport {
         url: base.to_string(),
