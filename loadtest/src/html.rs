@@ -23,12 +23,13 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
-/// A line chart as an SVG document (a string), axes from 0 to the data's maximum.
-pub fn line_chart(x_desc: &str, y_desc: &str, series: &[Series]) -> Result<String, String> {
+/// A line chart as an SVG document (a string), axes from 0 to the data's maximum (the y axis
+/// to at least `y_top`).
+pub fn line_chart(x_desc: &str, y_desc: &str, y_top: f64, series: &[Series]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(&root, x_desc, y_desc, series).map_err(|e| format!("plot: {e}"))?;
+        draw(&root, x_desc, y_desc, y_top, series).map_err(|e| format!("plot: {e}"))?;
         root.present().map_err(|e| format!("plot: {e}"))?;
     }
     Ok(svg)
@@ -38,12 +39,13 @@ fn draw(
     root: &DrawingArea<SVGBackend, plotters::coord::Shift>,
     x_desc: &str,
     y_desc: &str,
+    y_top: f64,
     series: &[Series],
 ) -> Result<(), Box<dyn std::error::Error>> {
     root.fill(&WHITE)?;
     let points = || series.iter().flat_map(|s| s.points.iter());
     let x_max = points().map(|p| p.0).fold(0.0, f64::max).max(1e-3) * 1.02;
-    let y_max = points().map(|p| p.1).fold(0.0, f64::max).max(1e-3) * 1.1;
+    let y_max = (points().map(|p| p.1).fold(0.0, f64::max) * 1.1).max(y_top).max(1e-3);
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .x_label_area_size(36)
@@ -54,6 +56,8 @@ fn draw(
         .x_desc(x_desc)
         .y_desc(y_desc)
         .light_line_style(WHITE.mix(0.0))
+        .x_label_formatter(&|v| tick(*v, x_max))
+        .y_label_formatter(&|v| tick(*v, y_max))
         .draw()?;
     for s in series {
         let color = s.color;
@@ -71,6 +75,15 @@ fn draw(
             .draw()?;
     }
     Ok(())
+}
+
+/// A tick label with as many decimals as the axis's range needs.
+fn tick(v: f64, range: f64) -> String {
+    match range {
+        r if r >= 20.0 => format!("{v:.0}"),
+        r if r >= 2.0 => format!("{v:.1}"),
+        _ => format!("{v:.3}"),
+    }
 }
 
 const BLUE_: RGBColor = RGBColor(0x1f, 0x77, 0xb4);
@@ -119,6 +132,7 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
         line_chart(
             "seconds since the start",
             "latency, ms",
+            0.0,
             &[line(0, "p50", BLUE_), line(1, "p90", ORANGE), line(2, "p99", RED_)],
         )
     };
@@ -137,6 +151,7 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
         line_chart(
             "percentile",
             "latency, ms",
+            0.0,
             &[Series {
                 name: "all calls".into(),
                 color: BLUE_,
@@ -148,11 +163,11 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
     let errors = per_second(&t.errors, t.span_s);
     vec![
         Plot {
-            title: "Latency over time (p50, p90, p99 per bucket)",
+            title: "Call latency over time (p50, p90, p99 per bucket; waits for pushes excluded)",
             svg: latency,
         },
         Plot {
-            title: "Latency percentiles over the whole run",
+            title: "Call latency percentiles over the whole run",
             svg: percentiles,
         },
         Plot {
@@ -160,6 +175,7 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
             svg: line_chart(
                 "seconds since the start",
                 &format!("{} completed a second", t.unit),
+                1.0,
                 &[Series {
                     name: t.unit.clone(),
                     color: GREEN_,
@@ -172,6 +188,7 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
             svg: line_chart(
                 "seconds since the start",
                 "errors a second",
+                1.0,
                 &[Series {
                     name: "errors".into(),
                     color: RED_,
@@ -206,6 +223,7 @@ fn server_plots(server: &Result<Vec<ServerSample>, String>) -> Vec<Plot> {
             svg: line_chart(
                 "seconds since the start",
                 "CPU, % of one core",
+                1.0,
                 &[Series {
                     name: "cpu".into(),
                     color: ORANGE,
@@ -218,6 +236,7 @@ fn server_plots(server: &Result<Vec<ServerSample>, String>) -> Vec<Plot> {
             svg: line_chart(
                 "seconds since the start",
                 "RSS, MiB",
+                1.0,
                 &[Series {
                     name: "rss".into(),
                     color: BLUE_,

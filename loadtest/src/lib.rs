@@ -142,7 +142,13 @@ pub async fn run_detailed(config: &Config) -> Result<(Report, JourneyDetail), St
     let report = Report::build(config, &base, &recorder, &outcomes, elapsed);
     let since = |t: Instant| t.saturating_duration_since(began).as_secs_f64();
     let timeline = timeline::Timeline {
-        latencies: recorder.calls().iter().map(|&(t, us)| (since(t), us as f64 / 1000.0)).collect(),
+        // The calls only: the waits (a queue of 30 s is not a slow answer) have their own rows.
+        latencies: recorder
+            .calls()
+            .iter()
+            .filter(|(_, step, _)| !step.is_wait())
+            .map(|&(t, _, us)| (since(t), us as f64 / 1000.0))
+            .collect(),
         done: ended
             .iter()
             .zip(&outcomes)

@@ -50,8 +50,11 @@ pub fn println(msg: &str) {
 pub fn phase(name: &str, total: u64) -> Phase {
     let bar = multi().add(ProgressBar::new(total));
     bar.set_style(
-        ProgressStyle::with_template("{prefix:>12} [{elapsed_precise}] {bar:30} {pos}/{len} {per_sec:>10} {msg}")
+        ProgressStyle::with_template("{prefix:>12} [{elapsed_precise}] {bar:30} {pos}/{len} {rate:>9} {msg}")
             .expect("the template is valid")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1}/s", s.per_sec());
+            })
             .progress_chars("=> "),
     );
     bar.set_prefix(name.to_string());

@@ -62,6 +62,11 @@ impl Step {
         Step::WaitEnd,
     ];
 
+    /// A wait for a push (READY, PLAYING, the end), not a call answered.
+    pub fn is_wait(self) -> bool {
+        matches!(self, Step::WaitReady | Step::WaitPlaying | Step::WaitEnd)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Step::NotStarted => "not started",

@@ -83,18 +83,18 @@ pub struct Recorder {
     last_over: Option<Instant>,
     /// Players whose start answer was already READY (a machine was free).
     ready_at_start: usize,
-    /// When each successful call or wait was recorded, and its latency (µs): the timeline.
-    calls: Vec<(Instant, u64)>,
+    /// When each successful call or wait was recorded, its step and its latency (µs): the timeline.
+    calls: Vec<(Instant, Step, u64)>,
 }
 
 impl Recorder {
     pub fn record(&mut self, step: Step, d: Duration) {
         self.steps.entry(step).or_default().record(d);
-        self.calls.push((Instant::now(), d.as_micros().min(u64::MAX as u128) as u64));
+        self.calls.push((Instant::now(), step, d.as_micros().min(u64::MAX as u128) as u64));
     }
 
-    /// When each successful call or wait was recorded, and its latency (µs).
-    pub fn calls(&self) -> &[(Instant, u64)] {
+    /// When each successful call or wait was recorded, its step and its latency (µs).
+    pub fn calls(&self) -> &[(Instant, Step, u64)] {
         &self.calls
     }
 

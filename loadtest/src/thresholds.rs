@@ -240,8 +240,8 @@ impl Threshold {
             }
             (Metric::Summary(s), Stat::Count) => Ok(s.count as f64),
             (Metric::Summary(s), stat) if self.unit == Unit::Millis => match stat {
-                Stat::Percentile(p) if p == 50.0 => Ok(s.p50_ms),
-                Stat::Percentile(p) if p == 99.0 => Ok(s.p99_ms),
+                Stat::Percentile(50.0) => Ok(s.p50_ms),
+                Stat::Percentile(99.0) => Ok(s.p99_ms),
                 Stat::Percentile(100.0) | Stat::Max => Ok(s.max_ms),
                 _ => Err(format!("{:?} keeps only p50, p99 and max", self.metric)),
             },

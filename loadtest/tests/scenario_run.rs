@@ -49,8 +49,14 @@ phone_prefix = "{prefix}"
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     // Every journey completed, so the only failure is the impossible throughput: status 4.
     assert_eq!(out.status.code(), Some(4), "{stdout}\n{stderr}");
-    assert!(stdout.contains("loadtest: 12 players, 12 completed, 0 failed, 0 timed out"), "{stdout}");
-    assert!(stdout.contains("pass  start p(95) < 10s") && stdout.contains("pass  errors == 0"), "{stdout}");
+    assert!(
+        stdout.contains("loadtest: 12 players, 12 completed, 0 failed, 0 timed out"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("pass  start p(95) < 10s") && stdout.contains("pass  errors == 0"),
+        "{stdout}"
+    );
     assert!(stdout.contains("FAIL  throughput > 1000000/s"), "{stdout}");
     assert!(
         stderr.contains("threshold broken: throughput > 1000000/s (measured "),
@@ -63,7 +69,11 @@ phone_prefix = "{prefix}"
     assert_eq!(json["completed"], 12);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("FAILED: 1 threshold(s) broken"), "{page}");
-    assert_eq!(page.matches("<svg").count(), 6, "latency, percentiles, throughput, errors, CPU, memory");
+    assert_eq!(
+        page.matches("<svg").count(),
+        6,
+        "latency, percentiles, throughput, errors, CPU, memory"
+    );
     assert!(page.contains("12 players, 2 machines"));
 }
 
@@ -73,12 +83,19 @@ fn a_bad_scenario_file_is_bad_usage() {
     let dir = std::env::temp_dir().join(format!("yoo-loadtest-bad-scenario-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("bad.toml");
-    std::fs::write(&file, "workload = \"journey\"\nthresholds = [\"start p99 << 5ms\"]\n[journey]\nplayers = 1\nurl = \"http://127.0.0.1:1\"\n").unwrap();
+    std::fs::write(
+        &file,
+        "workload = \"journey\"\nthresholds = [\"start p99 << 5ms\"]\n[journey]\nplayers = 1\nurl = \"http://127.0.0.1:1\"\n",
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_loadtest")).arg("run").arg(&file).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("start p99 << 5ms"), "{stderr}");
-    let out = Command::new(env!("CARGO_BIN_EXE_loadtest")).args(["--players", "1"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args(["--players", "1"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "--url is required");
     let _ = std::fs::remove_dir_all(&dir);
 }
