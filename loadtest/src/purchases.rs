@@ -116,33 +116,19 @@ impl PurchaseReport {
             "purchases against {}: {} buyers, {} orders/s of {} for {:.0} s (QR paid through the sandbox)",
             self.url, self.players, self.rate, self.goods_code, self.window_s
         );
-        for p in &self.setup {
-            let _ = writeln!(
-                o,
-                "  {:<28} {:>7} ok {:>5} failed {:>8.1} s {:>8.0}/s",
-                p.phase, p.ok, p.failed, p.seconds, p.per_sec
-            );
+        crate::report::setup_rows(&mut o, &self.setup);
+        let named = [
+            ("order creation", self.create.as_ref()),
+            ("payment → fulfilment", self.fulfil.as_ref()),
+        ];
+        crate::report::LatencyTable {
+            indent: "  ",
+            width: 28,
+            decimals: 1,
+            header: "call",
+            rows: self.calls.iter().map(|(n, s)| (n.as_str(), Some(s))).chain(named).collect(),
         }
-        let _ = writeln!(
-            o,
-            "  {:<28} {:>7} {:>10} {:>10} {:>10}",
-            "call", "count", "p50 ms", "p99 ms", "max ms"
-        );
-        let named = [("order creation", self.create), ("payment → fulfilment", self.fulfil)];
-        for (name, s) in self.calls.iter().map(|(n, s)| (n.as_str(), Some(*s))).chain(named) {
-            match s {
-                Some(s) => {
-                    let _ = writeln!(
-                        o,
-                        "  {:<28} {:>7} {:>10.1} {:>10.1} {:>10.1}",
-                        name, s.count, s.p50_ms, s.p99_ms, s.max_ms
-                    );
-                }
-                None => {
-                    let _ = writeln!(o, "  {name:<28} {:>7}", 0);
-                }
-            }
-        }
+        .render(&mut o);
         let _ = writeln!(
             o,
             "orders: {} due, {} not sent (harness behind), {} created ({:.0}/s), {} fulfilled, {} not fulfilled; window {:.1} s + drain {:.1} s",
