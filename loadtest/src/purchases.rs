@@ -225,7 +225,7 @@ async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, St
 }
 
 impl Run<'_> {
-    /// 1. The buyers log in.
+    /// Phase 1: The buyers log in.
     async fn logins(&mut self) -> Result<Vec<Login>, String> {
         let cfg = self.cfg;
         note(&format!("logging in {} buyers", cfg.players));
@@ -248,7 +248,7 @@ impl Run<'_> {
         Ok(buyers)
     }
 
-    /// 2. Orders at the rate for the window, then the drain; the server's CPU over both.
+    /// Phase 2: Orders at the rate for the window, then the drain; the server's CPU over both.
     async fn window(&mut self, buyers: &[Login], http: &awc::Client) -> Rc<Tally> {
         let (cfg, base) = (self.cfg, self.base);
         note(&format!("window: {} orders/s for {} s", cfg.rate, cfg.window.as_secs()));
@@ -297,7 +297,7 @@ impl Run<'_> {
         tally
     }
 
-    /// 3. The whole ledger replayed against the balances.
+    /// Phase 3: The whole ledger replayed against the balances.
     async fn ledger(&mut self, http: &awc::Client) {
         note("checking the ledger");
         let mut checker = Browser::with_client(self.base, "ledger-check", http.clone());
@@ -324,7 +324,7 @@ impl Run<'_> {
         }
     }
 
-    /// 4. The figures, the targets and the timeline.
+    /// Phase 4: The figures, the targets and the timeline.
     fn figures(self, tally: &Tally) -> PurchaseReport {
         let mut report = self.report;
         report.created = tally.created.get();

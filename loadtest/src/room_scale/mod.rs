@@ -98,7 +98,7 @@ struct Window {
     w1: i64,
     w2: i64,
     cpu: (Option<u64>, Option<u64>),
-    threads: (BTreeMap<u32, (String, u64)>, BTreeMap<u32, (String, u64)>),
+    threads: (probe::ThreadTicks, probe::ThreadTicks),
     own: (u64, u64),
 }
 
@@ -141,7 +141,7 @@ impl Run<'_> {
         }
     }
 
-    /// 1. Logins: the host (0) and the viewers (1..=N).
+    /// Phase 1: Logins: the host (0) and the viewers (1..=N).
     async fn logins(&mut self) -> Result<Vec<Option<Login>>, String> {
         let cfg = self.cfg;
         self.set_phase(&format!("logins: the host and {} viewers", cfg.viewers));
@@ -165,7 +165,7 @@ impl Run<'_> {
         Ok(logins)
     }
 
-    /// 2. The host creates the room; the server's memory before the viewers.
+    /// Phase 2: The host creates the room; the server's memory before the viewers.
     async fn room(&mut self, logins: &[Option<Login>]) -> Result<(), String> {
         let cfg = self.cfg;
         self.set_phase("the host creates the room");
@@ -188,7 +188,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// 3. The viewers, over the children: seated, connected, watching. The churners per child
+    /// Phase 3: The viewers, over the children: seated, connected, watching. The churners per child
     /// and the chatters.
     async fn viewers(&mut self, logins: Vec<Option<Login>>) -> Result<(Children, Vec<usize>, Vec<Login>), String> {
         let cfg = self.cfg;
@@ -251,7 +251,7 @@ impl Run<'_> {
         Ok((kids, churners_of, chatters))
     }
 
-    /// 4. The window: chat at the rate, churn in the children; then the drain.
+    /// Phase 4: The window: chat at the rate, churn in the children; then the drain.
     async fn window(&mut self, kids: &mut Children, churners_of: &[usize], chatters: &[Login]) -> Result<Window, String> {
         let (cfg, pid) = (self.cfg, self.cfg.server_pid);
         self.set_phase(&format!("window: {} s of chat at {} msg/s", cfg.window.as_secs(), cfg.rate));
@@ -298,7 +298,7 @@ impl Run<'_> {
         })
     }
 
-    /// 5. The children's records: every message's receipts, the viewers' sums, churn, usage.
+    /// Phase 5: The children's records: every message's receipts, the viewers' sums, churn, usage.
     async fn records(&mut self, mut kids: Children, w0: i64) -> Result<(Tally, u64), String> {
         self.set_phase("collecting the figures");
         let mut tally = Tally::new(w0);
@@ -375,7 +375,7 @@ impl Run<'_> {
         Ok((tally, child_cpu))
     }
 
-    /// 6. The figures: deliveries and latencies from the tally, the server's CPU and memory,
+    /// Phase 6: The figures: deliveries and latencies from the tally, the server's CPU and memory,
     /// the harness's CPU, the calls and the errors, the targets.
     fn figures(self, tally: &Tally, w: &Window, child_cpu: u64) -> RoomReport {
         let mut report = self.report;
