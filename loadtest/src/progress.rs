@@ -18,6 +18,8 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub struct Phase {
     bar: ProgressBar,
     errors: Arc<AtomicU64>,
+    /// A spinner's line is cleared when it finishes (the phase's note stays above).
+    spinner: bool,
 }
 
 /// Whether progress lines are drawn at all: stderr is a terminal and `LOADTEST_PROGRESS` is not `0`.
@@ -63,18 +65,20 @@ pub fn phase(name: &str, total: u64) -> Phase {
     Phase {
         bar,
         errors: Arc::new(AtomicU64::new(0)),
+        spinner: false,
     }
 }
 
 /// A phase of unknown size (a window, a drain): a spinner and the elapsed time.
 pub fn spinner(name: &str) -> Phase {
-    let bar = multi().add(ProgressBar::new_spinner());
+    let bar = multi().add(ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear));
     bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("the template is valid"));
     bar.set_message(name.to_string());
     bar.enable_steady_tick(Duration::from_millis(250));
     Phase {
         bar,
         errors: Arc::new(AtomicU64::new(0)),
+        spinner: true,
     }
 }
 
@@ -96,9 +100,13 @@ impl Phase {
         self.bar.position()
     }
 
-    /// Leaves the final line on the terminal.
+    /// Leaves a phase's final count on the terminal; clears a spinner.
     pub fn finish(&self) {
-        self.bar.finish();
+        if self.spinner {
+            self.bar.finish_and_clear();
+        } else {
+            self.bar.finish();
+        }
     }
 }
 

@@ -573,15 +573,17 @@ async fn enroll_phase(
     let done = Rc::new(Cell::new(0usize));
     let mut tasks = Vec::with_capacity(total);
     let mut last_note = Instant::now();
+    let bar = crate::progress::phase("enrolled", total as u64);
     for index in range {
         let Ok(permit) = slots.clone().acquire_owned().await else {
             break;
         };
-        let (setup, phone, finished) = (setup.clone(), cfg.phone(index), done.clone());
+        let (setup, phone, finished, bar) = (setup.clone(), cfg.phone(index), done.clone(), bar.clone());
         let fut: LocalBoxFuture<'static, Result<Enrolled, (Step, Failure)>> = Box::pin(async move {
             let _permit = permit;
             let r = enroll(&setup, index, &phone, confirm).await;
             finished.set(finished.get() + 1);
+            bar.done(r.is_ok());
             r
         });
         tasks.push(actix_rt::spawn(fut));
@@ -609,6 +611,7 @@ async fn enroll_phase(
             }
         }
     }
+    bar.finish();
     let secs = started.elapsed().as_secs_f64();
     note(&format!("  {label}: {} enrolled, {failed} failed in {secs:.1} s", out.len()));
     rows.push(PhaseRow {
