@@ -111,7 +111,7 @@ fn bucket_s(span_s: f64) -> f64 {
 
 fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
     let Some(t) = t else {
-        let why = format!("The {workload} workload keeps its latencies as summaries, not call by call: see the table above.");
+        let why = format!("The {workload} workload kept no timeline: see the tables above.");
         return ["Latency over time", "Latency percentiles", "Throughput", "Errors"]
             .into_iter()
             .map(|title| Plot {
@@ -159,11 +159,11 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
             }],
         )
     };
-    let done = per_second(&t.done, t.span_s);
+    let done = t.throughput();
     let errors = per_second(&t.errors, t.span_s);
     vec![
         Plot {
-            title: "Call latency over time (p50, p90, p99 per bucket; waits for pushes excluded)",
+            title: "Call latency over time (p50, p90, p99 per bucket)",
             svg: latency,
         },
         Plot {
@@ -185,16 +185,19 @@ fn timeline_plots(t: Option<&Timeline>, workload: &str) -> Vec<Plot> {
         },
         Plot {
             title: "Errors",
-            svg: line_chart(
-                "seconds since the start",
-                "errors a second",
-                1.0,
-                &[Series {
-                    name: "errors".into(),
-                    color: RED_,
-                    points: errors,
-                }],
-            ),
+            svg: match &t.errors_untimed {
+                Some(why) => Err(format!("Not plotted: {why}.")),
+                None => line_chart(
+                    "seconds since the start",
+                    "errors a second",
+                    1.0,
+                    &[Series {
+                        name: "errors".into(),
+                        color: RED_,
+                        points: errors,
+                    }],
+                ),
+            },
         },
     ]
 }
@@ -374,9 +377,11 @@ mod tests {
         let timeline = Timeline {
             latencies: (0..300).map(|i| (i as f64 / 100.0, (i % 17) as f64 + 0.5)).collect(),
             done: (0..50).map(|i| i as f64 / 20.0).collect(),
+            done_per_s: None,
             errors: vec![1.2, 2.7],
             span_s: 3.0,
             unit: "journeys".into(),
+            errors_untimed: None,
         };
         let server = (1..=6)
             .map(|i| ServerSample {
@@ -422,7 +427,7 @@ mod tests {
         let html = render(&f, &[], None);
         assert_eq!(html.matches("<svg").count(), 0);
         assert!(html.contains("Not plotted: the server&#39;s pid") || html.contains("Not plotted: the server's pid"));
-        assert!(html.contains("keeps its latencies as summaries"));
+        assert!(html.contains("kept no timeline"));
         assert!(html.contains("No thresholds were given") && html.contains("PASSED"));
     }
 }

@@ -155,6 +155,7 @@ pub async fn run_detailed(config: &Config) -> Result<(Report, JourneyDetail), St
             .filter(|(_, o)| **o == Outcome::Completed)
             .map(|(t, _)| since(*t))
             .collect(),
+        done_per_s: None,
         errors: ended
             .iter()
             .zip(&outcomes)
@@ -163,6 +164,7 @@ pub async fn run_detailed(config: &Config) -> Result<(Report, JourneyDetail), St
             .collect(),
         span_s: elapsed.as_secs_f64(),
         unit: "journeys".into(),
+        errors_untimed: None,
     };
     let detail = JourneyDetail {
         steps: Step::ALL

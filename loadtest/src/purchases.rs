@@ -350,9 +350,11 @@ impl Run<'_> {
                 .filter_map(|(t, us)| Some((since(t), (*us)? as f64 / 1000.0)))
                 .collect(),
             done: tally.fulfilled_at.borrow().iter().map(since).collect(),
+            done_per_s: None,
             errors: c.events.iter().filter(|e| e.1.is_none()).map(|(t, _)| since(t)).collect(),
             span_s: report.elapsed_s,
             unit: "orders fulfilled".into(),
+            errors_untimed: None,
         });
         report.finish();
         report

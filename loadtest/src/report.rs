@@ -390,6 +390,10 @@ pub struct QueueReport {
     pub sockets_closed: usize,
     pub targets: Vec<TargetRow>,
     pub elapsed_s: f64,
+    /// The setup calls and the admissions (READY receipts) over time, for the HTML report
+    /// (not in the JSON).
+    #[serde(skip)]
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl QueueReport {
@@ -431,6 +435,7 @@ impl QueueReport {
             sockets_closed: 0,
             targets: Vec::new(),
             elapsed_s: 0.0,
+            timeline: None,
         }
     }
 

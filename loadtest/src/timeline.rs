@@ -17,12 +17,18 @@ pub struct Timeline {
     pub latencies: Vec<(f64, f64)>,
     /// When each unit of work completed.
     pub done: Vec<f64>,
+    /// Completions already counted per second (second's start, count), where there are too
+    /// many to list one by one; when given, it is plotted instead of `done`.
+    pub done_per_s: Option<Vec<(f64, f64)>>,
     /// When each error happened.
     pub errors: Vec<f64>,
     /// The run's length, s.
     pub span_s: f64,
     /// What `done` counts, e.g. "journeys".
     pub unit: String,
+    /// Why `errors` is empty whatever happened (the workload counts its errors without their
+    /// times); none: the errors are timed.
+    pub errors_untimed: Option<String>,
 }
 
 /// One reading of the server process.
@@ -92,6 +98,13 @@ impl ServerSampler {
     pub fn finish(self) -> Vec<ServerSample> {
         self.stop.store(true, Ordering::Relaxed);
         self.thread.join().unwrap_or_default()
+    }
+}
+
+impl Timeline {
+    /// Completions per second: `done_per_s`, or `done` counted.
+    pub fn throughput(&self) -> Vec<(f64, f64)> {
+        self.done_per_s.clone().unwrap_or_else(|| per_second(&self.done, self.span_s))
     }
 }
 

@@ -198,6 +198,7 @@ fn queue(r: &QueueReport) -> Finished {
     if let Some(cpu) = r.cpu.as_ref().and_then(|c| c.server_pct) {
         m.insert("server cpu".into(), Metric::Figure(cpu / 100.0, Unit::Ratio));
     }
+    f.timeline = r.timeline.clone();
     f
 }
 
@@ -249,6 +250,7 @@ fn room(r: &RoomReport) -> Finished {
     if let Some(s) = &r.server {
         m.insert("server cpu".into(), Metric::Figure(s.cpu_pct / 100.0, Unit::Ratio));
     }
+    f.timeline = r.timeline.clone();
     f
 }
 
@@ -332,6 +334,22 @@ pub fn known_metrics(workload: &str) -> Vec<String> {
         _ => Vec::new(),
     };
     names.extend(rows.into_iter().map(|t| t.figure));
+    // The calls each workload times by name (the setup's and the window's).
+    let calls: &[&str] = match workload {
+        "queue-scale" => &["sendcode", "sms outbox", "login", "start", "confirmConnect"],
+        "purchases" => &["sendcode", "sms outbox", "login", "qrcode", "sandbox confirm", "ledger check"],
+        "room-scale" => &[
+            "sendcode",
+            "sms outbox",
+            "login",
+            "room/relayCheck",
+            "room/params",
+            "room/relay",
+            "room/chat/send",
+        ],
+        _ => &[],
+    };
+    names.extend(calls.iter().map(|c| c.to_string()));
     names.extend(
         ["bytes per socket", "heap per socket"]
             .map(String::from)

@@ -101,6 +101,10 @@ fn note(msg: &str) {
 struct Run<'a> {
     cfg: &'a QueueConfig,
     began: Instant,
+    /// `began` on the wall clock (µs), which the children's records use.
+    began_us: i64,
+    /// The setup's calls: when each was answered and its latency, ms (the timeline).
+    setup_calls: Vec<(f64, f64)>,
     /// The phase under way, named in the deadline's error.
     phase: Rc<RefCell<String>>,
     /// The live line of the phase under way (stderr, terminals only).
@@ -131,6 +135,8 @@ async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> 
     let mut run = Run {
         cfg,
         began: Instant::now(),
+        began_us: wall_us(),
+        setup_calls: Vec::new(),
         phase,
         line: None,
         control: Browser::with_client(base, "queue-scale-control", http_client(64, None)),
@@ -276,7 +282,16 @@ impl Run<'_> {
         .await;
         let queued_rest = rest.iter().filter(|e| e.status == QUEUE).count();
         drop(rest);
-        self.report.steps = crate::report::step_rows(&setup.recorder.lock());
+        {
+            let recorder = setup.recorder.lock();
+            self.report.steps = crate::report::step_rows(&recorder);
+            let began = self.began;
+            self.setup_calls = recorder
+                .calls()
+                .iter()
+                .map(|&(t, _, us)| (t.saturating_duration_since(began).as_secs_f64(), us as f64 / 1000.0))
+                .collect();
+        }
         // Release the setup pool: its connections close with it.
         drop(setup);
         let waiting = queued_front + queued_rest;
@@ -488,6 +503,16 @@ impl Run<'_> {
         report.errors = errors.into_iter().map(|((s, c), n)| (s.name().to_string(), c, n)).collect();
         report.errors.extend(self.child_errors.into_iter().map(|((s, c), n)| (s, c, n)));
         report.elapsed_s = self.began.elapsed().as_secs_f64();
+        let secs = |us: i64| (us - self.began_us) as f64 / 1e6;
+        report.timeline = Some(crate::timeline::Timeline {
+            latencies: self.setup_calls,
+            done: o.ready.iter().map(|r| secs(r.at_us)).collect(),
+            done_per_s: None,
+            errors: Vec::new(),
+            span_s: report.elapsed_s,
+            unit: "admissions".into(),
+            errors_untimed: Some("queue-scale counts its errors by step and cause, not by time: see the errors in the text report".into()),
+        });
         report.finish(cfg);
         report
     }

@@ -80,6 +80,8 @@ struct Run<'a> {
     cfg: &'a RoomConfig,
     base: &'a str,
     began: Instant,
+    /// `began` on the wall clock (µs), which the children's records use.
+    began_us: i64,
     /// The phase under way, named in the deadline's error.
     phase: Rc<RefCell<String>>,
     /// The live line of the phase under way (stderr, terminals only).
@@ -107,6 +109,7 @@ async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> R
         cfg,
         base,
         began: Instant::now(),
+        began_us: wall_us(),
         phase,
         line: None,
         calls: Rc::new(RefCell::new(Calls::default())),
@@ -407,6 +410,29 @@ impl Run<'_> {
         report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
         report.errors.extend(self.child_errors.into_iter().map(|((s, e), n)| (s, e, n)));
         report.elapsed_s = self.began.elapsed().as_secs_f64();
+        let since = |t: &Instant| t.saturating_duration_since(self.began).as_secs_f64();
+        // The receipts' 10 ms bins, counted per second of the run.
+        let mut per_s = crate::timeline::per_second(&[], report.elapsed_s);
+        let origin_s = (tally.origin_us - self.began_us) as f64 / 1e6;
+        for (b, &n) in tally.bins.iter().enumerate() {
+            let t = origin_s + (b as i64 * count::BIN_US) as f64 / 1e6;
+            if let Some(slot) = per_s.get_mut(t.max(0.0) as usize) {
+                slot.1 += n as f64;
+            }
+        }
+        report.timeline = Some(crate::timeline::Timeline {
+            latencies: c
+                .events
+                .iter()
+                .filter_map(|(t, us)| Some((since(t), (*us)? as f64 / 1000.0)))
+                .collect(),
+            done: Vec::new(),
+            done_per_s: Some(per_s),
+            errors: c.events.iter().filter(|e| e.1.is_none()).map(|(t, _)| since(t)).collect(),
+            span_s: report.elapsed_s,
+            unit: "deliveries".into(),
+            errors_untimed: None,
+        });
         report.finish();
         report
     }

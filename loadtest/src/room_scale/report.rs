@@ -93,6 +93,10 @@ pub struct RoomReport {
     pub targets: Vec<TargetRow>,
     pub errors: Vec<(String, String, usize)>,
     pub elapsed_s: f64,
+    /// The calls (logins, the room, every chat send) and the deliveries a second over time, for
+    /// the HTML report (not in the JSON).
+    #[serde(skip)]
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl RoomReport {
