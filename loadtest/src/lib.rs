@@ -96,11 +96,42 @@ pub async fn run_detailed(config: &Config) -> Result<(Report, JourneyDetail), St
         run_tag: format!("{}-{:x}", std::process::id(), nanos % (1 << 40)),
         recorder: Arc::new(Mutex::new(Recorder::default())),
     });
+    let bar = progress::phase("players", config.players as u64);
+    let (players, not_started) = start_players(config, &journey, began, deadline, &bar).await;
+    let mut ended = Vec::with_capacity(config.players);
+    let mut outcomes = Vec::with_capacity(config.players);
+    for p in players {
+        let (at, outcome) = p.await.unwrap_or_else(|e| {
+            let f = client::Failure::Unexpected(format!("player task: {e}"));
+            (Instant::now(), Outcome::Failed(Step::NotStarted, f))
+        });
+        ended.push(at);
+        outcomes.push(outcome);
+    }
+    bar.finish();
+    outcomes.extend(std::iter::repeat_n(Outcome::TimedOut(Step::NotStarted), not_started));
+    let recorder = journey.recorder.lock();
+    let elapsed = began.elapsed();
+    let report = Report::build(config, &base, &recorder, &outcomes, elapsed);
+    let detail = journey_detail(&recorder, &ended, &outcomes, began, elapsed);
+    Ok((report, detail))
+}
+
+/// A player's task: when it ended, and how.
+type PlayerTask = actix_rt::task::JoinHandle<(Instant, Outcome)>;
+
+/// Starts the players, at most `config.concurrency` in flight and, with an arrival rate, no
+/// sooner than their turn; the tasks, and how many never started before the deadline.
+async fn start_players(
+    config: &Config,
+    journey: &Arc<Journey>,
+    began: Instant,
+    deadline: tokio::time::Instant,
+    bar: &progress::Phase,
+) -> (Vec<PlayerTask>, usize) {
     // One permit per player in flight: the bound on concurrency.
     let slots = Arc::new(Semaphore::new(config.concurrency));
     let mut players = Vec::with_capacity(config.players);
-    let mut not_started = 0;
-    let bar = progress::phase("players", config.players as u64);
     for index in 0..config.players {
         // An open arrival rate: player `index` starts no sooner than index / rate after the start.
         if let Some(rate) = config.arrival_rate {
@@ -108,8 +139,7 @@ pub async fn run_detailed(config: &Config) -> Result<(Report, JourneyDetail), St
             tokio::time::sleep_until(due).await;
         }
         let Ok(Ok(permit)) = timeout_at(deadline, slots.clone().acquire_owned()).await else {
-            not_started = config.players - index;
-            break;
+            return (players, config.players - index);
         };
         let (journey, phone, bar) = (journey.clone(), config.phone(index), bar.clone());
         players.push(actix_rt::spawn(async move {
@@ -125,56 +155,44 @@ pub async fn run_detailed(config: &Config) -> Result<(Report, JourneyDetail), St
             (Instant::now(), outcome)
         }));
     }
-    let mut outcomes = Vec::with_capacity(config.players);
-    let mut ended = Vec::with_capacity(config.players);
-    for p in players {
-        let (at, outcome) = p.await.unwrap_or_else(|e| {
-            let f = client::Failure::Unexpected(format!("player task: {e}"));
-            (Instant::now(), Outcome::Failed(Step::NotStarted, f))
-        });
-        ended.push(at);
-        outcomes.push(outcome);
-    }
-    bar.finish();
-    outcomes.extend(std::iter::repeat_n(Outcome::TimedOut(Step::NotStarted), not_started));
-    let recorder = journey.recorder.lock();
-    let elapsed = began.elapsed();
-    let report = Report::build(config, &base, &recorder, &outcomes, elapsed);
+    (players, 0)
+}
+
+/// Every sample by step, and the timeline: the calls (not the waits for pushes: a queue of
+/// 30 s is not a slow answer; they have their own rows), completed journeys, and failed or
+/// timed-out players, by when they ended.
+fn journey_detail(recorder: &Recorder, ended: &[Instant], outcomes: &[Outcome], began: Instant, elapsed: Duration) -> JourneyDetail {
     let since = |t: Instant| t.saturating_duration_since(began).as_secs_f64();
+    let ends = |completed: bool| -> Vec<f64> {
+        ended
+            .iter()
+            .zip(outcomes)
+            .filter(|(_, o)| (**o == Outcome::Completed) == completed)
+            .map(|(t, _)| since(*t))
+            .collect()
+    };
     let timeline = timeline::Timeline {
-        // The calls only: the waits (a queue of 30 s is not a slow answer) have their own rows.
         latencies: recorder
             .calls()
             .iter()
             .filter(|(_, step, _)| !step.is_wait())
             .map(|&(t, _, us)| (since(t), us as f64 / 1000.0))
             .collect(),
-        done: ended
-            .iter()
-            .zip(&outcomes)
-            .filter(|(_, o)| **o == Outcome::Completed)
-            .map(|(t, _)| since(*t))
-            .collect(),
+        done: ends(true),
         done_per_s: None,
-        errors: ended
-            .iter()
-            .zip(&outcomes)
-            .filter(|(_, o)| **o != Outcome::Completed)
-            .map(|(t, _)| since(*t))
-            .collect(),
+        errors: ends(false),
         span_s: elapsed.as_secs_f64(),
         unit: "journeys".into(),
         errors_untimed: None,
     };
-    let detail = JourneyDetail {
+    JourneyDetail {
         steps: Step::ALL
             .iter()
             .filter_map(|s| Some((s.name(), recorder.steps().get(s)?.sorted_micros())))
             .collect(),
         handoff: recorder.handoff().sorted_micros(),
         timeline,
-    };
-    Ok((report, detail))
+    }
 }
 
 /// [`run`] on a fresh actix-rt `System` on this thread.
