@@ -1,5 +1,6 @@
-//! What one run does: the command line, its defaults, and the two checks made before any
-//! traffic: the target is this machine, and the phone numbers fit.
+//! What one run does: each workload's settings and their defaults (the command line that sets
+//! them is `cli`), and the two checks made before any traffic: the target is this machine, and
+//! the phone numbers fit.
 
 use std::path::PathBuf;
 use std::time::Duration;

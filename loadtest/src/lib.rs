@@ -6,7 +6,15 @@
 //!
 //! Layout:
 //!
-//! - `config`: the command line, its defaults, the loopback-only URL check, the phone numbers.
+//! - `cli`: the command line (clap); each workload's parameters, shared with scenario files.
+//! - `config`: each workload's settings, their defaults and checks, the loopback-only URL
+//!   check, the phone numbers.
+//! - `scenario_file`: `loadtest run FILE.toml`: workload, parameters, thresholds, outputs.
+//! - `thresholds`: k6-style thresholds, parsed and judged against a run's named metrics.
+//! - `workload`: the four workloads behind one face (table, JSON, exit status, metrics).
+//! - `timeline`: what happened when, and the server's CPU and memory sampled over the run.
+//! - `html`: the self-contained HTML report (verdicts, inline SVG plots).
+//! - `progress`: a live progress line per phase on stderr (terminals only).
 //! - `client`: one virtual browser: cookies, CSRF header, the envelope, the protobuf WebSocket.
 //! - `scenario`: the player journey, step by step.
 //! - `queue_scale`: the queue-scale scenario (issue 3): a queue of 100,000, machines freeing at
