@@ -93,6 +93,15 @@ impl ScenarioFile {
         // The table's own url and pid stand unless the command line gives them.
         let pick = |table: Option<String>| if url.is_some() { url.clone() } else { table };
         let pick_pid = |table: Option<u32>| if pid.is_some() { pid } else { table };
+        let table_url = [
+            self.journey.as_ref().and_then(|a| a.url.as_ref()),
+            self.queue_scale.as_ref().and_then(|a| a.url.as_ref()),
+            self.purchases.as_ref().and_then(|a| a.url.as_ref()),
+            self.room_scale.as_ref().and_then(|a| a.url.as_ref()),
+        ];
+        if url.is_none() && table_url.iter().all(Option::is_none) {
+            return Err("no target: give url = \"http://127.0.0.1:PORT\" in the file, or --url".into());
+        }
         let workload = match self.workload.as_str() {
             "journey" => {
                 let mut a = self.journey.unwrap_or_default();
@@ -215,6 +224,8 @@ mod tests {
             let e = scenario(&format!("{base}{text}")).unwrap_err();
             assert!(e.contains(why), "{text}: {e}");
         }
+        let e = scenario("workload = \"journey\"\n[journey]\nplayers = 1").unwrap_err();
+        assert!(e.contains("no target"), "{e}");
         let e = scenario("workload = \"journey\"\nurl = \"http://10.0.0.1:9\"\n[journey]\nplayers = 1").unwrap_err();
         assert!(e.contains("this machine"), "{e}");
     }
