@@ -53,9 +53,9 @@ url=$(sed -n 's/^yoo-server listening on //p' "$OUT/server.out")
 echo "== purchases: server $server on $url, $PLAYERS buyers, $RATE orders/s of $GOODS for $SECS s"
 set +e
 timeout 600 target/release/loadtest purchases --url "$url" --players "$PLAYERS" --rate "$RATE" \
-  --window-secs "$SECS" --goods-code "$GOODS" --server-pid "$server" --json "$OUT/report.json" | tee "$OUT/table.txt"
+  --window-secs "$SECS" --goods-code "$GOODS" --server-pid "$server" --json "$OUT/report.json" --html "$OUT/report.html" | tee "$OUT/table.txt"
 status=${PIPESTATUS[0]}
 set -e
 curl -s "$url/metrics" > "$OUT/metrics.txt" || true
-echo "report: $OUT/report.json (exit $status)"
+echo "report: $OUT/report.json, $OUT/report.html (exit $status)"
 exit "$status"

@@ -67,7 +67,7 @@ perf_args=()
 set +e
 timeout 900 target/release/loadtest queue-scale --url "$URL" --players "$PLAYERS" --sockets "$SOCKETS" \
   --machines "$MACHINES" --machines-rate "$RATE" --window-secs "$WINDOW" --procs "$PROCS" \
-  --server-pid "$SERVER" --settle-secs "$SETTLE" --json "$OUT/report.json" "${perf_args[@]}" | tee "$OUT/report.txt"
+  --server-pid "$SERVER" --settle-secs "$SETTLE" --json "$OUT/report.json" --html "$OUT/report.html" "${perf_args[@]}" | tee "$OUT/report.txt"
 status=${PIPESTATUS[0]}
 set -e
 echo "server peak: $(grep -E 'VmHWM' /proc/$SERVER/status)"

@@ -174,7 +174,7 @@ TOML
   set +e
   timeout 900 target/release/loadtest room-scale --url "$url" --viewers "$viewers" --chatters "$chatters" --rate "$rate" \
     "${churn_args[@]}" --window-secs "$SECS" --drain-secs "$DRAIN" --server-pid "$server" --settle-secs "$SETTLE" \
-    "${procs_args[@]}" --json "$dir/report.json" | tee "$dir/report.txt"
+    "${procs_args[@]}" --json "$dir/report.json" --html "$dir/report.html" | tee "$dir/report.txt"
   local status=${PIPESTATUS[0]}
   set -e
   echo "server peak: $(grep -E 'VmHWM' /proc/$server/status)" | tee -a "$dir/report.txt"

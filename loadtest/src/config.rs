@@ -1,5 +1,6 @@
-//! What one run does: the command line, its defaults, and the two checks made before any
-//! traffic: the target is this machine, and the phone numbers fit.
+//! What one run does: each workload's settings and their defaults (the command line that sets
+//! them is `cli`), and the two checks made before any traffic: the target is this machine, and
+//! the phone numbers fit.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,6 +21,35 @@ pub struct Config {
     pub timeout: Duration,
     /// Phones are this prefix followed by the zero-padded player index, 11 digits in all.
     pub phone_prefix: String,
+    /// Players started a second; none: as fast as the concurrency lets them.
+    pub arrival_rate: Option<f64>,
+    /// A pause before each call after the first (a person's think time).
+    pub think: Duration,
+    /// Where each journey ends.
+    pub until: Until,
+    /// The server process, sampled for the HTML report's CPU and memory plot.
+    pub server_pid: Option<u32>,
+}
+
+/// Where a journey ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Until {
+    /// After `fetchToken`: logins only, no socket, no machine.
+    Login,
+    /// The whole journey: queue, play, over.
+    #[default]
+    Play,
+}
+
+impl std::str::FromStr for Until {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Until, String> {
+        match s {
+            "login" => Ok(Until::Login),
+            "play" => Ok(Until::Play),
+            _ => Err(format!("--until {s:?}: login or play")),
+        }
+    }
 }
 
 impl Config {
@@ -34,6 +64,10 @@ impl Config {
             play: Duration::from_millis(200),
             timeout: Duration::from_secs(300),
             phone_prefix: "150".into(),
+            arrival_rate: None,
+            think: Duration::ZERO,
+            until: Until::Play,
+            server_pid: None,
         }
     }
 
@@ -48,6 +82,12 @@ impl Config {
         check_phones(&self.phone_prefix, self.players)?;
         if self.players == 0 || self.concurrency == 0 {
             return Err("--players and --concurrency must be at least 1".into());
+        }
+        if self.arrival_rate.is_some_and(|r| !(r > 0.0 && r <= 100_000.0)) {
+            return Err("--arrival-rate: more than 0, at most 100000 players a second".into());
+        }
+        if self.think > Duration::from_secs(60) {
+            return Err("--think-ms: at most 60000".into());
         }
         Ok(base)
     }
@@ -109,42 +149,12 @@ pub fn loopback_base(url: &str) -> Result<String, String> {
     Ok(format!("http://{}{port}", host.to_ascii_lowercase()))
 }
 
-/// What the command line asks for: the run, and where to write the JSON report.
+/// What the command line asks for: the run, and where to write the JSON and HTML reports.
 #[derive(Debug)]
 pub struct Cli {
     pub config: Config,
     pub json: Option<PathBuf>,
-}
-
-pub const USAGE: &str = "usage: loadtest --url http://127.0.0.1:PORT --players N [--concurrency C] [--game-id 1] [--node-id 1] \
-[--play-ms 200] [--timeout-secs 300] [--phone-prefix 150] [--json FILE]";
-
-/// Parses the arguments after the program name.
-pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
-    let mut args = args.into_iter();
-    let (mut url, mut players, mut concurrency, mut json) = (None, None, None, None);
-    let mut c = Config::new("", 0);
-    while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
-        match flag.as_str() {
-            "--url" => url = Some(value),
-            "--players" => players = Some(number(&value)? as usize),
-            "--concurrency" => concurrency = Some(number(&value)? as usize),
-            "--game-id" => c.game_id = number(&value)? as i64,
-            "--node-id" => c.node_id = number(&value)? as i64,
-            "--play-ms" => c.play = Duration::from_millis(number(&value)?),
-            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
-            "--phone-prefix" => c.phone_prefix = value,
-            "--json" => json = Some(PathBuf::from(value)),
-            _ => return Err(format!("unknown option {flag}")),
-        }
-    }
-    c.url = url.ok_or("--url is required")?;
-    c.players = players.ok_or("--players is required")?;
-    c.concurrency = concurrency.unwrap_or(c.players.clamp(1, 500));
-    c.validate()?;
-    Ok(Cli { config: c, json })
+    pub html: Option<PathBuf>,
 }
 
 /// One queue-scale run (`loadtest queue-scale`): `players` wait in one game's queue while
@@ -266,63 +276,6 @@ impl QueueConfig {
     }
 }
 
-pub const QUEUE_USAGE: &str = "usage: loadtest queue-scale --url http://127.0.0.1:PORT --players N --sockets S --machines M \
-[--machines-rate R | --hold-ms 1000] [--hold-jitter-ms 100] [--window-secs 20] [--procs P] [--concurrency 400] \
-[--socket-concurrency 300] [--server-pid PID] [--settle-secs 25] [--lie-slack-ms 50] [--no-spread] [--perf FILE] \
-[--game-id 1] [--node-id 1] [--phone-prefix 16] [--timeout-secs 900] [--json FILE]";
-
-/// Parses the arguments after `queue-scale`.
-pub fn parse_queue_args(args: impl IntoIterator<Item = String>) -> Result<(QueueConfig, Option<PathBuf>), String> {
-    let mut args = args.into_iter();
-    let (mut url, mut players, mut sockets, mut machines, mut rate, mut procs, mut json) = (None, None, None, None, None, None, None);
-    let mut c = QueueConfig::new("", 0, 0, 0);
-    while let Some(flag) = args.next() {
-        if flag == "--no-spread" {
-            c.spread_addresses = false;
-            continue;
-        }
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
-        match flag.as_str() {
-            "--url" => url = Some(value),
-            "--players" => players = Some(number(&value)? as usize),
-            "--sockets" => sockets = Some(number(&value)? as usize),
-            "--machines" => machines = Some(number(&value)? as usize),
-            "--machines-rate" => rate = Some(number(&value)?),
-            "--hold-ms" => c.hold = Duration::from_millis(number(&value)?),
-            "--hold-jitter-ms" => c.hold_jitter = Duration::from_millis(number(&value)?),
-            "--window-secs" => c.window = Duration::from_secs(number(&value)?),
-            "--procs" => procs = Some(number(&value)? as usize),
-            "--concurrency" => c.concurrency = number(&value)? as usize,
-            "--socket-concurrency" => c.socket_concurrency = number(&value)? as usize,
-            "--server-pid" => c.server_pid = Some(number(&value)? as u32),
-            "--settle-secs" => c.settle = Duration::from_secs(number(&value)?),
-            "--lie-slack-ms" => c.lie_slack = Duration::from_millis(number(&value)?),
-            "--perf" => c.perf_out = Some(PathBuf::from(value)),
-            "--game-id" => c.game_id = number(&value)? as i64,
-            "--node-id" => c.node_id = number(&value)? as i64,
-            "--phone-prefix" => c.phone_prefix = value,
-            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
-            "--json" => json = Some(PathBuf::from(value)),
-            _ => return Err(format!("unknown option {flag}")),
-        }
-    }
-    c.url = url.ok_or("--url is required")?;
-    c.players = players.ok_or("--players is required")?;
-    c.sockets = sockets.ok_or("--sockets is required")?;
-    c.machines = machines.ok_or("--machines is required (the machines of the node)")?;
-    if let Some(r) = rate {
-        if r == 0 {
-            return Err("--machines-rate must be at least 1".into());
-        }
-        // M machines each held `hold` free at M / hold per second.
-        c.hold = Duration::from_micros(c.machines as u64 * 1_000_000 / r);
-    }
-    c.procs = procs.unwrap_or(c.sockets.div_ceil(7_000).max(1));
-    c.validate()?;
-    Ok((c, json))
-}
-
 /// One room-scale run (`loadtest room-scale`): `viewers` watch one room over WebSockets spread
 /// on child processes, `chatters` of them send `rate` chat messages a second in all, and
 /// `churn` a second leave and come back. See `room_scale`.
@@ -429,60 +382,6 @@ impl RoomConfig {
     }
 }
 
-pub const ROOM_USAGE: &str = "usage: loadtest room-scale --url http://127.0.0.1:PORT --viewers N --rate R [--chatters 200] \
-[--churn 0] [--churners 4xchurn] [--window-secs 20] [--drain-secs 3] [--procs P] [--concurrency 400] [--socket-concurrency 300] \
-[--server-pid PID] [--settle-secs 25] [--no-spread] [--game-id 1] [--mode 2] [--phone-prefix 17] [--timeout-secs 900] [--json FILE]";
-
-/// Parses the arguments after `room-scale`.
-pub fn parse_room_args(args: impl IntoIterator<Item = String>) -> Result<(RoomConfig, Option<PathBuf>), String> {
-    let mut args = args.into_iter();
-    let (mut url, mut viewers, mut rate, mut chatters, mut churners, mut procs, mut json) = (None, None, None, None, None, None, None);
-    let mut c = RoomConfig::new("", 0, 0.0);
-    while let Some(flag) = args.next() {
-        if flag == "--no-spread" {
-            c.spread_addresses = false;
-            continue;
-        }
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
-        let real = |v: &str| {
-            v.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("{flag}: {v:?} is not a number"))
-        };
-        match flag.as_str() {
-            "--url" => url = Some(value),
-            "--viewers" => viewers = Some(number(&value)? as usize),
-            "--rate" => rate = Some(real(&value)?),
-            "--chatters" => chatters = Some(number(&value)? as usize),
-            "--churn" => c.churn = real(&value)?,
-            "--churners" => churners = Some(number(&value)? as usize),
-            "--window-secs" => c.window = Duration::from_secs(number(&value)?),
-            "--drain-secs" => c.drain = Duration::from_secs(number(&value)?),
-            "--procs" => procs = Some(number(&value)? as usize),
-            "--concurrency" => c.concurrency = number(&value)? as usize,
-            "--socket-concurrency" => c.socket_concurrency = number(&value)? as usize,
-            "--server-pid" => c.server_pid = Some(number(&value)? as u32),
-            "--settle-secs" => c.settle = Duration::from_secs(number(&value)?),
-            "--game-id" => c.game_id = number(&value)? as i64,
-            "--mode" => c.mode = number(&value)? as i64,
-            "--phone-prefix" => c.phone_prefix = value,
-            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
-            "--json" => json = Some(PathBuf::from(value)),
-            _ => return Err(format!("unknown option {flag}")),
-        }
-    }
-    c.url = url.ok_or("--url is required")?;
-    c.viewers = viewers.ok_or("--viewers is required")?;
-    c.rate = rate.ok_or("--rate is required (chat messages a second, in all)")?;
-    c.chatters = chatters.unwrap_or(c.viewers.clamp(1, 200));
-    c.churners = churners.unwrap_or(RoomConfig::default_churners(c.viewers, c.chatters, c.churn));
-    c.procs = procs.unwrap_or(c.viewers.div_ceil(7_000).max(1));
-    c.validate()?;
-    Ok((c, json))
-}
-
 /// One run of the purchases scenario.
 #[derive(Debug, Clone)]
 pub struct PurchaseConfig {
@@ -545,50 +444,10 @@ impl PurchaseConfig {
     }
 }
 
-pub const PURCHASE_USAGE: &str = "usage: loadtest purchases --url http://127.0.0.1:PORT --rate R [--players 200] \
-[--window-secs 20] [--goods-code time_300] [--concurrency 200] [--max-in-flight 2000] [--server-pid PID] [--phone-prefix 152] \
-[--timeout-secs 300] [--json FILE]";
-
-/// Parses the arguments after `purchases`.
-pub fn parse_purchase_args(args: impl IntoIterator<Item = String>) -> Result<(PurchaseConfig, Option<PathBuf>), String> {
-    let mut args = args.into_iter();
-    let (mut url, mut rate, mut json) = (None, None, None);
-    let mut c = PurchaseConfig::new("", 200, 0.0);
-    while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
-        match flag.as_str() {
-            "--url" => url = Some(value),
-            "--rate" => {
-                rate = Some(
-                    value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite())
-                        .ok_or_else(|| format!("{flag}: {value:?} is not a number"))?,
-                )
-            }
-            "--players" => c.players = number(&value)? as usize,
-            "--window-secs" => c.window = Duration::from_secs(number(&value)?),
-            "--goods-code" => c.goods_code = value,
-            "--concurrency" => c.concurrency = number(&value)? as usize,
-            "--max-in-flight" => c.max_in_flight = number(&value)? as usize,
-            "--server-pid" => c.server_pid = Some(number(&value)? as u32),
-            "--phone-prefix" => c.phone_prefix = value,
-            "--timeout-secs" => c.timeout = Duration::from_secs(number(&value)?),
-            "--json" => json = Some(PathBuf::from(value)),
-            _ => return Err(format!("unknown option {flag}")),
-        }
-    }
-    c.url = url.ok_or("--url is required")?;
-    c.rate = rate.ok_or("--rate is required (orders a second, in all)")?;
-    c.validate()?;
-    Ok((c, json))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{parse_args, parse_queue_args, parse_room_args};
 
     fn check(url: &str, expected: Option<&str>) {
         assert_eq!(loopback_base(url).ok().as_deref(), expected, "{url}");

@@ -38,6 +38,8 @@ impl Login {
 pub struct Calls {
     pub samples: BTreeMap<&'static str, Samples>,
     pub errors: BTreeMap<(String, String), usize>,
+    /// When each call ended: its latency (µs), or none when it failed (the HTML report's timeline).
+    pub events: Vec<(Instant, Option<u64>)>,
 }
 
 impl Calls {
@@ -50,9 +52,16 @@ impl Calls {
         let sent = Instant::now();
         let r = fut.await;
         let mut c = calls.borrow_mut();
+        let took = sent.elapsed();
         match &r {
-            Ok(_) => c.samples.entry(name).or_default().record(sent.elapsed()),
-            Err(f) => *c.errors.entry((name.to_string(), f.to_string())).or_default() += 1,
+            Ok(_) => {
+                c.samples.entry(name).or_default().record(took);
+                c.events.push((Instant::now(), Some(took.as_micros() as u64)));
+            }
+            Err(f) => {
+                *c.errors.entry((name.to_string(), f.to_string())).or_default() += 1;
+                c.events.push((Instant::now(), None));
+            }
         }
         r
     }
@@ -78,21 +87,25 @@ pub async fn login_all(
     let started = Instant::now();
     let slots = Arc::new(Semaphore::new(concurrency.max(1)));
     let mut tasks = Vec::with_capacity(count);
+    let bar = crate::progress::phase("logins", count as u64);
     for index in 0..count {
         let Ok(permit) = slots.clone().acquire_owned().await else {
             break;
         };
         let b = Browser::with_client(base, &format!("{device_tag}-{index}"), http.clone());
-        let (phone, calls) = (phone(index), calls.clone());
+        let (phone, calls, bar) = (phone(index), calls.clone(), bar.clone());
         tasks.push(actix_rt::spawn(async move {
             let _permit = permit;
-            login(b, &phone, &calls).await
+            let r = login(b, &phone, &calls).await;
+            bar.done(r.is_ok());
+            r
         }));
     }
     let mut out = Vec::with_capacity(tasks.len());
     for t in tasks {
         out.push(t.await.ok().and_then(Result::ok));
     }
+    bar.finish();
     let ok = out.iter().filter(|l| l.is_some()).count();
     let secs = started.elapsed().as_secs_f64();
     let row = PhaseRow {

@@ -31,6 +31,9 @@ pub fn own_cpu_ticks() -> Option<u64> {
     stat_ticks(&std::fs::read_to_string("/proc/self/stat").ok()?)
 }
 
+/// Per thread: (thread name, ticks so far), keyed by thread id.
+pub type ThreadTicks = BTreeMap<u32, (String, u64)>;
+
 /// Per thread of `pid`: (thread name, ticks so far), keyed by thread id.
 pub fn thread_ticks(pid: u32) -> BTreeMap<u32, (String, u64)> {
     let mut out = BTreeMap::new();

@@ -78,6 +78,9 @@ pub struct PurchaseReport {
     pub server_cpu_pct: Option<f64>,
     pub targets: Vec<TargetRow>,
     pub elapsed_s: f64,
+    /// Every call, fulfilment and error over time, for the HTML report (not in the JSON).
+    #[serde(skip)]
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl PurchaseReport {
@@ -91,7 +94,7 @@ impl PurchaseReport {
         }
     }
 
-    fn finish(&mut self) {
+    pub fn finish(&mut self) {
         let row = |figure: &str, value: Option<f64>, target: f64| TargetRow {
             figure: figure.into(),
             value,
@@ -113,33 +116,19 @@ impl PurchaseReport {
             "purchases against {}: {} buyers, {} orders/s of {} for {:.0} s (QR paid through the sandbox)",
             self.url, self.players, self.rate, self.goods_code, self.window_s
         );
-        for p in &self.setup {
-            let _ = writeln!(
-                o,
-                "  {:<28} {:>7} ok {:>5} failed {:>8.1} s {:>8.0}/s",
-                p.phase, p.ok, p.failed, p.seconds, p.per_sec
-            );
+        crate::report::setup_rows(&mut o, &self.setup);
+        let named = [
+            ("order creation", self.create.as_ref()),
+            ("payment → fulfilment", self.fulfil.as_ref()),
+        ];
+        crate::report::LatencyTable {
+            indent: "  ",
+            width: 28,
+            decimals: 1,
+            header: "call",
+            rows: self.calls.iter().map(|(n, s)| (n.as_str(), Some(s))).chain(named).collect(),
         }
-        let _ = writeln!(
-            o,
-            "  {:<28} {:>7} {:>10} {:>10} {:>10}",
-            "call", "count", "p50 ms", "p99 ms", "max ms"
-        );
-        let named = [("order creation", self.create), ("payment → fulfilment", self.fulfil)];
-        for (name, s) in self.calls.iter().map(|(n, s)| (n.as_str(), Some(*s))).chain(named) {
-            match s {
-                Some(s) => {
-                    let _ = writeln!(
-                        o,
-                        "  {:<28} {:>7} {:>10.1} {:>10.1} {:>10.1}",
-                        name, s.count, s.p50_ms, s.p99_ms, s.max_ms
-                    );
-                }
-                None => {
-                    let _ = writeln!(o, "  {name:<28} {:>7}", 0);
-                }
-            }
-        }
+        .render(&mut o);
         let _ = writeln!(
             o,
             "orders: {} due, {} not sent (harness behind), {} created ({:.0}/s), {} fulfilled, {} not fulfilled; window {:.1} s + drain {:.1} s",
@@ -187,7 +176,7 @@ pub fn run_blocking(cfg: &PurchaseConfig) -> Result<PurchaseReport, String> {
 }
 
 fn note(msg: &str) {
-    eprintln!("purchases: {msg}");
+    crate::progress::println(&format!("purchases: {msg}"));
 }
 
 /// What the window's order tasks count.
@@ -197,111 +186,179 @@ struct Tally {
     fulfilled: Cell<u64>,
     in_flight: Cell<usize>,
     fulfil: RefCell<Samples>,
+    /// When each order was seen fulfilled.
+    fulfilled_at: RefCell<Vec<Instant>>,
+}
+
+/// One run's shared state: the settings, the call tally, the report being filled.
+struct Run<'a> {
+    cfg: &'a PurchaseConfig,
+    base: &'a str,
+    began: Instant,
+    /// Makes idempotency keys and devices unique across runs.
+    tag: String,
+    calls: Rc<RefCell<Calls>>,
+    report: PurchaseReport,
 }
 
 async fn scenario(cfg: &PurchaseConfig, base: &str) -> Result<PurchaseReport, String> {
-    let began = Instant::now();
-    let calls = Rc::new(RefCell::new(Calls::default()));
-    let mut report = PurchaseReport {
-        url: base.to_string(),
-        players: cfg.players,
-        rate: cfg.rate,
-        goods_code: cfg.goods_code.clone(),
-        ..Default::default()
+    let mut run = Run {
+        cfg,
+        base,
+        began: Instant::now(),
+        tag: format!("pu-{:x}", (wall_us() as u64) % (1 << 36)),
+        calls: Rc::new(RefCell::new(Calls::default())),
+        report: PurchaseReport {
+            url: base.to_string(),
+            players: cfg.players,
+            rate: cfg.rate,
+            goods_code: cfg.goods_code.clone(),
+            ..Default::default()
+        },
     };
-
-    note(&format!("logging in {} buyers", cfg.players));
-    let tag = format!("pu-{:x}", (wall_us() as u64) % (1 << 36));
-    let http = http_client(cfg.concurrency, None);
-    let (logins, row) = login_all(base, &http, cfg.players, cfg.concurrency, |i| cfg.phone(i), &tag, &calls).await;
-    drop(http);
-    report.setup.push(row);
-    let buyers: Vec<Login> = logins.into_iter().flatten().collect();
-    if buyers.is_empty() {
-        return Err(calls.borrow().with_errors("no buyer could log in".into()));
-    }
-
-    note(&format!("window: {} orders/s for {} s", cfg.rate, cfg.window.as_secs()));
+    let buyers = run.logins().await?;
     // Enough connections that orders at the rate never queue for one.
     let http = http_client(cfg.max_in_flight.saturating_mul(2).min(8_000), None);
-    let tally = Rc::new(Tally::default());
-    let cpu_before = cfg.server_pid.and_then(probe::cpu_ticks);
-    let t0 = tokio::time::Instant::now();
-    let due = (cfg.rate * cfg.window.as_secs_f64()).floor() as u64;
-    let mut tasks = Vec::with_capacity(due as usize);
-    for k in 0..due {
-        tokio::time::sleep_until(t0 + Duration::from_secs_f64(k as f64 / cfg.rate)).await;
-        if tally.in_flight.get() >= cfg.max_in_flight {
-            report.not_sent += 1;
-            continue;
+    let tally = run.window(&buyers, &http).await;
+    run.ledger(&http).await;
+    Ok(run.figures(&tally))
+}
+
+impl Run<'_> {
+    /// Phase 1: The buyers log in.
+    async fn logins(&mut self) -> Result<Vec<Login>, String> {
+        let cfg = self.cfg;
+        note(&format!("logging in {} buyers", cfg.players));
+        let http = http_client(cfg.concurrency, None);
+        let (logins, row) = login_all(
+            self.base,
+            &http,
+            cfg.players,
+            cfg.concurrency,
+            |i| cfg.phone(i),
+            &self.tag,
+            &self.calls,
+        )
+        .await;
+        self.report.setup.push(row);
+        let buyers: Vec<Login> = logins.into_iter().flatten().collect();
+        if buyers.is_empty() {
+            return Err(self.calls.borrow().with_errors("no buyer could log in".into()));
         }
-        tally.in_flight.set(tally.in_flight.get() + 1);
-        let buyer = &buyers[k as usize % buyers.len()];
-        let order = Order {
-            shopper: buyer.browser(base, http.clone()),
-            poller: buyer.browser(base, http.clone()),
-            payer: Browser::with_client(base, "payer", http.clone()),
-            key: format!("{tag}-{k}"),
-            goods_code: cfg.goods_code.clone(),
-        };
-        let (calls, tally) = (calls.clone(), tally.clone());
-        tasks.push(actix_rt::spawn(async move {
-            order.run(&calls, &tally).await;
-            tally.in_flight.set(tally.in_flight.get() - 1);
-        }));
-    }
-    let window_s = t0.elapsed().as_secs_f64();
-    for t in tasks {
-        let _ = t.await;
-    }
-    report.drain_s = t0.elapsed().as_secs_f64() - window_s;
-    report.window_s = window_s;
-    if let (Some(pid), Some(before)) = (cfg.server_pid, cpu_before) {
-        report.server_cpu_pct = probe::cpu_ticks(pid)
-            .map(|after| after.saturating_sub(before) as f64 / probe::TICKS_PER_SEC / t0.elapsed().as_secs_f64() * 100.0);
+        Ok(buyers)
     }
 
-    note("checking the ledger");
-    let mut checker = Browser::with_client(base, "ledger-check", http.clone());
-    match Calls::timed(&calls, "ledger check", checker.get("/api/dev/ledger/check")).await {
-        Ok(v) => {
-            report.ledger_checked = true;
-            report.ledger_users = v["users"].as_u64().unwrap_or(0);
-            report.ledger_mismatches = v["mismatches"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|m| {
-                    (
-                        m["uid"].as_i64().unwrap_or(0),
-                        m["asset"].as_str().unwrap_or("").to_string(),
-                        m["replayed"].as_i64().unwrap_or(0),
-                        m["stored"].as_i64().unwrap_or(0),
-                    )
-                })
-                .collect();
+    /// Phase 2: Orders at the rate for the window, then the drain; the server's CPU over both.
+    async fn window(&mut self, buyers: &[Login], http: &awc::Client) -> Rc<Tally> {
+        let (cfg, base) = (self.cfg, self.base);
+        note(&format!("window: {} orders/s for {} s", cfg.rate, cfg.window.as_secs()));
+        let tally = Rc::new(Tally::default());
+        let cpu_before = cfg.server_pid.and_then(probe::cpu_ticks);
+        let t0 = tokio::time::Instant::now();
+        let due = (cfg.rate * cfg.window.as_secs_f64()).floor() as u64;
+        let mut tasks = Vec::with_capacity(due as usize);
+        let bar = crate::progress::phase("orders", due);
+        for k in 0..due {
+            tokio::time::sleep_until(t0 + Duration::from_secs_f64(k as f64 / cfg.rate)).await;
+            if tally.in_flight.get() >= cfg.max_in_flight {
+                self.report.not_sent += 1;
+                bar.done(false);
+                continue;
+            }
+            tally.in_flight.set(tally.in_flight.get() + 1);
+            let buyer = &buyers[k as usize % buyers.len()];
+            let order = Order {
+                shopper: buyer.browser(base, http.clone()),
+                poller: buyer.browser(base, http.clone()),
+                payer: Browser::with_client(base, "payer", http.clone()),
+                key: format!("{}-{k}", self.tag),
+                goods_code: cfg.goods_code.clone(),
+            };
+            let (calls, tally, bar) = (self.calls.clone(), tally.clone(), bar.clone());
+            tasks.push(actix_rt::spawn(async move {
+                let fulfilled = order.run(&calls, &tally).await;
+                bar.done(fulfilled);
+                tally.in_flight.set(tally.in_flight.get() - 1);
+            }));
         }
-        Err(f) => note(&format!("the ledger check failed: {f}")),
+        let window_s = t0.elapsed().as_secs_f64();
+        for t in tasks {
+            let _ = t.await;
+        }
+        bar.finish();
+        let r = &mut self.report;
+        r.due = due;
+        r.drain_s = t0.elapsed().as_secs_f64() - window_s;
+        r.window_s = window_s;
+        if let (Some(pid), Some(before)) = (cfg.server_pid, cpu_before) {
+            r.server_cpu_pct = probe::cpu_ticks(pid)
+                .map(|after| after.saturating_sub(before) as f64 / probe::TICKS_PER_SEC / t0.elapsed().as_secs_f64() * 100.0);
+        }
+        tally
     }
 
-    report.due = due;
-    report.created = tally.created.get();
-    report.fulfilled = tally.fulfilled.get();
-    report.unfulfilled = report.created - report.fulfilled;
-    report.created_per_s = report.created as f64 / window_s.max(1e-9);
-    report.fulfil = tally.fulfil.borrow().summary();
-    let c = calls.borrow();
-    report.create = c.samples.get("order create").and_then(Samples::summary);
-    report.calls = c
-        .samples
-        .iter()
-        .filter(|(k, _)| **k != "order create")
-        .filter_map(|(k, s)| Some((k.to_string(), s.summary()?)))
-        .collect();
-    report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
-    report.elapsed_s = began.elapsed().as_secs_f64();
-    report.finish();
-    Ok(report)
+    /// Phase 3: The whole ledger replayed against the balances.
+    async fn ledger(&mut self, http: &awc::Client) {
+        note("checking the ledger");
+        let mut checker = Browser::with_client(self.base, "ledger-check", http.clone());
+        match Calls::timed(&self.calls, "ledger check", checker.get("/api/dev/ledger/check")).await {
+            Ok(v) => {
+                let r = &mut self.report;
+                r.ledger_checked = true;
+                r.ledger_users = v["users"].as_u64().unwrap_or(0);
+                r.ledger_mismatches = v["mismatches"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|m| {
+                        (
+                            m["uid"].as_i64().unwrap_or(0),
+                            m["asset"].as_str().unwrap_or("").to_string(),
+                            m["replayed"].as_i64().unwrap_or(0),
+                            m["stored"].as_i64().unwrap_or(0),
+                        )
+                    })
+                    .collect();
+            }
+            Err(f) => note(&format!("the ledger check failed: {f}")),
+        }
+    }
+
+    /// Phase 4: The figures, the targets and the timeline.
+    fn figures(self, tally: &Tally) -> PurchaseReport {
+        let mut report = self.report;
+        report.created = tally.created.get();
+        report.fulfilled = tally.fulfilled.get();
+        report.unfulfilled = report.created - report.fulfilled;
+        report.created_per_s = report.created as f64 / report.window_s.max(1e-9);
+        report.fulfil = tally.fulfil.borrow().summary();
+        let c = self.calls.borrow();
+        report.create = c.samples.get("order create").and_then(Samples::summary);
+        report.calls = c
+            .samples
+            .iter()
+            .filter(|(k, _)| **k != "order create")
+            .filter_map(|(k, s)| Some((k.to_string(), s.summary()?)))
+            .collect();
+        report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
+        report.elapsed_s = self.began.elapsed().as_secs_f64();
+        let since = |t: &Instant| t.saturating_duration_since(self.began).as_secs_f64();
+        report.timeline = Some(crate::timeline::Timeline {
+            latencies: c
+                .events
+                .iter()
+                .filter_map(|(t, us)| Some((since(t), (*us)? as f64 / 1000.0)))
+                .collect(),
+            done: tally.fulfilled_at.borrow().iter().map(since).collect(),
+            done_per_s: None,
+            errors: c.events.iter().filter(|e| e.1.is_none()).map(|(t, _)| since(t)).collect(),
+            span_s: report.elapsed_s,
+            unit: "orders fulfilled".into(),
+            errors_untimed: None,
+        });
+        report.finish();
+        report
+    }
 }
 
 /// One order, as a browser and the payer's phone make it.
@@ -314,7 +371,8 @@ struct Order {
 }
 
 impl Order {
-    async fn run(mut self, calls: &RefCell<Calls>, tally: &Tally) {
+    /// Whether the order was seen fulfilled.
+    async fn run(mut self, calls: &RefCell<Calls>, tally: &Tally) -> bool {
         let body = json!({
             "goods_id": 0,
             "goods_code": self.goods_code,
@@ -325,19 +383,19 @@ impl Order {
         let key = [("Idempotency-Key", self.key.as_str())];
         let create = self.shopper.post_with("/api/payment/goods", &body, &key);
         let Ok(order) = Calls::timed(calls, "order create", create).await else {
-            return;
+            return false;
         };
         tally.created.set(tally.created.get() + 1);
         let Some(no) = order["order_no"].as_str().map(str::to_owned) else {
-            return;
+            return false;
         };
         let params = percent_encode(&json!({ "order_no": no }).to_string());
         let qr_path = format!("/api/v3/qrcode/generate?action=scan_payment&params={params}");
         let Ok(qr) = Calls::timed(calls, "qrcode", self.shopper.get(&qr_path)).await else {
-            return;
+            return false;
         };
         let Some(ticket) = qr["ticket"].as_str().map(str::to_owned) else {
-            return;
+            return false;
         };
         let sent = Instant::now();
         let poll = poll_until_paid(&mut self.poller, &no, &ticket);
@@ -352,6 +410,8 @@ impl Order {
             (Ok(()), Ok(_)) => {
                 tally.fulfil.borrow_mut().record(sent.elapsed());
                 tally.fulfilled.set(tally.fulfilled.get() + 1);
+                tally.fulfilled_at.borrow_mut().push(Instant::now());
+                true
             }
             (Err(f), _) => {
                 *calls
@@ -359,8 +419,10 @@ impl Order {
                     .errors
                     .entry(("order polling".into(), f.to_string()))
                     .or_default() += 1;
+                calls.borrow_mut().events.push((Instant::now(), None));
+                false
             }
-            (Ok(()), Err(_)) => {}
+            (Ok(()), Err(_)) => false,
         }
     }
 }

@@ -129,27 +129,15 @@ impl Report {
             "target {}, {} players, concurrency {}, play {} ms",
             self.url, self.players, self.concurrency, self.play_ms
         );
-        let _ = writeln!(
-            out,
-            "{:<16} {:>7} {:>10} {:>10} {:>10}",
-            "step", "count", "p50 ms", "p99 ms", "max ms"
-        );
-        let row = |out: &mut String, name: &str, s: &Summary| {
-            let _ = writeln!(
-                out,
-                "{:<16} {:>7} {:>10.2} {:>10.2} {:>10.2}",
-                name, s.count, s.p50_ms, s.p99_ms, s.max_ms
-            );
-        };
-        for r in &self.steps {
-            row(&mut out, r.step, &r.summary);
+        let steps = self.steps.iter().map(|r| (r.step, Some(&r.summary)));
+        LatencyTable {
+            indent: "",
+            width: 16,
+            decimals: 2,
+            header: "step",
+            rows: steps.chain([("handoff", self.handoff.as_ref())]).collect(),
         }
-        match &self.handoff {
-            Some(h) => row(&mut out, "handoff", h),
-            None => {
-                let _ = writeln!(out, "{:<16} {:>7} {:>10} {:>10} {:>10}", "handoff", 0, "-", "-", "-");
-            }
-        }
+        .render(&mut out);
         let _ = writeln!(out, "ready at start: {} (start answered READY, no wait)", self.ready_at_start);
         if self.elapsed_s > 0.0 {
             let _ = writeln!(
@@ -191,15 +179,77 @@ pub fn step_rows(recorder: &Recorder) -> Vec<StepRow> {
         .collect()
 }
 
-fn summary_row(out: &mut String, name: &str, s: Option<&Summary>) {
-    let _ = match s {
-        Some(s) => writeln!(
+/// A latency table as data: a header and rows of (name, summary or none), drawn by one format.
+pub struct LatencyTable<'a> {
+    /// Before every line.
+    pub indent: &'a str,
+    /// The name column's width.
+    pub width: usize,
+    /// Decimals of the milliseconds.
+    pub decimals: usize,
+    /// The name column's header.
+    pub header: &'a str,
+    pub rows: Vec<(&'a str, Option<&'a Summary>)>,
+}
+
+impl LatencyTable<'_> {
+    pub fn render(&self, out: &mut String) {
+        let (indent, width) = (self.indent, self.width);
+        let mut line = |cells: [&str; 5]| {
+            let [name, count, p50, p99, max] = cells;
+            let _ = writeln!(out, "{indent}{name:<width$} {count:>7} {p50:>10} {p99:>10} {max:>10}");
+        };
+        line([self.header, "count", "p50 ms", "p99 ms", "max ms"]);
+        for (name, s) in &self.rows {
+            match s {
+                Some(s) => {
+                    let ms = |v: f64| format!("{v:.*}", self.decimals);
+                    line([name, &s.count.to_string(), &ms(s.p50_ms), &ms(s.p99_ms), &ms(s.max_ms)]);
+                }
+                None => line([name, "0", "-", "-", "-"]),
+            }
+        }
+    }
+}
+
+/// The queue-scale report's latency tables: two-space indent, 44 wide, two decimals.
+const FIGURES: LatencyTable<'static> = LatencyTable {
+    indent: "  ",
+    width: 44,
+    decimals: 2,
+    header: "",
+    rows: Vec::new(),
+};
+
+/// Rows of cells, each column padded to its width (negative: left-aligned), the first row after
+/// `prefix[0]`, the others after `prefix[1]`.
+pub fn columns(out: &mut String, prefix: [&str; 2], widths: &[isize], rows: &[Vec<String>]) {
+    for (i, row) in rows.iter().enumerate() {
+        out.push_str(prefix[(i > 0) as usize]);
+        for (j, (cell, &w)) in row.iter().zip(widths).enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            let n = w.unsigned_abs();
+            let _ = if w < 0 {
+                write!(out, "{cell:<n$}")
+            } else {
+                write!(out, "{cell:>n$}")
+            };
+        }
+        out.push('\n');
+    }
+}
+
+/// The setup phases, one line each.
+pub fn setup_rows(out: &mut String, rows: &[PhaseRow]) {
+    for p in rows {
+        let _ = writeln!(
             out,
-            "  {:<44} {:>7} {:>10.2} {:>10.2} {:>10.2}",
-            name, s.count, s.p50_ms, s.p99_ms, s.max_ms
-        ),
-        None => writeln!(out, "  {:<44} {:>7} {:>10} {:>10} {:>10}", name, 0, "-", "-", "-"),
-    };
+            "  {:<28} {:>7} ok {:>5} failed {:>8.1} s {:>8.0}/s",
+            p.phase, p.ok, p.failed, p.seconds, p.per_sec
+        );
+    }
 }
 
 /// One setup phase of the queue-scale run.
@@ -340,6 +390,10 @@ pub struct QueueReport {
     pub sockets_closed: usize,
     pub targets: Vec<TargetRow>,
     pub elapsed_s: f64,
+    /// The setup calls and the admissions (READY receipts) over time, for the HTML report
+    /// (not in the JSON).
+    #[serde(skip)]
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl QueueReport {
@@ -381,6 +435,7 @@ impl QueueReport {
             sockets_closed: 0,
             targets: Vec::new(),
             elapsed_s: 0.0,
+            timeline: None,
         }
     }
 
@@ -500,25 +555,13 @@ impl QueueReport {
             ),
         );
         w(&mut out, "setup:".into());
-        for p in &self.setup {
-            w(
-                &mut out,
-                format!(
-                    "  {:<28} {:>7} ok {:>5} failed {:>8.1} s {:>8.0}/s",
-                    p.phase, p.ok, p.failed, p.seconds, p.per_sec
-                ),
-            );
+        setup_rows(&mut out, &self.setup);
+        LatencyTable {
+            header: "setup call",
+            rows: self.steps.iter().map(|r| (r.step, Some(&r.summary))).collect(),
+            ..FIGURES
         }
-        w(
-            &mut out,
-            format!(
-                "  {:<44} {:>7} {:>10} {:>10} {:>10}",
-                "setup call", "count", "p50 ms", "p99 ms", "max ms"
-            ),
-        );
-        for r in &self.steps {
-            summary_row(&mut out, r.step, Some(&r.summary));
-        }
+        .render(&mut out);
         w(
             &mut out,
             format!(
@@ -536,31 +579,28 @@ impl QueueReport {
             ),
         );
         if !self.memory.is_empty() {
-            w(
+            let header = ["after", "waiting", "sockets", "RSS KiB", "anon KiB", "heap KiB", "fds", "actors"].map(String::from);
+            let rows = self.memory.iter().map(|m| {
+                vec![
+                    m.label.clone(),
+                    m.waiting.to_string(),
+                    m.sockets.to_string(),
+                    m.rss_kib.to_string(),
+                    m.anon_kib.to_string(),
+                    m.heap_kib.map_or("-".into(), |h| h.to_string()),
+                    m.server_fds.to_string(),
+                    m.actors_alive
+                        .as_ref()
+                        .map_or("-".into(), |a| format!("{:.0}", a.iter().map(|(_, n)| n).sum::<f64>())),
+                ]
+            });
+            let rows: Vec<Vec<String>> = std::iter::once(header.to_vec()).chain(rows).collect();
+            columns(
                 &mut out,
-                format!(
-                    "server memory:  {:<40} {:>8} {:>8} {:>10} {:>10} {:>10} {:>6} {:>7}",
-                    "after", "waiting", "sockets", "RSS KiB", "anon KiB", "heap KiB", "fds", "actors"
-                ),
+                ["server memory:  ", "                "],
+                &[-40, 8, 8, 10, 10, 10, 6, 7],
+                &rows,
             );
-            for m in &self.memory {
-                w(
-                    &mut out,
-                    format!(
-                        "                {:<40} {:>8} {:>8} {:>10} {:>10} {:>10} {:>6} {:>7}",
-                        m.label,
-                        m.waiting,
-                        m.sockets,
-                        m.rss_kib,
-                        m.anon_kib,
-                        m.heap_kib.map_or("-".into(), |h| h.to_string()),
-                        m.server_fds,
-                        m.actors_alive
-                            .as_ref()
-                            .map_or("-".into(), |a| format!("{:.0}", a.iter().map(|(_, n)| n).sum::<f64>()))
-                    ),
-                );
-            }
             let b = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0} B"));
             w(
                 &mut out,
@@ -593,50 +633,27 @@ impl QueueReport {
                 self.handoff.frees
             ),
         );
-        w(
-            &mut out,
-            format!(
-                "  {:<44} {:>7} {:>10} {:>10} {:>10}",
-                "figure", "count", "p50 ms", "p99 ms", "max ms"
-            ),
-        );
-        summary_row(
-            &mut out,
-            "hand-off: READY since the latest free answer",
-            self.handoff.since_latest_free_answer.as_ref(),
-        );
-        summary_row(
-            &mut out,
-            "hand-off: READY since the latest free sent",
-            self.handoff.since_latest_free_sent.as_ref(),
-        );
-        summary_row(
-            &mut out,
-            "hand-off: free answer to the next READY",
-            self.handoff.free_answer_to_next_ready.as_ref(),
-        );
-        summary_row(
-            &mut out,
-            "hand-off: free sent to the next READY",
-            self.handoff.free_sent_to_next_ready.as_ref(),
-        );
-        let r = &self.ranks;
-        for (clock, t) in [("by receipt", &r.by_receipt), ("server clock", &r.by_server_clock)] {
-            summary_row(
-                &mut out,
-                &format!("rank staleness at receipt ({clock})"),
-                t.staleness_at_receipt.as_ref(),
-            );
-            summary_row(
-                &mut out,
-                &format!("displayed rank staleness ({clock})"),
-                t.displayed_staleness.as_ref(),
-            );
+        let (h, r) = (&self.handoff, &self.ranks);
+        let (rc, sc) = (&r.by_receipt, &r.by_server_clock);
+        LatencyTable {
+            header: "figure",
+            rows: vec![
+                ("hand-off: READY since the latest free answer", h.since_latest_free_answer.as_ref()),
+                ("hand-off: READY since the latest free sent", h.since_latest_free_sent.as_ref()),
+                ("hand-off: free answer to the next READY", h.free_answer_to_next_ready.as_ref()),
+                ("hand-off: free sent to the next READY", h.free_sent_to_next_ready.as_ref()),
+                ("rank staleness at receipt (by receipt)", rc.staleness_at_receipt.as_ref()),
+                ("displayed rank staleness (by receipt)", rc.displayed_staleness.as_ref()),
+                ("rank staleness at receipt (server clock)", sc.staleness_at_receipt.as_ref()),
+                ("displayed rank staleness (server clock)", sc.displayed_staleness.as_ref()),
+                ("gap between a player's rank pushes", r.push_gaps.as_ref()),
+                ("rank push delivery (receipt - serverTime)", r.rank_delivery.as_ref()),
+                ("READY push delivery (receipt - serverTime)", r.ready_delivery.as_ref()),
+                ("admission to READY receipt", r.admission_to_ready_receipt.as_ref()),
+            ],
+            ..FIGURES
         }
-        summary_row(&mut out, "gap between a player's rank pushes", r.push_gaps.as_ref());
-        summary_row(&mut out, "rank push delivery (receipt - serverTime)", r.rank_delivery.as_ref());
-        summary_row(&mut out, "READY push delivery (receipt - serverTime)", r.ready_delivery.as_ref());
-        summary_row(&mut out, "admission to READY receipt", r.admission_to_ready_receipt.as_ref());
+        .render(&mut out);
         w(
             &mut out,
             format!(

@@ -62,6 +62,11 @@ impl Step {
         Step::WaitEnd,
     ];
 
+    /// A wait for a push (READY, PLAYING, the end), not a call answered.
+    pub fn is_wait(self) -> bool {
+        matches!(self, Step::WaitReady | Step::WaitPlaying | Step::WaitEnd)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Step::NotStarted => "not started",
@@ -94,6 +99,10 @@ pub struct Journey {
     pub game_id: i64,
     pub node_id: i64,
     pub play: Duration,
+    /// A pause before each call after the first.
+    pub think: Duration,
+    /// Where each journey ends.
+    pub until: crate::config::Until,
     /// Makes device numbers unique across runs.
     pub run_tag: String,
     /// Latencies, the handoff clock and the READY-at-start count.
@@ -110,21 +119,31 @@ pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Re
     call(
         rec,
         at,
+        j.think,
         Step::SendCode,
         b.post("/api/passport/login/sendcode", &json!({"phone": phone})),
     )
     .await?;
-    let outbox = call(rec, at, Step::SmsOutbox, b.get(&format!("/api/dev/sms/outbox?phone={phone}")))
-        .await?
-        .0;
+    let outbox = call(
+        rec,
+        at,
+        j.think,
+        Step::SmsOutbox,
+        b.get(&format!("/api/dev/sms/outbox?phone={phone}")),
+    )
+    .await?
+    .0;
     let code = outbox_code(&outbox)?;
     let login = json!({"cellphone": phone, "code": code, "device_no": b.device()});
-    call(rec, at, Step::Login, b.post("/api/passport/login", &login)).await?;
-    let token = call(rec, at, Step::FetchToken, b.get("/api/fetchToken")).await?.0;
+    call(rec, at, j.think, Step::Login, b.post("/api/passport/login", &login)).await?;
+    let token = call(rec, at, j.think, Step::FetchToken, b.get("/api/fetchToken")).await?.0;
     let token = token["access_token"]
         .as_str()
         .ok_or((Step::FetchToken, Failure::Unexpected("no access_token".into())))?
         .to_string();
+    if j.until == crate::config::Until::Login {
+        return Ok(());
+    }
 
     // The first READY push of each session is a handoff sample, stamped as its frame is read.
     let handoff = rec.clone();
@@ -135,10 +154,10 @@ pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Re
             handoff.lock().ready_pushed(arrived);
         }
     };
-    let mut socket = call(rec, at, Step::WsConnect, b.socket(&token, on_state)).await?.0;
+    let mut socket = call(rec, at, j.think, Step::WsConnect, b.socket(&token, on_state)).await?.0;
 
     let start = json!({"gameId": j.game_id, "nodeDelay": "[]", "afterAuthCheck": 1, "nodeId": j.node_id});
-    let (state, started) = call(rec, at, Step::Start, b.post("/api/japi/yoo/game/start", &start)).await?;
+    let (state, started) = call(rec, at, j.think, Step::Start, b.post("/api/japi/yoo/game/start", &start)).await?;
     let id = state["id"]
         .as_i64()
         .ok_or((Step::Start, Failure::Unexpected("no session id".into())))?;
@@ -155,6 +174,7 @@ pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Re
     let (state, confirmed) = call(
         rec,
         at,
+        j.think,
         Step::ConfirmConnect,
         b.post("/api/japi/yoo/game/confirmConnect", &json!({"id": id})),
     )
@@ -177,8 +197,18 @@ pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Re
 
     // The hand-off is measured from when the `over` was sent: the server frees the machine while
     // it answers, so the next player's READY push can arrive before this answer does.
+    // The think time comes before the mark, so that it is not counted in the hand-off.
+    at.set(Step::Over);
+    tokio::time::sleep(j.think).await;
     rec.lock().over_sent(Instant::now());
-    let (_, over) = call(rec, at, Step::Over, b.post("/api/japi/yoo/game/over", &json!({"id": id}))).await?;
+    let (_, over) = call(
+        rec,
+        at,
+        Duration::ZERO,
+        Step::Over,
+        b.post("/api/japi/yoo/game/over", &json!({"id": id})),
+    )
+    .await?;
     at.set(Step::WaitEnd);
     let (ended, state) = socket
         .wait_state(|s| Ok(s["id"].as_i64() == Some(id) && s["hasGameOnline"] == false))
@@ -200,10 +230,15 @@ pub async fn play(j: &Journey, index: usize, phone: &str, at: &Cell<Step>) -> Re
 async fn call<T>(
     rec: &Mutex<Recorder>,
     at: &Cell<Step>,
+    think: Duration,
     step: Step,
     fut: impl std::future::Future<Output = Result<T, Failure>>,
 ) -> Result<(T, Instant), (Step, Failure)> {
     at.set(step);
+    // A person's pause before each call after the first (the request is sent when awaited).
+    if step != Step::SendCode && !think.is_zero() {
+        tokio::time::sleep(think).await;
+    }
     let sent = Instant::now();
     let v = fut.await.map_err(|f| (step, f))?;
     let answered = Instant::now();

@@ -40,6 +40,13 @@ impl Samples {
         self.micros.is_empty()
     }
 
+    /// Every sample, µs, ascending (for any percentile a threshold asks).
+    pub fn sorted_micros(&self) -> Vec<u64> {
+        let mut sorted = self.micros.clone();
+        sorted.sort_unstable();
+        sorted
+    }
+
     /// Count, p50, p99 and max in milliseconds; `None` without samples.
     pub fn summary(&self) -> Option<Summary> {
         let mut sorted = self.micros.clone();
@@ -76,11 +83,19 @@ pub struct Recorder {
     last_over: Option<Instant>,
     /// Players whose start answer was already READY (a machine was free).
     ready_at_start: usize,
+    /// When each successful call or wait was recorded, its step and its latency (µs): the timeline.
+    calls: Vec<(Instant, Step, u64)>,
 }
 
 impl Recorder {
     pub fn record(&mut self, step: Step, d: Duration) {
         self.steps.entry(step).or_default().record(d);
+        self.calls.push((Instant::now(), step, d.as_micros().min(u64::MAX as u128) as u64));
+    }
+
+    /// When each successful call or wait was recorded, its step and its latency (µs).
+    pub fn calls(&self) -> &[(Instant, Step, u64)] {
+        &self.calls
     }
 
     /// An `over` was sent at `at`.

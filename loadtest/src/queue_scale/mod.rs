@@ -93,310 +93,431 @@ struct Enrolled {
 }
 
 fn note(msg: &str) {
-    eprintln!("queue-scale: {msg}");
+    crate::progress::println(&format!("queue-scale: {msg}"));
+}
+
+/// One run's shared state: the settings, the phase under way, the server's control client,
+/// the memory readings and errors so far, the report.
+struct Run<'a> {
+    cfg: &'a QueueConfig,
+    began: Instant,
+    /// `began` on the wall clock (µs), which the children's records use.
+    began_us: i64,
+    /// The setup's calls: when each was answered and its latency, ms (the timeline).
+    setup_calls: Vec<(f64, f64)>,
+    /// The phase under way, named in the deadline's error.
+    phase: Rc<RefCell<String>>,
+    /// The live line of the phase under way (stderr, terminals only).
+    line: Option<crate::progress::Phase>,
+    /// A small pool for /metrics and the machine holders' `over`.
+    control: Browser,
+    memory: Vec<MemoryRow>,
+    errors: BTreeMap<(Step, String), usize>,
+    child_errors: BTreeMap<(String, String), usize>,
+    report: QueueReport,
+}
+
+/// What the window measured: wall clock (µs) at its start and end, how it ended, the frees
+/// and failed `over`s, and the server's and the harness's CPU and metrics at both ends.
+struct Window {
+    w0: i64,
+    w1: i64,
+    ended_by: &'static str,
+    frees: Vec<(i64, i64)>,
+    over_errors: BTreeMap<String, usize>,
+    cpu: (Option<u64>, Option<u64>),
+    threads: (probe::ThreadTicks, probe::ThreadTicks),
+    own: (u64, u64),
+    metrics: (BTreeMap<String, f64>, BTreeMap<String, f64>),
 }
 
 async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<QueueReport, String> {
-    let began = Instant::now();
-    let set_phase = |p: &str| {
-        *phase.borrow_mut() = p.to_string();
-        note(&format!("{p} ({:.0} s)", began.elapsed().as_secs_f64()));
+    let mut run = Run {
+        cfg,
+        began: Instant::now(),
+        began_us: wall_us(),
+        setup_calls: Vec::new(),
+        phase,
+        line: None,
+        control: Browser::with_client(base, "queue-scale-control", http_client(64, None)),
+        memory: Vec::new(),
+        errors: BTreeMap::new(),
+        child_errors: BTreeMap::new(),
+        report: QueueReport::new(cfg, base),
     };
-    let mut report = QueueReport::new(cfg, base);
-    let pid = cfg.server_pid;
-    let mut memory: Vec<MemoryRow> = Vec::new();
-    // A small pool for /metrics and the machine holders' `over`.
-    let mut control = Browser::with_client(base, "queue-scale-control", http_client(64, None));
-    memory.extend(read_memory(pid, &mut control, "empty (after start)", 0, 0).await);
-
-    if let Some(m) = probe::scrape(&mut control).await {
-        let waiting = probe::sum_series(&m, "yoo_players_waiting");
-        if waiting > 0.0 {
-            return Err(format!(
-                "the server already has {waiting} players waiting: start it on a fresh data_dir"
-            ));
-        }
-        let free = probe::sum_series(&m, "yoo_machines_free");
-        if free != cfg.machines as f64 {
-            return Err(format!(
-                "the server has {free} free machines, not --machines {}: start it fresh with that many",
-                cfg.machines
-            ));
-        }
-    }
-
+    run.fresh().await?;
     // The children first: a child that cannot start fails the run before any setup.
-    set_phase("starting children");
+    run.set_phase("starting children");
     let mut kids = Children::spawn(cfg, base)?;
-
-    let nanos = wall_us() as u64;
     let setup = Rc::new(Setup {
         base: base.to_string(),
         http: http_client(cfg.concurrency, None),
         game_id: cfg.game_id,
         node_id: cfg.node_id,
-        run_tag: format!("{:x}", nanos % (1 << 36)),
+        run_tag: format!("{:x}", (wall_us() as u64) % (1 << 36)),
         recorder: Arc::new(Mutex::new(Recorder::default())),
     });
-    let mut errors: BTreeMap<(Step, String), usize> = BTreeMap::new();
-
-    // 1. Machine holders: READY at once, confirm, play.
-    set_phase(&format!("machine holders: {} players take every machine", cfg.machines));
-    let holders = enroll_phase(
-        cfg,
-        &setup,
-        "machine holders",
-        0..cfg.machines,
-        true,
-        &mut report.setup,
-        &mut errors,
-    )
-    .await;
-    let free = gauge(&mut control, "yoo_machines_free").await;
-    if holders.len() < cfg.machines || free.is_some_and(|f| f != 0.0) {
-        return Err(format!(
-            "{} of {} machine holders got a machine, {} machines still free: the node must have exactly --machines {} machines, all free",
-            holders.len(),
-            cfg.machines,
-            free.map_or("?".into(), |f| f.to_string()),
-            cfg.machines
-        ));
-    }
-    memory.extend(read_memory(pid, &mut control, "machines held", 0, 0).await);
-
-    // 2. The socket players, at the front of the queue.
-    set_phase(&format!("queue: {} socket players", cfg.sockets));
-    let m = cfg.machines;
-    let front = enroll_phase(
-        cfg,
-        &setup,
-        "socket players",
-        m..m + cfg.sockets,
-        false,
-        &mut report.setup,
-        &mut errors,
-    )
-    .await;
-    if front.iter().any(|e| e.status != QUEUE) {
-        return Err("a socket player got a machine at start: the node has more machines than --machines".into());
-    }
-    let mut seats: Vec<Seat> = front
-        .iter()
-        .map(|e| Seat {
-            session_id: e.session_id,
-            r0: e.sort,
-            device: e.browser.device().to_string(),
-            sid: e.browser.cookie("yoo_sid").unwrap_or_default().to_string(),
-            csrf: e.browser.cookie("_csrfToken").unwrap_or_default().to_string(),
-        })
-        .collect();
-    drop(front);
-    seats.sort_by_key(|s| s.r0);
-    report.r0_exact = seats.iter().enumerate().all(|(i, s)| s.r0 == i as u64 + 1);
-    let queued_front = seats.len();
-    settle(cfg).await;
-    memory.extend(read_memory(pid, &mut control, "socket players waiting, no sockets", queued_front, 0).await);
-
-    // 3. Everyone else, behind them.
-    set_phase(&format!("queue: {} players without a socket", cfg.players - cfg.sockets));
-    let rest = enroll_phase(
-        cfg,
-        &setup,
-        "players without a socket",
-        m + cfg.sockets..m + cfg.players,
-        false,
-        &mut report.setup,
-        &mut errors,
-    )
-    .await;
-    let queued_rest = rest.iter().filter(|e| e.status == QUEUE).count();
-    drop(rest);
-    report.steps = crate::report::step_rows(&setup.recorder.lock());
-    // Release the setup pool: its connections close with it.
-    drop(setup);
-    let waiting = queued_front + queued_rest;
-    report.waiting = waiting;
-    if let Some(w) = gauge(&mut control, "yoo_players_waiting").await {
-        if w != waiting as f64 {
-            return Err(format!(
-                "the server counts {w} players waiting, the harness queued {waiting}: is another client using it?"
-            ));
-        }
-    }
-    settle(cfg).await;
-    memory.extend(read_memory(pid, &mut control, "all waiting, no sockets", waiting, 0).await);
-
-    // 4. The sockets.
-    set_phase(&format!("sockets: {} over {} processes", seats.len(), cfg.procs));
-    for s in &seats {
-        kids.send(s.r0 as usize % cfg.procs, Command::Seat(s.clone()));
-    }
-    let per_child = cfg.socket_concurrency.div_ceil(cfg.procs);
-    kids.broadcast(Command::Connect(per_child));
-    let mut child_errors: BTreeMap<(String, String), usize> = BTreeMap::new();
-    let mut connected = 0;
-    kids.collect(|_, e| match e {
-        Event::Connected {
-            ok,
-            failed,
-            initial_exact,
-            initial_other,
-            fds,
-        } => {
-            report.connected += ok;
-            report.connect_failed += failed;
-            report.initial_exact += initial_exact;
-            report.initial_other += initial_other;
-            report.child_fds_max = report.child_fds_max.max(fds);
-            connected += 1;
-            true
-        }
-        Event::Error { step, count, cause } => {
-            *child_errors.entry((step, cause)).or_default() += count;
-            false
-        }
-        _ => false,
-    })
-    .await?;
-    settle(cfg).await;
-    memory.extend(read_memory(pid, &mut control, "all waiting, sockets open", waiting, report.connected).await);
-
-    // 5. The window.
-    set_phase(&format!("window: up to {} s", cfg.window.as_secs()));
-    let threads0 = pid.map(probe::thread_ticks).unwrap_or_default();
-    let cpu0 = pid.and_then(probe::cpu_ticks);
-    let own0 = probe::own_cpu_ticks().unwrap_or(0);
-    let metrics0 = probe::scrape(&mut control).await.unwrap_or_default();
-    kids.broadcast(Command::Window { guard: cfg.guard_rank() });
-    kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
-    let perf = cfg.perf_out.as_ref().and_then(|out| start_perf(pid?, out, cfg.window));
-    let w0 = wall_us();
-    let t0 = tokio::time::Instant::now();
-    let stopped = Rc::new(Cell::new(false));
-    let frees: Rc<RefCell<Vec<(i64, i64)>>> = Rc::default();
-    let over_errors: Rc<RefCell<BTreeMap<String, usize>>> = Rc::default();
-    let n = holders.len() as u32;
-    let mut overs = Vec::new();
-    for (i, h) in holders.into_iter().enumerate() {
-        let at = t0 + cfg.hold * i as u32 / n;
-        let (stopped, frees, over_errors) = (stopped.clone(), frees.clone(), over_errors.clone());
-        let mut b = h.browser;
-        let id = h.session_id;
-        overs.push(actix_rt::spawn(async move {
-            tokio::time::sleep_until(at).await;
-            if stopped.get() {
-                return;
-            }
-            let sent = wall_us();
-            match b.post("/api/japi/yoo/game/over", &json!({ "id": id })).await {
-                Ok(_) => frees.borrow_mut().push((sent, wall_us())),
-                Err(f) => *over_errors.borrow_mut().entry(f.to_string()).or_default() += 1,
-            }
-        }));
-    }
-    let ended_by = tokio::select! {
-        _ = tokio::time::sleep_until(t0 + cfg.window) => "time",
-        g = kids.next_guard() => g?,
-    };
-    let cpu1 = pid.and_then(probe::cpu_ticks);
-    let threads1 = pid.map(probe::thread_ticks).unwrap_or_default();
-    let own1 = probe::own_cpu_ticks().unwrap_or(0);
-    let w1 = wall_us();
-    let metrics1 = probe::scrape(&mut control).await.unwrap_or_default();
-    stopped.set(true);
-    kids.broadcast(Command::Stop);
-    kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
-    for o in overs {
-        let _ = o.await;
-    }
-    // Pushes for admissions just before the end are still on their way.
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    if let Some(mut p) = perf {
-        let _ = p.wait();
-    }
-
-    // 6. The records.
-    set_phase("collecting the records");
-    let mut o = Observed {
-        players: seats.iter().map(|s| s.r0).collect(),
-        ..Default::default()
-    };
-    o.frees = frees.borrow().clone();
-    let mut child_cpu = 0;
-    let mut closed = 0;
-    kids.broadcast(Command::Report);
-    kids.collect(|_, e| match e {
-        Event::Ready(r0, at_us, ready_ms, sent_ms) => {
-            o.ready.push(analysis::ReadyRec {
-                r0,
-                at_us,
-                ready_ms,
-                sent_ms,
-            });
-            false
-        }
-        Event::Rank(r0, at_us, sort, sent_ms) => {
-            o.ranks.push(analysis::RankRec { r0, at_us, sort, sent_ms });
-            false
-        }
-        Event::Freed(s, a) => {
-            o.frees.push((s, a));
-            false
-        }
-        Event::Error { step, count, cause } => {
-            *child_errors.entry((step, cause)).or_default() += count;
-            false
-        }
-        Event::Usage { cpu_ticks, closed: c } => {
-            child_cpu += cpu_ticks;
-            closed += c;
-            false
-        }
-        Event::End => true,
-        _ => false,
-    })
-    .await?;
-    drop(kids);
-    for (cause, count) in over_errors.borrow().iter() {
-        *errors.entry((Step::Over, cause.clone())).or_default() += count;
-    }
-
-    let window_s = (w1 - w0) as f64 / 1e6;
-    report.window_s = window_s;
-    report.ended_by = ended_by.to_string();
-    report.handoff = analysis::handoff(&o, w0, w1);
-    report.ranks = analysis::ranks(&o, w0, w1, cfg.lie_slack);
-    report.admission_rate = report.ranks.admissions as f64 / window_s.max(1e-9);
-    report.sockets_closed = closed;
-    // A metric absent from a scrape that succeeded has not been recorded yet: 0.
-    let scraped = !metrics0.is_empty() && !metrics1.is_empty();
-    let delta = |k: &str| scraped.then(|| metrics1.get(k).copied().unwrap_or(0.0) - metrics0.get(k).copied().unwrap_or(0.0));
-    // Labelled by node and lane: the sum of its series.
-    let admissions = "yoo_queue_admissions_total";
-    report.server_admissions = scraped.then(|| probe::sum_series(&metrics1, admissions) - probe::sum_series(&metrics0, admissions));
-    report.cpu = crate::report::CpuFigures::build(
-        cpu0.zip(cpu1).map(|(a, b)| b.saturating_sub(a)),
-        delta("yoo_rank_refresh_seconds_sum"),
-        delta("yoo_rank_refresh_cpu_seconds_sum"),
-        delta("yoo_rank_refresh_seconds_count"),
-        metrics1
-            .iter()
-            .filter(|(k, _)| k.starts_with("yoo_rank_refresh_seconds{"))
-            .map(|(k, v)| (k.clone(), *v))
-            .collect(),
-        probe::thread_deltas(&threads0, &threads1),
-        window_s,
-    );
-    report.harness_cpu_pct = (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / window_s.max(1e-9) * 100.0;
-    report.memory = memory;
-    report.errors = errors.into_iter().map(|((s, c), n)| (s.name().to_string(), c, n)).collect();
-    report.errors.extend(child_errors.into_iter().map(|((s, c), n)| (s, c, n)));
-    report.elapsed_s = began.elapsed().as_secs_f64();
-    report.finish(cfg);
-    Ok(report)
+    let holders = run.holders(&setup).await?;
+    let seats = run.front(&setup).await?;
+    run.rest(setup, seats.len()).await?;
+    run.sockets(&mut kids, &seats).await?;
+    let window = run.window(&mut kids, holders).await?;
+    let (o, child_cpu, closed) = run.records(kids, &seats, &window).await?;
+    Ok(run.figures(&o, window, child_cpu, closed))
 }
 
-/// The server's memory now, with its open files and live actors.
+impl Run<'_> {
+    fn set_phase(&mut self, p: &str) {
+        *self.phase.borrow_mut() = p.to_string();
+        note(&format!("{p} ({:.0} s)", self.began.elapsed().as_secs_f64()));
+        if let Some(done) = self.line.replace(crate::progress::spinner(p)) {
+            done.finish();
+        }
+    }
+
+    async fn read_memory(&mut self, label: &str, waiting: usize, sockets: usize) {
+        let row = read_memory(self.cfg.server_pid, &mut self.control, label, waiting, sockets).await;
+        self.memory.extend(row);
+    }
+
+    /// Phase 0: The server is fresh: nobody waiting, exactly the machines asked for, all free.
+    async fn fresh(&mut self) -> Result<(), String> {
+        self.read_memory("empty (after start)", 0, 0).await;
+        if let Some(m) = probe::scrape(&mut self.control).await {
+            let waiting = probe::sum_series(&m, "yoo_players_waiting");
+            if waiting > 0.0 {
+                return Err(format!(
+                    "the server already has {waiting} players waiting: start it on a fresh data_dir"
+                ));
+            }
+            let free = probe::sum_series(&m, "yoo_machines_free");
+            if free != self.cfg.machines as f64 {
+                return Err(format!(
+                    "the server has {free} free machines, not --machines {}: start it fresh with that many",
+                    self.cfg.machines
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase 1: Machine holders: READY at once, confirm, play.
+    async fn holders(&mut self, setup: &Rc<Setup>) -> Result<Vec<Enrolled>, String> {
+        let cfg = self.cfg;
+        self.set_phase(&format!("machine holders: {} players take every machine", cfg.machines));
+        let holders = enroll_phase(
+            cfg,
+            setup,
+            "machine holders",
+            0..cfg.machines,
+            true,
+            &mut self.report.setup,
+            &mut self.errors,
+        )
+        .await;
+        let free = gauge(&mut self.control, "yoo_machines_free").await;
+        if holders.len() < cfg.machines || free.is_some_and(|f| f != 0.0) {
+            return Err(format!(
+                "{} of {} machine holders got a machine, {} machines still free: the node must have exactly --machines {} machines, all free",
+                holders.len(),
+                cfg.machines,
+                free.map_or("?".into(), |f| f.to_string()),
+                cfg.machines
+            ));
+        }
+        self.read_memory("machines held", 0, 0).await;
+        Ok(holders)
+    }
+
+    /// Phase 2: The socket players, at the front of the queue: their seats, by start rank.
+    async fn front(&mut self, setup: &Rc<Setup>) -> Result<Vec<Seat>, String> {
+        let cfg = self.cfg;
+        self.set_phase(&format!("queue: {} socket players", cfg.sockets));
+        let m = cfg.machines;
+        let front = enroll_phase(
+            cfg,
+            setup,
+            "socket players",
+            m..m + cfg.sockets,
+            false,
+            &mut self.report.setup,
+            &mut self.errors,
+        )
+        .await;
+        if front.iter().any(|e| e.status != QUEUE) {
+            return Err("a socket player got a machine at start: the node has more machines than --machines".into());
+        }
+        let mut seats: Vec<Seat> = front
+            .iter()
+            .map(|e| Seat {
+                session_id: e.session_id,
+                r0: e.sort,
+                device: e.browser.device().to_string(),
+                sid: e.browser.cookie("yoo_sid").unwrap_or_default().to_string(),
+                csrf: e.browser.cookie("_csrfToken").unwrap_or_default().to_string(),
+            })
+            .collect();
+        drop(front);
+        seats.sort_by_key(|s| s.r0);
+        self.report.r0_exact = seats.iter().enumerate().all(|(i, s)| s.r0 == i as u64 + 1);
+        settle(cfg).await;
+        self.read_memory("socket players waiting, no sockets", seats.len(), 0).await;
+        Ok(seats)
+    }
+
+    /// Phase 3: Everyone else, behind them; the setup's call latencies; its pool released.
+    async fn rest(&mut self, setup: Rc<Setup>, queued_front: usize) -> Result<(), String> {
+        let cfg = self.cfg;
+        self.set_phase(&format!("queue: {} players without a socket", cfg.players - cfg.sockets));
+        let m = cfg.machines;
+        let rest = enroll_phase(
+            cfg,
+            &setup,
+            "players without a socket",
+            m + cfg.sockets..m + cfg.players,
+            false,
+            &mut self.report.setup,
+            &mut self.errors,
+        )
+        .await;
+        let queued_rest = rest.iter().filter(|e| e.status == QUEUE).count();
+        drop(rest);
+        {
+            let recorder = setup.recorder.lock();
+            self.report.steps = crate::report::step_rows(&recorder);
+            let began = self.began;
+            self.setup_calls = recorder
+                .calls()
+                .iter()
+                .map(|&(t, _, us)| (t.saturating_duration_since(began).as_secs_f64(), us as f64 / 1000.0))
+                .collect();
+        }
+        // Release the setup pool: its connections close with it.
+        drop(setup);
+        let waiting = queued_front + queued_rest;
+        self.report.waiting = waiting;
+        if let Some(w) = gauge(&mut self.control, "yoo_players_waiting").await {
+            if w != waiting as f64 {
+                return Err(format!(
+                    "the server counts {w} players waiting, the harness queued {waiting}: is another client using it?"
+                ));
+            }
+        }
+        settle(cfg).await;
+        self.read_memory("all waiting, no sockets", waiting, 0).await;
+        Ok(())
+    }
+
+    /// Phase 4: The sockets, seated over the children and connected.
+    async fn sockets(&mut self, kids: &mut Children, seats: &[Seat]) -> Result<(), String> {
+        let cfg = self.cfg;
+        self.set_phase(&format!("sockets: {} over {} processes", seats.len(), cfg.procs));
+        for s in seats {
+            kids.send(s.r0 as usize % cfg.procs, Command::Seat(s.clone()));
+        }
+        let per_child = cfg.socket_concurrency.div_ceil(cfg.procs);
+        kids.broadcast(Command::Connect(per_child));
+        let (report, child_errors) = (&mut self.report, &mut self.child_errors);
+        kids.collect(|_, e| match e {
+            Event::Connected {
+                ok,
+                failed,
+                initial_exact,
+                initial_other,
+                fds,
+            } => {
+                report.connected += ok;
+                report.connect_failed += failed;
+                report.initial_exact += initial_exact;
+                report.initial_other += initial_other;
+                report.child_fds_max = report.child_fds_max.max(fds);
+                true
+            }
+            Event::Error { step, count, cause } => {
+                *child_errors.entry((step, cause)).or_default() += count;
+                false
+            }
+            _ => false,
+        })
+        .await?;
+        settle(cfg).await;
+        let (waiting, connected) = (self.report.waiting, self.report.connected);
+        self.read_memory("all waiting, sockets open", waiting, connected).await;
+        Ok(())
+    }
+
+    /// Phase 5: The window: the holders end over one hold, admitted socket players hold and free
+    /// their machines in the children, until the time is up or admissions near the last socket.
+    async fn window(&mut self, kids: &mut Children, holders: Vec<Enrolled>) -> Result<Window, String> {
+        let (cfg, pid) = (self.cfg, self.cfg.server_pid);
+        self.set_phase(&format!("window: up to {} s", cfg.window.as_secs()));
+        let threads0 = pid.map(probe::thread_ticks).unwrap_or_default();
+        let cpu0 = pid.and_then(probe::cpu_ticks);
+        let own0 = probe::own_cpu_ticks().unwrap_or(0);
+        let metrics0 = probe::scrape(&mut self.control).await.unwrap_or_default();
+        kids.broadcast(Command::Window { guard: cfg.guard_rank() });
+        kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
+        let perf = cfg.perf_out.as_ref().and_then(|out| start_perf(pid?, out, cfg.window));
+        let w0 = wall_us();
+        let t0 = tokio::time::Instant::now();
+        let stopped = Rc::new(Cell::new(false));
+        let frees: Rc<RefCell<Vec<(i64, i64)>>> = Rc::default();
+        let over_errors: Rc<RefCell<BTreeMap<String, usize>>> = Rc::default();
+        let n = holders.len() as u32;
+        let mut overs = Vec::new();
+        for (i, h) in holders.into_iter().enumerate() {
+            let at = t0 + cfg.hold * i as u32 / n;
+            let (stopped, frees, over_errors) = (stopped.clone(), frees.clone(), over_errors.clone());
+            let mut b = h.browser;
+            let id = h.session_id;
+            overs.push(actix_rt::spawn(async move {
+                tokio::time::sleep_until(at).await;
+                if stopped.get() {
+                    return;
+                }
+                let sent = wall_us();
+                match b.post("/api/japi/yoo/game/over", &json!({ "id": id })).await {
+                    Ok(_) => frees.borrow_mut().push((sent, wall_us())),
+                    Err(f) => *over_errors.borrow_mut().entry(f.to_string()).or_default() += 1,
+                }
+            }));
+        }
+        let ended_by = tokio::select! {
+            _ = tokio::time::sleep_until(t0 + cfg.window) => "time",
+            g = kids.next_guard() => g?,
+        };
+        let cpu1 = pid.and_then(probe::cpu_ticks);
+        let threads1 = pid.map(probe::thread_ticks).unwrap_or_default();
+        let own1 = probe::own_cpu_ticks().unwrap_or(0);
+        let w1 = wall_us();
+        let metrics1 = probe::scrape(&mut self.control).await.unwrap_or_default();
+        stopped.set(true);
+        kids.broadcast(Command::Stop);
+        kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
+        for o in overs {
+            let _ = o.await;
+        }
+        // Pushes for admissions just before the end are still on their way.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        if let Some(mut p) = perf {
+            let _ = p.wait();
+        }
+        let frees = frees.borrow().clone();
+        let over_errors = over_errors.borrow().clone();
+        Ok(Window {
+            w0,
+            w1,
+            ended_by,
+            frees,
+            over_errors,
+            cpu: (cpu0, cpu1),
+            threads: (threads0, threads1),
+            own: (own0, own1),
+            metrics: (metrics0, metrics1),
+        })
+    }
+
+    /// Phase 6: The records of the children: READY and rank pushes, frees; their CPU and closed sockets.
+    async fn records(&mut self, mut kids: Children, seats: &[Seat], w: &Window) -> Result<(Observed, u64, usize), String> {
+        self.set_phase("collecting the records");
+        let mut o = Observed {
+            players: seats.iter().map(|s| s.r0).collect(),
+            ..Default::default()
+        };
+        o.frees = w.frees.clone();
+        let mut child_cpu = 0;
+        let mut closed = 0;
+        let child_errors = &mut self.child_errors;
+        kids.broadcast(Command::Report);
+        kids.collect(|_, e| match e {
+            Event::Ready(r0, at_us, ready_ms, sent_ms) => {
+                o.ready.push(analysis::ReadyRec {
+                    r0,
+                    at_us,
+                    ready_ms,
+                    sent_ms,
+                });
+                false
+            }
+            Event::Rank(r0, at_us, sort, sent_ms) => {
+                o.ranks.push(analysis::RankRec { r0, at_us, sort, sent_ms });
+                false
+            }
+            Event::Freed(s, a) => {
+                o.frees.push((s, a));
+                false
+            }
+            Event::Error { step, count, cause } => {
+                *child_errors.entry((step, cause)).or_default() += count;
+                false
+            }
+            Event::Usage { cpu_ticks, closed: c } => {
+                child_cpu += cpu_ticks;
+                closed += c;
+                false
+            }
+            Event::End => true,
+            _ => false,
+        })
+        .await?;
+        drop(kids);
+        Ok((o, child_cpu, closed))
+    }
+
+    /// Phase 7: The figures: hand-off and ranks from the records, the server's CPU and metrics over
+    /// the window, the harness's CPU, the memory rows, the errors, the targets.
+    fn figures(self, o: &Observed, w: Window, child_cpu: u64, closed: usize) -> QueueReport {
+        let (cfg, mut report, mut errors) = (self.cfg, self.report, self.errors);
+        for (cause, count) in &w.over_errors {
+            *errors.entry((Step::Over, cause.clone())).or_default() += count;
+        }
+        let window_s = (w.w1 - w.w0) as f64 / 1e6;
+        report.window_s = window_s;
+        report.ended_by = w.ended_by.to_string();
+        report.handoff = analysis::handoff(o, w.w0, w.w1);
+        report.ranks = analysis::ranks(o, w.w0, w.w1, cfg.lie_slack);
+        report.admission_rate = report.ranks.admissions as f64 / window_s.max(1e-9);
+        report.sockets_closed = closed;
+        let (metrics0, metrics1) = &w.metrics;
+        // A metric absent from a scrape that succeeded has not been recorded yet: 0.
+        let scraped = !metrics0.is_empty() && !metrics1.is_empty();
+        let delta = |k: &str| scraped.then(|| metrics1.get(k).copied().unwrap_or(0.0) - metrics0.get(k).copied().unwrap_or(0.0));
+        // Labelled by node and lane: the sum of its series.
+        let admissions = "yoo_queue_admissions_total";
+        report.server_admissions = scraped.then(|| probe::sum_series(metrics1, admissions) - probe::sum_series(metrics0, admissions));
+        report.cpu = crate::report::CpuFigures::build(
+            w.cpu.0.zip(w.cpu.1).map(|(a, b)| b.saturating_sub(a)),
+            delta("yoo_rank_refresh_seconds_sum"),
+            delta("yoo_rank_refresh_cpu_seconds_sum"),
+            delta("yoo_rank_refresh_seconds_count"),
+            metrics1
+                .iter()
+                .filter(|(k, _)| k.starts_with("yoo_rank_refresh_seconds{"))
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
+            probe::thread_deltas(&w.threads.0, &w.threads.1),
+            window_s,
+        );
+        report.harness_cpu_pct = (w.own.1.saturating_sub(w.own.0) + child_cpu) as f64 / probe::TICKS_PER_SEC / window_s.max(1e-9) * 100.0;
+        report.memory = self.memory;
+        report.errors = errors.into_iter().map(|((s, c), n)| (s.name().to_string(), c, n)).collect();
+        report.errors.extend(self.child_errors.into_iter().map(|((s, c), n)| (s, c, n)));
+        report.elapsed_s = self.began.elapsed().as_secs_f64();
+        let secs = |us: i64| (us - self.began_us) as f64 / 1e6;
+        report.timeline = Some(crate::timeline::Timeline {
+            latencies: self.setup_calls,
+            done: o.ready.iter().map(|r| secs(r.at_us)).collect(),
+            done_per_s: None,
+            errors: Vec::new(),
+            span_s: report.elapsed_s,
+            unit: "admissions".into(),
+            errors_untimed: Some("queue-scale counts its errors by step and cause, not by time: see the errors in the text report".into()),
+        });
+        report.finish(cfg);
+        report
+    }
+}
+
 async fn read_memory(pid: Option<u32>, control: &mut Browser, label: &str, waiting: usize, sockets: usize) -> Option<MemoryRow> {
     let m: Memory = probe::memory(pid?)?;
     let metrics = probe::scrape(control).await;
@@ -477,15 +598,17 @@ async fn enroll_phase(
     let done = Rc::new(Cell::new(0usize));
     let mut tasks = Vec::with_capacity(total);
     let mut last_note = Instant::now();
+    let bar = crate::progress::phase("enrolled", total as u64);
     for index in range {
         let Ok(permit) = slots.clone().acquire_owned().await else {
             break;
         };
-        let (setup, phone, finished) = (setup.clone(), cfg.phone(index), done.clone());
+        let (setup, phone, finished, bar) = (setup.clone(), cfg.phone(index), done.clone(), bar.clone());
         let fut: LocalBoxFuture<'static, Result<Enrolled, (Step, Failure)>> = Box::pin(async move {
             let _permit = permit;
             let r = enroll(&setup, index, &phone, confirm).await;
             finished.set(finished.get() + 1);
+            bar.done(r.is_ok());
             r
         });
         tasks.push(actix_rt::spawn(fut));
@@ -513,6 +636,7 @@ async fn enroll_phase(
             }
         }
     }
+    bar.finish();
     let secs = started.elapsed().as_secs_f64();
     note(&format!("  {label}: {} enrolled, {failed} failed in {secs:.1} s", out.len()));
     rows.push(PhaseRow {

@@ -72,256 +72,370 @@ pub fn run_blocking(cfg: &RoomConfig) -> Result<RoomReport, String> {
 }
 
 fn note(msg: &str) {
-    eprintln!("room-scale: {msg}");
+    crate::progress::println(&format!("room-scale: {msg}"));
+}
+
+/// One run's shared state: the settings, the phase under way, the tallies, the report.
+struct Run<'a> {
+    cfg: &'a RoomConfig,
+    base: &'a str,
+    began: Instant,
+    /// `began` on the wall clock (µs), which the children's records use.
+    began_us: i64,
+    /// The phase under way, named in the deadline's error.
+    phase: Rc<RefCell<String>>,
+    /// The live line of the phase under way (stderr, terminals only).
+    line: Option<crate::progress::Phase>,
+    calls: Rc<RefCell<Calls>>,
+    child_errors: BTreeMap<(String, String), usize>,
+    /// The server's memory after the room was made, with the viewers watching, at the end.
+    memory: [Option<probe::Memory>; 3],
+    report: RoomReport,
+}
+
+/// What the window measured: wall clock (µs) at its start, its end and the drain's end; the
+/// server's and the harness's CPU at the start and the end.
+struct Window {
+    w0: i64,
+    w1: i64,
+    w2: i64,
+    cpu: (Option<u64>, Option<u64>),
+    threads: (probe::ThreadTicks, probe::ThreadTicks),
+    own: (u64, u64),
 }
 
 async fn scenario(cfg: &RoomConfig, base: &str, phase: Rc<RefCell<String>>) -> Result<RoomReport, String> {
-    let began = Instant::now();
-    let set_phase = |p: &str| {
-        *phase.borrow_mut() = p.to_string();
-        note(&format!("{p} ({:.0} s)", began.elapsed().as_secs_f64()));
+    let mut run = Run {
+        cfg,
+        base,
+        began: Instant::now(),
+        began_us: wall_us(),
+        phase,
+        line: None,
+        calls: Rc::new(RefCell::new(Calls::default())),
+        child_errors: BTreeMap::new(),
+        memory: [None, None, None],
+        report: RoomReport {
+            url: base.to_string(),
+            viewers: cfg.viewers,
+            chatters: cfg.chatters,
+            rate: cfg.rate,
+            churn: cfg.churn,
+            churners: cfg.churners,
+            procs: cfg.procs,
+            ideal_per_s: cfg.viewers as f64 * cfg.rate,
+            ..Default::default()
+        },
     };
-    let mut report = RoomReport {
-        url: base.to_string(),
-        viewers: cfg.viewers,
-        chatters: cfg.chatters,
-        rate: cfg.rate,
-        churn: cfg.churn,
-        churners: cfg.churners,
-        procs: cfg.procs,
-        ideal_per_s: cfg.viewers as f64 * cfg.rate,
-        ..Default::default()
-    };
-    let pid = cfg.server_pid;
-    let calls = Rc::new(RefCell::new(Calls::default()));
-    let run_tag = format!("{:x}", (wall_us() as u64) % (1 << 36));
+    let logins = run.logins().await?;
+    run.room(&logins).await?;
+    let (mut kids, churners_of, chatters) = run.viewers(logins).await?;
+    let window = run.window(&mut kids, &churners_of, &chatters).await?;
+    let (tally, child_cpu) = run.records(kids, window.w0).await?;
+    Ok(run.figures(&tally, &window, child_cpu))
+}
 
-    // 1. Logins: the host (0) and the viewers (1..=N).
-    set_phase(&format!("logins: the host and {} viewers", cfg.viewers));
-    let http = http_client(cfg.concurrency, None);
-    let tag = format!("rs-{run_tag}");
-    let (logins, row) = login_all(base, &http, cfg.viewers + 1, cfg.concurrency, |i| cfg.phone(i), &tag, &calls).await;
-    note(&format!("  {} logged in, {} failed in {:.1} s", row.ok, row.failed, row.seconds));
-    report.setup.push(row);
-    let host = logins
-        .first()
-        .and_then(|l| l.clone())
-        .ok_or("the host could not log in (see the errors)".to_string())
-        .map_err(|e| calls.borrow().with_errors(e))?;
-
-    // 2. The room.
-    set_phase("the host creates the room");
-    let mut hb = host.browser(base, http.clone());
-    let c = &calls;
-    let form = json!({ "roomName": "压测房间", "mode": cfg.mode, "gameId": cfg.game_id, "isShow": 1, "authType": 2 });
-    let created = async {
-        Calls::timed(c, "room/relayCheck", hb.post("/api/japi/yoo/v2/room/relayCheck", &json!({}))).await?;
-        Calls::timed(c, "room/params", hb.post("/api/japi/yoo/v2/room/params", &json!({}))).await?;
-        Calls::timed(c, "room/relay", hb.post("/api/japi/yoo/v2/room/relay", &form)).await
-    }
-    .await
-    .map_err(|f| calls.borrow().with_errors(format!("the host could not create the room: {f}")))?;
-    report.dd_rid = created["ddRid"].as_i64().ok_or("the create answer has no ddRid")?;
-    report.room_serial = created["roomSerial"].as_i64().unwrap_or(0);
-    drop(hb);
-    drop(http);
-
-    settle(cfg).await;
-    let mem_before = pid.and_then(probe::memory);
-
-    // 3. The viewers, over the children.
-    set_phase(&format!("viewers: {} over {} processes", cfg.viewers, cfg.procs));
-    let mut kids = Children::spawn(cfg, base, report.dd_rid)?;
-    let first_churner = cfg.viewers - cfg.churners;
-    let mut churners_of = vec![0usize; cfg.procs];
-    let mut chatters: Vec<Login> = Vec::new();
-    for (i, login) in logins.iter().skip(1).enumerate() {
-        let Some(l) = login else { continue };
-        let churner = i >= first_churner;
-        if churner {
-            churners_of[i % cfg.procs] += 1;
+impl Run<'_> {
+    fn set_phase(&mut self, p: &str) {
+        *self.phase.borrow_mut() = p.to_string();
+        note(&format!("{p} ({:.0} s)", self.began.elapsed().as_secs_f64()));
+        if let Some(done) = self.line.replace(crate::progress::spinner(p)) {
+            done.finish();
         }
-        if i < cfg.chatters {
-            chatters.push(l.clone());
-        }
-        kids.send(
-            i % cfg.procs,
-            Command::Viewer(ViewerSeat {
-                index: i,
-                device: l.device.clone(),
-                sid: l.sid.clone(),
-                csrf: l.csrf.clone(),
-                churner,
-            }),
-        );
     }
-    drop(logins);
-    let connecting = Instant::now();
-    kids.broadcast(Command::Connect(cfg.socket_concurrency.div_ceil(cfg.procs)));
-    let mut child_errors: BTreeMap<(String, String), usize> = BTreeMap::new();
-    kids.collect(|_, e| match e {
-        Event::Connected { ok, failed, fds } => {
-            report.watching += ok;
-            report.connect_failed += failed;
-            report.child_fds_max = report.child_fds_max.max(fds);
-            true
-        }
-        Event::Error { step, count, cause } => {
-            *child_errors.entry((step, cause)).or_default() += count;
-            false
-        }
-        _ => false,
-    })
-    .await?;
-    let secs = connecting.elapsed().as_secs_f64();
-    report.setup.push(PhaseRow {
-        phase: "viewers watching".into(),
-        ok: report.watching,
-        failed: report.connect_failed,
-        seconds: secs,
-        per_sec: report.watching as f64 / secs.max(1e-9),
-    });
-    if report.watching == 0 || chatters.is_empty() {
-        return Err(format!("no viewer is watching or no chatter logged in: {child_errors:?}"));
-    }
-    settle(cfg).await;
-    let mem_watching = pid.and_then(probe::memory);
 
-    // 4. The window.
-    set_phase(&format!("window: {} s of chat at {} msg/s", cfg.window.as_secs(), cfg.rate));
-    let threads0 = pid.map(probe::thread_ticks).unwrap_or_default();
-    let cpu0 = pid.and_then(probe::cpu_ticks);
-    let own0 = probe::own_cpu_ticks().unwrap_or(0);
-    let w0 = wall_us();
-    for (i, n) in churners_of.iter().enumerate() {
-        let milli = if cfg.churners == 0 {
-            0
-        } else {
-            (cfg.churn * 1000.0 * *n as f64 / cfg.churners as f64).round() as u64
-        };
-        kids.send(
-            i,
-            Command::Window {
-                origin_us: w0,
-                churn_milli: milli,
-            },
-        );
+    /// Phase 1: Logins: the host (0) and the viewers (1..=N).
+    async fn logins(&mut self) -> Result<Vec<Option<Login>>, String> {
+        let cfg = self.cfg;
+        self.set_phase(&format!("logins: the host and {} viewers", cfg.viewers));
+        let http = http_client(cfg.concurrency, None);
+        let tag = format!("rs-{:x}", (wall_us() as u64) % (1 << 36));
+        let (logins, row) = login_all(
+            self.base,
+            &http,
+            cfg.viewers + 1,
+            cfg.concurrency,
+            |i| cfg.phone(i),
+            &tag,
+            &self.calls,
+        )
+        .await;
+        note(&format!("  {} logged in, {} failed in {:.1} s", row.ok, row.failed, row.seconds));
+        self.report.setup.push(row);
+        if logins.first().is_none_or(Option::is_none) {
+            return Err(self.calls.borrow().with_errors("the host could not log in (see the errors)".into()));
+        }
+        Ok(logins)
     }
-    kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
-    let sent = chat(cfg, base, report.dd_rid, &chatters, &calls).await;
-    let w1 = wall_us();
-    kids.broadcast(Command::Stop);
-    kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
-    report.sent = sent.0;
-    report.send_failed = sent.1;
-    set_phase(&format!("drain: {} s", cfg.drain.as_secs()));
-    tokio::time::sleep(cfg.drain).await;
-    let cpu1 = pid.and_then(probe::cpu_ticks);
-    let threads1 = pid.map(probe::thread_ticks).unwrap_or_default();
-    let own1 = probe::own_cpu_ticks().unwrap_or(0);
-    let w2 = wall_us();
-    report.window_s = (w1 - w0) as f64 / 1e6;
-    report.drain_s = (w2 - w1) as f64 / 1e6;
 
-    // 5. The figures.
-    set_phase("collecting the figures");
-    let mut tally = Tally::new(w0);
-    let mut child_cpu = 0;
-    kids.broadcast(Command::Report { lo: 1, hi: report.sent });
-    kids.collect(|_, e| match e {
-        Event::Seq {
-            seq,
-            receipts,
-            send_us,
-            last_us,
-        } => {
-            tally.add_seq(
-                seq,
-                count::SeqRec {
-                    receipts,
-                    send_us,
-                    last_us,
+    /// Phase 2: The host creates the room; the server's memory before the viewers.
+    async fn room(&mut self, logins: &[Option<Login>]) -> Result<(), String> {
+        let cfg = self.cfg;
+        self.set_phase("the host creates the room");
+        let host = logins[0].as_ref().expect("the host logged in");
+        let mut hb = host.browser(self.base, http_client(4, None));
+        let c = &self.calls;
+        let form = json!({ "roomName": "压测房间", "mode": cfg.mode, "gameId": cfg.game_id, "isShow": 1, "authType": 2 });
+        let created = async {
+            Calls::timed(c, "room/relayCheck", hb.post("/api/japi/yoo/v2/room/relayCheck", &json!({}))).await?;
+            Calls::timed(c, "room/params", hb.post("/api/japi/yoo/v2/room/params", &json!({}))).await?;
+            Calls::timed(c, "room/relay", hb.post("/api/japi/yoo/v2/room/relay", &form)).await
+        }
+        .await
+        .map_err(|f| c.borrow().with_errors(format!("the host could not create the room: {f}")))?;
+        self.report.dd_rid = created["ddRid"].as_i64().ok_or("the create answer has no ddRid")?;
+        self.report.room_serial = created["roomSerial"].as_i64().unwrap_or(0);
+        drop(hb);
+        settle(cfg).await;
+        self.memory[0] = cfg.server_pid.and_then(probe::memory);
+        Ok(())
+    }
+
+    /// Phase 3: The viewers, over the children: seated, connected, watching. The churners per child
+    /// and the chatters.
+    async fn viewers(&mut self, logins: Vec<Option<Login>>) -> Result<(Children, Vec<usize>, Vec<Login>), String> {
+        let cfg = self.cfg;
+        self.set_phase(&format!("viewers: {} over {} processes", cfg.viewers, cfg.procs));
+        let mut kids = Children::spawn(cfg, self.base, self.report.dd_rid)?;
+        let first_churner = cfg.viewers - cfg.churners;
+        let mut churners_of = vec![0usize; cfg.procs];
+        let mut chatters: Vec<Login> = Vec::new();
+        for (i, login) in logins.iter().skip(1).enumerate() {
+            let Some(l) = login else { continue };
+            let churner = i >= first_churner;
+            if churner {
+                churners_of[i % cfg.procs] += 1;
+            }
+            if i < cfg.chatters {
+                chatters.push(l.clone());
+            }
+            kids.send(
+                i % cfg.procs,
+                Command::Viewer(ViewerSeat {
+                    index: i,
+                    device: l.device.clone(),
+                    sid: l.sid.clone(),
+                    csrf: l.csrf.clone(),
+                    churner,
+                }),
+            );
+        }
+        drop(logins);
+        let connecting = Instant::now();
+        kids.broadcast(Command::Connect(cfg.socket_concurrency.div_ceil(cfg.procs)));
+        let (report, child_errors) = (&mut self.report, &mut self.child_errors);
+        kids.collect(|_, e| match e {
+            Event::Connected { ok, failed, fds } => {
+                report.watching += ok;
+                report.connect_failed += failed;
+                report.child_fds_max = report.child_fds_max.max(fds);
+                true
+            }
+            Event::Error { step, count, cause } => {
+                *child_errors.entry((step, cause)).or_default() += count;
+                false
+            }
+            _ => false,
+        })
+        .await?;
+        let secs = connecting.elapsed().as_secs_f64();
+        report.setup.push(PhaseRow {
+            phase: "viewers watching".into(),
+            ok: report.watching,
+            failed: report.connect_failed,
+            seconds: secs,
+            per_sec: report.watching as f64 / secs.max(1e-9),
+        });
+        if report.watching == 0 || chatters.is_empty() {
+            return Err(format!("no viewer is watching or no chatter logged in: {child_errors:?}"));
+        }
+        settle(cfg).await;
+        self.memory[1] = cfg.server_pid.and_then(probe::memory);
+        Ok((kids, churners_of, chatters))
+    }
+
+    /// Phase 4: The window: chat at the rate, churn in the children; then the drain.
+    async fn window(&mut self, kids: &mut Children, churners_of: &[usize], chatters: &[Login]) -> Result<Window, String> {
+        let (cfg, pid) = (self.cfg, self.cfg.server_pid);
+        self.set_phase(&format!("window: {} s of chat at {} msg/s", cfg.window.as_secs(), cfg.rate));
+        let threads0 = pid.map(probe::thread_ticks).unwrap_or_default();
+        let cpu0 = pid.and_then(probe::cpu_ticks);
+        let own0 = probe::own_cpu_ticks().unwrap_or(0);
+        let w0 = wall_us();
+        for (i, n) in churners_of.iter().enumerate() {
+            let milli = if cfg.churners == 0 {
+                0
+            } else {
+                (cfg.churn * 1000.0 * *n as f64 / cfg.churners as f64).round() as u64
+            };
+            kids.send(
+                i,
+                Command::Window {
+                    origin_us: w0,
+                    churn_milli: milli,
                 },
             );
-            false
         }
-        Event::Latency { ms, count } => {
-            tally.latency.add(ms, count);
-            false
-        }
-        Event::Bin { bin, count } => {
-            tally.add_bin(bin, count);
-            false
-        }
-        Event::Viewers(v) => {
-            let s = &mut report.sums;
-            s.steady += v.steady;
-            s.complete += v.complete;
-            s.missing += v.missing;
-            s.events += v.events;
-            s.events_window += v.events_window;
-            s.offset_gaps += v.offset_gaps;
-            s.offset_dups += v.offset_dups;
-            s.chat_dups += v.chat_dups;
-            s.resets += v.resets;
-            s.closed += v.closed;
-            false
-        }
-        Event::Churn { exits, enters } => {
-            report.churn_exits += exits;
-            report.churn_enters += enters;
-            false
-        }
-        Event::Usage {
-            cpu_ticks,
-            decoded,
-            reused,
-        } => {
-            child_cpu += cpu_ticks;
-            report.frames_decoded += decoded;
-            report.frames_reused += reused;
-            false
-        }
-        Event::Error { step, count, cause } => {
-            *child_errors.entry((step, cause)).or_default() += count;
-            false
-        }
-        Event::End => true,
-        _ => false,
-    })
-    .await?;
-    drop(kids);
-    let mem_end = pid.and_then(probe::memory);
-
-    report.count(&tally, w0, w1);
-    let span = (w2 - w0) as f64 / 1e6;
-    if let (Some(a), Some(b), Some(before), Some(watching)) = (cpu0, cpu1, mem_before, mem_watching) {
-        let cpu_s = b.saturating_sub(a) as f64 / probe::TICKS_PER_SEC;
-        let added = watching.rss_kib as f64 - before.rss_kib as f64;
-        report.server = Some(ServerFigures {
-            cpu_s,
-            cpu_pct: cpu_s / span.max(1e-9) * 100.0,
-            cpu_s_per_million_deliveries: (report.deliveries > 0).then(|| cpu_s / report.deliveries as f64 * 1e6),
-            cpu_s_per_million_events: (report.sums.events_window > 0).then(|| cpu_s / report.sums.events_window as f64 * 1e6),
-            threads: probe::thread_deltas(&threads0, &threads1)
-                .into_iter()
-                .filter(|t| t.2 > 0)
-                .map(|(name, n, t)| (name, n, t as f64 / probe::TICKS_PER_SEC))
-                .collect(),
-            rss_before_kib: before.rss_kib,
-            rss_watching_kib: watching.rss_kib,
-            rss_end_kib: mem_end.map_or(0, |m| m.rss_kib),
-            bytes_per_viewer: (report.watching > 0).then(|| added * 1024.0 / report.watching as f64),
-        });
+        kids.collect(|_, e| matches!(e, Event::WindowOpen)).await?;
+        let sent = chat(cfg, self.base, self.report.dd_rid, chatters, &self.calls).await;
+        let w1 = wall_us();
+        kids.broadcast(Command::Stop);
+        kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
+        self.report.sent = sent.0;
+        self.report.send_failed = sent.1;
+        self.set_phase(&format!("drain: {} s", cfg.drain.as_secs()));
+        tokio::time::sleep(cfg.drain).await;
+        let cpu1 = pid.and_then(probe::cpu_ticks);
+        let threads1 = pid.map(probe::thread_ticks).unwrap_or_default();
+        let own1 = probe::own_cpu_ticks().unwrap_or(0);
+        let w2 = wall_us();
+        self.report.window_s = (w1 - w0) as f64 / 1e6;
+        self.report.drain_s = (w2 - w1) as f64 / 1e6;
+        Ok(Window {
+            w0,
+            w1,
+            w2,
+            cpu: (cpu0, cpu1),
+            threads: (threads0, threads1),
+            own: (own0, own1),
+        })
     }
-    report.harness_cpu_pct = (own1.saturating_sub(own0) + child_cpu) as f64 / probe::TICKS_PER_SEC / span.max(1e-9) * 100.0;
-    let c = calls.borrow();
-    report.calls = c.samples.iter().filter_map(|(k, s)| Some((k.to_string(), s.summary()?))).collect();
-    report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
-    report.errors.extend(child_errors.into_iter().map(|((s, e), n)| (s, e, n)));
-    report.elapsed_s = began.elapsed().as_secs_f64();
-    report.finish();
-    Ok(report)
+
+    /// Phase 5: The children's records: every message's receipts, the viewers' sums, churn, usage.
+    async fn records(&mut self, mut kids: Children, w0: i64) -> Result<(Tally, u64), String> {
+        self.set_phase("collecting the figures");
+        let mut tally = Tally::new(w0);
+        let mut child_cpu = 0;
+        kids.broadcast(Command::Report {
+            lo: 1,
+            hi: self.report.sent,
+        });
+        let (report, child_errors) = (&mut self.report, &mut self.child_errors);
+        kids.collect(|_, e| match e {
+            Event::Seq {
+                seq,
+                receipts,
+                send_us,
+                last_us,
+            } => {
+                tally.add_seq(
+                    seq,
+                    count::SeqRec {
+                        receipts,
+                        send_us,
+                        last_us,
+                    },
+                );
+                false
+            }
+            Event::Latency { ms, count } => {
+                tally.latency.add(ms, count);
+                false
+            }
+            Event::Bin { bin, count } => {
+                tally.add_bin(bin, count);
+                false
+            }
+            Event::Viewers(v) => {
+                let s = &mut report.sums;
+                s.steady += v.steady;
+                s.complete += v.complete;
+                s.missing += v.missing;
+                s.events += v.events;
+                s.events_window += v.events_window;
+                s.offset_gaps += v.offset_gaps;
+                s.offset_dups += v.offset_dups;
+                s.chat_dups += v.chat_dups;
+                s.resets += v.resets;
+                s.closed += v.closed;
+                false
+            }
+            Event::Churn { exits, enters } => {
+                report.churn_exits += exits;
+                report.churn_enters += enters;
+                false
+            }
+            Event::Usage {
+                cpu_ticks,
+                decoded,
+                reused,
+            } => {
+                child_cpu += cpu_ticks;
+                report.frames_decoded += decoded;
+                report.frames_reused += reused;
+                false
+            }
+            Event::Error { step, count, cause } => {
+                *child_errors.entry((step, cause)).or_default() += count;
+                false
+            }
+            Event::End => true,
+            _ => false,
+        })
+        .await?;
+        drop(kids);
+        self.memory[2] = self.cfg.server_pid.and_then(probe::memory);
+        Ok((tally, child_cpu))
+    }
+
+    /// Phase 6: The figures: deliveries and latencies from the tally, the server's CPU and memory,
+    /// the harness's CPU, the calls and the errors, the targets.
+    fn figures(self, tally: &Tally, w: &Window, child_cpu: u64) -> RoomReport {
+        let mut report = self.report;
+        report.count(tally, w.w0, w.w1);
+        let span = (w.w2 - w.w0) as f64 / 1e6;
+        let [before, watching, end] = self.memory;
+        if let ((Some(a), Some(b)), Some(before), Some(watching)) = (w.cpu, before, watching) {
+            let cpu_s = b.saturating_sub(a) as f64 / probe::TICKS_PER_SEC;
+            let added = watching.rss_kib as f64 - before.rss_kib as f64;
+            report.server = Some(ServerFigures {
+                cpu_s,
+                cpu_pct: cpu_s / span.max(1e-9) * 100.0,
+                cpu_s_per_million_deliveries: (report.deliveries > 0).then(|| cpu_s / report.deliveries as f64 * 1e6),
+                cpu_s_per_million_events: (report.sums.events_window > 0).then(|| cpu_s / report.sums.events_window as f64 * 1e6),
+                threads: probe::thread_deltas(&w.threads.0, &w.threads.1)
+                    .into_iter()
+                    .filter(|t| t.2 > 0)
+                    .map(|(name, n, t)| (name, n, t as f64 / probe::TICKS_PER_SEC))
+                    .collect(),
+                rss_before_kib: before.rss_kib,
+                rss_watching_kib: watching.rss_kib,
+                rss_end_kib: end.map_or(0, |m| m.rss_kib),
+                bytes_per_viewer: (report.watching > 0).then(|| added * 1024.0 / report.watching as f64),
+            });
+        }
+        report.harness_cpu_pct = (w.own.1.saturating_sub(w.own.0) + child_cpu) as f64 / probe::TICKS_PER_SEC / span.max(1e-9) * 100.0;
+        let c = self.calls.borrow();
+        report.calls = c.samples.iter().filter_map(|(k, s)| Some((k.to_string(), s.summary()?))).collect();
+        report.errors = c.errors.iter().map(|((s, e), n)| (s.clone(), e.clone(), *n)).collect();
+        report.errors.extend(self.child_errors.into_iter().map(|((s, e), n)| (s, e, n)));
+        report.elapsed_s = self.began.elapsed().as_secs_f64();
+        let since = |t: &Instant| t.saturating_duration_since(self.began).as_secs_f64();
+        // The receipts' 10 ms bins, counted per second of the run.
+        let mut per_s = crate::timeline::per_second(&[], report.elapsed_s);
+        let origin_s = (tally.origin_us - self.began_us) as f64 / 1e6;
+        for (b, &n) in tally.bins.iter().enumerate() {
+            let t = origin_s + (b as i64 * count::BIN_US) as f64 / 1e6;
+            if let Some(slot) = per_s.get_mut(t.max(0.0) as usize) {
+                slot.1 += n as f64;
+            }
+        }
+        report.timeline = Some(crate::timeline::Timeline {
+            latencies: c
+                .events
+                .iter()
+                .filter_map(|(t, us)| Some((since(t), (*us)? as f64 / 1000.0)))
+                .collect(),
+            done: Vec::new(),
+            done_per_s: Some(per_s),
+            errors: c.events.iter().filter(|e| e.1.is_none()).map(|(t, _)| since(t)).collect(),
+            span_s: report.elapsed_s,
+            unit: "deliveries".into(),
+            errors_untimed: None,
+        });
+        report.finish();
+        report
+    }
 }
 
 async fn settle(cfg: &RoomConfig) {

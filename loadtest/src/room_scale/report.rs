@@ -93,6 +93,10 @@ pub struct RoomReport {
     pub targets: Vec<TargetRow>,
     pub errors: Vec<(String, String, usize)>,
     pub elapsed_s: f64,
+    /// The calls (logins, the room, every chat send) and the deliveries a second over time, for
+    /// the HTML report (not in the JSON).
+    #[serde(skip)]
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl RoomReport {
@@ -178,25 +182,15 @@ impl RoomReport {
             self.url, self.dd_rid, self.room_serial, self.viewers, self.procs, self.chatters, self.rate, self.churn, self.churners
         );
         o.push_str("setup:\n");
-        for p in &self.setup {
-            let _ = writeln!(
-                o,
-                "  {:<28} {:>7} ok {:>5} failed {:>8.1} s {:>8.0}/s",
-                p.phase, p.ok, p.failed, p.seconds, p.per_sec
-            );
+        crate::report::setup_rows(&mut o, &self.setup);
+        crate::report::LatencyTable {
+            indent: "  ",
+            width: 28,
+            decimals: 1,
+            header: "call",
+            rows: self.calls.iter().map(|(n, s)| (n.as_str(), Some(s))).collect(),
         }
-        let _ = writeln!(
-            o,
-            "  {:<28} {:>7} {:>10} {:>10} {:>10}",
-            "call", "count", "p50 ms", "p99 ms", "max ms"
-        );
-        for (name, s) in &self.calls {
-            let _ = writeln!(
-                o,
-                "  {:<28} {:>7} {:>10.1} {:>10.1} {:>10.1}",
-                name, s.count, s.p50_ms, s.p99_ms, s.max_ms
-            );
-        }
+        .render(&mut o);
         let _ = writeln!(
             o,
             "viewers: {} watching, {} failed; child open files max {}; closed by the server {}",
