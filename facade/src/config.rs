@@ -56,6 +56,10 @@ pub struct ServerConfig {
     /// service centre's '联系客服' opens it.
     #[serde(default = "default_service_url")]
     pub service_url: String,
+    /// The SHA-256 (hex) of the operator token that `POST /api/ops/account` and the
+    /// `yoo-server account` command carry (`x-operator-token`); none: the operator route refuses.
+    #[serde(default)]
+    pub operator_token_sha256: Option<String>,
     /// Where the page may connect besides the site (CSP `connect-src` sources): the game hosts'
     /// stream endpoints and latency probes, which browsers reach directly. The default allows
     /// hosts on this machine at any port.
@@ -136,6 +140,11 @@ impl ServerConfig {
     /// production a node with neither static machines nor a host secret (no machine could ever
     /// serve it) or with a secret shorter than [`MIN_HOST_SECRET`].
     pub fn check(&self) -> Result<(), String> {
+        if let Some(h) = &self.operator_token_sha256 {
+            if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err("operator_token_sha256 must be 64 hex digits (the SHA-256 of the operator token)".into());
+            }
+        }
         for n in &self.domain().nodes {
             let secret = n.host_secret.as_deref();
             if secret.is_some_and(str::is_empty) {
@@ -200,6 +209,16 @@ mod tests {
 
     // The identity section: a 64-hex key, a known pre-check; production needs its own key and
     // the real time.
+    // The operator token's hash must be a SHA-256 in hex, or the server does not start.
+    #[test]
+    fn the_operator_token_hash_is_checked() {
+        let with = |h: &str| ServerConfig::parse(&format!("mode = \"dev\"\noperator_token_sha256 = \"{h}\"\n")).unwrap();
+        assert!(with(&"ab".repeat(32)).check().is_ok());
+        for bad in ["", "abc", &"zz".repeat(32), &"ab".repeat(33)] {
+            assert!(with(bad).check().is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn the_identity_section_is_checked() {
         let parse = |t: &str| ServerConfig::parse(t).unwrap();

@@ -113,6 +113,10 @@ impl ApiError {
     pub fn method_not_allowed() -> Self {
         ApiError::new(StatusCode::METHOD_NOT_ALLOWED, 40005, "请求方法不支持")
     }
+    /// An operator call without the configured operator token.
+    pub fn operator() -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, 40006, "操作员凭证无效")
+    }
     /// A body over the size limit.
     pub fn too_large() -> Self {
         ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, 40013, "请求内容过大")

@@ -54,6 +54,8 @@ pub struct AppState {
     pub security: security::Policy,
     /// The customer service's address (`social/kf`).
     pub service_url: String,
+    /// The operator token's SHA-256 (hex, lower case), if operators may act (`routes::accounts`).
+    pub operator_token_sha256: Option<String>,
 }
 
 /// A started server.
@@ -94,6 +96,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         )
         .with_trusted_proxies(config.trusted_proxies.clone()),
         service_url: config.service_url.clone(),
+        operator_token_sha256: config.operator_token_sha256.as_ref().map(|h| h.to_ascii_lowercase()),
     });
     let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
     let server = HttpServer::new(move || {
@@ -282,6 +285,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::third_party::routes(cfg);
     routes::identity::routes(cfg);
     routes::agreements::routes(cfg);
+    cfg.service(routes::accounts::ops_account);
     cfg.service(routes::catalogue::service);
 }
 

@@ -1,8 +1,10 @@
 //! The operator's account actions (core-platform.md §4.10, §6): freeze, ban, restore. In dev mode
-//! a route (`POST /api/dev/account`); the platform ends the account's logins (each socket gets its
-//! AUTHORIZATION frame, FROZEN or BAN, then closes) and its running game.
+//! a route (`POST /api/dev/account`); in every mode `POST /api/ops/account` with the operator
+//! token (`x-operator-token`, its SHA-256 in the configuration), which the `yoo-server account`
+//! command calls. The platform ends the account's logins (each socket gets its AUTHORIZATION
+//! frame, FROZEN or BAN, then closes) and its running game.
 
-use actix_web::{post, web};
+use actix_web::{post, web, HttpRequest};
 use actors::passport::AccountAction;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -35,10 +37,40 @@ pub struct AccountActedDto {
 refusals!(AccountRefusals: common::input(), common::internal(), DomainError::NotLoggedIn, DomainError::PhoneEmpty,
     DomainError::PhoneMalformed);
 
-/// Freezes, bans or restores an account found by phone.
+/// Freezes, bans or restores an account found by phone (dev mode).
 #[utoipa::path(request_body = AccountBody, responses((status = 200, body = Envelope<AccountActedDto>), AccountRefusals))]
 #[post("/api/dev/account")]
 pub async fn dev_account(state: web::Data<AppState>, body: web::Json<AccountBody>) -> ApiResult<AccountActedDto> {
+    act(&state, &body).await
+}
+
+/// The header of the operator token.
+pub const OPERATOR_TOKEN_HEADER: &str = "x-operator-token";
+
+refusals!(OpsAccountRefusals: common::input(), common::internal(), DomainError::NotLoggedIn, DomainError::PhoneEmpty,
+    DomainError::PhoneMalformed, ApiError::operator());
+
+/// Freezes, bans or restores an account found by phone: the operator's route of every mode,
+/// with the operator token (`yoo-server account`).
+#[utoipa::path(request_body = AccountBody, responses((status = 200, body = Envelope<AccountActedDto>), OpsAccountRefusals))]
+#[post("/api/ops/account")]
+pub async fn ops_account(state: web::Data<AppState>, req: HttpRequest, body: web::Json<AccountBody>) -> ApiResult<AccountActedDto> {
+    let token = req.headers().get(OPERATOR_TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let allowed = match &state.operator_token_sha256 {
+        // the hashes compared: equal length, no early exit on the token's own bytes
+        Some(want) => !token.is_empty() && actors::passport::secret_hash(token) == *want,
+        None => false,
+    };
+    if !allowed {
+        tracing::warn!("operator call refused: no or wrong operator token");
+        return Err(ApiError::operator());
+    }
+    let acted = act(&state, &body).await?;
+    tracing::info!(uid = acted.data.uid, action = %body.action, "operator acted on an account");
+    Ok(acted)
+}
+
+async fn act(state: &AppState, body: &AccountBody) -> ApiResult<AccountActedDto> {
     let reason = body.reason.trim().to_string();
     if reason.chars().count() > 100 || body.until < 0 {
         return Err(ApiError::bad_request());

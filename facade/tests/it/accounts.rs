@@ -208,3 +208,79 @@ async fn a_login_records_its_device_channel_and_cafe() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The operator's route of every mode and the `yoo-server account` command that calls it: no
+/// token or a wrong one is refused (40006) and changes nothing; the right one bans (the
+/// player's session ends), and restores; the command exits 0 done, 1 refused, 2 without a token.
+#[actix_rt::test]
+async fn the_operator_command_acts_through_the_token_route() {
+    const TOKEN: &str = "an-operator-token-of-some-length";
+    let dir = temp_dir("ops-account");
+    let mut cfg = config(&dir, 0, 60);
+    cfg.operator_token_sha256 = Some(actors::passport::secret_hash(TOKEN));
+    let srv = facade::start(cfg).await.unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    a.login("15900000101").await;
+    let base = format!("http://{}", srv.addr);
+    let ops = async |token: Option<&str>, body: Value| {
+        let mut req = awc::Client::default()
+            .post(format!("{base}/api/ops/account"))
+            .insert_header(("x-skip-csrf", "true"));
+        if let Some(t) = token {
+            req = req.insert_header(("x-operator-token", t));
+        }
+        let mut resp = req.send_json(&body).await.unwrap();
+        let status = resp.status().as_u16();
+        (status, serde_json::from_slice::<Value>(&resp.body().await.unwrap()).unwrap())
+    };
+    let ban = json!({"cellphone": "15900000101", "action": "ban", "reason": "使用外挂"});
+    for token in [None, Some(""), Some("wrong"), Some(&TOKEN[1..])] {
+        let (status, r) = ops(token, ban.clone()).await;
+        assert_eq!(
+            (status, code(&r), r["message"].as_str()),
+            (403, 40006, Some("操作员凭证无效")),
+            "{token:?}"
+        );
+    }
+    let (_, me) = a.get("/api/user/profile").await;
+    assert_eq!(code(&me), 0, "nothing changed: {me}");
+
+    let run = |args: &[&str], token: Option<&str>| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_yoo-server"));
+        cmd.arg("account")
+            .args(args)
+            .args(["--url", &base])
+            .env_remove("YOO_OPERATOR_TOKEN");
+        if let Some(t) = token {
+            cmd.env("YOO_OPERATOR_TOKEN", t);
+        }
+        tokio::task::spawn_blocking(move || cmd.output().unwrap())
+    };
+    let out = run(
+        &["ban", "--phone", "15900000101", "--reason", "使用外挂", "--days", "3"],
+        Some(TOKEN),
+    )
+    .await
+    .unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{printed} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(printed.contains("\"logins_ended\":1"), "{printed}");
+    let (_, me) = a.get("/api/user/profile").await;
+    assert_eq!(code(&me), 40001, "the banned login ended: {me}");
+    let refused = login_answer(&srv, "15900000101").await;
+    assert_eq!(code(&refused), 20101, "{refused}");
+
+    let wrong = run(&["restore", "--phone", "15900000101"], Some("wrong")).await.unwrap();
+    assert_eq!(wrong.status.code(), Some(1), "refused by the server");
+    assert!(String::from_utf8_lossy(&wrong.stdout).contains("40006"));
+    let none = run(&["restore", "--phone", "15900000101"], None).await.unwrap();
+    assert_eq!(none.status.code(), Some(2), "no token");
+    let bad = run(&["explode", "--phone", "15900000101"], Some(TOKEN)).await.unwrap();
+    assert_eq!(bad.status.code(), Some(2), "bad usage");
+    let restored = run(&["restore", "--phone", "15900000101"], Some(TOKEN)).await.unwrap();
+    assert_eq!(restored.status.code(), Some(0));
+    let back = login_answer(&srv, "15900000101").await;
+    assert_eq!(code(&back), 0, "restored: {back}");
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
