@@ -274,6 +274,9 @@ pub struct Passport {
     qr: qr_login::QrLogins,
     /// The third-party login provider (`third_party`).
     third_party: third_party::ThirdParty,
+    /// Password logins, their failures and the security check, forgot-password tickets
+    /// (`password`).
+    passwords: password::Passwords,
 }
 
 /// How long a login session read from storage is trusted without reading it again.
@@ -337,6 +340,7 @@ impl Passport {
             sessions: Mutex::new(HashMap::new()),
             qr: qr_login::QrLogins::default(),
             third_party: third_party::ThirdParty::default(),
+            passwords: password::Passwords::default(),
         }
     }
 
@@ -411,6 +415,12 @@ impl Passport {
 
     /// Sends a login code requested from `ip`, within every SMS limit (module doc).
     pub async fn send_code_from(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
+        self.send_code_inner(phone, ip, true).await
+    }
+
+    /// A send within every SMS limit; `deliver` false counts it alike but sends nothing (the
+    /// forgot-password code of a phone without an account: the same answer, no message).
+    async fn send_code_inner(&self, phone: &str, ip: Option<&str>, deliver: bool) -> DomainResult<()> {
         validate_phone(phone)?;
         let now = self.clock.now_ms();
         self.prune_now_and_then(now);
@@ -462,6 +472,9 @@ impl Passport {
                 })
             }
             Ok(()) => {}
+        }
+        if !deliver {
+            return Ok(());
         }
         let sent = self.sms.send_code(phone, &code, now).await;
         let outcome = if sent.is_ok() { "sent" } else { "failed" };
@@ -935,7 +948,9 @@ mod tests {
 }
 
 mod accounts;
+mod password;
 mod qr_login;
 mod third_party;
+pub use password::{is_strong_password, BindingState, PasswordLogin, PasswordSet, FORGET_TICKET_TTL_MS};
 pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};
 pub use qr_login::{QrLoginState, QrPoll, QR_LOGIN_TTL_MS, QR_POLL_WAIT};

@@ -281,6 +281,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::qr_login::routes(cfg);
     routes::third_party::routes(cfg);
     routes::identity::routes(cfg);
+    routes::password::routes(cfg);
     cfg.service(routes::catalogue::service);
 }
 

@@ -30,6 +30,7 @@ pub mod conformance;
 mod error;
 pub mod member;
 pub mod missions;
+pub mod passwords;
 pub mod model;
 pub mod repo;
 pub mod seed;
@@ -66,6 +67,7 @@ pub struct Store {
     pub member: Arc<dyn member::MemberRepo>,
     pub missions: Arc<dyn missions::MissionRepo>,
     pub accounts: Arc<dyn accounts::AccountRepo>,
+    pub passwords: Arc<dyn passwords::PasswordRepo>,
 }
 
 impl Store {

@@ -22,6 +22,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     V_PACKAGES,
     super::accounts::MIGRATION,
     EXCLUSIVE_TIME,
+    super::passwords::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

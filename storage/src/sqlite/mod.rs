@@ -14,6 +14,7 @@ mod member;
 pub(crate) mod migrations;
 mod missions;
 mod nodes;
+mod passwords;
 mod rooms;
 mod sessions;
 mod sms;
@@ -77,6 +78,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         member: Arc::new(member::SqliteMember::new(connect(&path)?)),
         missions: Arc::new(missions),
         accounts: Arc::new(accounts::SqliteAccounts::new(connect(&path)?)),
+        passwords: Arc::new(passwords::SqlitePasswords::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)
