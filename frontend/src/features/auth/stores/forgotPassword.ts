@@ -40,7 +40,7 @@ export class ForgotPasswordStore {
     private readonly root: RootStore,
     readonly mode: PasswordMode,
   ) {
-    makeAutoObservable<ForgotPasswordStore, 'root' | 'ticket'>(this, { root: false, mode: false });
+    makeAutoObservable<ForgotPasswordStore, 'root'>(this, { root: false, mode: false });
   }
 
   get title(): string {
