@@ -52,7 +52,7 @@ export function encodePassword(p: string): string {
 export function safeCallbackUrl(raw: string | null | undefined): string {
   if (!raw) return '/';
   const v = raw.trim();
-  if (!v.startsWith('/') || v.startsWith('//') || v.includes('\\') || /[\u0000-\u001f]/.test(v)) return '/';
+  if (!v.startsWith('/') || v.startsWith('//') || v.includes('\\') || [...v].some((c) => c.charCodeAt(0) < 0x20)) return '/';
   try {
     const u = new URL(v, window.location.origin);
     if (u.origin !== window.location.origin) return '/';
