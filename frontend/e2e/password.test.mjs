@@ -57,8 +57,8 @@ test('set a password, then log in with it through the security check to callback
     const check = other.getByTestId('captcha-dialog');
     await check.waitFor();
     const frame = other.frameLocator('[data-testid="captcha-frame"]');
-    const letters = await frame.locator('#captcha-code text').allInnerTexts();
-    assert.equal(letters.length, 4);
+    const letters = await frame.locator('#captcha-code text').allTextContents();
+    assert.equal(letters.join('').length, 4);
     await frame.locator('input[name="answer"]').fill(letters.join(''));
     await frame.getByRole('button', { name: '验证' }).click();
     await other.getByTestId('header-nickname').waitFor();
