@@ -951,6 +951,6 @@ mod accounts;
 mod password;
 mod qr_login;
 mod third_party;
-pub use password::{is_strong_password, BindingState, PasswordLogin, PasswordSet, FORGET_TICKET_TTL_MS};
 pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};
+pub use password::{is_strong_password, BindingState, PasswordLogin, PasswordSet, FORGET_TICKET_TTL_MS};
 pub use qr_login::{QrLoginState, QrPoll, QR_LOGIN_TTL_MS, QR_POLL_WAIT};

@@ -412,9 +412,7 @@ impl Passport {
                 return Ok(None);
             };
             let first = store.passwords.hash(user.uid)?.is_none();
-            let keep = caller
-                .filter(|c| first && c.uid == user.uid)
-                .map(|c| c.token_hash);
+            let keep = caller.filter(|c| first && c.uid == user.uid).map(|c| c.token_hash);
             let ended = store.passwords.set(user.uid, &hash, keep.as_deref(), now)?;
             Ok(Some((first, ended)))
         })
@@ -424,10 +422,7 @@ impl Passport {
         };
         self.passwords.failures.lock().remove(&format!("phone:{phone}"));
         self.end_logins_for_password(&ended);
-        Ok(PasswordSet {
-            first,
-            ended: ended.len(),
-        })
+        Ok(PasswordSet { first, ended: ended.len() })
     }
 
     /// Ends logins a password change ended: no cached session survives, their socket tokens
@@ -447,8 +442,7 @@ impl Passport {
         for h in token_hashes {
             self.close_sockets(h);
         }
-        metrics::counter!("yoo_logins_ended_total", "reason" => storage::passwords::REVOKED_PASSWORD)
-            .increment(token_hashes.len() as u64);
+        metrics::counter!("yoo_logins_ended_total", "reason" => storage::passwords::REVOKED_PASSWORD).increment(token_hashes.len() as u64);
     }
 
     /// Which ways into the account are set.
@@ -474,7 +468,16 @@ mod tests {
         for ok in ["abc123!@", "Passw0rd.", "a1~bbbbb", "A1?aaaaaaaaaaaaa"] {
             assert!(is_strong_password(ok), "{ok}");
         }
-        for weak in ["abc12!", "abcdefgh", "12345678", "abcd1234", "abc123!@abc123!@x", "abc123!@ ", "abc123-@", "密码abc123!@"] {
+        for weak in [
+            "abc12!",
+            "abcdefgh",
+            "12345678",
+            "abcd1234",
+            "abc123!@abc123!@x",
+            "abc123!@ ",
+            "abc123-@",
+            "密码abc123!@",
+        ] {
             assert!(!is_strong_password(weak), "{weak}");
         }
         assert_eq!(check_new_password(""), Err(DomainError::NewPasswordEmpty));
@@ -523,7 +526,10 @@ mod tests {
         };
         assert_eq!(gate(false, &some, verify(false)), Ok(()));
         assert_eq!(spent.get(), 0);
-        assert_eq!(gate(true, &CaptchaAnswer::default(), verify(true)), Err(DomainError::CaptchaRequired));
+        assert_eq!(
+            gate(true, &CaptchaAnswer::default(), verify(true)),
+            Err(DomainError::CaptchaRequired)
+        );
         assert_eq!(gate(true, &some, verify(false)), Err(DomainError::CaptchaFailed));
         assert_eq!(gate(true, &some, verify(true)), Ok(()));
         assert_eq!(spent.get(), 2);

@@ -234,7 +234,11 @@ mod tests {
                 seccode: "v1|jordan".into()
             }
         );
-        assert_eq!(solve_step(&mut e.clone(), "AB3K", 11, "v2".into()), Solve::Gone, "solved: no second solve");
+        assert_eq!(
+            solve_step(&mut e.clone(), "AB3K", 11, "v2".into()),
+            Solve::Gone,
+            "solved: no second solve"
+        );
         let solved = e.clone();
         assert!(verify_step(&mut e, &answer("c", "v1"), 20));
         assert_eq!(e, None);

@@ -233,7 +233,11 @@ pub async fn forget_update(state: web::Data<AppState>, caller: GuestWrite, body:
         .await?;
     Ok(ok(PasswordUpdated {
         first: set.first,
-        message: if set.first { "设置成功" } else { "密码修改成功，请重新登录" },
+        message: if set.first {
+            "设置成功"
+        } else {
+            "密码修改成功，请重新登录"
+        },
     }))
 }
 

@@ -92,7 +92,11 @@ async fn set_login_forget_and_the_same_answer_for_everyone() {
     let t_other = ticket(&mut b, other).await;
     assert_eq!(refused(&update(&mut a, phone, "abc123!@", &t_other).await).0, 20123);
     let set = update(&mut a, phone, "abc123!@", &t).await;
-    assert_eq!((code(&set), &set["data"]), (0, &json!({"first": true, "message": "设置成功"})), "{set}");
+    assert_eq!(
+        (code(&set), &set["data"]),
+        (0, &json!({"first": true, "message": "设置成功"})),
+        "{set}"
+    );
     assert_eq!(refused(&update(&mut a, phone, "abc123!@", &t).await).0, 20123, "single use");
     assert_eq!(code(&a.get("/api/user/profile").await.1), 0, "set mode keeps the caller's login");
     let (_, state) = a.get("/api/v3/user/binding/state").await;
@@ -102,7 +106,10 @@ async fn set_login_forget_and_the_same_answer_for_everyone() {
     let mut c = Client::new(srv.addr, "pc-c");
     let ok = password_login(&mut c, phone, "abc123!@", json!({})).await;
     assert_eq!(code(&ok), 0, "{ok}");
-    assert_eq!((ok["data"]["is_new_user"].as_bool(), ok["data"]["uid"].as_i64().is_some()), (Some(false), true));
+    assert_eq!(
+        (ok["data"]["is_new_user"].as_bool(), ok["data"]["uid"].as_i64().is_some()),
+        (Some(false), true)
+    );
     assert_eq!(code(&c.get("/api/user/profile").await.1), 0);
 
     // one answer for a wrong password, an unknown phone and an account without a password
@@ -114,10 +121,15 @@ async fn set_login_forget_and_the_same_answer_for_everyone() {
         assert_eq!(refused(v), (20120, "账号或密码错误"), "{v}");
         assert_eq!(v["data"], Value::Null);
     }
-    assert_eq!(refused(&password_login(&mut g, phone, "", json!({})).await), (20118, "密码不能为空"));
+    assert_eq!(
+        refused(&password_login(&mut g, phone, "", json!({})).await),
+        (20118, "密码不能为空")
+    );
     assert_eq!(refused(&password_login(&mut g, "", "abc123!@", json!({})).await).0, 20116);
     // the forgot code of a phone without an account: the same answer, no message
-    let (_, sent) = g.post("/api/passport/passwordForget/sendcode", json!({"phone": "13700000598"})).await;
+    let (_, sent) = g
+        .post("/api/passport/passwordForget/sendcode", json!({"phone": "13700000598"}))
+        .await;
     assert_eq!(code(&sent), 0);
     let (_, outbox) = g.get("/api/dev/sms/outbox?phone=13700000598").await;
     assert_eq!(outbox["data"], json!([]));
@@ -141,7 +153,10 @@ async fn set_login_forget_and_the_same_answer_for_everyone() {
     // a frozen account is refused as the code login refuses it (after the right password only)
     let mut operator = Client::new(srv.addr, "operator");
     let (_, frozen) = operator
-        .post("/api/dev/account", json!({"cellphone": phone, "action": "freeze", "reason": "风险"}))
+        .post(
+            "/api/dev/account",
+            json!({"cellphone": phone, "action": "freeze", "reason": "风险"}),
+        )
         .await;
     assert_eq!(code(&frozen), 0, "{frozen}");
     let mut e = Client::new(srv.addr, "pc-e");
@@ -172,14 +187,22 @@ fn attr(html: &str, name: &str) -> String {
 async fn solve(c: &mut Client, base: &str) -> Value {
     let (_, reg) = c.get("/api/passport/captcha/senseboot/register").await;
     let data = &reg["data"];
-    assert_eq!((code(&reg), data["success"].as_i64(), data["new_captcha"].as_bool()), (0, Some(1), Some(true)), "{reg}");
+    assert_eq!(
+        (code(&reg), data["success"].as_i64(), data["new_captcha"].as_bool()),
+        (0, Some(1), Some(true)),
+        "{reg}"
+    );
     assert_eq!(data["status"], "success");
     assert!(!data["gt"].as_str().unwrap().is_empty());
     let challenge = data["challenge"].as_str().unwrap().to_string();
     let page = get_text(&format!("{base}{}", data["page_url"].as_str().unwrap())).await;
     let drawn = drawn_code(&page);
     assert_eq!(drawn.len(), 4, "{page}");
-    let again = post_form_text(&format!("{base}/api/dev/captcha/solve"), &[("challenge", &challenge), ("answer", "????")]).await;
+    let again = post_form_text(
+        &format!("{base}/api/dev/captcha/solve"),
+        &[("challenge", &challenge), ("answer", "????")],
+    )
+    .await;
     assert!(again.contains("验证码错误，还可以尝试2次"), "{again}");
     let done = post_form_text(
         &format!("{base}/api/dev/captcha/solve"),
