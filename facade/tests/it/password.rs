@@ -264,3 +264,19 @@ async fn the_security_check_after_failures_through_the_sandbox() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// The address counts too: ten failures from one address across phones ask the next login of
+// any phone from there for the check.
+#[actix_rt::test]
+async fn ten_failures_from_one_address_ask_for_the_check() {
+    let dir = temp_dir("password-address");
+    let srv = facade::start(config(&dir, 1, 60)).await.unwrap();
+    let mut g = Client::new(srv.addr, "guest");
+    for i in 0..10 {
+        let v = password_login(&mut g, &format!("1370000060{i}"), "wrong!123", json!({})).await;
+        assert_eq!(code(&v), 20120, "{i}: {v}");
+    }
+    assert_eq!(code(&password_login(&mut g, "13700000619", "wrong!123", json!({})).await), 20125);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
