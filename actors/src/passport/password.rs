@@ -22,7 +22,7 @@
 //! is asked of no one; tickets are re-earned with a code).
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
 use base64::Engine;
@@ -52,6 +52,10 @@ pub const FORGET_TICKET_TTL_MS: i64 = 10 * 60_000;
 const PASSWORD_MAX_BYTES: usize = 64;
 /// Failure records and tickets kept at most (beyond, the expired go, then all).
 const RECORDS_MAX: usize = 200_000;
+/// The hash an unknown phone (or an account without a password) is verified against: the same
+/// parameters as every hash, of a random password nobody kept, so the answer takes as long as a
+/// wrong password's from the first call on.
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$ecu4IGHukQ85V8qoX14R1w$1A+VDI8y/4Z5EIjmkytO2AMVwMCqAzkVAZhWZ6eYTIc";
 /// The symbols the strong pattern allows.
 const SYMBOLS: &str = "~!@#$%^&*_?.";
 
@@ -221,8 +225,6 @@ pub(super) struct Passwords {
     tickets: Mutex<HashMap<String, Ticket>>,
     captcha: Arc<dyn CaptchaProvider>,
     sandbox: Option<Arc<SandboxCaptcha>>,
-    /// A hash of nothing anyone knows: the work done for an unknown phone.
-    dummy: OnceLock<String>,
 }
 
 impl Default for Passwords {
@@ -234,7 +236,6 @@ impl Default for Passwords {
             tickets: Mutex::new(HashMap::new()),
             captcha: sandbox.clone(),
             sandbox: Some(sandbox),
-            dummy: OnceLock::new(),
         }
     }
 }
@@ -297,7 +298,7 @@ impl Passport {
         let (user, hash) = match found {
             Some((user, Some(hash))) => (Some(user), hash),
             // no account, or no password: the same work against a hash nobody can match
-            _ => (None, self.dummy_hash().await?),
+            _ => (None, DUMMY_HASH.to_string()),
         };
         let typed = password.clone().unwrap_or_default();
         let right = self.hash_work(move || verify_password(&typed, &hash)).await?;
@@ -313,17 +314,6 @@ impl Passport {
         metrics::counter!("yoo_password_logins_total", "outcome" => "ok").increment(1);
         let device: String = l.device_no.chars().take(64).collect();
         self.login_uid(user.uid, &device).await
-    }
-
-    async fn dummy_hash(&self) -> DomainResult<String> {
-        if let Some(h) = self.passwords.dummy.get() {
-            return Ok(h.clone());
-        }
-        let h = self
-            .hash_work(|| hash_password(&random_hex(16)))
-            .await?
-            .map_err(DomainError::Internal)?;
-        Ok(self.passwords.dummy.get_or_init(|| h).clone())
     }
 
     /// The forgot-password code (§2.5): under the SMS limits of the login code; a phone without
@@ -545,6 +535,8 @@ mod tests {
         assert_ne!(hash_password("abc123!@").unwrap(), h, "salted");
         assert_eq!(decode("YWJjMTIzIUA="), Some("abc123!@".into()));
         assert_eq!(decode("not base64!"), None);
+        assert!(DUMMY_HASH.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
+        assert!(!verify_password("", DUMMY_HASH));
     }
 
     // A burst wider than the pool runs at most `width` at once, and the async workers stay
