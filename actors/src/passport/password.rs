@@ -31,7 +31,7 @@ use rand::Rng;
 use storage::{LoginSession, User};
 use tokio::sync::Semaphore;
 
-use super::{check_code, random_hex, secs_until, validate_code, validate_phone, NewLogin, Passport, Verdict};
+use super::{check_code, random_hex, secs_until, validate_code, validate_phone, Delivery, NewLogin, Passport, Verdict};
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
 use crate::providers::captcha::{CaptchaAnswer, CaptchaChallenge, CaptchaProvider, SandboxCaptcha};
@@ -317,13 +317,16 @@ impl Passport {
     }
 
     /// The forgot-password code (§2.5): under the SMS limits of the login code; a phone without
-    /// an account is counted alike and gets no message (the same answer).
+    /// an account is counted alike and gets no message, and a known phone's message goes in the
+    /// background: the same answer at the same time (a gateway failure is not reported: the
+    /// send is taken back and the player asks again).
     pub async fn forget_send_code(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
         validate_phone(phone)?;
         let store = self.store.clone();
         let p = phone.to_string();
         let known = blocking(move || store.users.find_by_phone(&p)).await?.is_some();
-        self.send_code_inner(phone, ip, known).await
+        let delivery = if known { Delivery::Background } else { Delivery::Skip };
+        self.send_code_inner(phone, ip, delivery).await
     }
 
     /// Checks the code of a phone (the login code's tries and lock apply) and spends it.
@@ -523,6 +526,51 @@ mod tests {
         assert_eq!(gate(true, &some, verify(false)), Err(DomainError::CaptchaFailed));
         assert_eq!(gate(true, &some, verify(true)), Ok(()));
         assert_eq!(spent.get(), 2);
+    }
+
+    // The forgot code: an unknown phone is counted and gets nothing; a known phone's message
+    // goes in the background, and a gateway's refusal is taken back (the phone may ask again).
+    #[tokio::test(start_paused = true)]
+    async fn the_forgot_code_answers_alike_and_delivers_in_the_background() {
+        use crate::providers::sms::SandboxSms;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("yoo-password-forget-{}-{nanos}", std::process::id()));
+        let store = storage::Store::open_sqlite(&dir).unwrap();
+        for phone in ["13800000081", "19900000000"] {
+            store.users.get_or_create_by_phone(phone, "p", 0).unwrap();
+        }
+        let p = Passport::new(
+            store.clone(),
+            Arc::new(SandboxSms::new(vec!["19900000000".into()])),
+            crate::clock::Clock::new(),
+            0,
+            super::super::SmsLimits::default(),
+        );
+        p.forget_send_code("13800000089", None).await.unwrap();
+        assert_eq!(p.sms().outbox("13800000089"), Some(vec![]), "no message for an unknown phone");
+        assert_eq!(
+            store.sms.guard("13800000089").unwrap().map(|g| g.sends.len()),
+            Some(1),
+            "counted alike"
+        );
+        p.forget_send_code("13800000081", None).await.unwrap();
+        p.forget_send_code("19900000000", None).await.unwrap();
+        for _ in 0..100 {
+            tokio::task::yield_now().await;
+            if store.sms.guard("19900000000").unwrap().is_none_or(|g| g.sends.is_empty()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(p.sms().outbox("13800000081").map(|o| o.len()), Some(1));
+        assert!(
+            store.sms.guard("19900000000").unwrap().is_none_or(|g| g.sends.is_empty()),
+            "a refused send is taken back"
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

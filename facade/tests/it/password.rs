@@ -37,14 +37,27 @@ async fn password_login(c: &mut Client, phone: &str, password: &str, extra: Valu
     c.post("/api/passport/password/login", body).await.1
 }
 
-/// The forgot-password code through the sandbox outbox, and its ticket.
+async fn outbox(c: &mut Client, phone: &str) -> Vec<Value> {
+    let (_, o) = c.get(&format!("/api/dev/sms/outbox?phone={phone}")).await;
+    o["data"].as_array().cloned().unwrap_or_default()
+}
+
+/// The forgot-password code through the sandbox outbox (it is delivered in the background:
+/// the answer does not wait for the gateway), and its ticket.
 async fn ticket(c: &mut Client, phone: &str) -> String {
+    let before = outbox(c, phone).await.len();
     let (_, sent) = c.post("/api/passport/passwordForget/sendcode", json!({"phone": phone})).await;
     assert_eq!(code(&sent), 0, "{sent}");
-    let sms = c.get(&format!("/api/dev/sms/outbox?phone={phone}")).await.1["data"][0]["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let mut sms = String::new();
+    for _ in 0..500 {
+        let o = outbox(c, phone).await;
+        if o.len() > before {
+            sms = o[0]["code"].as_str().unwrap().to_string();
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(!sms.is_empty(), "the code reached the outbox");
     let (_, verified) = c
         .post("/api/password/forget/verify", json!({"cellphone": phone, "code": sms}))
         .await;
