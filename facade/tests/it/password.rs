@@ -293,3 +293,24 @@ async fn ten_failures_from_one_address_ask_for_the_check() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// Production mode has no sandbox security check to fall back on: it refuses to start, as it
+// does without real SMS and payment providers, and says so.
+#[actix_rt::test]
+async fn production_mode_refuses_without_a_real_captcha_provider() {
+    let dir = temp_dir("password-prod");
+    // a production configuration that passes every other check
+    let cfg = facade::config::ServerConfig::parse(&format!(
+        "mode = \"production\"\nbind = \"127.0.0.1:0\"\ndata_dir = \"{}\"\nfrontend_dir = \"/nonexistent\"\n\
+         [identity]\nkey_hex = \"{}\"\n[[nodes]]\nid = 1\nname = \"一区\"\nstatus = 1\nmachines = [\"m0\"]\n",
+        dir.display(),
+        "7e".repeat(32)
+    ))
+    .unwrap();
+    assert_eq!(cfg.check(), Ok(()));
+    let Err(why) = facade::start(cfg).await else {
+        panic!("production mode started with the sandbox providers")
+    };
+    assert!(why.contains("captcha"), "{why}");
+    let _ = std::fs::remove_dir_all(dir);
+}
