@@ -47,12 +47,6 @@ export class ForgotPasswordStore {
     return this.mode === 'set' ? '设置密码' : this.mode === 'change' ? '修改密码' : '忘记密码';
   }
 
-  /** the logged-in player's phone as the profile shows it (masked), a hint for the field */
-  get phoneHint(): string {
-    const own = this.mode === 'forget' ? undefined : this.root.user.profile?.cellphone;
-    return own ? `请输入绑定的手机号 ${own}` : '请输入手机号';
-  }
-
   setPhone(v: string): void {
     this.phone = v.replace(/\D/g, '').slice(0, PHONE_MAX_LENGTH);
     this.phoneError = null;
