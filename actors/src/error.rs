@@ -76,6 +76,29 @@ pub enum DomainError {
     /// A third-party token that is unknown, expired or spent.
     #[error("third-party token invalid")]
     ThirdPartyTokenInvalid,
+    /// The login password field is empty ('密码不能为空', core-platform.md §5.2).
+    #[error("password empty")]
+    PasswordEmpty,
+    /// An unknown account, one without a password, or a wrong password: one answer for all
+    /// (no account enumeration).
+    #[error("account or password wrong")]
+    PasswordWrong,
+    /// The new password field is empty ('登录密码不能为空').
+    #[error("new password empty")]
+    NewPasswordEmpty,
+    /// The new password breaks the strong pattern of §5.2 (8–16 of letters, digits and
+    /// ~!@#$%^&*_?. with one of each).
+    #[error("new password weak")]
+    NewPasswordWeak,
+    /// A forgot-password ticket that is unknown, expired, spent or another phone's.
+    #[error("password ticket invalid")]
+    PasswordTicketInvalid,
+    /// Too many failed password logins: solve the security check first (20125).
+    #[error("captcha required")]
+    CaptchaRequired,
+    /// The security check's result is wrong, expired or spent (20128).
+    #[error("captcha failed")]
+    CaptchaFailed,
     /// No game with this id (or it is deleted).
     #[error("unknown game")]
     UnknownGame,

@@ -141,6 +141,18 @@ fn undo_send(g: &mut PhoneGuard, counts: &mut [u64], code_hash: &str, sent_at: i
     }
 }
 
+/// How a send that the limits admitted reaches the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Delivery {
+    /// Awaited: a gateway failure is the caller's answer (20115).
+    Await,
+    /// In the background: the caller is answered at once (the forgot-password code, whose
+    /// answer must not tell a known phone from an unknown one, by what or by when).
+    Background,
+    /// Counted, not sent (the forgot-password code of a phone without an account).
+    Skip,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {
     /// Too soon for one of the send limits; may try again at this time.
@@ -274,6 +286,9 @@ pub struct Passport {
     qr: qr_login::QrLogins,
     /// The third-party login provider (`third_party`).
     third_party: third_party::ThirdParty,
+    /// Password logins, their failures and the security check, forgot-password tickets
+    /// (`password`).
+    passwords: password::Passwords,
 }
 
 /// How long a login session read from storage is trusted without reading it again.
@@ -337,6 +352,7 @@ impl Passport {
             sessions: Mutex::new(HashMap::new()),
             qr: qr_login::QrLogins::default(),
             third_party: third_party::ThirdParty::default(),
+            passwords: password::Passwords::default(),
         }
     }
 
@@ -411,6 +427,11 @@ impl Passport {
 
     /// Sends a login code requested from `ip`, within every SMS limit (module doc).
     pub async fn send_code_from(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
+        self.send_code_inner(phone, ip, Delivery::Await).await
+    }
+
+    /// A send within every SMS limit, delivered as `delivery` says.
+    async fn send_code_inner(&self, phone: &str, ip: Option<&str>, delivery: Delivery) -> DomainResult<()> {
         validate_phone(phone)?;
         let now = self.clock.now_ms();
         self.prune_now_and_then(now);
@@ -463,7 +484,32 @@ impl Passport {
             }
             Ok(()) => {}
         }
-        let sent = self.sms.send_code(phone, &code, now).await;
+        let sent = match delivery {
+            Delivery::Skip => return Ok(()),
+            Delivery::Background => {
+                // answered at once whatever the gateway does; a refused send is taken back
+                let (sms, store, phone) = (self.sms.send_code(phone, &code, now), self.store.clone(), phone.to_string());
+                tokio::spawn(async move {
+                    let sent = sms.await;
+                    let outcome = if sent.is_ok() { "sent" } else { "failed" };
+                    metrics::counter!("yoo_sms_sends_total", "outcome" => outcome).increment(1);
+                    if sent.is_err() {
+                        let undone = blocking(move || {
+                            store.sms.update(&phone, &keys, now, &mut |g, counts| {
+                                undo_send(g, counts, &code_hash, now);
+                                true
+                            })
+                        })
+                        .await;
+                        if let Err(e) = undone {
+                            tracing::warn!(error = %e, "taking back a failed send failed");
+                        }
+                    }
+                });
+                return Ok(());
+            }
+            Delivery::Await => self.sms.send_code(phone, &code, now).await,
+        };
         let outcome = if sent.is_ok() { "sent" } else { "failed" };
         metrics::counter!("yoo_sms_sends_total", "outcome" => outcome).increment(1);
         if let Err(e) = sent {
@@ -938,7 +984,9 @@ mod tests {
 }
 
 mod accounts;
+mod password;
 mod qr_login;
 mod third_party;
 pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};
+pub use password::{is_strong_password, BindingState, PasswordLogin, PasswordSet, FORGET_TICKET_TTL_MS};
 pub use qr_login::{QrLoginState, QrPoll, QR_LOGIN_TTL_MS, QR_POLL_WAIT};

@@ -286,6 +286,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::identity::routes(cfg);
     routes::agreements::routes(cfg);
     cfg.service(routes::accounts::ops_account);
+    routes::password::routes(cfg);
     cfg.service(routes::catalogue::service);
 }
 

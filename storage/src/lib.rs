@@ -32,6 +32,7 @@ mod error;
 pub mod member;
 pub mod missions;
 pub mod model;
+pub mod passwords;
 pub mod repo;
 pub mod seed;
 pub mod seed_coupons;
@@ -68,6 +69,7 @@ pub struct Store {
     pub missions: Arc<dyn missions::MissionRepo>,
     pub accounts: Arc<dyn accounts::AccountRepo>,
     pub agreements: Arc<dyn agreements::AgreementRepo>,
+    pub passwords: Arc<dyn passwords::PasswordRepo>,
 }
 
 impl Store {

@@ -561,3 +561,41 @@ fn ledger_check_finds_a_balance_changed_behind_the_ledger() {
     };
     assert_eq!(bad, vec![expected]);
 }
+
+// Passwords: one hash per account; setting one marks the account's other live sessions ended
+// (PASSWORD) in the same transaction, keeps the one named and leaves other accounts' alone; an
+// unknown account is NotFound.
+#[test]
+fn passwords() {
+    use crate::passwords::REVOKED_PASSWORD;
+    let dir = TempDir::new("passwords");
+    let store = open(dir.path());
+    let (a, _) = store.users.get_or_create_by_phone("13800000071", "a", 0).unwrap();
+    let (b, _) = store.users.get_or_create_by_phone("13800000072", "b", 0).unwrap();
+    for (token, uid, created_at, expires_at) in [
+        ("a1", a.uid, 1, 10_000),
+        ("a2", a.uid, 2, 10_000),
+        ("a3", a.uid, 3, 50),
+        ("b1", b.uid, 1, 10_000),
+    ] {
+        let s = crate::LoginSession {
+            token_hash: token.into(),
+            uid,
+            csrf_hash: "c".into(),
+            device_no: "d".into(),
+            created_at,
+            expires_at,
+        };
+        store.logins.insert(&s).unwrap();
+    }
+    assert_eq!(store.passwords.hash(a.uid).unwrap(), None);
+    assert_eq!(store.passwords.set(a.uid, "h1", Some("a2"), 100).unwrap(), vec!["a1".to_string()]);
+    assert_eq!(store.passwords.hash(a.uid).unwrap().as_deref(), Some("h1"));
+    assert_eq!(store.accounts.revoked("a1", 100).unwrap().as_deref(), Some(REVOKED_PASSWORD));
+    assert_eq!(store.accounts.revoked("a2", 100).unwrap(), None, "the kept login");
+    assert_eq!(store.accounts.revoked("b1", 100).unwrap(), None, "another account's");
+    assert_eq!(store.passwords.set(a.uid, "h2", None, 100).unwrap(), vec!["a2".to_string()]);
+    assert_eq!(store.passwords.hash(a.uid).unwrap().as_deref(), Some("h2"));
+    assert_eq!(store.passwords.hash(b.uid).unwrap(), None);
+    assert!(matches!(store.passwords.set(987_654, "h", None, 0), Err(crate::Error::NotFound)));
+}

@@ -15,6 +15,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(super::accounts::dev_account);
     super::dev_app::routes(cfg);
     super::dev_oauth::routes(cfg);
+    super::dev_captcha::routes(cfg);
 }
 
 #[derive(Deserialize, IntoParams)]

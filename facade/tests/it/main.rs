@@ -21,6 +21,7 @@ mod identity;
 mod live_bill;
 mod member;
 mod package;
+mod password;
 mod qr_login;
 mod queue;
 mod rooms;

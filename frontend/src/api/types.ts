@@ -57,6 +57,12 @@ export type PayMethod = Schemas['PayTypeDto'];
 export type PayOrder = Schemas['OrderDto'];
 /** A config group's values (strings), e.g. wx_sort_entry. */
 export type ConfigGroup = Record<string, string>;
+/** The security check's widget parameters (password login, core-platform.md §4.13). */
+export type CaptchaRegister = Schemas['CaptchaRegister'];
+/** What a password update did: a first password (set mode) or a replaced one. */
+export type PasswordUpdated = Schemas['PasswordUpdated'];
+/** Which ways into the account are set (phone, password). */
+export type BindingState = Schemas['BindingStateView'];
 
 type Method = 'get' | 'post';
 type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;

@@ -31,6 +31,7 @@ const BillPage = lazyPage(() => import('../features/bill/components/BillPage'), 
 const ServicePage = lazyPage(() => import('../features/help/components/ServicePage'), 'ServicePage');
 const ChildrenPage = lazyPage(() => import('../features/identity/components/ChildrenPage'), 'ChildrenPage');
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
+const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
 const SubscriptionZonePage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionZonePage');
 
 /** Routes of core-platform.md §2.1 that exist so far; everything else is the 404 page. */
@@ -63,6 +64,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/package" element={<PackagePage />} />
             <Route path="children" element={<ChildrenPage />} />
             <Route path="service" element={<ServicePage />} />
+            <Route path="login" element={<LoginPage />} />
             <Route path="user/bill" element={<BillPage />} />
             <Route path="user/bill/:tab" element={<BillPage />} />
             <Route path="user/subscription" element={<SubscriptionPage />} />

@@ -24,6 +24,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     EXCLUSIVE_TIME,
     UPGRADE,
     super::agreements::MIGRATION,
+    super::passwords::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

@@ -15,6 +15,7 @@ mod member;
 pub(crate) mod migrations;
 mod missions;
 mod nodes;
+mod passwords;
 mod rooms;
 mod sessions;
 mod sms;
@@ -79,6 +80,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         missions: Arc::new(missions),
         accounts: Arc::new(accounts::SqliteAccounts::new(connect(&path)?)),
         agreements: Arc::new(agreements::SqliteAgreements::new(connect(&path)?)),
+        passwords: Arc::new(passwords::SqlitePasswords::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)

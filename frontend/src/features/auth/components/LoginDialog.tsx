@@ -1,15 +1,26 @@
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { isInCar } from '../../../lib/browserCheck';
 import { Modal } from '../../../components/Modal';
 import { useStores } from '../../../stores/context';
 import { LoginForm } from '../stores/loginForm';
+import { PasswordLoginStore } from '../stores/passwordLogin';
 import { OpenType, ThirdPartyStore } from '../stores/thirdParty';
+import { PasswordFields } from './PasswordFields';
 import { PhoneCodeFields } from './PhoneCodeFields';
 import { QrLoginPanel } from './QrLoginPanel';
 import { PhoneBindDialog, QqDialog, WechatFrame } from './ThirdPartyLogin';
 
-/** The login dialog, phone-code tab (core-platform.md §2.3). A fresh form every time it opens. */
+// the security check and the forgot-password dialogs load when first shown
+const CaptchaDialog = lazy(async () => ({ default: (await import('./CaptchaDialog')).CaptchaDialog }));
+const ForgotPasswordDialog = lazy(async () => ({ default: (await import('./ForgotPasswordDialog')).ForgotPasswordDialog }));
+
+type LoginType = 'phone' | 'account' | 'qrcode' | 'wechat';
+
+/**
+ * The login dialog (core-platform.md §2.3): the phone-code and account-and-password tabs, the
+ * app QR, the third parties. A fresh form every time it opens.
+ */
 export const LoginDialog = observer(function LoginDialog() {
   const { ui } = useStores();
   if (!ui.loginOpen) return null;
@@ -20,14 +31,24 @@ const LoginDialogBody = observer(function LoginDialogBody() {
   const root = useStores();
   const { ui, user } = root;
   const [form] = useState(() => new LoginForm(user));
-  const [type, setType] = useState<'phone' | 'qrcode' | 'wechat'>('phone');
+  const [type, setType] = useState<LoginType>('phone');
   const [third] = useState(() => new ThirdPartyStore(root));
+  const [pw] = useState(() => new PasswordLoginStore(root));
+  const [forgetOpen, setForgetOpen] = useState(false);
   useEffect(() => third.listen(), [third]);
-  const choose = (t: 'phone' | 'qrcode' | 'wechat') => {
+  useEffect(() => pw.listen(), [pw]);
+  const choose = (t: LoginType) => {
     setType(t);
     if (t === 'wechat') void third.open(OpenType.WECHAT);
   };
   if (third.bindToken) return <PhoneBindDialog store={third} />;
+  if (forgetOpen) {
+    return (
+      <Suspense fallback={null}>
+        <ForgotPasswordDialog mode="forget" onClose={() => setForgetOpen(false)} />
+      </Suspense>
+    );
+  }
 
   return (
     <Modal title="登录" onClose={() => ui.closeLogin()} testId="login-dialog" width={400} className="login-dialog">
@@ -38,10 +59,30 @@ const LoginDialogBody = observer(function LoginDialogBody() {
       ) : (
         <>
           <div className="tabs" role="tablist">
-            <button type="button" role="tab" aria-selected="true" className="tabs__tab is-active">
+            <button
+              type="button"
+              role="tab"
+              aria-selected={type === 'phone'}
+              className={`tabs__tab${type === 'phone' ? ' is-active' : ''}`}
+              data-testid="login-tab-phone"
+              onClick={() => choose('phone')}
+            >
               手机验证码登录
             </button>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={type === 'account'}
+              className={`tabs__tab${type === 'account' ? ' is-active' : ''}`}
+              data-testid="login-tab-account"
+              onClick={() => choose('account')}
+            >
+              账号密码登录
+            </button>
           </div>
+          {type === 'account' ? (
+            <PasswordFields store={pw} onForgot={() => setForgetOpen(true)} />
+          ) : (
           <form
             className="login-form"
             noValidate
@@ -71,11 +112,12 @@ const LoginDialogBody = observer(function LoginDialogBody() {
               {form.submitting ? '登录中...' : '登录'}
             </button>
           </form>
+          )}
         </>
       )}
       {/* the other login methods (§2.3): the app QR hidden on its own type, labelled for a car */}
       <div className="login-others" data-testid="login-others">
-        {type !== 'phone' && (
+        {type !== 'phone' && type !== 'account' && (
           <button type="button" className="login-others__item" data-testid="login-type-phone" onClick={() => choose('phone')}>
             手机号登录
           </button>
@@ -95,6 +137,11 @@ const LoginDialogBody = observer(function LoginDialogBody() {
         )}
       </div>
       <QqDialog store={third} />
+      {pw.captcha && (
+        <Suspense fallback={null}>
+          <CaptchaDialog store={pw} />
+        </Suspense>
+      )}
       <p className="agreement">
         登录视为同意<span className="agreement__link">《用户服务协议》</span>和<span className="agreement__link">《隐私政策》</span>
       </p>

@@ -6,6 +6,7 @@ import { formatPlayTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import { MemberPanel } from '../../member/components/MemberPanel';
 import { CardPanelFooter } from './CardPanelFooter';
+import { AccountSecurity } from '../../auth/components/AccountSecurity';
 
 export const UserPage = observer(function UserPage() {
   const root = useStores();
@@ -44,6 +45,7 @@ export const UserPage = observer(function UserPage() {
           </button>
         )}
       </div>
+      <AccountSecurity />
       <MemberPanel />
       <CardPanelFooter />
       <div className="stats">

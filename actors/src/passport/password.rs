@@ -1,0 +1,624 @@
+//! Password sign-in (core-platform.md §2.3, §2.5, §4.13, §5.2, §7.2, §8.1).
+//!
+//! - Hashes are argon2id (OWASP's parameters: 19 MiB, 2 passes, 1 lane) in PHC strings; hashing
+//!   and verifying run on the blocking pool behind a semaphore as wide as the machine's cores
+//!   ([`HashPool`]), so a burst of logins queues there and never holds an async worker.
+//! - Passwords travel base64-encoded (the spec's "transformed"): the server decodes, checks the
+//!   rules of §5.2 on a new one, and keeps only the hash.
+//! - A wrong password counts against the phone typed (known or not) and the client's address;
+//!   from [`ACCOUNT_FAILURES_BEFORE_CAPTCHA`] failures of the phone or
+//!   [`ADDRESS_FAILURES_BEFORE_CAPTCHA`] of the address within [`FAILURE_WINDOW_MS`], a login
+//!   needs a solved security check: without one it answers 20125, with a bad one 20128
+//!   ([`gate`]). A right password clears the phone's count.
+//! - An unknown phone, a phone whose account has no password and a wrong password get the same
+//!   answer after the same work (a verify against a dummy hash), and a forgot-password code for
+//!   an unknown phone is counted against the SMS limits alike but not sent.
+//! - Forgot password: the SMS code buys a ticket ([`FORGET_TICKET_TTL_MS`], single use, bound
+//!   to its phone), the ticket sets the new password. Setting a password ends the account's
+//!   other logins (all of them when it replaces one: "log in again"; the caller's own login is
+//!   kept when a logged-in player sets a first password).
+//!
+//! The failure counts and tickets live in memory: a restart forgets them (a new security check
+//! is asked of no one; tickets are re-earned with a code).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
+use base64::Engine;
+use parking_lot::Mutex;
+use rand::Rng;
+use storage::{LoginSession, User};
+use tokio::sync::Semaphore;
+
+use super::{check_code, random_hex, secs_until, validate_code, validate_phone, Delivery, NewLogin, Passport, Verdict};
+use crate::ctx::blocking;
+use crate::error::{DomainError, DomainResult};
+use crate::providers::captcha::{CaptchaAnswer, CaptchaChallenge, CaptchaProvider, SandboxCaptcha};
+
+/// argon2id memory in KiB (OWASP: 19 MiB with 2 passes and 1 lane).
+pub const ARGON2_MEMORY_KIB: u32 = 19 * 1024;
+pub const ARGON2_PASSES: u32 = 2;
+pub const ARGON2_LANES: u32 = 1;
+/// Failures of one phone within the window before a security check is needed.
+pub const ACCOUNT_FAILURES_BEFORE_CAPTCHA: u32 = 3;
+/// Failures from one address within the window before a security check is needed.
+pub const ADDRESS_FAILURES_BEFORE_CAPTCHA: u32 = 10;
+/// The window failures count in (from the first failure of a run).
+pub const FAILURE_WINDOW_MS: i64 = 3_600_000;
+/// A forgot-password ticket lives this long.
+pub const FORGET_TICKET_TTL_MS: i64 = 10 * 60_000;
+/// A login password longer than this (decoded) is wrong without hashing it.
+const PASSWORD_MAX_BYTES: usize = 64;
+/// Failure records and tickets kept at most (beyond, the expired go, then all).
+const RECORDS_MAX: usize = 200_000;
+/// The hash an unknown phone (or an account without a password) is verified against: the same
+/// parameters as every hash, of a random password nobody kept, so the answer takes as long as a
+/// wrong password's from the first call on.
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$ecu4IGHukQ85V8qoX14R1w$1A+VDI8y/4Z5EIjmkytO2AMVwMCqAzkVAZhWZ6eYTIc";
+/// The symbols the strong pattern allows.
+const SYMBOLS: &str = "~!@#$%^&*_?.";
+
+/// The strong pattern of §5.2: 8–16 characters, only letters, digits and `~!@#$%^&*_?.`, with
+/// at least one letter, one digit and one of those symbols.
+pub fn is_strong_password(p: &str) -> bool {
+    let n = p.chars().count();
+    (8..=16).contains(&n)
+        && p.chars().all(|c| c.is_ascii_alphanumeric() || SYMBOLS.contains(c))
+        && p.chars().any(|c| c.is_ascii_alphabetic())
+        && p.chars().any(|c| c.is_ascii_digit())
+        && p.chars().any(|c| SYMBOLS.contains(c))
+}
+
+/// The new-password rule: required ('登录密码不能为空'), then the strong pattern.
+pub fn check_new_password(p: &str) -> DomainResult<()> {
+    if p.is_empty() {
+        return Err(DomainError::NewPasswordEmpty);
+    }
+    if !is_strong_password(p) {
+        return Err(DomainError::NewPasswordWeak);
+    }
+    Ok(())
+}
+
+/// A password as sent (base64 of its UTF-8), decoded.
+fn decode(sent: &str) -> Option<String> {
+    let bytes = base64::engine::general_purpose::STANDARD.decode(sent.trim()).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+fn argon2() -> Argon2<'static> {
+    let params = Params::new(ARGON2_MEMORY_KIB, ARGON2_PASSES, ARGON2_LANES, None).expect("argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// The PHC string of a password (random 16-byte salt).
+pub fn hash_password(password: &str) -> Result<String, String> {
+    let salt: [u8; 16] = rand::rng().random();
+    argon2()
+        .hash_password_with_salt(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Whether `password` is the one of a PHC string (its own parameters are used).
+pub fn verify_password(password: &str, phc: &str) -> bool {
+    PasswordVerifier::<str>::verify_password(&argon2(), password.as_bytes(), phc).is_ok()
+}
+
+/// The blocking pool's share for password hashing: at most `width` at once, the rest wait
+/// their turn on the semaphore (an async wait), so the blocking pool is never flooded and no
+/// async worker is held.
+pub struct HashPool {
+    permits: Semaphore,
+}
+
+impl HashPool {
+    pub fn new(width: usize) -> HashPool {
+        HashPool {
+            permits: Semaphore::new(width.max(1)),
+        }
+    }
+
+    /// As wide as the machine's cores.
+    pub fn per_core() -> HashPool {
+        HashPool::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
+
+    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> DomainResult<T> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|e| DomainError::Internal(format!("hash pool: {e}")))?;
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| DomainError::Internal(format!("hash pool: {e}")))
+    }
+}
+
+/// Failed password logins of one phone or one address: a run of them from `since`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Failures {
+    pub count: u32,
+    pub since: i64,
+}
+
+impl Failures {
+    /// The failures that still count at `now`.
+    pub fn live(&self, now: i64) -> u32 {
+        if self.count == 0 || now - self.since >= FAILURE_WINDOW_MS {
+            0
+        } else {
+            self.count
+        }
+    }
+
+    /// One more failure at `now` (a run older than the window starts again).
+    pub fn fail(&mut self, now: i64) {
+        if self.live(now) == 0 {
+            *self = Failures { count: 0, since: now };
+        }
+        self.count += 1;
+    }
+}
+
+/// Whether a login needs a solved security check now.
+pub fn captcha_needed(phone: Failures, address: Failures, now: i64) -> bool {
+    phone.live(now) >= ACCOUNT_FAILURES_BEFORE_CAPTCHA || address.live(now) >= ADDRESS_FAILURES_BEFORE_CAPTCHA
+}
+
+/// The security check in front of a password login: open when none is needed; when one is,
+/// 20125 without a result, 20128 when the provider does not take it (`verify` spends it).
+pub fn gate(needed: bool, answer: &CaptchaAnswer, verify: impl FnOnce(&CaptchaAnswer) -> bool) -> DomainResult<()> {
+    if !needed {
+        return Ok(());
+    }
+    if answer.is_empty() {
+        return Err(DomainError::CaptchaRequired);
+    }
+    if !verify(answer) {
+        return Err(DomainError::CaptchaFailed);
+    }
+    Ok(())
+}
+
+struct Ticket {
+    phone: String,
+    expires_at: i64,
+}
+
+/// What a password login is given.
+#[derive(Debug, Clone, Default)]
+pub struct PasswordLogin {
+    /// The phone typed.
+    pub user_name: String,
+    /// The password as sent (base64).
+    pub password: String,
+    pub device_no: String,
+    /// The client's address, for the address's failure count.
+    pub ip: String,
+    /// The security check's result, on a retry after 20125 / 20128.
+    pub captcha: CaptchaAnswer,
+}
+
+/// Which ways into the account are set (`/api/v3/user/binding/state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BindingState {
+    pub phone: bool,
+    pub password: bool,
+}
+
+/// What a password update did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PasswordSet {
+    /// A first password (set mode, '设置成功'); false: one replaced ('密码修改成功，请重新登录').
+    pub first: bool,
+    /// Logins it ended.
+    pub ended: usize,
+}
+
+/// The passport's password state.
+pub(super) struct Passwords {
+    pool: HashPool,
+    failures: Mutex<HashMap<String, Failures>>,
+    tickets: Mutex<HashMap<String, Ticket>>,
+    captcha: Arc<dyn CaptchaProvider>,
+    sandbox: Option<Arc<SandboxCaptcha>>,
+}
+
+impl Default for Passwords {
+    fn default() -> Self {
+        let sandbox = Arc::new(SandboxCaptcha::default());
+        Passwords {
+            pool: HashPool::per_core(),
+            failures: Mutex::new(HashMap::new()),
+            tickets: Mutex::new(HashMap::new()),
+            captcha: sandbox.clone(),
+            sandbox: Some(sandbox),
+        }
+    }
+}
+
+fn prune_failures(map: &mut HashMap<String, Failures>, now: i64) {
+    if map.len() >= RECORDS_MAX {
+        map.retain(|_, f| f.live(now) > 0);
+        if map.len() >= RECORDS_MAX {
+            map.clear();
+        }
+    }
+}
+
+impl Passport {
+    /// The dev sandbox's security check (None with a real provider).
+    pub fn captcha_sandbox(&self) -> Option<&Arc<SandboxCaptcha>> {
+        self.passwords.sandbox.as_ref()
+    }
+
+    /// A new security-check challenge for the widget.
+    pub fn captcha_register(&self) -> DomainResult<CaptchaChallenge> {
+        self.passwords
+            .captcha
+            .register(self.clock.now_ms())
+            .ok_or(DomainError::CaptchaFailed)
+    }
+
+    /// Runs password work (hash, verify) on the bounded pool.
+    pub async fn hash_work<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> DomainResult<T> {
+        self.passwords.pool.run(f).await
+    }
+
+    fn failures_of(&self, key: &str) -> Failures {
+        self.passwords.failures.lock().get(key).copied().unwrap_or_default()
+    }
+
+    /// Logs in with the phone and password (module doc).
+    pub async fn password_login(&self, l: &PasswordLogin) -> DomainResult<(User, NewLogin)> {
+        let phone = l.user_name.trim();
+        validate_phone(phone)?;
+        if l.password.is_empty() {
+            return Err(DomainError::PasswordEmpty);
+        }
+        let now = self.clock.now_ms();
+        let (phone_key, ip_key) = (format!("phone:{phone}"), format!("ip:{}", l.ip));
+        let needed = captcha_needed(self.failures_of(&phone_key), self.failures_of(&ip_key), now);
+        gate(needed, &l.captcha, |a| self.passwords.captcha.verify(a, now))?;
+
+        let store = self.store.clone();
+        let p = phone.to_string();
+        let found = blocking(move || -> storage::Result<Option<(User, Option<String>)>> {
+            let Some(user) = store.users.find_by_phone(&p)? else {
+                return Ok(None);
+            };
+            let hash = store.passwords.hash(user.uid)?;
+            Ok(Some((user, hash)))
+        })
+        .await?;
+        let password = decode(&l.password).filter(|p| !p.is_empty() && p.len() <= PASSWORD_MAX_BYTES);
+        let (user, hash) = match found {
+            Some((user, Some(hash))) => (Some(user), hash),
+            // no account, or no password: the same work against a hash nobody can match
+            _ => (None, DUMMY_HASH.to_string()),
+        };
+        let typed = password.clone().unwrap_or_default();
+        let right = self.hash_work(move || verify_password(&typed, &hash)).await?;
+        let (Some(user), true, Some(_)) = (user, right, password) else {
+            let mut failures = self.passwords.failures.lock();
+            prune_failures(&mut failures, now);
+            failures.entry(phone_key).or_default().fail(now);
+            failures.entry(ip_key).or_default().fail(now);
+            metrics::counter!("yoo_password_logins_total", "outcome" => "wrong").increment(1);
+            return Err(DomainError::PasswordWrong);
+        };
+        self.passwords.failures.lock().remove(&phone_key);
+        metrics::counter!("yoo_password_logins_total", "outcome" => "ok").increment(1);
+        let device: String = l.device_no.chars().take(64).collect();
+        self.login_uid(user.uid, &device).await
+    }
+
+    /// The forgot-password code (§2.5): under the SMS limits of the login code; a phone without
+    /// an account is counted alike and gets no message, and a known phone's message goes in the
+    /// background: the same answer at the same time (a gateway failure is not reported: the
+    /// send is taken back and the player asks again).
+    pub async fn forget_send_code(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
+        validate_phone(phone)?;
+        let store = self.store.clone();
+        let p = phone.to_string();
+        let known = blocking(move || store.users.find_by_phone(&p)).await?.is_some();
+        let delivery = if known { Delivery::Background } else { Delivery::Skip };
+        self.send_code_inner(phone, ip, delivery).await
+    }
+
+    /// Checks the code of a phone (the login code's tries and lock apply) and spends it.
+    async fn spend_code(&self, phone: &str, code: &str) -> DomainResult<()> {
+        validate_phone(phone)?;
+        validate_code(code)?;
+        let now = self.clock.now_ms();
+        let hash = self.code_hash(phone, code);
+        let limits = self.limits.clone();
+        let verdict = self
+            .update_guard(phone, vec![], move |g, _| (true, check_code(&limits, g, &hash, now)))
+            .await?;
+        match verdict {
+            Verdict::Ok => Ok(()),
+            Verdict::Wrong => Err(DomainError::CodeWrong),
+            Verdict::Locked(at) => Err(DomainError::LoginLocked {
+                retry_after_secs: secs_until(at, now),
+            }),
+        }
+    }
+
+    /// The phone and code are right: a ticket that sets the phone's password once within
+    /// [`FORGET_TICKET_TTL_MS`].
+    pub async fn forget_verify(&self, phone: &str, code: &str) -> DomainResult<String> {
+        self.spend_code(phone, code).await?;
+        let now = self.clock.now_ms();
+        let ticket = random_hex(24);
+        let mut tickets = self.passwords.tickets.lock();
+        if tickets.len() >= RECORDS_MAX {
+            tickets.retain(|_, t| t.expires_at > now);
+            if tickets.len() >= RECORDS_MAX {
+                tickets.clear();
+            }
+        }
+        tickets.insert(
+            ticket.clone(),
+            Ticket {
+                phone: phone.to_string(),
+                expires_at: now + FORGET_TICKET_TTL_MS,
+            },
+        );
+        Ok(ticket)
+    }
+
+    /// Sets the phone's password with a ticket of that phone (spent); `caller` is the login
+    /// asking, if any (kept when it sets its own first password).
+    pub async fn forget_update(
+        &self,
+        phone: &str,
+        password: &str,
+        ticket: &str,
+        caller: Option<&LoginSession>,
+    ) -> DomainResult<PasswordSet> {
+        validate_phone(phone)?;
+        if password.trim().is_empty() {
+            return Err(DomainError::NewPasswordEmpty);
+        }
+        let new = decode(password).ok_or(DomainError::NewPasswordWeak)?;
+        check_new_password(&new)?;
+        let now = self.clock.now_ms();
+        {
+            let mut tickets = self.passwords.tickets.lock();
+            match tickets.get(ticket) {
+                Some(t) if t.expires_at > now && t.phone == phone => {
+                    tickets.remove(ticket);
+                }
+                _ => return Err(DomainError::PasswordTicketInvalid),
+            }
+        }
+        let hash = self.hash_work(move || hash_password(&new)).await?.map_err(DomainError::Internal)?;
+        let store = self.store.clone();
+        let p = phone.to_string();
+        let caller = caller.cloned();
+        let outcome = blocking(move || -> storage::Result<Option<(bool, Vec<String>)>> {
+            let Some(user) = store.users.find_by_phone(&p)? else {
+                return Ok(None);
+            };
+            let first = store.passwords.hash(user.uid)?.is_none();
+            let keep = caller.filter(|c| first && c.uid == user.uid).map(|c| c.token_hash);
+            let ended = store.passwords.set(user.uid, &hash, keep.as_deref(), now)?;
+            Ok(Some((first, ended)))
+        })
+        .await?;
+        let Some((first, ended)) = outcome else {
+            return Err(DomainError::PasswordTicketInvalid);
+        };
+        self.passwords.failures.lock().remove(&format!("phone:{phone}"));
+        self.end_logins_for_password(&ended);
+        Ok(PasswordSet { first, ended: ended.len() })
+    }
+
+    /// Ends logins a password change ended: no cached session survives, their socket tokens
+    /// are void, their sockets close.
+    fn end_logins_for_password(&self, token_hashes: &[String]) {
+        if token_hashes.is_empty() {
+            return;
+        }
+        let now = self.clock.now_ms();
+        {
+            let mut remembered = self.sessions.lock();
+            for h in token_hashes {
+                remembered.insert(h.clone(), (None, now));
+            }
+        }
+        self.socket_tokens.lock().retain(|_, t| !token_hashes.contains(&t.login));
+        for h in token_hashes {
+            self.close_sockets(h);
+        }
+        metrics::counter!("yoo_logins_ended_total", "reason" => storage::passwords::REVOKED_PASSWORD).increment(token_hashes.len() as u64);
+    }
+
+    /// Which ways into the account are set.
+    pub async fn binding_state(&self, uid: i64) -> DomainResult<BindingState> {
+        let store = self.store.clone();
+        blocking(move || -> storage::Result<BindingState> {
+            let phone = store.users.get(uid)?.is_some_and(|u| !u.cellphone.is_empty());
+            let password = store.passwords.hash(uid)?.is_some();
+            Ok(BindingState { phone, password })
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    #[test]
+    fn the_strong_pattern() {
+        for ok in ["abc123!@", "Passw0rd.", "a1~bbbbb", "A1?aaaaaaaaaaaaa"] {
+            assert!(is_strong_password(ok), "{ok}");
+        }
+        for weak in [
+            "abc12!",
+            "abcdefgh",
+            "12345678",
+            "abcd1234",
+            "abc123!@abc123!@x",
+            "abc123!@ ",
+            "abc123-@",
+            "密码abc123!@",
+        ] {
+            assert!(!is_strong_password(weak), "{weak}");
+        }
+        assert_eq!(check_new_password(""), Err(DomainError::NewPasswordEmpty));
+        assert_eq!(check_new_password("abcd1234"), Err(DomainError::NewPasswordWeak));
+        assert_eq!(check_new_password("abcd1234!"), Ok(()));
+    }
+
+    // Failures count within the window from the first of a run; a run past the window starts
+    // again; the phone's third or the address's tenth live failure asks for the check.
+    #[test]
+    fn failure_counts_and_the_window() {
+        let mut phone = Failures::default();
+        let addr = Failures::default();
+        phone.fail(0);
+        phone.fail(10);
+        assert!(!captcha_needed(phone, addr, 20));
+        phone.fail(20);
+        assert!(captcha_needed(phone, addr, 30));
+        assert!(!captcha_needed(phone, addr, FAILURE_WINDOW_MS), "the run aged out");
+        phone.fail(FAILURE_WINDOW_MS);
+        assert_eq!((phone.count, phone.since, phone.live(FAILURE_WINDOW_MS)), (1, FAILURE_WINDOW_MS, 1));
+        let mut addr = Failures::default();
+        for t in 0..ADDRESS_FAILURES_BEFORE_CAPTCHA as i64 {
+            assert!(!captcha_needed(Failures::default(), addr, t));
+            addr.fail(t);
+        }
+        assert!(captcha_needed(Failures::default(), addr, 100));
+    }
+
+    // The gate: open when not needed (the result is not spent); 20125 without a result; 20128
+    // when the provider refuses it; open when it takes it.
+    #[test]
+    fn the_captcha_gate() {
+        let some = CaptchaAnswer {
+            challenge: "c".into(),
+            validate: "v".into(),
+            seccode: "s".into(),
+        };
+        let spent = std::cell::Cell::new(0);
+        let verify = |ok: bool| {
+            let spent = &spent;
+            move |_: &CaptchaAnswer| {
+                spent.set(spent.get() + 1);
+                ok
+            }
+        };
+        assert_eq!(gate(false, &some, verify(false)), Ok(()));
+        assert_eq!(spent.get(), 0);
+        assert_eq!(
+            gate(true, &CaptchaAnswer::default(), verify(true)),
+            Err(DomainError::CaptchaRequired)
+        );
+        assert_eq!(gate(true, &some, verify(false)), Err(DomainError::CaptchaFailed));
+        assert_eq!(gate(true, &some, verify(true)), Ok(()));
+        assert_eq!(spent.get(), 2);
+    }
+
+    // The forgot code: an unknown phone is counted and gets nothing; a known phone's message
+    // goes in the background, and a gateway's refusal is taken back (the phone may ask again).
+    #[tokio::test(start_paused = true)]
+    async fn the_forgot_code_answers_alike_and_delivers_in_the_background() {
+        use crate::providers::sms::SandboxSms;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("yoo-password-forget-{}-{nanos}", std::process::id()));
+        let store = storage::Store::open_sqlite(&dir).unwrap();
+        for phone in ["13800000081", "19900000000"] {
+            store.users.get_or_create_by_phone(phone, "p", 0).unwrap();
+        }
+        let p = Passport::new(
+            store.clone(),
+            Arc::new(SandboxSms::new(vec!["19900000000".into()])),
+            crate::clock::Clock::new(),
+            0,
+            super::super::SmsLimits::default(),
+        );
+        p.forget_send_code("13800000089", None).await.unwrap();
+        assert_eq!(p.sms().outbox("13800000089"), Some(vec![]), "no message for an unknown phone");
+        assert_eq!(
+            store.sms.guard("13800000089").unwrap().map(|g| g.sends.len()),
+            Some(1),
+            "counted alike"
+        );
+        p.forget_send_code("13800000081", None).await.unwrap();
+        p.forget_send_code("19900000000", None).await.unwrap();
+        for _ in 0..100 {
+            tokio::task::yield_now().await;
+            if store.sms.guard("19900000000").unwrap().is_none_or(|g| g.sends.is_empty()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(p.sms().outbox("13800000081").map(|o| o.len()), Some(1));
+        assert!(
+            store.sms.guard("19900000000").unwrap().is_none_or(|g| g.sends.is_empty()),
+            "a refused send is taken back"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn hashes_are_argon2id_with_owasp_parameters() {
+        let h = hash_password("abc123!@").unwrap();
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
+        assert!(verify_password("abc123!@", &h));
+        assert!(!verify_password("abc123!#", &h));
+        assert!(!verify_password("abc123!@", "not a hash"));
+        assert_ne!(hash_password("abc123!@").unwrap(), h, "salted");
+        assert_eq!(decode("YWJjMTIzIUA="), Some("abc123!@".into()));
+        assert_eq!(decode("not base64!"), None);
+        assert!(DUMMY_HASH.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
+        assert!(!verify_password("", DUMMY_HASH));
+    }
+
+    // A burst wider than the pool runs at most `width` at once, and the async workers stay
+    // free meanwhile: a timer on the same runtime keeps firing while every job blocks.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_burst_queues_on_the_pool_and_the_runtime_stays_free() {
+        let pool = Arc::new(HashPool::new(2));
+        let (running, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let jobs: Vec<_> = (0..8)
+            .map(|_| {
+                let (pool, running, peak) = (pool.clone(), running.clone(), peak.clone());
+                tokio::spawn(async move {
+                    pool.run(move || {
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        peak.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(30));
+                        running.fetch_sub(1, Ordering::SeqCst);
+                    })
+                    .await
+                    .unwrap()
+                })
+            })
+            .collect();
+        let mut ticks = 0;
+        let started = std::time::Instant::now();
+        while jobs.iter().any(|j| !j.is_finished()) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            ticks += 1;
+        }
+        for j in jobs {
+            j.await.unwrap();
+        }
+        assert_eq!(peak.load(Ordering::SeqCst), 2, "never wider than the pool");
+        assert!(started.elapsed() >= Duration::from_millis(4 * 30), "four rounds of two");
+        assert!(ticks >= 10, "the one async worker kept running timers: {ticks}");
+    }
+}

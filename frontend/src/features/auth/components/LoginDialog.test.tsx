@@ -1,0 +1,76 @@
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { StoreProvider } from '../../../stores/context';
+import { fail } from '../../../test/fakeTransport';
+import { makeRoot } from '../../../test/helpers';
+import { LoginDialog } from './LoginDialog';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const $ = (host: HTMLElement, id: string) => host.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+function type(input: HTMLElement | null, value: string) {
+  const el = input as HTMLInputElement;
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  act(() => {
+    setter.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+describe('the login dialog with the account-and-password tab (core-platform.md §2.3, §4.13)', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it('both tabs; the account tab logs in by password; 20125 opens the lazy security check, closing it warns; 忘记密码 opens the forgot dialog', async () => {
+    const { t, root: store } = await makeRoot({ loggedIn: false });
+    t.api.on('POST', '/api/passport/password/login', () => fail(20125, '本次访问需要进行安全验证'));
+    t.api.on('GET', '/api/passport/captcha/senseboot/register', () => ({
+      gt: 'g',
+      challenge: 'c1',
+      new_captcha: true,
+      success: 1,
+      status: 'success',
+      page_url: 'about:blank',
+    }));
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    const root = createRoot(host);
+    act(() => store.ui.openLogin());
+    act(() =>
+      root.render(
+        <StoreProvider store={store}>
+          <MemoryRouter>
+            <LoginDialog />
+          </MemoryRouter>
+        </StoreProvider>,
+      ),
+    );
+    expect($(host, 'login-tab-phone')!.textContent).toBe('手机验证码登录');
+    expect($(host, 'login-tab-account')!.textContent).toBe('账号密码登录');
+    expect($(host, 'login-phone')).not.toBeNull();
+    act(() => $(host, 'login-tab-account')!.click());
+    expect($(host, 'login-phone')).toBeNull();
+    expect($(host, 'login-type-phone')).toBeNull();
+    type($(host, 'account-phone'), '13800000000');
+    type($(host, 'account-password'), 'abc123!@');
+    await act(async () => {
+      $(host, 'account-submit')!.click();
+    });
+    await vi.waitFor(() => expect($(host, 'captcha-frame')).not.toBeNull());
+    expect($(host, 'captcha-frame')!.getAttribute('src')).toBe('about:blank');
+    act(() => $(host, 'captcha-dialog')!.querySelector<HTMLElement>('.modal__close')!.click());
+    expect($(host, 'captcha-dialog')).toBeNull();
+    expect(store.ui.toasts.map((x) => x.message)).toContain('本次访问需要进行安全验证');
+
+    act(() => $(host, 'login-forgot')!.click());
+    await vi.waitFor(() => expect($(host, 'password-dialog')).not.toBeNull());
+    expect($(host, 'password-dialog')!.textContent).toContain('忘记密码');
+    expect($(host, 'forget-next')!.textContent).toBe('下一步');
+    act(() => root.unmount());
+    store.dispose();
+  });
+});
