@@ -61,6 +61,7 @@ test('a ban closes an open play page: the forbidden alert, the game ended, logge
     await retry.goto(`${base}/`);
     await retry.getByTestId('header-login').click();
     const dialog = retry.getByTestId('login-dialog');
+    await dialog.getByTestId('login-type-phone').click();
     await dialog.getByTestId('login-phone').fill(PHONE);
     await dialog.getByTestId('login-send-code').click();
     await dialog.getByTestId('login-send-code').filter({ hasText: /\d+s后重新获取/ }).waitFor();
@@ -118,7 +119,9 @@ test('app-QR login: a second tab (the sandbox app) scans and confirms; the first
 async function wechatAuthorize(page, openid) {
   await page.getByTestId('header-login').click();
   const dialog = page.getByTestId('login-dialog');
-  await dialog.getByTestId('login-type-wechat').click();
+  // the messaging app is the type the dialog opens on (core-platform.md §2.3)
+  await dialog.getByTestId('wechat-login').waitFor();
+  assert.equal(await dialog.getByTestId('login-type-wechat').count(), 0, 'no entry to the type on screen');
   const frame = page.frameLocator('[data-testid="wechat-frame"]');
   await frame.getByLabel('微信账号').fill(openid);
   await frame.getByRole('button', { name: '同意授权' }).click();

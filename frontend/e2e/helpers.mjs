@@ -262,6 +262,9 @@ export async function loginInDialog(page, base, phone) {
   const dialog = page.getByTestId('login-dialog');
   await dialog.waitFor();
   assert.match(await dialog.innerText(), /登录视为同意《用户服务协议》和《隐私政策》/);
+  // the dialog opens on the messaging app (core-platform.md §2.3): the phone entry switches
+  // (a caller may have switched already; the entries render with the dialog)
+  if ((await dialog.getByTestId('login-type-phone').count()) > 0) await dialog.getByTestId('login-type-phone').click();
   await dialog.getByTestId('login-phone').fill(phone);
   await dialog.getByTestId('login-send-code').click();
   // the resend countdown starts only after a successful send

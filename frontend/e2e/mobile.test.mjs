@@ -53,6 +53,9 @@ test('a phone at 390x844: log in from 开始游戏, queue, float, exit confirm, 
     const dialog = page.getByTestId('login-dialog');
     await assertTappable(page, dialog, 'the login dialog');
     await assertTappable(page, dialog.getByRole('button', { name: '关闭' }), "the login dialog's close button");
+    await dialog.getByTestId('wechat-login').waitFor();
+    await assertTappable(page, dialog.getByTestId('login-type-phone'), 'the phone entry');
+    await dialog.getByTestId('login-type-phone').tap();
     for (const id of ['login-phone', 'login-code', 'login-send-code', 'login-submit']) {
       await assertTappable(page, dialog.getByTestId(id), id);
     }

@@ -63,6 +63,7 @@ test('set a password, then log in with it through the security check to callback
     await other.goto(`${base}/login?callbackUrl=${encodeURIComponent('/user/card')}`);
     const login = other.getByTestId('login-dialog');
     await login.waitFor();
+    await login.getByTestId('login-type-phone').click();
     await login.getByTestId('login-tab-account').click();
     await login.getByTestId('account-phone').fill(PHONE);
     for (let i = 0; i < 3; i++) {

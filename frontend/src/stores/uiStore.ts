@@ -61,8 +61,13 @@ export const TOAST_DURATION_MS = 3000;
  * Interface state that is not domain data: which dialogs are open, message boxes, toasts, and the
  * navigation hook the router registers so that actions can change page.
  */
+/** The login dialog's types (core-platform.md §2.3). */
+export type LoginType = 'phone' | 'account' | 'qrcode' | 'wechat';
+
 export class UiStore {
   loginOpen = false;
+  /** the type the login dialog opens on (core-platform.md §2.3: 'wechat' unless asked otherwise) */
+  loginType: LoginType = 'wechat';
   /** the queue dialog is large (true) or minimised into the game float (false) */
   queueDialogLarge = true;
   /** session whose ready dialog the user dismissed with 放弃 */
@@ -89,9 +94,13 @@ export class UiStore {
     });
   }
 
-  /** Opens the login dialog; `afterLogin` is the pending callback a successful login runs. */
-  openLogin(afterLogin?: () => void): void {
+  /**
+   * Opens the login dialog on `type` ('wechat', the spec's default); `afterLogin` is the pending
+   * callback a successful login runs.
+   */
+  openLogin(afterLogin?: () => void, type: LoginType = 'wechat'): void {
     this.loginOpen = true;
+    this.loginType = type;
     this.afterLogin = afterLogin ?? null;
   }
 

@@ -28,6 +28,7 @@ describe('the login dialog with the account-and-password tab (core-platform.md �
   it('both tabs; the account tab logs in by password; 20125 opens the lazy security check, closing it warns; 忘记密码 opens the forgot dialog', async () => {
     const { t, root: store } = await makeRoot({ loggedIn: false });
     t.api.on('POST', '/api/passport/password/login', () => fail(20125, '本次访问需要进行安全验证'));
+    t.api.on('GET', '/api/passport/authorize/url', () => ({ url: 'about:blank' }));
     t.api.on('GET', '/api/passport/captcha/senseboot/register', () => ({
       gt: 'g',
       challenge: 'c1',
@@ -49,6 +50,11 @@ describe('the login dialog with the account-and-password tab (core-platform.md �
         </StoreProvider>,
       ),
     );
+    // the dialog opens on the messaging app's frame (core-platform.md §2.3's default type)
+    await vi.waitFor(() => expect($(host, 'wechat-frame')).not.toBeNull());
+    expect($(host, 'login-phone')).toBeNull();
+    expect($(host, 'login-type-wechat')).toBeNull();
+    act(() => $(host, 'login-type-phone')!.click());
     expect($(host, 'login-tab-phone')!.textContent).toBe('手机验证码登录');
     expect($(host, 'login-tab-account')!.textContent).toBe('账号密码登录');
     expect($(host, 'login-phone')).not.toBeNull();

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { isInCar } from '../../../lib/browserCheck';
 import { Modal } from '../../../components/Modal';
 import { useStores } from '../../../stores/context';
+import type { LoginType } from '../../../stores/uiStore';
 import { LoginForm } from '../stores/loginForm';
 import { PasswordLoginStore } from '../stores/passwordLogin';
 import { OpenType, ThirdPartyStore } from '../stores/thirdParty';
@@ -15,7 +16,6 @@ import { PhoneBindDialog, QqDialog, WechatFrame } from './ThirdPartyLogin';
 const CaptchaDialog = lazy(async () => ({ default: (await import('./CaptchaDialog')).CaptchaDialog }));
 const ForgotPasswordDialog = lazy(async () => ({ default: (await import('./ForgotPasswordDialog')).ForgotPasswordDialog }));
 
-type LoginType = 'phone' | 'account' | 'qrcode' | 'wechat';
 
 /**
  * The login dialog (core-platform.md §2.3): the phone-code and account-and-password tabs, the
@@ -31,12 +31,16 @@ const LoginDialogBody = observer(function LoginDialogBody() {
   const root = useStores();
   const { ui, user } = root;
   const [form] = useState(() => new LoginForm(user));
-  const [type, setType] = useState<LoginType>('phone');
+  const [type, setType] = useState<LoginType>(ui.loginType);
   const [third] = useState(() => new ThirdPartyStore(root));
   const [pw] = useState(() => new PasswordLoginStore(root));
   const [forgetOpen, setForgetOpen] = useState(false);
   useEffect(() => third.listen(), [third]);
   useEffect(() => pw.listen(), [pw]);
+  // opened on the messaging app (the default type): its authorize frame loads at once
+  useEffect(() => {
+    if (ui.loginType === 'wechat') void third.open(OpenType.WECHAT);
+  }, [third, ui]);
   const choose = (t: LoginType) => {
     setType(t);
     if (t === 'wechat') void third.open(OpenType.WECHAT);
