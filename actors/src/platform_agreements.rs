@@ -169,6 +169,15 @@ impl Platform {
         Ok(())
     }
 
+    /// Whether the player's auto-renewal of this goods runs.
+    pub(crate) async fn renewing(&self, uid: i64, goods_code: &str) -> DomainResult<bool> {
+        Ok(self
+            .agreements(uid)
+            .await?
+            .iter()
+            .any(|a| a.state == AGREEMENT_ACTIVE && a.goods_code == goods_code))
+    }
+
     /// The player's auto-renewals, newest first.
     pub async fn agreements(&self, uid: i64) -> DomainResult<Vec<Agreement>> {
         self.ctx.db(move |s| s.agreements.of_user(uid)).await

@@ -201,6 +201,10 @@ impl Platform {
         let item = self.goods_item(p.goods_code.clone(), Some(p.goods_id)).await?;
         let goods = item.goods;
         p.count = self.purchase_count(Some(uid), &goods, p.count).await?;
+        if goods.cycleable && self.renewing(uid, &goods.code).await? {
+            // one auto-renewal a goods: a second would charge each period twice
+            return Err(DomainError::AlreadyRenewing);
+        }
         if !Platform::pay_methods(&goods).contains(&p.pay_method) || p.pay_method == PayMethod::Bank {
             // Bank transfer is the coupon groups' alone (§4.2).
             return Err(DomainError::PayMethodUnavailable);

@@ -124,11 +124,17 @@ impl Platform {
         Ok((all, self.ctx.clock.now_ms()))
     }
 
-    /// Records that the player is told now of what they received (the card notice of the popup
-    /// chain, commerce.md §2.8) and returns when they were told before (0: never).
-    pub async fn mark_card_notice(&self, uid: i64) -> DomainResult<i64> {
-        let now = self.ctx.clock.now_ms();
-        self.ctx.db(move |s| s.users.mark_card_notice(uid, now)).await
+    /// The card notice of the popup chain (commerce.md §2.8): the reception time of the newest
+    /// holding the player was told of (0: never).
+    pub async fn card_notice_told(&self, uid: i64) -> DomainResult<i64> {
+        // marking 0 moves nothing (the mark only grows) and answers the mark
+        self.ctx.db(move |s| s.users.mark_card_notice(uid, 0)).await
+    }
+
+    /// The player was told of the holdings received up to `received_at` (the newest told):
+    /// the next notice tells only what came after it.
+    pub async fn mark_card_notice(&self, uid: i64, received_at: i64) -> DomainResult<()> {
+        self.ctx.db(move |s| s.users.mark_card_notice(uid, received_at)).await.map(|_| ())
     }
 
     /// Gives a player coupons of the kind `sid` (an operator's grant, dev mode).

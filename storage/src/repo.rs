@@ -28,9 +28,10 @@ pub trait UserRepo: Send + Sync {
     fn find_by_phone(&self, cellphone: &str) -> Result<Option<User>>;
     /// Sets the operator flags (status, minor, relay_banned); NotFound if no such user.
     fn set_flags(&self, uid: i64, status: i32, minor: bool, relay_banned: bool) -> Result<User>;
-    /// Records that the user was told of what they received up to `now` (the card notice) and
-    /// returns when they were told before (0: never); NotFound if no such user.
-    fn mark_card_notice(&self, uid: i64, now: i64) -> Result<i64>;
+    /// Records that the user was told of what they received up to `received_at` (the card
+    /// notice; the mark only grows) and returns the mark before (0: never); NotFound if no such
+    /// user.
+    fn mark_card_notice(&self, uid: i64, received_at: i64) -> Result<i64>;
 }
 
 /// Signed-in browsers, found by the hash of their cookie token.

@@ -211,8 +211,8 @@ pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Que
     let uid = caller.0.uid;
     let (cards, now) = state.platform.backpack(uid).await?;
     let (coupons, _) = state.platform.my_coupons(uid).await?;
-    // what was received since the last notice, within the last 3 days
-    let told = state.platform.mark_card_notice(uid).await?;
+    // what was received after the newest holding told before, within the last 3 days
+    let told = state.platform.card_notice_told(uid).await?;
     let recent = (now - actors::holdings::NEAR_EXPIRY_MS).max(told + 1);
     // (received, item) of every unused holding
     let mut unused: Vec<(i64, NoticeItem)> = cards
@@ -234,6 +234,11 @@ pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Que
     near.sort_by_key(|(_, i)| (i.expires_at, i.id));
     let mut newest: Vec<_> = unused.into_iter().filter(|(at, _)| *at >= recent).collect();
     newest.sort_by_key(|(at, i)| (std::cmp::Reverse(*at), std::cmp::Reverse(i.id)));
+    if let Some((latest, _)) = newest.first() {
+        // told up to the newest told, not up to now: a holding received as this was read is
+        // told next time
+        state.platform.mark_card_notice(uid, *latest).await?;
+    }
     Ok(ok(CardNotice {
         newest_list: newest.into_iter().map(|(_, i)| i).collect(),
         near_exp_list: near.into_iter().map(|(_, i)| i).collect(),

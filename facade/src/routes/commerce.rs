@@ -481,7 +481,7 @@ refusals!(SubmitRefusals: common::input(), common::logged_in(), common::internal
     DomainError::BadQuantity, DomainError::PayMethodUnavailable, DomainError::CouponUnusable, DomainError::InsufficientCoins,
     DomainError::OrderClosed, DomainError::CouponThreshold, DomainError::CouponNotApplicable,
     DomainError::MinorChargeRefused(actors::identity::minors::CHARGE_UNDER_8), DomainError::MinorChargeConfirm,
-    DomainError::NotUpgradable);
+    DomainError::NotUpgradable, DomainError::AlreadyRenewing);
 
 /// Submits a purchase: one order per idempotency key. Paid with coins (`yunyoubi`) it is
 /// fulfilled at once (`exchanged`); otherwise it waits for its payment (`qrcode/generate`).

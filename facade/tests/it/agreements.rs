@@ -102,6 +102,17 @@ async fn auto_renewal_signs_renews_each_period_and_ends() {
     );
     assert_eq!(list[0]["next_at"].as_i64(), Some(end - DAY_MS), "a day before the VIP ends");
     assert!(agreements(&mut b).await.is_empty(), "B has none");
+    let (_, twice) = a
+        .post(
+            "/api/payment/goods",
+            json!({"goods_id": 0, "goods_code": "vip_renew", "goods_num": 1, "pay_method": "alipay", "confirm": 0}),
+        )
+        .await;
+    assert_eq!(
+        (code(&twice), twice["message"].as_str()),
+        (20189, Some("您已开通该商品的自动续费，无需重复开通")),
+        "a second renewal of the same goods would charge each period twice"
+    );
     let (_, theirs) = b.post("/api/v3/user/agreement/cancel", json!({"agreement_no": ag})).await;
     assert_eq!((code(&theirs), theirs["message"].as_str()), (20188, Some("自动续费协议不存在")));
 
