@@ -68,11 +68,11 @@ pub struct SandboxPage {
 const MAX_TICKETS: usize = 100_000;
 
 impl Platform {
-    fn shop(&self) -> &Shop {
+    pub(crate) fn shop(&self) -> &Shop {
         self.ctx.shop.get().expect("platform started")
     }
 
-    fn desk(&self, msg: DeskMsg) {
+    pub(crate) fn desk(&self, msg: DeskMsg) {
         if let Some(d) = self.ctx.desk.get().and_then(|r| r.get(&0)) {
             let _ = d.send_message(msg);
         }
@@ -156,7 +156,7 @@ impl Platform {
     /// certified minor's payment over the limits is refused (20151); one within them asks the
     /// player to confirm first (20160), and goes on once confirmed. Coins spent are not money
     /// paid: an exchange passes.
-    async fn charge_allowed(&self, uid: i64, amount_fen: i64, pay_method: PayMethod, confirmed: bool) -> DomainResult<()> {
+    pub(crate) async fn charge_allowed(&self, uid: i64, amount_fen: i64, pay_method: PayMethod, confirmed: bool) -> DomainResult<()> {
         if pay_method == PayMethod::Yunyoubi {
             return Ok(());
         }
@@ -634,12 +634,12 @@ fn notice_outcome(ours: &'static str, named: &str, outcome: &'static str) {
     metrics::counter!("yoo_payment_notices_total", "provider" => provider, "outcome" => outcome).increment(1);
 }
 
-fn secs_ms(secs: u64) -> i64 {
+pub(crate) fn secs_ms(secs: u64) -> i64 {
     i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX)
 }
 
 /// A new order number: the time in ms and six random digits (unique by the table's key).
-fn new_order_no(now_ms: i64) -> String {
+pub(crate) fn new_order_no(now_ms: i64) -> String {
     format!("Y{now_ms}{:06}", rand::random::<u32>() % 1_000_000)
 }
 

@@ -282,6 +282,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::third_party::routes(cfg);
     routes::identity::routes(cfg);
     cfg.service(routes::catalogue::service);
+    routes::merchant::routes(cfg);
 }
 
 impl proto::Notification {

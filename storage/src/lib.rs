@@ -29,6 +29,7 @@ pub mod activity;
 pub mod conformance;
 mod error;
 pub mod member;
+pub mod merchant;
 pub mod missions;
 pub mod model;
 pub mod repo;
@@ -66,6 +67,7 @@ pub struct Store {
     pub member: Arc<dyn member::MemberRepo>,
     pub missions: Arc<dyn missions::MissionRepo>,
     pub accounts: Arc<dyn accounts::AccountRepo>,
+    pub merchant: Arc<dyn merchant::MerchantRepo>,
 }
 
 impl Store {

@@ -23,6 +23,7 @@ pub mod mission;
 pub mod moderation;
 pub mod package;
 pub mod passport;
+pub mod merchant;
 pub mod qr_login;
 pub mod room;
 pub mod static_files;

@@ -23,6 +23,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::accounts::MIGRATION,
     EXCLUSIVE_TIME,
     UPGRADE,
+    super::merchant::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

@@ -11,6 +11,7 @@ mod games;
 mod ledger;
 mod logins;
 mod member;
+mod merchant;
 pub(crate) mod migrations;
 mod missions;
 mod nodes;
@@ -77,6 +78,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         member: Arc::new(member::SqliteMember::new(connect(&path)?)),
         missions: Arc::new(missions),
         accounts: Arc::new(accounts::SqliteAccounts::new(connect(&path)?)),
+        merchant: Arc::new(merchant::SqliteMerchant::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)
