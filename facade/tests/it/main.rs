@@ -19,6 +19,7 @@ mod hosts;
 mod identity;
 mod live_bill;
 mod member;
+mod merchant;
 mod package;
 mod qr_login;
 mod queue;
