@@ -312,13 +312,19 @@ pub struct GroupRecordDetail {
     pub keys: Vec<RedeemKeyDto>,
 }
 
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RecordQuery {
+    order_no: String,
+}
+
 refusals!(RecordRefusals: common::input(), common::logged_in(), common::internal(), DomainError::UnknownOrder);
 
 /// One of the caller's coupon groups with its redeem keys.
-#[utoipa::path(params(("order_no" = String, Path, description = "the order")), responses((status = 200, body = Envelope<GroupRecordDetail>), RecordRefusals))]
-#[get("/api/mch/v1/payment/record/{order_no}")]
-pub async fn group_record(state: web::Data<AppState>, caller: Caller, order_no: web::Path<String>) -> ApiResult<GroupRecordDetail> {
-    let r = state.platform.group_record(caller.0.uid, &order_no).await?;
+#[utoipa::path(params(RecordQuery), responses((status = 200, body = Envelope<GroupRecordDetail>), RecordRefusals))]
+#[get("/api/mch/v1/payment/record/detail")]
+pub async fn group_record(state: web::Data<AppState>, caller: Caller, q: web::Query<RecordQuery>) -> ApiResult<GroupRecordDetail> {
+    let r = state.platform.group_record(caller.0.uid, &q.order_no).await?;
     Ok(ok(GroupRecordDetail {
         record: record_dto(&r.order),
         items: r.items.iter().map(item_dto).collect(),

@@ -142,7 +142,7 @@ async fn a_bank_transfer_is_settled_once_and_issues_keys() {
 
     let (_, q) = c.get(&format!("/api/mch/v1/payment/query?deposit_order_id={no}")).await;
     assert_eq!(q["data"]["status"], "pending");
-    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/{no}")).await;
+    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/detail?order_no={no}")).await;
     assert_eq!(d["data"]["keys"], json!([]), "no key before the transfer");
     assert_eq!(d["data"]["record"]["state"], "created");
     let (_, cfg) = c.get("/api/mch/v1/config/bank_pay_config").await;
@@ -199,7 +199,7 @@ async fn a_bank_transfer_is_settled_once_and_issues_keys() {
     );
     assert!(outcomes.iter().any(|(_, o)| o.starts_with("duplicate")), "{outcomes:?}");
 
-    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/{no}")).await;
+    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/detail?order_no={no}")).await;
     assert_eq!(d["data"]["record"]["state"], "fulfilled");
     let keys = d["data"]["keys"].as_array().unwrap();
     assert_eq!(keys.len(), 3, "one key per coupon");
@@ -225,7 +225,7 @@ async fn bought_keys(c: &mut Client, n: i64) -> (String, Vec<String>) {
         c.get(&format!("/api/mch/v1/payment/query?deposit_order_id={no}")).await.1["data"]["status"] == "success"
     })
     .await;
-    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/{no}")).await;
+    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/detail?order_no={no}")).await;
     let keys = d["data"]["keys"]
         .as_array()
         .unwrap()
@@ -293,14 +293,14 @@ async fn keys_are_redeemed_once() {
 
     let (_, d) = buyer
         .get(&format!(
-            "/api/mch/v1/payment/record/{}",
+            "/api/mch/v1/payment/record/detail?order_no={}",
             store.merchant.redeem_key_of(&keys[0]).unwrap().unwrap().0.order_no
         ))
         .await;
     let statuses: Vec<i64> = d["data"]["keys"].as_array().unwrap().iter().map(|k| k["status"].as_i64().unwrap()).collect();
     assert_eq!(statuses.iter().filter(|s| **s == 2).count(), 2);
     // Another's record is not theirs to read.
-    let (_, foreign) = b.get(&format!("/api/mch/v1/payment/record/{pending_no}")).await;
+    let (_, foreign) = b.get(&format!("/api/mch/v1/payment/record/detail?order_no={pending_no}")).await;
     assert_eq!(code(&foreign), 20181);
     for u in [buyer_uid, b_uid, c_uid] {
         ledger_holds(&srv, u);
