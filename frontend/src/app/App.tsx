@@ -32,10 +32,7 @@ const ServicePage = lazyPage(() => import('../features/help/components/ServicePa
 const ChildrenPage = lazyPage(() => import('../features/identity/components/ChildrenPage'), 'ChildrenPage');
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
 const SubscriptionZonePage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionZonePage');
-const CouponGroupPage = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupPage');
-const CouponGroupRecordPage = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupRecordPage');
-const CouponGroupRecordDetailPage = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupRecordDetailPage');
-const CouponGroupErrorPage = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupErrorPage');
+const CouponGroupRoutes = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupRoutes');
 
 /** Routes of core-platform.md §2.1 that exist so far; everything else is the 404 page. */
 export function App({ store }: { store: RootStore }) {
@@ -73,10 +70,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="subscription/:id" element={<SubscriptionZonePage />} />
             <Route path="user/*" element={<UserPage />} />
             <Route path="activity/coupon" element={<ActivityPage />} />
-            <Route path="coupon-group" element={<CouponGroupPage />} />
-            <Route path="coupon-group/record" element={<CouponGroupRecordPage />} />
-            <Route path="coupon-group/record/:id" element={<CouponGroupRecordDetailPage />} />
-            <Route path="coupon-group/error" element={<CouponGroupErrorPage />} />
+            <Route path="coupon-group/*" element={<CouponGroupRoutes />} />
             <Route path="*" element={<NotFoundPage />} />
             <Route path="land/lottery" element={<LotteryPage />} />
             <Route path="invite" element={<InvitePage />} />

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import type { GroupRecord, GroupRecordDetail } from '../../api/types';
 import { QrImage } from '../purchase/components/QrImage';
 import { CouponGroupText, transferLine, yuan2 } from '../../lib/couponGroup';
@@ -349,5 +349,18 @@ export function CouponGroupErrorPage() {
       <h1>{CouponGroupText.CLOSED}</h1>
       <Link to="/">返回首页</Link>
     </div>
+  );
+}
+
+/** The merchant area's routes (commerce.md §2.1), one lazy chunk: /coupon-group, its records,
+ * one record and the error page. */
+export function CouponGroupRoutes() {
+  return (
+    <Routes>
+      <Route index element={<CouponGroupPage />} />
+      <Route path="record" element={<CouponGroupRecordPage />} />
+      <Route path="record/:id" element={<CouponGroupRecordDetailPage />} />
+      <Route path="error" element={<CouponGroupErrorPage />} />
+    </Routes>
   );
 }
