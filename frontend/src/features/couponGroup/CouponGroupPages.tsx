@@ -2,7 +2,9 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import type { GroupRecord, GroupRecordDetail } from '../../api/types';
+import { Modal } from '../../components/Modal';
 import { QrImage } from '../purchase/components/QrImage';
+import '../purchase/purchase.css';
 import { CouponGroupText, transferLine, yuan2 } from '../../lib/couponGroup';
 import { useStores } from '../../stores/context';
 import { errorMessage } from '../../transport/apiError';
@@ -90,68 +92,63 @@ const PaidCheck = observer(function PaidCheck({ store }: { store: CouponGroupSto
   );
 });
 
-/** The purchase dialog in couponGroup mode (commerce.md §2.5). */
+/**
+ * The purchase dialog in couponGroup mode (commerce.md §2.5): the shared dialog frame, titled
+ * '卡券团购' and '对公转账说明' on the bankResult step; the steps list, qrcode, bankResult, result.
+ */
 const GroupDialog = observer(function GroupDialog({ store }: { store: CouponGroupStore }) {
   const { user } = useStores();
   if (!store.dialogOpen) return null;
   return (
-    <div className="modal-mask" role="presentation">
-      <div className="modal cg-dialog" role="dialog" aria-label={store.title} data-testid="cg-dialog">
-        <header className="cg-dialog__head">
-          <h2>{store.title}</h2>
-          <button type="button" className="btn btn--sm" aria-label="关闭" onClick={() => store.close()}>
-            ×
+    <Modal title={store.title} testId="cg-dialog" width={store.step === 'list' ? 560 : 480} className="purchase cg-dialog" onClose={() => store.close()}>
+      {store.step === 'list' && (
+        <div data-step="list">
+          <p className="purchase__account">
+            {CouponGroupText.ACCOUNT}：{user.profile?.nickname ?? ''}
+          </p>
+          <ul className="cg-dialog__lines">
+            {store.active.map((l) => (
+              <li key={l.id}>
+                {l.name} x{l.payCount} · ¥{yuan2(store.unitOf(l))}/张
+              </li>
+            ))}
+          </ul>
+          <div className="cg-dialog__pay" role="radiogroup" aria-label="支付方式">
+            <span>支付方式</span>
+            {GROUP_PAY_METHODS.map((m) => (
+              <label key={m.code}>
+                <input type="radio" name="cg-pay" checked={store.payMethod === m.code} onChange={() => store.setPayMethod(m.code)} />
+                {m.name}
+              </label>
+            ))}
+          </div>
+          <p>
+            合计应付 <b data-testid="cg-dialog-total">¥{yuan2(store.totalFen)}</b>
+          </p>
+          <button type="button" className="btn btn--primary" disabled={store.submitting} onClick={() => void store.submit()}>
+            立即支付
           </button>
-        </header>
-        {store.step === 'list' && (
-          <div>
-            <p>
-              {CouponGroupText.ACCOUNT}：{user.profile?.nickname ?? ''}
-            </p>
-            <ul className="cg-dialog__lines">
-              {store.active.map((l) => (
-                <li key={l.id}>
-                  {l.name} x{l.payCount} · ¥{yuan2(store.unitOf(l))}/张
-                </li>
-              ))}
-            </ul>
-            <div className="cg-dialog__pay" role="radiogroup" aria-label="支付方式">
-              <span>支付方式</span>
-              {GROUP_PAY_METHODS.map((m) => (
-                <label key={m.code}>
-                  <input type="radio" name="cg-pay" checked={store.payMethod === m.code} onChange={() => store.setPayMethod(m.code)} />
-                  {m.name}
-                </label>
-              ))}
-            </div>
-            <p>
-              合计应付 <b data-testid="cg-dialog-total">¥{yuan2(store.totalFen)}</b>
-            </p>
-            <button type="button" className="btn btn--primary" disabled={store.submitting} onClick={() => void store.submit()}>
-              立即支付
-            </button>
-          </div>
-        )}
-        {store.step === 'qrcode' && store.order && (
-          <div className="cg-qr">
-            <p>已选商品：{store.order.order.title}</p>
-            <p>需支付 ¥{yuan2(store.order.order.payable)}</p>
-            {store.qrUrl && <QrImage text={store.qrUrl} size={210} />}
-            <PaidCheck store={store} />
-          </div>
-        )}
-        {store.step === 'bankResult' && <BankResult store={store} />}
-        {store.step === 'result' && store.order && (
-          <div className="cg-result" data-testid="cg-result">
-            <h3>支付成功</h3>
-            <p>您已成功购买 {store.order.order.title}</p>
-            <Link to={`/coupon-group/record/${store.order.order.order_no}`} onClick={() => store.close()}>
-              查看兑换码
-            </Link>
-          </div>
-        )}
-      </div>
-    </div>
+        </div>
+      )}
+      {store.step === 'qrcode' && store.order && (
+        <div className="cg-qr" data-step="qrcode">
+          <p>已选商品：{store.order.order.title}</p>
+          <p>需支付 ¥{yuan2(store.order.order.payable)}</p>
+          {store.qrUrl && <QrImage text={store.qrUrl} size={210} />}
+          <PaidCheck store={store} />
+        </div>
+      )}
+      {store.step === 'bankResult' && <BankResult store={store} />}
+      {store.step === 'result' && store.order && (
+        <div className="cg-result" data-testid="cg-result">
+          <h3>支付成功</h3>
+          <p>您已成功购买 {store.order.order.title}</p>
+          <Link to={`/coupon-group/record/${store.order.order.order_no}`} onClick={() => store.close()}>
+            查看兑换码
+          </Link>
+        </div>
+      )}
+    </Modal>
   );
 });
 
@@ -160,31 +157,28 @@ export function RedeemDialog({ store, onClose }: { store: CouponGroupStore; onCl
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   return (
-    <div className="modal-mask" role="presentation">
-      <div className="modal cg-dialog" role="dialog" aria-label="兑换卡券" data-testid="cg-redeem">
-        <h2>兑换卡券</h2>
-        <input className="input" placeholder="请输入兑换码" value={key} onChange={(e) => setKey(e.target.value)} data-testid="cg-redeem-key" />
-        <p>
-          <button
-            type="button"
-            className="btn btn--primary"
-            disabled={busy || key.trim() === ''}
-            onClick={() => {
-              setBusy(true);
-              void store.redeem(key.trim()).then((r) => {
-                setBusy(false);
-                if (r) onClose();
-              });
-            }}
-          >
-            立即兑换
-          </button>{' '}
-          <button type="button" className="btn" onClick={onClose}>
-            取消
-          </button>
-        </p>
-      </div>
-    </div>
+    <Modal title="兑换卡券" testId="cg-redeem" onClose={onClose}>
+      <input className="input" placeholder="请输入兑换码" value={key} onChange={(e) => setKey(e.target.value)} data-testid="cg-redeem-key" />
+      <p>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy || key.trim() === ''}
+          onClick={() => {
+            setBusy(true);
+            void store.redeem(key.trim()).then((r) => {
+              setBusy(false);
+              if (r) onClose();
+            });
+          }}
+        >
+          立即兑换
+        </button>{' '}
+        <button type="button" className="btn" onClick={onClose}>
+          取消
+        </button>
+      </p>
+    </Modal>
   );
 }
 
