@@ -94,11 +94,12 @@ impl Platform {
         }
         let goods = self.ctx.db(|s| s.merchant.merchant_goods()).await?;
         let tiers: Vec<(i64, Vec<Tier>)> = goods.iter().map(|g| (g.id, tiers_of(g))).collect();
-        let (lines, total) = rules::price_cart(&p.goods, |id| tiers.iter().find(|(g, _)| *g == id).map(|(_, t)| &t[..])).map_err(|f| match f {
-            CartFault::Empty => DomainError::EmptyCart,
-            CartFault::UnknownGoods => DomainError::UnknownGoods,
-            CartFault::Quantity => DomainError::GroupQuantity,
-        })?;
+        let (lines, total) =
+            rules::price_cart(&p.goods, |id| tiers.iter().find(|(g, _)| *g == id).map(|(_, t)| &t[..])).map_err(|f| match f {
+                CartFault::Empty => DomainError::EmptyCart,
+                CartFault::UnknownGoods => DomainError::UnknownGoods,
+                CartFault::Quantity => DomainError::GroupQuantity,
+            })?;
         self.charge_allowed(uid, total, p.pay_method, p.confirmed).await?;
         let now = self.ctx.clock.now_ms();
         let name_of = |id: i64| goods.iter().find(|g| g.id == id).map(|g| g.name.clone()).unwrap_or_default();

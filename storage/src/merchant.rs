@@ -114,9 +114,21 @@ pub fn seed_goods() -> Vec<MerchantGoods> {
     };
     let tiers = |p: [i64; 3]| {
         vec![
-            Tier { min_num: 1, max_num: 9, price: p[0] },
-            Tier { min_num: 10, max_num: 99, price: p[1] },
-            Tier { min_num: 100, max_num: 999, price: p[2] },
+            Tier {
+                min_num: 1,
+                max_num: 9,
+                price: p[0],
+            },
+            Tier {
+                min_num: 10,
+                max_num: 99,
+                price: p[1],
+            },
+            Tier {
+                min_num: 100,
+                max_num: 999,
+                price: p[2],
+            },
         ]
     };
     vec![

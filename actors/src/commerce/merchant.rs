@@ -107,9 +107,21 @@ mod tests {
 
     fn tiers() -> Vec<Tier> {
         vec![
-            Tier { min_num: 1, max_num: 9, price: 900 },
-            Tier { min_num: 10, max_num: 99, price: 800 },
-            Tier { min_num: 100, max_num: 999, price: 700 },
+            Tier {
+                min_num: 1,
+                max_num: 9,
+                price: 900,
+            },
+            Tier {
+                min_num: 10,
+                max_num: 99,
+                price: 800,
+            },
+            Tier {
+                min_num: 100,
+                max_num: 999,
+                price: 700,
+            },
         ]
     }
 

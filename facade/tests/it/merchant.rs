@@ -77,7 +77,10 @@ async fn tier_prices_and_one_order_per_key() {
     assert_eq!(a["data"]["items"].as_array().unwrap().len(), 2);
     assert_eq!(a["data"]["pay_url"], Value::Null);
     let b = submit(&c, "k1", "wechat", cart.clone()).await;
-    assert_eq!(b["data"]["order"]["order_no"], a["data"]["order"]["order_no"], "the same key, the same order");
+    assert_eq!(
+        b["data"]["order"]["order_no"], a["data"]["order"]["order_no"],
+        "the same key, the same order"
+    );
     let concurrent = join_all((0..8).map(|_| submit(&c, "k2", "alipay", cart.clone()))).await;
     let nos: std::collections::BTreeSet<String> = concurrent
         .iter()
@@ -207,7 +210,11 @@ async fn a_bank_transfer_is_settled_once_and_issues_keys() {
     assert!(keys.iter().all(|k| k["status"] == 1));
     let ledger = store.commerce.ledger(buyer).unwrap();
     assert_eq!(
-        ledger.iter().filter(|e| e.asset == "redeem_keys").map(|e| e.delta).collect::<Vec<_>>(),
+        ledger
+            .iter()
+            .filter(|e| e.asset == "redeem_keys")
+            .map(|e| e.delta)
+            .collect::<Vec<_>>(),
         [3]
     );
     ledger_holds(&srv, buyer);
@@ -297,7 +304,12 @@ async fn keys_are_redeemed_once() {
             store.merchant.redeem_key_of(&keys[0]).unwrap().unwrap().0.order_no
         ))
         .await;
-    let statuses: Vec<i64> = d["data"]["keys"].as_array().unwrap().iter().map(|k| k["status"].as_i64().unwrap()).collect();
+    let statuses: Vec<i64> = d["data"]["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["status"].as_i64().unwrap())
+        .collect();
     assert_eq!(statuses.iter().filter(|s| **s == 2).count(), 2);
     // Another's record is not theirs to read.
     let (_, foreign) = b.get(&format!("/api/mch/v1/payment/record/detail?order_no={pending_no}")).await;

@@ -6,8 +6,8 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{commerce, coupons, ledger, Db, SqlResultExt};
 use crate::merchant::{
-    GroupItem, MerchantGoods, MerchantRepo, NewGroupOrder, RedeemKey, Tier, GROUP_GOODS_CODE, GROUP_GOODS_ID, GROUP_GOODS_TYPE,
-    KEY_ISSUED, KEY_PENDING, KEY_REDEEMED, KEY_REDEEMED_STATE,
+    GroupItem, MerchantGoods, MerchantRepo, NewGroupOrder, RedeemKey, Tier, GROUP_GOODS_CODE, GROUP_GOODS_ID, GROUP_GOODS_TYPE, KEY_ISSUED,
+    KEY_PENDING, KEY_REDEEMED, KEY_REDEEMED_STATE,
 };
 use crate::model::{Asset, Coupon, CouponSpec, Order, OrderState};
 use crate::{Error, Result};
@@ -192,7 +192,9 @@ pub(crate) fn issue_keys(conn: &Connection, uid: i64, order_no: &str, count: i64
         .execute(params![order_no, uid, KEY_ISSUED, KEY_PENDING])
         .db()?;
     if i64::try_from(n).ok() != Some(count) {
-        return Err(Error::Conflict(format!("order {order_no} holds {n} pending keys, {count} expected")));
+        return Err(Error::Conflict(format!(
+            "order {order_no} holds {n} pending keys, {count} expected"
+        )));
     }
     ledger::append(conn, uid, &Asset::RedeemKeys, count, reason, order_no, now)
 }
@@ -225,12 +227,10 @@ impl MerchantRepo for SqliteMerchant {
             }
             let no = &order.order.order_no;
             for i in &o.items {
-                tx.prepare_cached(
-                    "INSERT INTO coupon_group_items (order_no, goods_id, name, num, unit_price) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .db()?
-                .execute(params![no, i.goods_id, i.name, i.num, i.unit_price])
-                .db()?;
+                tx.prepare_cached("INSERT INTO coupon_group_items (order_no, goods_id, name, num, unit_price) VALUES (?1, ?2, ?3, ?4, ?5)")
+                    .db()?
+                    .execute(params![no, i.goods_id, i.name, i.num, i.unit_price])
+                    .db()?;
             }
             for (key, goods_id) in &o.keys {
                 tx.prepare_cached("INSERT INTO redeem_keys (key, order_no, goods_id, buyer_uid, status) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -270,7 +270,11 @@ impl MerchantRepo for SqliteMerchant {
                  WHERE k.order_no = ?1 ORDER BY k.goods_id, k.rowid"
             ))
             .db()?;
-        let rows = stmt.query_map([order_no], key_from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+        let rows = stmt
+            .query_map([order_no], key_from_row)
+            .db()?
+            .collect::<rusqlite::Result<_>>()
+            .db()?;
         Ok(rows)
     }
 
@@ -282,9 +286,7 @@ impl MerchantRepo for SqliteMerchant {
         self.db.write(|tx| {
             let (k, spec) = key_in(tx, key)?.ok_or(Error::NotFound)?;
             let n = tx
-                .prepare_cached(
-                    "UPDATE redeem_keys SET status = ?2, redeemed_by = ?3, redeemed_at = ?4 WHERE key = ?1 AND status = ?5",
-                )
+                .prepare_cached("UPDATE redeem_keys SET status = ?2, redeemed_by = ?3, redeemed_at = ?4 WHERE key = ?1 AND status = ?5")
                 .db()?
                 .execute(params![key, KEY_REDEEMED_STATE, uid, now, KEY_ISSUED])
                 .db()?;
@@ -314,10 +316,8 @@ mod tests {
     #[test]
     fn the_migration_seeds_the_goods() {
         let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE TABLE users (uid INTEGER PRIMARY KEY); CREATE TABLE orders (order_no TEXT PRIMARY KEY);",
-        )
-        .unwrap();
+        conn.execute_batch("CREATE TABLE users (uid INTEGER PRIMARY KEY); CREATE TABLE orders (order_no TEXT PRIMARY KEY);")
+            .unwrap();
         conn.execute_batch(MIGRATION).unwrap();
         let m = SqliteMerchant::new(conn);
         assert_eq!(m.merchant_goods().unwrap(), crate::merchant::seed_goods());
