@@ -21,6 +21,7 @@ test('a coupon group paid by bank transfer on the sandbox page, its keys, and on
 
     await page.goto(`${base}/coupon-group`);
     await page.getByTestId('cg-goods-1').waitFor();
+    await page.getByTestId('cg-rules').filter({ hasText: '每个兑换码仅可兑换一次' }).waitFor();
     // tiers: 1–9 at 9.00, 10–99 at 8.00
     await page.getByTestId('cg-count-1').fill('3');
     assert.equal(await page.getByTestId('cg-total').innerText(), '¥27.00');

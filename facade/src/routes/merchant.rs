@@ -480,3 +480,19 @@ pub async fn bank_pay_config(state: web::Data<AppState>, _caller: Caller) -> Api
         content,
     }))
 }
+
+/// The `coupon_group` config group (§7): the merchant area's rules (one per line) and the bank
+/// transfer's time, seconds.
+pub(crate) fn config_pairs(state: &AppState) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "rules",
+            "1. 卡券按购买数量所在的价格区间计价，数量越多单价越低。\n\
+             2. 支付成功后，每张卡券生成一个兑换码，可在团购记录中查看与复制。\n\
+             3. 每个兑换码仅可兑换一次，兑换后卡券发放至兑换账号的背包。\n\
+             4. 对公转账请在订单有效期内完成，并在附言中填写订单号；逾期订单自动关闭。"
+                .into(),
+        ),
+        ("bank_limit_time", state.platform.bank_limit_secs().to_string()),
+    ]
+}

@@ -150,6 +150,11 @@ async fn a_bank_transfer_is_settled_once_and_issues_keys() {
     assert_eq!(d["data"]["record"]["state"], "created");
     let (_, cfg) = c.get("/api/mch/v1/config/bank_pay_config").await;
     let parsed: Value = serde_json::from_str(cfg["data"]["config"].as_str().unwrap()).unwrap();
+    let (_, group) = c
+        .post("/api/japi/yoo/common/config/list", json!({"groupCode": "coupon_group"}))
+        .await;
+    assert_eq!(group["data"]["bank_limit_time"], "259200");
+    assert!(group["data"]["rules"].as_str().unwrap().contains("每个兑换码仅可兑换一次"));
     assert_eq!(parsed["limitTime"], 3 * 86_400);
     assert_eq!(parsed["sections"][0]["list"][0]["content"]["list"][0]["copy"], true);
 

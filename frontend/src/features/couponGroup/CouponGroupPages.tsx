@@ -249,6 +249,14 @@ export const CouponGroupPage = observer(function CouponGroupPage() {
           立即购买
         </button>
       </footer>
+      {store.rules.length > 0 && (
+        <section className="cg-rules" data-testid="cg-rules">
+          <h2>规则说明</h2>
+          {store.rules.map((r) => (
+            <p key={r}>{r}</p>
+          ))}
+        </section>
+      )}
       <GroupDialog store={store} />
       {redeeming && <RedeemDialog store={store} onClose={() => setRedeeming(false)} />}
     </div>

@@ -54,6 +54,7 @@ async function setup(status = 1) {
   const { t } = env;
   t.api.on('GET', CouponGroupPaths.appInfo, () => ({ status }));
   t.api.on('GET', CouponGroupPaths.goods, () => ({ data: GOODS, total: 2 }));
+  t.api.on('POST', CouponGroupPaths.config, () => ({ rules: '1. 规则一\n2. 规则二' }));
   const fx = new FakeEffects();
   const store = new CouponGroupStore(env.root, fx);
   await store.load();
@@ -88,6 +89,8 @@ describe('CouponGroupStore', () => {
   it('prices the cart by tiers, counts only active lines and clears', async () => {
     const { store, root } = await setup();
     expect(store.open).toBe(true);
+    await settle();
+    expect(store.rules).toEqual(['1. 规则一', '2. 规则二']);
     store.setCount(1, '10');
     store.setCount(2, '1');
     expect(store.totalFen).toBe(10 * 800 + 2700);

@@ -23,6 +23,7 @@ export const CouponGroupPaths = {
   redeem: '/api/mch/v1/redeem',
   bankConfig: '/api/mch/v1/config/bank_pay_config',
   qrcode: '/api/v3/qrcode/generate',
+  config: '/api/japi/yoo/common/config/list',
 } as const;
 
 /** The coupon group's pay methods (§4.2: wechat, alipay and bank only). */
@@ -67,6 +68,8 @@ export class CouponGroupStore {
   status: number | null = null;
   loading = false;
   lines: MerchantLine[] = [];
+  /** the rules (config group coupon_group, `rules`), one a line */
+  rules: string[] = [];
   dialogOpen = false;
   step: GroupStep = 'list';
   payMethod: GroupPayCode = 'wechat';
@@ -124,6 +127,10 @@ export class CouponGroupStore {
       const info = await this.root.api.get(CouponGroupPaths.appInfo);
       runInAction(() => (this.status = info.status));
       if (info.status !== 1) return;
+      void this.root.api.post(CouponGroupPaths.config, { groupCode: 'coupon_group' }).then(
+        (c) => runInAction(() => (this.rules = (c.rules ?? '').split('\n').filter((l) => l.trim() !== ''))),
+        () => undefined,
+      );
       const list = await this.root.api.get(CouponGroupPaths.goods, { page: 1, page_size: 100 });
       runInAction(() => {
         this.lines = list.data.map((g) => ({ ...g, payCount: this.lines.find((l) => l.id === g.id)?.payCount ?? 0 }));
