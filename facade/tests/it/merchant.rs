@@ -357,3 +357,42 @@ async fn a_closed_merchant_area_is_refused() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// A coupon group by QR (wechat): the shop's QR and its pay page, the query turning to success,
+// the keys issued; its order lives the QR order's time, not the bank transfer's.
+#[actix_rt::test]
+async fn a_coupon_group_paid_by_qr() {
+    let dir = temp_dir("mch-qr");
+    let srv = facade::start(config_with(&dir, 0, 60, "")).await.unwrap();
+    let mut c = Client::new(srv.addr, "dev-a");
+    c.login("15800000107").await;
+    let buyer = uid(&mut c).await;
+    let a = submit(&c, "qr-1", "wechat", json!([{"id": 2, "num": 2}])).await;
+    let o = &a["data"]["order"];
+    let no = o["order_no"].as_str().unwrap().to_owned();
+    assert_eq!(
+        o["expires_at"].as_i64().unwrap() - o["created_at"].as_i64().unwrap(),
+        900_000,
+        "a QR order's time"
+    );
+    let params = common::urlencode(&json!({"order_no": no}).to_string());
+    let (_, qr) = c.get(&format!("/api/v3/qrcode/generate?action=scan_payment&params={params}")).await;
+    let url = qr["data"]["qrcode"].as_str().unwrap().to_owned();
+    let page = get_text(&url).await;
+    assert!(page.contains("确认支付") && page.contains("¥54"), "{page}");
+    post_form_text(&format!("{url}/confirm"), &[]).await;
+    until("paid", async || {
+        c.get(&format!("/api/mch/v1/payment/query?deposit_order_id={no}")).await.1["data"]["status"] == "success"
+    })
+    .await;
+    let (_, d) = c.get(&format!("/api/mch/v1/payment/record/detail?order_no={no}")).await;
+    assert_eq!(d["data"]["keys"].as_array().unwrap().len(), 2);
+    assert!(d["data"]["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|k| k["goods_name"] == "30元VVIP会员券"));
+    ledger_holds(&srv, buyer);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
