@@ -111,6 +111,14 @@ pub struct PaymentConfig {
     pub sandbox_delivery: crate::providers::payment::Delivery,
     /// The delay of a late, second, stale or genuine-after-forged notice, ms.
     pub sandbox_delay_ms: u64,
+    /// The merchant area (commerce.md §2.14) is open to every logged-in user (app info status
+    /// 1); false closes it (status 0) except to `merchant_uids`.
+    pub merchant_open: bool,
+    /// Users the merchant area is open to when `merchant_open` is false.
+    pub merchant_uids: Vec<i64>,
+    /// Seconds a bank-transfer coupon-group order waits for its transfer (`limitTime` of
+    /// bank_pay_config), then it expires.
+    pub bank_limit_secs: u64,
 }
 
 impl Default for PaymentConfig {
@@ -122,6 +130,9 @@ impl Default for PaymentConfig {
             sandbox_key: "yoo-dev-sandbox-payment-key".into(),
             sandbox_delivery: Default::default(),
             sandbox_delay_ms: 3000,
+            merchant_open: true,
+            merchant_uids: vec![],
+            bank_limit_secs: 3 * 86_400,
         }
     }
 }

@@ -315,6 +315,21 @@ pub enum DomainError {
     /// The coupon does not apply to this goods (usable -2) (20261).
     #[error("coupon not applicable")]
     CouponNotApplicable,
+    /// The merchant features are closed to this user (app info status 0) (20190).
+    #[error("merchant closed")]
+    MerchantClosed,
+    /// A coupon group with no item of a count above 0 (20191, '商品列表为空').
+    #[error("empty cart")]
+    EmptyCart,
+    /// A coupon group's count matches no price tier, or the group is too large (20192).
+    #[error("group quantity out of range")]
+    GroupQuantity,
+    /// No such redeem key, or not redeemable yet (its order unpaid) (20193).
+    #[error("unknown redeem key")]
+    UnknownRedeemKey,
+    /// The redeem key was redeemed before (20194).
+    #[error("redeem key used")]
+    RedeemKeyUsed,
     /// No such coupon activity (20262).
     #[error("unknown activity")]
     UnknownActivity,

@@ -56,6 +56,7 @@ pub mod platform_exclusive;
 pub mod platform_identity;
 pub mod platform_live_bill;
 pub mod platform_member;
+pub mod platform_merchant;
 pub mod platform_package;
 mod platform_rooms;
 pub mod player;

@@ -156,7 +156,7 @@ impl Platform {
     /// certified minor's payment over the limits is refused (20151); one within them asks the
     /// player to confirm first (20160), and goes on once confirmed. Coins spent are not money
     /// paid: an exchange passes.
-    async fn charge_allowed(&self, uid: i64, amount_fen: i64, pay_method: PayMethod, confirmed: bool) -> DomainResult<()> {
+    pub(crate) async fn charge_allowed(&self, uid: i64, amount_fen: i64, pay_method: PayMethod, confirmed: bool) -> DomainResult<()> {
         if pay_method == PayMethod::Yunyoubi {
             return Ok(());
         }
@@ -648,7 +648,7 @@ fn notice_outcome(ours: &'static str, named: &str, outcome: &'static str) {
     metrics::counter!("yoo_payment_notices_total", "provider" => provider, "outcome" => outcome).increment(1);
 }
 
-fn secs_ms(secs: u64) -> i64 {
+pub(crate) fn secs_ms(secs: u64) -> i64 {
     i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX)
 }
 

@@ -288,6 +288,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(routes::accounts::ops_account);
     routes::password::routes(cfg);
     cfg.service(routes::catalogue::service);
+    routes::merchant::routes(cfg);
 }
 
 impl proto::Notification {

@@ -30,6 +30,7 @@ pub mod agreements;
 pub mod conformance;
 mod error;
 pub mod member;
+pub mod merchant;
 pub mod missions;
 pub mod model;
 pub mod passwords;
@@ -70,6 +71,7 @@ pub struct Store {
     pub accounts: Arc<dyn accounts::AccountRepo>,
     pub agreements: Arc<dyn agreements::AgreementRepo>,
     pub passwords: Arc<dyn passwords::PasswordRepo>,
+    pub merchant: Arc<dyn merchant::MerchantRepo>,
 }
 
 impl Store {

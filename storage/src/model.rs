@@ -323,6 +323,8 @@ pub enum Asset {
     Entitlement(String),
     /// Unused coupons (their count; a reservation by an open order changes nothing).
     Coupons,
+    /// Redeemable keys of the coupon groups the user bought (their count; `merchant.rs`).
+    RedeemKeys,
 }
 
 impl Asset {
@@ -336,6 +338,7 @@ impl Asset {
             Asset::TimeCards => "time_cards".into(),
             Asset::Entitlement(kind) => format!("ent:{kind}"),
             Asset::Coupons => "coupons".into(),
+            Asset::RedeemKeys => "redeem_keys".into(),
         }
     }
 
@@ -348,6 +351,7 @@ impl Asset {
             "cards" => Asset::Cards,
             "time_cards" => Asset::TimeCards,
             "coupons" => Asset::Coupons,
+            "redeem_keys" => Asset::RedeemKeys,
             other => Asset::Entitlement(other.strip_prefix("ent:")?.to_owned()),
         })
     }
@@ -418,6 +422,9 @@ pub enum GoodsGrant {
     /// An upgrade: `days` days taken from the end of the entitlement `from` (while it runs) and
     /// added to `to` (vip → vvip, commerce.md §2.4, §2.5).
     Upgrade { from: String, to: String, days: i64 },
+    /// A coupon group's redeem keys (`merchant.rs`): its `count` pending keys become
+    /// redeemable when the order is fulfilled.
+    RedeemKeys { count: i64 },
 }
 
 /// How an upgrade's grant kind is stored: `upgrade:{from}:{to}`.
@@ -433,6 +440,7 @@ impl GoodsGrant {
             GoodsGrant::Yoodo { amount } => ("yoodo".into(), *amount),
             GoodsGrant::Cards { count } => ("cards".into(), *count),
             GoodsGrant::Upgrade { from, to, days } => (format!("{UPGRADE_PREFIX}{from}:{to}"), *days),
+            GoodsGrant::RedeemKeys { count } => ("redeem_keys".into(), *count),
         }
     }
 
@@ -442,6 +450,7 @@ impl GoodsGrant {
             "coins" => GoodsGrant::Coins { amount },
             "yoodo" => GoodsGrant::Yoodo { amount },
             "cards" => GoodsGrant::Cards { count: amount },
+            "redeem_keys" => GoodsGrant::RedeemKeys { count: amount },
             kind => match kind.strip_prefix(UPGRADE_PREFIX).and_then(|k| k.split_once(':')) {
                 Some((from, to)) => GoodsGrant::Upgrade {
                     from: from.to_owned(),

@@ -16,6 +16,7 @@
 pub mod activity;
 pub mod coupon;
 pub mod member;
+pub mod merchant;
 pub mod mission;
 pub mod order;
 pub mod paytype;

@@ -9,6 +9,7 @@ mod failures;
 mod hosts;
 mod identity;
 mod journey;
+mod merchant;
 mod missions;
 mod queue_rules;
 mod rooms;

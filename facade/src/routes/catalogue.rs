@@ -113,7 +113,7 @@ pub async fn config_list(
         ],
         "app_settings" => vec![("org_channel", "{}".into())],
         "youth_mode" => vec![("enabled", "0".into())],
-        "coupon_group" => vec![],
+        "coupon_group" => super::merchant::config_pairs(&state),
         "activity_config" => super::activity::config_pairs(&state, now).await?,
         _ => return Err(ApiError::bad_request()),
     };

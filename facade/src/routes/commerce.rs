@@ -369,7 +369,7 @@ pub enum PayMethodIn {
 }
 
 impl PayMethodIn {
-    fn method(&self) -> Option<PayMethod> {
+    pub(crate) fn method(&self) -> Option<PayMethod> {
         match self {
             PayMethodIn::Code(c) => PayMethod::from_code(c.trim()).or_else(|| c.trim().parse().ok().and_then(PayMethod::from_pay_type)),
             PayMethodIn::Type(t) => PayMethod::from_pay_type(*t),
@@ -431,7 +431,7 @@ pub struct OrderDto {
     pub coupon_id: Option<i64>,
 }
 
-fn order_dto(o: &storage::Order) -> OrderDto {
+pub(crate) fn order_dto(o: &storage::Order) -> OrderDto {
     let n = &o.order;
     OrderDto {
         order_no: n.order_no.clone(),

@@ -61,9 +61,11 @@ pub async fn pay_page(state: web::Data<AppState>, order_no: web::Path<String>) -
     let count = if o.count > 1 { format!(" x{}", o.count) } else { String::new() };
     let action = format!("/api/dev/pay/{}", esc(&o.order_no));
     let status = match &p.sandbox.state {
+        // A bank transfer's order: the tester marks the transfer received.
         SandboxState::Pending => format!(
-            "<form method=\"post\" action=\"{action}/confirm\"><button type=\"submit\" style=\"width:100%;padding:12px;font-size:18px\">确认支付</button></form>\
-             <form method=\"post\" action=\"{action}/cancel\" style=\"margin-top:12px\"><button type=\"submit\" style=\"width:100%;padding:12px\">取消</button></form>"
+            "<form method=\"post\" action=\"{action}/confirm\"><button type=\"submit\" style=\"width:100%;padding:12px;font-size:18px\">{}</button></form>\
+             <form method=\"post\" action=\"{action}/cancel\" style=\"margin-top:12px\"><button type=\"submit\" style=\"width:100%;padding:12px\">取消</button></form>",
+            if o.pay_method == "bank" { "确认已收到转账" } else { "确认支付" }
         ),
         SandboxState::Paid { .. } => "<p>该订单已支付</p>".into(),
         SandboxState::Cancelled => "<p>该订单已取消</p>".into(),

@@ -20,6 +20,7 @@ pub mod host;
 pub mod identity;
 pub mod live_bill;
 pub mod member;
+pub mod merchant;
 pub mod mike;
 pub mod mission;
 pub mod moderation;

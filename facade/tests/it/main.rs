@@ -20,6 +20,7 @@ mod hosts;
 mod identity;
 mod live_bill;
 mod member;
+mod merchant;
 mod package;
 mod password;
 mod qr_login;

@@ -145,3 +145,14 @@ export type PackageZone = Schemas['PackageZone'];
 export type ExclusiveCard = Schemas['ExclusiveCardDto'];
 /** One hosted room of the bills' live record. */
 export type LiveRecord = Schemas['LiveRecordDto'];
+
+// The merchant area (commerce.md §2.14).
+/** A merchant goods with its price tiers (fen). */
+export type MerchantGoods = Schemas['MerchantGoodsDto'];
+/** A submitted coupon group: the order, its lines, a bank transfer's page. */
+export type GroupOrder = Schemas['GroupOrderDto'];
+/** The bank pay config parsed from its JSON string (§3 "Bank pay config"). */
+export type BankPayConfig = Schemas['BankPayConfig'];
+export type GroupRecord = Schemas['GroupRecordDto'];
+export type GroupRecordDetail = Schemas['GroupRecordDetail'];
+export type Redeemed = Schemas['Redeemed'];

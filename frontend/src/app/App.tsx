@@ -33,6 +33,7 @@ const ChildrenPage = lazyPage(() => import('../features/identity/components/Chil
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
 const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
 const SubscriptionZonePage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionZonePage');
+const CouponGroupRoutes = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupRoutes');
 
 /** Routes of core-platform.md §2.1 that exist so far; everything else is the 404 page. */
 export function App({ store }: { store: RootStore }) {
@@ -71,6 +72,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="subscription/:id" element={<SubscriptionZonePage />} />
             <Route path="user/*" element={<UserPage />} />
             <Route path="activity/coupon" element={<ActivityPage />} />
+            <Route path="coupon-group/*" element={<CouponGroupRoutes />} />
             <Route path="*" element={<NotFoundPage />} />
             <Route path="land/lottery" element={<LotteryPage />} />
             <Route path="invite" element={<InvitePage />} />

@@ -108,7 +108,7 @@ fn collect<T>(
     Ok(rows)
 }
 
-fn order_in(conn: &Connection, order_no: &str) -> Result<Option<Order>> {
+pub(crate) fn order_in(conn: &Connection, order_no: &str) -> Result<Option<Order>> {
     conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE order_no = ?1"))
         .db()?
         .query_row([order_no], order_from_row)
@@ -125,7 +125,7 @@ fn order_by_key(conn: &Connection, uid: i64, idem_key: &str) -> Result<Option<Or
 }
 
 /// Inserts the order unless its key has one; returns the key's order and whether it is new.
-fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -> Result<(Order, bool)> {
+pub(crate) fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -> Result<(Order, bool)> {
     if !(1..=100).contains(&o.count) || o.amount_fen < 0 {
         return Err(Error::Conflict(format!(
             "order count {} or amount {} out of range",

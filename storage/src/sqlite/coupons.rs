@@ -48,7 +48,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Coupon> {
     })
 }
 
-fn insert(conn: &Connection, uid: i64, coupons: &[(CouponSpec, i64)], source: &str, now: i64) -> Result<Vec<Coupon>> {
+pub(crate) fn insert(conn: &Connection, uid: i64, coupons: &[(CouponSpec, i64)], source: &str, now: i64) -> Result<Vec<Coupon>> {
     let known: Option<i64> = conn
         .query_row("SELECT uid FROM users WHERE uid = ?1", [uid], |r| r.get(0))
         .optional()

@@ -28,6 +28,7 @@ pub(crate) fn balance(conn: &Connection, uid: i64, asset: &Asset) -> Result<i64>
         Asset::TimeCards => "SELECT COUNT(*) FROM fast_enter_cards WHERE uid = ?1 AND status = 0 AND play_type <> 0",
         Asset::Entitlement(_) => "SELECT expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
         Asset::Coupons => "SELECT COUNT(*) FROM coupons WHERE uid = ?1 AND status = 0",
+        Asset::RedeemKeys => "SELECT COUNT(*) FROM redeem_keys WHERE buyer_uid = ?1 AND status = 1",
     };
     let mut stmt = conn.prepare_cached(sql).db()?;
     let value: Option<i64> = match asset {
@@ -248,6 +249,7 @@ pub(crate) fn apply_grant(conn: &Connection, uid: i64, grant: &GoodsGrant, reaso
             shorten_entitlement(conn, uid, from, ms, reason, reference, now)?;
             extend_entitlement(conn, uid, to, ms, reason, reference, now).map(|_| ())
         }
+        GoodsGrant::RedeemKeys { count } => super::merchant::issue_keys(conn, uid, reference, *count, reason, now),
     }
 }
 
@@ -323,6 +325,7 @@ pub(crate) fn mismatches(conn: &Connection, uid: i64) -> Result<Vec<(String, i64
         Asset::Cards,
         Asset::TimeCards,
         Asset::Coupons,
+        Asset::RedeemKeys,
     ];
     let mut stmt = conn.prepare_cached("SELECT kind FROM entitlements WHERE uid = ?1").db()?;
     let kinds: Vec<String> = stmt.query_map([uid], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;

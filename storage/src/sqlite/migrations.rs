@@ -25,6 +25,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     UPGRADE,
     super::agreements::MIGRATION,
     super::passwords::MIGRATION,
+    super::merchant::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

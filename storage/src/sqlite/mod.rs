@@ -12,6 +12,7 @@ mod games;
 mod ledger;
 mod logins;
 mod member;
+mod merchant;
 pub(crate) mod migrations;
 mod missions;
 mod nodes;
@@ -81,6 +82,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         accounts: Arc::new(accounts::SqliteAccounts::new(connect(&path)?)),
         agreements: Arc::new(agreements::SqliteAgreements::new(connect(&path)?)),
         passwords: Arc::new(passwords::SqlitePasswords::new(connect(&path)?)),
+        merchant: Arc::new(merchant::SqliteMerchant::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)
