@@ -285,6 +285,9 @@ pub enum DomainError {
     /// The pay method is not offered for this goods (§4.2) (20182).
     #[error("pay method unavailable")]
     PayMethodUnavailable,
+    /// A QR certification ticket that is unknown or another account's (20144).
+    #[error("qr not yours")]
+    QrNotYours,
     /// A renewing goods bought again while its auto-renewal runs (20189).
     #[error("already renewing")]
     AlreadyRenewing,

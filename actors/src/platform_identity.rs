@@ -222,3 +222,47 @@ mod tests {
         assert_eq!(civil_from_days((adult_at((2004, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2022, 3, 1));
     }
 }
+
+/// How long one poll of a QR certification waits for news before it answers 20142.
+pub const QR_AUTH_POLL_WAIT: std::time::Duration = std::time::Duration::from_secs(25);
+/// How often a waiting poll looks again (the certification itself happens on the phone's call).
+const QR_AUTH_LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+impl Platform {
+    /// A QR certification ticket of the caller's account (`qrcode/generate` action=idauth).
+    pub fn qr_auth_new(&self, uid: i64) -> String {
+        let ticket = crate::passport::random_hex(16);
+        self.ctx.identity.qr.create(uid, ticket, self.ctx.clock.now_ms())
+    }
+
+    /// The phone of the ticket's account opened it (20144 for any other account).
+    pub fn qr_auth_scan(&self, uid: i64, ticket: &str) -> DomainResult<()> {
+        self.ctx.identity.qr.scan(ticket, uid, self.ctx.clock.now_ms())
+    }
+
+    /// The phone cancelled the certification.
+    pub fn qr_auth_cancel(&self, uid: i64, ticket: &str) -> DomainResult<()> {
+        self.ctx.identity.qr.cancel(ticket, uid, self.ctx.clock.now_ms())
+    }
+
+    /// The screen's long poll: the certification once it is done (the ticket is spent), else
+    /// 20143 scanned (once), 20141 cancelled, 20140 over, or 20142 after [`QR_AUTH_POLL_WAIT`].
+    pub async fn qr_auth_poll(&self, uid: i64, ticket: &str) -> DomainResult<IdAuth> {
+        let deadline = tokio::time::Instant::now() + QR_AUTH_POLL_WAIT;
+        loop {
+            let look = self.ctx.identity.qr.look(ticket, uid, self.ctx.clock.now_ms())?;
+            if let Some(done) = self.idauth(uid).await? {
+                self.ctx.identity.qr.spend(ticket);
+                return Ok(done);
+            }
+            if look == crate::identity::qr_auth::QrAuthPoll::Scanned {
+                return Err(DomainError::QrScanned);
+            }
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                return Err(DomainError::QrWaiting);
+            }
+            tokio::time::sleep(QR_AUTH_LOOK_EVERY.min(deadline - now)).await;
+        }
+    }
+}

@@ -5,6 +5,7 @@
 
 pub mod idcard;
 pub mod minors;
+pub mod qr_auth;
 pub mod vault;
 
 use std::sync::Arc;
@@ -17,6 +18,8 @@ pub struct Identity {
     pub vault: vault::Vault,
     pub check: Arc<dyn IdentityCheck>,
     pub config: IdentityConfig,
+    /// QR certification tickets (the in-car variant).
+    pub qr: qr_auth::QrAuths,
 }
 
 impl Identity {
@@ -27,6 +30,7 @@ impl Identity {
             vault: vault::Vault::new(&config.key().unwrap_or([0; 32])),
             check: Arc::new(SandboxIdentity::new(config.sandbox_mismatch.clone())),
             config: config.clone(),
+            qr: qr_auth::QrAuths::default(),
         }
     }
 }

@@ -509,9 +509,10 @@ pub async fn submit(state: web::Data<AppState>, caller: Caller, req: HttpRequest
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct QrQuery {
-    /// scan_payment.
+    /// scan_payment (an order's QR) or idauth (QR certification).
     action: String,
-    /// A JSON string `{"order_no": "..."}`.
+    /// scan_payment: a JSON string `{"order_no": "..."}`.
+    #[serde(default)]
     params: String,
 }
 
@@ -534,18 +535,29 @@ pub struct QrCodeDto {
 refusals!(QrRefusals: common::input(), common::logged_in(), common::internal(), DomainError::UnknownOrder,
     DomainError::OrderClosed, DomainError::PayMethodUnavailable);
 
-/// Generates the QR of an unpaid order (action `scan_payment`).
+/// Generates the QR of an unpaid order (action `scan_payment`), or of QR certification (action
+/// `idauth`: the phone page `/idauth?ticket=`, `order_no` empty).
 #[utoipa::path(params(QrQuery), responses((status = 200, body = Envelope<QrCodeDto>), QrRefusals))]
 #[get("/api/v3/qrcode/generate")]
 pub async fn qrcode(state: web::Data<AppState>, caller: Caller, req: HttpRequest, q: web::Query<QrQuery>) -> ApiResult<QrCodeDto> {
-    if q.action != "scan_payment" {
-        return Err(ApiError::bad_request());
-    }
-    let p: QrParams = serde_json::from_str(&q.params).map_err(|_| ApiError::bad_request())?;
     let site = {
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
     };
+    if q.action == "idauth" {
+        // QR certification (core-platform.md §2.15, in-car): the phone page of the ticket
+        let ticket = state.platform.qr_auth_new(caller.0.uid);
+        return Ok(ok(QrCodeDto {
+            qrcode: format!("{site}/idauth?ticket={ticket}"),
+            ticket,
+            order_no: String::new(),
+            expires_in: u64::try_from(actors::identity::qr_auth::QR_AUTH_TTL_MS / 1000).unwrap_or(300),
+        }));
+    }
+    if q.action != "scan_payment" {
+        return Err(ApiError::bad_request());
+    }
+    let p: QrParams = serde_json::from_str(&q.params).map_err(|_| ApiError::bad_request())?;
     let qr = state.platform.qrcode(caller.0.uid, &p.order_no, &site).await?;
     Ok(ok(QrCodeDto {
         qrcode: qr.qrcode,

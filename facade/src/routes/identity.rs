@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
-use crate::envelope::{ok, refusals, ApiResult, Envelope};
+use crate::envelope::{ok, refusals, ApiResult, Envelope, Null};
 use crate::AppState;
 
 /// These paths.
 pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(pre_check).service(idauth).service(certify).service(youth_mode);
+    cfg.service(qr_auth_scan).service(qr_auth_cancel).service(qr_auth_poll);
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -125,5 +126,47 @@ pub struct YouthMode {
 pub async fn youth_mode(state: web::Data<AppState>, caller: Caller) -> ApiResult<YouthMode> {
     Ok(ok(YouthMode {
         status: state.platform.youth_mode(caller.0.uid).await?,
+    }))
+}
+
+/// A QR certification ticket (`qrcode/generate` action=idauth).
+#[derive(Deserialize, ToSchema)]
+pub struct QrAuthBody {
+    ticket: String,
+}
+
+refusals!(QrAuthRefusals: common::input(), common::logged_in(), DomainError::QrNotYours,
+    DomainError::QrTimeout { invalid: false }, DomainError::QrCancelled);
+
+/// The phone of the ticket's account opened the QR (the screen's poll hears 20143); then it
+/// certifies with `POST /api/user/v1/info/idauth`. Any other account: 20144.
+#[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Null>), QrAuthRefusals))]
+#[post("/api/v3/qrcode/idauth/scan")]
+pub async fn qr_auth_scan(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Null> {
+    state.platform.qr_auth_scan(caller.0.uid, body.ticket.trim())?;
+    Ok(ok(Null))
+}
+
+/// The phone gives up (the screen's poll hears 20141).
+#[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Null>), QrAuthRefusals))]
+#[post("/api/v3/qrcode/idauth/cancel")]
+pub async fn qr_auth_cancel(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Null> {
+    state.platform.qr_auth_cancel(caller.0.uid, body.ticket.trim())?;
+    Ok(ok(Null))
+}
+
+refusals!(QrAuthPollRefusals: common::input(), common::logged_in(), common::internal(), DomainError::QrNotYours,
+    DomainError::QrTimeout { invalid: false }, DomainError::QrCancelled, DomainError::QrWaiting, DomainError::QrScanned);
+
+/// The screen's long poll (core-platform.md §4.9 "Certification QR polling"): the certification
+/// once done on the phone, else 20143 scanned (once), 20141 cancelled, 20140 over, or 20142 after
+/// 25 s without news.
+#[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Certified>), QrAuthPollRefusals))]
+#[post("/api/v3/qrcode/idauth/polling")]
+pub async fn qr_auth_poll(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Certified> {
+    let a = state.platform.qr_auth_poll(caller.0.uid, body.ticket.trim()).await?;
+    Ok(ok(Certified {
+        success: true,
+        idauth: a.into(),
     }))
 }

@@ -223,3 +223,66 @@ async fn minors_charge_limits() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// QR certification (core-platform.md §2.15 in-car variant, §4.9): the screen's QR names a
+/// ticket of its account; only a phone signed in to that account may open it (20144 for any
+/// other, for the screen's poll too); the poll hears the scan once (20143), then the
+/// certification the phone made with the ordinary form (the ticket is spent); a second ticket
+/// cancelled on the phone answers 20141.
+#[actix_rt::test]
+async fn qr_certification_from_a_phone_of_the_same_account() {
+    let dir = temp_dir("identity-qr");
+    let srv = facade::start(config(&dir, 1, 60)).await.unwrap();
+    let mut car = Client::new(srv.addr, "car");
+    car.login("13700000061").await;
+    let mut phone = Client::new(srv.addr, "phone");
+    phone.login("13700000061").await;
+    let mut other = Client::new(srv.addr, "other");
+    other.login("13700000062").await;
+    let mut guest = Client::new(srv.addr, "guest");
+
+    let (_, g) = guest.get("/api/v3/qrcode/generate?action=idauth").await;
+    assert_eq!(code(&g), 20119, "{g}");
+    let (status, bad) = car.get("/api/v3/qrcode/generate?action=nope").await;
+    assert_eq!((status, code(&bad)), (400, 40000));
+    let (_, qr) = car.get("/api/v3/qrcode/generate?action=idauth").await;
+    assert_eq!(code(&qr), 0, "{qr}");
+    let ticket = qr["data"]["ticket"].as_str().unwrap().to_owned();
+    assert_eq!(qr["data"]["qrcode"], format!("{}/idauth?ticket={ticket}", car.base));
+    assert_eq!(qr["data"]["expires_in"], 300);
+
+    let body = json!({"ticket": ticket});
+    for path in ["scan", "polling", "cancel"] {
+        let (status, r) = other.post(&format!("/api/v3/qrcode/idauth/{path}"), body.clone()).await;
+        assert_eq!((status, code(&r)), (403, 20144), "another account: {path} {r}");
+    }
+    let (_, unknown) = phone.post("/api/v3/qrcode/idauth/scan", json!({"ticket": "x"})).await;
+    assert_eq!(code(&unknown), 20144);
+
+    let (_, scanned) = phone.post("/api/v3/qrcode/idauth/scan", body.clone()).await;
+    assert_eq!(code(&scanned), 0, "{scanned}");
+    let (_, told) = car.post("/api/v3/qrcode/idauth/polling", body.clone()).await;
+    assert_eq!(code(&told), 20143, "scanned, told once: {told}");
+    let (_, certified) = phone
+        .post(
+            "/api/user/v1/info/idauth",
+            json!({"real_name": "李四", "id_no": id_born(1991, 5, 6)}),
+        )
+        .await;
+    assert_eq!(code(&certified), 0, "{certified}");
+    let (_, done) = car.post("/api/v3/qrcode/idauth/polling", body.clone()).await;
+    assert_eq!((code(&done), done["data"]["success"].as_bool()), (0, Some(true)), "{done}");
+    assert_eq!(done["data"]["idauth"]["real_name"], "李*", "masked: {done}");
+    let (_, spent) = car.post("/api/v3/qrcode/idauth/polling", body.clone()).await;
+    assert_eq!(code(&spent), 20144, "spent: {spent}");
+
+    // a ticket the phone cancels
+    let (_, qr2) = car.get("/api/v3/qrcode/generate?action=idauth").await;
+    let body2 = json!({"ticket": qr2["data"]["ticket"]});
+    let (_, c) = phone.post("/api/v3/qrcode/idauth/cancel", body2.clone()).await;
+    assert_eq!(code(&c), 0);
+    let (_, cancelled) = car.post("/api/v3/qrcode/idauth/polling", body2).await;
+    assert_eq!(code(&cancelled), 20141, "{cancelled}");
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
