@@ -200,29 +200,6 @@ pub fn adult_at(birth: (i64, i64, i64)) -> i64 {
     crate::holdings::days_from_civil(y, m, d) * DAY_MS - CST_OFFSET_MS
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_form_rules_and_coming_of_age() {
-        assert_eq!(check_form(" ", "x"), Err(CertFault::NameEmpty));
-        assert_eq!(check_form("张", "x"), Err(CertFault::NameShort));
-        assert_eq!(check_form("张三", ""), Err(CertFault::IdEmpty));
-        assert_eq!(check_form("张三", "12345678901234"), Err(CertFault::IdMalformed));
-        assert_eq!(check_form("张三", "1234567890123456789"), Err(CertFault::IdMalformed));
-        assert_eq!(check_form("张三", "11010120080228123-"), Err(CertFault::IdMalformed));
-        assert_eq!(check_form("张三", "110101200802281234"), Ok(()));
-        // 0:00 Beijing of the 18th birthday is 16:00 UTC the day before
-        assert_eq!(
-            adult_at((2008, 11, 24)),
-            crate::holdings::days_from_civil(2026, 11, 24) * DAY_MS - CST_OFFSET_MS
-        );
-        assert_eq!(civil_from_days((adult_at((2008, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2026, 3, 1));
-        assert_eq!(civil_from_days((adult_at((2004, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2022, 3, 1));
-    }
-}
-
 /// How long one poll of a QR certification waits for news before it answers 20142.
 pub const QR_AUTH_POLL_WAIT: std::time::Duration = std::time::Duration::from_secs(25);
 /// How often a waiting poll looks again (the certification itself happens on the phone's call).
@@ -264,5 +241,28 @@ impl Platform {
             }
             tokio::time::sleep(QR_AUTH_LOOK_EVERY.min(deadline - now)).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_rules_and_coming_of_age() {
+        assert_eq!(check_form(" ", "x"), Err(CertFault::NameEmpty));
+        assert_eq!(check_form("张", "x"), Err(CertFault::NameShort));
+        assert_eq!(check_form("张三", ""), Err(CertFault::IdEmpty));
+        assert_eq!(check_form("张三", "12345678901234"), Err(CertFault::IdMalformed));
+        assert_eq!(check_form("张三", "1234567890123456789"), Err(CertFault::IdMalformed));
+        assert_eq!(check_form("张三", "11010120080228123-"), Err(CertFault::IdMalformed));
+        assert_eq!(check_form("张三", "110101200802281234"), Ok(()));
+        // 0:00 Beijing of the 18th birthday is 16:00 UTC the day before
+        assert_eq!(
+            adult_at((2008, 11, 24)),
+            crate::holdings::days_from_civil(2026, 11, 24) * DAY_MS - CST_OFFSET_MS
+        );
+        assert_eq!(civil_from_days((adult_at((2008, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2026, 3, 1));
+        assert_eq!(civil_from_days((adult_at((2004, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2022, 3, 1));
     }
 }
