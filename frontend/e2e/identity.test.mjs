@@ -6,7 +6,7 @@
 // mode on for the minor, off for the adult.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, newPlayer, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
+import { configToml, login, newPlayer, newPlayerContext, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
 
 /** An 18-character ID number with a valid check character for a birth date. */
 function idBorn(y, m, d) {
@@ -115,5 +115,46 @@ test('a minor plays in the window, is told before 21:00 and cut at 21:00; the ne
     const refused = page.getByTestId('message-box');
     await refused.getByTestId('message-box-text').filter({ hasText: /未成年人仅可在周五、周六、周日和法定节假日的20时至21时进行游戏/ }).waitFor();
     assert.match(await refused.innerText(), /当前不在未成年人可游戏时段/);
+  });
+});
+
+/** A car head unit's browser (lib/browserCheck: the in-car marker). */
+const CAR = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 LiBrowser/2.0';
+
+test('in-car QR certification: the car shows the code, a phone signed in to the account certifies, the start goes on', { timeout: 90_000 }, async () => {
+  await withServerOf('certify-car', config('\n[identity]\npre_check = "deny"\n'), async ({ base, browser, pages }) => {
+    const PHONE = '13900000711';
+    const { page } = await newPlayer(browser, base, PHONE, { contextOptions: { userAgent: CAR, viewport: { width: 1280, height: 720 } } });
+    pages.car = page;
+    await openGameDetail(page);
+    await page.getByTestId('start-game').click();
+    const dialog = page.getByTestId('certification-dialog');
+    const qr = dialog.getByTestId('cert-qr');
+    await qr.waitFor();
+    assert.match(await dialog.innerText(), /账号未实名认证，功能暂不可用[\s\S]*请使用手机扫码完成实名认证/);
+    assert.equal(await dialog.getByTestId('cert-name').count(), 0, 'no form in a car');
+    const url = await qr.locator('svg[data-text]').getAttribute('data-text');
+    assert.match(url, new RegExp(`^${base}/idauth\\?ticket=[0-9a-f]{32}$`));
+
+    // another account's phone is refused
+    const stranger = await newPlayer(browser, base, '13900000712');
+    pages.stranger = stranger.page;
+    await stranger.page.goto(url);
+    await stranger.page.getByTestId('idauth-refused').filter({ hasText: '请使用本账号登录后扫码认证' }).waitFor();
+
+    // the account's own phone: scanned on the car, then certified
+    const phone = await (await newPlayerContext(browser, { viewport: { width: 390, height: 844 } })).newPage();
+    pages.phone = phone;
+    await phone.goto(`${base}/`);
+    await login(phone, base, PHONE);
+    await phone.goto(url);
+    await phone.locator('[data-testid="idauth-page"][data-step="form"]').waitFor();
+    await dialog.getByTestId('cert-qr-overlay').filter({ hasText: '扫码成功，请在手机上完成认证' }).waitFor();
+    await phone.getByTestId('cert-name').fill('王五');
+    await phone.getByTestId('cert-id').fill(idBorn(1988, 8, 8));
+    await phone.getByTestId('cert-submit').click();
+    await phone.getByTestId('idauth-done').waitFor();
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByTestId('node-dialog').waitFor();
   });
 });

@@ -29,6 +29,7 @@ const MissionPage = lazyPage(() => import('../features/mission/components/Missio
 const PackagePage = lazyPage(() => import('../features/package/components/PackagePage'), 'PackagePage');
 const BillPage = lazyPage(() => import('../features/bill/components/BillPage'), 'BillPage');
 const ServicePage = lazyPage(() => import('../features/help/components/ServicePage'), 'ServicePage');
+const IdauthPage = lazyPage(() => import('../features/identity/components/IdauthPage'), 'IdauthPage');
 const ChildrenPage = lazyPage(() => import('../features/identity/components/ChildrenPage'), 'ChildrenPage');
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
 const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
@@ -64,6 +65,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/member/:tier" element={<MemberPage />} />
             <Route path="user/package" element={<PackagePage />} />
             <Route path="children" element={<ChildrenPage />} />
+            <Route path="idauth" element={<IdauthPage />} />
             <Route path="service" element={<ServicePage />} />
             <Route path="login" element={<LoginPage />} />
             <Route path="user/bill" element={<BillPage />} />

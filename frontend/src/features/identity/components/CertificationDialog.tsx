@@ -1,5 +1,8 @@
 import { observer } from 'mobx-react-lite';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { isInCar } from '../../../lib/browserCheck';
+import { QrImage } from '../../purchase/components/QrImage';
+import { QR_CERT_TEXT, QrCertificationStore } from '../stores/qrCertification';
 import { Modal } from '../../../components/Modal';
 import { useStores } from '../../../stores/context';
 import { CertificationForm, ID_NO_MAX_LENGTH } from '../stores/certification';
@@ -27,6 +30,13 @@ const CertificationBody = observer(function CertificationBody() {
     }
     ask.resolve(false);
   };
+  if (isInCar(navigator.userAgent)) {
+    return (
+      <Modal title="实名认证" onClose={() => void close()} testId="certification-dialog" width={360}>
+        <QrCertificationPanel onCertified={() => ask.resolve(true)} />
+      </Modal>
+    );
+  }
   return (
     <Modal title="实名认证" onClose={() => void close()} testId="certification-dialog" width={420}>
       <p className="certification__notice">
@@ -63,5 +73,36 @@ const CertificationBody = observer(function CertificationBody() {
         )}
       </form>
     </Modal>
+  );
+});
+
+/** core-platform.md §2.15's in-car QR variant: certify on a phone signed in to this account. */
+const QrCertificationPanel = observer(function QrCertificationPanel({ onCertified }: { onCertified: () => void }) {
+  const { api, ui } = useStores();
+  const [store] = useState(() => new QrCertificationStore(api));
+  useEffect(() => {
+    void store.load();
+    return () => store.stop();
+  }, [store]);
+  useEffect(() => {
+    if (!store.certified) return;
+    ui.success('实名认证成功');
+    onCertified();
+  }, [store.certified, ui, onCertified]);
+  const text = QR_CERT_TEXT[store.state];
+  return (
+    <div className="qr-login" data-testid="cert-qr" data-state={store.state}>
+      <p className="certification__notice">账号未实名认证，功能暂不可用</p>
+      <div className="qr-login__code">
+        {store.url ? <QrImage text={store.url} size={160} label="实名认证二维码" /> : <div className="qr-login__blank" style={{ width: 160, height: 160 }} />}
+        {text && (
+          <button type="button" className="qr-login__overlay" data-testid="cert-qr-overlay" disabled={!store.refreshable} onClick={() => store.refresh()}>
+            <span>{text}</span>
+            {store.refreshable && <span className="qr-login__refresh">点击刷新</span>}
+          </button>
+        )}
+      </div>
+      <p className="qr-login__hint">请使用手机扫码完成实名认证</p>
+    </div>
   );
 });

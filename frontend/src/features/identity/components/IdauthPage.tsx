@@ -1,0 +1,96 @@
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useStores } from '../../../stores/context';
+import { errorMessage } from '../../../transport/apiError';
+import { CertificationForm, ID_NO_MAX_LENGTH } from '../stores/certification';
+
+type Step = 'scanning' | 'form' | 'done' | 'cancelled' | 'refused';
+
+/**
+ * /idauth?ticket=: the phone's side of QR certification (core-platform.md §2.15 in-car variant).
+ * Signed in to the account whose screen shows the code, the phone opens it (the screen hears the
+ * scan), certifies with the ordinary form, or cancels.
+ */
+export const IdauthPage = observer(function IdauthPage() {
+  const root = useStores();
+  const { user, ui, api } = root;
+  const [params] = useSearchParams();
+  const ticket = params.get('ticket') ?? '';
+  const [form] = useState(() => new CertificationForm(root));
+  const [step, setStep] = useState<Step>('scanning');
+  const [refusal, setRefusal] = useState('');
+  const loggedIn = user.isLoggedIn;
+
+  useEffect(() => {
+    if (!loggedIn) return;
+    let live = true;
+    api.post('/api/v3/qrcode/idauth/scan', { ticket }).then(
+      () => live && setStep('form'),
+      (e: unknown) => {
+        if (!live) return;
+        setRefusal(errorMessage(e));
+        setStep('refused');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, ticket, loggedIn]);
+
+  if (!user.ready) return <div className="page container" />;
+  if (!loggedIn) {
+    return (
+      <div className="status-page">
+        <h1 className="status-page__title">请登录需要实名认证的账号</h1>
+        <button type="button" className="btn btn--primary" data-testid="idauth-login" onClick={() => ui.openLogin(undefined, 'phone')}>
+          登录
+        </button>
+      </div>
+    );
+  }
+  const cancel = () =>
+    api.post('/api/v3/qrcode/idauth/cancel', { ticket }).then(
+      () => setStep('cancelled'),
+      (e: unknown) => ui.warning(errorMessage(e)),
+    );
+  return (
+    <div className="page container idauth" data-testid="idauth-page" data-step={step}>
+      <h1 className="status-page__title">实名认证</h1>
+      {step === 'refused' && <p data-testid="idauth-refused">{refusal}</p>}
+      {step === 'done' && <p data-testid="idauth-done">认证成功，请返回车机继续使用</p>}
+      {step === 'cancelled' && <p data-testid="idauth-cancelled">已取消认证</p>}
+      {step === 'form' && (
+        <form
+          className="login-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void form.submit().then((ok) => ok && setStep('done'));
+          }}
+        >
+          <p className="certification__notice">根据国家相关法律法规要求，网络游戏用户需进行实名认证。</p>
+          <div className="field">
+            <input className="input" data-testid="cert-name" placeholder="请输入真实姓名" value={form.realName} onChange={(e) => form.setRealName(e.target.value)} />
+          </div>
+          <div className="field">
+            <input
+              className="input"
+              data-testid="cert-id"
+              placeholder="请输入身份证号"
+              maxLength={ID_NO_MAX_LENGTH}
+              value={form.idNo}
+              onChange={(e) => form.setIdNo(e.target.value)}
+            />
+          </div>
+          <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="cert-submit" disabled={form.submitting}>
+            提交认证
+          </button>
+          <button type="button" className="btn btn--ghost btn--block" data-testid="idauth-cancel" onClick={() => void cancel()}>
+            取消
+          </button>
+        </form>
+      )}
+    </div>
+  );
+});
