@@ -590,7 +590,10 @@ mod tests {
         let (c, _) = parse(q).unwrap();
         assert_eq!((c.password_logins_per_sec, c.password_pool()), (0.0, 0));
         let (c, _) = parse(&format!("{q} --password-logins-per-sec 50")).unwrap();
-        assert_eq!((c.password_logins_per_sec, c.password_accounts, c.password_pool()), (50.0, 200, 200));
+        assert_eq!(
+            (c.password_logins_per_sec, c.password_accounts, c.password_pool()),
+            (50.0, 200, 200)
+        );
         assert_eq!(c.password_first_index(), 310);
         let (c, _) = parse(&format!("{q} --password-logins-per-sec 2.5 --password-accounts 7")).unwrap();
         assert_eq!((c.password_logins_per_sec, c.password_pool()), (2.5, 7));
@@ -598,7 +601,10 @@ mod tests {
         assert!(parse(&format!("{q} --password-logins-per-sec 5 --password-accounts 0")).is_err());
         let small = format!("{q} --phone-prefix 10000000 --password-logins-per-sec 5");
         assert!(parse(&small).is_ok(), "1,000 phones: 310 players and 200 accounts");
-        assert!(parse(&format!("{small} --password-accounts 800")).is_err(), "no room for the accounts' phones");
+        assert!(
+            parse(&format!("{small} --password-accounts 800")).is_err(),
+            "no room for the accounts' phones"
+        );
     }
 
     // The room-scale command line: the two workloads, the defaults, and refusals.

@@ -655,7 +655,11 @@ impl QueueReport {
                 ("admission to READY receipt", r.admission_to_ready_receipt.as_ref()),
             ]
             .into_iter()
-            .chain(self.password_logins.as_ref().map(|p| ("password login (side load)", p.latency.as_ref())))
+            .chain(
+                self.password_logins
+                    .as_ref()
+                    .map(|p| ("password login (side load)", p.latency.as_ref())),
+            )
             .collect(),
             ..FIGURES
         }

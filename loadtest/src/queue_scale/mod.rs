@@ -218,10 +218,16 @@ impl Run<'_> {
         let calls: Rc<RefCell<crate::logins::Calls>> = Rc::default();
         let base = self.report.url.clone();
         let (accounts, row) = passwords::prepare(cfg, &base, run_tag, &calls).await;
-        note(&format!("  password accounts: {} ready, {} failed in {:.1} s", row.ok, row.failed, row.seconds));
+        note(&format!(
+            "  password accounts: {} ready, {} failed in {:.1} s",
+            row.ok, row.failed, row.seconds
+        ));
         self.report.setup.push(row);
         for ((call, cause), n) in &calls.borrow().errors {
-            *self.child_errors.entry((format!("password setup: {call}"), cause.clone())).or_default() += n;
+            *self
+                .child_errors
+                .entry((format!("password setup: {call}"), cause.clone()))
+                .or_default() += n;
         }
         if accounts.is_empty() {
             return Err(calls.borrow().with_errors(
@@ -417,7 +423,13 @@ impl Run<'_> {
         let pw = (cfg.password_logins_per_sec > 0.0).then(|| {
             let accounts = std::mem::take(&mut self.pw_accounts);
             let (base, stop) = (self.report.url.clone(), pw_stop.clone());
-            actix_rt::spawn(passwords::side_load(base, accounts, cfg.password_logins_per_sec, stop, cfg.password_accounts))
+            actix_rt::spawn(passwords::side_load(
+                base,
+                accounts,
+                cfg.password_logins_per_sec,
+                stop,
+                cfg.password_accounts,
+            ))
         });
         let ended_by = tokio::select! {
             _ = tokio::time::sleep_until(t0 + cfg.window) => "time",

@@ -144,7 +144,11 @@ async fn set_password(login: Login, base: &str, http: awc::Client, a: &Account, 
         }
         if Instant::now() > deadline {
             let f = Failure::Unexpected("no forgot-password code within 10 s".into());
-            *calls.borrow_mut().errors.entry(("forget sendcode".into(), f.to_string())).or_default() += 1;
+            *calls
+                .borrow_mut()
+                .errors
+                .entry(("forget sendcode".into(), f.to_string()))
+                .or_default() += 1;
             return Err(f);
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
