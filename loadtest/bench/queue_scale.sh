@@ -8,6 +8,9 @@
 #
 # Settings (environment): PLAYERS=100000 SOCKETS=19000 MACHINES=1000 RATE=1000 WINDOW=20
 # PROCS=3 REFRESH_MS=750 WORKERS=2 SETTLE=40 PERF=0 (1: perf record the server during the window).
+# PASSWORD_RATE=0: password logins a second during the window (issue 11's side load).
+# SCENARIO=FILE: `loadtest run FILE` (its settings and thresholds) instead of the flags above;
+# the server still gets MACHINES machines, which must match the file's.
 # SETTLE: seconds before each memory reading; idle player actors stop up to 20 s after their last
 # call and the trim pass runs every 10 s, so less than 30 s reads memory that is about to go.
 # Build first, the server on its own (built together with the harness, cargo unifies awc's
@@ -27,6 +30,8 @@ REFRESH_MS=${REFRESH_MS:-750}
 WORKERS=${WORKERS:-2}
 PERF=${PERF:-0}
 SETTLE=${SETTLE:-40}
+PASSWORD_RATE=${PASSWORD_RATE:-0}
+SCENARIO=${SCENARIO:-}
 
 rm -rf "$OUT" && mkdir -p "$OUT"
 machines=$(seq -f '"m%04g"' 1 "$MACHINES" | paste -sd, -)
@@ -40,6 +45,8 @@ workers = $WORKERS
 [sms]
 ip_per_hour = 1000000
 global_per_minute = 1000000
+# The password accounts' forgot-password code is their second code within a minute.
+resend_secs = 0
 [game]
 connect_countdown_secs = 60
 connect_delay_ms = 50
@@ -65,9 +72,15 @@ echo "server $SERVER on $URL, rank_refresh_ms=$REFRESH_MS workers=$WORKERS machi
 perf_args=()
 [ "$PERF" = 1 ] && perf_args=(--perf "$OUT/perf.data")
 set +e
+if [ -n "$SCENARIO" ]; then
+  timeout 900 target/release/loadtest run "$SCENARIO" --url "$URL" --server-pid "$SERVER" \
+    --json "$OUT/report.json" --html "$OUT/report.html" | tee "$OUT/report.txt"
+else
 timeout 900 target/release/loadtest queue-scale --url "$URL" --players "$PLAYERS" --sockets "$SOCKETS" \
   --machines "$MACHINES" --machines-rate "$RATE" --window-secs "$WINDOW" --procs "$PROCS" \
-  --server-pid "$SERVER" --settle-secs "$SETTLE" --json "$OUT/report.json" --html "$OUT/report.html" "${perf_args[@]}" | tee "$OUT/report.txt"
+  --server-pid "$SERVER" --settle-secs "$SETTLE" --password-logins-per-sec "$PASSWORD_RATE" \
+  --json "$OUT/report.json" --html "$OUT/report.html" "${perf_args[@]}" | tee "$OUT/report.txt"
+fi
 status=${PIPESTATUS[0]}
 set -e
 echo "server peak: $(grep -E 'VmHWM' /proc/$SERVER/status)"

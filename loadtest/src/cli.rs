@@ -221,6 +221,13 @@ pub struct QueueArgs {
     pub phone_prefix: Option<String>,
     #[arg(long)]
     pub timeout_secs: Option<u64>,
+    /// Password logins a second during the window, a side load over accounts of their own
+    /// (the server needs `[sms] resend_secs = 0` to prepare them) [default: 0, none].
+    #[arg(long, value_parser = real)]
+    pub password_logins_per_sec: Option<f64>,
+    /// Accounts the password logins go round [default: 200].
+    #[arg(long)]
+    pub password_accounts: Option<usize>,
     #[command(flatten)]
     #[serde(skip)]
     pub out: Outputs,
@@ -248,6 +255,8 @@ impl QueueArgs {
         set(&mut c.node_id, self.node_id);
         set(&mut c.phone_prefix, self.phone_prefix);
         set(&mut c.timeout, self.timeout_secs.map(Duration::from_secs));
+        set(&mut c.password_logins_per_sec, self.password_logins_per_sec);
+        set(&mut c.password_accounts, self.password_accounts);
         if let Some(r) = self.machines_rate {
             if r == 0 {
                 return Err("--machines-rate must be at least 1".into());

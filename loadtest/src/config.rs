@@ -199,6 +199,10 @@ pub struct QueueConfig {
     pub timeout: Duration,
     /// The harness binary the children run (default: this executable).
     pub exe: Option<PathBuf>,
+    /// Password logins a second during the window, a side load (0: none; issue 11).
+    pub password_logins_per_sec: f64,
+    /// Accounts the password logins go round, prepared before the queue fills.
+    pub password_accounts: usize,
 }
 
 /// Sockets one child may hold: each child must stay well under the 20,000 open-file limit.
@@ -227,6 +231,23 @@ impl QueueConfig {
             phone_prefix: "16".into(),
             timeout: Duration::from_secs(900),
             exe: None,
+            password_logins_per_sec: 0.0,
+            password_accounts: 200,
+        }
+    }
+
+    /// The index of the first password account's phone: after the machine holders and the
+    /// players.
+    pub fn password_first_index(&self) -> usize {
+        self.machines + self.players
+    }
+
+    /// Password accounts to prepare: none without the side load.
+    pub fn password_pool(&self) -> usize {
+        if self.password_logins_per_sec > 0.0 {
+            self.password_accounts
+        } else {
+            0
         }
     }
 
@@ -244,7 +265,13 @@ impl QueueConfig {
 
     pub fn validate(&self) -> Result<String, String> {
         let base = loopback_base(&self.url)?;
-        check_phones(&self.phone_prefix, self.players + self.machines)?;
+        check_phones(&self.phone_prefix, self.players + self.machines + self.password_pool())?;
+        if !(0.0..=10_000.0).contains(&self.password_logins_per_sec) {
+            return Err("--password-logins-per-sec: 0 to 10000 logins a second".into());
+        }
+        if self.password_logins_per_sec > 0.0 && self.password_accounts == 0 {
+            return Err("--password-accounts must be at least 1 with --password-logins-per-sec".into());
+        }
         if self.sockets == 0 || self.machines == 0 || self.procs == 0 || self.concurrency == 0 || self.socket_concurrency == 0 {
             return Err("--sockets, --machines, --procs and the concurrencies must be at least 1".into());
         }
@@ -558,6 +585,26 @@ mod tests {
         assert!(parse("--url http://10.0.0.1:9 --players 300 --sockets 100 --machines 10").is_err());
         assert!(parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --window-secs 1").is_err());
         assert!(parse("--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10 --perf p.data").is_err());
+        // The password side load (issue 11): off by default; its accounts after every player.
+        let q = "--url http://127.0.0.1:9 --players 300 --sockets 100 --machines 10";
+        let (c, _) = parse(q).unwrap();
+        assert_eq!((c.password_logins_per_sec, c.password_pool()), (0.0, 0));
+        let (c, _) = parse(&format!("{q} --password-logins-per-sec 50")).unwrap();
+        assert_eq!(
+            (c.password_logins_per_sec, c.password_accounts, c.password_pool()),
+            (50.0, 200, 200)
+        );
+        assert_eq!(c.password_first_index(), 310);
+        let (c, _) = parse(&format!("{q} --password-logins-per-sec 2.5 --password-accounts 7")).unwrap();
+        assert_eq!((c.password_logins_per_sec, c.password_pool()), (2.5, 7));
+        assert!(parse(&format!("{q} --password-logins-per-sec -1")).is_err());
+        assert!(parse(&format!("{q} --password-logins-per-sec 5 --password-accounts 0")).is_err());
+        let small = format!("{q} --phone-prefix 10000000 --password-logins-per-sec 5");
+        assert!(parse(&small).is_ok(), "1,000 phones: 310 players and 200 accounts");
+        assert!(
+            parse(&format!("{small} --password-accounts 800")).is_err(),
+            "no room for the accounts' phones"
+        );
     }
 
     // The room-scale command line: the issue's two workloads, the defaults, and refusals.

@@ -388,6 +388,8 @@ pub struct QueueReport {
     pub harness_cpu_pct: f64,
     /// Sockets the server closed during the run.
     pub sockets_closed: usize,
+    /// The password-login side load over the window (issue 11), when asked for.
+    pub password_logins: Option<crate::queue_scale::passwords::PasswordFigures>,
     pub targets: Vec<TargetRow>,
     pub elapsed_s: f64,
     /// The setup calls and the admissions (READY receipts) over time, for the HTML report
@@ -433,6 +435,7 @@ impl QueueReport {
             cpu: None,
             harness_cpu_pct: 0.0,
             sockets_closed: 0,
+            password_logins: None,
             targets: Vec::new(),
             elapsed_s: 0.0,
             timeline: None,
@@ -650,10 +653,36 @@ impl QueueReport {
                 ("rank push delivery (receipt - serverTime)", r.rank_delivery.as_ref()),
                 ("READY push delivery (receipt - serverTime)", r.ready_delivery.as_ref()),
                 ("admission to READY receipt", r.admission_to_ready_receipt.as_ref()),
-            ],
+            ]
+            .into_iter()
+            .chain(
+                self.password_logins
+                    .as_ref()
+                    .map(|p| ("password login (side load)", p.latency.as_ref())),
+            )
+            .collect(),
             ..FIGURES
         }
         .render(&mut out);
+        if let Some(p) = &self.password_logins {
+            let causes: Vec<String> = p.causes.iter().map(|(c, n)| format!("{c} x{n}")).collect();
+            w(
+                &mut out,
+                format!(
+                    "password logins (side load, {} accounts of {}): {}/s asked, {} due, {} sent, {} ok ({:.1}/s), {} errors, {} not sent{}",
+                    p.accounts,
+                    p.accounts_asked,
+                    p.per_sec,
+                    p.due,
+                    p.sent,
+                    p.ok,
+                    p.ok_per_sec,
+                    p.errors,
+                    p.not_sent,
+                    if causes.is_empty() { String::new() } else { format!(" [{}]", causes.join("; ")) }
+                ),
+            );
+        }
         w(
             &mut out,
             format!(

@@ -176,12 +176,17 @@ fn queue(r: &QueueReport) -> Finished {
         ("admission to READY receipt", k.admission_to_ready_receipt),
     ];
     let steps = r.steps.iter().map(|s| (s.step.to_string(), Some(s.summary)));
+    let pw = r.password_logins.as_ref().map(|p| ("password login".to_string(), p.latency));
     summaries(
         &mut f.metrics,
         &mut f.latencies,
-        steps.chain(rows.into_iter().map(|(n, s)| (n.to_string(), s))),
+        steps.chain(rows.into_iter().map(|(n, s)| (n.to_string(), s))).chain(pw),
     );
     let m = &mut f.metrics;
+    if let Some(p) = &r.password_logins {
+        m.insert("password login errors".into(), ratio((p.errors + p.not_sent) as f64, p.due as f64));
+        m.insert("password login throughput".into(), Metric::Figure(p.ok_per_sec, Unit::PerSec));
+    }
     targets(m, &r.targets);
     if let Some(b) = r.bytes_per_socket {
         m.insert("bytes per socket".into(), Metric::Figure(b, Unit::Plain));
@@ -277,6 +282,9 @@ pub fn known_metrics(workload: &str) -> Vec<String> {
             "rank push delivery",
             "READY push delivery",
             "admission to READY receipt",
+            "password login",
+            "password login errors",
+            "password login throughput",
             "lies",
             "lies by receipt",
             "non-monotone",

@@ -79,3 +79,44 @@ async fn small_queue_ranks_never_lie() {
     assert_eq!(report.memory.len(), 5);
     assert!(report.bytes_per_waiting_without_socket.is_some() && report.bytes_per_socket.is_some());
 }
+
+/// The password-login side load (issue 11) in small: 4 accounts prepared before the queue fills
+/// (a code login, then the forgot-password calls), 3 password logins a second over a 3 s
+/// window, each with the right password: all answered, none refused, their latency reported.
+#[actix_rt::test]
+async fn password_side_load_logs_in_during_the_window() {
+    let server = start_server("queue-scale-pw", 10, "rank_refresh_ms = 100");
+    let mut cfg = QueueConfig::new(&server.url, 120, 60, 10);
+    cfg.hold = Duration::from_millis(400);
+    cfg.hold_jitter = Duration::from_millis(50);
+    cfg.window = Duration::from_secs(3);
+    cfg.procs = 1;
+    cfg.concurrency = 60;
+    cfg.socket_concurrency = 30;
+    cfg.settle = Duration::ZERO;
+    cfg.timeout = Duration::from_secs(40);
+    cfg.lie_slack = Duration::from_millis(500);
+    cfg.exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_loadtest")));
+    cfg.phone_prefix = format!("13{}", std::process::id() % 1_000_000).chars().take(6).collect();
+    cfg.password_logins_per_sec = 3.0;
+    cfg.password_accounts = 4;
+    let report = loadtest::queue_scale::run(&cfg).await.unwrap();
+    let table = report.table();
+    print!("{table}");
+
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let prepared = report.setup.iter().find(|p| p.phase == "password accounts").expect("the setup row");
+    assert_eq!((prepared.ok, prepared.failed), (4, 0));
+    let p = report.password_logins.as_ref().expect("the side load's figures");
+    assert_eq!((p.accounts, p.accounts_asked), (4, 4));
+    // 3 a second over the window (it may end early at the guard rank): about 9 due.
+    assert!((2..=11).contains(&p.due), "{p:?}");
+    assert_eq!((p.sent, p.ok, p.errors, p.not_sent), (p.due, p.due, 0, 0), "{p:?}");
+    let lat = p.latency.expect("latency measured");
+    assert_eq!(lat.count, p.ok);
+    assert!(lat.p50_ms > 0.0 && lat.p99_ms >= lat.p50_ms, "{lat:?}");
+    assert!(table.contains("password login (side load)") && table.contains("password logins (side load, 4 accounts of 4)"));
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["password_logins"]["ok"], p.ok);
+    assert_eq!(report.ranks.by_server_clock.lies, 0);
+}

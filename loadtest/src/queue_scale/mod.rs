@@ -26,6 +26,7 @@
 
 pub mod analysis;
 pub mod child;
+pub mod passwords;
 pub mod wire;
 
 use std::cell::{Cell, RefCell};
@@ -114,6 +115,8 @@ struct Run<'a> {
     memory: Vec<MemoryRow>,
     errors: BTreeMap<(Step, String), usize>,
     child_errors: BTreeMap<(String, String), usize>,
+    /// The password side load's accounts, prepared before the queue fills (issue 11).
+    pw_accounts: Vec<passwords::Account>,
     report: QueueReport,
 }
 
@@ -143,6 +146,7 @@ async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> 
         memory: Vec::new(),
         errors: BTreeMap::new(),
         child_errors: BTreeMap::new(),
+        pw_accounts: Vec::new(),
         report: QueueReport::new(cfg, base),
     };
     run.fresh().await?;
@@ -157,6 +161,7 @@ async fn scenario(cfg: &QueueConfig, base: &str, phase: Rc<RefCell<String>>) -> 
         run_tag: format!("{:x}", (wall_us() as u64) % (1 << 36)),
         recorder: Arc::new(Mutex::new(Recorder::default())),
     });
+    run.password_accounts(&setup.run_tag).await?;
     let holders = run.holders(&setup).await?;
     let seats = run.front(&setup).await?;
     run.rest(setup, seats.len()).await?;
@@ -198,6 +203,38 @@ impl Run<'_> {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Phase 0b (with the password side load): its accounts, each logged in with a code once
+    /// and given a password.
+    async fn password_accounts(&mut self, run_tag: &str) -> Result<(), String> {
+        let cfg = self.cfg;
+        let k = cfg.password_pool();
+        if k == 0 {
+            return Ok(());
+        }
+        self.set_phase(&format!("password accounts: {k} log in and set a password"));
+        let calls: Rc<RefCell<crate::logins::Calls>> = Rc::default();
+        let base = self.report.url.clone();
+        let (accounts, row) = passwords::prepare(cfg, &base, run_tag, &calls).await;
+        note(&format!(
+            "  password accounts: {} ready, {} failed in {:.1} s",
+            row.ok, row.failed, row.seconds
+        ));
+        self.report.setup.push(row);
+        for ((call, cause), n) in &calls.borrow().errors {
+            *self
+                .child_errors
+                .entry((format!("password setup: {call}"), cause.clone()))
+                .or_default() += n;
+        }
+        if accounts.is_empty() {
+            return Err(calls.borrow().with_errors(
+                "no password account could be prepared (the server must allow a second code within a minute: [sms] resend_secs = 0)".into(),
+            ));
+        }
+        self.pw_accounts = accounts;
         Ok(())
     }
 
@@ -382,6 +419,18 @@ impl Run<'_> {
                 }
             }));
         }
+        let pw_stop = Rc::new(Cell::new(false));
+        let pw = (cfg.password_logins_per_sec > 0.0).then(|| {
+            let accounts = std::mem::take(&mut self.pw_accounts);
+            let (base, stop) = (self.report.url.clone(), pw_stop.clone());
+            actix_rt::spawn(passwords::side_load(
+                base,
+                accounts,
+                cfg.password_logins_per_sec,
+                stop,
+                cfg.password_accounts,
+            ))
+        });
         let ended_by = tokio::select! {
             _ = tokio::time::sleep_until(t0 + cfg.window) => "time",
             g = kids.next_guard() => g?,
@@ -392,10 +441,14 @@ impl Run<'_> {
         let w1 = wall_us();
         let metrics1 = probe::scrape(&mut self.control).await.unwrap_or_default();
         stopped.set(true);
+        pw_stop.set(true);
         kids.broadcast(Command::Stop);
         kids.collect(|_, e| matches!(e, Event::Stopped)).await?;
         for o in overs {
             let _ = o.await;
+        }
+        if let Some(pw) = pw {
+            self.report.password_logins = pw.await.ok();
         }
         // Pushes for admissions just before the end are still on their way.
         tokio::time::sleep(Duration::from_secs(1)).await;

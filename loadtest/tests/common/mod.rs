@@ -48,6 +48,8 @@ workers = 1
 [sms]
 ip_per_hour = 1000000
 global_per_minute = 1000000
+# A second code to one phone within a minute: the password accounts' forgot-password code.
+resend_secs = 0
 [game]
 connect_countdown_secs = 60
 connect_delay_ms = 50
