@@ -1,8 +1,9 @@
 //! Password sign-in (core-platform.md §2.3, §2.5, §4.13, §5.2, §7.2, §8.1).
 //!
 //! - Hashes are argon2id (OWASP's parameters: 19 MiB, 2 passes, 1 lane) in PHC strings; hashing
-//!   and verifying run on the blocking pool behind a semaphore as wide as the machine's cores
-//!   ([`HashPool`]), so a burst of logins queues there and never holds an async worker.
+//!   and verifying run on threads of their own, as many as the machine's cores, each in its own
+//!   reused working memory ([`HashPool`]): a burst of logins queues there (up to
+//!   [`HASH_QUEUE_MAX`], beyond that refused as busy) and never holds an async worker.
 //! - Passwords travel base64-encoded (the spec's "transformed"): the server decodes, checks the
 //!   rules of §5.2 on a new one, and keeps only the hash.
 //! - A wrong password counts against the phone typed (known or not) and the client's address;
@@ -24,12 +25,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
+use argon2::{Algorithm, Argon2, Params, Version};
 use base64::Engine;
 use parking_lot::Mutex;
 use rand::Rng;
 use storage::{LoginSession, User};
-use tokio::sync::Semaphore;
 
 use super::{check_code, random_hex, secs_until, validate_code, validate_phone, Delivery, NewLogin, Passport, Verdict};
 use crate::ctx::blocking;
@@ -87,37 +87,130 @@ fn decode(sent: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-fn argon2() -> Argon2<'static> {
-    let params = Params::new(ARGON2_MEMORY_KIB, ARGON2_PASSES, ARGON2_LANES, None).expect("argon2 parameters");
+fn argon2_with(params: Params) -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
-/// The PHC string of a password (random 16-byte salt).
+/// The bytes of a hash's output.
+const HASH_LEN: usize = 32;
+
+thread_local! {
+    /// The argon2 working memory of this thread, kept between hashes: the pool's threads hash
+    /// in the same 19 MiB each time instead of allocating (and the allocator keeping) a new
+    /// block per hash on whatever thread runs it.
+    static BLOCKS: std::cell::RefCell<Vec<argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// argon2id of `password` and `salt` under `params` into `out`, in this thread's memory.
+fn hash_into(params: Params, password: &[u8], salt: &[u8], out: &mut [u8]) -> Result<(), String> {
+    let count = params.block_count();
+    BLOCKS.with(|b| {
+        let mut blocks = b.borrow_mut();
+        if blocks.len() < count {
+            blocks.resize(count, argon2::Block::default());
+        }
+        argon2_with(params)
+            .hash_password_into_with_memory(password, salt, out, &mut blocks[..count])
+            .map_err(|e| e.to_string())
+    })
+}
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD_NO_PAD.encode(bytes)
+}
+
+/// The PHC string of a password (random 16-byte salt): `$argon2id$v=19$m=…,t=…,p=…$salt$hash`.
 pub fn hash_password(password: &str) -> Result<String, String> {
     let salt: [u8; 16] = rand::rng().random();
-    argon2()
-        .hash_password_with_salt(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+    let params = Params::new(ARGON2_MEMORY_KIB, ARGON2_PASSES, ARGON2_LANES, Some(HASH_LEN)).map_err(|e| e.to_string())?;
+    let mut out = [0u8; HASH_LEN];
+    hash_into(params, password.as_bytes(), &salt, &mut out)?;
+    Ok(format!(
+        "$argon2id$v=19$m={ARGON2_MEMORY_KIB},t={ARGON2_PASSES},p={ARGON2_LANES}${}${}",
+        b64(&salt),
+        b64(&out)
+    ))
 }
 
-/// Whether `password` is the one of a PHC string (its own parameters are used).
+/// The parameters, salt and hash of an argon2id PHC string (v=19), if it is one.
+fn parse_phc(phc: &str) -> Option<(Params, Vec<u8>, Vec<u8>)> {
+    let mut parts = phc.split('$');
+    let (empty, alg, version, params, salt, hash) = (
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+    );
+    if !empty.is_empty() || alg != "argon2id" || version != "v=19" || parts.next().is_some() {
+        return None;
+    }
+    let (mut m, mut t, mut p) = (None, None, None);
+    for kv in params.split(',') {
+        let (k, v) = kv.split_once('=')?;
+        let v: u32 = v.parse().ok()?;
+        match k {
+            "m" => m = Some(v),
+            "t" => t = Some(v),
+            "p" => p = Some(v),
+            _ => return None,
+        }
+    }
+    let decode = |s: &str| base64::engine::general_purpose::STANDARD_NO_PAD.decode(s).ok();
+    let (salt, hash) = (decode(salt)?, decode(hash)?);
+    let params = Params::new(m?, t?, p?, Some(hash.len())).ok()?;
+    Some((params, salt, hash))
+}
+
+/// Whether `password` is the one of a PHC string (its own parameters are used); compared in
+/// constant time.
 pub fn verify_password(password: &str, phc: &str) -> bool {
-    PasswordVerifier::<str>::verify_password(&argon2(), password.as_bytes(), phc).is_ok()
+    let Some((params, salt, want)) = parse_phc(phc) else { return false };
+    let mut got = vec![0u8; want.len()];
+    if hash_into(params, password.as_bytes(), &salt, &mut got).is_err() {
+        return false;
+    }
+    got.iter().zip(&want).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-/// The blocking pool's share for password hashing: at most `width` at once, the rest wait
-/// their turn on the semaphore (an async wait), so the blocking pool is never flooded and no
-/// async worker is held.
+/// A job of the hash pool.
+type HashJob = Box<dyn FnOnce() + Send>;
+
+/// Password hashing's own threads: `width` of them, started once and kept, each hashing in its
+/// own reused working memory. A job waits its turn in the queue (an async wait for its answer:
+/// no async worker is held); beyond [`HASH_QUEUE_MAX`] waiting, a call is refused at once
+/// (50000, "busy") rather than held for seconds.
 pub struct HashPool {
-    permits: Semaphore,
+    jobs: std::sync::mpsc::SyncSender<HashJob>,
 }
+
+/// Hash jobs that may wait at most.
+pub const HASH_QUEUE_MAX: usize = 64;
 
 impl HashPool {
     pub fn new(width: usize) -> HashPool {
-        HashPool {
-            permits: Semaphore::new(width.max(1)),
+        let width = width.max(1);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<HashJob>(HASH_QUEUE_MAX);
+        let rx = Arc::new(std::sync::Mutex::new(rx));
+        for i in 0..width {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new().name(format!("yoo-hash-{i}")).spawn(move || loop {
+                let job = match rx.lock() {
+                    Ok(r) => r.recv(),
+                    Err(_) => return,
+                };
+                match job {
+                    Ok(job) => job(),
+                    // the pool was dropped
+                    Err(_) => return,
+                }
+            });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "password hashing thread not started");
+            }
         }
+        HashPool { jobs: tx }
     }
 
     /// As wide as the machine's cores.
@@ -126,14 +219,15 @@ impl HashPool {
     }
 
     pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> DomainResult<T> {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|e| DomainError::Internal(format!("hash pool: {e}")))?;
-        tokio::task::spawn_blocking(f)
-            .await
-            .map_err(|e| DomainError::Internal(format!("hash pool: {e}")))
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: HashJob = Box::new(move || {
+            let _ = tx.send(f());
+        });
+        self.jobs.try_send(job).map_err(|e| match e {
+            std::sync::mpsc::TrySendError::Full(_) => DomainError::Internal("password hashing busy".into()),
+            std::sync::mpsc::TrySendError::Disconnected(_) => DomainError::Internal("password hashing stopped".into()),
+        })?;
+        rx.await.map_err(|e| DomainError::Internal(format!("hash pool: {e}")))
     }
 }
 
@@ -620,5 +714,67 @@ mod tests {
         assert_eq!(peak.load(Ordering::SeqCst), 2, "never wider than the pool");
         assert!(started.elapsed() >= Duration::from_millis(4 * 30), "four rounds of two");
         assert!(ticks >= 10, "the one async worker kept running timers: {ticks}");
+    }
+
+    // Hashes made here verify with the argon2 crate's own verifier and the crate's verify
+    // here: the same PHC strings (the stored hashes of earlier builds keep working).
+    #[test]
+    fn phc_strings_match_the_argon2_crate() {
+        use argon2::{PasswordHasher, PasswordVerifier};
+        let ours = hash_password("abc123!@").unwrap();
+        let crate_argon = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(ARGON2_MEMORY_KIB, ARGON2_PASSES, ARGON2_LANES, None).unwrap(),
+        );
+        assert!(
+            PasswordVerifier::<str>::verify_password(&crate_argon, b"abc123!@", &ours).is_ok(),
+            "{ours}"
+        );
+        let theirs = crate_argon
+            .hash_password_with_salt(b"xyz789#$", b"0123456789abcdef")
+            .unwrap()
+            .to_string();
+        assert!(verify_password("xyz789#$", &theirs), "{theirs}");
+        assert!(!verify_password("xyz789#%", &theirs));
+        for bad in [
+            "",
+            "$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA",
+            "$argon2id$v=19$m=x,t=2,p=1$c2FsdA$aGFzaA",
+            &format!("{theirs}$x"),
+        ] {
+            assert!(!verify_password("xyz789#$", bad), "{bad}");
+        }
+    }
+
+    // Beyond the queue's room a call is refused at once (busy), not held.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_full_queue_refuses_at_once() {
+        let pool = Arc::new(HashPool::new(1));
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = Arc::new(std::sync::Mutex::new(gate));
+        // one job holds the thread, HASH_QUEUE_MAX wait behind it
+        let mut waiting = vec![];
+        for _ in 0..=HASH_QUEUE_MAX {
+            let (pool, gate) = (pool.clone(), gate.clone());
+            waiting.push(tokio::spawn(async move {
+                pool.run(move || {
+                    let _ = gate.lock().unwrap().recv();
+                })
+                .await
+            }));
+            tokio::task::yield_now().await;
+        }
+        // the first job is taken off the queue by the thread; let the queue fill
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let refused = pool.run(|| ()).await;
+        assert_eq!(refused, Err(DomainError::Internal("password hashing busy".into())));
+        for _ in 0..=HASH_QUEUE_MAX {
+            release.send(()).unwrap();
+        }
+        for w in waiting {
+            w.await.unwrap().unwrap();
+        }
+        assert_eq!(pool.run(|| 7).await, Ok(7), "room again once drained");
     }
 }
