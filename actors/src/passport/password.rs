@@ -201,7 +201,10 @@ impl HashPool {
                     Err(_) => return,
                 };
                 match job {
-                    Ok(job) => job(),
+                    // a job that panics loses its answer (its caller hears an error), not the thread
+                    Ok(job) => {
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                    }
                     // the pool was dropped
                     Err(_) => return,
                 }
@@ -747,34 +750,65 @@ mod tests {
         }
     }
 
-    // Beyond the queue's room a call is refused at once (busy), not held.
+    // Beyond the queue's room a call is refused at once (busy), not held; a job that panics
+    // does not take its thread with it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
     async fn a_full_queue_refuses_at_once() {
         let pool = Arc::new(HashPool::new(1));
         let (release, gate) = std::sync::mpsc::channel::<()>();
         let gate = Arc::new(std::sync::Mutex::new(gate));
-        // one job holds the thread, HASH_QUEUE_MAX wait behind it
-        let mut waiting = vec![];
-        for _ in 0..=HASH_QUEUE_MAX {
+        // one job holds the thread (it says so once running) ...
+        let (started_tx, started) = tokio::sync::oneshot::channel::<()>();
+        let holder = {
             let (pool, gate) = (pool.clone(), gate.clone());
-            waiting.push(tokio::spawn(async move {
+            tokio::spawn(async move {
                 pool.run(move || {
+                    let _ = started_tx.send(());
                     let _ = gate.lock().unwrap().recv();
                 })
                 .await
-            }));
+            })
+        };
+        tokio::time::timeout(Duration::from_secs(10), started)
+            .await
+            .expect("the first job did not finish")
+            .unwrap();
+        // ... and HASH_QUEUE_MAX wait behind it: the queue is full (a task counts itself in the
+        // same poll that queues its job)
+        let queued = Arc::new(AtomicUsize::new(0));
+        let mut waiting: Vec<_> = (0..HASH_QUEUE_MAX)
+            .map(|_| {
+                let (pool, gate, queued) = (pool.clone(), gate.clone(), queued.clone());
+                tokio::spawn(async move {
+                    queued.fetch_add(1, Ordering::SeqCst);
+                    pool.run(move || {
+                        let _ = gate.lock().unwrap().recv();
+                    })
+                    .await
+                })
+            })
+            .collect();
+        while queued.load(Ordering::SeqCst) < HASH_QUEUE_MAX {
             tokio::task::yield_now().await;
         }
-        // the first job is taken off the queue by the thread; let the queue fill
-        tokio::time::sleep(Duration::from_millis(50)).await;
         let refused = pool.run(|| ()).await;
         assert_eq!(refused, Err(DomainError::Internal("password hashing busy".into())));
         for _ in 0..=HASH_QUEUE_MAX {
             release.send(()).unwrap();
         }
+        waiting.push(holder);
         for w in waiting {
-            w.await.unwrap().unwrap();
+            tokio::time::timeout(Duration::from_secs(10), w)
+                .await
+                .expect("a queued job did not finish")
+                .unwrap()
+                .unwrap();
         }
-        assert_eq!(pool.run(|| 7).await, Ok(7), "room again once drained");
+        let panicked = pool.run(|| panic!("a job that panics")).await;
+        assert!(panicked.is_err());
+        let after = tokio::time::timeout(Duration::from_secs(10), pool.run(|| 7))
+            .await
+            .expect("the next job did not finish");
+        assert_eq!(after, Ok(7), "the thread lives on, and there is room again");
     }
 }
