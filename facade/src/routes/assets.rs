@@ -234,10 +234,16 @@ pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Que
     near.sort_by_key(|(_, i)| (i.expires_at, i.id));
     let mut newest: Vec<_> = unused.into_iter().filter(|(at, _)| *at >= recent).collect();
     newest.sort_by_key(|(at, i)| (std::cmp::Reverse(*at), std::cmp::Reverse(i.id)));
-    if let Some((latest, _)) = newest.first() {
+    // a new user's welcome coupons count as told (the registration gift showed them)
+    let welcomed = coupons
+        .iter()
+        .filter(|c| new_user && c.source == actors::commerce::coupon::WELCOME_SOURCE)
+        .map(|c| c.created_at)
+        .max();
+    if let Some(latest) = newest.first().map(|(at, _)| *at).max(welcomed) {
         // told up to the newest told, not up to now: a holding received as this was read is
         // told next time
-        state.platform.mark_card_notice(uid, *latest).await?;
+        state.platform.mark_card_notice(uid, latest).await?;
     }
     Ok(ok(CardNotice {
         newest_list: newest.into_iter().map(|(_, i)| i).collect(),

@@ -399,6 +399,15 @@ async fn card_notice_lists_new_and_near_expiry_cards_and_coupons() {
     let (_, guest) = Client::new(srv.addr, "guest").get("/api/v3/user/card/notice").await;
     assert_eq!(code(&guest), 20119);
 
+    // A new user whose first notice (type=1) had nothing to tell: the welcome coupons count as
+    // told, so a later notice (another browser, the next day) does not show them either.
+    let mut c = Client::new(srv.addr, "dev-c");
+    c.login("15600000013").await;
+    let (_, first) = c.get("/api/v3/user/card/notice?type=1").await;
+    assert_eq!(first["data"]["newest_list"], json!([]), "{first}");
+    let (_, later) = c.get("/api/v3/user/card/notice").await;
+    assert_eq!(later["data"]["newest_list"], json!([]), "the welcome coupons were told: {later}");
+
     let (_, config) = a
         .post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"}))
         .await;
