@@ -50,22 +50,7 @@ const CertificationBody = observer(function CertificationBody() {
           void form.submit().then((ok) => ok && ask.resolve(true));
         }}
       >
-        <div className="field">
-          <input className="input" data-testid="cert-name" placeholder="请输入真实姓名" value={form.realName} onChange={(e) => form.setRealName(e.target.value)} />
-        </div>
-        <div className="field">
-          <input
-            className="input"
-            data-testid="cert-id"
-            placeholder="请输入身份证号"
-            maxLength={ID_NO_MAX_LENGTH}
-            value={form.idNo}
-            onChange={(e) => form.setIdNo(e.target.value)}
-          />
-        </div>
-        <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="cert-submit" disabled={form.submitting}>
-          提交认证
-        </button>
+        <CertificationFields form={form} />
         {ask.skippable && (
           <button type="button" className="btn btn--ghost btn--block" data-testid="cert-skip" onClick={() => ask.resolve(false)}>
             下次再说
@@ -104,5 +89,29 @@ const QrCertificationPanel = observer(function QrCertificationPanel({ onCertifie
       </div>
       <p className="qr-login__hint">请使用手机扫码完成实名认证</p>
     </div>
+  );
+});
+
+/** The certification form's fields and '提交认证' (§2.15, §5.3): the dialog's and the phone page's. */
+export const CertificationFields = observer(function CertificationFields({ form }: { form: CertificationForm }) {
+  return (
+    <>
+      <div className="field">
+        <input className="input" data-testid="cert-name" placeholder="请输入真实姓名" value={form.realName} onChange={(e) => form.setRealName(e.target.value)} />
+      </div>
+      <div className="field">
+        <input
+          className="input"
+          data-testid="cert-id"
+          placeholder="请输入身份证号"
+          maxLength={ID_NO_MAX_LENGTH}
+          value={form.idNo}
+          onChange={(e) => form.setIdNo(e.target.value)}
+        />
+      </div>
+      <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="cert-submit" disabled={form.submitting}>
+        提交认证
+      </button>
+    </>
   );
 });

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useStores } from '../../../stores/context';
 import { errorMessage } from '../../../transport/apiError';
-import { CertificationForm, ID_NO_MAX_LENGTH } from '../stores/certification';
+import { CertificationForm } from '../stores/certification';
+import { CertificationFields } from './CertificationDialog';
 
 type Step = 'scanning' | 'form' | 'done' | 'cancelled' | 'refused';
 
@@ -70,22 +71,7 @@ export const IdauthPage = observer(function IdauthPage() {
           }}
         >
           <p className="certification__notice">根据国家相关法律法规要求，网络游戏用户需进行实名认证。</p>
-          <div className="field">
-            <input className="input" data-testid="cert-name" placeholder="请输入真实姓名" value={form.realName} onChange={(e) => form.setRealName(e.target.value)} />
-          </div>
-          <div className="field">
-            <input
-              className="input"
-              data-testid="cert-id"
-              placeholder="请输入身份证号"
-              maxLength={ID_NO_MAX_LENGTH}
-              value={form.idNo}
-              onChange={(e) => form.setIdNo(e.target.value)}
-            />
-          </div>
-          <button type="submit" className="btn btn--primary btn--block btn--lg" data-testid="cert-submit" disabled={form.submitting}>
-            提交认证
-          </button>
+          <CertificationFields form={form} />
           <button type="button" className="btn btn--ghost btn--block" data-testid="idauth-cancel" onClick={() => void cancel()}>
             取消
           </button>
