@@ -46,6 +46,8 @@ export function installFrameProbe() {
     times: [],
     /** capture-to-decoded latency (ms) of each picture whose time code was read */
     latencies: [],
+    /** performance.now() of each of `latencies` */
+    latencyTimes: [],
     unreadable: 0,
     /** { x, y, since, seenAt } : look for the pointer marker at a picture point */
     watch: null,
@@ -93,8 +95,10 @@ export function installFrameProbe() {
           probe.times.push(performance.now());
           try {
             const ms = readTime(frame);
-            if (ms !== null && Math.abs(now - ms) < 10_000) probe.latencies.push(now - ms);
-            else probe.unreadable++;
+            if (ms !== null && Math.abs(now - ms) < 10_000) {
+              probe.latencies.push(now - ms);
+              probe.latencyTimes.push(performance.now());
+            } else probe.unreadable++;
             const w = probe.watch;
             if (w && w.seenAt === null && w.since !== null && isMarker(frame, w.x, w.y)) {
               w.seenAt = now;

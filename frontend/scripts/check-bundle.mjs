@@ -6,7 +6,10 @@
 //
 //   node scripts/check-bundle.mjs            check; exit 1 when over budget
 //   node scripts/check-bundle.mjs --report   also print every chunk (for BENCHMARKS.md)
-import { readFileSync } from 'node:fs';
+//
+// With $LOADTEST_FIGURES set (the load-test harness's `command` workload, scenario
+// loadtest/scenarios/first-load.toml), the sizes are also written there as the harness's figures.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -41,6 +44,25 @@ export function homeChunks(manifest) {
   return [...seen];
 }
 
+/** The harness's figures (loadtest/src/command.rs, FiguresFile): sizes in kB, as the table. */
+export function figures(home, rows, css, total) {
+  const k = (n) => Math.round(n / 100) / 10;
+  const lazy = rows.filter((r) => !r.home);
+  const sum = (list, key) => list.reduce((t, r) => t + r[key], 0);
+  return {
+    figures: [
+      { name: 'home route scripts gzip kB', value: k(total.gzip) },
+      { name: 'home route scripts brotli kB', value: k(total.brotli) },
+      { name: 'home route scripts raw kB', value: k(total.raw) },
+      { name: 'home route chunks', value: home.length },
+      { name: 'home route stylesheet gzip kB', value: k(sum(css, 'gzip')) },
+      { name: 'lazy chunks', value: lazy.length },
+      { name: 'largest lazy chunk gzip kB', value: k(Math.max(0, ...lazy.map((r) => r.gzip))) },
+      { name: 'gzip budget kB', value: HOME_GZIP_BUDGET_KB },
+    ],
+  };
+}
+
 function main() {
   const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
   const home = homeChunks(manifest);
@@ -59,6 +81,7 @@ function main() {
   console.log(
     `home route scripts: ${home.length} chunk(s), ${kb(total.raw)} kB raw, ${kb(total.gzip)} kB gzip, ${kb(total.brotli)} kB brotli (budget ${HOME_GZIP_BUDGET_KB} kB gzip)`,
   );
+  if (process.env.LOADTEST_FIGURES) writeFileSync(process.env.LOADTEST_FIGURES, JSON.stringify(figures(home, rows, css, total)));
   if (total.gzip > HOME_GZIP_BUDGET_KB * 1000) {
     console.error(`the home route's scripts are ${kb(total.gzip)} kB gzipped, over the ${HOME_GZIP_BUDGET_KB} kB budget`);
     process.exit(1);

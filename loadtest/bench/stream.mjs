@@ -19,7 +19,7 @@
 //
 // Bounded: every wait has a deadline; the script exits by itself. Loopback only.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -109,11 +109,25 @@ async function exitPlayer(p) {
 
 /** Decoded fps and latencies of a page between now and `seconds` later. */
 async function measure(play, seconds) {
-  const before = await play.evaluate(() => ({ frames: window.__yooFrameProbe.frames, lat: window.__yooFrameProbe.latencies.length, t: performance.now() }));
+  const before = await play.evaluate(() => ({
+    frames: window.__yooFrameProbe.frames,
+    pictures: window.__yooFrameProbe.times.length,
+    lat: window.__yooFrameProbe.latencies.length,
+    t: performance.now(),
+  }));
   await play.waitForTimeout(seconds * 1000);
   return play.evaluate((b) => {
     const p = window.__yooFrameProbe;
-    return { fps: ((p.frames - b.frames) * 1000) / (performance.now() - b.t), latencies: p.latencies.slice(b.lat), unreadable: p.unreadable };
+    const since = (t) => (t - b.t) / 1000;
+    return {
+      fps: ((p.frames - b.frames) * 1000) / (performance.now() - b.t),
+      latencies: p.latencies.slice(b.lat),
+      unreadable: p.unreadable,
+      // for the harness's plots: (s since the window's start, ms) and each picture's time
+      timed: p.latencyTimes.slice(b.lat).map((t, i) => [since(t), p.latencies[b.lat + i]]),
+      pictures: p.times.slice(b.pictures).map(since),
+      span: since(performance.now()),
+    };
   }, before);
 }
 
@@ -194,6 +208,7 @@ try {
     slotProcesses: kids1.map((k) => k.comm).join(','),
   };
   console.log(JSON.stringify({ oneStream: report.one }));
+  report.oneDetail = { latencies: m.latencies, roundTrips: rt.results, timed: m.timed, pictures: m.pictures, span: m.span };
   await exitPlayer(one);
 
   // ---- 2. simultaneous streams
@@ -228,4 +243,37 @@ try {
 } finally {
   await browser.close();
 }
-console.log(JSON.stringify({ report }));
+const { oneDetail, ...shown } = report;
+console.log(JSON.stringify({ report: shown }));
+
+// The load-test harness's `command` workload (loadtest/scenarios/stream.toml) reads its figures
+// from $LOADTEST_FIGURES (loadtest/src/command.rs, FiguresFile).
+if (process.env.LOADTEST_FIGURES) {
+  const one = report.one;
+  const figure = (name, value, unit) => (unit ? { name, value, unit } : { name, value });
+  const minFps = (n) => report.simultaneous.find((r) => r.streams === n)?.minFps ?? 0;
+  writeFileSync(
+    process.env.LOADTEST_FIGURES,
+    JSON.stringify({
+      figures: [
+        figure('decoded fps', one.decodedFps),
+        figure('unreadable pictures', one.unreadable),
+        figure('input misses', one.inputMisses),
+        figure('game host cpu', one.hostProcessCpuPct, '%'),
+        figure('display and pattern cpu', one.slotProcessesCpuPct, '%'),
+        figure('browser cpu', one.browserCpuPct, '%'),
+        figure('2 streams: lowest fps', minFps(2)),
+        figure('3 streams: lowest fps', minFps(3)),
+        figure('streams held at 25 fps', report.holdsAt25Fps),
+      ],
+      samples: { 'capture → decoded': oneDetail.latencies, 'input round trip': oneDetail.roundTrips },
+      timeline: {
+        unit: 'pictures',
+        span_s: oneDetail.span,
+        latencies: oneDetail.timed,
+        done: oneDetail.pictures,
+        errors_untimed: 'the one-stream window of the page: a failure stops the benchmark instead',
+      },
+    }),
+  );
+}

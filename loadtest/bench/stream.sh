@@ -77,6 +77,7 @@ nice = 5
 TOML
 RUST_LOG=warn target/release/yoo-gamehost --config "$OUT/host.toml" > "$OUT/host.out" 2> "$OUT/host.err" &
 HOST=$!
+echo "$HOST" > "$OUT/host.pid"   # the process the harness's stream scenario samples
 for _ in $(seq 150); do
   grep -q "listening on" "$OUT/host.out" 2>/dev/null && break
   sleep 0.2

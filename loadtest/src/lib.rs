@@ -35,6 +35,7 @@
 pub mod children;
 pub mod cli;
 pub mod client;
+pub mod command;
 pub mod config;
 pub mod html;
 pub mod logins;

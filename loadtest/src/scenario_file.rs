@@ -3,8 +3,8 @@
 //!
 //! ```toml
 //! description = "1,000 players through the whole journey, 500 at a time"
-//! workload = "journey"                  # journey | queue-scale | purchases | room-scale
-//! url = "http://127.0.0.1:8080"         # this machine only; `--url` overrides it
+//! workload = "journey"                  # journey | queue-scale | purchases | room-scale | command
+//! url = "http://127.0.0.1:8080"         # this machine only; `--url` overrides it (not for command)
 //! # server_pid = 1234                   # its CPU and memory are plotted; `--server-pid` overrides
 //! thresholds = ["start p99 < 50ms", "errors < 0.1%"]
 //! html = "report.html"                  # optional, as `--html`; `json` likewise
@@ -16,13 +16,15 @@
 //!
 //! The parameter tables are the subcommands' own argument structs (`cli`), so a file says
 //! exactly what a command line can, under the same names (`--window-secs` is `window_secs`),
-//! with the same defaults and checks.
+//! with the same defaults and checks. A `command` scenario's table is `[command]` (see
+//! [`crate::command`]): a benchmark run as a program that writes its figures.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::cli::{JourneyArgs, PurchaseArgs, QueueArgs, RoomArgs};
+use crate::command::CommandArgs;
 use crate::thresholds::Threshold;
 use crate::workload::Workload;
 
@@ -45,6 +47,7 @@ pub struct ScenarioFile {
     pub purchases: Option<PurchaseArgs>,
     #[serde(rename = "room-scale")]
     pub room_scale: Option<RoomArgs>,
+    pub command: Option<CommandArgs>,
 }
 
 /// What the command line sets over a file.
@@ -67,7 +70,7 @@ pub struct Scenario {
 }
 
 /// The workloads a file may name.
-pub const WORKLOADS: [&str; 4] = ["journey", "queue-scale", "purchases", "room-scale"];
+pub const WORKLOADS: [&str; 5] = ["journey", "queue-scale", "purchases", "room-scale", "command"];
 
 impl ScenarioFile {
     pub fn parse(text: &str) -> Result<ScenarioFile, String> {
@@ -84,12 +87,27 @@ impl ScenarioFile {
             ("queue-scale", self.queue_scale.is_some()),
             ("purchases", self.purchases.is_some()),
             ("room-scale", self.room_scale.is_some()),
+            ("command", self.command.is_some()),
         ];
         if let Some((other, _)) = tables.iter().find(|(name, present)| *present && *name != self.workload) {
             return Err(format!("a [{other}] table in a {} scenario", self.workload));
         }
         let url = over.url.or(self.url);
         let pid = over.server_pid.or(self.server_pid);
+        let thresholds = crate::thresholds::parse_all(&self.thresholds)?;
+        if self.workload == "command" {
+            if url.is_some() {
+                return Err("a command scenario has no url: its program starts what it measures".into());
+            }
+            let workload = Workload::Command(self.command.unwrap_or_default().into_config(pid)?);
+            return Ok(Scenario {
+                description: self.description,
+                workload,
+                thresholds,
+                json: over.json.or(self.json),
+                html: over.html.or(self.html),
+            });
+        }
         // The table's own url and pid stand unless the command line gives them.
         let pick = |table: Option<String>| if url.is_some() { url.clone() } else { table };
         let pick_pid = |table: Option<u32>| if pid.is_some() { pid } else { table };
@@ -127,7 +145,7 @@ impl ScenarioFile {
         Ok(Scenario {
             description: self.description,
             workload,
-            thresholds: crate::thresholds::parse_all(&self.thresholds)?,
+            thresholds,
             json: over.json.or(self.json),
             html: over.html.or(self.html),
         })
@@ -244,7 +262,8 @@ mod tests {
             assert!(s.description.is_some(), "{}: a description", path.display());
             assert!(!s.thresholds.is_empty(), "{}: thresholds", path.display());
             let known = crate::workload::known_metrics(s.workload.name());
-            for t in &s.thresholds {
+            // a command's figures are its program's: named by the program, not known here
+            for t in s.thresholds.iter().filter(|_| s.workload.name() != "command") {
                 assert!(
                     known.contains(&t.metric),
                     "{}: no metric {:?} in {known:?}",

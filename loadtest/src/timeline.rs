@@ -74,7 +74,9 @@ impl ServerSampler {
             let read = || {
                 let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
                 let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
-                Some((Instant::now(), stat_ticks(&stat)?, statm_resident_pages(&statm)?))
+                // no resident page: a process that has exited and not yet been reaped
+                let pages = statm_resident_pages(&statm).filter(|&p| p > 0)?;
+                Some((Instant::now(), stat_ticks(&stat)?, pages))
             };
             let mut out = Vec::new();
             let Some(mut last) = read() else { return out };

@@ -1,9 +1,10 @@
-//! The four workloads behind one face: run one (sampling the server's CPU and memory when its
+//! The workloads behind one face: run one (sampling the server's CPU and memory when its
 //! pid is known), and get back what every front end needs: the table, the JSON report, the exit
 //! status, the named metrics that thresholds read, and the timeline the HTML report plots.
 
 use std::time::{Duration, Instant};
 
+use crate::command::{CommandConfig, CommandRun};
 use crate::config::{Config, PurchaseConfig, QueueConfig, RoomConfig};
 use crate::purchases::PurchaseReport;
 use crate::report::{QueueReport, Report, TargetRow};
@@ -20,6 +21,8 @@ pub enum Workload {
     QueueScale(QueueConfig),
     Purchases(PurchaseConfig),
     RoomScale(RoomConfig),
+    /// A benchmark run as a program that writes its figures (`command`).
+    Command(CommandConfig),
 }
 
 /// A finished run.
@@ -50,6 +53,7 @@ impl Workload {
             Workload::QueueScale(_) => "queue-scale",
             Workload::Purchases(_) => "purchases",
             Workload::RoomScale(_) => "room-scale",
+            Workload::Command(_) => "command",
         }
     }
 
@@ -59,12 +63,26 @@ impl Workload {
             Workload::QueueScale(c) => c.server_pid,
             Workload::Purchases(c) => c.server_pid,
             Workload::RoomScale(c) => c.server_pid,
+            Workload::Command(c) => c.server_pid,
         }
     }
 
     /// Runs it on this thread (each workload makes its own actix-rt `System`).
     pub fn run_blocking(&self) -> Result<Finished, String> {
         let began = Instant::now();
+        if let Workload::Command(c) = self {
+            // it samples its process itself: the pid may come from a file the program writes
+            let run = crate::command::run_blocking(c, began)?;
+            let why = "the process's CPU and memory are plotted when its pid is known (pid_file or server_pid in the scenario file)";
+            let server = match run.samples.clone() {
+                Some(s) if s.is_empty() => Err("no reading of the process: it was gone or the run too short".into()),
+                Some(s) => Ok(s),
+                None => Err(why.into()),
+            };
+            let mut f = command(run)?;
+            f.server = server;
+            return Ok(f);
+        }
         let sampler = self.server_pid().map(|pid| ServerSampler::start(pid, began, SAMPLE_EVERY));
         let finished = self.run_inner();
         let samples = sampler.map(ServerSampler::finish);
@@ -88,6 +106,7 @@ impl Workload {
             Workload::QueueScale(c) => Ok(queue(&crate::queue_scale::run_blocking(c)?)),
             Workload::Purchases(c) => Ok(purchases(&crate::purchases::run_blocking(c)?)),
             Workload::RoomScale(c) => Ok(room(&crate::room_scale::run_blocking(c)?)),
+            Workload::Command(_) => Err("a command is run by run_blocking".into()),
         }
     }
 }
@@ -257,6 +276,19 @@ fn room(r: &RoomReport) -> Finished {
     }
     f.timeline = r.timeline.clone();
     f
+}
+
+fn command(run: CommandRun) -> Result<Finished, String> {
+    let r = &run.report;
+    let mut f = finished("command", r.table(), r, r.exit_code());
+    f.metrics = r.figures.metrics()?;
+    f.metrics.insert(
+        "exit status".into(),
+        Metric::Figure(r.exit_status.map_or(-1.0, f64::from), Unit::Plain),
+    );
+    f.latencies = r.figures.summaries();
+    f.timeline = r.figures.timeline();
+    Ok(f)
 }
 
 /// The metric names a workload always or usually has (its latencies besides), for checking a

@@ -99,3 +99,74 @@ fn a_bad_scenario_file_is_bad_usage() {
     assert_eq!(out.status.code(), Some(2), "--url is required");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// A `command` scenario: the program's figures, samples and timeline judged and plotted, the
+// process of its pid file sampled (here the program itself), a broken threshold: status 4.
+#[test]
+fn a_command_scenario_runs_its_program_and_judges_its_figures() {
+    let dir = std::env::temp_dir().join(format!("yoo-loadtest-command-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("bench.sh");
+    std::fs::write(
+        &script,
+        r#"echo $$ > "$1/bench.pid"
+echo "measuring $LEVEL"
+sleep 1.5
+cat > "$LOADTEST_FIGURES" <<JSON
+{"figures": [{"name": "pictures per second", "value": 29.8}, {"name": "home route gzip", "value": $LEVEL}],
+ "samples": {"capture → decoded": [11, 12, 13, 40]},
+ "timeline": {"unit": "pictures", "span_s": 1.5, "latencies": [[0.2, 11], [0.7, 12], [1.2, 40]], "done": [0.2, 0.7, 1.2], "errors": [1.3]}}
+JSON
+"#,
+    )
+    .unwrap();
+    let file = dir.join("bench.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+description = "a benchmark of its own"
+workload = "command"
+thresholds = ["pictures per second >= 29", "capture → decoded p50 <= 20ms", "home route gzip <= 100"]
+json = "{json}"
+html = "{html}"
+
+[command]
+run = ["sh", "{script}", "{dir}"]
+env = {{ LEVEL = "120" }}
+pid_file = "{dir}/bench.pid"
+timeout_secs = 60
+"#,
+            json = dir.join("report.json").display(),
+            html = dir.join("report.html").display(),
+            script = script.display(),
+            dir = dir.display(),
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loadtest")).arg("run").arg(&file).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(4), "{stdout}\n{stderr}");
+    assert!(stdout.contains("measuring 120"), "the program's own output goes through: {stdout}");
+    assert!(stdout.contains("pass  pictures per second >= 29"), "{stdout}");
+    assert!(stdout.contains("pass  capture → decoded p50 <= 20ms"), "{stdout}");
+    assert!(stdout.contains("FAIL  home route gzip <= 100"), "{stdout}");
+    assert!(
+        stderr.contains("threshold broken: home route gzip <= 100 (measured 120)"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(json["exit_status"], 0);
+    assert_eq!(json["figures"]["samples"]["capture → decoded"][3], 40.0);
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        page.contains("a benchmark of its own") && page.contains("FAILED: 1 threshold(s) broken"),
+        "{page}"
+    );
+    assert_eq!(
+        page.matches("<svg").count(),
+        6,
+        "latency, percentiles, throughput, errors, CPU, memory"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

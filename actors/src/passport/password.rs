@@ -174,6 +174,33 @@ pub fn verify_password(password: &str, phc: &str) -> bool {
     got.iter().zip(&want).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
+/// How much lower than the server's other threads the hashing threads run (nice steps): a
+/// burst of password logins takes what the cores have left after the queue's pushes and
+/// hand-offs (CFS gives a thread 10 steps nicer about a tenth of the other's share when they
+/// contend), instead of half a 2-core machine from them.
+pub const HASH_THREAD_NICER_BY: i32 = 10;
+
+/// This thread's nice value (Linux: a thread's nice value is its own).
+#[cfg(target_os = "linux")]
+pub fn this_threads_nice() -> i32 {
+    // SAFETY: gettid and getpriority take no pointers; `who` is this thread's own id.
+    unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+}
+
+/// Lowers the calling thread's scheduling priority by [`HASH_THREAD_NICER_BY`] (at most to 19;
+/// elsewhere than Linux nothing).
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        let nice = (this_threads_nice() + HASH_THREAD_NICER_BY).min(19);
+        // SAFETY: gettid and setpriority take no pointers; `who` is this thread's own id.
+        let rc = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, nice) };
+        if rc != 0 {
+            tracing::warn!(error = %std::io::Error::last_os_error(), "password hashing threads keep the default priority");
+        }
+    }
+}
+
 /// A job of the hash pool.
 type HashJob = Box<dyn FnOnce() + Send>;
 
@@ -195,18 +222,21 @@ impl HashPool {
         let rx = Arc::new(std::sync::Mutex::new(rx));
         for i in 0..width {
             let rx = rx.clone();
-            let spawned = std::thread::Builder::new().name(format!("yoo-hash-{i}")).spawn(move || loop {
-                let job = match rx.lock() {
-                    Ok(r) => r.recv(),
-                    Err(_) => return,
-                };
-                match job {
-                    // a job that panics loses its answer (its caller hears an error), not the thread
-                    Ok(job) => {
-                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            let spawned = std::thread::Builder::new().name(format!("yoo-hash-{i}")).spawn(move || {
+                lower_this_threads_priority();
+                loop {
+                    let job = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => return,
+                    };
+                    match job {
+                        // a job that panics loses its answer (its caller hears an error), not the thread
+                        Ok(job) => {
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                        }
+                        // the pool was dropped
+                        Err(_) => return,
                     }
-                    // the pool was dropped
-                    Err(_) => return,
                 }
             });
             if let Err(e) = spawned {
@@ -748,6 +778,17 @@ mod tests {
         ] {
             assert!(!verify_password("xyz789#$", bad), "{bad}");
         }
+    }
+
+    // The hashing threads run nicer than the thread that started the pool (which keeps its own).
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn hashing_threads_run_at_a_lower_priority() {
+        let ours = this_threads_nice();
+        let pool = HashPool::new(2);
+        let theirs = pool.run(this_threads_nice).await.unwrap();
+        assert_eq!(theirs, (ours + HASH_THREAD_NICER_BY).min(19));
+        assert_eq!(this_threads_nice(), ours);
     }
 
     // Beyond the queue's room a call is refused at once (busy), not held; a job that panics
