@@ -4,6 +4,7 @@
 # Fails on any 5xx, any status code the document does not list for the path, any response
 # whose body or content type contradicts the document, or fewer than FUZZ_MIN_CASES cases.
 # Installs schemathesis into target/fuzz-venv when missing. Needs target/debug/yoo-server.
+# With $LOADTEST_FIGURES set (loadtest/scenarios/fuzz.toml), writes its figures there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,6 +80,14 @@ set -e
 took=$(( $(date +%s) - started ))
 cases=$(sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' "$work/run.txt" | tail -1)
 echo "fuzz: $cases cases in $took s (schemathesis exit $status)"
+failures=$(sed -n 's/.* \([0-9][0-9]*\) unique failures*.*/\1/p' "$work/run.txt" | tail -1)
+tested=$(sed -n 's/^ *Tested: *\([0-9][0-9]*\).*/\1/p' "$work/run.txt" | tail -1)
+panics=$(grep -c "panicked" "$work/server.err" || true)
+# The load-test harness's `command` workload (loadtest/scenarios/fuzz.toml) reads these figures.
+if [ -n "${LOADTEST_FIGURES:-}" ]; then
+  printf '{"figures": [{"name": "cases", "value": %d}, {"name": "operations tested", "value": %d}, {"name": "unique failures", "value": %d}, {"name": "server panics", "value": %d}, {"name": "schemathesis exit status", "value": %d}, {"name": "wall time", "value": %d, "unit": "s"}]}\n' \
+    "${cases:-0}" "${tested:-0}" "${failures:-0}" "${panics:-0}" "$status" "$took" > "$LOADTEST_FIGURES"
+fi
 if grep -q "panicked" "$work/server.err"; then echo "the server panicked:"; grep -A3 panicked "$work/server.err"; exit 1; fi
 [ "$status" -eq 0 ] || exit "$status"
 [ "${cases:-0}" -ge "$MIN_CASES" ] || { echo "fuzz: only ${cases:-0} cases, fewer than $MIN_CASES"; exit 1; }
