@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
+import { InputField } from '../../../components/InputField';
 import { Modal } from '../../../components/Modal';
 import { PASSWORD_MAX_LENGTH, PasswordMessages } from '../../../lib/password';
 import { useStores } from '../../../stores/context';
@@ -57,40 +58,26 @@ export const ForgotPasswordDialog = observer(function ForgotPasswordDialog({ mod
             void store.finish();
           }}
         >
-          <div className="field">
-            <input
-              className={`input${store.passwordError ? ' has-error' : ''}`}
-              data-testid="forget-password"
-              type="password"
-              autoComplete="new-password"
-              placeholder={PasswordMessages.PLACEHOLDER}
-              maxLength={PASSWORD_MAX_LENGTH}
-              value={store.password}
-              onChange={(e) => store.setPassword(e.target.value)}
-            />
-            {store.passwordError && (
-              <div className="field__error" data-testid="forget-password-error">
-                {store.passwordError}
-              </div>
-            )}
-          </div>
-          <div className="field">
-            <input
-              className={`input${store.confirmError ? ' has-error' : ''}`}
-              data-testid="forget-confirm"
-              type="password"
-              autoComplete="new-password"
-              placeholder="请再次输入密码"
-              maxLength={PASSWORD_MAX_LENGTH}
-              value={store.confirm}
-              onChange={(e) => store.setConfirm(e.target.value)}
-            />
-            {store.confirmError && (
-              <div className="field__error" data-testid="forget-confirm-error">
-                {store.confirmError}
-              </div>
-            )}
-          </div>
+          <InputField
+            testId="forget-password"
+            error={store.passwordError}
+            type="password"
+            autoComplete="new-password"
+            placeholder={PasswordMessages.PLACEHOLDER}
+            maxLength={PASSWORD_MAX_LENGTH}
+            value={store.password}
+            onValue={(v) => store.setPassword(v)}
+          />
+          <InputField
+            testId="forget-confirm"
+            error={store.confirmError}
+            type="password"
+            autoComplete="new-password"
+            placeholder="请再次输入密码"
+            maxLength={PASSWORD_MAX_LENGTH}
+            value={store.confirm}
+            onValue={(v) => store.setConfirm(v)}
+          />
           {store.serverError && (
             <div className="form-error" role="alert" data-testid="forget-error">
               {store.serverError}

@@ -1,4 +1,5 @@
 import { observer } from 'mobx-react-lite';
+import { InputField } from '../../../components/InputField';
 import { PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { PASSWORD_MAX_LENGTH } from '../../../lib/password';
 import type { PasswordLoginStore } from '../stores/passwordLogin';
@@ -14,41 +15,27 @@ export const PasswordFields = observer(function PasswordFields({ store, onForgot
         void store.submit();
       }}
     >
-      <div className="field">
-        <input
-          className={`input${store.phoneError ? ' has-error' : ''}`}
-          data-testid="account-phone"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="username"
-          placeholder="请输入手机号"
-          maxLength={PHONE_MAX_LENGTH}
-          value={store.phone}
-          onChange={(e) => store.setPhone(e.target.value)}
-        />
-        {store.phoneError && (
-          <div className="field__error" data-testid="account-phone-error">
-            {store.phoneError}
-          </div>
-        )}
-      </div>
-      <div className="field">
-        <input
-          className={`input${store.passwordError ? ' has-error' : ''}`}
-          data-testid="account-password"
-          type="password"
-          autoComplete="current-password"
-          placeholder="请输入密码"
-          maxLength={PASSWORD_MAX_LENGTH}
-          value={store.password}
-          onChange={(e) => store.setPassword(e.target.value)}
-        />
-        {store.passwordError && (
-          <div className="field__error" data-testid="account-password-error">
-            {store.passwordError}
-          </div>
-        )}
-      </div>
+      <InputField
+        testId="account-phone"
+        error={store.phoneError}
+        type="tel"
+        inputMode="numeric"
+        autoComplete="username"
+        placeholder="请输入手机号"
+        maxLength={PHONE_MAX_LENGTH}
+        value={store.phone}
+        onValue={(v) => store.setPhone(v)}
+      />
+      <InputField
+        testId="account-password"
+        error={store.passwordError}
+        type="password"
+        autoComplete="current-password"
+        placeholder="请输入密码"
+        maxLength={PASSWORD_MAX_LENGTH}
+        value={store.password}
+        onValue={(v) => store.setPassword(v)}
+      />
       <div className="login-form__aside">
         <button type="button" className="link-button" data-testid="login-forgot" onClick={onForgot}>
           忘记密码

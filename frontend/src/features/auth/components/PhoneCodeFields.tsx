@@ -1,3 +1,4 @@
+import { InputField } from '../../../components/InputField';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 
 interface PhoneCodeFieldsProps {
@@ -18,46 +19,33 @@ interface PhoneCodeFieldsProps {
 export function PhoneCodeFields(p: PhoneCodeFieldsProps) {
   return (
     <>
-      <div className="field">
-        <input
-          className={`input${p.phoneError ? ' has-error' : ''}`}
-          data-testid={`${p.prefix}-phone`}
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel"
-          placeholder="请输入手机号"
-          maxLength={PHONE_MAX_LENGTH}
-          value={p.phone}
-          onChange={(e) => p.onPhone(e.target.value)}
-        />
-        {p.phoneError && (
-          <div className="field__error" data-testid={`${p.prefix}-phone-error`}>
-            {p.phoneError}
-          </div>
-        )}
-      </div>
-      <div className="field field--code">
-        <div className="field__row">
-          <input
-            className={`input${p.codeError ? ' has-error' : ''}`}
-            data-testid={`${p.prefix}-code`}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="请输入验证码"
-            maxLength={CODE_MAX_LENGTH}
-            value={p.code}
-            onChange={(e) => p.onCode(e.target.value)}
-          />
+      <InputField
+        testId={`${p.prefix}-phone`}
+        error={p.phoneError}
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel"
+        placeholder="请输入手机号"
+        maxLength={PHONE_MAX_LENGTH}
+        value={p.phone}
+        onValue={p.onPhone}
+      />
+      <InputField
+        testId={`${p.prefix}-code`}
+        error={p.codeError}
+        variant="field--code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        placeholder="请输入验证码"
+        maxLength={CODE_MAX_LENGTH}
+        value={p.code}
+        onValue={p.onCode}
+        aside={
           <button type="button" className="btn btn--outline field__send" data-testid={`${p.prefix}-send-code`} disabled={!p.canSend} onClick={p.onSend}>
             {p.sendLabel}
           </button>
-        </div>
-        {p.codeError && (
-          <div className="field__error" data-testid={`${p.prefix}-code-error`}>
-            {p.codeError}
-          </div>
-        )}
-      </div>
+        }
+      />
     </>
   );
 }
