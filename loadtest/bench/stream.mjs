@@ -116,9 +116,11 @@ async function measure(play, seconds) {
     t: performance.now(),
   }));
   await play.waitForTimeout(seconds * 1000);
-  return play.evaluate((b) => {
+  // the plots' clock: the harness's start when it runs this (as its CPU samples), else the window's
+  const started = Number(process.env.LOADTEST_STARTED_MS) || null;
+  return play.evaluate(([b, started]) => {
     const p = window.__yooFrameProbe;
-    const since = (t) => (t - b.t) / 1000;
+    const since = (t) => (started === null ? t - b.t : performance.timeOrigin + t - started) / 1000;
     return {
       fps: ((p.frames - b.frames) * 1000) / (performance.now() - b.t),
       latencies: p.latencies.slice(b.lat),
@@ -128,7 +130,7 @@ async function measure(play, seconds) {
       pictures: p.times.slice(b.pictures).map(since),
       span: since(performance.now()),
     };
-  }, before);
+  }, [before, started]);
 }
 
 /** Input round trips: move the pointer between far apart points; event to marker seen. */

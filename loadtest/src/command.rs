@@ -29,6 +29,9 @@ use crate::timeline::{ServerSample, ServerSampler, Timeline};
 
 /// The environment variable that names the figures file to the program.
 pub const FIGURES_ENV: &str = "LOADTEST_FIGURES";
+/// The environment variable that gives the program the run's start (unix ms): its timeline's
+/// times count from there, as the sampled process's do.
+pub const STARTED_ENV: &str = "LOADTEST_STARTED_MS";
 
 /// A `[command]` table.
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -67,7 +70,11 @@ impl CommandArgs {
         if secs == 0 || secs > MAX_TIMEOUT_SECS {
             return Err(format!("[command] timeout_secs: 1 to {MAX_TIMEOUT_SECS}"));
         }
-        if let Some(k) = self.env.keys().find(|k| k.is_empty() || k.contains('=') || *k == FIGURES_ENV) {
+        if let Some(k) = self
+            .env
+            .keys()
+            .find(|k| k.is_empty() || k.contains('=') || *k == FIGURES_ENV || *k == STARTED_ENV)
+        {
             return Err(format!("[command] env: {k:?} cannot be set"));
         }
         Ok(CommandConfig {
@@ -105,7 +112,7 @@ pub struct Figure {
     pub unit: Option<String>,
 }
 
-/// A [`Timeline`] as the program writes it (seconds since the program started).
+/// A [`Timeline`] as the program writes it (seconds since `$LOADTEST_STARTED_MS`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimelineFile {
@@ -264,6 +271,14 @@ pub fn run_blocking(c: &CommandConfig, began: Instant) -> Result<CommandRun, Str
     result
 }
 
+/// `began` as unix milliseconds.
+fn started_ms(began: Instant) -> u128 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    now.saturating_sub(began.elapsed().as_millis())
+}
+
 fn nanos() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -276,6 +291,7 @@ fn run_in(c: &CommandConfig, began: Instant, figures_path: &Path) -> Result<Comm
         .args(&c.run[1..])
         .envs(&c.env)
         .env(FIGURES_ENV, figures_path)
+        .env(STARTED_ENV, started_ms(began).to_string())
         // its own process group: a timeout stops the program and everything it started
         .process_group(0)
         .spawn()
@@ -446,6 +462,18 @@ EOF"#,
         let _ = std::fs::remove_dir_all(&dir);
         let samples = run.samples.expect("the pid file's process was sampled");
         assert!(samples.iter().all(|s| s.rss_mib > 0.0), "{samples:?}");
+    }
+
+    // The program hears the run's start, the clock of its timeline.
+    #[test]
+    fn the_program_hears_the_runs_start() {
+        let c = config(r#"echo "{\"figures\": [{\"name\": \"started\", \"value\": $LOADTEST_STARTED_MS}]}" > "$LOADTEST_FIGURES""#);
+        let began = Instant::now();
+        let run = run_blocking(&c, began).unwrap();
+        let Some(Metric::Figure(started, _)) = run.report.figures.metrics().unwrap().remove("started") else {
+            panic!("{:?}", run.report.figures)
+        };
+        assert!((started - started_ms(began) as f64).abs() <= 5.0, "{started}");
     }
 
     #[test]
