@@ -134,7 +134,7 @@ test('in-car QR certification: the car shows the code, a phone signed in to the 
     assert.match(await dialog.innerText(), /账号未实名认证，功能暂不可用[\s\S]*请使用手机扫码完成实名认证/);
     assert.equal(await dialog.getByTestId('cert-name').count(), 0, 'no form in a car');
     const url = await qr.locator('svg[data-text]').getAttribute('data-text');
-    assert.match(url, new RegExp(`^${base}/idauth\\?ticket=[0-9a-f]{32}$`));
+    assert.match(url, new RegExp(`^${base}/qrcode/certification\\?ticket=[0-9a-f]{32}$`));
 
     // another account's phone is refused
     const stranger = await newPlayer(browser, base, '13900000712');
@@ -154,6 +154,7 @@ test('in-car QR certification: the car shows the code, a phone signed in to the 
     await phone.getByTestId('cert-id').fill(idBorn(1988, 8, 8));
     await phone.getByTestId('cert-submit').click();
     await phone.getByTestId('idauth-done').waitFor();
+    assert.equal(new URL(phone.url()).pathname, '/qrcode/certification/result');
     await dialog.waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByTestId('node-dialog').waitFor();
   });

@@ -536,7 +536,7 @@ refusals!(QrRefusals: common::input(), common::logged_in(), common::internal(), 
     DomainError::OrderClosed, DomainError::PayMethodUnavailable);
 
 /// Generates the QR of an unpaid order (action `scan_payment`), or of QR certification (action
-/// `idauth`: the phone page `/idauth?ticket=`, `order_no` empty).
+/// `idauth`: the phone page `/qrcode/certification?ticket=`, `order_no` empty).
 #[utoipa::path(params(QrQuery), responses((status = 200, body = Envelope<QrCodeDto>), QrRefusals))]
 #[get("/api/v3/qrcode/generate")]
 pub async fn qrcode(state: web::Data<AppState>, caller: Caller, req: HttpRequest, q: web::Query<QrQuery>) -> ApiResult<QrCodeDto> {
@@ -548,7 +548,7 @@ pub async fn qrcode(state: web::Data<AppState>, caller: Caller, req: HttpRequest
         // QR certification (core-platform.md §2.15, in-car): the phone page of the ticket
         let ticket = state.platform.qr_auth_new(caller.0.uid);
         return Ok(ok(QrCodeDto {
-            qrcode: format!("{site}/idauth?ticket={ticket}"),
+            qrcode: format!("{site}/qrcode/certification?ticket={ticket}"),
             ticket,
             order_no: String::new(),
             expires_in: u64::try_from(actors::identity::qr_auth::QR_AUTH_TTL_MS / 1000).unwrap_or(300),

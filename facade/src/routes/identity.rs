@@ -162,7 +162,7 @@ refusals!(QrAuthPollRefusals: common::input(), common::logged_in(), common::inte
 /// once done on the phone, else 20143 scanned (once), 20141 cancelled, 20140 over, or 20142 after
 /// 25 s without news.
 #[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Certified>), QrAuthPollRefusals))]
-#[post("/api/v3/qrcode/idauth/polling")]
+#[post("/api/v3/qrcode/polling")]
 pub async fn qr_auth_poll(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Certified> {
     let a = state.platform.qr_auth_poll(caller.0.uid, body.ticket.trim()).await?;
     Ok(ok(Certified {

@@ -248,12 +248,12 @@ async fn qr_certification_from_a_phone_of_the_same_account() {
     let (_, qr) = car.get("/api/v3/qrcode/generate?action=idauth").await;
     assert_eq!(code(&qr), 0, "{qr}");
     let ticket = qr["data"]["ticket"].as_str().unwrap().to_owned();
-    assert_eq!(qr["data"]["qrcode"], format!("{}/idauth?ticket={ticket}", car.base));
+    assert_eq!(qr["data"]["qrcode"], format!("{}/qrcode/certification?ticket={ticket}", car.base));
     assert_eq!(qr["data"]["expires_in"], 300);
 
     let body = json!({"ticket": ticket});
-    for path in ["scan", "polling", "cancel"] {
-        let (status, r) = other.post(&format!("/api/v3/qrcode/idauth/{path}"), body.clone()).await;
+    for path in ["idauth/scan", "polling", "idauth/cancel"] {
+        let (status, r) = other.post(&format!("/api/v3/qrcode/{path}"), body.clone()).await;
         assert_eq!((status, code(&r)), (403, 20144), "another account: {path} {r}");
     }
     let (_, unknown) = phone.post("/api/v3/qrcode/idauth/scan", json!({"ticket": "x"})).await;
@@ -261,7 +261,7 @@ async fn qr_certification_from_a_phone_of_the_same_account() {
 
     let (_, scanned) = phone.post("/api/v3/qrcode/idauth/scan", body.clone()).await;
     assert_eq!(code(&scanned), 0, "{scanned}");
-    let (_, told) = car.post("/api/v3/qrcode/idauth/polling", body.clone()).await;
+    let (_, told) = car.post("/api/v3/qrcode/polling", body.clone()).await;
     assert_eq!(code(&told), 20143, "scanned, told once: {told}");
     let (_, certified) = phone
         .post(
@@ -270,10 +270,10 @@ async fn qr_certification_from_a_phone_of_the_same_account() {
         )
         .await;
     assert_eq!(code(&certified), 0, "{certified}");
-    let (_, done) = car.post("/api/v3/qrcode/idauth/polling", body.clone()).await;
+    let (_, done) = car.post("/api/v3/qrcode/polling", body.clone()).await;
     assert_eq!((code(&done), done["data"]["success"].as_bool()), (0, Some(true)), "{done}");
     assert_eq!(done["data"]["idauth"]["real_name"], "李*", "masked: {done}");
-    let (_, spent) = car.post("/api/v3/qrcode/idauth/polling", body.clone()).await;
+    let (_, spent) = car.post("/api/v3/qrcode/polling", body.clone()).await;
     assert_eq!(code(&spent), 20144, "spent: {spent}");
 
     // a ticket the phone cancels
@@ -281,7 +281,7 @@ async fn qr_certification_from_a_phone_of_the_same_account() {
     let body2 = json!({"ticket": qr2["data"]["ticket"]});
     let (_, c) = phone.post("/api/v3/qrcode/idauth/cancel", body2.clone()).await;
     assert_eq!(code(&c), 0);
-    let (_, cancelled) = car.post("/api/v3/qrcode/idauth/polling", body2).await;
+    let (_, cancelled) = car.post("/api/v3/qrcode/polling", body2).await;
     assert_eq!(code(&cancelled), 20141, "{cancelled}");
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);

@@ -4,14 +4,14 @@ import { QR_RETRY_MS, QrLoginState } from '../../auth/stores/qrLogin';
 import { QR_CERT_TEXT, QrCertificationStore } from './qrCertification';
 
 const GENERATE = '/api/v3/qrcode/generate';
-const POLL = '/api/v3/qrcode/idauth/polling';
+const POLL = '/api/v3/qrcode/polling';
 
 function setup(answers: Array<() => unknown>) {
   const api = new FakeApi();
   let tickets = 0;
   api.on('GET', GENERATE, () => {
     tickets += 1;
-    return { qrcode: `http://127.0.0.1/idauth?ticket=T${tickets}`, ticket: `T${tickets}`, order_no: '', expires_in: 300 };
+    return { qrcode: `http://127.0.0.1/qrcode/certification?ticket=T${tickets}`, ticket: `T${tickets}`, order_no: '', expires_in: 300 };
   });
   let i = 0;
   // after the answers given, a poll waits (as the server's 25 s long poll does)

@@ -23,7 +23,7 @@ export class QrCertificationStore extends QrTicketPoller<unknown> {
         const qr = await api.get('/api/v3/qrcode/generate', { action: 'idauth' });
         return { url: qr.qrcode, ticket: qr.ticket };
       },
-      poll: (ticket) => api.post('/api/v3/qrcode/idauth/polling', { ticket }),
+      poll: (ticket) => api.post('/api/v3/qrcode/polling', { ticket }),
     });
     makeObservable(this, { certified: observable });
   }
