@@ -445,6 +445,8 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::GroupQuantity => err(S::BAD_REQUEST, 20192, "购买数量不在价格区间内"),
         DomainError::UnknownRedeemKey => err(S::NOT_FOUND, 20193, "兑换码不存在"),
         DomainError::RedeemKeyUsed => err(S::CONFLICT, 20194, "兑换码已被使用"),
+        DomainError::AdPayTimesUsed => err(S::CONFLICT, 70109, "该商品购买次数已达上限"),
+        DomainError::AdUnavailable => err(S::CONFLICT, 70110, "活动已结束或商品不符"),
         DomainError::UnknownActivity => err(S::NOT_FOUND, 20262, "活动不存在"),
         DomainError::ActivityNotStarted => err(S::CONFLICT, 20263, "活动尚未开始"),
         DomainError::ActivityEnded => err(S::CONFLICT, 20264, "活动已结束"),
