@@ -790,6 +790,8 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         GroupQuantity,
         UnknownRedeemKey,
         RedeemKeyUsed,
+        AdPayTimesUsed,
+        AdUnavailable,
         UnknownActivity,
         ActivityNotStarted,
         ActivityEnded,

@@ -279,3 +279,33 @@ async fn the_first_app_login_grants_its_play_time_once() {
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Twenty purchases through a section ad of limit 3 at once, coins covering them all: exactly
+// three are made, the rest are 70109, and the ledger replays to the balances.
+#[actix_rt::test]
+async fn concurrent_purchases_through_an_ad_stop_at_its_limit() {
+    let dir = temp_dir("ads-race");
+    let srv = facade::start(config(&dir, 0, 60)).await.unwrap();
+    let (_, r) = Client::new(srv.addr, "op")
+        .post("/api/dev/ad/slot", json!({"key": "header_right", "items": [
+            {"title": "畅玩时长5小时 限购3次", "target_type": 5, "target_value": "time_300", "pay_times": 3}]}))
+        .await;
+    let ad = r["data"]["items"][0]["id"].as_i64().unwrap();
+    let mut a = Client::new(srv.addr, "dev-a");
+    a.login("15800000321").await;
+    let u = uid(&mut a).await;
+    srv.platform.store().commerce.grant(u, &[coins(20 * 600)], "grant", "", 0).unwrap();
+    let body = json!({"goods_id": 0, "goods_code": "time_300", "goods_num": 1, "pay_method": "yunyoubi", "ad_id": ad});
+    let answers = futures_util::future::join_all((0..20).map(|i| {
+        let (a, body) = (&a, body.clone());
+        async move { submit(a, &format!("race-{i}"), body).await }
+    }))
+    .await;
+    let made = answers.iter().filter(|r| code(r) == 0).count();
+    let refused = answers.iter().filter(|r| code(r) == 70109).count();
+    assert_eq!((made, refused), (3, 17), "{answers:?}");
+    assert_eq!(profile(&mut a).await["balance"], 17 * 600);
+    ledger_holds(&srv, u);
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
