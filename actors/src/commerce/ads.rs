@@ -17,7 +17,8 @@ pub fn slot_key_ok(key: &str) -> bool {
 
 /// An image address the page may load under its CSP: empty, or a path of this site.
 fn image_ok(image: &str) -> bool {
-    image.is_empty() || (image.starts_with('/') && !image.starts_with("//") && image.len() <= 300 && !image.contains(['"', '\'', ' ', '\\']))
+    image.is_empty()
+        || (image.starts_with('/') && !image.starts_with("//") && image.len() <= 300 && !image.contains(['"', '\'', ' ', '\\']))
 }
 
 /// Why an operator's item is refused, or None when it may be stored.
@@ -105,16 +106,53 @@ mod tests {
         check(spec(5, "useup_60", -1), Some("pay_times"));
         check(spec(6, "x", 0), Some("target_type"));
         check(spec(5, " ", 0), Some("target_value"));
-        check(AdSpec { title: " ".into(), ..spec(5, "a", 0) }, Some("title"));
-        check(AdSpec { image: "//evil/x.png".into(), ..spec(5, "a", 0) }, Some("image"));
-        check(AdSpec { image: "https://cdn/x.png".into(), ..spec(5, "a", 0) }, Some("image"));
-        check(AdSpec { image: "/ads/time.svg".into(), ..spec(5, "a", 0) }, None);
-        check(AdSpec { start_at: 10, end_at: 10, ..spec(5, "a", 0) }, Some("times"));
+        check(
+            AdSpec {
+                title: " ".into(),
+                ..spec(5, "a", 0)
+            },
+            Some("title"),
+        );
+        check(
+            AdSpec {
+                image: "//evil/x.png".into(),
+                ..spec(5, "a", 0)
+            },
+            Some("image"),
+        );
+        check(
+            AdSpec {
+                image: "https://cdn/x.png".into(),
+                ..spec(5, "a", 0)
+            },
+            Some("image"),
+        );
+        check(
+            AdSpec {
+                image: "/ads/time.svg".into(),
+                ..spec(5, "a", 0)
+            },
+            None,
+        );
+        check(
+            AdSpec {
+                start_at: 10,
+                end_at: 10,
+                ..spec(5, "a", 0)
+            },
+            Some("times"),
+        );
     }
 
     #[test]
     fn slot_keys() {
-        for (k, ok) in [("header_right", true), ("gift_game_dialog", true), ("", false), ("Header", false), ("a,b", false)] {
+        for (k, ok) in [
+            ("header_right", true),
+            ("gift_game_dialog", true),
+            ("", false),
+            ("Header", false),
+            ("a,b", false),
+        ] {
             assert_eq!(slot_key_ok(k), ok, "{k}");
         }
         assert!(!slot_key_ok(&"a".repeat(41)));
@@ -125,14 +163,20 @@ mod tests {
         let ad = |end_at: i64, retired: bool| Ad {
             id: 1,
             slot: "s".into(),
-            spec: AdSpec { end_at, ..spec(5, "useup_60", 2) },
+            spec: AdSpec {
+                end_at,
+                ..spec(5, "useup_60", 2)
+            },
             retired,
         };
         assert!(buys(&ad(0, false), "useup_60", 5));
         assert!(!buys(&ad(0, false), "useup_180", 5), "another goods");
         assert!(!buys(&ad(5, false), "useup_60", 5), "ended");
         assert!(!buys(&ad(0, true), "useup_60", 5), "retired");
-        let action = Ad { spec: spec(3, "buyMember", 0), ..ad(0, false) };
+        let action = Ad {
+            spec: spec(3, "buyMember", 0),
+            ..ad(0, false)
+        };
         assert!(!buys(&action, "buyMember", 5), "not a section ad");
     }
 

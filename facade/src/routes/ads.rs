@@ -94,7 +94,13 @@ pub async fn slots(state: web::Data<AppState>, caller: MaybeCaller, q: web::Quer
             key,
             items: items
                 .iter()
-                .map(|AdView { ad, paid_times, out_of_pay_times }| item(ad, *paid_times, *out_of_pay_times))
+                .map(
+                    |AdView {
+                         ad,
+                         paid_times,
+                         out_of_pay_times,
+                     }| item(ad, *paid_times, *out_of_pay_times),
+                )
                 .collect(),
         })
         .collect()))

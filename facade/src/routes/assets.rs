@@ -455,5 +455,11 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
     let holdings = state.platform.holdings(user.uid).await?;
     let wallet = state.platform.wallet(user.uid).await?;
     let app_playtime = state.platform.app_playtime(user.uid).await?;
-    Ok(ok(dto::profile(&user, &holdings, wallet, app_playtime, state.platform.clock().now_ms())))
+    Ok(ok(dto::profile(
+        &user,
+        &holdings,
+        wallet,
+        app_playtime,
+        state.platform.clock().now_ms(),
+    )))
 }

@@ -55,7 +55,9 @@ async fn slots_are_read_in_order_and_bad_keys_are_refused() {
     let dir = temp_dir("ads-read");
     let srv = facade::start(config(&dir, 0, 60)).await.unwrap();
     let mut guest = Client::new(srv.addr, "guest");
-    let (status, r) = guest.get("/api/web/v1/ad/slots?keys=gift_playtime_useup,no_such_slot,header_user_pannel").await;
+    let (status, r) = guest
+        .get("/api/web/v1/ad/slots?keys=gift_playtime_useup,no_such_slot,header_user_pannel")
+        .await;
     assert_eq!((status, code(&r)), (200, 0), "{r}");
     let keys: Vec<&str> = r["data"].as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap()).collect();
     assert_eq!(keys, ["gift_playtime_useup", "no_such_slot", "header_user_pannel"]);
@@ -63,16 +65,32 @@ async fn slots_are_read_in_order_and_bad_keys_are_refused() {
     let useup = items(&r, "gift_playtime_useup");
     assert_eq!(useup.len(), 1);
     assert_eq!(
-        (&useup[0]["target_type"], &useup[0]["target_value"], &useup[0]["pay_times"], &useup[0]["need_login"]),
+        (
+            &useup[0]["target_type"],
+            &useup[0]["target_value"],
+            &useup[0]["pay_times"],
+            &useup[0]["need_login"]
+        ),
         (&json!(5), &json!("useup_60"), &json!(2), &json!(true)),
         "the seeded section ad buys a real goods: {useup:?}"
     );
     assert_eq!(useup[0]["out_of_pay_times"], false);
     assert_eq!(items(&r, "header_user_pannel")[0]["target_value"], "buyMember");
 
-    for bad in ["", "keys=", "keys=Header", "keys=a;b", "keys=a,,b", &format!("keys={}", vec!["a"; 17].join(","))] {
+    for bad in [
+        "",
+        "keys=",
+        "keys=Header",
+        "keys=a;b",
+        "keys=a,,b",
+        &format!("keys={}", vec!["a"; 17].join(",")),
+    ] {
         let (status, r) = guest.get(&format!("/api/web/v1/ad/slots?{bad}")).await;
-        assert_eq!((status, code(&r), r["message"].as_str()), (400, 40000, Some("请求参数错误")), "{bad}: {r}");
+        assert_eq!(
+            (status, code(&r), r["message"].as_str()),
+            (400, 40000, Some("请求参数错误")),
+            "{bad}: {r}"
+        );
     }
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
@@ -116,13 +134,19 @@ async fn the_operator_sets_a_slot() {
 
     // an update by id keeps the ad; the other is retired
     let (_, r) = ops
-        .post("/api/ops/ad/slot", json!({"key": "header_right", "items": [
-            {"id": coin_id, "title": "充值云游币 送好礼", "target_type": 3, "target_value": "buyCoin"}]}))
+        .post(
+            "/api/ops/ad/slot",
+            json!({"key": "header_right", "items": [
+            {"id": coin_id, "title": "充值云游币 送好礼", "target_type": 3, "target_value": "buyCoin"}]}),
+        )
         .await;
     assert_eq!(code(&r), 0, "{r}");
     let (_, read) = guest.get("/api/web/v1/ad/slots?keys=header_right").await;
     let now = items(&read, "header_right");
-    assert_eq!((now.len(), now[0]["id"].as_i64(), now[0]["title"].as_str()), (1, Some(coin_id), Some("充值云游币 送好礼")));
+    assert_eq!(
+        (now.len(), now[0]["id"].as_i64(), now[0]["title"].as_str()),
+        (1, Some(coin_id), Some("充值云游币 送好礼"))
+    );
 
     let (_, other) = guest.get("/api/web/v1/ad/slots?keys=member_expire").await;
     let foreign = items(&other, "member_expire")[0]["id"].clone();
@@ -150,7 +174,11 @@ async fn the_operator_sets_a_slot() {
     let (status, r) = ops.post_raw("/api/ops/ad/slot", "{not json").await;
     assert_eq!((status, code(&r)), (400, 40000), "{r}");
     let (_, read) = guest.get("/api/web/v1/ad/slots?keys=header_right").await;
-    assert_eq!(items(&read, "header_right")[0]["id"].as_i64(), Some(coin_id), "refusals changed nothing");
+    assert_eq!(
+        items(&read, "header_right")[0]["id"].as_i64(),
+        Some(coin_id),
+        "refusals changed nothing"
+    );
 
     // the dev route (dev mode) empties it
     let (_, r) = guest.post("/api/dev/ad/slot", json!({"key": "header_right", "items": []})).await;
@@ -170,8 +198,11 @@ async fn a_section_ad_refuses_purchases_beyond_its_pay_times() {
     let dir = temp_dir("ads-limit");
     let srv = facade::start(config(&dir, 0, 60)).await.unwrap();
     let (_, r) = Client::new(srv.addr, "op")
-        .post("/api/dev/ad/slot", json!({"key": "gift_playtime_useup", "items": [
-            {"title": "续玩时长1小时 限购2次", "target_type": 5, "target_value": "useup_60", "need_login": true, "pay_times": 2}]}))
+        .post(
+            "/api/dev/ad/slot",
+            json!({"key": "gift_playtime_useup", "items": [
+            {"title": "续玩时长1小时 限购2次", "target_type": 5, "target_value": "useup_60", "need_login": true, "pay_times": 2}]}),
+        )
         .await;
     assert_eq!(code(&r), 0, "{r}");
     let ad = r["data"]["items"][0]["id"].as_i64().unwrap();
@@ -185,13 +216,21 @@ async fn a_section_ad_refuses_purchases_beyond_its_pay_times() {
     let first = submit(&a, "a-1", buy("yunyoubi", ad)).await;
     assert_eq!((code(&first), &first["data"]["state"]), (0, &json!("fulfilled")), "{first}");
     let second = submit(&a, "a-2", buy("wechat", ad)).await;
-    assert_eq!((code(&second), &second["data"]["state"]), (0, &json!("created")), "a payable order counts: {second}");
+    assert_eq!(
+        (code(&second), &second["data"]["state"]),
+        (0, &json!("created")),
+        "a payable order counts: {second}"
+    );
 
     let entries = srv.platform.store().commerce.ledger(ua).unwrap().len();
     let before = profile(&mut a).await;
     for (key, method) in [("a-3", "yunyoubi"), ("a-4", "wechat")] {
         let third = submit(&a, key, buy(method, ad)).await;
-        assert_eq!((code(&third), third["message"].as_str()), (70109, Some("该商品购买次数已达上限")), "{method}: {third}");
+        assert_eq!(
+            (code(&third), third["message"].as_str()),
+            (70109, Some("该商品购买次数已达上限")),
+            "{method}: {third}"
+        );
     }
     let (status, _) = a.post("/api/payment/goods", buy("alipay", ad)).await;
     assert_eq!(status, 409, "70109 is a conflict");
@@ -207,7 +246,11 @@ async fn a_section_ad_refuses_purchases_beyond_its_pay_times() {
     ledger_holds(&srv, ua);
     // the same submit again answers its order, limit or not
     let repeated = submit(&a, "a-2", buy("wechat", ad)).await;
-    assert_eq!((code(&repeated), &repeated["data"]["order_no"]), (0, &second["data"]["order_no"]), "{repeated}");
+    assert_eq!(
+        (code(&repeated), &repeated["data"]["order_no"]),
+        (0, &second["data"]["order_no"]),
+        "{repeated}"
+    );
 
     // another user's limit is their own
     let mut b = Client::new(srv.addr, "dev-b");
@@ -218,16 +261,35 @@ async fn a_section_ad_refuses_purchases_beyond_its_pay_times() {
 
     let (_, slots) = a.get("/api/web/v1/ad/slots?keys=gift_playtime_useup").await;
     let item = &items(&slots, "gift_playtime_useup")[0];
-    assert_eq!((&item["paid_times"], &item["out_of_pay_times"]), (&json!(2), &json!(true)), "{item}");
+    assert_eq!(
+        (&item["paid_times"], &item["out_of_pay_times"]),
+        (&json!(2), &json!(true)),
+        "{item}"
+    );
     let (_, slots) = b.get("/api/web/v1/ad/slots?keys=gift_playtime_useup").await;
     let item = &items(&slots, "gift_playtime_useup")[0];
-    assert_eq!((&item["paid_times"], &item["out_of_pay_times"]), (&json!(1), &json!(false)), "{item}");
-    let (_, slots) = Client::new(srv.addr, "guest").get("/api/web/v1/ad/slots?keys=gift_playtime_useup").await;
-    assert_eq!(items(&slots, "gift_playtime_useup")[0]["out_of_pay_times"], false, "a guest has bought nothing");
+    assert_eq!(
+        (&item["paid_times"], &item["out_of_pay_times"]),
+        (&json!(1), &json!(false)),
+        "{item}"
+    );
+    let (_, slots) = Client::new(srv.addr, "guest")
+        .get("/api/web/v1/ad/slots?keys=gift_playtime_useup")
+        .await;
+    assert_eq!(
+        items(&slots, "gift_playtime_useup")[0]["out_of_pay_times"],
+        false,
+        "a guest has bought nothing"
+    );
 
     // the ad buys useup_60 only; an unknown ad is refused too
     for (goods, ad_id) in [("useup_180", ad), ("useup_60", 999_999)] {
-        let r = submit(&b, &format!("b-{goods}-{ad_id}"), json!({"goods_id": 0, "goods_code": goods, "goods_num": 1, "pay_method": "wechat", "ad_id": ad_id})).await;
+        let r = submit(
+            &b,
+            &format!("b-{goods}-{ad_id}"),
+            json!({"goods_id": 0, "goods_code": goods, "goods_num": 1, "pay_method": "wechat", "ad_id": ad_id}),
+        )
+        .await;
         assert_eq!(code(&r), 70110, "{goods} {ad_id}: {r}");
     }
     ledger_holds(&srv, ub);
@@ -242,7 +304,9 @@ async fn a_section_ad_refuses_purchases_beyond_its_pay_times() {
 #[actix_rt::test]
 async fn the_first_app_login_grants_its_play_time_once() {
     let dir = temp_dir("ads-app");
-    let srv = facade::start(config_with(&dir, 0, 60, "first_app_login_minutes = 30")).await.unwrap();
+    let srv = facade::start(config_with(&dir, 0, 60, "first_app_login_minutes = 30"))
+        .await
+        .unwrap();
     let phone = "15800000311";
     let mut web = Client::new(srv.addr, "dev-web");
     web.login(phone).await;
@@ -255,11 +319,19 @@ async fn the_first_app_login_grants_its_play_time_once() {
     app.headers.push(("user-agent".into(), APP_UA.into()));
     app.login(phone).await;
     let p = profile(&mut app).await;
-    assert_eq!((p["play_time_free"].as_i64(), &p["first_login_app_playtime"]), (Some(free + 30), &json!(0)), "{p}");
+    assert_eq!(
+        (p["play_time_free"].as_i64(), &p["first_login_app_playtime"]),
+        (Some(free + 30), &json!(0)),
+        "{p}"
+    );
     let mut again = Client::new(srv.addr, "dev-app-2");
     again.headers.push(("user-agent".into(), APP_UA.into()));
     again.login(phone).await;
-    assert_eq!(profile(&mut again).await["play_time_free"].as_i64(), Some(free + 30), "granted once");
+    assert_eq!(
+        profile(&mut again).await["play_time_free"].as_i64(),
+        Some(free + 30),
+        "granted once"
+    );
     assert_eq!(profile(&mut web).await["first_login_app_playtime"], 0);
     let entries = srv.platform.store().commerce.ledger(u).unwrap();
     assert_eq!(entries.iter().filter(|e| e.reason == "first_app_login").count(), 1, "{entries:?}");
@@ -275,7 +347,14 @@ async fn the_first_app_login_grants_its_play_time_once() {
     let p = profile(&mut app).await;
     assert_eq!(p["first_login_app_playtime"], 0, "not configured: {p}");
     let u = p["uid"].as_i64().unwrap();
-    assert!(srv.platform.store().commerce.ledger(u).unwrap().iter().all(|e| e.reason != "first_app_login"));
+    assert!(srv
+        .platform
+        .store()
+        .commerce
+        .ledger(u)
+        .unwrap()
+        .iter()
+        .all(|e| e.reason != "first_app_login"));
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -287,8 +366,11 @@ async fn concurrent_purchases_through_an_ad_stop_at_its_limit() {
     let dir = temp_dir("ads-race");
     let srv = facade::start(config(&dir, 0, 60)).await.unwrap();
     let (_, r) = Client::new(srv.addr, "op")
-        .post("/api/dev/ad/slot", json!({"key": "header_right", "items": [
-            {"title": "畅玩时长5小时 限购3次", "target_type": 5, "target_value": "time_300", "pay_times": 3}]}))
+        .post(
+            "/api/dev/ad/slot",
+            json!({"key": "header_right", "items": [
+            {"title": "畅玩时长5小时 限购3次", "target_type": 5, "target_value": "time_300", "pay_times": 3}]}),
+        )
         .await;
     let ad = r["data"]["items"][0]["id"].as_i64().unwrap();
     let mut a = Client::new(srv.addr, "dev-a");
