@@ -26,6 +26,9 @@ pub struct DomainConfig {
     pub science_duration_secs: u64,
     /// Free play minutes a new player receives (the registration gift).
     pub register_gift_minutes: i64,
+    /// Free play minutes a player receives on their first login from the product's app
+    /// (`first_login_app_playtime`, commerce.md §3); 0: no such gift.
+    pub first_app_login_minutes: i64,
     /// Games that need their subscription package (entitlement `sub:{id}`).
     pub subscription_games: Vec<i64>,
     /// Phones whose SMS the sandbox provider fails to deliver (to exercise the failure path).
@@ -209,6 +212,7 @@ impl Default for DomainConfig {
             play_minute_ms: 60_000,
             science_duration_secs: 60,
             register_gift_minutes: 60,
+            first_app_login_minutes: 0,
             subscription_games: vec![19],
             sms_fail_numbers: vec!["19900000000".into()],
             nodes: vec![

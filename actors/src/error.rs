@@ -333,6 +333,12 @@ pub enum DomainError {
     /// The redeem key was redeemed before (20194).
     #[error("redeem key used")]
     RedeemKeyUsed,
+    /// A purchase through a section ad beyond the ad's pay-times limit for this user (70109).
+    #[error("ad pay times used")]
+    AdPayTimesUsed,
+    /// A purchase names an ad that is not running, or whose goods is not the one bought (70110).
+    #[error("ad unavailable")]
+    AdUnavailable,
     /// No such coupon activity (20262).
     #[error("unknown activity")]
     UnknownActivity,

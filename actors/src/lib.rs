@@ -30,6 +30,7 @@
 //! - `passport`: SMS codes, login sessions and socket tokens.
 //! - `room`: live rooms: one actor per open room, its pure parts, its event stream and fan-out.
 //! - `providers`: traits of outside services and their sandbox implementations (SMS, payment).
+//! - `platform_ads`: the ad slots, the section ads' pay-times limits and the app's first-login gift.
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
 //!   the order desk (expiry timers); `platform_commerce`: the platform's shop and payment calls.
 
@@ -49,6 +50,7 @@ pub mod passport;
 pub mod platform;
 pub mod platform_accounts;
 pub mod platform_activity;
+pub mod platform_ads;
 pub mod platform_agreements;
 pub mod platform_commerce;
 pub mod platform_coupons;

@@ -38,6 +38,9 @@ pub struct Purchase {
     pub coupon_id: Option<i64>,
     /// The client's key: the same submit sent again makes no second order.
     pub idempotency_key: String,
+    /// The section ad it is bought through, if any: its per-user pay-times limit applies
+    /// (70109 beyond it).
+    pub ad_id: Option<i64>,
 }
 
 /// What a submit made.
@@ -200,6 +203,10 @@ impl Platform {
         }
         let item = self.goods_item(p.goods_code.clone(), Some(p.goods_id)).await?;
         let goods = item.goods;
+        let ad_id = match p.ad_id.filter(|id| *id != 0) {
+            Some(id) => Some(self.ad_of_purchase(id, &goods.code).await?.id),
+            None => None,
+        };
         p.count = self.purchase_count(Some(uid), &goods, p.count).await?;
         if goods.cycleable && self.renewing(uid, &goods.code).await? {
             // one auto-renewal a goods: a second would charge each period twice
@@ -245,9 +252,13 @@ impl Platform {
         if p.pay_method == PayMethod::Yunyoubi {
             let settled = self
                 .ctx
-                .db_raw(move |s| s.commerce.pay_with_coins(&order, now))
+                .db_raw(move |s| match ad_id {
+                    Some(ad) => s.ads.pay_with_coins(&order, ad, now),
+                    None => s.commerce.pay_with_coins(&order, now),
+                })
                 .await?
                 .map_err(|e| match e {
+                    storage::Error::Conflict(m) if m == storage::ads::AD_PAY_TIMES_USED => DomainError::AdPayTimesUsed,
                     storage::Error::Conflict(m) if m == "insufficient coins" => DomainError::InsufficientCoins,
                     storage::Error::Conflict(m) if m == storage::COUPON_UNUSABLE => DomainError::CouponUnusable,
                     storage::Error::Conflict(_) => DomainError::OrderClosed,
@@ -264,9 +275,13 @@ impl Platform {
         }
         let (order, created) = self
             .ctx
-            .db_raw(move |s| s.commerce.create_order(&order))
+            .db_raw(move |s| match ad_id {
+                Some(ad) => s.ads.create_order(&order, ad),
+                None => s.commerce.create_order(&order),
+            })
             .await?
             .map_err(|e| match e {
+                storage::Error::Conflict(m) if m == storage::ads::AD_PAY_TIMES_USED => DomainError::AdPayTimesUsed,
                 // Another order took the coupon meanwhile, or it ran out: nothing was created.
                 storage::Error::Conflict(m) if m == storage::COUPON_UNUSABLE => DomainError::CouponUnusable,
                 e => e.into(),

@@ -95,7 +95,8 @@ fn header_value(req: &HttpRequest, name: &str, max: usize) -> String {
 
 /// Records where a new login came from (core-platform.md §7.1): `Yoo-Uuid`, `x-org-channel`
 /// and the internet café's `Yoo-Gid`, `Yoo-Mac`, `Yoo-Pc-Name`, `Yoo-Boot-Id`. A failure to
-/// record is logged; the login stands.
+/// record is logged; the login stands. A login from the product's app (its user agent) is its
+/// first app login's gift, once (`Platform::app_login`).
 pub async fn record_login(req: &HttpRequest, state: &crate::AppState, login: &NewLogin) {
     let device = storage::accounts::LoginDevice {
         uuid: header_value(req, "yoo-uuid", 64),
@@ -107,6 +108,11 @@ pub async fn record_login(req: &HttpRequest, state: &crate::AppState, login: &Ne
     };
     if let Err(e) = state.platform.passport().record_device(login, device).await {
         tracing::warn!(error = %e, "login device not recorded");
+    }
+    // the first login from the product's app grants its play time once (commerce.md §3)
+    let user_agent = header(req, "user-agent");
+    if let Err(e) = state.platform.app_login(login.session.uid, user_agent).await {
+        tracing::warn!(error = %e, "first app login not granted");
     }
 }
 

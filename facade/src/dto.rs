@@ -552,6 +552,8 @@ pub struct Profile {
     pub fast_enter_expires_in: i64,
     pub yoodo: String,
     pub balance: i64,
+    /// Free play minutes the user's first login from the product's app grants; 0 once they
+    /// logged in from it, or when no such gift is configured (commerce.md §2.9's app guide).
     pub first_login_app_playtime: i64,
     #[serde(rename = "systemTime")]
     pub system_time: i64,
@@ -574,7 +576,8 @@ pub fn member_info(h: &Holdings, now_ms: i64) -> MemberInfo {
     }
 }
 
-pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> Profile {
+/// `app_playtime`: `first_login_app_playtime` (`Platform::app_playtime`).
+pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i64, now_ms: i64) -> Profile {
     let fast_enter_secs = h.fast_enter_secs(now_ms);
     Profile {
         uid: u.uid,
@@ -616,7 +619,7 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> 
         fast_enter_expires_in: fast_enter_secs,
         yoodo: format!("{}.00", wallet.yoodo),
         balance: wallet.coins,
-        first_login_app_playtime: 0,
+        first_login_app_playtime: app_playtime,
         system_time: now_ms,
     }
 }

@@ -286,6 +286,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::identity::routes(cfg);
     routes::agreements::routes(cfg);
     cfg.service(routes::accounts::ops_account);
+    cfg.service(routes::ads::slots).service(routes::ads::ops_set_slot);
     routes::password::routes(cfg);
     cfg.service(routes::catalogue::service);
     routes::merchant::routes(cfg);

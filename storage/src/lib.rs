@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 pub mod accounts;
 pub mod activity;
+pub mod ads;
 pub mod agreements;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
@@ -72,6 +73,7 @@ pub struct Store {
     pub agreements: Arc<dyn agreements::AgreementRepo>,
     pub passwords: Arc<dyn passwords::PasswordRepo>,
     pub merchant: Arc<dyn merchant::MerchantRepo>,
+    pub ads: Arc<dyn ads::AdRepo>,
 }
 
 impl Store {

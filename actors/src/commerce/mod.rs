@@ -14,6 +14,7 @@
 //! The calls themselves are `Platform`'s (`platform_commerce.rs`).
 
 pub mod activity;
+pub mod ads;
 pub mod coupon;
 pub mod member;
 pub mod merchant;

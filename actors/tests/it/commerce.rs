@@ -23,6 +23,7 @@ fn purchase(code: &str, method: PayMethod, key: &str) -> Purchase {
         pay_method: method,
         coupon_id: None,
         idempotency_key: key.into(),
+        ad_id: None,
     }
 }
 

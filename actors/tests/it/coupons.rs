@@ -23,6 +23,7 @@ fn buy(code: &str, method: PayMethod, coupon: Option<i64>, key: &str) -> Purchas
         pay_method: method,
         coupon_id: coupon,
         idempotency_key: key.into(),
+        ad_id: None,
     }
 }
 

@@ -55,6 +55,15 @@ refusals!(OpsAccountRefusals: common::input(), common::internal(), DomainError::
 #[utoipa::path(request_body = AccountBody, responses((status = 200, body = Envelope<AccountActedDto>), OpsAccountRefusals))]
 #[post("/api/ops/account")]
 pub async fn ops_account(state: web::Data<AppState>, req: HttpRequest, body: web::Json<AccountBody>) -> ApiResult<AccountActedDto> {
+    check_operator(&state, &req)?;
+    let acted = act(&state, &body).await?;
+    tracing::info!(uid = acted.data.uid, action = %body.action, "operator acted on an account");
+    Ok(acted)
+}
+
+/// Refuses (40006) a call without the configured operator token (`x-operator-token`): the
+/// guard of every `/api/ops/` route.
+pub(crate) fn check_operator(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
     let token = req.headers().get(OPERATOR_TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
     let allowed = match &state.operator_token_sha256 {
         // the hashes compared: equal length, no early exit on the token's own bytes
@@ -65,9 +74,7 @@ pub async fn ops_account(state: web::Data<AppState>, req: HttpRequest, body: web
         tracing::warn!("operator call refused: no or wrong operator token");
         return Err(ApiError::operator());
     }
-    let acted = act(&state, &body).await?;
-    tracing::info!(uid = acted.data.uid, action = %body.action, "operator acted on an account");
-    Ok(acted)
+    Ok(())
 }
 
 async fn act(state: &AppState, body: &AccountBody) -> ApiResult<AccountActedDto> {

@@ -454,5 +454,12 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
     let user = state.platform.passport().user(user.uid).await?;
     let holdings = state.platform.holdings(user.uid).await?;
     let wallet = state.platform.wallet(user.uid).await?;
-    Ok(ok(dto::profile(&user, &holdings, wallet, state.platform.clock().now_ms())))
+    let app_playtime = state.platform.app_playtime(user.uid).await?;
+    Ok(ok(dto::profile(
+        &user,
+        &holdings,
+        wallet,
+        app_playtime,
+        state.platform.clock().now_ms(),
+    )))
 }

@@ -394,6 +394,10 @@ pub struct SubmitBody {
     #[serde(default)]
     #[schema(value_type = Option<i64>)]
     coupon_id: Option<Id>,
+    /// The section ad it is bought through (its per-user pay-times limit applies: 70109).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    ad_id: Option<Id>,
 }
 
 /// An order (commerce.md §3 "Order or QR data"). Amounts in fen.
@@ -474,14 +478,14 @@ fn idempotency_key(req: &HttpRequest, uid: i64, body: &SubmitBody, now_ms: i64) 
         body.goods_num,
         method,
         body.coupon_id.map_or(0, |c| c.0)
-    ))
+    ) + &body.ad_id.map_or(String::new(), |a| format!(":ad{}", a.0)))
 }
 
 refusals!(SubmitRefusals: common::input(), common::logged_in(), common::internal(), DomainError::UnknownGoods,
     DomainError::BadQuantity, DomainError::PayMethodUnavailable, DomainError::CouponUnusable, DomainError::InsufficientCoins,
     DomainError::OrderClosed, DomainError::CouponThreshold, DomainError::CouponNotApplicable,
     DomainError::MinorChargeRefused(actors::identity::minors::CHARGE_UNDER_8), DomainError::MinorChargeConfirm,
-    DomainError::NotUpgradable, DomainError::AlreadyRenewing);
+    DomainError::NotUpgradable, DomainError::AlreadyRenewing, DomainError::AdPayTimesUsed, DomainError::AdUnavailable);
 
 /// Submits a purchase: one order per idempotency key. Paid with coins (`yunyoubi`) it is
 /// fulfilled at once (`exchanged`); otherwise it waits for its payment (`qrcode/generate`).
@@ -499,6 +503,7 @@ pub async fn submit(state: web::Data<AppState>, caller: Caller, req: HttpRequest
         pay_method,
         coupon_id: body.coupon_id.map(|c| c.0),
         idempotency_key: key,
+        ad_id: body.ad_id.map(|a| a.0),
     };
     let order = match state.platform.submit_confirmed(uid, purchase, body.confirm == Some(1)).await? {
         Submitted::Order(o) | Submitted::Exchanged(o) => o,

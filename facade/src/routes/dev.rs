@@ -13,6 +13,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(sms_outbox).service(super::assets::dev_grant).service(user_flags);
     cfg.service(super::coupons::dev_coupon_grant);
     cfg.service(super::accounts::dev_account);
+    cfg.service(super::ads::dev_set_slot);
     super::dev_app::routes(cfg);
     super::dev_oauth::routes(cfg);
     super::dev_captcha::routes(cfg);

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod activity;
+pub mod ads;
 pub mod agreements;
 pub mod assets;
 pub mod catalogue;

@@ -146,7 +146,14 @@ pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult<Pr
     let holdings = state.platform.holdings(caller.0.uid).await?;
     let user = state.platform.passport().user(caller.0.uid).await?;
     let wallet = state.platform.wallet(user.uid).await?;
-    Ok(ok(dto::profile(&user, &holdings, wallet, state.platform.clock().now_ms())))
+    let app_playtime = state.platform.app_playtime(user.uid).await?;
+    Ok(ok(dto::profile(
+        &user,
+        &holdings,
+        wallet,
+        app_playtime,
+        state.platform.clock().now_ms(),
+    )))
 }
 
 /// A single-use token for the WebSocket.

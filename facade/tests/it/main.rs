@@ -5,6 +5,7 @@
 mod abuse;
 mod accounts;
 mod activity;
+mod ads;
 mod agreements;
 mod api;
 mod backpack;

@@ -55,6 +55,8 @@ export type SectionGoods = Schemas['SectionGoods'];
 export type PayMethod = Schemas['PayTypeDto'];
 /** An order of `payment/goods` and of the QR's long poll, amounts in fen. */
 export type PayOrder = Schemas['OrderDto'];
+/** An ad item of a slot (commerce.md §2.15), with this user's pay times of a section ad. */
+export type AdItem = Schemas['AdItemDto'];
 /** A config group's values (strings), e.g. wx_sort_entry. */
 export type ConfigGroup = Record<string, string>;
 /** The security check's widget parameters (password login, core-platform.md §4.13). */

@@ -1,8 +1,29 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+
+const AdSlotView = lazy(() => import('../features/activity/components/AdSlotView'));
+
+export interface AdSlotProps {
+  /** the slot's key (commerce.md §2.2 header_user_pannel, header_right; §2.8 member_expire;
+   * §2.9 gift_playtime_useup; core-platform.md §9 gift_game_dialog, gift_game_countdown,
+   * gift_game_float) */
+  slot: string;
+  /** shown when the slot has no items (the member expiry popup's own button) */
+  fallback?: ReactNode;
+  /** after an item's action started (a popup closes) */
+  onItemClick?: () => void;
+}
+
 /**
- * An ad/gift slot by key (core-platform.md §9: gift_game_dialog, gift_game_countdown,
- * gift_game_float, gift_playtime_useup). The site serves no ads yet: the slot is an empty
- * container that the gift activities will fill.
+ * An ad slot by key: its items (image or title) and what a click does, loaded with their code
+ * on first show (a chunk of its own, so the header's slots cost the home page nothing). A slot
+ * without items shows nothing (the container stays, empty: `.ad-slot:empty`).
  */
-export function AdSlot({ slot }: { slot: string }) {
-  return <div className={`ad-slot ad-slot--${slot}`} data-testid={`ad-${slot}`} data-slot={slot} />;
+export function AdSlot(props: AdSlotProps) {
+  return (
+    <div className={`ad-slot ad-slot--${props.slot}`} data-testid={`ad-${props.slot}`} data-slot={props.slot}>
+      <Suspense fallback={null}>
+        <AdSlotView {...props} />
+      </Suspense>
+    </div>
+  );
 }

@@ -11,11 +11,27 @@ export type AdAction =
   | { kind: 'goodsCode'; goodsCode: string }
   | { kind: 'dialog'; dialog: 'message' | 'liveDetail' };
 
+/**
+ * The section ad a purchase is made through (commerce.md §2.15): the order carries its id, and
+ * the ad hears when its pay times ran out (70109) or an order was made through it (which counts
+ * against them, paid or payable).
+ */
+export interface AdRef {
+  id: number;
+  outOfPayTimes(): void;
+  ordered(): void;
+}
+
 /** An action and whether it asks for a login first (need_login). */
 export interface AdRequest {
   action: AdAction;
   needLogin: boolean;
+  /** the ad clicked, when the action buys a goods through it */
+  ad?: AdRef;
 }
+
+/** The code of a section ad's purchase beyond its pay times (commerce.md §8). */
+export const AD_OUT_OF_PAY_TIMES = 70109;
 
 /** The delay before a URL's action runs (commerce.md §9 "URL action delay"). */
 export const URL_ACTION_DELAY_MS = 1000;

@@ -21,6 +21,7 @@ import {
   type QrStateCode,
 } from '../lib/purchase';
 import { isMemberProduct, isVvipProduct } from '../lib/products';
+import { AD_OUT_OF_PAY_TIMES, type AdRef } from '../lib/adAction';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import type { RootStore } from './rootStore';
 import { CouponStore } from '../features/coupon/couponStore';
@@ -79,6 +80,8 @@ export interface PurchasePayload {
   goods?: Goods;
   /** list mode: a section the type has none of (the daily and night packages, commerce.md §2.15) */
   section?: string;
+  /** the section ad it is bought through (its order carries the ad's id, commerce.md §2.15) */
+  ad?: AdRef;
 }
 
 /** The QR step (commerce.md §2.5, §4.3) of one order. */
@@ -115,6 +118,8 @@ export class PurchaseStore {
   gameId: number | null = null;
   /** the section listed instead of the type's own (payload.section) */
   sectionOverride: string | null = null;
+  /** the section ad the purchase is made through (payload.ad) */
+  ad: AdRef | null = null;
   loading = false;
   section: SectionGoods | null = null;
   goods: Goods[] = [];
@@ -147,6 +152,7 @@ export class PurchaseStore {
       pollGen: false,
       retryTimer: false,
       section: observable.ref,
+      ad: observable.ref,
       goods: observable.ref,
       order: observable.ref,
     });
@@ -245,6 +251,7 @@ export class PurchaseStore {
     this.type = type;
     this.gameId = payload.gameId ?? null;
     this.sectionOverride = payload.section ?? null;
+    this.ad = payload.ad ?? null;
     this.category = payload.category ?? (this.root.user.profile?.member_info?.using === 'vvip' ? 'vvip' : 'vip');
     this.showTabs = payload.showTab ?? false;
     this.count = 1;
@@ -452,9 +459,18 @@ export class PurchaseStore {
       // one key per press: a submit the network repeats makes no second order
       const order = await this.root.api.post(
         PurchasePaths.submit,
-        { goods_id: g.id, goods_num: this.count, pay_method: this.payMethod, confirm, goods_code: g.code, coupon_id: this.coupon.couponId },
+        {
+          goods_id: g.id,
+          goods_num: this.count,
+          pay_method: this.payMethod,
+          confirm,
+          goods_code: g.code,
+          coupon_id: this.coupon.couponId,
+          ...(this.ad ? { ad_id: this.ad.id } : {}),
+        },
         { idempotencyKey: newIdempotencyKey() },
       );
+      this.ad?.ordered();
       if (!this.isOpen) return;
       if (order.exchanged) {
         // paid with coins: debited and delivered in the same step
@@ -485,6 +501,13 @@ export class PurchaseStore {
   }
 
   private async onSubmitError(e: unknown): Promise<void> {
+    if (e instanceof ApiError && e.code === AD_OUT_OF_PAY_TIMES) {
+      // commerce.md §2.15: the section ad is marked out of pay times; nothing was ordered
+      this.ad?.outOfPayTimes();
+      this.root.ui.error(errorMessage(e));
+      this.close();
+      return;
+    }
     if (e instanceof ApiError && e.code === ErrorCode.USER_IS_MINOR) {
       // commerce.md §8: the minor pay alert
       await this.root.ui.alert({ title: '温馨提示', message: e.message, confirmText: '好的' });

@@ -116,7 +116,7 @@ pub(crate) fn order_in(conn: &Connection, order_no: &str) -> Result<Option<Order
         .db()
 }
 
-fn order_by_key(conn: &Connection, uid: i64, idem_key: &str) -> Result<Option<Order>> {
+pub(crate) fn order_by_key(conn: &Connection, uid: i64, idem_key: &str) -> Result<Option<Order>> {
     conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1 AND idem_key = ?2"))
         .db()?
         .query_row(params![uid, idem_key], order_from_row)
@@ -195,6 +195,24 @@ fn pay_and_fulfil(conn: &Connection, order: &Order, from: OrderState, trade_no: 
         return Err(Error::Conflict(format!("order {no} changed meanwhile")));
     }
     order_in(conn, no)?.ok_or(Error::NotFound)
+}
+
+/// Creates an order paid with coins and fulfils it, in the caller's transaction: the debit,
+/// the grant and their ledger entries, or (the coins short) an error that rolls it all back.
+pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64) -> Result<Settled> {
+    let (order, created) = insert_order(tx, o, OrderState::Created)?;
+    if !created {
+        return match order.state {
+            OrderState::Fulfilled => Ok(Settled::Already(order)),
+            state => Err(Error::Conflict(format!("order {} is {}", order.order.order_no, state.as_str()))),
+        };
+    }
+    let no = &order.order.order_no;
+    if !ledger::debit_wallet(tx, o.uid, &Asset::Coins, o.amount_fen, "coin_pay", no, now)? {
+        // The transaction rolls back: no order, no debit.
+        return Err(Error::Conflict("insufficient coins".to_owned()));
+    }
+    pay_and_fulfil(tx, &order, OrderState::Created, &format!("coins:{no}"), now, now).map(Settled::Fulfilled)
 }
 
 impl CommerceRepo for SqliteCommerce {
@@ -349,21 +367,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn pay_with_coins(&self, o: &NewOrder, now: i64) -> Result<Settled> {
-        self.db.write(|tx| {
-            let (order, created) = insert_order(tx, o, OrderState::Created)?;
-            if !created {
-                return match order.state {
-                    OrderState::Fulfilled => Ok(Settled::Already(order)),
-                    state => Err(Error::Conflict(format!("order {} is {}", order.order.order_no, state.as_str()))),
-                };
-            }
-            let no = &order.order.order_no;
-            if !ledger::debit_wallet(tx, o.uid, &Asset::Coins, o.amount_fen, "coin_pay", no, now)? {
-                // The transaction rolls back: no order, no debit.
-                return Err(Error::Conflict("insufficient coins".to_owned()));
-            }
-            pay_and_fulfil(tx, &order, OrderState::Created, &format!("coins:{no}"), now, now).map(Settled::Fulfilled)
-        })
+        self.db.write(|tx| pay_with_coins_in(tx, o, now))
     }
 
     fn order(&self, order_no: &str) -> Result<Option<Order>> {

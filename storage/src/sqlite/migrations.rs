@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::agreements::MIGRATION,
     super::passwords::MIGRATION,
     super::merchant::MIGRATION,
+    super::ads::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod activity;
+mod ads;
 mod agreements;
 mod assets;
 mod commerce;
@@ -83,6 +84,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         agreements: Arc::new(agreements::SqliteAgreements::new(connect(&path)?)),
         passwords: Arc::new(passwords::SqlitePasswords::new(connect(&path)?)),
         merchant: Arc::new(merchant::SqliteMerchant::new(connect(&path)?)),
+        ads: Arc::new(ads::SqliteAds::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)

@@ -66,6 +66,8 @@ pub struct Client {
     http: awc::Client,
     pub cookies: HashMap<String, String>,
     pub device: String,
+    /// Extra headers sent with every request (a user agent, an operator token).
+    pub headers: Vec<(String, String)>,
 }
 
 impl Client {
@@ -75,6 +77,7 @@ impl Client {
             http: awc::Client::default(),
             cookies: HashMap::new(),
             device: device.into(),
+            headers: vec![],
         }
     }
 
@@ -101,6 +104,9 @@ impl Client {
             .http
             .get(format!("{}{path}", self.base))
             .insert_header(("cookie", self.cookie_header()));
+        for (k, v) in &self.headers {
+            req = req.insert_header((k.as_str(), v.as_str()));
+        }
         req = match self.cookies.get("_csrfToken") {
             Some(t) => req.insert_header(("x-csrf-token", t.clone())),
             None => req.insert_header(("x-skip-csrf", "true")),
@@ -120,6 +126,9 @@ impl Client {
             .insert_header(("cookie", self.cookie_header()))
             .insert_header(("content-type", "application/json"))
             .insert_header(("Yoo-Uuid", self.device.clone()));
+        for (k, v) in &self.headers {
+            req = req.insert_header((k.as_str(), v.as_str()));
+        }
         req = match self.cookies.get("_csrfToken") {
             Some(t) => req.insert_header(("x-csrf-token", t.clone())),
             None => req.insert_header(("x-skip-csrf", "true")),

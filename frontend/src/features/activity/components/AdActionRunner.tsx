@@ -27,6 +27,7 @@ export function runAdAction(root: RootStore, req: AdRequest): void {
           root.openPurchase(isMemberProduct(goods.type) ? 'member' : 'time', {
             goods,
             category: isVvipProduct(goods.type) ? 'vvip' : 'vip',
+            ...(req.ad ? { ad: req.ad } : {}),
           }),
         (e: unknown) => root.ui.error(errorMessage(e)),
       );

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useStores } from '../../../stores/context';
 import { SITE_NAME } from '../../../lib/site';
 import { memberButton } from '../../../lib/memberButton';
+import { AdSlot } from '../../../components/AdSlot';
 import '../../member/member.css';
 
 /** The check-in and task entries: a chunk of their own, so the home page's scripts stay small. */
@@ -58,6 +59,7 @@ export const Header = observer(function Header() {
             <MissionHeader />
           </Suspense>
         )}
+        {user.ready && <AdSlot slot="header_right" />}
         <div className="header__user">
           {!user.ready ? (
             <span className="header__placeholder" />

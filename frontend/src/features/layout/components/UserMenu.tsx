@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { AdSlot } from '../../../components/AdSlot';
 import { Avatar } from '../../../components/Avatar';
 import { useStores } from '../../../stores/context';
 import { formatPlayTime } from '../../../lib/time';
@@ -73,6 +74,7 @@ const UserMenu = observer(function UserMenu() {
               {isPlatformMember(using) ? '续费会员' : '开通会员'}
             </button>
           </div>
+          <AdSlot slot="header_user_pannel" onItemClick={() => setOpen(false)} />
           <div className="user-menu__asset" data-testid="user-play-time">
             <span>游戏时长 {formatPlayTime(profile.play_time_total)}</span>
             <Link to="/user/playtime" className="user-menu__buy" data-testid="user-view-time" onClick={() => setOpen(false)}>

@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { useStores } from '../../../stores/context';
 import { backpackPath } from '../../backpack/stores/backpackStore';
@@ -54,17 +55,24 @@ export const PopupChain = observer(function PopupChain() {
         </ul>
         {expiry.message && <p className="member-expire__message">{expiry.message}</p>}
         {expiry.privilegeHint && <p className="member-expire__hint">{expiry.privilegeHint}</p>}
-        <button
-          type="button"
-          className={`btn btn--block header__member header__member--${expiry.category}`}
-          data-testid="member-expire-buy"
-          onClick={() => {
-            root.openPurchase('member', { category: expiry.category });
-            void chain.closeExpiry(false);
-          }}
-        >
-          {expiry.expireType === EXPIRE_NEAR ? '立即续费' : '重新开通'}
-        </button>
+        {/* §2.8: its button is the ad slot member_expire; without items, the popup's own */}
+        <AdSlot
+          slot="member_expire"
+          onItemClick={() => void chain.closeExpiry(false)}
+          fallback={
+            <button
+              type="button"
+              className={`btn btn--block header__member header__member--${expiry.category}`}
+              data-testid="member-expire-buy"
+              onClick={() => {
+                root.openPurchase('member', { category: expiry.category });
+                void chain.closeExpiry(false);
+              }}
+            >
+              {expiry.expireType === EXPIRE_NEAR ? '立即续费' : '重新开通'}
+            </button>
+          }
+        />
       </Modal>
     );
   }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { countUp, COUNT_UP_DELAY_MS, COUNT_UP_MS, isDouble } from '../../../lib/mission';
 import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
+import { QrImage } from '../../purchase/components/QrImage';
 import { formatDateTime } from '../../../lib/time';
 import { useStores } from '../../../stores/context';
 import '../playtime.css';
@@ -54,9 +55,11 @@ const RegisterGiftDialog = observer(function RegisterGiftDialog() {
  * without one, the top-up text with '好的'; the game's yoodo rule line when known.
  */
 const UseUpDialog = observer(function UseUpDialog() {
-  const { playTime } = useStores();
+  const { playTime, user } = useStores();
   if (!playTime.useUp) return null;
   const card = playTime.useUpCard;
+  // the app-download guide: the app's first login gives play time, and there is no card to use
+  const appGuide = !card && (user.profile?.first_login_app_playtime ?? 0) > 0;
   const rule = playTime.yoodoRule;
   const [before, after] = rule ? splitYoodo(rule.yoodoText) : ['', ''];
   return (
@@ -95,10 +98,20 @@ const UseUpDialog = observer(function UseUpDialog() {
           {after}
         </p>
       )}
+      {appGuide && (
+        <div className="use-up__app" data-testid="use-up-app-guide">
+          <QrImage text={`${window.location.origin}${APP_DOWNLOAD_PATH}`} size={APP_GUIDE_QR_PX} label="下载移动端" />
+          <span>下载移动端领取专属福利</span>
+        </div>
+      )}
       <AdSlot slot="gift_playtime_useup" />
     </Modal>
   );
 });
+
+/** The app-download guide's QR (commerce.md §9: 72 px) and what it opens (core-platform.md §2.1 /download). */
+const APP_GUIDE_QR_PX = 72;
+const APP_DOWNLOAD_PATH = '/download';
 
 /** yoodoText around its %s (the highlighted amount goes between). */
 function splitYoodo(text: string): [string, string] {
