@@ -47,6 +47,14 @@ fn base() -> OpenApi {
                 .schema_from::<crate::envelope::BanData>()
                 // the common config's member_expire, a JSON string of a list of these
                 .schema_from::<crate::routes::member::MemberExpire>()
+                // the user-agent markers of the product's own apps (the browser check's)
+                .schema(
+                    "OwnAppMarker",
+                    utoipa::openapi::ObjectBuilder::new()
+                        .schema_type(utoipa::openapi::schema::Type::String)
+                        .enum_values(Some(actors::commerce::ads::OWN_APP_MARKERS))
+                        .description(Some("What the user agent of the product's own apps' web views carries")),
+                )
                 .build(),
         ))
         .build()

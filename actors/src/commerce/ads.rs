@@ -60,11 +60,14 @@ pub fn out_of_pay_times(pay_times: i64, used: i64) -> bool {
     pay_times > 0 && used >= pay_times
 }
 
-/// The user agents of the product's own apps' web views (as the browser check of a game start
-/// knows them, core-platform.md §5.5: agentWeb, slyAndroid, leyou_ios).
+/// What the user agent of the product's own apps' web views carries (core-platform.md §5.5). The
+/// client's browser check reads the same list from the OpenAPI document (schema `OwnAppMarker`).
+pub const OWN_APP_MARKERS: [&str; 3] = ["agentWeb", "slyAndroid", "leyou_ios"];
+
+/// Whether a user agent is one of the product's own apps' web views (any case).
 pub fn is_own_app(user_agent: &str) -> bool {
     let ua = user_agent.to_ascii_lowercase();
-    ["agentweb", "slyandroid", "leyou_ios"].iter().any(|m| ua.contains(m))
+    OWN_APP_MARKERS.iter().any(|m| ua.contains(&m.to_ascii_lowercase()))
 }
 
 /// `first_login_app_playtime` of a profile: the configured minutes while the user has never

@@ -114,6 +114,8 @@ export type InviteRecords = Schemas['InviteRecords'];
 export type MemberInfoView = Schemas['MemberInfoView'];
 /** One member expiry popup of the common config's member_expire (commerce.md §3). */
 export type MemberExpire = Schemas['MemberExpire'];
+/** A user-agent marker of the product's own apps (the server's list, core-platform.md §5.5). */
+export type OwnAppMarker = Schemas['OwnAppMarker'];
 /** What the system popup chain tells after a login (commerce.md §2.8): received and near-expiry holdings. */
 export type CardNotice = Schemas['CardNotice'];
 export type NoticeItem = Schemas['NoticeItem'];

@@ -1,5 +1,6 @@
 // The browser check of a game start (core-platform.md §5.5, §4.4 step 3), by the user agent. A
 // module of its own, loaded when a start is asked for: the home page never needs it.
+import type { OwnAppMarker } from '../api/types';
 import { isInCar } from './browserCheck';
 
 export type BrowserVerdict =
@@ -14,8 +15,12 @@ export const BLOCK_MESSAGE = '您当前浏览器版本较低，游戏无法运�
 export const WARN_MESSAGE = '您当前浏览器版本较低，可能会影响游戏体验';
 export const WARN_CONTINUE = '继续游戏';
 
-/** The product's own apps' web views (agentWeb, slyAndroid, leyou_ios): the app runs the game. */
-const OWN_APP = /agentWeb|slyAndroid|leyou_ios/i;
+/**
+ * The product's own apps' web views: the app runs the game. The markers are the server's
+ * (`OwnAppMarker` of the OpenAPI document): a marker missing here or unknown there fails to compile.
+ */
+const OWN_APP_MARKERS: Record<OwnAppMarker, true> = { agentWeb: true, slyAndroid: true, leyou_ios: true };
+const OWN_APP = new RegExp(Object.keys(OWN_APP_MARKERS).join('|'), 'i');
 /** Domestic dual-core browsers, whose Chromium core is not the one the user sees. */
 const DUAL_CORE = /QQBrowser|MetaSr|SE 2\.X|360SE|360EE|LBBROWSER|2345Explorer|Maxthon|BIDUBrowser|UBrowser|TheWorld/i;
 /** Phones and tablets (§5.5: not a car browser). */
