@@ -574,6 +574,15 @@ pub fn member_info(h: &Holdings, now_ms: i64) -> MemberInfo {
     }
 }
 
+/// The user's avatar: the one set at the account centre, else the drawn default.
+pub fn avatar_of(u: &User) -> String {
+    if u.avatar.is_empty() {
+        format!("/covers/avatar/{}.svg", u.uid)
+    } else {
+        u.avatar.clone()
+    }
+}
+
 pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> Profile {
     let fast_enter_secs = h.fast_enter_secs(now_ms);
     Profile {
@@ -581,7 +590,7 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, now_ms: i64) -> 
         nickname: u.nickname.clone(),
         display_name: u.nickname.clone(),
         nameplate: String::new(),
-        avatar: format!("/covers/avatar/{}.svg", u.uid),
+        avatar: avatar_of(u),
         avatar_frame: String::new(),
         gender: 0,
         status: 0,

@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::agreements::MIGRATION,
     super::passwords::MIGRATION,
     super::merchant::MIGRATION,
+    crate::missions::ACCOUNT_TASKS_MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
