@@ -71,7 +71,7 @@ refusals!(PageRefusals: common::input());
 
 /// The agent-login page: a good login opens a session and leads to its target's page; a forged,
 /// expired or used one is refused on the page.
-#[utoipa::path(params(AgentLoginQuery), responses(
+#[utoipa::path(operation_id = "dev_uc_agent_login", params(AgentLoginQuery), responses(
     (status = 303, description = "to the session's page at the login's target (Location)"),
     (status = 403, description = "the login refused (HTML)", content_type = "text/html", body = String),
     PageRefusals))]
@@ -103,7 +103,7 @@ fn session_of(state: &AppState, id: &str) -> Result<UcSession, UcRefusal> {
 }
 
 /// A session's page: HOME, INFO or AVATAR, with the profile as it is now.
-#[utoipa::path(params(("id" = String, Path, description = "the session"), ViewQuery), responses(
+#[utoipa::path(operation_id = "dev_uc_page", params(("id" = String, Path, description = "the session"), ViewQuery), responses(
     (status = 200, description = "the page (HTML)", content_type = "text/html", body = String),
     (status = 403, description = "no such session (HTML)", content_type = "text/html", body = String),
     PageRefusals))]
@@ -197,7 +197,7 @@ pub struct NicknameForm {
 }
 
 /// INFO's form: the new nickname goes to the platform.
-#[utoipa::path(params(("id" = String, Path, description = "the session")),
+#[utoipa::path(operation_id = "dev_uc_nickname", params(("id" = String, Path, description = "the session")),
     request_body(content = NicknameForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 200, description = "saved (HTML)", content_type = "text/html", body = String),
@@ -206,8 +206,10 @@ pub struct NicknameForm {
         (status = 502, description = "the platform did not take it (HTML)", content_type = "text/html", body = String),
     ))]
 #[post("/api/dev/uc/s/{id}/nickname")]
-pub async fn save_nickname(state: web::Data<AppState>, id: web::Path<String>, form: web::Form<NicknameForm>) -> HttpResponse {
-    save(&state, &id, ProfileChange::Nickname(form.nickname.clone()), "昵称修改成功").await
+pub async fn save_nickname(state: web::Data<AppState>, id: web::Path<String>, form: Option<web::Form<NicknameForm>>) -> HttpResponse {
+    // a form that does not read is an empty one: the page answers, never the JSON envelope
+    let nickname = form.map(|f| f.into_inner().nickname).unwrap_or_default();
+    save(&state, &id, ProfileChange::Nickname(nickname), "昵称修改成功").await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -218,7 +220,7 @@ pub struct AvatarForm {
 }
 
 /// AVATAR's form: the picked preset goes to the platform.
-#[utoipa::path(params(("id" = String, Path, description = "the session")),
+#[utoipa::path(operation_id = "dev_uc_avatar", params(("id" = String, Path, description = "the session")),
     request_body(content = AvatarForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 200, description = "saved (HTML)", content_type = "text/html", body = String),
@@ -227,8 +229,9 @@ pub struct AvatarForm {
         (status = 502, description = "the platform did not take it (HTML)", content_type = "text/html", body = String),
     ))]
 #[post("/api/dev/uc/s/{id}/avatar")]
-pub async fn save_avatar(state: web::Data<AppState>, id: web::Path<String>, form: web::Form<AvatarForm>) -> HttpResponse {
-    let Some(url) = form.avatar.trim().parse().ok().and_then(sandbox_avatar) else {
+pub async fn save_avatar(state: web::Data<AppState>, id: web::Path<String>, form: Option<web::Form<AvatarForm>>) -> HttpResponse {
+    let picked = form.map(|f| f.into_inner().avatar).unwrap_or_default();
+    let Some(url) = picked.trim().parse().ok().and_then(sandbox_avatar) else {
         return refused(&UcRefusal::Form(actors::error::ProfileFault::AvatarInvalid));
     };
     save(&state, &id, ProfileChange::Avatar(url), "头像修改成功").await
@@ -237,7 +240,7 @@ pub async fn save_avatar(state: web::Data<AppState>, id: web::Path<String>, form
 refusals!(AvatarRefusals: ApiError::not_found());
 
 /// A preset avatar of the sandbox: `{1..6}.svg`.
-#[utoipa::path(params(("file" = String, Path)), responses((status = 200, description = "SVG", body = String, content_type = "image/svg+xml"), AvatarRefusals))]
+#[utoipa::path(operation_id = "dev_uc_avatar_svg", params(("file" = String, Path)), responses((status = 200, description = "SVG", body = String, content_type = "image/svg+xml"), AvatarRefusals))]
 #[get("/api/dev/uc/avatar/{file}")]
 pub async fn avatar_svg(file: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let n: u32 = file

@@ -75,7 +75,7 @@ impl From<SignedLogin> for UcLogin {
 refusals!(UcLoginRefusals: common::input(), common::logged_in(), DomainError::UcRedirect, DomainError::UcTarget);
 
 /// Signs the agent login that opens the account centre for the caller (§7.2).
-#[utoipa::path(request_body = UcLoginBody, responses((status = 200, body = Envelope<UcLogin>), UcLoginRefusals))]
+#[utoipa::path(operation_id = "uc_login", request_body = UcLoginBody, responses((status = 200, body = Envelope<UcLogin>), UcLoginRefusals))]
 #[post("/api/user/v1/uc/login")]
 pub async fn login(state: web::Data<AppState>, caller: Caller, body: web::Json<UcLoginBody>) -> ApiResult<UcLogin> {
     let signed = state
@@ -98,7 +98,7 @@ refusals!(UcNotifyRefusals:
 /// signed in `Yoo-Uc-Signature`). A bad signature, a malformed or stale notice or an unknown
 /// user is refused (20272) and changes nothing; a notice delivered again is acknowledged once
 /// more and changes nothing.
-#[utoipa::path(request_body(content = String, content_type = "text/plain"),
+#[utoipa::path(operation_id = "uc_notify", request_body(content = String, content_type = "text/plain"),
     params(("Yoo-Uc-Signature" = String, Header, description = "HMAC-SHA256 of the body, hex")),
     responses((status = 200, body = Envelope<Null>), UcNotifyRefusals))]
 #[post("/api/user/v1/uc/notify")]

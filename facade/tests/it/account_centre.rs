@@ -11,7 +11,7 @@ use crate::common;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use actors::config::AccountCentreConfig;
-use actors::providers::account_centre::{payload_text, AgentLogin, ProfileChange, ProfileNotice, SandboxUc, Target, SIGNATURE_HEADER};
+use actors::providers::account_centre::{payload_text, AccountCentre, AgentLogin, ProfileChange, ProfileNotice, SandboxUc, Target, SIGNATURE_HEADER};
 use actors::providers::payment::verify_signature;
 use common::{code, config, ledger_holds, profile, temp_dir, uid, Client};
 use facade::proto::MessageType;
