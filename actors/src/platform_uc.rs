@@ -97,7 +97,11 @@ impl Platform {
             }
         }
         let (nickname, avatar, event) = match &n.change {
-            ProfileChange::Nickname(v) => (Some(check_nickname(v).map_err(DomainError::ProfileForm)?), None, TaskEvent::UpNickname),
+            ProfileChange::Nickname(v) => (
+                Some(check_nickname(v).map_err(DomainError::ProfileForm)?),
+                None,
+                TaskEvent::UpNickname,
+            ),
             ProfileChange::Avatar(v) => (None, Some(check_avatar(v).map_err(DomainError::ProfileForm)?), TaskEvent::UpAvatar),
         };
         let uid = n.uid;

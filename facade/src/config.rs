@@ -244,7 +244,10 @@ mod tests {
             "ab".repeat(32)
         );
         assert!(parse(&prod).check().unwrap_err().contains("its own [account_centre] secret"));
-        assert_eq!(ServerConfig::dev_default().domain().account_centre.agent_login_url, "/api/dev/uc/agent-login");
+        assert_eq!(
+            ServerConfig::dev_default().domain().account_centre.agent_login_url,
+            "/api/dev/uc/agent-login"
+        );
     }
 
     #[test]

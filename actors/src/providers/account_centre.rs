@@ -277,9 +277,7 @@ pub fn payload_text(payload: &str) -> Option<String> {
 
 /// The preset avatar `n` of the sandbox (1..=[`SANDBOX_AVATARS`]).
 pub fn sandbox_avatar(n: u32) -> Option<String> {
-    (1..=SANDBOX_AVATARS)
-        .contains(&n)
-        .then(|| format!("/api/dev/uc/avatar/{n}.svg"))
+    (1..=SANDBOX_AVATARS).contains(&n).then(|| format!("/api/dev/uc/avatar/{n}.svg"))
 }
 
 pub trait AccountCentre: Send + Sync + 'static {
@@ -481,7 +479,10 @@ mod tests {
     fn payload_of(url: &str) -> (String, String) {
         let q = url.split_once('?').unwrap().1;
         let (p, s) = q.split_once('&').unwrap();
-        (p.strip_prefix("payload=").unwrap().to_owned(), s.strip_prefix("sign=").unwrap().to_owned())
+        (
+            p.strip_prefix("payload=").unwrap().to_owned(),
+            s.strip_prefix("sign=").unwrap().to_owned(),
+        )
     }
 
     #[test]
@@ -541,7 +542,15 @@ mod tests {
         assert_eq!(check_nickname("ab\ncd"), Err(ProfileFault::NicknameChars));
         assert_eq!(check_avatar("/api/dev/uc/avatar/1.svg"), Ok("/api/dev/uc/avatar/1.svg".into()));
         assert!(check_avatar("https://cdn.example.com/a.png").is_ok());
-        for bad in ["", "//evil.com/a.png", "javascript:alert(1)", "http://x/a.png", "/a\"onerror=x", "/a b", &format!("/{}", "a".repeat(300))] {
+        for bad in [
+            "",
+            "//evil.com/a.png",
+            "javascript:alert(1)",
+            "http://x/a.png",
+            "/a\"onerror=x",
+            "/a b",
+            &format!("/{}", "a".repeat(300)),
+        ] {
             assert_eq!(check_avatar(bad), Err(ProfileFault::AvatarInvalid), "{bad}");
         }
         assert_eq!(check_redirect("/user/detail"), Some("/user/detail".into()));

@@ -50,7 +50,10 @@ fn refused(r: &UcRefusal) -> HttpResponse {
         UcRefusal::Expired => (StatusCode::FORBIDDEN, "登录已过期，请从云游重新打开账号中心".to_owned()),
         UcRefusal::Replayed => (StatusCode::FORBIDDEN, "该登录链接已使用，请从云游重新打开账号中心".to_owned()),
         UcRefusal::NoSession => (StatusCode::FORBIDDEN, "会话已失效，请从云游重新打开账号中心".to_owned()),
-        UcRefusal::Form(f) => (StatusCode::BAD_REQUEST, ApiError::from(actors::DomainError::ProfileForm(*f)).message.to_owned()),
+        UcRefusal::Form(f) => (
+            StatusCode::BAD_REQUEST,
+            ApiError::from(actors::DomainError::ProfileForm(*f)).message.to_owned(),
+        ),
         UcRefusal::NotTaken(m) => (StatusCode::BAD_GATEWAY, format!("保存失败：{m}")),
     };
     html(status, "操作失败", &format!("<p id=\"uc-refused\">{}</p>", esc(&text)))
@@ -165,7 +168,10 @@ pub async fn session_page(state: web::Data<AppState>, id: web::Path<String>, q: 
             format!("<form method=\"post\" action=\"{base}/avatar\"><div>{choices}</div><button id=\"uc-save\" type=\"submit\">保存</button></form>")
         }
     };
-    let back = format!("<p style=\"margin-top:24px\"><a id=\"uc-back\" href=\"{}\">返回云游</a></p>", esc(&s.redirect_url));
+    let back = format!(
+        "<p style=\"margin-top:24px\"><a id=\"uc-back\" href=\"{}\">返回云游</a></p>",
+        esc(&s.redirect_url)
+    );
     html(StatusCode::OK, TITLE, &format!("{nav}{head}{body}{back}"))
 }
 
@@ -249,7 +255,11 @@ pub async fn avatar_svg(file: web::Path<String>) -> Result<HttpResponse, ApiErro
         .filter(|n| sandbox_avatar(*n).is_some())
         .ok_or_else(ApiError::not_found)?;
     let hue = (n * 57) % 360;
-    let shapes = ["<circle cx=\"48\" cy=\"40\" r=\"20\"/>", "<rect x=\"28\" y=\"22\" width=\"40\" height=\"40\" rx=\"8\"/>", "<polygon points=\"48,18 72,62 24,62\"/>"];
+    let shapes = [
+        "<circle cx=\"48\" cy=\"40\" r=\"20\"/>",
+        "<rect x=\"28\" y=\"22\" width=\"40\" height=\"40\" rx=\"8\"/>",
+        "<polygon points=\"48,18 72,62 24,62\"/>",
+    ];
     let shape = shapes[(n as usize - 1) % shapes.len()];
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "image/svg+xml"))

@@ -78,9 +78,7 @@ refusals!(UcLoginRefusals: common::input(), common::logged_in(), DomainError::Uc
 #[utoipa::path(operation_id = "uc_login", request_body = UcLoginBody, responses((status = 200, body = Envelope<UcLogin>), UcLoginRefusals))]
 #[post("/api/user/v1/uc/login")]
 pub async fn login(state: web::Data<AppState>, caller: Caller, body: web::Json<UcLoginBody>) -> ApiResult<UcLogin> {
-    let signed = state
-        .platform
-        .uc_login(caller.0.uid, &body.redirect_url, body.target.as_deref())?;
+    let signed = state.platform.uc_login(caller.0.uid, &body.redirect_url, body.target.as_deref())?;
     Ok(ok(signed.into()))
 }
 

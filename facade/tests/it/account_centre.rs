@@ -11,7 +11,9 @@ use crate::common;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use actors::config::AccountCentreConfig;
-use actors::providers::account_centre::{payload_text, AccountCentre, AgentLogin, ProfileChange, ProfileNotice, SandboxUc, Target, SIGNATURE_HEADER};
+use actors::providers::account_centre::{
+    payload_text, AccountCentre, AgentLogin, ProfileChange, ProfileNotice, SandboxUc, Target, SIGNATURE_HEADER,
+};
 use actors::providers::payment::verify_signature;
 use common::{code, config, ledger_holds, profile, temp_dir, uid, Client};
 use facade::proto::MessageType;
@@ -84,11 +86,19 @@ async fn open_session(c: &mut Client, target: &str) -> String {
 async fn task(c: &mut Client, task_code: &str) -> Value {
     let (_, r) = c.post("/api/japi/social/tsk/unfinished", json!({})).await;
     assert_eq!(code(&r), 0, "{r}");
-    r["data"].as_array().unwrap().iter().find(|t| t["taskCode"] == task_code).unwrap().clone()
+    r["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["taskCode"] == task_code)
+        .unwrap()
+        .clone()
 }
 
 async fn claim(c: &mut Client, task_code: &str) -> Value {
-    c.post("/api/japi/social/tsk/receive", json!({"taskCode": task_code, "taskClass": 2})).await.1
+    c.post("/api/japi/social/tsk/receive", json!({"taskCode": task_code, "taskClass": 2}))
+        .await
+        .1
 }
 
 // uc/login signs an agent login (uid, target, expiry, nonce, redirect) that verifies under the
@@ -106,7 +116,10 @@ async fn the_agent_login_is_signed_and_checked() {
     let me = uid(&mut a).await;
     let before = now_ms();
     let (_, r) = a
-        .post("/api/user/v1/uc/login", json!({"redirect_url": "/user/detail?from=task", "target": "INFO"}))
+        .post(
+            "/api/user/v1/uc/login",
+            json!({"redirect_url": "/user/detail?from=task", "target": "INFO"}),
+        )
         .await;
     assert_eq!(code(&r), 0, "{r}");
     let d = &r["data"];
@@ -117,12 +130,20 @@ async fn the_agent_login_is_signed_and_checked() {
     assert!(verify_signature(secret().as_bytes(), &text, sign), "the shared secret verifies it");
     assert!(!verify_signature(b"another secret", &text, sign));
     let login = AgentLogin::decode(&text).unwrap();
-    assert_eq!((login.uid, login.target, login.redirect_url.as_str()), (me, Target::Info, "/user/detail?from=task"));
-    assert!(login.issued_at >= before - 1000 && login.expires_at == login.issued_at + 300_000, "{login:?}");
+    assert_eq!(
+        (login.uid, login.target, login.redirect_url.as_str()),
+        (me, Target::Info, "/user/detail?from=task")
+    );
+    assert!(
+        login.issued_at >= before - 1000 && login.expires_at == login.issued_at + 300_000,
+        "{login:?}"
+    );
     assert_eq!(d["expires_at"], login.expires_at);
     let (_, again) = a.post("/api/user/v1/uc/login", json!({"redirect_url": "/user"})).await;
     assert_eq!(again["data"]["target"], "AVATAR", "AVATAR by default");
-    let nonce2 = AgentLogin::decode(&payload_text(again["data"]["payload"].as_str().unwrap()).unwrap()).unwrap().nonce;
+    let nonce2 = AgentLogin::decode(&payload_text(again["data"]["payload"].as_str().unwrap()).unwrap())
+        .unwrap()
+        .nonce;
     assert_ne!(nonce2, login.nonce, "every login has its own nonce");
 
     // A redirect off this site, an unknown page, a malformed body: refused with the envelope.
@@ -131,7 +152,9 @@ async fn the_agent_login_is_signed_and_checked() {
         assert_eq!((status, code(&r)), (400, 20270), "{bad}: {r}");
         assert_eq!(r["message"], "跳转地址不正确");
     }
-    let (status, r) = a.post("/api/user/v1/uc/login", json!({"redirect_url": "/user", "target": "ADMIN"})).await;
+    let (status, r) = a
+        .post("/api/user/v1/uc/login", json!({"redirect_url": "/user", "target": "ADMIN"}))
+        .await;
     assert_eq!((status, code(&r)), (400, 20271), "{r}");
     for body in [json!({}), json!({"redirect_url": 5}), json!([1])] {
         let (status, r) = a.post("/api/user/v1/uc/login", body.clone()).await;
@@ -176,7 +199,11 @@ async fn forged_expired_and_replayed_logins_are_refused() {
     };
     let genuine = signer(&secret()).sign_login(&AgentLogin { uid: me, ..login.clone() });
     let altered = signer(&secret()).sign_login(&login);
-    let (status, _, page) = get_page(&base, &format!("/api/dev/uc/agent-login?payload={}&sign={}", altered.payload, genuine.sign)).await;
+    let (status, _, page) = get_page(
+        &base,
+        &format!("/api/dev/uc/agent-login?payload={}&sign={}", altered.payload, genuine.sign),
+    )
+    .await;
     assert_eq!(status, 403);
     assert!(page.contains("登录校验失败"), "{page}");
     // Signed with another key.
@@ -233,7 +260,11 @@ async fn a_nickname_and_an_avatar_changed_at_the_account_centre() {
     let (_, _, page) = get_page(&base, &format!("{session}?view=INFO")).await;
     assert!(page.contains(&format!("value=\"{old}\"")), "the form shows the nickname: {page}");
     let long = "长".repeat(17);
-    for (bad, message) in [("   ", "昵称不能为空"), ("a", "昵称需为2-16个字符"), (long.as_str(), "昵称需为2-16个字符")] {
+    for (bad, message) in [
+        ("   ", "昵称不能为空"),
+        ("a", "昵称需为2-16个字符"),
+        (long.as_str(), "昵称需为2-16个字符"),
+    ] {
         let (status, page) = post_form(&base, &format!("{session}/nickname"), &[("nickname", bad)]).await;
         assert_eq!(status, 400, "{bad:?}");
         assert!(page.contains(message), "{bad:?}: {page}");
@@ -245,7 +276,10 @@ async fn a_nickname_and_an_avatar_changed_at_the_account_centre() {
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("昵称修改成功"), "{page}");
     let p = profile(&mut a).await;
-    assert_eq!((p["nickname"].as_str(), p["display_name"].as_str()), (Some("小明同学"), Some("小明同学")));
+    assert_eq!(
+        (p["nickname"].as_str(), p["display_name"].as_str()),
+        (Some("小明同学"), Some("小明同学"))
+    );
     let told = loop {
         let env = socket.next(5).await;
         if env.r#type == MessageType::UserInfo as i32 {
