@@ -198,6 +198,16 @@ INSERT OR IGNORE INTO tasks (task_code, task_type, task_class, name, icon, descr
 SELECT 'once_up_avatar', 'upAvatar', 2, '更换头像', '', '在账号中心更换一次头像', 1, 10, 8 WHERE EXISTS (SELECT 1 FROM tasks);
 ";
 
+/// The seeded reward presentation.
+pub fn seed_reward_config() -> Vec<TaskRewardConfig> {
+    vec![TaskRewardConfig {
+        key: "playTime".to_owned(),
+        icon: String::new(),
+        title: "游戏时长".to_owned(),
+        desc: "免费游戏时长，可畅玩云游戏".to_owned(),
+    }]
+}
+
 #[cfg(test)]
 mod tests {
     /// The migration adds exactly what the seed has.
@@ -209,14 +219,4 @@ mod tests {
             assert!(super::seed_tasks().iter().any(|t| t.task_code == code && t.task_type == ty));
         }
     }
-}
-
-/// The seeded reward presentation.
-pub fn seed_reward_config() -> Vec<TaskRewardConfig> {
-    vec![TaskRewardConfig {
-        key: "playTime".to_owned(),
-        icon: String::new(),
-        title: "游戏时长".to_owned(),
-        desc: "免费游戏时长，可畅玩云游戏".to_owned(),
-    }]
 }
