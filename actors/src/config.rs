@@ -50,6 +50,32 @@ pub struct DomainConfig {
     /// Real-name certification and minors (the server TOML's top-level `[identity]`).
     #[serde(skip)]
     pub identity: IdentityConfig,
+    /// The external account centre (the server TOML's top-level `[account_centre]`).
+    #[serde(skip)]
+    pub account_centre: AccountCentreConfig,
+}
+
+/// The external account centre (core-platform.md §2.6, §7.2): the secret its agent logins and
+/// notices are signed with, how long an agent login is good for, its agent-login page.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AccountCentreConfig {
+    /// The HMAC-SHA256 key both sides share.
+    pub secret: String,
+    /// Seconds an agent login can be opened after it was signed (once).
+    pub login_ttl_secs: u64,
+    /// The agent-login page (dev: the sandbox's, on this server).
+    pub agent_login_url: String,
+}
+
+impl Default for AccountCentreConfig {
+    fn default() -> Self {
+        AccountCentreConfig {
+            secret: "yoo-dev-account-centre-secret".into(),
+            login_ttl_secs: 300,
+            agent_login_url: "/api/dev/uc/agent-login".into(),
+        }
+    }
 }
 
 /// Real-name certification and the rules for minors (core-platform.md §4.9, §8.2).
@@ -235,6 +261,7 @@ impl Default for DomainConfig {
             rooms: Default::default(),
             payment: Default::default(),
             identity: Default::default(),
+            account_centre: Default::default(),
             clock_start_ms: 0,
         }
     }

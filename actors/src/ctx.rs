@@ -67,6 +67,8 @@ pub struct Ctx {
     pub(crate) desk: OnceLock<Registry<u8, crate::commerce::OrderDesk>>,
     /// Real-name certification: the seal, the identity check, the rules for minors.
     pub(crate) identity: crate::identity::Identity,
+    /// The external account centre: its provider and the notices taken.
+    pub(crate) uc: crate::platform_uc::Uc,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -88,6 +90,7 @@ impl Ctx {
         let nodes = config.nodes.iter().map(|n| (n.id, Arc::default())).collect();
         Ctx {
             identity: crate::identity::Identity::from_config(&config.identity),
+            uc: crate::platform_uc::Uc::from_config(&config.account_centre),
             nodes,
             store,
             config,

@@ -312,6 +312,19 @@ pub enum DomainError {
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),
+    /// The account centre's redirect is not a path of this site (20270).
+    #[error("account centre redirect refused")]
+    UcRedirect,
+    /// The account centre has no such page (HOME, INFO, AVATAR) (20271).
+    #[error("unknown account centre page")]
+    UcTarget,
+    /// A notice of the account centre that does not verify (bad signature, malformed, stale,
+    /// an unknown user) (20272).
+    #[error("account centre notice refused: {0}")]
+    UcNoticeRefused(String),
+    /// A profile change breaks a rule (20273–20276).
+    #[error("profile: {0:?}")]
+    ProfileForm(ProfileFault),
     /// The order does not reach the coupon's threshold (usable -1) (20260).
     #[error("coupon threshold not reached")]
     CouponThreshold,
@@ -391,6 +404,19 @@ pub enum CertFault {
     NameShort,
     IdEmpty,
     IdMalformed,
+}
+
+/// Which rule of a profile change (the account centre's nickname or avatar) an input breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileFault {
+    /// Empty, or nothing visible.
+    NicknameEmpty,
+    /// Shorter than 2 or longer than 16 characters.
+    NicknameLength,
+    /// A control character or a direction mark.
+    NicknameChars,
+    /// Not a path of the site or an https address, or too long.
+    AvatarInvalid,
 }
 
 impl From<storage::Error> for DomainError {

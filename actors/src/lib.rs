@@ -29,8 +29,10 @@
 //! - `connection`: a socket's subscription to its user's pushes.
 //! - `passport`: SMS codes, login sessions and socket tokens.
 //! - `room`: live rooms: one actor per open room, its pure parts, its event stream and fan-out.
-//! - `providers`: traits of outside services and their sandbox implementations (SMS, payment).
+//! - `providers`: traits of outside services and their sandbox implementations (SMS, payment,
+//!   the account centre).
 //! - `platform_ads`: the ad slots, the section ads' pay-times limits and the app's first-login gift.
+//! - `platform_uc`: the account centre's signed agent login and its profile notices.
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
 //!   the order desk (expiry timers); `platform_commerce`: the platform's shop and payment calls.
 
@@ -61,6 +63,7 @@ pub mod platform_member;
 pub mod platform_merchant;
 pub mod platform_package;
 mod platform_rooms;
+pub mod platform_uc;
 pub mod player;
 pub mod providers;
 pub mod queue;

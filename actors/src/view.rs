@@ -111,6 +111,8 @@ pub enum Changed {
     Balance,
     /// MEMBER_INFO_NOTIFICATION: the member info and the queue data.
     MemberInfo,
+    /// USER_INFO: the user (nickname, avatar) changed; re-read it.
+    UserInfo,
 }
 
 /// The notices of core-platform.md §4.11 the domain sends, typed: the facade alone turns them

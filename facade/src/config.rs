@@ -80,6 +80,10 @@ pub struct ServerConfig {
     /// the pre-check's answer, whether play needs it, the holidays, the sandbox's mismatches).
     #[serde(default)]
     pub identity: actors::config::IdentityConfig,
+    /// The external account centre (`actors::config::AccountCentreConfig`: the shared secret,
+    /// the agent login's lifetime, the agent-login page).
+    #[serde(default)]
+    pub account_centre: actors::config::AccountCentreConfig,
 }
 
 fn default_bind() -> SocketAddr {
@@ -174,6 +178,12 @@ impl ServerConfig {
         if self.mode == Mode::Production && self.game.clock_start_ms != 0 {
             return Err("production runs on the real time: [game] clock_start_ms is for dev and tests".into());
         }
+        if self.account_centre.secret.is_empty() || self.account_centre.login_ttl_secs == 0 {
+            return Err("[account_centre] needs a secret and a login_ttl_secs above 0".into());
+        }
+        if self.mode == Mode::Production && self.account_centre.secret == actors::config::AccountCentreConfig::default().secret {
+            return Err("production needs its own [account_centre] secret".into());
+        }
         Ok(())
     }
 
@@ -189,6 +199,7 @@ impl ServerConfig {
             rooms: self.rooms.clone(),
             payment: self.payment.clone(),
             identity: self.identity.clone(),
+            account_centre: self.account_centre.clone(),
             ..self.game.clone()
         }
     }
@@ -201,7 +212,8 @@ mod tests {
     /// A configuration of `mode` with these nodes (and an identity key of its own).
     fn with_nodes(mode: &str, nodes: &str) -> ServerConfig {
         ServerConfig::parse(&format!(
-            "mode = \"{mode}\"\n[identity]\nkey_hex = \"{}\"\n{nodes}",
+            "mode = \"{mode}\"\n[account_centre]\nsecret = \"{}\"\n[identity]\nkey_hex = \"{}\"\n{nodes}",
+            "cd".repeat(16),
             "ab".repeat(32)
         ))
         .unwrap()
@@ -217,6 +229,25 @@ mod tests {
         for bad in ["", "abc", &"zz".repeat(32), &"ab".repeat(33)] {
             assert!(with(bad).check().is_err(), "{bad}");
         }
+    }
+
+    // The account centre's secret: never empty; production needs its own.
+    #[test]
+    fn the_account_centre_section_is_checked() {
+        let parse = |t: &str| ServerConfig::parse(t).unwrap();
+        assert!(parse("mode = \"dev\"\n[account_centre]\nsecret = \"\"\n")
+            .check()
+            .unwrap_err()
+            .contains("[account_centre]"));
+        let prod = format!(
+            "mode = \"production\"\n[identity]\nkey_hex = \"{}\"\n[[nodes]]\nid = 1\nname = \"a\"\nmachines = [\"m1\"]\n",
+            "ab".repeat(32)
+        );
+        assert!(parse(&prod).check().unwrap_err().contains("its own [account_centre] secret"));
+        assert_eq!(
+            ServerConfig::dev_default().domain().account_centre.agent_login_url,
+            "/api/dev/uc/agent-login"
+        );
     }
 
     #[test]

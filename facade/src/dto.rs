@@ -576,6 +576,15 @@ pub fn member_info(h: &Holdings, now_ms: i64) -> MemberInfo {
     }
 }
 
+/// The user's avatar: the one set at the account centre, else the drawn default.
+pub fn avatar_of(u: &User) -> String {
+    if u.avatar.is_empty() {
+        format!("/covers/avatar/{}.svg", u.uid)
+    } else {
+        u.avatar.clone()
+    }
+}
+
 /// `app_playtime`: `first_login_app_playtime` (`Platform::app_playtime`).
 pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i64, now_ms: i64) -> Profile {
     let fast_enter_secs = h.fast_enter_secs(now_ms);
@@ -584,7 +593,7 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i6
         nickname: u.nickname.clone(),
         display_name: u.nickname.clone(),
         nameplate: String::new(),
-        avatar: format!("/covers/avatar/{}.svg", u.uid),
+        avatar: avatar_of(u),
         avatar_frame: String::new(),
         gender: 0,
         status: 0,

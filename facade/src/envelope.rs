@@ -454,6 +454,15 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::MemberGrantReceived => err(S::CONFLICT, 20230, "今日会员时长已领取，明天再来吧"),
         DomainError::MemberGrantNotHeld => err(S::FORBIDDEN, 20231, "开通会员即可每日领取会员时长"),
         DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
+        DomainError::UcRedirect => err(S::BAD_REQUEST, 20270, "跳转地址不正确"),
+        DomainError::UcTarget => err(S::BAD_REQUEST, 20271, "账号中心页面不存在"),
+        DomainError::UcNoticeRefused(_) => err(S::BAD_REQUEST, 20272, "账号中心通知校验失败"),
+        DomainError::ProfileForm(fault) => match fault {
+            actors::error::ProfileFault::NicknameEmpty => err(S::BAD_REQUEST, 20273, "昵称不能为空"),
+            actors::error::ProfileFault::NicknameLength => err(S::BAD_REQUEST, 20274, "昵称需为2-16个字符"),
+            actors::error::ProfileFault::NicknameChars => err(S::BAD_REQUEST, 20275, "昵称包含不支持的字符"),
+            actors::error::ProfileFault::AvatarInvalid => err(S::BAD_REQUEST, 20276, "头像地址不正确"),
+        },
         DomainError::CheckedInToday => err(S::CONFLICT, 140203, "今日已签到，明天再来吧"),
         DomainError::UnknownTask => err(S::NOT_FOUND, 140201, "任务不存在"),
         DomainError::TaskNotClaimable => err(S::CONFLICT, 140202, "任务未完成或奖励已领取"),
@@ -796,6 +805,13 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         ActivityNotStarted,
         ActivityEnded,
         ActivityReceived,
+        UcRedirect,
+        UcTarget,
+        UcNoticeRefused(String::new()),
+        ProfileForm(actors::error::ProfileFault::NicknameEmpty),
+        ProfileForm(actors::error::ProfileFault::NicknameLength),
+        ProfileForm(actors::error::ProfileFault::NicknameChars),
+        ProfileForm(actors::error::ProfileFault::AvatarInvalid),
     ]
 }
 

@@ -10,7 +10,8 @@
 //! - `auth`: session cookie, CSRF rule, login cookies.
 //! - `dto`: the JSON shapes of API.md.
 //! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, room, mike, control,
-//!   moderation, assets, commerce, dev, dev_pay), and `static_files`
+//!   moderation, assets, commerce, dev, dev_pay, uc and the sandbox account centre's dev_uc), and
+//!   `static_files`
 //!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
 //! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
 //! - `observe`: the Prometheus recorder and the per-route request metrics.
@@ -137,6 +138,9 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     let addr = server.addrs().first().copied().ok_or("no address bound")?;
     if let Some(sandbox) = platform.sandbox_pay() {
         sandbox.set_transport(routes::dev_pay::LoopbackNotices::new(addr));
+    }
+    if let Some(sandbox) = platform.uc_sandbox() {
+        sandbox.set_transport(routes::dev_uc::LoopbackUc::new(addr));
     }
     let server = server.run();
     let handle = server.handle();
@@ -290,6 +294,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::password::routes(cfg);
     cfg.service(routes::catalogue::service);
     routes::merchant::routes(cfg);
+    routes::uc::routes(cfg);
 }
 
 impl proto::Notification {

@@ -1445,6 +1445,15 @@ pub fn user_flags(store: &Store) {
     );
     assert_eq!(store.users.set_flags(i64::MAX, 0, false, false), Err(Error::NotFound));
 
+    // The account centre's changes: one field at a time, the other kept; an unknown user is
+    // NotFound.
+    let named = store.users.set_profile(alice.uid, Some("新昵称"), None).expect("nickname");
+    assert_eq!((named.nickname.as_str(), named.avatar.as_str()), ("新昵称", alice.avatar.as_str()));
+    let pictured = store.users.set_profile(alice.uid, None, Some("/a/1.svg")).expect("avatar");
+    assert_eq!((pictured.nickname.as_str(), pictured.avatar.as_str()), ("新昵称", "/a/1.svg"));
+    assert_eq!(store.users.get(alice.uid).expect("get"), Some(pictured));
+    assert_eq!(store.users.set_profile(i64::MAX, Some("x"), None), Err(Error::NotFound));
+
     // The card notice's mark: never told, then told at 5_000; an older mark never moves it back.
     assert_eq!(store.users.mark_card_notice(alice.uid, 5_000), Ok(0));
     assert_eq!(store.users.mark_card_notice(alice.uid, 3_000), Ok(5_000));

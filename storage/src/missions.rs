@@ -173,7 +173,30 @@ pub fn seed_tasks() -> Vec<TaskDef> {
             6,
         ),
     ]
+    .into_iter()
+    .chain(
+        ACCOUNT_TASKS
+            .iter()
+            .map(|&(code, ty, name, desc, minutes, sort)| t(code, ty, 2, name, desc, 1, minutes, sort)),
+    )
+    .collect()
 }
+
+/// The one-off tasks the account centre finishes (code, type, name, description, minutes, sort):
+/// seeded with the others, and added to an older database by [`ACCOUNT_TASKS_MIGRATION`].
+pub const ACCOUNT_TASKS: [(&str, &str, &str, &str, i64, i64); 2] = [
+    ("once_up_nickname", "upNickname", "修改昵称", "在账号中心修改一次昵称", 10, 7),
+    ("once_up_avatar", "upAvatar", "更换头像", "在账号中心更换一次头像", 10, 8),
+];
+
+/// Adds [`ACCOUNT_TASKS`] to a database whose tasks were seeded before them (a new database is
+/// seeded after the migrations, with them: the tasks table is empty then, and stays so here).
+pub const ACCOUNT_TASKS_MIGRATION: &str = "
+INSERT OR IGNORE INTO tasks (task_code, task_type, task_class, name, icon, descr, finish_progress, reward_minutes, sort)
+SELECT 'once_up_nickname', 'upNickname', 2, '修改昵称', '', '在账号中心修改一次昵称', 1, 10, 7 WHERE EXISTS (SELECT 1 FROM tasks);
+INSERT OR IGNORE INTO tasks (task_code, task_type, task_class, name, icon, descr, finish_progress, reward_minutes, sort)
+SELECT 'once_up_avatar', 'upAvatar', 2, '更换头像', '', '在账号中心更换一次头像', 1, 10, 8 WHERE EXISTS (SELECT 1 FROM tasks);
+";
 
 /// The seeded reward presentation.
 pub fn seed_reward_config() -> Vec<TaskRewardConfig> {
@@ -183,4 +206,17 @@ pub fn seed_reward_config() -> Vec<TaskRewardConfig> {
         title: "游戏时长".to_owned(),
         desc: "免费游戏时长，可畅玩云游戏".to_owned(),
     }]
+}
+
+#[cfg(test)]
+mod tests {
+    /// The migration adds exactly what the seed has.
+    #[test]
+    fn the_account_tasks_migration_matches_the_seed() {
+        for (code, ty, name, desc, minutes, sort) in super::ACCOUNT_TASKS {
+            let row = format!("SELECT '{code}', '{ty}', 2, '{name}', '', '{desc}', 1, {minutes}, {sort} WHERE EXISTS");
+            assert!(super::ACCOUNT_TASKS_MIGRATION.contains(&row), "{row}");
+            assert!(super::seed_tasks().iter().any(|t| t.task_code == code && t.task_type == ty));
+        }
+    }
 }

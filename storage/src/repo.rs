@@ -32,6 +32,9 @@ pub trait UserRepo: Send + Sync {
     /// notice; the mark only grows) and returns the mark before (0: never); NotFound if no such
     /// user.
     fn mark_card_notice(&self, uid: i64, received_at: i64) -> Result<i64>;
+    /// Sets the nickname and/or the avatar (None: unchanged) as the account centre changed
+    /// them; the user after. NotFound if no such user.
+    fn set_profile(&self, uid: i64, nickname: Option<&str>, avatar: Option<&str>) -> Result<User>;
 }
 
 /// Signed-in browsers, found by the hash of their cookie token.

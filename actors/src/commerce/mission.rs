@@ -10,7 +10,8 @@
 //! and ledger entry in one transaction (the storage's primary key refuses a second one, however
 //! concurrent); a claim moves a claimable task to done and grants its reward in one
 //! transaction. [`task_event`] is the one hook the platform's real events call (a check-in, a
-//! game start, a charged minute, a fulfilled order, a room entry, a chat message).
+//! game start, a charged minute, a fulfilled order, a room entry, a chat message, a nickname or
+//! avatar changed at the account centre).
 
 use storage::missions::{CheckIn, CheckinReward, TaskDef, TaskProgress, TaskRewardConfig};
 
@@ -154,6 +155,10 @@ pub enum TaskEvent {
     GameLive,
     /// A chat message sent in a room.
     Barrage,
+    /// The nickname changed (at the account centre).
+    UpNickname,
+    /// The avatar changed (at the account centre).
+    UpAvatar,
 }
 
 impl TaskEvent {
@@ -166,6 +171,8 @@ impl TaskEvent {
             TaskEvent::Order => (&["order", "orderSuccess"], 1),
             TaskEvent::GameLive => (&["gameLive"], 1),
             TaskEvent::Barrage => (&["barrageInteractive"], 1),
+            TaskEvent::UpNickname => (&["upNickname"], 1),
+            TaskEvent::UpAvatar => (&["upAvatar"], 1),
         }
     }
 }

@@ -17,6 +17,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     super::dev_app::routes(cfg);
     super::dev_oauth::routes(cfg);
     super::dev_captcha::routes(cfg);
+    super::dev_uc::routes(cfg);
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -217,21 +217,28 @@ impl NoticeTransport for LoopbackNotices {
     fn post(&self, provider: &'static str, body: String, signature: String) -> BoxFuture<'static, Result<(), String>> {
         let addr = self.addr;
         Box::pin(async move {
-            let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
-            let request = format!(
-                "POST /api/payment/notify/{provider} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\n\
-                 {SIGNATURE_HEADER}: {signature}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            s.write_all(request.as_bytes()).await.map_err(|e| e.to_string())?;
-            let mut answer = Vec::new();
-            s.read_to_end(&mut answer).await.map_err(|e| e.to_string())?;
-            let head = String::from_utf8_lossy(&answer[..answer.len().min(16)]).into_owned();
-            if head.starts_with("HTTP/1.1 200") {
+            let path = format!("/api/payment/notify/{provider}");
+            let answer = post_loopback(addr, &path, SIGNATURE_HEADER, &signature, &body).await?;
+            if answer.starts_with("HTTP/1.1 200") {
                 Ok(())
             } else {
-                Err(format!("the platform answered {}", head.trim()))
+                Err(format!("the platform answered {}", answer.lines().next().unwrap_or("").trim()))
             }
         })
     }
+}
+
+/// Posts a signed text body to this server's own `path` over TCP (a sandbox provider's callback,
+/// as a provider on the internet would); the whole answer, head and body.
+pub(crate) async fn post_loopback(addr: SocketAddr, path: &str, header: &str, signature: &str, body: &str) -> Result<String, String> {
+    let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\n\
+         {header}: {signature}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(request.as_bytes()).await.map_err(|e| e.to_string())?;
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).await.map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&answer).into_owned())
 }

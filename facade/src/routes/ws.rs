@@ -217,6 +217,7 @@ impl ConnectionSink for Sink {
             Push::Notice(n) => self.notification(n.code(), n.name(), &notice_data(n)),
             Push::Changed(actors::view::Changed::Balance) => self.frame(MessageType::BalanceNotification, vec![]),
             Push::Changed(actors::view::Changed::MemberInfo) => self.frame(MessageType::MemberInfoNotification, vec![]),
+            Push::Changed(actors::view::Changed::UserInfo) => self.frame(MessageType::UserInfo, vec![]),
             Push::Authorization { status } => {
                 let a = Authorization {
                     status: status.to_string(),

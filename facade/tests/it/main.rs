@@ -3,6 +3,7 @@
 //! (`ops/test.sh` fails when one is not).
 
 mod abuse;
+mod account_centre;
 mod accounts;
 mod activity;
 mod ads;

@@ -65,6 +65,8 @@ export type CaptchaRegister = Schemas['CaptchaRegister'];
 export type PasswordUpdated = Schemas['PasswordUpdated'];
 /** Which ways into the account are set (phone, password). */
 export type BindingState = Schemas['BindingStateView'];
+/** The signed agent login that opens the external account centre (core-platform.md §7.2). */
+export type UcLogin = Schemas['UcLogin'];
 
 type Method = 'get' | 'post';
 type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;

@@ -27,6 +27,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::passwords::MIGRATION,
     super::merchant::MIGRATION,
     super::ads::MIGRATION,
+    crate::missions::ACCOUNT_TASKS_MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

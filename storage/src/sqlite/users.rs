@@ -98,4 +98,19 @@ impl UserRepo for SqliteUsers {
         tx.commit().db()?;
         Ok(before)
     }
+
+    fn set_profile(&self, uid: i64, nickname: Option<&str>, avatar: Option<&str>) -> Result<User> {
+        let conn = self.db.lock();
+        let n = conn
+            .execute(
+                "UPDATE users SET nickname = COALESCE(?2, nickname), avatar = COALESCE(?3, avatar) WHERE uid = ?1",
+                params![uid, nickname, avatar],
+            )
+            .db()?;
+        if n == 0 {
+            return Err(crate::Error::NotFound);
+        }
+        conn.query_row(&format!("SELECT {COLUMNS} FROM users WHERE uid = ?1"), [uid], from_row)
+            .db()
+    }
 }

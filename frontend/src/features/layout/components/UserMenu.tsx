@@ -9,7 +9,7 @@ import { formatDay, isPlatformMember, memberName } from '../../../lib/member';
 
 /**
  * The signed-in user's avatar and name in the header, and the popover they open (commerce.md
- * §2.3): the member and asset blocks, 个人中心 and 退出登录.
+ * §2.3): the member and asset blocks, 个人中心, 账号资料 (/user/detail, social.md §2.2) and 退出登录.
  */
 const UserMenu = observer(function UserMenu() {
   const root = useStores();
@@ -95,6 +95,9 @@ const UserMenu = observer(function UserMenu() {
           </div>
           <Link to="/user" className="user-menu__item" onClick={() => setOpen(false)}>
             个人中心
+          </Link>
+          <Link to="/user/detail" className="user-menu__item" data-testid="header-user-detail" onClick={() => setOpen(false)}>
+            账号资料
           </Link>
           <button
             type="button"

@@ -104,4 +104,25 @@ describe('check-in and tasks (commerce.md §4.10, §4.11)', () => {
     store.act({ ...TASK, status: 2, taskType: 'gamePlay' }, (p) => to.push(p));
     expect(to).toEqual(['/game']);
   });
+
+  it('a nickname changed at the account centre re-reads a list on show (upNickname)', async () => {
+    const { store, root, t } = await env();
+    await store.loadTasks();
+    const lists = t.api.callsTo('/api/japi/social/tsk/unfinished').length;
+    t.api.on('GET', '/api/user/profile', () => ({ uid: 10001, nickname: '小明同学', avatar: '' }));
+    await root.user.loadProfile();
+    await settle();
+    expect(t.api.callsTo('/api/japi/social/tsk/unfinished').length).toBe(lists + 1);
+    await root.user.loadProfile();
+    await settle();
+    expect(t.api.callsTo('/api/japi/social/tsk/unfinished').length).toBe(lists + 1);
+  });
+
+  it('the upAvatar and upNickname tasks lead to /user/detail (commerce.md §4.11)', async () => {
+    const { store } = await env();
+    const to: string[] = [];
+    store.act({ ...TASK, status: 0, taskType: 'upNickname' }, (p) => to.push(p));
+    store.act({ ...TASK, status: 0, taskType: 'upAvatar' }, (p) => to.push(p));
+    expect(to).toEqual(['/user/detail', '/user/detail']);
+  });
 });

@@ -183,6 +183,14 @@ export function missionStoreOf(root: RootStore): MissionStore {
       () => root.user.profile?.uid ?? null,
       () => store.reset(),
     );
+    // a nickname or avatar changed at the account centre finishes upNickname / upAvatar: a list
+    // on show is read again (commerce.md §4.11)
+    reaction(
+      () => `${root.user.profile?.uid ?? ''}|${root.user.profile?.nickname ?? ''}|${root.user.profile?.avatar ?? ''}`,
+      (now, before) => {
+        if (store.loaded && now.split('|')[0] === before.split('|')[0]) void store.loadTasks();
+      },
+    );
     stores.set(root, store);
     s = store;
   }

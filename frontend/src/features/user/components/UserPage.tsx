@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite';
-import { Link } from 'react-router';
+import { Link, useMatch } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { isInCar } from '../../../lib/browserCheck';
 import { formatPlayTime } from '../../../lib/time';
@@ -7,10 +7,13 @@ import { useStores } from '../../../stores/context';
 import { MemberPanel } from '../../member/components/MemberPanel';
 import { CardPanelFooter } from './CardPanelFooter';
 import { AccountSecurity } from '../../auth/components/AccountSecurity';
+import { accountCentreOf } from '../stores/accountCentre';
+import { UserDetail } from './UserDetail';
 
 export const UserPage = observer(function UserPage() {
   const root = useStores();
   const { user, ui } = root;
+  const detail = useMatch('/user/detail') !== null;
   if (!user.ready) return <div className="page container" />;
   const p = user.profile;
   if (!p) {
@@ -23,19 +26,32 @@ export const UserPage = observer(function UserPage() {
       </div>
     );
   }
+  if (detail) return <UserDetail />;
   return (
     <div className="page container">
       <div className="profile-card" data-testid="profile-card">
-        <Avatar src={p.avatar} name={user.displayName} size={72} />
+        {/* the avatar opens the account centre's avatar page (core-platform.md §2.6) */}
+        <button
+          type="button"
+          className="profile-card__avatar"
+          title="修改头像"
+          data-testid="profile-avatar"
+          onClick={() => void accountCentreOf(root).open('AVATAR')}
+        >
+          <Avatar src={p.avatar} name={user.displayName} size={72} />
+        </button>
         <div>
           <h1 className="profile-card__name">{user.displayName}</h1>
           <div className="profile-card__meta">ID: {p.uid}</div>
           {p.cellphone && <div className="profile-card__meta">手机号：{p.cellphone}</div>}
         </div>
-        <Link to="/user/history" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-history">
+        <Link to="/user/detail" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-detail-link">
+          账号资料
+        </Link>
+        <Link to="/user/history" className="btn btn--ghost btn--sm" data-testid="user-history">
           游戏记录
         </Link>
-        <Link to="/user/card" className="btn btn--ghost btn--sm profile-card__link" data-testid="user-backpack">
+        <Link to="/user/card" className="btn btn--ghost btn--sm" data-testid="user-backpack">
           我的背包
         </Link>
         {/* in a car the header's popover (with 退出登录) is off: the card logs out (§4.14) */}
