@@ -868,7 +868,9 @@ mod tests {
         };
         let p = passport(st, limits);
         for i in 0..3 {
-            p.send_code_from(&format!("1380000010{i}"), Some("10.0.0.1"), &none()).await.unwrap();
+            p.send_code_from(&format!("1380000010{i}"), Some("10.0.0.1"), &none())
+                .await
+                .unwrap();
         }
         let r = p.send_code_from("13800000109", Some("10.0.0.1"), &none()).await;
         assert!(too_soon(r) <= 3600, "the address waits for the next clock hour");
@@ -1005,13 +1007,19 @@ mod tests {
         let solved = solve(&p);
         p.send_code_from(phone, None, &solved).await.unwrap();
         assert_eq!(p.sms().outbox(phone).unwrap().len(), 3);
-        assert_eq!(p.send_code_from(phone, None, &solved).await, Err(DomainError::CaptchaFailed), "spent");
+        assert_eq!(
+            p.send_code_from(phone, None, &solved).await,
+            Err(DomainError::CaptchaFailed),
+            "spent"
+        );
         // the phone's owner used a code: its requests start again
         p.login(phone, &last_code(&p, phone), "d").await.unwrap();
         p.send_code_from(phone, None, &none()).await.unwrap();
 
         for i in 0..3 {
-            p.send_code_from(&format!("1380000031{i}"), Some("10.0.0.9"), &none()).await.unwrap();
+            p.send_code_from(&format!("1380000031{i}"), Some("10.0.0.9"), &none())
+                .await
+                .unwrap();
         }
         assert_eq!(
             p.send_code_from("13800000319", Some("10.0.0.9"), &none()).await,

@@ -122,7 +122,9 @@ pub async fn bind_phone_send_code(
     let passport = state.platform.passport();
     passport.third_party_token_live(body.token.trim())?;
     let captcha = super::passport::captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode);
-    passport.send_code_from(body.phone.trim(), Some(&client_ip(&req, &state)), &captcha).await?;
+    passport
+        .send_code_from(body.phone.trim(), Some(&client_ip(&req, &state)), &captcha)
+        .await?;
     Ok(ok(Null))
 }
 
