@@ -93,7 +93,7 @@ pub enum DomainError {
     /// A forgot-password ticket that is unknown, expired, spent or another phone's.
     #[error("password ticket invalid")]
     PasswordTicketInvalid,
-    /// Too many failed password logins: solve the security check first (20125).
+    /// Too many failed password logins, or code requests: solve the security check first (20125).
     #[error("captcha required")]
     CaptchaRequired,
     /// The security check's result is wrong, expired or spent (20128).

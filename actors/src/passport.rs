@@ -9,6 +9,10 @@
 //! codes, `login_failures` wrong codes in a row lock the phone's login (and its codes) for
 //! `login_lock_secs`. A limit set to 0 is off.
 //!
+//! In front of those limits, the security check (`code_check`): beyond
+//! `captcha_phone_per_hour` requests of a phone or `captcha_ip_per_hour` of an address within an
+//! hour, a code request needs a solved check (20125 without one, 20128 with a bad one).
+//!
 //! Secrets are stored hashed: a login session is found by the SHA-256 of its cookie, its CSRF
 //! token is kept as a SHA-256, and a code as a SHA-256 keyed with a secret of this process. A
 //! copy of the database lets no one in (a code's key dies with the process: codes pending at a
@@ -27,6 +31,7 @@ use storage::{CounterKey, LoginSession, PendingCode, PhoneGuard, Store, User};
 use crate::clock::Clock;
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
+use crate::providers::captcha::CaptchaAnswer;
 use crate::providers::sms::SmsProvider;
 
 /// A code is valid this long.
@@ -62,6 +67,12 @@ pub struct SmsLimits {
     pub login_failures: u32,
     /// Seconds a locked phone's login stays locked.
     pub login_lock_secs: u64,
+    /// Code requests naming one phone within an hour that need no security check; beyond them
+    /// each request needs a solved one (20125 / 20128; `code_check`). A used code clears the
+    /// phone's count.
+    pub captcha_phone_per_hour: u32,
+    /// Code requests from one client address within an hour that need no security check.
+    pub captcha_ip_per_hour: u32,
 }
 
 impl Default for SmsLimits {
@@ -74,6 +85,8 @@ impl Default for SmsLimits {
             global_per_minute: 600,
             login_failures: 10,
             login_lock_secs: 3600,
+            captcha_phone_per_hour: 2,
+            captcha_ip_per_hour: 10,
         }
     }
 }
@@ -289,6 +302,9 @@ pub struct Passport {
     /// Password logins, their failures and the security check, forgot-password tickets
     /// (`password`).
     passwords: password::Passwords,
+    /// Code requests by phone and address, for the security check in front of SMS codes
+    /// (`code_check`).
+    code_checks: code_check::CodeChecks,
 }
 
 /// How long a login session read from storage is trusted without reading it again.
@@ -353,6 +369,7 @@ impl Passport {
             qr: qr_login::QrLogins::default(),
             third_party: third_party::ThirdParty::default(),
             passwords: password::Passwords::default(),
+            code_checks: code_check::CodeChecks::default(),
         }
     }
 
@@ -420,19 +437,22 @@ impl Passport {
         });
     }
 
-    /// Sends a login code from an in-process caller (no address limit).
+    /// Sends a login code from an in-process caller (no address limit, no security check's
+    /// result).
     pub async fn send_code(&self, phone: &str) -> DomainResult<()> {
-        self.send_code_from(phone, None).await
+        self.send_code_from(phone, None, &CaptchaAnswer::default()).await
     }
 
-    /// Sends a login code requested from `ip`, within every SMS limit (module doc).
-    pub async fn send_code_from(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
-        self.send_code_inner(phone, ip, Delivery::Await).await
+    /// Sends a login code requested from `ip`, past the security check (`captcha`: its result,
+    /// when the request carries one) and within every SMS limit (module doc).
+    pub async fn send_code_from(&self, phone: &str, ip: Option<&str>, captcha: &CaptchaAnswer) -> DomainResult<()> {
+        self.send_code_inner(phone, ip, captcha, Delivery::Await).await
     }
 
-    /// A send within every SMS limit, delivered as `delivery` says.
-    async fn send_code_inner(&self, phone: &str, ip: Option<&str>, delivery: Delivery) -> DomainResult<()> {
+    /// A send past the security check and within every SMS limit, delivered as `delivery` says.
+    async fn send_code_inner(&self, phone: &str, ip: Option<&str>, captcha: &CaptchaAnswer, delivery: Delivery) -> DomainResult<()> {
         validate_phone(phone)?;
+        self.code_check(phone, ip, captcha)?;
         let now = self.clock.now_ms();
         self.prune_now_and_then(now);
         let code = format!("{:06}", rand::rng().random_range(0..1_000_000));
@@ -538,7 +558,7 @@ impl Passport {
             })
             .await?;
         match verdict {
-            Verdict::Ok => {}
+            Verdict::Ok => self.code_used(cellphone),
             Verdict::Wrong => return Err(DomainError::CodeWrong),
             Verdict::Locked(at) => {
                 return Err(DomainError::LoginLocked {
@@ -741,6 +761,19 @@ mod tests {
         )
     }
 
+    /// The default SMS limits without the security check (`code_check` has its own tests).
+    fn no_check() -> SmsLimits {
+        SmsLimits {
+            captcha_phone_per_hour: 0,
+            captcha_ip_per_hour: 0,
+            ..SmsLimits::default()
+        }
+    }
+
+    fn none() -> CaptchaAnswer {
+        CaptchaAnswer::default()
+    }
+
     fn store(name: &str) -> (Store, std::path::PathBuf) {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -774,7 +807,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn resend_interval_holds_whatever_happens_to_the_code() {
         let (st, dir) = store("resend");
-        let p = passport(st, SmsLimits::default());
+        let p = passport(st, no_check());
         let phone = "13800000001";
         p.send_code(phone).await.unwrap();
         let code = last_code(&p, phone);
@@ -802,7 +835,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn phone_hour_and_day_limits() {
         let (st, dir) = store("phone");
-        let p = passport(st, SmsLimits::default());
+        let p = passport(st, no_check());
         let phone = "13800000002";
         for _ in 0..5 {
             p.send_code(phone).await.unwrap();
@@ -831,20 +864,22 @@ mod tests {
         let limits = SmsLimits {
             ip_per_hour: 3,
             global_per_minute: 5,
-            ..SmsLimits::default()
+            ..no_check()
         };
         let p = passport(st, limits);
         for i in 0..3 {
-            p.send_code_from(&format!("1380000010{i}"), Some("10.0.0.1")).await.unwrap();
+            p.send_code_from(&format!("1380000010{i}"), Some("10.0.0.1"), &none())
+                .await
+                .unwrap();
         }
-        let r = p.send_code_from("13800000109", Some("10.0.0.1")).await;
+        let r = p.send_code_from("13800000109", Some("10.0.0.1"), &none()).await;
         assert!(too_soon(r) <= 3600, "the address waits for the next clock hour");
-        p.send_code_from("13800000110", Some("10.0.0.2")).await.unwrap();
+        p.send_code_from("13800000110", Some("10.0.0.2"), &none()).await.unwrap();
         p.send_code("13800000111").await.unwrap();
-        let r = p.send_code_from("13800000112", Some("10.0.0.3")).await;
+        let r = p.send_code_from("13800000112", Some("10.0.0.3"), &none()).await;
         assert!(too_soon(r) <= 60, "the global ceiling: the next clock minute");
         advance_secs(60).await;
-        p.send_code_from("13800000112", Some("10.0.0.3")).await.unwrap();
+        p.send_code_from("13800000112", Some("10.0.0.3"), &none()).await.unwrap();
         let _ = std::fs::remove_dir_all(dir);
     }
 
@@ -855,7 +890,7 @@ mod tests {
         let (st, dir) = store("lock");
         let limits = SmsLimits {
             resend_secs: 0,
-            ..SmsLimits::default()
+            ..no_check()
         };
         let p = passport(st, limits);
         let phone = "13800000003";
@@ -894,7 +929,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn limits_and_tries_survive_a_restart() {
         let (st, dir) = store("restart");
-        let p = passport(st.clone(), SmsLimits::default());
+        let p = passport(st.clone(), no_check());
         let phone = "13800000004";
         p.send_code(phone).await.unwrap();
         let code = last_code(&p, phone);
@@ -902,7 +937,7 @@ mod tests {
             p.login(phone, &wrong(&code), "d").await.unwrap_err();
         }
         drop(p);
-        let p = passport(Store::open_sqlite(&dir).unwrap(), SmsLimits::default());
+        let p = passport(Store::open_sqlite(&dir).unwrap(), no_check());
         assert_eq!(too_soon(p.send_code(phone).await), 60);
         assert_eq!(p.login(phone, &code, "d").await.err(), Some(DomainError::CodeWrong));
         let g = st.sms.guard(phone).unwrap().unwrap();
@@ -918,7 +953,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_failed_send_counts_for_nothing() {
         let (st, dir) = store("failed");
-        let p = passport(st.clone(), SmsLimits::default());
+        let p = passport(st.clone(), no_check());
         assert!(matches!(p.send_code("19900000000").await, Err(DomainError::SmsFailed(_))));
         assert_eq!(st.sms.guard("19900000000").unwrap(), None);
         assert!(matches!(p.send_code("19900000000").await, Err(DomainError::SmsFailed(_))));
@@ -926,10 +961,80 @@ mod tests {
     }
 
     // Sessions and CSRF tokens are stored as SHA-256 hashes; the stored hash is no cookie.
+    /// A challenge registered and solved on the sandbox: the result a request carries.
+    fn solve(p: &Passport) -> CaptchaAnswer {
+        use crate::providers::captcha::Solve;
+        let now = p.clock.now_ms();
+        let c = p.captcha_register().unwrap();
+        let sandbox = p.captcha_sandbox().unwrap();
+        let shown = sandbox.shown(&c.challenge, now).unwrap();
+        match sandbox.solve(&c.challenge, &shown, now) {
+            Solve::Solved { validate, seccode } => CaptchaAnswer {
+                challenge: c.challenge,
+                validate,
+                seccode,
+            },
+            other => panic!("{other:?}"),
+        }
+    }
+
+    // The security check in front of codes: a phone's third request within the hour needs a
+    // solved check (20125 without one, 20128 with a bad or spent one) and sends nothing; a
+    // solved one sends; a used code clears the phone's count; an address's count spans phones;
+    // an hour later the runs have aged out.
+    #[tokio::test(start_paused = true)]
+    async fn code_requests_beyond_the_thresholds_need_the_check() {
+        let (st, dir) = store("code-check");
+        let limits = SmsLimits {
+            resend_secs: 0,
+            captcha_phone_per_hour: 2,
+            captcha_ip_per_hour: 3,
+            ..SmsLimits::default()
+        };
+        let p = passport(st, limits);
+        let phone = "13800000301";
+        for _ in 0..2 {
+            p.send_code_from(phone, None, &none()).await.unwrap();
+        }
+        assert_eq!(p.send_code_from(phone, None, &none()).await, Err(DomainError::CaptchaRequired));
+        let bad = CaptchaAnswer {
+            challenge: "x".into(),
+            validate: "y".into(),
+            seccode: "y|jordan".into(),
+        };
+        assert_eq!(p.send_code_from(phone, None, &bad).await, Err(DomainError::CaptchaFailed));
+        assert_eq!(p.sms().outbox(phone).unwrap().len(), 2, "nothing sent without a solved check");
+        let solved = solve(&p);
+        p.send_code_from(phone, None, &solved).await.unwrap();
+        assert_eq!(p.sms().outbox(phone).unwrap().len(), 3);
+        assert_eq!(
+            p.send_code_from(phone, None, &solved).await,
+            Err(DomainError::CaptchaFailed),
+            "spent"
+        );
+        // the phone's owner used a code: its requests start again
+        p.login(phone, &last_code(&p, phone), "d").await.unwrap();
+        p.send_code_from(phone, None, &none()).await.unwrap();
+
+        for i in 0..3 {
+            p.send_code_from(&format!("1380000031{i}"), Some("10.0.0.9"), &none())
+                .await
+                .unwrap();
+        }
+        assert_eq!(
+            p.send_code_from("13800000319", Some("10.0.0.9"), &none()).await,
+            Err(DomainError::CaptchaRequired)
+        );
+        p.send_code_from("13800000319", Some("10.0.0.8"), &none()).await.unwrap();
+        advance_secs(3600).await;
+        p.send_code_from("13800000318", Some("10.0.0.9"), &none()).await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     #[tokio::test(start_paused = true)]
     async fn sessions_are_stored_hashed() {
         let (st, dir) = store("hashed");
-        let p = passport(st.clone(), SmsLimits::default());
+        let p = passport(st.clone(), no_check());
         let phone = "13800000005";
         p.send_code(phone).await.unwrap();
         let (_, _, login) = p.login(phone, &last_code(&p, phone), "d").await.unwrap();
@@ -952,7 +1057,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn sessions_are_remembered_briefly_and_logout_ends_them_at_once() {
         let (st, dir) = store("remembered");
-        let p = passport(st.clone(), SmsLimits::default());
+        let p = passport(st.clone(), no_check());
         p.send_code("13800000006").await.unwrap();
         let (_, _, a) = p.login("13800000006", &last_code(&p, "13800000006"), "d").await.unwrap();
         assert_eq!(p.authenticate(&a.token).await.unwrap(), a.session);
@@ -984,6 +1089,7 @@ mod tests {
 }
 
 mod accounts;
+mod code_check;
 mod password;
 mod qr_login;
 mod third_party;

@@ -134,6 +134,11 @@ pub const METRICS: &[(&str, Kind, &str)] = &[
         Kind::Counter,
         "Login codes handed to the SMS provider, by outcome.",
     ),
+    (
+        "yoo_sms_code_checks_total",
+        Kind::Counter,
+        "Code requests through the security check in front of SMS codes, by outcome (not_needed, solved, required, failed).",
+    ),
 ];
 
 /// A series' type, for its HELP text.

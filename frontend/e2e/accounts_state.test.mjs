@@ -4,7 +4,7 @@
 // next login is refused with the same alert; once the ban is lifted the player logs in again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, newPlayer, newPlayerContext, openGameDetail, postJson, readSmsCode, startOnNode, withServer as withServerOf } from './helpers.mjs';
+import { configToml, loginByAppQr, newPlayer, newPlayerContext, openGameDetail, postJson, readSmsCode, startOnNode, withServer as withServerOf } from './helpers.mjs';
 
 const PHONE = '13900000601';
 
@@ -85,30 +85,13 @@ test('app-QR login: a second tab (the sandbox app) scans and confirms; the first
     const phone = await newPlayer(browser, base, '13900000602');
     pages.phone = phone.page;
 
+    // the app opens the code, scans (the browser shows 扫描成功) and confirms: logged in as the
+    // app's account, the dialog closed
     const page = (pages.web = await (await newPlayerContext(browser)).newPage());
     await page.goto(`${base}/`);
     await page.getByTestId('header-login').click();
-    const dialog = page.getByTestId('login-dialog');
-    await dialog.getByTestId('login-type-qrcode').filter({ hasText: 'App扫码登录' }).click();
-    const qr = dialog.getByTestId('qr-login');
-    const code = qr.locator('svg[data-text]');
-    await code.waitFor();
-    const url = await code.getAttribute('data-text');
-    assert.match(url, new RegExp(`^${base}/api/dev/app/qr-login/[0-9a-f]{32}$`));
-    assert.equal(await qr.getByTestId('qr-login-overlay').count(), 0, 'no overlay while it waits');
-
-    // the app opens the code, scans: the browser shows 扫描成功
-    const app = (pages.app = await (await newPlayerContext(browser)).newPage());
-    await app.goto(url);
-    await app.getByLabel('App 已登录的手机号').fill('13900000602');
-    await app.getByRole('button', { name: '扫码登录' }).click();
-    await qr.getByTestId('qr-login-overlay').filter({ hasText: /扫描成功\s*请在手机端确认登录/ }).waitFor();
-
-    // confirmed: logged in as the app's account, the dialog closed
-    await app.getByRole('button', { name: '确认登录' }).click();
-    await app.getByText('登录成功').waitFor();
+    const { url, app } = await loginByAppQr(page, browser, base, '13900000602', { pages });
     await page.getByTestId('header-nickname').filter({ hasText: '玩家0602' }).waitFor();
-    await dialog.waitFor({ state: 'detached' });
 
     // a spent code cannot log in again: reopening its page says so
     await app.goto(url);

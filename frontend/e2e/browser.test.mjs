@@ -1,11 +1,12 @@
 // The browser check of a game start (core-platform.md §5.5) and in-car mode (§4.14), each in
 // Chromium with the user agent that triggers it: an old Chromium and a Gecko browser are refused
 // with the alert and never reach the node dialog, Chromium 71 is asked and '继续游戏' goes on; a
-// car head unit hides live rooms, the footer and the popovers, lays the page out at 1426px, logs
-// out from the user card, and shows the car action dialog's QR code where a window would open.
+// car head unit logs in by the app QR (no phone entry, not even from /login or a page asking for
+// the phone type), hides live rooms, the footer and the popovers, lays the page out at 1426px,
+// logs out from the user card, and shows the car action dialog's QR code where a window would open.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, grant, newPlayer, newPlayerContext, openGameDetail, withServer as withServerOf } from './helpers.mjs';
+import { configToml, grant, newCarPlayer, newPlayer, newPlayerContext, openGameDetail, withServer as withServerOf } from './helpers.mjs';
 
 const desktopChrome = (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Safari/537.36`;
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
@@ -47,7 +48,7 @@ test('the start refuses an old Chromium and Gecko, and asks Chromium 71 first', 
   });
 });
 
-test('in-car mode: no live rooms, footer or popovers, a 1426px page, 退出 on the user card, the car action QR', { timeout: 90_000 }, async () => {
+test('in-car mode: the app-QR login without a phone entry, no live rooms, footer or popovers, a 1426px page, 退出 on the user card, the car action QR', { timeout: 90_000 }, async () => {
   await withServerOf('in-car', config, async ({ base, browser, pages }) => {
     // a desktop browser shows what the car hides
     const desk = await (await newPlayerContext(browser)).newPage();
@@ -56,7 +57,8 @@ test('in-car mode: no live rooms, footer or popovers, a 1426px page, 退出 on t
     await desk.locator('nav.nav').getByRole('link', { name: '一起玩', exact: true }).waitFor();
     assert.equal(await desk.locator('footer.footer').isVisible(), true);
 
-    const { page } = await newPlayer(browser, base, '13900000504', { contextOptions: { userAgent: CAR, viewport: { width: 1280, height: 720 } } });
+    // a car logs in without the phone entry: by the app QR, labelled as a phone scan
+    const { page } = await newCarPlayer(browser, base, '13900000504', { contextOptions: { userAgent: CAR, viewport: { width: 1280, height: 720 } }, pages });
     pages.car = page;
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('in-car')), true);
     assert.equal(await page.locator('nav.nav').getByRole('link', { name: '一起玩', exact: true }).isVisible(), false, 'live rooms are hidden');
@@ -89,5 +91,21 @@ test('in-car mode: no live rooms, footer or popovers, a 1426px page, 退出 on t
     await box.getByTestId('message-box-confirm').click();
     await page.getByTestId('header-login').waitFor();
     await page.waitForURL(`${base}/`);
+
+    // no way back to a phone-code login: the login route, and a page that asks for the phone
+    // type (the phone's certification page), open the dialog without the phone entry
+    for (const [path, open] of [
+      [`/login?callbackUrl=${encodeURIComponent('/user')}`, null],
+      ['/idauth?ticket=0123456789abcdef0123456789abcdef', 'idauth-login'],
+    ]) {
+      await page.goto(`${base}${path}`);
+      if (open) await page.getByTestId(open).click();
+      const dialog = page.getByTestId('login-dialog');
+      await dialog.getByTestId('wechat-frame').waitFor();
+      for (const id of ['login-type-phone', 'login-tab-phone', 'login-phone']) assert.equal(await dialog.getByTestId(id).count(), 0, `${path}: no ${id}`);
+      await dialog.getByTestId('login-type-qrcode').filter({ hasText: '手机扫码登录' }).waitFor();
+      await dialog.getByRole('button', { name: '关闭' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
   });
 });

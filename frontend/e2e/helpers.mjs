@@ -40,10 +40,20 @@ export function assertPrerequisites() {
 }
 
 /**
- * The server's TOML config. `game` holds extra `[game]` keys (numbers or strings); `nodes` lists
+ * The server's TOML config. `game` holds extra `[game]` keys (numbers or strings), `sms` `[sms]`
+ * keys over the tests' own (no resend interval, no security check in front of codes); `nodes` lists
  * `{id, name, machines, hostSecret}` (status 1; `hostSecret`: game hosts serve the node).
  */
-export function configToml({ bind, dataDir, game = {}, nodes }) {
+export function configToml({ bind, dataDir, game = {}, sms = {}, nodes }) {
+  const smsKeys = {
+    // one phone logs in on several devices within a minute here; the resend limit has its own tests
+    resend_secs: 0,
+    // every browser here is 127.0.0.1: no security check in front of codes unless a test sets
+    // its thresholds (the check has its own tests)
+    captcha_phone_per_hour: 0,
+    captcha_ip_per_hour: 0,
+    ...sms,
+  };
   // JSON strings are valid TOML basic strings for these paths and names
   const lines = [
     'mode = "dev"',
@@ -56,9 +66,8 @@ export function configToml({ bind, dataDir, game = {}, nodes }) {
     '[game]',
     ...Object.entries(game).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
     '',
-    // one phone logs in on several devices within a minute here; the resend limit has its own tests
     '[sms]',
-    'resend_secs = 0',
+    ...Object.entries(smsKeys).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
     '',
   ];
   for (const n of nodes) {
@@ -183,10 +192,18 @@ export async function stopServer(proc) {
 }
 
 /** One JSON request without keep-alive (so nothing lingers after the test); resolves the envelope. */
-function requestJson(method, url, body) {
+async function requestJson(method, url, body) {
+  return (await request(method, url, body)).env;
+}
+
+/**
+ * One JSON request without keep-alive, with `extra` headers (else x-skip-csrf); resolves
+ * {env, cookies} (the envelope, and the `name=value` of each cookie set).
+ */
+function request(method, url, body, extra) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = { 'x-skip-csrf': 'true' };
+    const headers = extra ?? { 'x-skip-csrf': 'true' };
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(payload);
@@ -196,10 +213,11 @@ function requestJson(method, url, body) {
       res.setEncoding('utf8');
       res.on('data', (c) => (text += c));
       res.on('end', () => {
+        const cookies = (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
         try {
-          resolve(JSON.parse(text));
+          resolve({ env: JSON.parse(text), cookies });
         } catch {
-          resolve(null);
+          resolve({ env: null, cookies });
         }
       });
     });
@@ -234,6 +252,73 @@ export async function readSmsCode(base, phone) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no SMS code for ${phone} in the outbox: ${JSON.stringify(last)}`);
+}
+
+/**
+ * Creates `phone`'s account the way the product's app would have (the code login, through the
+ * API), and reads its card notice as a new user's first login does (the welcome coupons told
+ * there): an app-QR login needs an account the app is signed in to.
+ */
+export async function registerAccount(base, phone) {
+  const sent = await postJson(`${base}/api/passport/login/sendcode`, { phone });
+  assert.equal(sent?.code, 0, `sendcode ${phone}: ${JSON.stringify(sent)}`);
+  const code = await readSmsCode(base, phone);
+  const { env, cookies } = await request('POST', `${base}/api/passport/login`, { cellphone: phone, code, device_no: 'app' });
+  assert.equal(env?.code, 0, `login ${phone}: ${JSON.stringify(env)}`);
+  const csrf = cookies.find((c) => c.startsWith('_csrfToken='))?.slice('_csrfToken='.length) ?? '';
+  const notice = await request('GET', `${base}/api/v3/user/card/notice?type=1`, undefined, { cookie: cookies.join('; '), 'x-csrf-token': csrf });
+  assert.equal(notice.env?.code, 0, `card notice ${phone}: ${JSON.stringify(notice.env)}`);
+}
+
+/**
+ * Logs in through the open login dialog's app QR (core-platform.md §2.3, §4.12): the entry
+ * labelled `label` ('App扫码登录', '手机扫码登录' in a car) shows the code; a second tab plays
+ * the app (the sandbox's page) signed in as `phone`'s account (it must exist: `registerAccount`),
+ * scans (the dialog shows 扫描成功) and confirms; the page is logged in and the dialog closes.
+ * Resolves {url, app}: the code's address and the app's page (kept in `pages.app`).
+ */
+export async function loginByAppQr(page, browser, base, phone, { label = 'App扫码登录', pages = {} } = {}) {
+  const dialog = page.getByTestId('login-dialog');
+  await dialog.getByTestId('login-type-qrcode').filter({ hasText: label }).click();
+  const qr = dialog.getByTestId('qr-login');
+  const code = qr.locator('svg[data-text]');
+  await code.waitFor();
+  const url = await code.getAttribute('data-text');
+  assert.match(url, new RegExp(`^${base}/api/dev/app/qr-login/[0-9a-f]{32}$`));
+  assert.equal(await qr.getByTestId('qr-login-overlay').count(), 0, 'no overlay while it waits');
+
+  const app = (pages.app = await (await newPlayerContext(browser)).newPage());
+  await app.goto(url);
+  await app.getByLabel('App 已登录的手机号').fill(phone);
+  await app.getByRole('button', { name: '扫码登录' }).click();
+  await qr.getByTestId('qr-login-overlay').filter({ hasText: /扫描成功\s*请在手机端确认登录/ }).waitFor();
+  await app.getByRole('button', { name: '确认登录' }).click();
+  await app.getByText('登录成功').waitFor();
+  await page.getByTestId('header-nickname').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+  return { url, app };
+}
+
+/**
+ * A car head unit's player, logged in the way a car logs in (core-platform.md §2.3, §4.14): the
+ * account registered by its app, the login dialog without the phone entry or its tabs, the app
+ * QR labelled as a phone scan. `contextOptions` must carry a car's user agent.
+ */
+export async function newCarPlayer(browser, base, phone, { contextOptions, pages = {} } = {}) {
+  await registerAccount(base, phone);
+  const ctx = await newPlayerContext(browser, contextOptions);
+  const page = await ctx.newPage();
+  await page.goto(`${base}/`);
+  await page.getByTestId('header-login').click();
+  const dialog = page.getByTestId('login-dialog');
+  await dialog.getByTestId('wechat-frame').waitFor();
+  for (const id of ['login-type-phone', 'login-tab-phone', 'login-tab-account', 'login-phone']) {
+    assert.equal(await dialog.getByTestId(id).count(), 0, `a car's login dialog has no ${id}`);
+  }
+  const { app } = await loginByAppQr(page, browser, base, phone, { label: '手机扫码登录', pages });
+  await app.context().close();
+  delete pages.app;
+  return { ctx, page };
 }
 
 export async function launchBrowser() {

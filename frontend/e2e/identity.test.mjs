@@ -6,7 +6,7 @@
 // mode on for the minor, off for the adult.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, login, newPlayer, newPlayerContext, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
+import { configToml, login, newCarPlayer, newPlayer, newPlayerContext, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
 
 /** An 18-character ID number with a valid check character for a birth date. */
 function idBorn(y, m, d) {
@@ -124,7 +124,7 @@ const CAR = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gec
 test('in-car QR certification: the car shows the code, a phone signed in to the account certifies, the start goes on', { timeout: 90_000 }, async () => {
   await withServerOf('certify-car', config('\n[identity]\npre_check = "deny"\n'), async ({ base, browser, pages }) => {
     const PHONE = '13900000711';
-    const { page } = await newPlayer(browser, base, PHONE, { contextOptions: { userAgent: CAR, viewport: { width: 1280, height: 720 } } });
+    const { page } = await newCarPlayer(browser, base, PHONE, { contextOptions: { userAgent: CAR, viewport: { width: 1280, height: 720 } }, pages });
     pages.car = page;
     await openGameDetail(page);
     await page.getByTestId('start-game').click();

@@ -382,6 +382,11 @@ impl Passport {
         self.passwords.sandbox.as_ref()
     }
 
+    /// Whether a security check's result is a solved challenge's live token (spent either way).
+    pub(super) fn verify_captcha(&self, answer: &CaptchaAnswer, now: i64) -> bool {
+        self.passwords.captcha.verify(answer, now)
+    }
+
     /// A new security-check challenge for the widget.
     pub fn captcha_register(&self) -> DomainResult<CaptchaChallenge> {
         self.passwords
@@ -447,13 +452,13 @@ impl Passport {
     /// an account is counted alike and gets no message, and a known phone's message goes in the
     /// background: the same answer at the same time (a gateway failure is not reported: the
     /// send is taken back and the player asks again).
-    pub async fn forget_send_code(&self, phone: &str, ip: Option<&str>) -> DomainResult<()> {
+    pub async fn forget_send_code(&self, phone: &str, ip: Option<&str>, captcha: &CaptchaAnswer) -> DomainResult<()> {
         validate_phone(phone)?;
         let store = self.store.clone();
         let p = phone.to_string();
         let known = blocking(move || store.users.find_by_phone(&p)).await?.is_some();
         let delivery = if known { Delivery::Background } else { Delivery::Skip };
-        self.send_code_inner(phone, ip, delivery).await
+        self.send_code_inner(phone, ip, captcha, delivery).await
     }
 
     /// Checks the code of a phone (the login code's tries and lock apply) and spends it.
@@ -467,7 +472,10 @@ impl Passport {
             .update_guard(phone, vec![], move |g, _| (true, check_code(&limits, g, &hash, now)))
             .await?;
         match verdict {
-            Verdict::Ok => Ok(()),
+            Verdict::Ok => {
+                self.code_used(phone);
+                Ok(())
+            }
             Verdict::Wrong => Err(DomainError::CodeWrong),
             Verdict::Locked(at) => Err(DomainError::LoginLocked {
                 retry_after_secs: secs_until(at, now),
@@ -676,15 +684,15 @@ mod tests {
             0,
             super::super::SmsLimits::default(),
         );
-        p.forget_send_code("13800000089", None).await.unwrap();
+        p.forget_send_code("13800000089", None, &CaptchaAnswer::default()).await.unwrap();
         assert_eq!(p.sms().outbox("13800000089"), Some(vec![]), "no message for an unknown phone");
         assert_eq!(
             store.sms.guard("13800000089").unwrap().map(|g| g.sends.len()),
             Some(1),
             "counted alike"
         );
-        p.forget_send_code("13800000081", None).await.unwrap();
-        p.forget_send_code("19900000000", None).await.unwrap();
+        p.forget_send_code("13800000081", None, &CaptchaAnswer::default()).await.unwrap();
+        p.forget_send_code("19900000000", None, &CaptchaAnswer::default()).await.unwrap();
         for _ in 0..100 {
             tokio::task::yield_now().await;
             if store.sms.guard("19900000000").unwrap().is_none_or(|g| g.sends.is_empty()) {

@@ -1,6 +1,7 @@
 //! Accounts: SMS code, login, logout, profile, socket token (core-platform.md §7.2, §7.3).
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actors::providers::captcha::CaptchaAnswer;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -14,20 +15,40 @@ pub struct SendCode {
     #[serde(default)]
     #[schema(example = "13800138000")]
     phone: String,
+    /// The security check's result (on a resend after 20125).
+    #[serde(default)]
+    geetest_challenge: String,
+    #[serde(default)]
+    geetest_validate: String,
+    #[serde(default)]
+    geetest_seccode: String,
+}
+
+/// The security check's result as a request carries it (GeeTest's three fields), trimmed.
+pub(crate) fn captcha_answer(challenge: &str, validate: &str, seccode: &str) -> CaptchaAnswer {
+    CaptchaAnswer {
+        challenge: challenge.trim().to_string(),
+        validate: validate.trim().to_string(),
+        seccode: seccode.trim().to_string(),
+    }
 }
 
 refusals!(SendCodeRefusals: common::input(), common::guest_write(), DomainError::PhoneEmpty, DomainError::PhoneMalformed,
+    DomainError::CaptchaRequired, DomainError::CaptchaFailed,
     DomainError::CodeTooSoon { retry_after_secs: 0 }, DomainError::LoginLocked { retry_after_secs: 0 }, DomainError::SmsFailed(String::new()));
 
-/// Sends a login code by SMS within the SMS limits; the address limit counts the client's
-/// address (the peer, or what a trusted proxy forwarded: `Policy::client_ip`).
+/// Sends a login code by SMS past the security check (beyond `[sms] captcha_phone_per_hour`
+/// requests of the phone or `captcha_ip_per_hour` of the address within an hour: 20125 without
+/// a solved one, 20128 with a bad one) and within the SMS limits; the address is the client's
+/// (the peer, or what a trusted proxy forwarded: `Policy::client_ip`).
 #[utoipa::path(request_body = SendCode, responses((status = 200, body = Envelope<Null>), SendCodeRefusals))]
 #[post("/api/passport/login/sendcode")]
 pub async fn send_code(req: HttpRequest, state: web::Data<AppState>, _caller: GuestWrite, body: web::Json<SendCode>) -> ApiResult<Null> {
+    let captcha = captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode);
     state
         .platform
         .passport()
-        .send_code_from(body.phone.trim(), Some(&client_ip(&req, &state)))
+        .send_code_from(body.phone.trim(), Some(&client_ip(&req, &state)), &captcha)
         .await?;
     Ok(ok(Null))
 }

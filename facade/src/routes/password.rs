@@ -4,13 +4,12 @@
 //! ways into the account are set. Passwords travel base64-encoded (UTF-8 inside).
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use actors::providers::captcha::CaptchaAnswer;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::{record_login, set_login_cookies, Caller, GuestWrite, MaybeCaller};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
-use crate::routes::passport::{client_ip, LoginResult};
+use crate::routes::passport::{captcha_answer, client_ip, LoginResult};
 use crate::AppState;
 
 /// These paths.
@@ -65,11 +64,7 @@ pub async fn password_login(
         password: body.password.clone(),
         device_no: body.device_no.chars().take(64).collect(),
         ip: client_ip(&req, &state),
-        captcha: CaptchaAnswer {
-            challenge: body.geetest_challenge.trim().to_string(),
-            validate: body.geetest_validate.trim().to_string(),
-            seccode: body.geetest_seccode.trim().to_string(),
-        },
+        captcha: captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode),
     };
     let (user, session) = state.platform.passport().password_login(&login).await?;
     record_login(&req, &state, &session).await;
@@ -142,14 +137,22 @@ pub struct ForgetSendCode {
     #[serde(default)]
     #[schema(example = "13800138000")]
     phone: String,
+    /// The security check's result (on a resend after 20125).
+    #[serde(default)]
+    geetest_challenge: String,
+    #[serde(default)]
+    geetest_validate: String,
+    #[serde(default)]
+    geetest_seccode: String,
 }
 
 refusals!(ForgetSendRefusals: common::input(), common::guest_write(), common::internal(), DomainError::PhoneEmpty,
-    DomainError::PhoneMalformed, DomainError::CodeTooSoon { retry_after_secs: 0 }, DomainError::LoginLocked { retry_after_secs: 0 },
+    DomainError::PhoneMalformed, DomainError::CaptchaRequired, DomainError::CaptchaFailed,
+    DomainError::CodeTooSoon { retry_after_secs: 0 }, DomainError::LoginLocked { retry_after_secs: 0 },
     DomainError::SmsFailed(String::new()));
 
-/// The forgot-password code, under the login code's limits; the same answer for a phone
-/// without an account (which gets no message).
+/// The forgot-password code, past the login code's security check and under its limits; the
+/// same answer for a phone without an account (which gets no message).
 #[utoipa::path(request_body = ForgetSendCode, responses((status = 200, body = Envelope<Null>), ForgetSendRefusals))]
 #[post("/api/passport/passwordForget/sendcode")]
 pub async fn forget_send_code(
@@ -158,10 +161,11 @@ pub async fn forget_send_code(
     _caller: GuestWrite,
     body: web::Json<ForgetSendCode>,
 ) -> ApiResult<Null> {
+    let captcha = captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode);
     state
         .platform
         .passport()
-        .forget_send_code(body.phone.trim(), Some(&client_ip(&req, &state)))
+        .forget_send_code(body.phone.trim(), Some(&client_ip(&req, &state)), &captcha)
         .await?;
     Ok(ok(Null))
 }

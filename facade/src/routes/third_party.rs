@@ -96,13 +96,21 @@ pub struct BindSendCode {
     #[serde(default)]
     #[allow(dead_code)]
     open_type: i32,
+    /// The security check's result (on a resend after 20125).
+    #[serde(default)]
+    geetest_challenge: String,
+    #[serde(default)]
+    geetest_validate: String,
+    #[serde(default)]
+    geetest_seccode: String,
 }
 
 refusals!(BindSendRefusals: common::input(), common::guest_write(), common::internal(), DomainError::ThirdPartyTokenInvalid,
-    DomainError::PhoneEmpty, DomainError::PhoneMalformed, DomainError::CodeTooSoon { retry_after_secs: 0 },
-    DomainError::LoginLocked { retry_after_secs: 0 }, DomainError::SmsFailed(String::new()));
+    DomainError::PhoneEmpty, DomainError::PhoneMalformed, DomainError::CaptchaRequired, DomainError::CaptchaFailed,
+    DomainError::CodeTooSoon { retry_after_secs: 0 }, DomainError::LoginLocked { retry_after_secs: 0 }, DomainError::SmsFailed(String::new()));
 
-/// The phone-bind dialog's code (only for a live token), under the login code's limits.
+/// The phone-bind dialog's code (only for a live token), past the login code's security check
+/// and under its limits.
 #[utoipa::path(request_body = BindSendCode, responses((status = 200, body = Envelope<Null>), BindSendRefusals))]
 #[post("/api/passport/authorize/bind-phone/sendcode")]
 pub async fn bind_phone_send_code(
@@ -113,7 +121,10 @@ pub async fn bind_phone_send_code(
 ) -> ApiResult<Null> {
     let passport = state.platform.passport();
     passport.third_party_token_live(body.token.trim())?;
-    passport.send_code_from(body.phone.trim(), Some(&client_ip(&req, &state))).await?;
+    let captcha = super::passport::captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode);
+    passport
+        .send_code_from(body.phone.trim(), Some(&client_ip(&req, &state)), &captcha)
+        .await?;
     Ok(ok(Null))
 }
 

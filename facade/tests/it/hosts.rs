@@ -32,6 +32,8 @@ frontend_dir = "/nonexistent"
 workers = 1
 [sms]
 resend_secs = 0
+captcha_phone_per_hour = 0
+captcha_ip_per_hour = 0
 [game]
 connect_countdown_secs = 60
 connect_delay_ms = 50

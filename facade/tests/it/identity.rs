@@ -104,7 +104,7 @@ async fn no_name_or_id_number_in_the_database_the_logs_or_metrics() {
     std::fs::write(
         &cfg,
         format!(
-            "mode = \"dev\"\nbind = \"127.0.0.1:0\"\ndata_dir = \"{}\"\nfrontend_dir = \"/nonexistent\"\nworkers = 1\n[sms]\nresend_secs = 0\n[identity]\nsandbox_mismatch = [\"{}\"]\n",
+            "mode = \"dev\"\nbind = \"127.0.0.1:0\"\ndata_dir = \"{}\"\nfrontend_dir = \"/nonexistent\"\nworkers = 1\n[sms]\nresend_secs = 0\ncaptcha_phone_per_hour = 0\ncaptcha_ip_per_hour = 0\n[identity]\nsandbox_mismatch = [\"{}\"]\n",
             dir.join("data").display(),
             id_born(1980, 1, 1)
         ),

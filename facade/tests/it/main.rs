@@ -29,5 +29,6 @@ mod qr_login;
 mod queue;
 mod rooms;
 mod shop_prices;
+mod sms_check;
 mod static_files;
 mod third_party;

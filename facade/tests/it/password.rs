@@ -197,7 +197,7 @@ fn attr(html: &str, name: &str) -> String {
 
 /// Registers a challenge and solves it on the sandbox's page (one wrong answer first): the
 /// fields the login retry carries.
-async fn solve(c: &mut Client, base: &str) -> Value {
+pub(crate) async fn solve(c: &mut Client, base: &str) -> Value {
     let (_, reg) = c.get("/api/passport/captcha/senseboot/register").await;
     let data = &reg["data"];
     assert_eq!(

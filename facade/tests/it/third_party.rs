@@ -8,7 +8,7 @@ use common::{code, config, post_form_text, temp_dir, Client};
 use serde_json::json;
 
 /// Agrees on the sandbox's authorize page as `openid`: the token the callback page carries.
-async fn authorize(base: &str, open_type: i32, openid: &str) -> String {
+pub(crate) async fn authorize(base: &str, open_type: i32, openid: &str) -> String {
     let page = awc::Client::default()
         .get(format!("{base}/api/dev/oauth/authorize?open_type={open_type}&state=s"))
         .send()

@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect } from 'react';
+import { CaptchaDialog } from '../features/auth/components/CaptchaDialog';
 import { LoginDialog } from '../features/auth/components/LoginDialog';
 import { CarActionDialog } from '../features/layout/components/CarActionDialog';
 import { CertificationDialog } from '../features/identity/components/CertificationDialog';
@@ -33,6 +34,8 @@ export function Overlays() {
       <CarActionDialog />
       <CertificationDialog />
       <PopupChain />
+      {/* last: the security check shows over whichever dialog asked for it */}
+      <CaptchaDialog />
     </>
   );
 }

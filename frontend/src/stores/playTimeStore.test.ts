@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginForm } from '../features/auth/stores/loginForm';
+import { securityCheckOf } from '../features/auth/stores/securityCheck';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
 import { GameStatus } from '../api/codes';
@@ -17,7 +18,7 @@ describe('registration gift after login (commerce.md §2.9, §4.8)', () => {
       env.setLoggedIn(true);
       return { uid: PROFILE.uid, nickname: PROFILE.nickname, is_new_user: true, give_goods: giveGoods };
     });
-    const form = new LoginForm(env.root.user);
+    const form = new LoginForm(env.root.user, securityCheckOf(env.root));
     form.setPhone('13800000000');
     form.setCode('123456');
     return { ...env, form };

@@ -2,6 +2,7 @@
 // another device can be ended (over), and the play page opens in its own window.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginForm } from '../features/auth/stores/loginForm';
+import { securityCheckOf } from '../features/auth/stores/securityCheck';
 import { fail } from '../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
 import { GameStatus } from '../api/codes';
@@ -35,7 +36,7 @@ describe('login from 开始游戏 (core-platform.md §4.4 step 2, §4.13)', () =
     expect(root.ui.loginOpen).toBe(true);
     expect(t.api.callsTo('/api/japi/yoo/game/selectNode')).toHaveLength(0);
 
-    const form = new LoginForm(root.user);
+    const form = new LoginForm(root.user, securityCheckOf(root));
     form.setPhone('13800000000');
     form.setCode('123456');
     expect(await form.submit()).toBe(true);
@@ -50,7 +51,7 @@ describe('login from 开始游戏 (core-platform.md §4.4 step 2, §4.13)', () =
   it('waits for the registration gift before continuing', async () => {
     const { root, t } = await guestWithLogin([{ name: '新人时长', face_value_txt: '60分钟' }]);
     await root.game.requestStart({ id: 1, name: '测试游戏' });
-    const form = new LoginForm(root.user);
+    const form = new LoginForm(root.user, securityCheckOf(root));
     form.setPhone('13800000000');
     form.setCode('123456');
     const submitted = form.submit();
@@ -70,7 +71,7 @@ describe('login from 开始游戏 (core-platform.md §4.4 step 2, §4.13)', () =
     await root.game.requestStart({ id: 1, name: '测试游戏' });
     root.ui.closeLogin();
     root.ui.openLogin();
-    const form = new LoginForm(root.user);
+    const form = new LoginForm(root.user, securityCheckOf(root));
     form.setPhone('13800000000');
     form.setCode('123456');
     expect(await form.submit()).toBe(true);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginForm } from '../features/auth/stores/loginForm';
+import { securityCheckOf } from '../features/auth/stores/securityCheck';
 import { fail } from '../test/fakeTransport';
 import { makeRoot, PROFILE, settle } from '../test/helpers';
 import { SOCKET_OPEN_DELAY_MS } from './rootStore';
@@ -37,7 +38,7 @@ describe('start-up and login', () => {
       return { uid: PROFILE.uid, nickname: PROFILE.nickname, is_new_user: false, give_goods: [] };
     });
     root.ui.openLogin();
-    const form = new LoginForm(root.user);
+    const form = new LoginForm(root.user, securityCheckOf(root));
     form.setPhone('138-0000-0000x');
     expect(form.phone).toBe('13800000000');
     expect(form.sendLabel).toBe('获取验证码');
@@ -79,7 +80,7 @@ describe('start-up and login', () => {
 
   it('shows the field messages of §5.1 and never calls the server for an invalid form', async () => {
     const { t, root } = await makeRoot();
-    const form = new LoginForm(root.user);
+    const form = new LoginForm(root.user, securityCheckOf(root));
     await form.sendCode();
     expect(form.phoneError).toBe('手机号不能为空');
     form.setPhone('2380000000');
@@ -97,7 +98,7 @@ describe('start-up and login', () => {
   it('a 20114 on sendcode shows the server message and counts down retry_after', async () => {
     const { t, root } = await makeRoot();
     t.api.on('POST', '/api/passport/login/sendcode', () => fail(20114, '验证码发送过于频繁，请稍后再试', { retry_after: 42 }));
-    const form = new LoginForm(root.user);
+    const form = new LoginForm(root.user, securityCheckOf(root));
     form.setPhone('13800000000');
     await form.sendCode();
     expect(form.serverError).toBe('验证码发送过于频繁，请稍后再试');

@@ -18,6 +18,19 @@ export class FieldError extends Error {
   }
 }
 
+/**
+ * The result the security check's widget hands back, as a call that asked for it (20125 /
+ * 20128) merges it in when it goes again (core-platform.md §4.13, §8.1).
+ */
+export interface CaptchaResult {
+  geetest_challenge: string;
+  geetest_validate: string;
+  geetest_seccode: string;
+}
+
+/** A code send: the phone, and on a resend after 20125 the security check's result. */
+export type CodeSender = (phone: string, check?: CaptchaResult) => Promise<unknown>;
+
 /** The profile as far as it is known: after a login whose profile read failed, only uid and nickname. */
 export type KnownProfile = Pick<Profile, 'uid' | 'nickname'> & Partial<Profile>;
 
@@ -76,17 +89,28 @@ export class UserStore {
   }
 
   /**
-   * Sends the login code (or, with `send`, another call's code: the phone bind's); throws
-   * FieldError or ApiError. Starts the 60 s resend countdown, which every code shares.
+   * Sends the login code (or, with `send`, another call's code: the phone bind's, the forgot
+   * password's); throws FieldError or ApiError. 20125 asks for the security check (`check`) and
+   * the send goes again with its result merged in (core-platform.md §8.1); closed unsolved,
+   * nothing is sent (false). Starts the 60 s resend countdown, which every code shares.
    */
-  async sendCode(phone: string, send?: (phone: string) => Promise<unknown>): Promise<void> {
+  async sendCode(phone: string, check: () => Promise<CaptchaResult | null>, send?: CodeSender): Promise<boolean> {
     const problem = validatePhone(phone);
     if (problem) throw new FieldError('phone', problem);
-    if (this.codeCountdown > 0 || this.sendingCode) return;
+    if (this.codeCountdown > 0 || this.sendingCode) return false;
     this.sendingCode = true;
+    const post: CodeSender = send ?? ((p, result) => this.root.api.post('/api/passport/login/sendcode', { phone: p, ...result }));
     try {
-      await (send ? send(phone.trim()) : this.root.api.post('/api/passport/login/sendcode', { phone: phone.trim() }));
+      try {
+        await post(phone.trim());
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === ErrorCode.CAPTCHA_REQUIRED)) throw e;
+        const result = await check();
+        if (!result) return false;
+        await post(phone.trim(), result);
+      }
       this.startCountdown(RESEND_SECONDS);
+      return true;
     } catch (e) {
       if (e instanceof ApiError && e.code === ErrorCode.CODE_TOO_OFTEN) {
         const retry = Number((e.data as { retry_after?: unknown } | null)?.retry_after);

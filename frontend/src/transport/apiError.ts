@@ -32,6 +32,10 @@ export const ErrorCode = {
   CODE_EMPTY: 20112,
   CODE_WRONG: 20113,
   CODE_TOO_OFTEN: 20114,
+  /** the security check first: a password login after failures, a code send beyond the thresholds (§8.1) */
+  CAPTCHA_REQUIRED: 20125,
+  /** the security check's result was not taken */
+  CAPTCHA_FAILED: 20128,
   GAME_NOT_FOUND: 130100,
   GAME_NOT_OPEN: 130101,
   GAME_SHORT_OF_TIME: 130102,

@@ -6,14 +6,14 @@ import { useStores } from '../../../stores/context';
 import type { LoginType } from '../../../stores/uiStore';
 import { LoginForm } from '../stores/loginForm';
 import { PasswordLoginStore } from '../stores/passwordLogin';
+import { securityCheckOf } from '../stores/securityCheck';
 import { OpenType, ThirdPartyStore } from '../stores/thirdParty';
 import { PasswordFields } from './PasswordFields';
 import { PhoneCodeFields } from './PhoneCodeFields';
 import { QrLoginPanel } from './QrLoginPanel';
 import { PhoneBindDialog, QqDialog, WechatFrame } from './ThirdPartyLogin';
 
-// the security check and the forgot-password dialogs load when first shown
-const CaptchaDialog = lazy(async () => ({ default: (await import('./CaptchaDialog')).CaptchaDialog }));
+// the forgot-password dialog loads when first shown
 const ForgotPasswordDialog = lazy(async () => ({ default: (await import('./ForgotPasswordDialog')).ForgotPasswordDialog }));
 
 
@@ -30,17 +30,20 @@ export const LoginDialog = observer(function LoginDialog() {
 const LoginDialogBody = observer(function LoginDialogBody() {
   const root = useStores();
   const { ui, user } = root;
-  const [form] = useState(() => new LoginForm(user));
-  const [type, setType] = useState<LoginType>(ui.loginType);
+  const [form] = useState(() => new LoginForm(user, securityCheckOf(root)));
+  // in a car the phone's types are not offered (§2.3, §4.14): a dialog asked for them opens on
+  // the default type
+  const inCar = isInCar(navigator.userAgent);
+  const [initial] = useState<LoginType>(() => (inCar && (ui.loginType === 'phone' || ui.loginType === 'account') ? 'wechat' : ui.loginType));
+  const [type, setType] = useState<LoginType>(initial);
   const [third] = useState(() => new ThirdPartyStore(root));
   const [pw] = useState(() => new PasswordLoginStore(root));
   const [forgetOpen, setForgetOpen] = useState(false);
   useEffect(() => third.listen(), [third]);
-  useEffect(() => pw.listen(), [pw]);
   // opened on the messaging app (the default type): its authorize frame loads at once
   useEffect(() => {
-    if (ui.loginType === 'wechat') void third.open(OpenType.WECHAT);
-  }, [third, ui]);
+    if (initial === 'wechat') void third.open(OpenType.WECHAT);
+  }, [third, initial]);
   const choose = (t: LoginType) => {
     setType(t);
     if (t === 'wechat') void third.open(OpenType.WECHAT);
@@ -119,9 +122,10 @@ const LoginDialogBody = observer(function LoginDialogBody() {
           )}
         </>
       )}
-      {/* the other login methods (§2.3): the app QR hidden on its own type, labelled for a car */}
+      {/* the other login methods (§2.3): the phone entry hidden on its own types and in a car,
+          the app QR hidden on its own type and labelled for a car */}
       <div className="login-others" data-testid="login-others">
-        {type !== 'phone' && type !== 'account' && (
+        {type !== 'phone' && type !== 'account' && !inCar && (
           <button type="button" className="login-others__item" data-testid="login-type-phone" onClick={() => choose('phone')}>
             手机号登录
           </button>
@@ -136,16 +140,11 @@ const LoginDialogBody = observer(function LoginDialogBody() {
         </button>
         {type !== 'qrcode' && (
           <button type="button" className="login-others__item" data-testid="login-type-qrcode" onClick={() => choose('qrcode')}>
-            {isInCar(navigator.userAgent) ? '手机扫码登录' : 'App扫码登录'}
+            {inCar ? '手机扫码登录' : 'App扫码登录'}
           </button>
         )}
       </div>
       <QqDialog store={third} />
-      {pw.captcha && (
-        <Suspense fallback={null}>
-          <CaptchaDialog store={pw} />
-        </Suspense>
-      )}
       <p className="agreement">
         登录视为同意<span className="agreement__link">《用户服务协议》</span>和<span className="agreement__link">《隐私政策》</span>
       </p>

@@ -4,6 +4,7 @@ import { encodePassword, PASSWORD_MAX_LENGTH, validateConfirmPassword, validateN
 import { errorMessage } from '../../../transport/apiError';
 import { FieldError } from '../../../stores/userStore';
 import type { RootStore } from '../../../stores/rootStore';
+import { securityCheckOf } from './securityCheck';
 import type { BindingState } from '../../../api/types';
 
 /**
@@ -83,8 +84,11 @@ export class ForgotPasswordStore {
   async sendCode(): Promise<boolean> {
     this.serverError = null;
     try {
-      await this.root.user.sendCode(this.phone, (phone) => this.root.api.post('/api/passport/passwordForget/sendcode', { phone }));
-      return true;
+      return await this.root.user.sendCode(
+        this.phone,
+        () => securityCheckOf(this.root).ask(),
+        (phone, check) => this.root.api.post('/api/passport/passwordForget/sendcode', { phone, ...check }),
+      );
     } catch (e) {
       runInAction(() => {
         if (e instanceof FieldError) this.phoneError = e.message;

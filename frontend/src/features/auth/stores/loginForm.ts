@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { errorMessage } from '../../../transport/apiError';
 import { FieldError, type UserStore } from '../../../stores/userStore';
+import type { SecurityCheck } from './securityCheck';
 
 /** The phone-code login form: field values, the message under each field, the server message. */
 export class LoginForm {
@@ -12,10 +13,13 @@ export class LoginForm {
   /** the server's message for a failed send or login */
   serverError: string | null = null;
   private readonly user: UserStore;
+  /** what a send that hears 20125 asks (core-platform.md §8.1) */
+  private readonly check: SecurityCheck;
 
-  constructor(user: UserStore) {
+  constructor(user: UserStore, check: SecurityCheck) {
     this.user = user;
-    makeAutoObservable<LoginForm, 'user'>(this, { user: false });
+    this.check = check;
+    makeAutoObservable<LoginForm, 'user' | 'check'>(this, { user: false, check: false });
   }
 
   setPhone(v: string): void {
@@ -55,8 +59,7 @@ export class LoginForm {
   async sendCode(): Promise<boolean> {
     this.serverError = null;
     try {
-      await this.user.sendCode(this.phone);
-      return true;
+      return await this.user.sendCode(this.phone, () => this.check.ask());
     } catch (e) {
       runInAction(() => this.fail(e));
       return false;

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../../../test/fakeTransport';
 import { makeRoot, settle } from '../../../test/helpers';
 import { encodePassword, isStrongPassword, safeCallbackUrl, validateConfirmPassword, validateNewPassword } from '../../../lib/password';
-import { CAPTCHA_CLOSED_WARNING, CHANGE_PASSWORD_PATH, PasswordLoginStore, WEAK_PASSWORD_PROMPT } from './passwordLogin';
+import { CHANGE_PASSWORD_PATH, PasswordLoginStore, WEAK_PASSWORD_PROMPT } from './passwordLogin';
+import { CAPTCHA_CLOSED_WARNING, securityCheckOf } from './securityCheck';
 
 const REGISTER = { gt: 'g', challenge: 'c1', new_captcha: true, success: 1, status: 'success', page_url: '/api/dev/captcha/page?challenge=c1' };
 const RESULT = { uid: 10001, nickname: '玩家10001', is_new_user: false, give_goods: [] };
@@ -83,12 +84,12 @@ describe('password login (core-platform.md §2.3, §4.13, §2.6)', () => {
     });
     t.api.on('GET', '/api/passport/captcha/senseboot/register', () => REGISTER);
     t.api.on('POST', '/api/v3/senseboot/report', () => null);
+    const check = securityCheckOf(root);
     const store = new PasswordLoginStore(root);
-    const stop = store.listen();
     store.setPhone('13800000000');
     store.setPassword('abc123!@');
-    expect(await store.submit()).toBe(false);
-    expect(store.captcha?.challenge).toBe('c1');
+    const done = store.submit();
+    await vi.waitFor(() => expect(check.captcha?.challenge).toBe('c1'));
     expect(store.serverError).toBeNull();
 
     // another site's message, or another challenge's, is not heard
@@ -108,11 +109,12 @@ describe('password login (core-platform.md §2.3, §4.13, §2.6)', () => {
     // 20128: reported, and a new check
     await vi.waitFor(() => expect(t.api.callsTo('/api/v3/senseboot/report')).toHaveLength(1));
     expect(t.api.callsTo('/api/v3/senseboot/report')[0].body).toMatchObject({ third_status: 1, type: 1 });
-    await vi.waitFor(() => expect(store.captcha).not.toBeNull());
-    expect(await store.captchaSolved({ geetest_challenge: 'c1', geetest_validate: 'v2', geetest_seccode: 'v2|jordan' })).toBe(true);
+    await vi.waitFor(() => expect(check.captcha).not.toBeNull());
+    check.solved({ geetest_challenge: 'c1', geetest_validate: 'v2', geetest_seccode: 'v2|jordan' });
+    expect(await done).toBe(true);
+    expect(t.api.callsTo('/api/passport/password/login')[2].body).toMatchObject({ geetest_validate: 'v2' });
     expect(root.user.isLoggedIn).toBe(true);
     answers = [];
-    stop();
     root.dispose();
   });
 
@@ -120,12 +122,15 @@ describe('password login (core-platform.md §2.3, §4.13, §2.6)', () => {
     const { t, root } = await makeRoot({ loggedIn: false });
     t.api.on('POST', '/api/passport/password/login', () => fail(20125, '本次访问需要进行安全验证'));
     t.api.on('GET', '/api/passport/captcha/senseboot/register', () => REGISTER);
+    const check = securityCheckOf(root);
     const store = new PasswordLoginStore(root);
     store.setPhone('13800000000');
     store.setPassword('abc123!@');
-    await store.submit();
-    store.closeCaptcha();
-    expect(store.captcha).toBeNull();
+    const done = store.submit();
+    await vi.waitFor(() => expect(check.captcha).not.toBeNull());
+    check.close();
+    expect(await done).toBe(false);
+    expect(check.captcha).toBeNull();
     expect(root.ui.toasts.map((x) => [x.type, x.message])).toContainEqual(['warning', CAPTCHA_CLOSED_WARNING]);
     expect(t.api.callsTo('/api/passport/password/login')).toHaveLength(1);
     root.dispose();

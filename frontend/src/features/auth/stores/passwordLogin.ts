@@ -2,16 +2,11 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { PHONE_MAX_LENGTH, validatePhone } from '../../../lib/validation';
 import { encodePassword, isStrongPassword, PASSWORD_MAX_LENGTH, validateLoginPassword } from '../../../lib/password';
 import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
-import type { CaptchaRegister, LoginResult } from '../../../api/types';
+import type { LoginResult } from '../../../api/types';
 import type { RootStore } from '../../../stores/rootStore';
+import type { CaptchaResult } from '../../../stores/userStore';
+import { securityCheckOf } from './securityCheck';
 
-/** core-platform.md §8.1: the password login asks for the security check. */
-export const CAPTCHA_REQUIRED = 20125;
-/** core-platform.md §8.1: the security check's result was not taken. */
-export const CAPTCHA_FAILED = 20128;
-
-/** The warning when the security check is closed unsolved (§4.13). */
-export const CAPTCHA_CLOSED_WARNING = '本次访问需要进行安全验证';
 /** The weak-password prompt after a login (§2.6). */
 export const WEAK_PASSWORD_PROMPT = {
   title: '温馨提示',
@@ -21,30 +16,11 @@ export const WEAK_PASSWORD_PROMPT = {
 } as const;
 export const CHANGE_PASSWORD_PATH = '/user/detail?changePassword=1';
 
-/** The result the security check's widget hands back, as the login resends it. */
-export interface CaptchaResult {
-  geetest_challenge: string;
-  geetest_validate: string;
-  geetest_seccode: string;
-}
-
-/** The message the challenge page posts to the dialog (same origin only). */
-interface CaptchaMessage {
-  type: 'yoo-captcha';
-  challenge: string;
-  validate: string;
-  seccode: string;
-}
-
-function isCaptchaMessage(d: unknown): d is CaptchaMessage {
-  const m = d as CaptchaMessage;
-  return typeof d === 'object' && d !== null && m.type === 'yoo-captcha' && typeof m.challenge === 'string' && typeof m.validate === 'string' && typeof m.seccode === 'string';
-}
-
 /**
  * The account-and-password tab (§2.3, §4.13): the phone and password, the login; 20125 / 20128
- * open the security check, whose result resubmits the login; closing it unsolved warns. After a
- * login with a password that fails the strong pattern, the weak-password prompt.
+ * open the security check (securityCheck.ts), whose result resubmits the login; closing it
+ * unsolved warns. After a login with a password that fails the strong pattern, the
+ * weak-password prompt.
  */
 export class PasswordLoginStore {
   phone = '';
@@ -53,22 +29,9 @@ export class PasswordLoginStore {
   passwordError: string | null = null;
   serverError: string | null = null;
   submitting = false;
-  /** the security check shown (its widget's parameters), or null */
-  captcha: CaptchaRegister | null = null;
-  private readonly onMessage = (e: MessageEvent) => {
-    if (e.origin !== window.location.origin || !isCaptchaMessage(e.data)) return;
-    if (!this.captcha || e.data.challenge !== this.captcha.challenge) return;
-    void this.captchaSolved({ geetest_challenge: e.data.challenge, geetest_validate: e.data.validate, geetest_seccode: e.data.seccode });
-  };
 
   constructor(private readonly root: RootStore) {
-    makeAutoObservable<PasswordLoginStore, 'root' | 'onMessage'>(this, { root: false, onMessage: false });
-  }
-
-  /** Hears the challenge page; returns the unsubscribe. */
-  listen(): () => void {
-    window.addEventListener('message', this.onMessage);
-    return () => window.removeEventListener('message', this.onMessage);
+    makeAutoObservable<PasswordLoginStore, 'root'>(this, { root: false });
   }
 
   setPhone(v: string): void {
@@ -101,10 +64,9 @@ export class PasswordLoginStore {
       });
     } catch (e) {
       runInAction(() => (this.submitting = false));
-      if (e instanceof ApiError && (e.code === CAPTCHA_REQUIRED || e.code === CAPTCHA_FAILED)) {
-        if (e.code === CAPTCHA_FAILED) this.report();
-        await this.openCaptcha();
-        return false;
+      if (e instanceof ApiError && (e.code === ErrorCode.CAPTCHA_REQUIRED || e.code === ErrorCode.CAPTCHA_FAILED)) {
+        if (e.code === ErrorCode.CAPTCHA_FAILED) this.report();
+        return this.retryChecked();
       }
       if (e instanceof ApiError && e.code === ErrorCode.ACCOUNT_FORBIDDEN) void this.root.user.showForbidden(e);
       runInAction(() => (this.serverError = errorMessage(e)));
@@ -119,27 +81,16 @@ export class PasswordLoginStore {
     return true;
   }
 
-  /** Shows the security check: a new challenge from the provider. */
-  async openCaptcha(): Promise<void> {
+  /** The security check, then the login again with its result; closed unsolved, no login. */
+  private async retryChecked(): Promise<boolean> {
+    let result: CaptchaResult | null;
     try {
-      const c = await this.root.api.get('/api/passport/captcha/senseboot/register');
-      runInAction(() => (this.captcha = c));
+      result = await securityCheckOf(this.root).ask();
     } catch (e) {
       runInAction(() => (this.serverError = errorMessage(e)));
+      return false;
     }
-  }
-
-  /** The widget's result: the check closes and the login goes again with it. */
-  async captchaSolved(result: CaptchaResult): Promise<boolean> {
-    this.captcha = null;
-    return this.submit(result);
-  }
-
-  /** Closed unsolved: no login, and the warning. */
-  closeCaptcha(): void {
-    if (!this.captcha) return;
-    this.captcha = null;
-    this.root.ui.warning(CAPTCHA_CLOSED_WARNING);
+    return result ? this.submit(result) : false;
   }
 
   /** Tells the server the check failed (§7.2). */

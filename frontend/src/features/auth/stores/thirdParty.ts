@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH, validateCode, validatePhone } from '../../../lib/validation';
 import { ApiError, errorMessage } from '../../../transport/apiError';
 import type { RootStore } from '../../../stores/rootStore';
+import { securityCheckOf } from './securityCheck';
 
 /** core-platform.md §7.2: the messaging app (WeChat) and the second provider (QQ). */
 export const OpenType = { WECHAT: 3, QQ: 1 } as const;
@@ -106,8 +107,10 @@ export class ThirdPartyStore {
     const token = this.bindToken;
     if (!token) return;
     try {
-      await this.root.user.sendCode(this.phone, (phone) =>
-        this.root.api.post('/api/passport/authorize/bind-phone/sendcode', { phone, token, open_type: this.lastOpenType }),
+      await this.root.user.sendCode(
+        this.phone,
+        () => securityCheckOf(this.root).ask(),
+        (phone, check) => this.root.api.post('/api/passport/authorize/bind-phone/sendcode', { phone, token, open_type: this.lastOpenType, ...check }),
       );
     } catch (e) {
       runInAction(() => (this.error = errorMessage(e)));
