@@ -96,7 +96,7 @@ test('in-car mode: the app-QR login without a phone entry, no live rooms, footer
     // type (the phone's certification page), open the dialog without the phone entry
     for (const [path, open] of [
       [`/login?callbackUrl=${encodeURIComponent('/user')}`, null],
-      ['/idauth?ticket=0123456789abcdef0123456789abcdef', 'idauth-login'],
+      ['/qrcode/certification?ticket=0123456789abcdef0123456789abcdef', 'idauth-login'],
     ]) {
       await page.goto(`${base}${path}`);
       if (open) await page.getByTestId(open).click();
