@@ -30,7 +30,6 @@ const PackagePage = lazyPage(() => import('../features/package/components/Packag
 const BillPage = lazyPage(() => import('../features/bill/components/BillPage'), 'BillPage');
 const ServicePage = lazyPage(() => import('../features/help/components/ServicePage'), 'ServicePage');
 const IdauthPage = lazyPage(() => import('../features/identity/components/IdauthPage'), 'IdauthPage');
-const IdauthResultPage = lazyPage(() => import('../features/identity/components/IdauthPage'), 'IdauthResultPage');
 const ChildrenPage = lazyPage(() => import('../features/identity/components/ChildrenPage'), 'ChildrenPage');
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
 const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
@@ -66,8 +65,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/member/:tier" element={<MemberPage />} />
             <Route path="user/package" element={<PackagePage />} />
             <Route path="children" element={<ChildrenPage />} />
-            <Route path="qrcode/certification" element={<IdauthPage />} />
-            <Route path="qrcode/certification/result" element={<IdauthResultPage />} />
+            <Route path="qrcode/certification/*" element={<IdauthPage />} />
             <Route path="service" element={<ServicePage />} />
             <Route path="login" element={<LoginPage />} />
             <Route path="user/bill" element={<BillPage />} />

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useStores } from '../../../stores/context';
 import { errorMessage } from '../../../transport/apiError';
 import { CertificationForm } from '../stores/certification';
@@ -17,7 +17,11 @@ const RESULT_PATH = '/qrcode/certification/result';
  * the phone opens it (the screen hears the scan), certifies with the ordinary form, or cancels;
  * either way it goes on to /qrcode/certification/result.
  */
-export const IdauthPage = observer(function IdauthPage() {
+export function IdauthPage() {
+  return useLocation().pathname.endsWith('/result') ? <IdauthResultPage /> : <IdauthScanPage />;
+}
+
+const IdauthScanPage = observer(function IdauthScanPage() {
   const root = useStores();
   const { user, ui, api } = root;
   const [params] = useSearchParams();
@@ -85,7 +89,7 @@ export const IdauthPage = observer(function IdauthPage() {
 });
 
 /** /qrcode/certification/result?status=success|cancel: how the phone's certification ended. */
-export function IdauthResultPage() {
+function IdauthResultPage() {
   const [params] = useSearchParams();
   const done = params.get('status') === 'success';
   return (
