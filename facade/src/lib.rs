@@ -74,7 +74,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     config.check()?;
     if config.mode == Mode::Production {
         return Err(
-            "production mode needs real SMS, payment and captcha providers; this build has only the sandbox ones, which run in dev mode"
+            "production mode needs real SMS, payment, captcha and account-centre providers; this build has only the sandbox ones, which run in dev mode"
                 .into(),
         );
     }

@@ -54,16 +54,32 @@ refusals!(OpsAccountRefusals: common::input(), common::internal(), DomainError::
 /// with the operator token (`yoo-server account`).
 #[utoipa::path(request_body = AccountBody, responses((status = 200, body = Envelope<AccountActedDto>), OpsAccountRefusals))]
 #[post("/api/ops/account")]
-pub async fn ops_account(state: web::Data<AppState>, req: HttpRequest, body: web::Json<AccountBody>) -> ApiResult<AccountActedDto> {
-    check_operator(&state, &req)?;
+pub async fn ops_account(_operator: Operator, state: web::Data<AppState>, body: web::Json<AccountBody>) -> ApiResult<AccountActedDto> {
     let acted = act(&state, &body).await?;
     tracing::info!(uid = acted.data.uid, action = %body.action, "operator acted on an account");
     Ok(acted)
 }
 
-/// Refuses (40006) a call without the configured operator token (`x-operator-token`): the
-/// guard of every `/api/ops/` route.
-pub(crate) fn check_operator(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
+/// An operator's call: the configured operator token (`x-operator-token`) is there. The guard
+/// of every `/api/ops/` route, taken before the body: without the token the answer is 40006
+/// whatever the body holds.
+pub struct Operator;
+
+impl actix_web::FromRequest for Operator {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Operator, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let checked = match req.app_data::<web::Data<AppState>>() {
+            Some(state) => check_operator(state, req).map(|()| Operator),
+            None => Err(ApiError::operator()),
+        };
+        std::future::ready(checked)
+    }
+}
+
+/// Refuses (40006) a call without the configured operator token (`x-operator-token`).
+fn check_operator(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
     let token = req.headers().get(OPERATOR_TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
     let allowed = match &state.operator_token_sha256 {
         // the hashes compared: equal length, no early exit on the token's own bytes

@@ -4,7 +4,7 @@
 //! /api/ops/ad/slot` with the operator token in every mode, `POST /api/dev/ad/slot` in dev
 //! mode). A purchase through a section ad carries `ad_id` (`POST /api/payment/goods`).
 
-use actix_web::{get, post, web, HttpRequest};
+use actix_web::{get, post, web};
 use actors::platform_ads::{AdView, SlotRefusal};
 use serde::{Deserialize, Serialize};
 use storage::ads::{Ad, AdSpec};
@@ -162,8 +162,11 @@ refusals!(OpsSlotRefusals: common::input(), common::internal(), ApiError::operat
 /// (`x-operator-token`).
 #[utoipa::path(request_body = AdSlotBody, responses((status = 200, body = Envelope<AdSlotDto>), OpsSlotRefusals))]
 #[post("/api/ops/ad/slot")]
-pub async fn ops_set_slot(state: web::Data<AppState>, req: HttpRequest, body: web::Json<AdSlotBody>) -> ApiResult<AdSlotDto> {
-    super::accounts::check_operator(&state, &req)?;
+pub async fn ops_set_slot(
+    _operator: super::accounts::Operator,
+    state: web::Data<AppState>,
+    body: web::Json<AdSlotBody>,
+) -> ApiResult<AdSlotDto> {
     let key = body.key.clone();
     let set = set_slot(&state, body.into_inner()).await?;
     tracing::info!(slot = %key, items = set.data.items.len(), "operator set an ad slot");

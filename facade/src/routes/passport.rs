@@ -115,15 +115,27 @@ pub async fn login(
     if created {
         super::activity::bind_at_registration(&state, user.uid, &body.invite_code).await;
     }
-    record_login(&req, &state, &session).await;
+    Ok(logged_in(&req, &state, user, created, &session).await)
+}
+
+/// The answer of every login (code, password, app QR, third party): the login's device
+/// recorded, its cookies set, the user and a new user's registration gift.
+pub(crate) async fn logged_in(
+    req: &HttpRequest,
+    state: &AppState,
+    user: storage::User,
+    created: bool,
+    session: &actors::passport::NewLogin,
+) -> HttpResponse {
+    record_login(req, state, session).await;
     let mut resp = HttpResponse::Ok();
-    set_login_cookies(&mut resp, &session, state.security.secure_cookies);
-    Ok(resp.json(ok(LoginResult {
+    set_login_cookies(&mut resp, session, state.security.secure_cookies);
+    resp.json(ok(LoginResult {
         uid: user.uid,
         nickname: user.nickname,
         is_new_user: created,
         give_goods: give_goods(created, state.platform.passport().gift_minutes()),
-    })))
+    }))
 }
 
 /// The registration gift of a new player (commerce.md §2.9), as the login answer lists it.

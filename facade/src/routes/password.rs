@@ -7,7 +7,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::{record_login, set_login_cookies, Caller, GuestWrite, MaybeCaller};
+use crate::auth::{Caller, GuestWrite, MaybeCaller};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::routes::passport::{captcha_answer, client_ip, LoginResult};
 use crate::AppState;
@@ -67,15 +67,7 @@ pub async fn password_login(
         captcha: captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode),
     };
     let (user, session) = state.platform.passport().password_login(&login).await?;
-    record_login(&req, &state, &session).await;
-    let mut resp = HttpResponse::Ok();
-    set_login_cookies(&mut resp, &session, state.security.secure_cookies);
-    Ok(resp.json(ok(LoginResult {
-        uid: user.uid,
-        nickname: user.nickname,
-        is_new_user: false,
-        give_goods: vec![],
-    })))
+    Ok(super::passport::logged_in(&req, &state, user, false, &session).await)
 }
 
 /// The security check's widget parameters (GeeTest-like).

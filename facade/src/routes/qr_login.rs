@@ -7,7 +7,7 @@ use actors::passport::QrPoll;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::{record_login, set_login_cookies, GuestWrite, MaybeCaller};
+use crate::auth::{GuestWrite, MaybeCaller};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope};
 use crate::routes::passport::LoginResult;
 use crate::AppState;
@@ -62,13 +62,5 @@ pub async fn login_qrcode_poll(
 ) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let QrPoll::LoggedIn(user, login) = state.platform.passport().qr_login_poll(body.ticket.trim(), &device).await?;
-    record_login(&req, &state, &login).await;
-    let mut resp = HttpResponse::Ok();
-    set_login_cookies(&mut resp, &login, state.security.secure_cookies);
-    Ok(resp.json(ok(LoginResult {
-        uid: user.uid,
-        nickname: user.nickname,
-        is_new_user: false,
-        give_goods: vec![],
-    })))
+    Ok(super::passport::logged_in(&req, &state, user, false, &login).await)
 }

@@ -5,9 +5,9 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::{record_login, set_login_cookies, GuestWrite, MaybeCaller};
+use crate::auth::{GuestWrite, MaybeCaller};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
-use crate::routes::passport::{client_ip, give_goods, LoginResult};
+use crate::routes::passport::{client_ip, logged_in, LoginResult};
 use crate::AppState;
 
 /// These paths.
@@ -50,24 +50,6 @@ pub struct TokenLogin {
     token: String,
     #[serde(default)]
     device_no: String,
-}
-
-async fn logged_in(
-    req: &HttpRequest,
-    state: &AppState,
-    user: storage::User,
-    created: bool,
-    login: &actors::passport::NewLogin,
-) -> HttpResponse {
-    record_login(req, state, login).await;
-    let mut resp = HttpResponse::Ok();
-    set_login_cookies(&mut resp, login, state.security.secure_cookies);
-    resp.json(ok(LoginResult {
-        uid: user.uid,
-        nickname: user.nickname,
-        is_new_user: created,
-        give_goods: give_goods(created, state.platform.passport().gift_minutes()),
-    }))
 }
 
 refusals!(TokenLoginRefusals: common::input(), common::guest_write(), common::internal(), DomainError::PhoneBindRequired,

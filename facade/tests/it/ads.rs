@@ -116,6 +116,9 @@ async fn the_operator_sets_a_slot() {
     for token in ["", "wrong"] {
         let (status, r) = operator(&srv, token).post("/api/ops/ad/slot", body.clone()).await;
         assert_eq!((status, code(&r)), (403, 40006), "{r}");
+        // the token first, the body after: a malformed body without it is 40006 too
+        let (status, r) = operator(&srv, token).post("/api/ops/ad/slot", json!({"items": "x"})).await;
+        assert_eq!((status, code(&r)), (403, 40006), "{r}");
     }
     let (_, same) = guest.get("/api/web/v1/ad/slots?keys=header_right").await;
     assert_eq!(items(&same, "header_right"), seeded, "a refused call changes nothing");

@@ -302,7 +302,7 @@ async fn production_mode_refuses_without_a_real_captcha_provider() {
     // a production configuration that passes every other check
     let cfg = facade::config::ServerConfig::parse(&format!(
         "mode = \"production\"\nbind = \"127.0.0.1:0\"\ndata_dir = \"{}\"\nfrontend_dir = \"/nonexistent\"\n\
-         [identity]\nkey_hex = \"{}\"\n[[nodes]]\nid = 1\nname = \"一区\"\nstatus = 1\nmachines = [\"m0\"]\n",
+         [identity]\nkey_hex = \"{}\"\n[account_centre]\nsecret = \"a-production-secret\"\n[[nodes]]\nid = 1\nname = \"一区\"\nstatus = 1\nmachines = [\"m0\"]\n",
         dir.display(),
         "7e".repeat(32)
     ))
