@@ -67,7 +67,8 @@ export const GameFloat = observer(function GameFloat() {
           </button>
         </>
       )}
-      <AdSlot slot="gift_game_float" />
+      {/* in a live room the float sits beside the room's chat: it stays compact there */}
+      {!pathname.startsWith('/game/live/') && <AdSlot slot="gift_game_float" />}
     </aside>
   );
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fail } from '../../../test/fakeTransport';
 import { makeRoot, settle } from '../../../test/helpers';
 import { AccountCentreStore, type UcWindow } from './accountCentre';
@@ -86,6 +86,26 @@ describe('the account centre (core-platform.md §2.6, §7.2, §8.1)', () => {
     await store.open('AVATAR');
     expect(windows).toHaveLength(0);
     expect(root.ui.carAction?.url).toBe(new URL(LOGIN.url, window.location.origin).href);
+  });
+
+  it('the account centre window closed: the user is re-read once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { store, t, windows } = await env();
+      t.api.on('POST', '/api/user/v1/uc/login', () => LOGIN);
+      await store.open('AVATAR');
+      const reads = t.api.callsTo('/api/user/profile').length;
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(t.api.callsTo('/api/user/profile').length).toBe(reads);
+      windows[0]!.close();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(t.api.callsTo('/api/user/profile').length).toBe(reads + 1);
+      window.dispatchEvent(new Event('focus'));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(t.api.callsTo('/api/user/profile').length).toBe(reads + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('back from the account centre the user is re-read', async () => {

@@ -13,7 +13,12 @@ export interface UcWindow {
   location: { href: string };
   close(): void;
   opener: unknown;
+  readonly closed: boolean;
 }
+
+/** How often the account centre's window is looked at, and for how long at most. */
+const WATCH_EVERY_MS = 1000;
+const WATCH_AT_MOST_MS = 30 * 60_000;
 
 /** Opens a blank window in the click (null when the browser blocked it). */
 function openBlank(): UcWindow | null {
@@ -56,7 +61,7 @@ export class AccountCentreStore {
       if (car) openOutside(root.ui, login.url, '账号中心', this.userAgent());
       else if (win) win.location.href = login.url;
       else window.location.assign(login.url);
-      this.rereadOnReturn();
+      this.rereadOnReturn(win);
     } catch (e) {
       win?.close();
       root.ui.error(errorMessage(e));
@@ -67,10 +72,29 @@ export class AccountCentreStore {
     }
   }
 
-  /** Re-reads the user when this page has the focus again (back from the account centre). */
-  private rereadOnReturn(): void {
+  /**
+   * Re-reads the user once when this page has the focus again or the account centre's window
+   * closes, whichever comes first (back from the account centre: a push missed while the socket
+   * was away, or a browser that gives no focus event, still ends with the change shown).
+   */
+  private rereadOnReturn(win: UcWindow | null): void {
     if (typeof window === 'undefined') return;
-    window.addEventListener('focus', () => void this.root.user.loadProfile(), { once: true });
+    let done = false;
+    const started = Date.now();
+    const reread = () => {
+      if (done) return;
+      done = true;
+      window.removeEventListener('focus', reread);
+      clearInterval(watch);
+      void this.root.user.loadProfile();
+    };
+    window.addEventListener('focus', reread);
+    const watch = setInterval(() => {
+      if (win?.closed) reread();
+      else if (!win || Date.now() - started > WATCH_AT_MOST_MS) {
+        clearInterval(watch);
+      }
+    }, WATCH_EVERY_MS);
   }
 }
 
