@@ -451,15 +451,5 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
     };
     let user = state.platform.passport().user_by_phone(body.cellphone.trim()).await?;
     state.platform.grant(user.uid, grant).await?;
-    let user = state.platform.passport().user(user.uid).await?;
-    let holdings = state.platform.holdings(user.uid).await?;
-    let wallet = state.platform.wallet(user.uid).await?;
-    let app_playtime = state.platform.app_playtime(user.uid).await?;
-    Ok(ok(dto::profile(
-        &user,
-        &holdings,
-        wallet,
-        app_playtime,
-        state.platform.clock().now_ms(),
-    )))
+    Ok(ok(super::passport::profile_of(&state, user.uid).await?))
 }

@@ -175,18 +175,23 @@ refusals!(ProfileRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<Profile>), ProfileRefusals))]
 #[get("/api/user/profile")]
 pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult<Profile> {
+    Ok(ok(profile_of(&state, caller.0.uid).await?))
+}
+
+/// A user's profile as it is now (the profile call's, the dev grant's answer).
+pub(crate) async fn profile_of(state: &AppState, uid: i64) -> Result<Profile, ApiError> {
     // holdings first: reading them takes back expired member grants the user then shows
-    let holdings = state.platform.holdings(caller.0.uid).await?;
-    let user = state.platform.passport().user(caller.0.uid).await?;
-    let wallet = state.platform.wallet(user.uid).await?;
-    let app_playtime = state.platform.app_playtime(user.uid).await?;
-    Ok(ok(dto::profile(
+    let holdings = state.platform.holdings(uid).await?;
+    let user = state.platform.passport().user(uid).await?;
+    let wallet = state.platform.wallet(uid).await?;
+    let app_playtime = state.platform.app_playtime(uid).await?;
+    Ok(dto::profile(
         &user,
         &holdings,
         wallet,
         app_playtime,
         state.platform.clock().now_ms(),
-    )))
+    ))
 }
 
 /// A single-use token for the WebSocket.
