@@ -669,7 +669,7 @@ impl QueueReport {
             w(
                 &mut out,
                 format!(
-                    "password logins (side load, {} accounts of {}): {}/s asked, {} due, {} sent, {} ok ({:.1}/s), {} errors, {} not sent{}",
+                    "password logins (side load, {} accounts of {}): {}/s asked, {} due, {} sent, {} ok ({:.1}/s), {} refused busy, {} errors, {} not sent{}",
                     p.accounts,
                     p.accounts_asked,
                     p.per_sec,
@@ -677,6 +677,7 @@ impl QueueReport {
                     p.sent,
                     p.ok,
                     p.ok_per_sec,
+                    p.refused_busy,
                     p.errors,
                     p.not_sent,
                     if causes.is_empty() { String::new() } else { format!(" [{}]", causes.join("; ")) }

@@ -204,6 +204,7 @@ fn queue(r: &QueueReport) -> Finished {
     let m = &mut f.metrics;
     if let Some(p) = &r.password_logins {
         m.insert("password login errors".into(), ratio((p.errors + p.not_sent) as f64, p.due as f64));
+        m.insert("password login refused busy".into(), ratio(p.refused_busy as f64, p.due as f64));
         m.insert("password login throughput".into(), Metric::Figure(p.ok_per_sec, Unit::PerSec));
     }
     targets(m, &r.targets);
@@ -316,6 +317,7 @@ pub fn known_metrics(workload: &str) -> Vec<String> {
             "admission to READY receipt",
             "password login",
             "password login errors",
+            "password login refused busy",
             "password login throughput",
             "lies",
             "lies by receipt",

@@ -215,6 +215,11 @@ pub struct HashPool {
 /// Hash jobs that may wait at most.
 pub const HASH_QUEUE_MAX: usize = 64;
 
+/// How many hashing threads a machine of `cores` gets: all but one, never none.
+pub fn hash_threads_for(cores: usize) -> usize {
+    cores.saturating_sub(1).max(1)
+}
+
 impl HashPool {
     pub fn new(width: usize) -> HashPool {
         let width = width.max(1);
@@ -246,9 +251,11 @@ impl HashPool {
         HashPool { jobs: tx }
     }
 
-    /// As wide as the machine's cores.
+    /// One core fewer than the machine has (at least one thread), so that a burst of password
+    /// logins always leaves a core to the async workers that push ranks and hand machines over
+    /// (BENCHMARKS.md, "Queue scale with 50 password logins a second").
     pub fn per_core() -> HashPool {
-        HashPool::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+        HashPool::new(hash_threads_for(std::thread::available_parallelism().map_or(2, |n| n.get())))
     }
 
     pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> DomainResult<T> {
@@ -590,6 +597,14 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
+
+    #[test]
+    fn hashing_leaves_one_core_to_the_async_workers() {
+        assert_eq!(hash_threads_for(0), 1);
+        assert_eq!(hash_threads_for(1), 1);
+        assert_eq!(hash_threads_for(2), 1);
+        assert_eq!(hash_threads_for(8), 7);
+    }
 
     #[test]
     fn the_strong_pattern() {
