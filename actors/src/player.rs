@@ -391,6 +391,7 @@ mod tests {
             queued_at_ms: 0,
             ready_at_ms: None,
             playing_at_ms: None,
+            last_input_ms: None,
             is_fast: 0,
             sort: 1,
             stream: None,

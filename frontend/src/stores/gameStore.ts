@@ -3,7 +3,7 @@ import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
 import { AuthType, GameStatus } from '../api/codes';
-import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
+import type { BodyOf, CatalogueGame, GameInfo, GameNode, GameState, GameTip, LiveGameState } from '../api/types';
 import type { QualitySummary } from '../stream/stats';
 import type { StreamGrant } from '../stream/streamSession';
 import type { RootStore } from './rootStore';
@@ -33,7 +33,20 @@ const Paths = {
   over: '/api/japi/yoo/game/over',
   move: '/api/japi/yoo/game/move',
   configList: '/api/japi/yoo/common/config/list',
+  startTip: '/api/japi/yoo/game/startTip',
+  gameInfo: '/api/japi/yoo/game/info',
+  shareLinks: '/api/japi/yoo/share/game/links',
+  gameDuration: '/api/japi/yoo/game/gameDuration',
+  nodes: '/api/japi/yoo/game/node',
+  gameList: '/api/web/v1/game/list',
 } as const;
+
+/** core-platform.md §9: the game info's banner size */
+const BANNER = { bannerWidth: 1920, bannerHeight: 1080 } as const;
+/** The path of the live page's start-relay dialog for a game played only together (§4.4 step 10). */
+export function relayStartPath(game: { id: number; name: string }, mode: number): string {
+  return `/game/live?relayGame=${game.id}&relayGameName=${encodeURIComponent(game.name)}&relayMode=${mode}`;
+}
 
 type ExitPath = typeof Paths.cancelQue | typeof Paths.cancelConfirm | typeof Paths.over;
 
@@ -62,6 +75,42 @@ export interface NodePicker {
   relay?: RelayParams;
 }
 
+/** The '温馨提示' dialog of one start (core-platform.md §2.14, §4.7), until the player answers. */
+export interface ShownGameTip {
+  gameId: number;
+  gameName: string;
+  tip: GameTip;
+  /** the hash of its content, kept when the player ticks '当前游戏版本不再提醒' */
+  hash: string;
+  /** the checkbox: ticked, this content of this game's tip is not shown again */
+  dontRemind: boolean;
+}
+
+/** The first-play game start guide while it shows (core-platform.md §2.14). */
+export interface StartGuide {
+  games: CatalogueGame[];
+  /** the smallest positive node latency (ms), capped; null while measuring or when none answered */
+  latency: number | null;
+  measuring: boolean;
+  /** the animation is over: '下一步' continues the start */
+  ready: boolean;
+}
+
+/** Whether this client's PLAYING session hangs (gameDuration, core-platform.md §3.3). */
+export interface HangState {
+  sessionId: string;
+  hook: boolean;
+  /** minutes without input, while hanging */
+  minutes: number;
+}
+
+/** The unsupported (mobile) game dialog (§2.14): the QR code of the game's share link. */
+export interface UnsupportedGame {
+  gameId: number;
+  gameName: string;
+  link: string;
+}
+
 /** A session's quality report as the player sees it after the game. */
 export interface ShownQualityReport {
   sessionId: string;
@@ -82,6 +131,20 @@ export interface EndedSession {
 }
 
 const key = (id: number | string) => String(id);
+
+/** The unsupported game's QR code when the share link cannot be read: the site itself. */
+function defaultShareLink(): string {
+  return `${globalThis.location?.origin ?? ''}/`;
+}
+
+/** localStorage, or null where the browser refuses it. */
+function browserStorage(): Pick<Storage, 'getItem' | 'setItem'> | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
 
 function isLive(s: GameState | null): s is LiveGameState {
   return s !== null && s.hasGameOnline === true;
@@ -120,6 +183,14 @@ export class GameStore {
   skewMs = 0;
   lastEnded: EndedSession | null = null;
   nodePicker: NodePicker | null = null;
+  /** the game tip of the start under way, while it is shown */
+  gameTip: ShownGameTip | null = null;
+  /** the unsupported game dialog, while it is shown */
+  unsupported: UnsupportedGame | null = null;
+  /** the last gameDuration answer for the PLAYING session (null before one) */
+  hang: HangState | null = null;
+  /** the first-play start guide, while it shows */
+  startGuide: StartGuide | null = null;
   /** nodes per game, with the time they were read (cached 10 minutes) */
   readonly nodeCache = observable.map<number, { nodes: GameNode[]; at: number }>();
   readonly probes = observable.map<number, ProbeResult>();
@@ -144,6 +215,12 @@ export class GameStore {
   /** sessions whose ready dialog already sent the boarding reminder */
   private readonly remindedIds = new Set<string>();
   private lastStartClickAt = Number.NEGATIVE_INFINITY;
+  /** resolves the start waiting on the game tip: true goes on, false ends it */
+  private tipAnswer: ((go: boolean) => void) | null = null;
+  /** resolves the start waiting on the start guide: true goes on, false ends it */
+  private guideAnswer: ((go: boolean) => void) | null = null;
+  /** the common config's start-guide switch and latency cap, read once */
+  private guideConfig: Promise<{ on: boolean; maxDelay: number }> | null = null;
   private factorLoaded = false;
   private readonly root: RootStore;
   private readonly disposers: IReactionDisposer[] = [];
@@ -162,6 +239,9 @@ export class GameStore {
       | 'missedChecked'
       | 'remindedIds'
       | 'lastStartClickAt'
+      | 'tipAnswer'
+      | 'guideAnswer'
+      | 'guideConfig'
       | 'factorLoaded'
       | 'disposers'
       | 'clockTimer'
@@ -177,6 +257,9 @@ export class GameStore {
       missedChecked: false,
       remindedIds: false,
       lastStartClickAt: false,
+      tipAnswer: false,
+      guideAnswer: false,
+      guideConfig: false,
       factorLoaded: false,
       disposers: false,
       clockTimer: false,
@@ -206,6 +289,13 @@ export class GameStore {
             this.root.effects.exitFullscreen();
             this.root.effects.readyReminder(id);
           }
+        },
+      ),
+      // a session that starts PLAYING here: its hanging state is read (then again on 130140)
+      reaction(
+        () => (this.live && this.isThisClient && this.live.status === GameStatus.PLAYING ? key(this.live.id) : null),
+        (id) => {
+          if (id) void this.refreshDuration();
         },
       ),
       // the ready countdown reached 0: recheck after 1 s, once per session
@@ -284,6 +374,9 @@ export class GameStore {
     if (
       this.queueDialogVisible ||
       this.nodePicker ||
+      this.gameTip ||
+      this.unsupported ||
+      this.startGuide ||
       ui.loginOpen ||
       ui.messageBoxes.length > 0 ||
       ui.missedQueue ||
@@ -376,6 +469,28 @@ export class GameStore {
     this.skewMs = Math.abs(skew) > SKEW_THRESHOLD_MS ? skew : 0;
   }
 
+  /** Whether the hanging state shown is the live PLAYING session's and says it hangs. */
+  get hanging(): HangState | null {
+    const l = this.live;
+    const h = this.hang;
+    return l && h && h.hook && h.sessionId === key(l.id) && l.status === GameStatus.PLAYING ? h : null;
+  }
+
+  /** Reads gameDuration of this client's PLAYING session; a failed read leaves what was known. */
+  async refreshDuration(): Promise<void> {
+    const l = this.live;
+    if (!l || !this.isThisClient || l.status !== GameStatus.PLAYING) return;
+    const id = key(l.id);
+    try {
+      const d = await this.root.api.post(Paths.gameDuration, { id: l.id });
+      runInAction(() => {
+        this.hang = { sessionId: id, hook: d.hook === 1, minutes: Math.max(0, d.onHookDuration) };
+      });
+    } catch {
+      // the session ended meanwhile, or the network: the next read tells
+    }
+  }
+
   /** Re-reads the status (floatBall); a push that arrives meanwhile wins over the answer. */
   async refresh(): Promise<void> {
     if (!this.root.user.isLoggedIn) return;
@@ -424,9 +539,93 @@ export class GameStore {
       return;
     }
     if (!(await this.browserAllowsStart())) return;
+    if (!(await this.startGuideAllows())) return;
     if (!(await this.certificationAllowsStart())) return;
     if (!relay && !(await this.confirmRoomSwitch(game))) return;
     await this.openNodePicker(game, relay);
+  }
+
+  /**
+   * core-platform.md §4.4, §2.14: the first-play start guide, before certification, when the
+   * common config's show_game_start_guide is '1', this browser has not shown it and the client
+   * is not in in-car mode. It shows 7 recommended games and the latency, animates about 4.5 s,
+   * then '下一步' goes on; closing ends the start; either marks it shown. A failure to read what
+   * it shows skips it.
+   */
+  private async startGuideAllows(): Promise<boolean> {
+    const cfg = await this.readGuideConfig();
+    if (!cfg.on) return true;
+    const guide = await import('../lib/startGuide');
+    if (guide.wasShown(browserStorage()) || guide.skippedHere(this.root.effects.userAgent)) return true;
+    let games: CatalogueGame[];
+    let nodes: GameNode[];
+    try {
+      const [list, all] = await Promise.all([
+        this.root.api.get(Paths.gameList, { page: 1, page_size: guide.RECOMMENDED_GAMES }),
+        this.root.api.post(Paths.nodes, {}),
+      ]);
+      games = list.data.slice(0, guide.RECOMMENDED_GAMES);
+      nodes = Array.isArray(all) ? all : [];
+    } catch {
+      return true; // straight to the start
+    }
+    this.answerStartGuide(false); // a guide still open belongs to an abandoned start
+    runInAction(() => {
+      this.startGuide = { games, latency: null, measuring: true, ready: false };
+    });
+    void this.measureGuideLatency(nodes, cfg.maxDelay);
+    this.later(() => this.guideAnimated(), guide.START_GUIDE_ANIMATION_MS);
+    return new Promise<boolean>((resolve) => {
+      runInAction(() => {
+        this.guideAnswer = resolve;
+      });
+    });
+  }
+
+  private readGuideConfig(): Promise<{ on: boolean; maxDelay: number }> {
+    this.guideConfig ??= this.root.api.post(Paths.configList, { groupCode: 'common_config' }).then(
+      (cfg) => ({ on: cfg?.show_game_start_guide === '1', maxDelay: Number(cfg?.game_start_guide_max_delay) }),
+      () => {
+        this.guideConfig = null; // read again by the next start
+        return { on: false, maxDelay: 0 };
+      },
+    );
+    return this.guideConfig;
+  }
+
+  private async measureGuideLatency(nodes: GameNode[], maxDelay: number): Promise<void> {
+    const { guideLatency } = await import('../lib/startGuide');
+    const pings = await Promise.all(
+      nodes
+        .filter((n) => n.status === 1)
+        .map(async (n) => {
+          try {
+            return await this.root.transport.probe(n.pingUrl);
+          } catch {
+            return null;
+          }
+        }),
+    );
+    runInAction(() => {
+      if (!this.startGuide) return;
+      this.startGuide.latency = guideLatency(pings, maxDelay);
+      this.startGuide.measuring = false;
+    });
+  }
+
+  private guideAnimated(): void {
+    if (this.startGuide) this.startGuide.ready = true;
+  }
+
+  /** '下一步' (true, once the animation is over) continues the start; closing (false) ends it. */
+  answerStartGuide(go: boolean): void {
+    const answer = this.guideAnswer;
+    if (!answer) return;
+    if (go && !this.startGuide?.ready) return;
+    this.startGuide = null;
+    this.guideAnswer = null;
+    void import('../lib/startGuide').then((g) => g.markShown(browserStorage()));
+    answer(go);
   }
 
   /**
@@ -474,6 +673,16 @@ export class GameStore {
     const current = room?.info?.game;
     if (!room || !room.inRoom || !current || current.id === game.id) return true;
     if (room.isHost) {
+      // the user owns a relay (§4.4 step 10): a game that cannot be played in the room's mode
+      // is started alone, once the host agrees to leave the room
+      const mode = room.info?.room?.mode;
+      const supported = (await this.gameInfo(game.id))?.supportModes;
+      if (mode !== undefined && supported && !supported.includes(mode)) {
+        const ok = await this.root.ui.confirm({ title: '提示', message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
+        if (!ok) return false;
+        await room.exit();
+        return true;
+      }
       const together = await this.root.ui.confirm({
         title: '切换游戏',
         message: `大家正在一起玩《${current.name}》，是否一起切换到新游戏？`,
@@ -583,7 +792,121 @@ export class GameStore {
       return;
     }
     this.nodePicker = null;
+    const game = { id: p.gameId, name: p.gameName };
+    if (!(await this.tipAllowsStart(game))) return;
+    if (!(await this.startModeAllows(game, p.relay))) return;
     await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId, ...(p.relay ? { relay: p.relay } : {}) });
+  }
+
+  /**
+   * core-platform.md §4.4 step 9, §4.7: the game's tip, unless the game has none (or it could
+   * not be read) or the player ticked '当前游戏版本不再提醒' for this very content. '开始游戏' goes
+   * on; closing the dialog ends the start.
+   */
+  private async tipAllowsStart(game: { id: number; name: string }): Promise<boolean> {
+    let tip: GameTip | null;
+    try {
+      tip = await this.root.api.post(Paths.startTip, { gameId: game.id, afterAuthCheck: 1 });
+    } catch {
+      return true; // no tip to show: straight on
+    }
+    if (!tip || !tip.tip) return true;
+    const { DismissedTips, tipHash } = await import('../lib/gameTip');
+    const hash = tipHash(tip);
+    if (new DismissedTips(browserStorage()).has(game.id, hash)) return true;
+    this.answerTip(false); // a tip still open belongs to an abandoned start
+    const shown: ShownGameTip = { gameId: game.id, gameName: game.name, tip, hash, dontRemind: false };
+    return new Promise<boolean>((resolve) => {
+      runInAction(() => {
+        this.gameTip = shown;
+        this.tipAnswer = resolve;
+      });
+    });
+  }
+
+  /**
+   * core-platform.md §4.4 step 10, from game/info: an external game (associatedType 2) opens at
+   * its startUrl instead of starting; a game played only together (startMode > 0) opens the
+   * start-relay dialog (a play-together start goes on). A failed read goes on: the start's own
+   * answer refuses what it must (130128, 130121). A relay host's start was asked at step 7
+   * (confirmRoomSwitch).
+   */
+  private async startModeAllows(game: { id: number; name: string }, relay?: RelayParams): Promise<boolean> {
+    const info = await this.gameInfo(game.id);
+    if (!info) return true;
+    if (info.associatedType === 2 && info.startUrl) {
+      const { openOutside } = await import('../lib/carMode');
+      openOutside(this.root.ui, info.startUrl, info.name);
+      return false;
+    }
+    if (!relay && info.startMode > 0) {
+      this.openRelayStart(game, info.startMode);
+      return false;
+    }
+    return true;
+  }
+
+  private async gameInfo(gameId: number): Promise<GameInfo | null> {
+    try {
+      return await this.root.api.post(Paths.gameInfo, { gameId, ...BANNER });
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * A game played only together: the live page's start-relay dialog with the game (and its
+   * room mode), saying '当前游戏仅支持一起玩，请先完善游戏的房间信息'.
+   */
+  private openRelayStart(game: { id: number; name: string }, mode: number): void {
+    this.root.ui.navigate(relayStartPath(game, mode));
+  }
+
+  /**
+   * The unsupported (mobile) game (§2.14, 130128): '这是一款手游，请使用移动端体验' with a QR code
+   * of the game's share link (on failure the site's own address).
+   */
+  async showUnsupported(game: { id: number; name: string }): Promise<void> {
+    let link: string;
+    try {
+      link = (await this.root.api.post(Paths.shareLinks, { gameId: game.id })).links;
+    } catch {
+      link = '';
+    }
+    runInAction(() => {
+      this.unsupported = { gameId: game.id, gameName: game.name, link: link || defaultShareLink() };
+    });
+  }
+
+  closeUnsupported(): void {
+    this.unsupported = null;
+    this.hang = null;
+    if (this.guideAnswer) {
+      const answer = this.guideAnswer;
+      this.guideAnswer = null;
+      this.startGuide = null;
+      answer(false);
+    }
+  }
+
+  /** '当前游戏版本不再提醒': ticked, this content of the game's tip is not shown again. */
+  async setTipDontRemind(on: boolean): Promise<void> {
+    const t = this.gameTip;
+    if (!t) return;
+    t.dontRemind = on;
+    // loaded already: the tip was shown by tipAllowsStart
+    const { DismissedTips } = await import('../lib/gameTip');
+    const dismissed = new DismissedTips(browserStorage());
+    if (on) dismissed.remember(t.gameId, t.hash);
+    else dismissed.forget(t.gameId, t.hash);
+  }
+
+  /** '开始游戏' (true) continues the start; closing the dialog (false) ends it. */
+  answerTip(go: boolean): void {
+    const answer = this.tipAnswer;
+    this.gameTip = null;
+    this.tipAnswer = null;
+    answer?.(go);
   }
 
   /** POST start; the answer is the new session's state. */
@@ -670,8 +993,19 @@ export class GameStore {
         return;
       }
       case ErrorCode.GAME_UNSUPPORTED_CLIENT:
-        await ui.alert({ title: '温馨提示', message: '这是一款手游，请使用移动端体验', confirmText: '好的' });
+        await this.showUnsupported({ id: req.gameId, name: req.gameName });
         return;
+      case ErrorCode.GAME_RELAY_ONLY:
+        this.openRelayStart({ id: req.gameId, name: req.gameName }, 2);
+        return;
+      case ErrorCode.GAME_NOT_SUPPORT_RELAY: {
+        // §8.2: starting it leaves the room; confirmed, the game starts alone
+        const ok = await ui.confirm({ title: '提示', message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
+        if (!ok) return;
+        await this.root.room?.exit();
+        await this.start({ gameId: req.gameId, gameName: req.gameName, nodeId: req.nodeId });
+        return;
+      }
       default:
         ui.error(errorMessage(e));
     }
@@ -892,6 +1226,8 @@ export class GameStore {
   reset(): void {
     this.state = null;
     this.nodePicker = null;
+    this.answerTip(false);
+    this.unsupported = null;
     this.lastEnded = null;
     this.lastStart = null;
     this.qualityReport = null;
