@@ -183,7 +183,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(game::quality_report)
         .service(game::history)
         .service(game::game_duration)
-        .service(game::nodes)
+        .service(game::all_nodes)
         .service(room::params)
         .service(room::relay_check)
         .service(room::relay)

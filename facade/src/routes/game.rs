@@ -423,7 +423,7 @@ refusals!(NodesRefusals: common::maybe_logged_in(), common::internal());
 /// measures the player's latency with them.
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Vec<NodeDto>>), NodesRefusals))]
 #[post("/api/japi/yoo/game/node")]
-pub async fn nodes(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<Vec<NodeDto>> {
+pub async fn all_nodes(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<Vec<NodeDto>> {
     let nodes = state.platform.nodes().await?;
     Ok(ok(nodes
         .iter()

@@ -38,7 +38,7 @@ async fn only_the_player_reads_a_sessions_hanging_state() {
     let mut guest = Client::new(srv.addr, "guest");
     let (status, r) = guest.post("/api/japi/yoo/game/gameDuration", json!({"id": id})).await;
     assert_eq!((status, code(&r)), (401, 20119), "{r}");
-    for bad in [json!({}), json!({"id": "x"}), json!({"id": null}), json!([id])] {
+    for bad in [json!({}), json!({"id": "x"}), json!({"id": null}), json!("x")] {
         let (status, r) = a.post("/api/japi/yoo/game/gameDuration", bad.clone()).await;
         assert_eq!((status, code(&r)), (400, 40000), "{bad}: {r}");
     }
