@@ -2,11 +2,12 @@ import { makeAutoObservable, observable, reaction, runInAction, type IReactionDi
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
-import { AuthType, GameStatus } from '../api/codes';
-import type { BodyOf, CatalogueGame, GameInfo, GameNode, GameState, GameTip, LiveGameState } from '../api/types';
+import { GameStatus } from '../api/codes';
+import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
 import type { QualitySummary } from '../stream/stats';
 import type { StreamGrant } from '../stream/streamSession';
 import type { RootStore } from './rootStore';
+import type { StartSteps } from './startSteps';
 
 /** core-platform.md §9 */
 export const START_DEBOUNCE_MS = 1000;
@@ -33,20 +34,7 @@ const Paths = {
   over: '/api/japi/yoo/game/over',
   move: '/api/japi/yoo/game/move',
   configList: '/api/japi/yoo/common/config/list',
-  startTip: '/api/japi/yoo/game/startTip',
-  gameInfo: '/api/japi/yoo/game/info',
-  shareLinks: '/api/japi/yoo/share/game/links',
-  gameDuration: '/api/japi/yoo/game/gameDuration',
-  nodes: '/api/japi/yoo/game/node',
-  gameList: '/api/web/v1/game/list',
 } as const;
-
-/** core-platform.md §9: the game info's banner size */
-const BANNER = { bannerWidth: 1920, bannerHeight: 1080 } as const;
-/** The path of the live page's start-relay dialog for a game played only together (§4.4 step 10). */
-export function relayStartPath(game: { id: number; name: string }, mode: number): string {
-  return `/game/live?relayGame=${game.id}&relayGameName=${encodeURIComponent(game.name)}&relayMode=${mode}`;
-}
 
 type ExitPath = typeof Paths.cancelQue | typeof Paths.cancelConfirm | typeof Paths.over;
 
@@ -75,42 +63,6 @@ export interface NodePicker {
   relay?: RelayParams;
 }
 
-/** The '温馨提示' dialog of one start (core-platform.md §2.14, §4.7), until the player answers. */
-export interface ShownGameTip {
-  gameId: number;
-  gameName: string;
-  tip: GameTip;
-  /** the hash of its content, kept when the player ticks '当前游戏版本不再提醒' */
-  hash: string;
-  /** the checkbox: ticked, this content of this game's tip is not shown again */
-  dontRemind: boolean;
-}
-
-/** The first-play game start guide while it shows (core-platform.md §2.14). */
-export interface StartGuide {
-  games: CatalogueGame[];
-  /** the smallest positive node latency (ms), capped; null while measuring or when none answered */
-  latency: number | null;
-  measuring: boolean;
-  /** the animation is over: '下一步' continues the start */
-  ready: boolean;
-}
-
-/** Whether this client's PLAYING session hangs (gameDuration, core-platform.md §3.3). */
-export interface HangState {
-  sessionId: string;
-  hook: boolean;
-  /** minutes without input, while hanging */
-  minutes: number;
-}
-
-/** The unsupported (mobile) game dialog (§2.14): the QR code of the game's share link. */
-export interface UnsupportedGame {
-  gameId: number;
-  gameName: string;
-  link: string;
-}
-
 /** A session's quality report as the player sees it after the game. */
 export interface ShownQualityReport {
   sessionId: string;
@@ -131,20 +83,6 @@ export interface EndedSession {
 }
 
 const key = (id: number | string) => String(id);
-
-/** The unsupported game's QR code when the share link cannot be read: the site itself. */
-function defaultShareLink(): string {
-  return `${globalThis.location?.origin ?? ''}/`;
-}
-
-/** localStorage, or null where the browser refuses it. */
-function browserStorage(): Pick<Storage, 'getItem' | 'setItem'> | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
 
 function isLive(s: GameState | null): s is LiveGameState {
   return s !== null && s.hasGameOnline === true;
@@ -183,14 +121,12 @@ export class GameStore {
   skewMs = 0;
   lastEnded: EndedSession | null = null;
   nodePicker: NodePicker | null = null;
-  /** the game tip of the start under way, while it is shown */
-  gameTip: ShownGameTip | null = null;
-  /** the unsupported game dialog, while it is shown */
-  unsupported: UnsupportedGame | null = null;
-  /** the last gameDuration answer for the PLAYING session (null before one) */
-  hang: HangState | null = null;
-  /** the first-play start guide, while it shows */
-  startGuide: StartGuide | null = null;
+  /**
+   * The start sequence's later steps and their dialogs (game tip, start guide, unsupported game,
+   * hanging state; `startSteps.ts`), loaded with their code on first need; null before.
+   */
+  steps: StartSteps | null = null;
+  private stepsLoading: Promise<StartSteps> | null = null;
   /** nodes per game, with the time they were read (cached 10 minutes) */
   readonly nodeCache = observable.map<number, { nodes: GameNode[]; at: number }>();
   readonly probes = observable.map<number, ProbeResult>();
@@ -215,12 +151,6 @@ export class GameStore {
   /** sessions whose ready dialog already sent the boarding reminder */
   private readonly remindedIds = new Set<string>();
   private lastStartClickAt = Number.NEGATIVE_INFINITY;
-  /** resolves the start waiting on the game tip: true goes on, false ends it */
-  private tipAnswer: ((go: boolean) => void) | null = null;
-  /** resolves the start waiting on the start guide: true goes on, false ends it */
-  private guideAnswer: ((go: boolean) => void) | null = null;
-  /** the common config's start-guide switch and latency cap, read once */
-  private guideConfig: Promise<{ on: boolean; maxDelay: number }> | null = null;
   private factorLoaded = false;
   private readonly root: RootStore;
   private readonly disposers: IReactionDisposer[] = [];
@@ -239,9 +169,7 @@ export class GameStore {
       | 'missedChecked'
       | 'remindedIds'
       | 'lastStartClickAt'
-      | 'tipAnswer'
-      | 'guideAnswer'
-      | 'guideConfig'
+      | 'stepsLoading'
       | 'factorLoaded'
       | 'disposers'
       | 'clockTimer'
@@ -257,9 +185,8 @@ export class GameStore {
       missedChecked: false,
       remindedIds: false,
       lastStartClickAt: false,
-      tipAnswer: false,
-      guideAnswer: false,
-      guideConfig: false,
+      steps: observable.ref,
+      stepsLoading: false,
       factorLoaded: false,
       disposers: false,
       clockTimer: false,
@@ -374,9 +301,7 @@ export class GameStore {
     if (
       this.queueDialogVisible ||
       this.nodePicker ||
-      this.gameTip ||
-      this.unsupported ||
-      this.startGuide ||
+      this.steps?.dialogOpen ||
       ui.loginOpen ||
       ui.messageBoxes.length > 0 ||
       ui.missedQueue ||
@@ -469,26 +394,26 @@ export class GameStore {
     this.skewMs = Math.abs(skew) > SKEW_THRESHOLD_MS ? skew : 0;
   }
 
-  /** Whether the hanging state shown is the live PLAYING session's and says it hangs. */
-  get hanging(): HangState | null {
-    const l = this.live;
-    const h = this.hang;
-    return l && h && h.hook && h.sessionId === key(l.id) && l.status === GameStatus.PLAYING ? h : null;
+  /** Loads the start steps' code and creates them, once. */
+  loadSteps(): Promise<StartSteps> {
+    if (!this.stepsLoading) {
+      const loading = import('./startSteps').then(({ StartSteps }) => {
+        const steps = new StartSteps(this.root);
+        runInAction(() => (this.steps = steps));
+        return steps;
+      });
+      loading.catch(() => {
+        this.stepsLoading = null;
+      });
+      this.stepsLoading = loading;
+    }
+    return this.stepsLoading;
   }
 
-  /** Reads gameDuration of this client's PLAYING session; a failed read leaves what was known. */
+  /** Reads gameDuration of this client's PLAYING session (core-platform.md §3.3). */
   async refreshDuration(): Promise<void> {
     const l = this.live;
-    if (!l || !this.isThisClient || l.status !== GameStatus.PLAYING) return;
-    const id = key(l.id);
-    try {
-      const d = await this.root.api.post(Paths.gameDuration, { id: l.id });
-      runInAction(() => {
-        this.hang = { sessionId: id, hook: d.hook === 1, minutes: Math.max(0, d.onHookDuration) };
-      });
-    } catch {
-      // the session ended meanwhile, or the network: the next read tells
-    }
+    if (l && this.isThisClient && l.status === GameStatus.PLAYING) await (await this.loadSteps()).readDuration(l.id);
   }
 
   /** Re-reads the status (floatBall); a push that arrives meanwhile wins over the answer. */
@@ -538,172 +463,13 @@ export class GameStore {
       this.root.ui.openLogin(() => void this.openNodePicker(game, relay));
       return;
     }
-    if (!(await this.browserAllowsStart())) return;
-    if (!(await this.startGuideAllows())) return;
-    if (!(await this.certificationAllowsStart())) return;
-    if (!relay && !(await this.confirmRoomSwitch(game))) return;
+    // core-platform.md §4.4 steps 3–7 (`StartSteps`, loaded by the first start)
+    const steps = await this.loadSteps();
+    if (!(await steps.browserAllowsStart())) return;
+    if (!(await steps.startGuideAllows())) return;
+    if (!(await steps.certificationAllowsStart())) return;
+    if (!relay && !(await steps.confirmRoomSwitch(game))) return;
     await this.openNodePicker(game, relay);
-  }
-
-  /**
-   * core-platform.md §4.4, §2.14: the first-play start guide, before certification, when the
-   * common config's show_game_start_guide is '1', this browser has not shown it and the client
-   * is not in in-car mode. It shows 7 recommended games and the latency, animates about 4.5 s,
-   * then '下一步' goes on; closing ends the start; either marks it shown. A failure to read what
-   * it shows skips it.
-   */
-  private async startGuideAllows(): Promise<boolean> {
-    const cfg = await this.readGuideConfig();
-    if (!cfg.on) return true;
-    const guide = await import('../lib/startGuide');
-    if (guide.wasShown(browserStorage()) || guide.skippedHere(this.root.effects.userAgent)) return true;
-    let games: CatalogueGame[];
-    let nodes: GameNode[];
-    try {
-      const [list, all] = await Promise.all([
-        this.root.api.get(Paths.gameList, { page: 1, page_size: guide.RECOMMENDED_GAMES }),
-        this.root.api.post(Paths.nodes, {}),
-      ]);
-      games = list.data.slice(0, guide.RECOMMENDED_GAMES);
-      nodes = Array.isArray(all) ? all : [];
-    } catch {
-      return true; // straight to the start
-    }
-    this.answerStartGuide(false); // a guide still open belongs to an abandoned start
-    runInAction(() => {
-      this.startGuide = { games, latency: null, measuring: true, ready: false };
-    });
-    void this.measureGuideLatency(nodes, cfg.maxDelay);
-    this.later(() => this.guideAnimated(), guide.START_GUIDE_ANIMATION_MS);
-    return new Promise<boolean>((resolve) => {
-      runInAction(() => {
-        this.guideAnswer = resolve;
-      });
-    });
-  }
-
-  private readGuideConfig(): Promise<{ on: boolean; maxDelay: number }> {
-    this.guideConfig ??= this.root.api.post(Paths.configList, { groupCode: 'common_config' }).then(
-      (cfg) => ({ on: cfg?.show_game_start_guide === '1', maxDelay: Number(cfg?.game_start_guide_max_delay) }),
-      () => {
-        this.guideConfig = null; // read again by the next start
-        return { on: false, maxDelay: 0 };
-      },
-    );
-    return this.guideConfig;
-  }
-
-  private async measureGuideLatency(nodes: GameNode[], maxDelay: number): Promise<void> {
-    const { guideLatency } = await import('../lib/startGuide');
-    const pings = await Promise.all(
-      nodes
-        .filter((n) => n.status === 1)
-        .map(async (n) => {
-          try {
-            return await this.root.transport.probe(n.pingUrl);
-          } catch {
-            return null;
-          }
-        }),
-    );
-    runInAction(() => {
-      if (!this.startGuide) return;
-      this.startGuide.latency = guideLatency(pings, maxDelay);
-      this.startGuide.measuring = false;
-    });
-  }
-
-  private guideAnimated(): void {
-    if (this.startGuide) this.startGuide.ready = true;
-  }
-
-  /** '下一步' (true, once the animation is over) continues the start; closing (false) ends it. */
-  answerStartGuide(go: boolean): void {
-    const answer = this.guideAnswer;
-    if (!answer) return;
-    if (go && !this.startGuide?.ready) return;
-    this.startGuide = null;
-    this.guideAnswer = null;
-    void import('../lib/startGuide').then((g) => g.markShown(browserStorage()));
-    answer(go);
-  }
-
-  /**
-   * core-platform.md §4.4 step 5, §4.9: the certification pre-check. PASS goes on; CONFIRM shows
-   * the certification dialog with '下次再说' and goes on however it closes; DENY goes on only
-   * once certified (a closed dialog ends the start silently).
-   */
-  private async certificationAllowsStart(): Promise<boolean> {
-    let authType: number;
-    try {
-      authType = (await this.root.api.get('/api/v3/user/authorize/pre-check', { after_auth_check: 1 })).auth_type;
-    } catch {
-      return true; // the start's own answer (20150) asks again
-    }
-    if (authType === AuthType.PASS) return true;
-    const certified = await this.root.ui.askCertification({ skippable: authType === AuthType.CONFIRM });
-    return certified || authType === AuthType.CONFIRM;
-  }
-
-  /**
-   * core-platform.md §4.4 step 3, §5.5: a browser the game cannot run in gets the alert and the
-   * start ends; one it may run badly in asks first ('继续游戏' goes on).
-   */
-  private async browserAllowsStart(): Promise<boolean> {
-    const ua = this.root.effects.userAgent;
-    if (ua === undefined) return true;
-    const { browserVerdict, WARN_CONTINUE } = await import('../lib/browserVerdict');
-    const v = browserVerdict(ua);
-    if (v.kind === 'block') {
-      await this.root.ui.alert({ title: '温馨提示', message: v.message, confirmText: '好的' });
-      return false;
-    }
-    if (v.kind === 'warn') return this.root.ui.confirm({ title: '温馨提示', message: v.message, confirmText: WARN_CONTINUE });
-    return true;
-  }
-
-  /**
-   * social.md §2.16 / §4.3: a relay host starting another game is asked whether everyone
-   * switches ('立即切换': the room's game changes and the new game is its relay) or the host plays
-   * alone ('自己玩': the room is exited first). A guest holding control confirms leaving the room.
-   * False when the start does not go on here.
-   */
-  private async confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
-    const room = this.root.room;
-    const current = room?.info?.game;
-    if (!room || !room.inRoom || !current || current.id === game.id) return true;
-    if (room.isHost) {
-      // the user owns a relay (§4.4 step 10): a game that cannot be played in the room's mode
-      // is started alone, once the host agrees to leave the room
-      const mode = room.info?.room?.mode;
-      const supported = (await this.gameInfo(game.id))?.supportModes;
-      if (mode !== undefined && supported && !supported.includes(mode)) {
-        const ok = await this.root.ui.confirm({ title: '提示', message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
-        if (!ok) return false;
-        await room.exit();
-        return true;
-      }
-      const together = await this.root.ui.confirm({
-        title: '切换游戏',
-        message: `大家正在一起玩《${current.name}》，是否一起切换到新游戏？`,
-        confirmText: '立即切换',
-        cancelText: '自己玩',
-      });
-      const info = room.info?.room;
-      if (together && info) {
-        // the new game's session, started with the relay params, becomes the room's relay
-        await this.openNodePicker(game, { isApplyRelay: info.mode, isUpdatePass: 0, isShow: info.isShow });
-        return false;
-      }
-      await room.exit();
-      return true;
-    }
-    if (room.hasControl) {
-      const ok = await this.root.ui.confirm({ title: '切换游戏', message: '启动新游戏将退出当前房间，是否继续？' });
-      if (!ok) return false;
-      await room.exit();
-    }
-    return true;
   }
 
   /** Reads the node list (cached 10 minutes), opens the dialog and probes every node. */
@@ -793,120 +559,10 @@ export class GameStore {
     }
     this.nodePicker = null;
     const game = { id: p.gameId, name: p.gameName };
-    if (!(await this.tipAllowsStart(game))) return;
-    if (!(await this.startModeAllows(game, p.relay))) return;
+    const steps = await this.loadSteps();
+    if (!(await steps.tipAllowsStart(game))) return;
+    if (!(await steps.startModeAllows(game, p.relay))) return;
     await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId, ...(p.relay ? { relay: p.relay } : {}) });
-  }
-
-  /**
-   * core-platform.md §4.4 step 9, §4.7: the game's tip, unless the game has none (or it could
-   * not be read) or the player ticked '当前游戏版本不再提醒' for this very content. '开始游戏' goes
-   * on; closing the dialog ends the start.
-   */
-  private async tipAllowsStart(game: { id: number; name: string }): Promise<boolean> {
-    let tip: GameTip | null;
-    try {
-      tip = await this.root.api.post(Paths.startTip, { gameId: game.id, afterAuthCheck: 1 });
-    } catch {
-      return true; // no tip to show: straight on
-    }
-    if (!tip || !tip.tip) return true;
-    const { DismissedTips, tipHash } = await import('../lib/gameTip');
-    const hash = tipHash(tip);
-    if (new DismissedTips(browserStorage()).has(game.id, hash)) return true;
-    this.answerTip(false); // a tip still open belongs to an abandoned start
-    const shown: ShownGameTip = { gameId: game.id, gameName: game.name, tip, hash, dontRemind: false };
-    return new Promise<boolean>((resolve) => {
-      runInAction(() => {
-        this.gameTip = shown;
-        this.tipAnswer = resolve;
-      });
-    });
-  }
-
-  /**
-   * core-platform.md §4.4 step 10, from game/info: an external game (associatedType 2) opens at
-   * its startUrl instead of starting; a game played only together (startMode > 0) opens the
-   * start-relay dialog (a play-together start goes on). A failed read goes on: the start's own
-   * answer refuses what it must (130128, 130121). A relay host's start was asked at step 7
-   * (confirmRoomSwitch).
-   */
-  private async startModeAllows(game: { id: number; name: string }, relay?: RelayParams): Promise<boolean> {
-    const info = await this.gameInfo(game.id);
-    if (!info) return true;
-    if (info.associatedType === 2 && info.startUrl) {
-      const { openOutside } = await import('../lib/carMode');
-      openOutside(this.root.ui, info.startUrl, info.name);
-      return false;
-    }
-    if (!relay && info.startMode > 0) {
-      this.openRelayStart(game, info.startMode);
-      return false;
-    }
-    return true;
-  }
-
-  private async gameInfo(gameId: number): Promise<GameInfo | null> {
-    try {
-      return await this.root.api.post(Paths.gameInfo, { gameId, ...BANNER });
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * A game played only together: the live page's start-relay dialog with the game (and its
-   * room mode), saying '当前游戏仅支持一起玩，请先完善游戏的房间信息'.
-   */
-  private openRelayStart(game: { id: number; name: string }, mode: number): void {
-    this.root.ui.navigate(relayStartPath(game, mode));
-  }
-
-  /**
-   * The unsupported (mobile) game (§2.14, 130128): '这是一款手游，请使用移动端体验' with a QR code
-   * of the game's share link (on failure the site's own address).
-   */
-  async showUnsupported(game: { id: number; name: string }): Promise<void> {
-    let link: string;
-    try {
-      link = (await this.root.api.post(Paths.shareLinks, { gameId: game.id })).links;
-    } catch {
-      link = '';
-    }
-    runInAction(() => {
-      this.unsupported = { gameId: game.id, gameName: game.name, link: link || defaultShareLink() };
-    });
-  }
-
-  closeUnsupported(): void {
-    this.unsupported = null;
-    this.hang = null;
-    if (this.guideAnswer) {
-      const answer = this.guideAnswer;
-      this.guideAnswer = null;
-      this.startGuide = null;
-      answer(false);
-    }
-  }
-
-  /** '当前游戏版本不再提醒': ticked, this content of the game's tip is not shown again. */
-  async setTipDontRemind(on: boolean): Promise<void> {
-    const t = this.gameTip;
-    if (!t) return;
-    t.dontRemind = on;
-    // loaded already: the tip was shown by tipAllowsStart
-    const { DismissedTips } = await import('../lib/gameTip');
-    const dismissed = new DismissedTips(browserStorage());
-    if (on) dismissed.remember(t.gameId, t.hash);
-    else dismissed.forget(t.gameId, t.hash);
-  }
-
-  /** '开始游戏' (true) continues the start; closing the dialog (false) ends it. */
-  answerTip(go: boolean): void {
-    const answer = this.tipAnswer;
-    this.gameTip = null;
-    this.tipAnswer = null;
-    answer?.(go);
   }
 
   /** POST start; the answer is the new session's state. */
@@ -934,102 +590,9 @@ export class GameStore {
     if (failure) await this.handleStartError(failure, req);
   }
 
-  /** core-platform.md §8.2 start errors. */
+  /** core-platform.md §8.2 start errors (`StartSteps.handleStartError`, loaded on the first). */
   async handleStartError(e: unknown, req: StartRequest): Promise<void> {
-    const ui = this.root.ui;
-    if (!(e instanceof ApiError)) {
-      ui.error(errorMessage(e));
-      return;
-    }
-    if (e.code === ErrorCode.NOT_LOGGED_IN) {
-      ui.openLogin(() => void this.start(req));
-      return;
-    }
-    const data = (e.data ?? {}) as { id?: number | string; gameId?: number; gameName?: string; hasGameOnline?: boolean };
-    if (data.hasGameOnline) await this.refresh();
-    switch (e.code) {
-      case ErrorCode.GAME_OTHER_CLIENT_ACTIVE: {
-        const ok = await ui.confirm({ title: '提示', message: '您正在其他设备上运行当前游戏', detail: '请退出游戏后重新启动' });
-        if (!ok || data.id === undefined) return;
-        if (await this.exitSession(data.id)) ui.success('退出游戏成功');
-        return;
-      }
-      case ErrorCode.GAME_OTHER_GAME_ACTIVE: {
-        const name = data.gameName ?? this.live?.gameName ?? '';
-        const ok = await ui.confirm({ title: '切换游戏', message: `当前正在运行《${name}》，是否退出并切换？` });
-        if (!ok || data.id === undefined) return;
-        if (await this.exitSession(data.id)) await this.start(req);
-        return;
-      }
-      case ErrorCode.GAME_CURRENT_GAME_ACTIVE:
-        ui.info(e.message || '当前游戏已在运行中');
-        if (this.live?.status === GameStatus.QUEUE) ui.setQueueDialogLarge(true);
-        return;
-      case ErrorCode.GAME_RELAY_EXIST: {
-        // social.md §8: the user is in a room; confirmed, the room is left and the start runs again
-        const ok = await ui.confirm({ title: '提示', message: e.message || '当前正在房间中，是否退出房间并启动游戏？' });
-        if (!ok) return;
-        await this.root.room?.exit();
-        await this.start(req);
-        return;
-      }
-      case ErrorCode.GAME_SHORT_OF_TIME:
-        this.root.playTime.openUseUp(req.gameId);
-        return;
-      case ErrorCode.GAME_NEED_SUBSCRIBE:
-        await this.offerSubscription(req.gameId, e.message || '该游戏需订阅后才能游玩');
-        return;
-      case ErrorCode.GAME_VIP_ONLY:
-      case ErrorCode.GAME_VVIP_ONLY:
-        await this.offerMembership(e.message || (e.code === ErrorCode.GAME_VIP_ONLY ? '该游戏为VIP会员专享' : '该游戏为VVIP会员专享'));
-        return;
-      case ErrorCode.USER_NOT_AUTH:
-        // §8.2: certify in queue mode, then the same start
-        if (await this.root.ui.askCertification({ skippable: false, queue: true })) await this.start(req);
-        return;
-      case ErrorCode.USER_IS_MINOR: {
-        const remark = (e.data as { remark?: string } | null)?.remark;
-        await ui.alert({ title: '温馨提示', message: e.message, detail: remark, confirmText: '好的' });
-        return;
-      }
-      case ErrorCode.GAME_UNSUPPORTED_CLIENT:
-        await this.showUnsupported({ id: req.gameId, name: req.gameName });
-        return;
-      case ErrorCode.GAME_RELAY_ONLY:
-        this.openRelayStart({ id: req.gameId, name: req.gameName }, 2);
-        return;
-      case ErrorCode.GAME_NOT_SUPPORT_RELAY: {
-        // §8.2: starting it leaves the room; confirmed, the game starts alone
-        const ok = await ui.confirm({ title: '提示', message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
-        if (!ok) return;
-        await this.root.room?.exit();
-        await this.start({ gameId: req.gameId, gameName: req.gameName, nodeId: req.nodeId });
-        return;
-      }
-      default:
-        ui.error(errorMessage(e));
-    }
-  }
-
-  /**
-   * The subscribe-required dialog (commerce.md §2.6): '该游戏需订阅{package}后才能游玩' with
-   * '立即订阅', which opens the subscription purchase of the game's first package.
-   */
-  private async offerSubscription(gameId: number, fallback: string): Promise<void> {
-    let title: string | null;
-    try {
-      const list = await this.root.api.get('/api/shop/goods/game-package', { game_id: gameId });
-      title = list.data[0]?.title ?? null;
-    } catch {
-      title = null;
-    }
-    const ok = await this.root.ui.confirm({
-      title: '温馨提示',
-      message: title ? `该游戏需订阅${title}后才能游玩` : fallback,
-      confirmText: '立即订阅',
-      cancelText: '取消',
-    });
-    if (ok) this.root.openPurchase('subscription', { gameId });
+    await (await this.loadSteps()).handleStartError(e, req);
   }
 
   /** The membership confirm: '开通会员' opens the member page. */
@@ -1226,8 +789,7 @@ export class GameStore {
   reset(): void {
     this.state = null;
     this.nodePicker = null;
-    this.answerTip(false);
-    this.unsupported = null;
+    this.steps?.reset();
     this.lastEnded = null;
     this.lastStart = null;
     this.qualityReport = null;

@@ -7,7 +7,7 @@ import { live, loggedInRoot, settle } from '../test/helpers';
 import { DISMISSED_TIPS_KEY, tipAd, tipHash, yoodoParts } from '../lib/gameTip';
 import { GameStatus } from '../api/codes';
 import type { GameInfo, GameTip } from '../api/types';
-import { relayStartPath } from './gameStore';
+import { relayStartPath } from './startSteps';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 const NODES = [{ id: 1, name: '测试一区', status: 1, pingUrl: '/api/node/1/ping', pingIp: '', ip: '' }];
@@ -48,7 +48,7 @@ async function startOnNode(root: Awaited<ReturnType<typeof starter>>['root']): P
     finished = true;
   });
   // the tip's code loads on the first tip shown
-  await vi.waitFor(() => expect(finished || root.game.gameTip !== null).toBe(true));
+  await vi.waitFor(() => expect(finished || root.game.steps?.gameTip !== null).toBe(true));
   return { done };
 }
 
@@ -58,17 +58,17 @@ describe('the game tip (core-platform.md §4.7, §2.14)', () => {
     const { root, t } = await starter();
     const { done } = await startOnNode(root);
     expect(t.api.callsTo('/api/japi/yoo/game/startTip')[0].body).toEqual({ gameId: 13, afterAuthCheck: 1 });
-    expect(root.game.gameTip).toMatchObject({ gameId: 13, tip: TIP, dontRemind: false });
+    expect(root.game.steps?.gameTip).toMatchObject({ gameId: 13, tip: TIP, dontRemind: false });
     expect(t.api.callsTo('/api/japi/yoo/game/start')).toHaveLength(0);
     expect(root.game.floatVisible).toBe(false);
-    root.game.answerTip(true);
+    root.game.steps!.answerTip(true);
     await done;
-    expect(root.game.gameTip).toBeNull();
+    expect(root.game.steps?.gameTip).toBeNull();
     expect(t.api.callsTo('/api/japi/yoo/game/start')[0].body).toMatchObject({ gameId: 13, nodeId: 1 });
     // not ticked: the next start shows it again
     const { done: again } = await startOnNode(root);
-    expect(root.game.gameTip).not.toBeNull();
-    root.game.answerTip(true);
+    expect(root.game.steps?.gameTip).not.toBeNull();
+    root.game.steps!.answerTip(true);
     await again;
     root.dispose();
   });
@@ -77,7 +77,7 @@ describe('the game tip (core-platform.md §4.7, §2.14)', () => {
   it('closing it ends the start', async () => {
     const { root, t } = await starter();
     const { done } = await startOnNode(root);
-    root.game.answerTip(false);
+    root.game.steps!.answerTip(false);
     await done;
     expect(t.api.callsTo('/api/japi/yoo/game/start')).toHaveLength(0);
     root.dispose();
@@ -88,29 +88,29 @@ describe('the game tip (core-platform.md §4.7, §2.14)', () => {
     let current: GameTip = TIP;
     const { root, t } = await starter(() => current);
     const { done: first } = await startOnNode(root);
-    await root.game.setTipDontRemind(true);
-    root.game.answerTip(true);
+    await root.game.steps!.setTipDontRemind(true);
+    root.game.steps!.answerTip(true);
     await first;
     expect(JSON.parse(localStorage.getItem(DISMISSED_TIPS_KEY) ?? '{}')).toEqual({ 13: tipHash(TIP) });
 
     const { done: second } = await startOnNode(root);
-    expect(root.game.gameTip).toBeNull();
+    expect(root.game.steps?.gameTip).toBeNull();
     await second;
     expect(t.api.callsTo('/api/japi/yoo/game/start')).toHaveLength(2);
 
     current = { ...TIP, tip: '新版本：存档位置已变更。' };
     const { done: third } = await startOnNode(root);
-    expect(root.game.gameTip?.tip.tip).toBe('新版本：存档位置已变更。');
-    root.game.answerTip(false);
+    expect(root.game.steps?.gameTip?.tip.tip).toBe('新版本：存档位置已变更。');
+    root.game.steps!.answerTip(false);
     await third;
 
     // unticked again before answering: shown next time
     current = TIP;
     localStorage.clear();
     const { done: fourth } = await startOnNode(root);
-    await root.game.setTipDontRemind(true);
-    await root.game.setTipDontRemind(false);
-    root.game.answerTip(true);
+    await root.game.steps!.setTipDontRemind(true);
+    await root.game.steps!.setTipDontRemind(false);
+    root.game.steps!.answerTip(true);
     await fourth;
     expect(localStorage.getItem(DISMISSED_TIPS_KEY)).toBe('{}');
     root.dispose();
@@ -121,7 +121,7 @@ describe('the game tip (core-platform.md §4.7, §2.14)', () => {
     for (const answer of [() => null, () => ({ ...TIP, tip: '' }), () => fail(130100, '游戏不存在')]) {
       const { root, t } = await starter(answer);
       const { done } = await startOnNode(root);
-      expect(root.game.gameTip).toBeNull();
+      expect(root.game.steps?.gameTip).toBeNull();
       await done;
       expect(t.api.callsTo('/api/japi/yoo/game/start')).toHaveLength(1);
       root.dispose();
@@ -134,7 +134,7 @@ describe('the game tip (core-platform.md §4.7, §2.14)', () => {
     const { done } = await startOnNode(root);
     root.game.reset();
     await done;
-    expect(root.game.gameTip).toBeNull();
+    expect(root.game.steps?.gameTip).toBeNull();
     expect(t.api.callsTo('/api/japi/yoo/game/start')).toHaveLength(0);
     root.dispose();
   });
@@ -212,14 +212,14 @@ describe('start refusals of the start mode (core-platform.md §2.14, §8.2)', ()
     const { done } = await startOnNode(root);
     await done;
     expect(t.api.callsTo('/api/japi/yoo/share/game/links')[0].body).toEqual({ gameId: 13 });
-    expect(root.game.unsupported).toEqual({ gameId: 13, gameName: '灯塔之夜', link: 'http://127.0.0.1:8080/game/detail/13' });
+    expect(root.game.steps?.unsupported).toEqual({ gameId: 13, gameName: '灯塔之夜', link: 'http://127.0.0.1:8080/game/detail/13' });
     expect(root.game.floatVisible).toBe(false);
-    root.game.closeUnsupported();
-    expect(root.game.unsupported).toBeNull();
+    root.game.steps!.closeUnsupported();
+    expect(root.game.steps?.unsupported).toBeNull();
 
     t.api.on('POST', '/api/japi/yoo/share/game/links', () => fail(50000, ''));
-    await root.game.showUnsupported({ id: 26, name: '掌上菜园' });
-    expect(root.game.unsupported?.link).toBe(`${location.origin}/`);
+    await root.game.steps!.showUnsupported({ id: 26, name: '掌上菜园' });
+    expect(root.game.steps?.unsupported?.link).toBe(`${location.origin}/`);
     root.dispose();
   });
 
@@ -246,18 +246,18 @@ describe('hanging (core-platform.md §3.3 "Game duration", §4.11 GAME_HANG_END)
     channel.pushGameState(live({ status: GameStatus.PLAYING }));
     await settle();
     expect(t.api.callsTo('/api/japi/yoo/game/gameDuration').map((c) => c.body)).toEqual([{ id: 101 }]);
-    expect(root.game.hanging).toBeNull();
+    expect(root.game.steps?.hanging).toBeNull();
 
     answer = { hook: 1, onHookDuration: 75, responseTime: T0 };
     channel.push({ kind: 'notification', code: 130140, content: '您已长时间未操作', data: '' });
     await settle();
     expect(root.ui.toasts.map((x) => x.message)).toContain('您已长时间未操作');
     expect(t.api.callsTo('/api/japi/yoo/game/gameDuration')).toHaveLength(2);
-    expect(root.game.hanging).toMatchObject({ sessionId: '101', hook: true, minutes: 75 });
+    expect(root.game.steps?.hanging).toMatchObject({ sessionId: '101', hook: true, minutes: 75 });
 
     // another session: the old answer is not this one's
     channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
-    expect(root.game.hanging).toBeNull();
+    expect(root.game.steps?.hanging).toBeNull();
     root.dispose();
   });
 
@@ -296,16 +296,16 @@ describe('the first-play game start guide (core-platform.md §2.14, §4.4)', () 
   it('shows before certification, and 下一步 continues after the animation', async () => {
     const { root, t } = await guided();
     const starting = root.game.requestStart({ id: 13, name: '灯塔之夜' });
-    await vi.waitFor(() => expect(root.game.startGuide?.measuring).toBe(false));
-    expect(root.game.startGuide?.games.map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await vi.waitFor(() => expect(root.game.steps?.startGuide?.measuring).toBe(false));
+    expect(root.game.steps?.startGuide?.games.map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(t.api.callsTo('/api/web/v1/game/list')[0].body).toEqual({ page: 1, page_size: 7 });
-    expect(root.game.startGuide?.latency).toBe(35);
+    expect(root.game.steps?.startGuide?.latency).toBe(35);
     expect(t.api.callsTo('/api/v3/user/authorize/pre-check')).toHaveLength(0);
-    root.game.answerStartGuide(true);
-    expect(root.game.startGuide).not.toBeNull(); // not before the animation is over
+    root.game.steps!.answerStartGuide(true);
+    expect(root.game.steps?.startGuide).not.toBeNull(); // not before the animation is over
     await vi.advanceTimersByTimeAsync(4500);
-    expect(root.game.startGuide?.ready).toBe(true);
-    root.game.answerStartGuide(true);
+    expect(root.game.steps?.startGuide?.ready).toBe(true);
+    root.game.steps!.answerStartGuide(true);
     await starting;
     expect(t.api.callsTo('/api/v3/user/authorize/pre-check')).toHaveLength(1);
     expect(root.game.nodePicker?.gameId).toBe(13);
@@ -314,7 +314,7 @@ describe('the first-play game start guide (core-platform.md §2.14, §4.4)', () 
     root.game.closeNodePicker();
     await vi.advanceTimersByTimeAsync(1000);
     await root.game.requestStart({ id: 13, name: '灯塔之夜' });
-    expect(root.game.startGuide).toBeNull();
+    expect(root.game.steps?.startGuide).toBeNull();
     expect(root.game.nodePicker?.gameId).toBe(13);
     expect(t.api.callsTo('/api/web/v1/game/list')).toHaveLength(1);
     root.dispose();
@@ -324,8 +324,8 @@ describe('the first-play game start guide (core-platform.md §2.14, §4.4)', () 
   it('closing it ends the start', async () => {
     const { root, t } = await guided();
     const starting = root.game.requestStart({ id: 13, name: '灯塔之夜' });
-    await vi.waitFor(() => expect(root.game.startGuide).not.toBeNull());
-    root.game.answerStartGuide(false);
+    await vi.waitFor(() => expect(root.game.steps?.startGuide).not.toBeNull());
+    root.game.steps!.answerStartGuide(false);
     await starting;
     expect(root.game.nodePicker).toBeNull();
     expect(t.api.callsTo('/api/v3/user/authorize/pre-check')).toHaveLength(0);
@@ -337,7 +337,7 @@ describe('the first-play game start guide (core-platform.md §2.14, §4.4)', () 
   it('a failure skips it', async () => {
     const { root } = await guided({ list: () => fail(50000, '') });
     await root.game.requestStart({ id: 13, name: '灯塔之夜' });
-    expect(root.game.startGuide).toBeNull();
+    expect(root.game.steps?.startGuide).toBeNull();
     expect(root.game.nodePicker?.gameId).toBe(13);
     expect(localStorage.getItem('yoo_game_start_guide_displayed')).toBeNull();
     root.dispose();
@@ -348,13 +348,13 @@ describe('the first-play game start guide (core-platform.md §2.14, §4.4)', () 
     const { root, effects } = await guided();
     effects.userAgent = 'Mozilla/5.0 (X11; Linux) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 LiBrowser/1.0';
     await root.game.requestStart({ id: 13, name: '灯塔之夜' });
-    expect(root.game.startGuide).toBeNull();
+    expect(root.game.steps?.startGuide).toBeNull();
     expect(root.game.nodePicker?.gameId).toBe(13);
     root.dispose();
 
     const plain = await starter(() => null);
     await plain.root.game.requestStart({ id: 13, name: '灯塔之夜' });
-    expect(plain.root.game.startGuide).toBeNull();
+    expect(plain.root.game.steps?.startGuide).toBeNull();
     expect(plain.t.api.callsTo('/api/web/v1/game/list')).toHaveLength(0);
     plain.root.dispose();
   });

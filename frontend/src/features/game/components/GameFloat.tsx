@@ -46,9 +46,9 @@ export const GameFloat = observer(function GameFloat() {
           <div className="game-float__time" data-testid="float-time">
             {live.status === GameStatus.PLAYING ? `在线 ${formatHMS(game.onlineSeconds)}` : '正在连接...'}
           </div>
-          {game.hanging && (
+          {game.steps?.hanging && (
             <div className="game-float__state" data-testid="float-hang">
-              挂机中 {formatPlayTime(game.hanging.minutes)}
+              挂机中 {formatPlayTime(game.steps.hanging.minutes)}
             </div>
           )}
           {game.isThisClient ? (

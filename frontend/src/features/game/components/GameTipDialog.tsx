@@ -9,19 +9,19 @@ import { useStores } from '../../../stores/context';
  * '开始游戏'. Closing it ends the start.
  */
 export const GameTipDialog = observer(function GameTipDialog() {
-  const { game } = useStores();
-  const shown = game.gameTip;
-  if (!shown) return null;
+  const steps = useStores().game.steps;
+  const shown = steps?.gameTip;
+  if (!steps || !shown) return null;
   const yoodo = yoodoParts(shown.tip);
   const ad = tipAd(shown.tip);
   return (
     <Modal
       title="温馨提示"
-      onClose={() => game.answerTip(false)}
+      onClose={() => steps.answerTip(false)}
       testId="game-tip"
       width={440}
       footer={
-        <button type="button" className="btn btn--primary btn--block" data-testid="game-tip-start" onClick={() => game.answerTip(true)}>
+        <button type="button" className="btn btn--primary btn--block" data-testid="game-tip-start" onClick={() => steps.answerTip(true)}>
           开始游戏
         </button>
       }
@@ -46,7 +46,7 @@ export const GameTipDialog = observer(function GameTipDialog() {
           type="checkbox"
           data-testid="game-tip-dont-remind"
           checked={shown.dontRemind}
-          onChange={(e) => game.setTipDontRemind(e.target.checked)}
+          onChange={(e) => void steps.setTipDontRemind(e.target.checked)}
         />
         <span>当前游戏版本不再提醒</span>
       </label>

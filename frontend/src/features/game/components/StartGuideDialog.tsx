@@ -8,14 +8,14 @@ import { useStores } from '../../../stores/context';
  * latency, an animation of about 4.5 s, then '下一步' continues the start. Closing ends it.
  */
 export const StartGuideDialog = observer(function StartGuideDialog() {
-  const { game } = useStores();
-  const g = game.startGuide;
-  if (!g) return null;
+  const steps = useStores().game.steps;
+  const g = steps?.startGuide;
+  if (!steps || !g) return null;
   const latency = g.measuring ? '测速中...' : g.latency === null ? '超时' : `${g.latency}ms`;
   return (
     <Modal
       title="云游戏，即点即玩"
-      onClose={() => game.answerStartGuide(false)}
+      onClose={() => steps.answerStartGuide(false)}
       testId="start-guide"
       width={520}
       footer={
@@ -24,7 +24,7 @@ export const StartGuideDialog = observer(function StartGuideDialog() {
           className="btn btn--primary btn--block"
           data-testid="start-guide-next"
           disabled={!g.ready}
-          onClick={() => game.answerStartGuide(true)}
+          onClick={() => steps.answerStartGuide(true)}
         >
           {g.ready ? '下一步' : '正在为你准备游戏...'}
         </button>

@@ -11,11 +11,11 @@ const QR_SIZE = 138;
  * 138px QR code of the game's share link and '扫码立即体验'.
  */
 export const UnsupportedGameDialog = observer(function UnsupportedGameDialog() {
-  const { game } = useStores();
-  const u = game.unsupported;
-  if (!u) return null;
+  const steps = useStores().game.steps;
+  const u = steps?.unsupported;
+  if (!steps || !u) return null;
   return (
-    <Modal title="温馨提示" onClose={() => game.closeUnsupported()} testId="unsupported-game" width={360}>
+    <Modal title="温馨提示" onClose={() => steps.closeUnsupported()} testId="unsupported-game" width={360}>
       <div className="unsupported-game">
         <p className="unsupported-game__text">这是一款手游，请使用移动端体验</p>
         <div className="unsupported-game__qr" data-testid="unsupported-game-qr">
