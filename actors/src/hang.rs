@@ -80,7 +80,14 @@ mod tests {
         const MIN: i64 = 60_000;
         let check = |v: SessionView, now: i64, want: (bool, i64)| {
             let d = duration_of(&v, now, 10 * MIN);
-            assert_eq!((d.hook, d.on_hook_minutes), want, "{:?} {:?} {:?} at {now}", v.status, v.playing_at_ms, v.last_input_ms);
+            assert_eq!(
+                (d.hook, d.on_hook_minutes),
+                want,
+                "{:?} {:?} {:?} at {now}",
+                v.status,
+                v.playing_at_ms,
+                v.last_input_ms
+            );
             assert_eq!(d.response_time, now);
         };
         // no input since play began

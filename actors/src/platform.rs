@@ -463,7 +463,8 @@ impl Platform {
         node_id: Option<i64>,
         node_delay: &[(i64, i64)],
     ) -> DomainResult<SessionView> {
-        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, false, None).await
+        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, false, None)
+            .await
     }
 
     /// `game/start` with the relay extra params (social.md §3): with `relay`, the started
@@ -512,7 +513,9 @@ impl Platform {
         switch: bool,
     ) -> DomainResult<SessionView> {
         let Some(relay) = relay else {
-            return self.start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, None).await;
+            return self
+                .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, None)
+                .await;
         };
         // before the room follows: a game that cannot run in this room's mode changes nothing
         check_start_mode(&self.game(game_id).await?, Some(relay.mode))?;
@@ -579,7 +582,7 @@ impl Platform {
         let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
         let view: SessionView = ractor::call!(player, |reply| PlayerMsg::Start {
-            game,
+            game: Box::new(game),
             node,
             device_no,
             lane,
@@ -1104,7 +1107,8 @@ mod tests {
             },
             ..storage::seed::catalogue()[0].clone()
         };
-        let check = |g: Game, relay: Option<i32>, want: DomainResult<()>| assert_eq!(check_start_mode(&g, relay), want, "{:?} {relay:?}", g.start);
+        let check =
+            |g: Game, relay: Option<i32>, want: DomainResult<()>| assert_eq!(check_start_mode(&g, relay), want, "{:?} {relay:?}", g.start);
         check(game(0, vec![2, 4], 1), None, Ok(()));
         check(game(0, vec![2, 4], 1), Some(4), Ok(()));
         check(game(0, vec![2], 1), Some(4), Err(DomainError::GameNotSupportRelay));

@@ -179,7 +179,11 @@ mod tests {
     #[test]
     fn yoodo_follows_play_time() {
         let check = |subs: &[i64], want: Option<(i64, &str)>| {
-            assert_eq!(start_tip(tip("t"), None, &game(13), subs, 0).yoodo, want, "subscription games {subs:?}");
+            assert_eq!(
+                start_tip(tip("t"), None, &game(13), subs, 0).yoodo,
+                want,
+                "subscription games {subs:?}"
+            );
         };
         check(&[], Some((YOODO_PER_HOUR, YOODO_TEXT)));
         check(&[19], Some((YOODO_PER_HOUR, YOODO_TEXT)));
@@ -190,7 +194,11 @@ mod tests {
     #[test]
     fn ad_only_while_it_runs() {
         let check = |a: Ad, now: i64, shown: bool| {
-            assert_eq!(start_tip(tip("t"), Some(a.clone()), &game(13), &[], now).ad.is_some(), shown, "{a:?} at {now}");
+            assert_eq!(
+                start_tip(tip("t"), Some(a.clone()), &game(13), &[], now).ad.is_some(),
+                shown,
+                "{a:?} at {now}"
+            );
         };
         check(ad(false, 0), 10, true);
         check(ad(true, 0), 10, false);

@@ -1987,7 +1987,11 @@ pub fn tips(store: &Store) {
         ..replaced.clone()
     };
     assert!(matches!(store.tips.set_game_tip(&unknown_ad), Err(crate::Error::Conflict(_))));
-    assert_eq!(store.tips.game_tip(1).expect("read"), Some(replaced), "a refused write changes nothing");
+    assert_eq!(
+        store.tips.game_tip(1).expect("read"),
+        Some(replaced),
+        "a refused write changes nothing"
+    );
 
     store.tips.set_game_tip(&GameTip { tip: String::new(), ..tip }).expect("remove");
     assert_eq!(store.tips.game_tip(1).expect("read"), None);

@@ -178,7 +178,13 @@ async fn a_session_without_input_hangs_and_input_wakes_it() {
     settle().await;
     assert!(!p.game_duration(a, va.id).await.unwrap().hook, "READY does not hang");
     p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p.host_event(&link, HostEvent::FirstFrame { slot: 0, session_id: va.id });
+    p.host_event(
+        &link,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
     let playing = [slot(0, SlotState::Playing, va.id)];
@@ -192,8 +198,20 @@ async fn a_session_without_input_hangs_and_input_wakes_it() {
     assert_eq!(d.response_time, p.clock().now_ms());
 
     // the host reports input: the wait starts again; input of another session changes nothing
-    p.host_event(&link, HostEvent::Input { slot: 0, session_id: va.id });
-    p.host_event(&link, HostEvent::Input { slot: 0, session_id: va.id + 100 });
+    p.host_event(
+        &link,
+        HostEvent::Input {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
+    p.host_event(
+        &link,
+        HostEvent::Input {
+            slot: 0,
+            session_id: va.id + 100,
+        },
+    );
     settle().await;
     assert!(!p.game_duration(a, va.id).await.unwrap().hook, "played again");
     beat(&p, &link, 4, &playing).await;

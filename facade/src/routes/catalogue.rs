@@ -128,8 +128,14 @@ pub async fn config_list(
     let pairs: Vec<(&str, String)> = match body.group_code.as_str() {
         "common_config" => vec![
             ("sys_time", now.to_string()),
-            ("show_game_start_guide", if state.platform.config().show_game_start_guide { "1" } else { "0" }.into()),
-            ("game_start_guide_max_delay", state.platform.config().game_start_guide_max_delay.to_string()),
+            (
+                "show_game_start_guide",
+                if state.platform.config().show_game_start_guide { "1" } else { "0" }.into(),
+            ),
+            (
+                "game_start_guide_max_delay",
+                state.platform.config().game_start_guide_max_delay.to_string(),
+            ),
             ("game_node_delay_factor", "1".into()),
             ("member_expire", super::member::member_expire_json()),
         ],

@@ -130,7 +130,11 @@ fn refused(e: TipRefusal) -> ApiError {
 
 async fn set_tip(state: &AppState, body: SetTipBody) -> ApiResult<Null> {
     let tip = body.tip.trim().to_owned();
-    state.platform.set_game_tip(body.game_id.0, tip, body.ad_id).await.map_err(refused)?;
+    state
+        .platform
+        .set_game_tip(body.game_id.0, tip, body.ad_id)
+        .await
+        .map_err(refused)?;
     Ok(ok(Null))
 }
 

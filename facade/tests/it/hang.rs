@@ -17,14 +17,21 @@ async fn only_the_player_reads_a_sessions_hanging_state() {
     let mut b = Client::new(srv.addr, "b");
     b.login("13800000702").await;
     let (_, r) = a
-        .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1}))
+        .post(
+            "/api/japi/yoo/game/start",
+            json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1}),
+        )
         .await;
     assert_eq!(code(&r), 0, "{r}");
     let id = r["data"]["id"].as_i64().unwrap();
 
     let (status, r) = a.post("/api/japi/yoo/game/gameDuration", json!({"id": id})).await;
     assert_eq!((status, code(&r)), (200, 0), "{r}");
-    assert_eq!((&r["data"]["hook"], &r["data"]["onHookDuration"]), (&json!(0), &json!(0)), "not playing yet: {r}");
+    assert_eq!(
+        (&r["data"]["hook"], &r["data"]["onHookDuration"]),
+        (&json!(0), &json!(0)),
+        "not playing yet: {r}"
+    );
     assert!(r["data"]["responseTime"].as_i64().unwrap() > 0);
     let (_, r) = a.post("/api/japi/yoo/game/gameDuration", json!({"id": id.to_string()})).await;
     assert_eq!(code(&r), 0, "a numeric string is an id: {r}");
@@ -32,7 +39,11 @@ async fn only_the_player_reads_a_sessions_hanging_state() {
     // another player's session and an unknown id: the same refusal, nothing about the session
     for (c, asked) in [(&mut b, id), (&mut a, id + 1000)] {
         let (status, r) = c.post("/api/japi/yoo/game/gameDuration", json!({"id": asked})).await;
-        assert_eq!((status, code(&r), r["message"].as_str()), (404, 130118, Some("游戏会话不存在或已结束")), "{r}");
+        assert_eq!(
+            (status, code(&r), r["message"].as_str()),
+            (404, 130118, Some("游戏会话不存在或已结束")),
+            "{r}"
+        );
         assert_eq!(r["data"], serde_json::Value::Null, "{r}");
     }
     let mut guest = Client::new(srv.addr, "guest");

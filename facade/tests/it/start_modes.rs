@@ -12,7 +12,10 @@ use serde_json::{json, Value};
 
 async fn info(c: &mut Client, game_id: i64) -> Value {
     let (status, r) = c
-        .post("/api/japi/yoo/game/info", json!({"gameId": game_id, "bannerWidth": 1920, "bannerHeight": 1080}))
+        .post(
+            "/api/japi/yoo/game/info",
+            json!({"gameId": game_id, "bannerWidth": 1920, "bannerHeight": 1080}),
+        )
         .await;
     assert_eq!((status, code(&r)), (200, 0), "{r}");
     r["data"].clone()
@@ -38,7 +41,10 @@ async fn game_info_carries_the_start_modes() {
     let srv = facade::start(config(&dir, 1, 60)).await.unwrap();
     let mut guest = Client::new(srv.addr, "guest");
     assert_eq!(modes(&info(&mut guest, 1).await), (0, json!([2, 4]), 1, ""));
-    assert_eq!(modes(&info(&mut guest, 14).await), (0, json!([2, 4]), 2, "https://h5.example.com/zhulin/"));
+    assert_eq!(
+        modes(&info(&mut guest, 14).await),
+        (0, json!([2, 4]), 2, "https://h5.example.com/zhulin/")
+    );
     assert_eq!(modes(&info(&mut guest, 16).await), (2, json!([2]), 1, ""));
     assert_eq!(modes(&info(&mut guest, 18).await), (0, json!([]), 1, ""));
     srv.handle.stop(true).await;
@@ -55,7 +61,11 @@ async fn the_server_refuses_what_the_start_step_would_not_do() {
     p.login("13800000601").await;
 
     let (status, r) = start(&mut p, json!({"gameId": 14, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1})).await;
-    assert_eq!((status, code(&r), r["message"].as_str()), (409, 130128, Some("当前游戏暂不支持本端")), "{r}");
+    assert_eq!(
+        (status, code(&r), r["message"].as_str()),
+        (409, 130128, Some("当前游戏暂不支持本端")),
+        "{r}"
+    );
     let (status, r) = start(&mut p, json!({"gameId": 16, "nodeId": 1, "nodeDelay": "[]", "afterAuthCheck": 1})).await;
     assert_eq!(
         (status, code(&r), r["message"].as_str()),
@@ -63,7 +73,10 @@ async fn the_server_refuses_what_the_start_step_would_not_do() {
         "{r}"
     );
     let (_, r) = p
-        .post("/api/japi/yoo/game/changeGame", json!({"gameId": 16, "nodeId": 1, "nodeDelay": "[]"}))
+        .post(
+            "/api/japi/yoo/game/changeGame",
+            json!({"gameId": 16, "nodeId": 1, "nodeDelay": "[]"}),
+        )
         .await;
     assert_eq!(code(&r), 130121, "{r}");
     let (_, state) = p.post("/api/japi/yoo/game/floatBall", json!({})).await;
@@ -77,7 +90,11 @@ async fn the_server_refuses_what_the_start_step_would_not_do() {
                 json!({"roomName": "一起来玩", "gameId": game, "mode": mode, "isShow": 1, "authType": 2}),
             )
             .await;
-        assert_eq!((code(&r), r["message"].as_str()), (130129, Some("当前游戏暂不支持一起玩")), "{game} {mode}: {r}");
+        assert_eq!(
+            (code(&r), r["message"].as_str()),
+            (130129, Some("当前游戏暂不支持一起玩")),
+            "{game} {mode}: {r}"
+        );
     }
     // a RELAY room for 16, then its play-together start: the game runs as the room's relay
     let (_, r) = p
@@ -126,25 +143,51 @@ async fn the_start_guide_config_and_the_nodes() {
     let dir = temp_dir("start-guide");
     let srv = facade::start(config(&dir, 0, 60)).await.unwrap();
     let mut guest = Client::new(srv.addr, "guest");
-    let (_, r) = guest.post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"})).await;
-    assert_eq!((&r["data"]["show_game_start_guide"], &r["data"]["game_start_guide_max_delay"]), (&json!("0"), &json!("200")));
+    let (_, r) = guest
+        .post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"}))
+        .await;
+    assert_eq!(
+        (&r["data"]["show_game_start_guide"], &r["data"]["game_start_guide_max_delay"]),
+        (&json!("0"), &json!("200"))
+    );
     let (status, r) = guest.post("/api/japi/yoo/game/node", json!({})).await;
     assert_eq!((status, code(&r)), (200, 0), "{r}");
     let nodes: Vec<(i64, i64, String)> = r["data"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|n| (n["id"].as_i64().unwrap(), n["status"].as_i64().unwrap(), n["pingUrl"].as_str().unwrap().to_owned()))
+        .map(|n| {
+            (
+                n["id"].as_i64().unwrap(),
+                n["status"].as_i64().unwrap(),
+                n["pingUrl"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
-    assert_eq!(nodes, vec![(1, 1, "/api/node/1/ping".to_owned()), (2, 0, "/api/node/2/ping".to_owned())]);
+    assert_eq!(
+        nodes,
+        vec![(1, 1, "/api/node/1/ping".to_owned()), (2, 0, "/api/node/2/ping".to_owned())]
+    );
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 
     let dir = temp_dir("start-guide-on");
-    let srv = facade::start(config_with(&dir, 0, 60, "show_game_start_guide = true\ngame_start_guide_max_delay = 150")).await.unwrap();
+    let srv = facade::start(config_with(
+        &dir,
+        0,
+        60,
+        "show_game_start_guide = true\ngame_start_guide_max_delay = 150",
+    ))
+    .await
+    .unwrap();
     let mut guest = Client::new(srv.addr, "guest");
-    let (_, r) = guest.post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"})).await;
-    assert_eq!((&r["data"]["show_game_start_guide"], &r["data"]["game_start_guide_max_delay"]), (&json!("1"), &json!("150")));
+    let (_, r) = guest
+        .post("/api/japi/yoo/common/config/list", json!({"groupCode": "common_config"}))
+        .await;
+    assert_eq!(
+        (&r["data"]["show_game_start_guide"], &r["data"]["game_start_guide_max_delay"]),
+        (&json!("1"), &json!("150"))
+    );
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
 }

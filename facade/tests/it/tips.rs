@@ -17,7 +17,8 @@ fn operator(srv: &facade::Running, token: &str) -> Client {
 }
 
 async fn tip(c: &mut Client, game_id: Value) -> (u16, Value) {
-    c.post("/api/japi/yoo/game/startTip", json!({"gameId": game_id, "afterAuthCheck": 1})).await
+    c.post("/api/japi/yoo/game/startTip", json!({"gameId": game_id, "afterAuthCheck": 1}))
+        .await
 }
 
 // The seeded tip of game 13 comes with its ad (tipExt, with target_title) and the yoodo line; a
@@ -37,9 +38,16 @@ async fn a_player_reads_a_games_tip() {
     assert_eq!((status, code(&r)), (200, 0), "{r}");
     let t = &r["data"];
     assert!(t["tip"].as_str().unwrap().contains("云端"), "{t}");
-    assert_eq!((&t["yoodo"], &t["yoodoText"]), (&json!("60"), &json!("时长不足时，可消耗%s悠豆/小时继续畅玩")));
+    assert_eq!(
+        (&t["yoodo"], &t["yoodoText"]),
+        (&json!("60"), &json!("时长不足时，可消耗%s悠豆/小时继续畅玩"))
+    );
     let ext: Value = serde_json::from_str(t["tipExt"].as_str().expect("tipExt is a JSON string")).unwrap();
-    assert_eq!((&ext["target_title"], &ext["target_type"]), (&json!("排队加速卡"), &json!(5)), "{ext}");
+    assert_eq!(
+        (&ext["target_title"], &ext["target_type"]),
+        (&json!("排队加速卡"), &json!(5)),
+        "{ext}"
+    );
 
     let (status, r) = tip(&mut p, json!(1)).await;
     assert_eq!((status, code(&r), &r["data"]), (200, 0, &Value::Null), "no tip: {r}");
@@ -50,17 +58,28 @@ async fn a_player_reads_a_games_tip() {
         .await;
     assert_eq!(code(&r), 0, "{r}");
     let (_, r) = tip(&mut p, json!(19)).await;
-    assert_eq!(r["data"], json!({"tip": "订阅期间不限时长", "tipExt": null, "yoodo": null, "yoodoText": null}));
+    assert_eq!(
+        r["data"],
+        json!({"tip": "订阅期间不限时长", "tipExt": null, "yoodo": null, "yoodoText": null})
+    );
 
     for bad in [json!(null), json!("x"), json!([1]), json!(1.5)] {
         let (status, r) = tip(&mut p, bad.clone()).await;
-        assert_eq!((status, code(&r), r["message"].as_str()), (400, 40000, Some("请求参数错误")), "{bad}: {r}");
+        assert_eq!(
+            (status, code(&r), r["message"].as_str()),
+            (400, 40000, Some("请求参数错误")),
+            "{bad}: {r}"
+        );
     }
     let (status, r) = p.post_raw("/api/japi/yoo/game/startTip", "{").await;
     assert_eq!((status, code(&r)), (400, 40000), "{r}");
     for unknown in [999, 28] {
         let (status, r) = tip(&mut p, json!(unknown)).await;
-        assert_eq!((status, code(&r), r["message"].as_str()), (404, 130100, Some("游戏不存在")), "{unknown}: {r}");
+        assert_eq!(
+            (status, code(&r), r["message"].as_str()),
+            (404, 130100, Some("游戏不存在")),
+            "{unknown}: {r}"
+        );
     }
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
@@ -80,7 +99,9 @@ async fn the_operator_sets_a_games_tip() {
     let mut ops = operator(&srv, TOKEN);
 
     for token in ["", "wrong"] {
-        let (status, r) = operator(&srv, token).post("/api/ops/game/tip", json!({"gameId": 2, "tip": "x"})).await;
+        let (status, r) = operator(&srv, token)
+            .post("/api/ops/game/tip", json!({"gameId": 2, "tip": "x"}))
+            .await;
         assert_eq!((status, code(&r)), (403, 40006), "{r}");
     }
     assert_eq!(tip(&mut p, json!(2)).await.1["data"], Value::Null, "a refused call wrote nothing");
@@ -88,7 +109,12 @@ async fn the_operator_sets_a_games_tip() {
     // an ad of the slots the players see
     let (_, slots) = p.get("/api/web/v1/ad/slots?keys=gift_game_countdown").await;
     let ad_id = slots["data"][0]["items"][0]["id"].as_i64().unwrap();
-    let (status, r) = ops.post("/api/ops/game/tip", json!({"gameId": 2, "tip": "  龙脊山脉的雪夜很冷  ", "adId": ad_id})).await;
+    let (status, r) = ops
+        .post(
+            "/api/ops/game/tip",
+            json!({"gameId": 2, "tip": "  龙脊山脉的雪夜很冷  ", "adId": ad_id}),
+        )
+        .await;
     assert_eq!((status, code(&r)), (200, 0), "{r}");
     let (_, r) = tip(&mut p, json!(2)).await;
     assert_eq!(r["data"]["tip"], "龙脊山脉的雪夜很冷", "trimmed: {r}");
@@ -96,7 +122,9 @@ async fn the_operator_sets_a_games_tip() {
     assert_eq!((ext["id"].as_i64(), &ext["target_title"]), (Some(ad_id), &json!("夜卡畅玩")));
 
     // the ad retired by the operator's replacement of its slot: the tip shows without it
-    let (_, r) = ops.post("/api/ops/ad/slot", json!({"key": "gift_game_countdown", "items": []})).await;
+    let (_, r) = ops
+        .post("/api/ops/ad/slot", json!({"key": "gift_game_countdown", "items": []}))
+        .await;
     assert_eq!(code(&r), 0, "{r}");
     assert_eq!(tip(&mut p, json!(2)).await.1["data"]["tipExt"], Value::Null);
 
@@ -113,7 +141,11 @@ async fn the_operator_sets_a_games_tip() {
     }
     let (status, r) = ops.post("/api/ops/game/tip", json!({"gameId": 999, "tip": "x"})).await;
     assert_eq!((status, code(&r)), (404, 130100), "{r}");
-    assert_eq!(tip(&mut p, json!(2)).await.1["data"]["tip"], "龙脊山脉的雪夜很冷", "refusals wrote nothing");
+    assert_eq!(
+        tip(&mut p, json!(2)).await.1["data"]["tip"],
+        "龙脊山脉的雪夜很冷",
+        "refusals wrote nothing"
+    );
 
     let (_, r) = ops.post("/api/ops/game/tip", json!({"gameId": 2, "tip": "   "})).await;
     assert_eq!(code(&r), 0, "{r}");
@@ -140,11 +172,19 @@ async fn loading_tips_are_read_and_replaced() {
     assert_eq!((status, code(&r)), (403, 40006), "{r}");
     let mut ops = operator(&srv, TOKEN);
     let too_many: Vec<String> = (0..21).map(|i| format!("提示{i}")).collect();
-    for bad in [json!({"tips": too_many}), json!({"tips": ["ok", " "]}), json!({"tips": "x"}), json!({})] {
+    for bad in [
+        json!({"tips": too_many}),
+        json!({"tips": ["ok", " "]}),
+        json!({"tips": "x"}),
+        json!({}),
+    ] {
         let (status, r) = ops.post("/api/ops/game/loadTips", bad.clone()).await;
         assert_eq!((status, code(&r)), (400, 40000), "{bad}: {r}");
     }
-    assert_eq!(guest.post("/api/japi/yoo/game/loadTip", json!({})).await.1["data"]["tips"], json!(seeded));
+    assert_eq!(
+        guest.post("/api/japi/yoo/game/loadTip", json!({})).await.1["data"]["tips"],
+        json!(seeded)
+    );
 
     let (_, r) = ops.post("/api/ops/game/loadTips", json!({"tips": [" 第一条 ", "第二条"]})).await;
     assert_eq!(code(&r), 0, "{r}");

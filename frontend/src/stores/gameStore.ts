@@ -17,6 +17,11 @@ export const CLOCK_MS = 500;
 export const MISSED_RECHECK_MS = 1000;
 export const MEMBER_PATH = '/user/member';
 /**
+ * How often a PLAYING session's hanging state (gameDuration) is read: a session hangs only after
+ * minutes without input, so the first read waits as long (none races the start of play).
+ */
+export const HANG_READ_MS = 5 * 60 * 1000;
+/**
  * A confirm answer's stream ticket is used by a play page in this window within this long;
  * later (or in another window) the page asks for a fresh one. Tickets open a stream for 60 s.
  */
@@ -156,6 +161,7 @@ export class GameStore {
   private readonly disposers: IReactionDisposer[] = [];
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private hangTimer: ReturnType<typeof setInterval> | null = null;
   private readonly timeouts = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(root: RootStore) {
@@ -174,6 +180,7 @@ export class GameStore {
       | 'disposers'
       | 'clockTimer'
       | 'pollTimer'
+      | 'hangTimer'
       | 'timeouts'
       | 'confirmGrant'
     >(this, {
@@ -191,6 +198,7 @@ export class GameStore {
       disposers: false,
       clockTimer: false,
       pollTimer: false,
+      hangTimer: false,
       timeouts: false,
     });
 
@@ -218,12 +226,11 @@ export class GameStore {
           }
         },
       ),
-      // a session that starts PLAYING here: its hanging state is read (then again on 130140)
+      // a session PLAYING here: its hanging state is read every HANG_READ_MS (and on 130140)
       reaction(
         () => (this.live && this.isThisClient && this.live.status === GameStatus.PLAYING ? key(this.live.id) : null),
-        (id) => {
-          if (id) void this.refreshDuration();
-        },
+        (id) => this.setHangPoll(id !== null),
+        { fireImmediately: true },
       ),
       // the ready countdown reached 0: recheck after 1 s, once per session
       reaction(
@@ -822,6 +829,15 @@ export class GameStore {
     }
   }
 
+  private setHangPoll(on: boolean): void {
+    if (on && !this.hangTimer) {
+      this.hangTimer = setInterval(() => void this.refreshDuration(), HANG_READ_MS);
+    } else if (!on && this.hangTimer) {
+      clearInterval(this.hangTimer);
+      this.hangTimer = null;
+    }
+  }
+
   private later(fn: () => void, ms: number): void {
     const t = setTimeout(() => {
       this.timeouts.delete(t);
@@ -834,6 +850,7 @@ export class GameStore {
     for (const d of this.disposers) d();
     this.setClock(false);
     this.setQueuePoll(false);
+    this.setHangPoll(false);
     for (const t of this.timeouts) clearTimeout(t);
     this.timeouts.clear();
   }

@@ -8,6 +8,7 @@ import { DISMISSED_TIPS_KEY, tipAd, tipHash, yoodoParts } from '../lib/gameTip';
 import { GameStatus } from '../api/codes';
 import type { GameInfo, GameTip } from '../api/types';
 import { relayStartPath } from './startSteps';
+import { HANG_READ_MS } from './gameStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 const NODES = [{ id: 1, name: '测试一区', status: 1, pingUrl: '/api/node/1/ping', pingIp: '', ip: '' }];
@@ -235,8 +236,8 @@ describe('start refusals of the start mode (core-platform.md §2.14, §8.2)', ()
 });
 
 describe('hanging (core-platform.md §3.3 "Game duration", §4.11 GAME_HANG_END)', () => {
-  // PLAYING here: gameDuration of the session is read; a hanging answer shows its minutes
-  it('reads the hanging state when the game plays, and again on 130140', async () => {
+  // PLAYING here: gameDuration of the session is read every HANG_READ_MS; a hanging answer shows its minutes
+  it('reads the hanging state while the game plays, and on 130140', async () => {
     const { root, t, channel } = await loggedInRoot();
     let answer = { hook: 0, onHookDuration: 0, responseTime: T0 };
     t.api.on('POST', '/api/japi/yoo/game/gameDuration', () => answer);
@@ -245,6 +246,9 @@ describe('hanging (core-platform.md §3.3 "Game duration", §4.11 GAME_HANG_END)
     expect(t.api.callsTo('/api/japi/yoo/game/gameDuration')).toHaveLength(0);
     channel.pushGameState(live({ status: GameStatus.PLAYING }));
     await settle();
+    // not at the start of play (a session hangs only after minutes without input)
+    expect(t.api.callsTo('/api/japi/yoo/game/gameDuration')).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(HANG_READ_MS);
     expect(t.api.callsTo('/api/japi/yoo/game/gameDuration').map((c) => c.body)).toEqual([{ id: 101 }]);
     expect(root.game.steps?.hanging).toBeNull();
 
@@ -255,9 +259,11 @@ describe('hanging (core-platform.md §3.3 "Game duration", §4.11 GAME_HANG_END)
     expect(t.api.callsTo('/api/japi/yoo/game/gameDuration')).toHaveLength(2);
     expect(root.game.steps?.hanging).toMatchObject({ sessionId: '101', hook: true, minutes: 75 });
 
-    // another session: the old answer is not this one's
+    // the game ended: no answer is shown, and no more reads
     channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
     expect(root.game.steps?.hanging).toBeNull();
+    await vi.advanceTimersByTimeAsync(HANG_READ_MS * 2);
+    expect(t.api.callsTo('/api/japi/yoo/game/gameDuration')).toHaveLength(2);
     root.dispose();
   });
 
@@ -267,6 +273,7 @@ describe('hanging (core-platform.md §3.3 "Game duration", §4.11 GAME_HANG_END)
     t.api.on('POST', '/api/japi/yoo/game/gameDuration', () => ({ hook: 1, onHookDuration: 3, responseTime: T0 }));
     channel.pushGameState(live({ status: GameStatus.PLAYING, clientType: 'other' }));
     await settle();
+    await vi.advanceTimersByTimeAsync(HANG_READ_MS);
     await root.game.refreshDuration();
     expect(t.api.callsTo('/api/japi/yoo/game/gameDuration')).toHaveLength(0);
     root.dispose();

@@ -99,8 +99,11 @@ impl TipRepo for SqliteTips {
         self.db.write(|tx| {
             tx.execute("DELETE FROM loading_tips", []).db()?;
             for (i, tip) in tips.iter().enumerate() {
-                tx.execute("INSERT INTO loading_tips (position, tip) VALUES (?1, ?2)", params![i as i64 + 1, tip])
-                    .db()?;
+                tx.execute(
+                    "INSERT INTO loading_tips (position, tip) VALUES (?1, ?2)",
+                    params![i as i64 + 1, tip],
+                )
+                .db()?;
             }
             Ok(())
         })
