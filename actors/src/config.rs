@@ -24,6 +24,14 @@ pub struct DomainConfig {
     /// down (`scienceDuration`, core-platform.md §2.14): the session ends then unless play time
     /// was added meanwhile.
     pub science_duration_secs: u64,
+    /// Seconds without input after which a PLAYING session is hanging ("挂机",
+    /// core-platform.md §3.3 "Game duration", `gameDuration`).
+    pub hang_after_secs: u64,
+    /// The first-play game start guide (core-platform.md §2.14, §4.4): the common config's
+    /// `show_game_start_guide` ('1' when on).
+    pub show_game_start_guide: bool,
+    /// The most latency (ms) the start guide shows (`game_start_guide_max_delay`).
+    pub game_start_guide_max_delay: u64,
     /// Free play minutes a new player receives (the registration gift).
     pub register_gift_minutes: i64,
     /// Free play minutes a player receives on their first login from the product's app
@@ -234,6 +242,9 @@ impl Default for DomainConfig {
             connect_countdown_secs: 60,
             connect_delay_ms: 1000,
             launch_timeout_secs: 60,
+            hang_after_secs: 600,
+            show_game_start_guide: false,
+            game_start_guide_max_delay: 200,
             rank_refresh_ms: 750,
             play_minute_ms: 60_000,
             science_duration_secs: 60,

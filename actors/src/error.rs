@@ -187,9 +187,14 @@ pub enum DomainError {
     /// The room form breaks a rule of social.md §5.
     #[error("room form: {0:?}")]
     RoomForm(RoomFormFault),
-    /// The game cannot be played in a room (GAME_NOT_SUPPORT_RELAY 130129).
+    /// The game cannot be played in a room (GAME_NOT_SUPPORT_RELAY 130129), or not in a room
+    /// of that mode (its `support_modes`).
     #[error("game does not support relay")]
     GameNotSupportRelay,
+    /// The game is played only together (`start_mode` > 0): a start without the relay params
+    /// is refused (130121, ours).
+    #[error("game is played only together")]
+    RelayOnly,
     /// The user hosts an open room already (GAME_RELAY_EXIST 130442): exit it first.
     #[error("hosting a room already")]
     AlreadyHosting { dd_rid: i64 },

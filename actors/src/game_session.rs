@@ -190,6 +190,8 @@ pub enum SessionMsg {
     TimeAdded,
     /// Timer: the time-up countdown ran out.
     TimeUpLapsed,
+    /// The game took its controller's input (its game host said so): not hanging.
+    Input,
     /// Move the session to another device (cross-screen).
     Move(String, RpcReplyPort<SessionView>),
     Get(RpcReplyPort<SessionView>),
@@ -329,6 +331,10 @@ impl Actor for GameSessionActor {
             }
             SessionMsg::Get(reply) => {
                 let _ = reply.send(st.view.clone());
+            }
+            SessionMsg::Input => {
+                // remembered, not pushed: the client asks (gameDuration) when it wants to know
+                st.view.last_input_ms = Some(self.ctx.clock.now_ms());
             }
             SessionMsg::Confirm(reply) => {
                 let r = self.apply(&me, st, Event::Confirm).await.map(|_| st.view.clone());

@@ -319,6 +319,7 @@ mod tests {
             hue: 0,
             sort_order: 0,
             host_game: String::new(),
+            start: Default::default(),
         };
         let now = MIDNIGHT_CST + 12 * HOUR_MS;
         let check = |h: Holdings, g: Game, subs: &[i64], want: Result<(), DomainError>| assert_eq!(h.check_start(&g, subs, now), want);

@@ -87,6 +87,9 @@ pub enum HostEvent {
     FirstFrame { slot: u32, session_id: i64 },
     /// The session's game ended on its own (exited, crashed, could not start).
     GameExited { slot: u32, session_id: i64 },
+    /// The session's game took its controller's input (reported at most every
+    /// `hostlink::INPUT_REPORT_MS`): it is being played, not hanging.
+    Input { slot: u32, session_id: i64 },
 }
 
 /// What the platform tells a host.
@@ -170,6 +173,8 @@ pub enum HostEffect {
     Connected(i64),
     /// The session ends (its game exited, its slot broke, its host was lost).
     End(i64, EndReason),
+    /// The session's game took its controller's input now.
+    Input(i64),
     /// The link of a lost host is closed.
     Close(Arc<dyn HostSink>),
 }
@@ -182,6 +187,7 @@ impl std::fmt::Debug for HostEffect {
             HostEffect::Command(_, c) => write!(f, "Command({c:?})"),
             HostEffect::Connected(s) => write!(f, "Connected({s})"),
             HostEffect::End(s, r) => write!(f, "End({s}, {r:?})"),
+            HostEffect::Input(s) => write!(f, "Input({s})"),
             HostEffect::Close(_) => write!(f, "Close"),
         }
     }
@@ -338,6 +344,11 @@ impl HostTable {
             HostEvent::GameExited { slot, session_id } => {
                 if held(self, slot, session_id) {
                     effects.push(HostEffect::End(session_id, EndReason::GameExited));
+                }
+            }
+            HostEvent::Input { slot, session_id } => {
+                if held(self, slot, session_id) {
+                    effects.push(HostEffect::Input(session_id));
                 }
             }
         }

@@ -16,6 +16,7 @@
 //! - `view`: what the player sees of a session ([`view::SessionView`]), the pushes and the typed
 //!   notices.
 //! - `game_session`: the session state machine (QUEUE → READY → CONNECTING → PLAYING → ended) and its actor.
+//! - `hang`: hanging sessions (no input for a while) and what `gameDuration` answers.
 //! - `holdings`: what a player holds and the rules that follow (lane, windows, member games).
 //! - `lanes`: the queue lanes (`isFast`) and the admission order between them.
 //! - `queue`: the queue of one node (all its games) with the node's machines, and its actor.
@@ -32,6 +33,7 @@
 //! - `providers`: traits of outside services and their sandbox implementations (SMS, payment,
 //!   the account centre).
 //! - `platform_ads`: the ad slots, the section ads' pay-times limits and the app's first-login gift.
+//! - `platform_tips`: the game tip before a start and the play page's loading tips.
 //! - `platform_uc`: the account centre's signed agent login and its profile notices.
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
 //!   the order desk (expiry timers); `platform_commerce`: the platform's shop and payment calls.
@@ -43,6 +45,7 @@ pub mod connection;
 pub mod ctx;
 pub mod error;
 pub mod game_session;
+pub mod hang;
 pub mod holdings;
 pub mod hosts;
 pub mod identity;
@@ -63,6 +66,7 @@ pub mod platform_member;
 pub mod platform_merchant;
 pub mod platform_package;
 mod platform_rooms;
+pub mod platform_tips;
 pub mod platform_uc;
 pub mod player;
 pub mod providers;

@@ -383,6 +383,7 @@ impl Platform {
             queued_at_ms: r.created_at,
             ready_at_ms: r.ready_at,
             playing_at_ms: r.playing_at,
+            last_input_ms: None,
             is_fast: r.lane,
             sort: 0,
             stream: None,
@@ -462,7 +463,8 @@ impl Platform {
         node_id: Option<i64>,
         node_delay: &[(i64, i64)],
     ) -> DomainResult<SessionView> {
-        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, false).await
+        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, false, None)
+            .await
     }
 
     /// `game/start` with the relay extra params (social.md §3): with `relay`, the started
@@ -511,14 +513,20 @@ impl Platform {
         switch: bool,
     ) -> DomainResult<SessionView> {
         let Some(relay) = relay else {
-            return self.start_or_switch(uid, device_no, game_id, node_id, node_delay, switch).await;
+            return self
+                .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, None)
+                .await;
         };
+        // before the room follows: a game that cannot run in this room's mode changes nothing
+        check_start_mode(&self.game(game_id).await?, Some(relay.mode))?;
         let room = if switch {
             self.switch_room_game(uid, game_id, &relay).await?
         } else {
             self.relay_room_for_start(uid, game_id, &relay).await?
         };
-        let view = self.start_or_switch(uid, device_no, game_id, node_id, node_delay, switch).await?;
+        let view = self
+            .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, Some(relay.mode))
+            .await?;
         self.relay_started(room, uid, &view).await;
         Ok(view)
     }
@@ -532,9 +540,11 @@ impl Platform {
         node_id: Option<i64>,
         node_delay: &[(i64, i64)],
     ) -> DomainResult<SessionView> {
-        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, true).await
+        self.start_or_switch(uid, device_no, game_id, node_id, node_delay, true, None).await
     }
 
+    /// `relay_mode`: the room mode of a play-together start (the relay params').
+    #[allow(clippy::too_many_arguments)]
     async fn start_or_switch(
         &self,
         uid: i64,
@@ -543,9 +553,11 @@ impl Platform {
         node_id: Option<i64>,
         node_delay: &[(i64, i64)],
         replace: bool,
+        relay_mode: Option<i32>,
     ) -> DomainResult<SessionView> {
         let game = self.game(game_id).await?;
         check_startable(&game)?;
+        check_start_mode(&game, relay_mode)?;
         // certification and the hours minors may play (platform_identity.rs)
         let minor_window_end = self.play_allowed(uid).await?;
         let now = self.ctx.clock.now_ms();
@@ -570,7 +582,7 @@ impl Platform {
         let player = self.ctx.player(uid).await?;
         let device_no = device_no.to_string();
         let view: SessionView = ractor::call!(player, |reply| PlayerMsg::Start {
-            game,
+            game: Box::new(game),
             node,
             device_no,
             lane,
@@ -1022,6 +1034,22 @@ impl Platform {
     }
 }
 
+/// How a game may be started (core-platform.md §4.4 step 10, its `GameStart`): an external game
+/// (associated type 2) is opened at its address, never started here (130128); a play-together
+/// start (`relay_mode`, the room's mode) needs a mode of its `support_modes` (130129); a game
+/// played only together needs one (130121).
+pub fn check_start_mode(game: &Game, relay_mode: Option<i32>) -> DomainResult<()> {
+    let start = &game.start;
+    if start.associated_type == 2 {
+        return Err(DomainError::GameUnsupportedClient);
+    }
+    match relay_mode {
+        Some(mode) if !start.support_modes.contains(&mode) => Err(DomainError::GameNotSupportRelay),
+        None if start.start_mode > 0 => Err(DomainError::RelayOnly),
+        _ => Ok(()),
+    }
+}
+
 /// The rules of core-platform.md §9 for which catalogue states can start.
 pub fn check_startable(game: &Game) -> DomainResult<()> {
     match game.status {
@@ -1064,5 +1092,37 @@ mod tests {
         check(&[(1, 0), (2, 0)], Some(1));
         check(&[(3, 1), (1, 50)], Some(1));
         assert_eq!(pick_node(&[node(3, 0)], &[]), None);
+    }
+
+    // core-platform.md §4.4 step 10: external games never start here, a play-together start
+    // needs a supported room mode, a game played only together needs one.
+    #[test]
+    fn start_modes() {
+        let game = |start_mode: i32, support_modes: Vec<i32>, associated_type: i32| Game {
+            start: storage::GameStart {
+                start_mode,
+                support_modes,
+                associated_type,
+                start_url: String::new(),
+            },
+            ..storage::seed::catalogue()[0].clone()
+        };
+        let check =
+            |g: Game, relay: Option<i32>, want: DomainResult<()>| assert_eq!(check_start_mode(&g, relay), want, "{:?} {relay:?}", g.start);
+        check(game(0, vec![2, 4], 1), None, Ok(()));
+        check(game(0, vec![2, 4], 1), Some(4), Ok(()));
+        check(game(0, vec![2], 1), Some(4), Err(DomainError::GameNotSupportRelay));
+        check(game(0, vec![], 1), Some(2), Err(DomainError::GameNotSupportRelay));
+        check(game(2, vec![2], 1), None, Err(DomainError::RelayOnly));
+        check(game(2, vec![2], 1), Some(2), Ok(()));
+        check(game(0, vec![2, 4], 2), None, Err(DomainError::GameUnsupportedClient));
+        check(game(0, vec![2, 4], 2), Some(2), Err(DomainError::GameUnsupportedClient));
+        // the seeded games that start differently
+        let seeded = |id: i64| storage::seed::catalogue().into_iter().find(|g| g.id == id).unwrap();
+        check(seeded(14), None, Err(DomainError::GameUnsupportedClient));
+        check(seeded(16), None, Err(DomainError::RelayOnly));
+        check(seeded(16), Some(2), Ok(()));
+        check(seeded(18), Some(2), Err(DomainError::GameNotSupportRelay));
+        check(seeded(1), None, Ok(()));
     }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::error::{DomainError, DomainResult, RoomFormFault};
-use crate::platform::{check_startable, Platform};
+use crate::platform::{check_start_mode, check_startable, Platform};
 use crate::player::SessionOp;
 use crate::room::actor::{profile_of, Job, RoomMsg};
 use crate::room::events::EventLog;
@@ -178,6 +178,7 @@ impl Platform {
         let digits = password::decode(form.password.as_deref()).map_err(DomainError::RoomForm)?;
         let game = self.game(form.game_id).await?;
         check_startable(&game).map_err(|_| DomainError::GameNotSupportRelay)?;
+        check_start_mode(&game, Some(form.mode)).map_err(|_| DomainError::GameNotSupportRelay)?;
         if let Some(dd_rid) = self.ctx.room_index.lock().hosts.get(&uid).copied() {
             return Err(DomainError::AlreadyHosting { dd_rid });
         }
@@ -779,6 +780,7 @@ impl Platform {
         };
         let game = self.game(game_id).await?;
         check_startable(&game).map_err(|_| DomainError::GameNotSupportRelay)?;
+        check_start_mode(&game, Some(relay.mode)).map_err(|_| DomainError::GameNotSupportRelay)?;
         let g = RoomGame {
             id: game.id,
             name: game.name.as_str().into(),

@@ -39,7 +39,8 @@ pub enum SessionOp {
 pub enum PlayerMsg {
     /// Start a game; with `replace` (changeGame) a live session is ended first.
     Start {
-        game: Game,
+        /// Boxed: a catalogue entry is large next to the other messages.
+        game: Box<Game>,
         node: Node,
         device_no: String,
         lane: Lane,
@@ -143,7 +144,7 @@ impl Actor for PlayerActor {
                         }
                     }
                 }
-                let r = self.start(st, game, node, device_no, lane).await;
+                let r = self.start(st, *game, node, device_no, lane).await;
                 let _ = reply.send(r);
             }
             PlayerMsg::Op { op, session_id, reply } => {
@@ -391,6 +392,7 @@ mod tests {
             queued_at_ms: 0,
             ready_at_ms: None,
             playing_at_ms: None,
+            last_input_ms: None,
             is_fast: 0,
             sort: 1,
             stream: None,

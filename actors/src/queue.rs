@@ -664,6 +664,7 @@ impl QueueActor {
                 }
                 HostEffect::Connected(id) => self.tell_session(id, SessionMsg::Connected),
                 HostEffect::End(id, reason) => self.tell_session(id, SessionMsg::Stopped(reason)),
+                HostEffect::Input(id) => self.tell_session(id, SessionMsg::Input),
                 HostEffect::Close(sink) => sink.close(),
             }
         }
@@ -921,6 +922,7 @@ fn view_parts(
         queued_at_ms: w.since_ms,
         ready_at_ms: None,
         playing_at_ms: None,
+        last_input_ms: None,
         is_fast: place.lane.code(),
         sort: rank,
         stream: None,

@@ -70,6 +70,9 @@ pub struct SessionView {
     pub queued_at_ms: i64,
     pub ready_at_ms: Option<i64>,
     pub playing_at_ms: Option<i64>,
+    /// When the game last took its controller's input (a game host's report); None before the
+    /// first. A session PLAYING without input for `hang_after_secs` is hanging.
+    pub last_input_ms: Option<i64>,
     /// The queue lane (core-platform.md §4.6); 0 is the normal lane.
     pub is_fast: i32,
     /// Exact rank while in QUEUE, 1 = next to get a machine; 0 otherwise.

@@ -319,8 +319,13 @@ pub struct GameInfo {
     pub platform: String,
     pub chinese: bool,
     pub controller: bool,
+    /// 0: any start; above 0: only a play-together start, in a room of this mode (the start
+    /// without one is refused with 130130).
     pub start_mode: i32,
+    /// The room modes (2 RELAY, 4 HAND) a play-together start of this game may use (another is
+    /// refused with 130129).
     pub support_modes: Vec<i32>,
+    /// 1: played here; 2: an external game, opened at `startUrl` (a start is refused with 130128).
     pub associated_type: i32,
     pub start_url: String,
 }
@@ -332,10 +337,10 @@ pub fn game_info(g: &Game) -> GameInfo {
         platform: g.platform.clone(),
         chinese: g.chinese,
         controller: g.controller,
-        start_mode: 0,
-        support_modes: vec![],
-        associated_type: 1,
-        start_url: String::new(),
+        start_mode: g.start.start_mode,
+        support_modes: g.start.support_modes.clone(),
+        associated_type: g.start.associated_type,
+        start_url: g.start.start_url.clone(),
     }
 }
 

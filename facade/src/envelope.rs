@@ -378,6 +378,7 @@ pub fn refusal(e: &DomainError) -> ApiError {
             RoomFormFault::PasswordFormat => err(S::BAD_REQUEST, 130017, "密码格式不正确"),
         },
         DomainError::GameNotSupportRelay => err(S::CONFLICT, 130129, "当前游戏暂不支持一起玩"),
+        DomainError::RelayOnly => err(S::CONFLICT, 130121, "当前游戏仅支持一起玩，请先完善游戏的房间信息"),
         DomainError::AlreadyHosting { dd_rid } => {
             err(S::CONFLICT, 130442, "您已开启一起玩房间，请先退出房间").with_data(RoomRef { dd_rid: *dd_rid })
         }
@@ -754,6 +755,7 @@ pub fn every_domain_refusal() -> Vec<DomainError> {
         RoomForm(RoomFormFault::GameEmpty),
         RoomForm(RoomFormFault::PasswordFormat),
         GameNotSupportRelay,
+        RelayOnly,
         AlreadyHosting { dd_rid: 0 },
         RoomNotFound,
         RoomBarred,

@@ -182,6 +182,8 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(game::stream_ticket)
         .service(game::quality_report)
         .service(game::history)
+        .service(game::game_duration)
+        .service(game::all_nodes)
         .service(room::params)
         .service(room::relay_check)
         .service(room::relay)
@@ -291,8 +293,12 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::agreements::routes(cfg);
     cfg.service(routes::accounts::ops_account);
     cfg.service(routes::ads::slots).service(routes::ads::ops_set_slot);
+    cfg.service(routes::tips::start_tip)
+        .service(routes::tips::load_tip)
+        .service(routes::tips::ops_set_tip)
+        .service(routes::tips::ops_set_load_tips);
     routes::password::routes(cfg);
-    cfg.service(routes::catalogue::service);
+    cfg.service(routes::catalogue::service).service(routes::catalogue::share_links);
     routes::merchant::routes(cfg);
     routes::uc::routes(cfg);
 }

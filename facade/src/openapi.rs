@@ -47,6 +47,8 @@ fn base() -> OpenApi {
                 .schema_from::<crate::envelope::BanData>()
                 // the common config's member_expire, a JSON string of a list of these
                 .schema_from::<crate::routes::member::MemberExpire>()
+                // a game tip's tipExt, a JSON string of this
+                .schema_from::<crate::routes::tips::TipAdDto>()
                 // the user-agent markers of the product's own apps (the browser check's)
                 .schema(
                     "OwnAppMarker",

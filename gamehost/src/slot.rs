@@ -55,6 +55,9 @@ pub enum SlotCmd {
     FirstFrame { gen: u64 },
     /// The launch cannot go on (no window in time, the encoder failed).
     Failed { gen: u64, reason: String },
+    /// The session's controller sent input that reached the game (at most once every
+    /// `hostlink::INPUT_REPORT_MS`): the platform is told.
+    Input { session_id: i64 },
     /// End everything and stop the display (the host is stopping).
     Shutdown(oneshot::Sender<()>),
 }
@@ -72,6 +75,9 @@ struct Shared {
     display: String,
     /// The input thread of the current display.
     input: Option<Injector>,
+    /// The session whose input was last reported to the platform, and when: the next report
+    /// waits `hostlink::INPUT_REPORT_MS` (a game played hard would otherwise flood the link).
+    input_reported: Option<(i64, tokio::time::Instant)>,
 }
 
 /// A slot as the stream endpoint and the link see it.
@@ -130,18 +136,30 @@ impl Slot {
     /// serves that session and `uid` is its controller (checked per event, so a control change
     /// applies to connections already open from that moment). Returns whether it was taken.
     pub fn input(&self, session_id: i64, uid: i64, input: Input) -> bool {
-        let s = self.shared.lock();
+        let mut s = self.shared.lock();
         let live = matches!(s.view.phase, SlotPhase::Launching | SlotPhase::Playing)
             && s.view.session_id == Some(session_id)
             && self.hub.controls(session_id, uid);
         match (&s.input, live) {
             (Some(i), true) => {
                 i.send(input);
+                let now = tokio::time::Instant::now();
+                if input_report_due(s.input_reported, session_id, now) {
+                    s.input_reported = Some((session_id, now));
+                    let _ = self.cmd.send(SlotCmd::Input { session_id });
+                }
                 true
             }
             _ => false,
         }
     }
+}
+
+/// Whether input of `session_id` at `now` is reported to the platform, after the last report
+/// (`last`: its session and time): the first of a session, then one every
+/// `hostlink::INPUT_REPORT_MS`.
+fn input_report_due(last: Option<(i64, tokio::time::Instant)>, session_id: i64, now: tokio::time::Instant) -> bool {
+    last.is_none_or(|(id, at)| id != session_id || now.duration_since(at) >= std::time::Duration::from_millis(hostlink::INPUT_REPORT_MS))
 }
 
 /// Counts of slots by phase, for `/metrics`.
@@ -229,6 +247,7 @@ pub async fn start(index: u32, deps: SlotDeps) -> Arc<Slot> {
             },
             display: String::new(),
             input: None,
+            input_reported: None,
         }),
         cmd: tx.clone(),
     });
@@ -333,6 +352,14 @@ impl SlotActor {
                     slot: self.index(),
                     session_id,
                 });
+            }
+            SlotCmd::Input { session_id } => {
+                if view.session_id == Some(session_id) && matches!(view.phase, SlotPhase::Launching | SlotPhase::Playing) {
+                    self.emit(HostMsg::Input {
+                        slot: self.index(),
+                        session_id,
+                    });
+                }
             }
             // Reports of an earlier launch.
             SlotCmd::Exited { .. } | SlotCmd::Failed { .. } | SlotCmd::WindowUp { .. } | SlotCmd::FirstFrame { .. } => {}
@@ -574,4 +601,27 @@ fn clean_display(display: &str) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(25));
     }
     Err("windows are left after the game ended".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use tokio::time::Instant;
+
+    use super::input_report_due;
+
+    // Input is reported the first time for a session, then at most once every INPUT_REPORT_MS.
+    #[test]
+    fn input_reports_are_spaced() {
+        let t0 = Instant::now();
+        let every = Duration::from_millis(hostlink::INPUT_REPORT_MS);
+        let check = |last: Option<(i64, Instant)>, session: i64, now: Instant, want: bool| {
+            assert_eq!(input_report_due(last, session, now), want, "{last:?} {session} +{:?}", now - t0);
+        };
+        check(None, 7, t0, true);
+        check(Some((7, t0)), 7, t0 + every - Duration::from_millis(1), false);
+        check(Some((7, t0)), 7, t0 + every, true);
+        check(Some((7, t0)), 8, t0, true);
+    }
 }

@@ -201,6 +201,18 @@ pub fn catalogue(store: &Store) {
     assert_eq!(store.games.get(deleted.id).expect("get"), Some(deleted.clone()));
     assert_eq!(store.games.get(1).expect("get"), seeded.iter().find(|g| g.id == 1).cloned());
     assert_eq!(store.games.get(-1).expect("get unknown"), None);
+    let starts: Vec<(i64, i32, Vec<i32>, i32)> = [14, 16, 18]
+        .iter()
+        .map(|id| {
+            let g = store.games.get(*id).expect("get").expect("seeded");
+            (g.id, g.start.start_mode, g.start.support_modes, g.start.associated_type)
+        })
+        .collect();
+    assert_eq!(
+        starts,
+        vec![(14, 0, vec![2, 4], 2), (16, 2, vec![2], 1), (18, 0, vec![], 1)],
+        "the seeded start modes"
+    );
 
     let renamed = Game {
         name: "星海远征 重制版".to_owned(),
@@ -211,6 +223,12 @@ pub fn catalogue(store: &Store) {
         id: 1_000,
         name: "新游戏".to_owned(),
         hue: 359,
+        start: crate::model::GameStart {
+            start_mode: 4,
+            support_modes: vec![4],
+            associated_type: 2,
+            start_url: "https://h5.example.com/new/".to_owned(),
+        },
         ..seeded[1].clone()
     };
     store.games.upsert_all(&[renamed.clone(), added.clone()]).expect("upsert_all");
@@ -1937,4 +1955,51 @@ pub fn agreements(store: &Store) {
         "a cancelled one stays cancelled"
     );
     assert_eq!(store.agreements.active().expect("active"), vec![]);
+}
+
+/// Game tips: the seeded one, replace, remove, an unknown ad refused; loading tips replaced whole.
+pub fn tips(store: &Store) {
+    use crate::tips::GameTip;
+    let seeded = store.tips.game_tip(13).expect("read").expect("game 13 has a seeded tip");
+    assert!(!seeded.tip.is_empty());
+    assert!(seeded.ad_id.is_some(), "the seeded tip shows an ad");
+    assert_eq!(store.tips.game_tip(1).expect("read"), None);
+
+    let tip = GameTip {
+        game_id: 1,
+        tip: "first".to_owned(),
+        ad_id: None,
+        updated_at: 5,
+    };
+    store.tips.set_game_tip(&tip).expect("set");
+    assert_eq!(store.tips.game_tip(1).expect("read"), Some(tip.clone()));
+    let replaced = GameTip {
+        tip: "second".to_owned(),
+        ad_id: seeded.ad_id,
+        updated_at: 6,
+        ..tip.clone()
+    };
+    store.tips.set_game_tip(&replaced).expect("replace");
+    assert_eq!(store.tips.game_tip(1).expect("read"), Some(replaced.clone()));
+
+    let unknown_ad = GameTip {
+        ad_id: Some(999_999),
+        ..replaced.clone()
+    };
+    assert!(matches!(store.tips.set_game_tip(&unknown_ad), Err(crate::Error::Conflict(_))));
+    assert_eq!(
+        store.tips.game_tip(1).expect("read"),
+        Some(replaced),
+        "a refused write changes nothing"
+    );
+
+    store.tips.set_game_tip(&GameTip { tip: String::new(), ..tip }).expect("remove");
+    assert_eq!(store.tips.game_tip(1).expect("read"), None);
+
+    assert!(store.tips.loading_tips().expect("read").len() >= 3, "loading tips are seeded");
+    let list = vec!["a".to_owned(), "b".to_owned()];
+    store.tips.set_loading_tips(&list).expect("set");
+    assert_eq!(store.tips.loading_tips().expect("read"), list);
+    store.tips.set_loading_tips(&[]).expect("clear");
+    assert!(store.tips.loading_tips().expect("read").is_empty());
 }

@@ -16,6 +16,7 @@
 //!   path, every balance change with its ledger entry in the same transaction).
 //! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
 //!   upgraded in place on open), one file per repository.
+//! - `tips`: the game tips shown before a start and the play page's loading tips.
 //! - `seed`: the catalogue of games, the nodes and the shop written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
 //!   `conformance` feature for other backends).
@@ -41,10 +42,11 @@ pub mod seed_coupons;
 mod sqlite;
 #[cfg(test)]
 mod tests;
+pub mod tips;
 
 pub use error::{Error, Result};
 pub use model::{
-    Asset, CounterKey, Coupon, CouponSpec, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry,
+    Asset, CounterKey, Coupon, CouponSpec, Entitlement, FastEnterCard, Game, GameSessionRecord, GameStart, Goods, GoodsGrant, LedgerEntry,
     LedgerMismatch, LoginSession, MonthlyClaim, NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, OrderState, PaymentCallback,
     PendingCode, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, Settled, User, Wallet,
     COUPON_UNUSABLE,
@@ -74,6 +76,7 @@ pub struct Store {
     pub passwords: Arc<dyn passwords::PasswordRepo>,
     pub merchant: Arc<dyn merchant::MerchantRepo>,
     pub ads: Arc<dyn ads::AdRepo>,
+    pub tips: Arc<dyn tips::TipRepo>,
 }
 
 impl Store {

@@ -62,6 +62,33 @@ pub struct Game {
     /// The game a game host launches for this entry (a key of the hosts' game configuration,
     /// e.g. `neverball`); a host that lacks it refuses the launch.
     pub host_game: String,
+    /// How the game is started (core-platform.md §3.3 "Game info", §4.4 step 10).
+    pub start: GameStart,
+}
+
+/// How a game is started (core-platform.md §3.3 "Game info", §4.4 step 10).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameStart {
+    /// 0: any start; above 0: only as a play-together (relay) start, in a room of this mode.
+    pub start_mode: i32,
+    /// The room modes a relay of this game may run in (2 RELAY, 4 HAND); empty: none.
+    pub support_modes: Vec<i32>,
+    /// 1: played here; 2: an external game, opened at `start_url` instead of started.
+    pub associated_type: i32,
+    /// Where an external game is played (https).
+    pub start_url: String,
+}
+
+impl Default for GameStart {
+    /// Played here, alone or in a room of either mode.
+    fn default() -> Self {
+        GameStart {
+            start_mode: 0,
+            support_modes: vec![2, 4],
+            associated_type: 1,
+            start_url: String::new(),
+        }
+    }
 }
 
 /// A server region a game can run in.

@@ -7,7 +7,7 @@
 //!
 //! The shop (`shop`): goods for every section of commerce.md §7, prices in fen.
 
-use crate::model::{Game, Goods, GoodsGrant, Node};
+use crate::model::{Game, GameStart, Goods, GoodsGrant, Node};
 
 /// An ordinary on-shelf game with Chinese text and no membership or controller needs.
 fn game(id: i64, name: &str, platform: &str, hue: i32, sort_order: i32, description: &str) -> Game {
@@ -26,8 +26,35 @@ fn game(id: i64, name: &str, platform: &str, hue: i32, sort_order: i32, descript
         hue,
         sort_order,
         host_game: host_game(id).to_owned(),
+        start: GameStart::default(),
     }
 }
+
+/// The seeded games that start differently (core-platform.md §4.4 step 10), by id: 14 is an
+/// external game opened at its address, 16 is played only together (a RELAY room), 18 is not
+/// played together. The start-sequence migration gives existing catalogues the same.
+pub fn game_start(id: i64) -> GameStart {
+    match id {
+        14 => GameStart {
+            associated_type: 2,
+            start_url: EXTERNAL_GAME_URL.to_owned(),
+            ..GameStart::default()
+        },
+        16 => GameStart {
+            start_mode: 2,
+            support_modes: vec![2],
+            ..GameStart::default()
+        },
+        18 => GameStart {
+            support_modes: vec![],
+            ..GameStart::default()
+        },
+        _ => GameStart::default(),
+    }
+}
+
+/// Where the seeded external game (14) is played.
+pub const EXTERNAL_GAME_URL: &str = "https://h5.example.com/zhulin/";
 
 /// The host game a seeded entry launches: the invented titles are played with the games the
 /// hosts run, in rotation by id (1 neverball, 2 supertux, 3 ltris, 4 the test pattern, 5
@@ -40,8 +67,16 @@ pub fn host_game(id: i64) -> &'static str {
 const HOST_GAMES: [&str; 4] = ["pattern", "neverball", "supertux", "ltris"];
 
 /// The seeded catalogue: 28 games with distinct ids and hues.
-#[rustfmt::skip] // one game per line reads as a table
 pub fn catalogue() -> Vec<Game> {
+    let mut games = listed();
+    for g in &mut games {
+        g.start = game_start(g.id);
+    }
+    games
+}
+
+#[rustfmt::skip] // one game per line reads as a table
+fn listed() -> Vec<Game> {
     let member = |tier: &str| Some(tier.to_owned());
     vec![
         game(1, "星海远征", "steam", 210, 10, "率领舰队穿越未知星域，在群星之间建立属于你的远征帝国。"),

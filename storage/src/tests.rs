@@ -532,6 +532,12 @@ fn agreements() {
     conformance::agreements(&open(dir.path()));
 }
 
+#[test]
+fn tips() {
+    let dir = TempDir::new("tips");
+    conformance::tips(&open(dir.path()));
+}
+
 // The whole-database ledger check passes after grants and finds a balance changed behind the
 // ledger's back.
 #[test]

@@ -43,6 +43,10 @@ impl TestHost {
 const PLAY_MINUTE_MS: u64 = 1000;
 
 async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
+    platform_with(name, DomainConfig::default().hang_after_secs).await
+}
+
+async fn platform_with(name: &str, hang_after_secs: u64) -> (Platform, std::path::PathBuf) {
     let dir = temp_dir(name);
     let store = storage::Store::open_sqlite(&dir).unwrap();
     let config = DomainConfig {
@@ -56,6 +60,7 @@ async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
             host_secret: Some("s".into()),
             ..node(0)
         }],
+        hang_after_secs,
         ..DomainConfig::default()
     };
     (Platform::start(store, config).await.unwrap(), dir)
@@ -158,6 +163,65 @@ async fn a_free_slot_goes_to_the_head_and_playing_waits_for_the_first_frame() {
     );
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Hanging (gameDuration, core-platform.md §3.3): a PLAYING session hangs once its game has
+/// taken no input for `hang_after_secs`; the host's input report starts the wait again; a
+/// session is only its own player's to ask about.
+#[tokio::test(start_paused = true)]
+async fn a_session_without_input_hangs_and_input_wakes_it() {
+    let (p, dir) = platform_with("hang", 5).await;
+    let (a, b) = (user(&p, "13800000001").await, user(&p, "13800000002").await);
+    let (link, _host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert!(!p.game_duration(a, va.id).await.unwrap().hook, "READY does not hang");
+    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.host_event(
+        &link,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
+    settle().await;
+    assert_eq!(online(&p, a).await.status, Status::Playing);
+    let playing = [slot(0, SlotState::Playing, va.id)];
+
+    beat(&p, &link, 4, &playing).await;
+    let d = p.game_duration(a, va.id).await.unwrap();
+    assert_eq!((d.hook, d.on_hook_minutes), (false, 0), "4 s without input");
+    beat(&p, &link, 2, &playing).await;
+    let d = p.game_duration(a, va.id).await.unwrap();
+    assert_eq!((d.hook, d.on_hook_minutes), (true, 0), "6 s without input");
+    assert_eq!(d.response_time, p.clock().now_ms());
+
+    // the host reports input: the wait starts again; input of another session changes nothing
+    p.host_event(
+        &link,
+        HostEvent::Input {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
+    p.host_event(
+        &link,
+        HostEvent::Input {
+            slot: 0,
+            session_id: va.id + 100,
+        },
+    );
+    settle().await;
+    assert!(!p.game_duration(a, va.id).await.unwrap().hook, "played again");
+    beat(&p, &link, 4, &playing).await;
+    assert!(!p.game_duration(a, va.id).await.unwrap().hook);
+    beat(&p, &link, 2, &playing).await;
+    assert!(p.game_duration(a, va.id).await.unwrap().hook, "5 s after the last input");
+
+    // another player's session, or an unknown one: the same refusal
+    assert_eq!(p.game_duration(b, va.id).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.game_duration(a, va.id + 1).await, Err(DomainError::UnknownSession));
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -81,6 +81,33 @@ pub async fn info(state: web::Data<AppState>, _caller: MaybeCaller, body: web::J
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+pub struct ShareBody {
+    #[schema(example = 26)]
+    game_id: Id,
+}
+
+/// A game's share link (core-platform.md §2.14: the unsupported game's QR code).
+#[derive(Serialize, ToSchema)]
+pub struct ShareLinks {
+    /// The address a phone opens: the game's page on the canonical site origin.
+    pub links: String,
+}
+
+refusals!(ShareRefusals: common::input(), common::maybe_logged_in(), DomainError::UnknownGame);
+
+/// The share link of a game (the QR code of the unsupported-game dialog).
+#[utoipa::path(request_body = ShareBody, responses((status = 200, body = Envelope<ShareLinks>), ShareRefusals))]
+#[post("/api/japi/yoo/share/game/links")]
+pub async fn share_links(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<ShareBody>) -> ApiResult<ShareLinks> {
+    let game = state.platform.game(body.game_id.0).await?;
+    let origin = state.security.site_origins.first().map_or("", String::as_str);
+    Ok(ok(ShareLinks {
+        links: format!("{origin}/game/detail/{}", game.id),
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ConfigBody {
     /// common_config, wx_sort_entry, app_settings, youth_mode or coupon_group.
     #[schema(example = "common_config")]
@@ -101,8 +128,14 @@ pub async fn config_list(
     let pairs: Vec<(&str, String)> = match body.group_code.as_str() {
         "common_config" => vec![
             ("sys_time", now.to_string()),
-            ("show_game_start_guide", "0".into()),
-            ("game_start_guide_max_delay", "200".into()),
+            (
+                "show_game_start_guide",
+                if state.platform.config().show_game_start_guide { "1" } else { "0" }.into(),
+            ),
+            (
+                "game_start_guide_max_delay",
+                state.platform.config().game_start_guide_max_delay.to_string(),
+            ),
             ("game_node_delay_factor", "1".into()),
             ("member_expire", super::member::member_expire_json()),
         ],

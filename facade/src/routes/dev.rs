@@ -14,6 +14,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(super::coupons::dev_coupon_grant);
     cfg.service(super::accounts::dev_account);
     cfg.service(super::ads::dev_set_slot);
+    cfg.service(super::tips::dev_set_tip).service(super::tips::dev_set_load_tips);
     super::dev_app::routes(cfg);
     super::dev_oauth::routes(cfg);
     super::dev_captcha::routes(cfg);

@@ -78,7 +78,7 @@ refusals!(StartRefusals: common::input(), common::logged_in(), DomainError::Unkn
     DomainError::GameOnOtherClient { session_id: 0, game_id: 0 },
     DomainError::OtherGameActive { session_id: 0, game_id: 0, game_name: String::new() },
     DomainError::GameAlreadyActive { session_id: 0, game_id: 0 }, DomainError::RoomNotFound, DomainError::RoomForbidden,
-    DomainError::GameNotSupportRelay, DomainError::RoomForm(actors::error::RoomFormFault::PasswordFormat),
+    DomainError::GameNotSupportRelay, DomainError::RelayOnly, DomainError::RoomForm(actors::error::RoomFormFault::PasswordFormat),
     DomainError::MinorRelayLimit, DomainError::NotRelayQualified, DomainError::NotCertified, DomainError::MinorPlayLimit);
 
 /// Starts a game: joins the queue of the chosen (or best) node. With the relay extra params
@@ -135,6 +135,33 @@ async fn op(state: &AppState, caller: &Caller, op: SessionOp, id: Id) -> Result<
 }
 
 refusals!(SessionOpRefusals: common::input(), common::logged_in(), DomainError::UnknownSession, DomainError::WrongState);
+
+/// A session's hanging state (core-platform.md §3.3 "Game duration").
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameDurationDto {
+    /// 1: hanging (PLAYING, no input from the player for the configured time); 0 otherwise.
+    pub hook: i32,
+    /// Whole minutes without input, while hanging; 0 otherwise.
+    pub on_hook_duration: i64,
+    /// ms; the server's time of the answer.
+    pub response_time: i64,
+}
+
+refusals!(GameDurationRefusals: common::input(), common::logged_in(), DomainError::UnknownSession);
+
+/// Whether the caller's own live session hangs. Any other id (another player's session, an
+/// ended one) is 130118.
+#[utoipa::path(request_body = SessionId, responses((status = 200, body = Envelope<GameDurationDto>), GameDurationRefusals))]
+#[post("/api/japi/yoo/game/gameDuration")]
+pub async fn game_duration(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<GameDurationDto> {
+    let d = state.platform.game_duration(caller.0.uid, body.id.0).await?;
+    Ok(ok(GameDurationDto {
+        hook: i32::from(d.hook),
+        on_hook_duration: d.on_hook_minutes,
+        response_time: d.response_time,
+    }))
+}
 
 /// Confirms the ready machine: READY → CONNECTING (PLAYING follows when the stream is up). On a
 /// game host's machine the answer carries `streamUrl` and a stream `ticket`.
@@ -383,6 +410,20 @@ refusals!(SelectNodeRefusals: common::input(), common::maybe_logged_in(), Domain
 #[post("/api/japi/yoo/game/selectNode")]
 pub async fn select_node(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<GameRef>) -> ApiResult<Vec<NodeDto>> {
     state.platform.game(body.game_id.0).await?;
+    let nodes = state.platform.nodes().await?;
+    Ok(ok(nodes
+        .iter()
+        .map(|n| dto::node(n, state.platform.node_ping_url(n.id).as_deref()))
+        .collect()))
+}
+
+refusals!(NodesRefusals: common::maybe_logged_in(), common::internal());
+
+/// Every node with its latency probe (core-platform.md §7.4 `game/node`): the start guide
+/// measures the player's latency with them.
+#[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Vec<NodeDto>>), NodesRefusals))]
+#[post("/api/japi/yoo/game/node")]
+pub async fn all_nodes(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<Vec<NodeDto>> {
     let nodes = state.platform.nodes().await?;
     Ok(ok(nodes
         .iter()

@@ -125,6 +125,7 @@ fn host_event(msg: HostMsg) -> Option<HostEvent> {
             tracing::info!(slot, session_id, %reason, "a host's game exited");
             HostEvent::GameExited { slot, session_id }
         }
+        HostMsg::Input { slot, session_id } => HostEvent::Input { slot, session_id },
     })
 }
 

@@ -33,5 +33,6 @@ pub mod qr_login;
 pub mod room;
 pub mod static_files;
 pub mod third_party;
+pub mod tips;
 pub mod uc;
 pub mod ws;

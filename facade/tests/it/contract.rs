@@ -106,6 +106,15 @@ async fn openapi_document_lists_every_route_and_its_codes() {
         "/api/japi/yoo/blacklist/kick",
         "/api/japi/social/black/list",
         "/api/dev/userFlags",
+        "/api/japi/yoo/game/startTip",
+        "/api/japi/yoo/game/loadTip",
+        "/api/japi/yoo/game/gameDuration",
+        "/api/japi/yoo/game/node",
+        "/api/japi/yoo/share/game/links",
+        "/api/ops/game/tip",
+        "/api/ops/game/loadTips",
+        "/api/dev/game/tip",
+        "/api/dev/game/loadTips",
     ] {
         assert!(paths.contains_key(p), "{p} missing from the document");
     }

@@ -35,6 +35,8 @@ export const NotificationCode = {
   USER_RELAY_END: 130447,
   /** core-platform.md §4.11: a minor's play window closes: the limit alert (msg, remark) */
   CHILDREN_LIMIT: 130135,
+  /** core-platform.md §4.11: the game was hanging and is ended: info toast, re-read the game duration */
+  GAME_HANG_END: 130140,
 } as const;
 
 /** core-platform.md §4.9: the certification pre-check's answers. */

@@ -17,6 +17,10 @@ export type BanData = Schemas['BanData'];
 export type GiftGoods = Schemas['GiftGoods'];
 export type CatalogueGame = Schemas['CatalogueGame'];
 export type GameInfo = Schemas['GameInfo'];
+/** startTip: a game's tip before its start (core-platform.md §2.14, §4.7). */
+export type GameTip = Schemas['GameTipDto'];
+/** The ad of a game tip: what its tipExt JSON string holds. */
+export type TipAd = Schemas['TipAdDto'];
 export type GamePage = Schemas['GamePage'];
 export type GameNode = Schemas['NodeDto'];
 /** A live session (hasGameOnline true) as floatBall, start and the 130122 push carry it. */

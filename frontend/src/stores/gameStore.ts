@@ -2,11 +2,12 @@ import { makeAutoObservable, observable, reaction, runInAction, type IReactionDi
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
 import type { PlayWindow } from '../lib/notify';
-import { AuthType, GameStatus } from '../api/codes';
+import { GameStatus } from '../api/codes';
 import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
 import type { QualitySummary } from '../stream/stats';
 import type { StreamGrant } from '../stream/streamSession';
 import type { RootStore } from './rootStore';
+import type { StartSteps } from './startSteps';
 
 /** core-platform.md §9 */
 export const START_DEBOUNCE_MS = 1000;
@@ -15,6 +16,11 @@ export const QUEUE_POLL_MS = 5000;
 export const CLOCK_MS = 500;
 export const MISSED_RECHECK_MS = 1000;
 export const MEMBER_PATH = '/user/member';
+/**
+ * How often a PLAYING session's hanging state (gameDuration) is read: a session hangs only after
+ * minutes without input, so the first read waits as long (none races the start of play).
+ */
+export const HANG_READ_MS = 5 * 60 * 1000;
 /**
  * A confirm answer's stream ticket is used by a play page in this window within this long;
  * later (or in another window) the page asks for a fresh one. Tickets open a stream for 60 s.
@@ -120,6 +126,12 @@ export class GameStore {
   skewMs = 0;
   lastEnded: EndedSession | null = null;
   nodePicker: NodePicker | null = null;
+  /**
+   * The start sequence's later steps and their dialogs (game tip, start guide, unsupported game,
+   * hanging state; `startSteps.ts`), loaded with their code on first need; null before.
+   */
+  steps: StartSteps | null = null;
+  private stepsLoading: Promise<StartSteps> | null = null;
   /** nodes per game, with the time they were read (cached 10 minutes) */
   readonly nodeCache = observable.map<number, { nodes: GameNode[]; at: number }>();
   readonly probes = observable.map<number, ProbeResult>();
@@ -149,6 +161,7 @@ export class GameStore {
   private readonly disposers: IReactionDisposer[] = [];
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private hangTimer: ReturnType<typeof setInterval> | null = null;
   private readonly timeouts = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(root: RootStore) {
@@ -162,10 +175,12 @@ export class GameStore {
       | 'missedChecked'
       | 'remindedIds'
       | 'lastStartClickAt'
+      | 'stepsLoading'
       | 'factorLoaded'
       | 'disposers'
       | 'clockTimer'
       | 'pollTimer'
+      | 'hangTimer'
       | 'timeouts'
       | 'confirmGrant'
     >(this, {
@@ -177,10 +192,13 @@ export class GameStore {
       missedChecked: false,
       remindedIds: false,
       lastStartClickAt: false,
+      steps: observable.ref,
+      stepsLoading: false,
       factorLoaded: false,
       disposers: false,
       clockTimer: false,
       pollTimer: false,
+      hangTimer: false,
       timeouts: false,
     });
 
@@ -207,6 +225,12 @@ export class GameStore {
             this.root.effects.readyReminder(id);
           }
         },
+      ),
+      // a session PLAYING here: its hanging state is read every HANG_READ_MS (and on 130140)
+      reaction(
+        () => (this.live && this.isThisClient && this.live.status === GameStatus.PLAYING ? key(this.live.id) : null),
+        (id) => this.setHangPoll(id !== null),
+        { fireImmediately: true },
       ),
       // the ready countdown reached 0: recheck after 1 s, once per session
       reaction(
@@ -284,6 +308,7 @@ export class GameStore {
     if (
       this.queueDialogVisible ||
       this.nodePicker ||
+      this.steps?.dialogOpen ||
       ui.loginOpen ||
       ui.messageBoxes.length > 0 ||
       ui.missedQueue ||
@@ -376,6 +401,28 @@ export class GameStore {
     this.skewMs = Math.abs(skew) > SKEW_THRESHOLD_MS ? skew : 0;
   }
 
+  /** Loads the start steps' code and creates them, once. */
+  loadSteps(): Promise<StartSteps> {
+    if (!this.stepsLoading) {
+      const loading = import('./startSteps').then(({ StartSteps }) => {
+        const steps = new StartSteps(this.root);
+        runInAction(() => (this.steps = steps));
+        return steps;
+      });
+      loading.catch(() => {
+        this.stepsLoading = null;
+      });
+      this.stepsLoading = loading;
+    }
+    return this.stepsLoading;
+  }
+
+  /** Reads gameDuration of this client's PLAYING session (core-platform.md §3.3). */
+  async refreshDuration(): Promise<void> {
+    const l = this.live;
+    if (l && this.isThisClient && l.status === GameStatus.PLAYING) await (await this.loadSteps()).readDuration(l.id);
+  }
+
   /** Re-reads the status (floatBall); a push that arrives meanwhile wins over the answer. */
   async refresh(): Promise<void> {
     if (!this.root.user.isLoggedIn) return;
@@ -423,78 +470,13 @@ export class GameStore {
       this.root.ui.openLogin(() => void this.openNodePicker(game, relay));
       return;
     }
-    if (!(await this.browserAllowsStart())) return;
-    if (!(await this.certificationAllowsStart())) return;
-    if (!relay && !(await this.confirmRoomSwitch(game))) return;
+    // core-platform.md §4.4 steps 3–7 (`StartSteps`, loaded by the first start)
+    const steps = await this.loadSteps();
+    if (!(await steps.browserAllowsStart())) return;
+    if (!(await steps.startGuideAllows())) return;
+    if (!(await steps.certificationAllowsStart())) return;
+    if (!relay && !(await steps.confirmRoomSwitch(game))) return;
     await this.openNodePicker(game, relay);
-  }
-
-  /**
-   * core-platform.md §4.4 step 5, §4.9: the certification pre-check. PASS goes on; CONFIRM shows
-   * the certification dialog with '下次再说' and goes on however it closes; DENY goes on only
-   * once certified (a closed dialog ends the start silently).
-   */
-  private async certificationAllowsStart(): Promise<boolean> {
-    let authType: number;
-    try {
-      authType = (await this.root.api.get('/api/v3/user/authorize/pre-check', { after_auth_check: 1 })).auth_type;
-    } catch {
-      return true; // the start's own answer (20150) asks again
-    }
-    if (authType === AuthType.PASS) return true;
-    const certified = await this.root.ui.askCertification({ skippable: authType === AuthType.CONFIRM });
-    return certified || authType === AuthType.CONFIRM;
-  }
-
-  /**
-   * core-platform.md §4.4 step 3, §5.5: a browser the game cannot run in gets the alert and the
-   * start ends; one it may run badly in asks first ('继续游戏' goes on).
-   */
-  private async browserAllowsStart(): Promise<boolean> {
-    const ua = this.root.effects.userAgent;
-    if (ua === undefined) return true;
-    const { browserVerdict, WARN_CONTINUE } = await import('../lib/browserVerdict');
-    const v = browserVerdict(ua);
-    if (v.kind === 'block') {
-      await this.root.ui.alert({ title: '温馨提示', message: v.message, confirmText: '好的' });
-      return false;
-    }
-    if (v.kind === 'warn') return this.root.ui.confirm({ title: '温馨提示', message: v.message, confirmText: WARN_CONTINUE });
-    return true;
-  }
-
-  /**
-   * social.md §2.16 / §4.3: a relay host starting another game is asked whether everyone
-   * switches ('立即切换': the room's game changes and the new game is its relay) or the host plays
-   * alone ('自己玩': the room is exited first). A guest holding control confirms leaving the room.
-   * False when the start does not go on here.
-   */
-  private async confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
-    const room = this.root.room;
-    const current = room?.info?.game;
-    if (!room || !room.inRoom || !current || current.id === game.id) return true;
-    if (room.isHost) {
-      const together = await this.root.ui.confirm({
-        title: '切换游戏',
-        message: `大家正在一起玩《${current.name}》，是否一起切换到新游戏？`,
-        confirmText: '立即切换',
-        cancelText: '自己玩',
-      });
-      const info = room.info?.room;
-      if (together && info) {
-        // the new game's session, started with the relay params, becomes the room's relay
-        await this.openNodePicker(game, { isApplyRelay: info.mode, isUpdatePass: 0, isShow: info.isShow });
-        return false;
-      }
-      await room.exit();
-      return true;
-    }
-    if (room.hasControl) {
-      const ok = await this.root.ui.confirm({ title: '切换游戏', message: '启动新游戏将退出当前房间，是否继续？' });
-      if (!ok) return false;
-      await room.exit();
-    }
-    return true;
   }
 
   /** Reads the node list (cached 10 minutes), opens the dialog and probes every node. */
@@ -583,6 +565,10 @@ export class GameStore {
       return;
     }
     this.nodePicker = null;
+    const game = { id: p.gameId, name: p.gameName };
+    const steps = await this.loadSteps();
+    if (!(await steps.tipAllowsStart(game))) return;
+    if (!(await steps.startModeAllows(game, p.relay))) return;
     await this.start({ gameId: p.gameId, gameName: p.gameName, nodeId: p.selectedId, ...(p.relay ? { relay: p.relay } : {}) });
   }
 
@@ -611,91 +597,9 @@ export class GameStore {
     if (failure) await this.handleStartError(failure, req);
   }
 
-  /** core-platform.md §8.2 start errors. */
+  /** core-platform.md §8.2 start errors (`StartSteps.handleStartError`, loaded on the first). */
   async handleStartError(e: unknown, req: StartRequest): Promise<void> {
-    const ui = this.root.ui;
-    if (!(e instanceof ApiError)) {
-      ui.error(errorMessage(e));
-      return;
-    }
-    if (e.code === ErrorCode.NOT_LOGGED_IN) {
-      ui.openLogin(() => void this.start(req));
-      return;
-    }
-    const data = (e.data ?? {}) as { id?: number | string; gameId?: number; gameName?: string; hasGameOnline?: boolean };
-    if (data.hasGameOnline) await this.refresh();
-    switch (e.code) {
-      case ErrorCode.GAME_OTHER_CLIENT_ACTIVE: {
-        const ok = await ui.confirm({ title: '提示', message: '您正在其他设备上运行当前游戏', detail: '请退出游戏后重新启动' });
-        if (!ok || data.id === undefined) return;
-        if (await this.exitSession(data.id)) ui.success('退出游戏成功');
-        return;
-      }
-      case ErrorCode.GAME_OTHER_GAME_ACTIVE: {
-        const name = data.gameName ?? this.live?.gameName ?? '';
-        const ok = await ui.confirm({ title: '切换游戏', message: `当前正在运行《${name}》，是否退出并切换？` });
-        if (!ok || data.id === undefined) return;
-        if (await this.exitSession(data.id)) await this.start(req);
-        return;
-      }
-      case ErrorCode.GAME_CURRENT_GAME_ACTIVE:
-        ui.info(e.message || '当前游戏已在运行中');
-        if (this.live?.status === GameStatus.QUEUE) ui.setQueueDialogLarge(true);
-        return;
-      case ErrorCode.GAME_RELAY_EXIST: {
-        // social.md §8: the user is in a room; confirmed, the room is left and the start runs again
-        const ok = await ui.confirm({ title: '提示', message: e.message || '当前正在房间中，是否退出房间并启动游戏？' });
-        if (!ok) return;
-        await this.root.room?.exit();
-        await this.start(req);
-        return;
-      }
-      case ErrorCode.GAME_SHORT_OF_TIME:
-        this.root.playTime.openUseUp(req.gameId);
-        return;
-      case ErrorCode.GAME_NEED_SUBSCRIBE:
-        await this.offerSubscription(req.gameId, e.message || '该游戏需订阅后才能游玩');
-        return;
-      case ErrorCode.GAME_VIP_ONLY:
-      case ErrorCode.GAME_VVIP_ONLY:
-        await this.offerMembership(e.message || (e.code === ErrorCode.GAME_VIP_ONLY ? '该游戏为VIP会员专享' : '该游戏为VVIP会员专享'));
-        return;
-      case ErrorCode.USER_NOT_AUTH:
-        // §8.2: certify in queue mode, then the same start
-        if (await this.root.ui.askCertification({ skippable: false, queue: true })) await this.start(req);
-        return;
-      case ErrorCode.USER_IS_MINOR: {
-        const remark = (e.data as { remark?: string } | null)?.remark;
-        await ui.alert({ title: '温馨提示', message: e.message, detail: remark, confirmText: '好的' });
-        return;
-      }
-      case ErrorCode.GAME_UNSUPPORTED_CLIENT:
-        await ui.alert({ title: '温馨提示', message: '这是一款手游，请使用移动端体验', confirmText: '好的' });
-        return;
-      default:
-        ui.error(errorMessage(e));
-    }
-  }
-
-  /**
-   * The subscribe-required dialog (commerce.md §2.6): '该游戏需订阅{package}后才能游玩' with
-   * '立即订阅', which opens the subscription purchase of the game's first package.
-   */
-  private async offerSubscription(gameId: number, fallback: string): Promise<void> {
-    let title: string | null;
-    try {
-      const list = await this.root.api.get('/api/shop/goods/game-package', { game_id: gameId });
-      title = list.data[0]?.title ?? null;
-    } catch {
-      title = null;
-    }
-    const ok = await this.root.ui.confirm({
-      title: '温馨提示',
-      message: title ? `该游戏需订阅${title}后才能游玩` : fallback,
-      confirmText: '立即订阅',
-      cancelText: '取消',
-    });
-    if (ok) this.root.openPurchase('subscription', { gameId });
+    await (await this.loadSteps()).handleStartError(e, req);
   }
 
   /** The membership confirm: '开通会员' opens the member page. */
@@ -892,6 +796,7 @@ export class GameStore {
   reset(): void {
     this.state = null;
     this.nodePicker = null;
+    this.steps?.reset();
     this.lastEnded = null;
     this.lastStart = null;
     this.qualityReport = null;
@@ -924,6 +829,15 @@ export class GameStore {
     }
   }
 
+  private setHangPoll(on: boolean): void {
+    if (on && !this.hangTimer) {
+      this.hangTimer = setInterval(() => void this.refreshDuration(), HANG_READ_MS);
+    } else if (!on && this.hangTimer) {
+      clearInterval(this.hangTimer);
+      this.hangTimer = null;
+    }
+  }
+
   private later(fn: () => void, ms: number): void {
     const t = setTimeout(() => {
       this.timeouts.delete(t);
@@ -936,6 +850,7 @@ export class GameStore {
     for (const d of this.disposers) d();
     this.setClock(false);
     this.setQueuePoll(false);
+    this.setHangPoll(false);
     for (const t of this.timeouts) clearTimeout(t);
     this.timeouts.clear();
   }

@@ -181,7 +181,10 @@ describe('start errors of play time and membership (core-platform.md §8.2)', ()
     t.api.on('POST', '/api/japi/yoo/game/start', () => fail(130128, '当前游戏暂不支持本端'));
     void root.game.start(start);
     await settle(60);
-    expect(root.ui.messageBoxes[0]).toMatchObject({ message: '这是一款手游，请使用移动端体验', showCancel: false });
+    // the unsupported game dialog (core-platform.md §2.14) with the QR code of the game's share
+    // link; the site itself when the link cannot be read
+    expect(root.game.steps?.unsupported).toEqual({ gameId: start.gameId, gameName: start.gameName, link: `${location.origin}/` });
+    expect(root.ui.messageBoxes).toHaveLength(0);
     root.dispose();
   });
 

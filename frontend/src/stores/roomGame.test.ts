@@ -71,6 +71,31 @@ describe('a game start while in a room (social.md §2.16, §4.3, §8)', () => {
     expect(root.game.nodePicker).toMatchObject({ gameId: 1, relay: { isApplyRelay: 2, isUpdatePass: 0, isShow: 1 } });
   });
 
+  // core-platform.md §4.4 step 10: the host's new game cannot be played in the room's mode
+  // (game/info's supportModes): the not-supported confirm; confirmed, the room is exited and the
+  // game starts alone; declined, nothing happens
+  it('a relay host starting a game not played in this room mode is asked to leave the room', async () => {
+    const { root, t } = await inRoom(true);
+    t.api.on('POST', '/api/japi/yoo/game/info', () => ({ id: 1, name: '极速滚球', startMode: 0, supportModes: [4], associatedType: 1, startUrl: '' }));
+    const declined = root.game.requestStart({ id: 1, name: '极速滚球' });
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    expect(root.ui.messageBoxes[0]).toMatchObject({ message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
+    root.ui.messageBoxes[0].resolve(false);
+    await declined;
+    expect(t.api.callsTo(RoomPaths.exit)).toHaveLength(0);
+    expect(root.game.nodePicker).toBeNull();
+
+    await vi.advanceTimersByTimeAsync(1000);
+    const confirmed = root.game.requestStart({ id: 1, name: '极速滚球' });
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    root.ui.messageBoxes[0].resolve(true);
+    await confirmed;
+    await settle();
+    expect(t.api.callsTo(RoomPaths.exit)).toHaveLength(1);
+    expect(root.game.nodePicker).toMatchObject({ gameId: 1 });
+    expect(root.game.nodePicker?.relay).toBeUndefined();
+  });
+
   // 自己玩: the room is exited first, then a plain start
   it('a relay host plays alone', async () => {
     const { root, t } = await inRoom(true);

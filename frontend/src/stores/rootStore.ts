@@ -232,7 +232,7 @@ export class RootStore {
   handlePush(push: ServerPush): void {
     switch (push.kind) {
       case 'notification':
-        this.handleNotification(push.code, push.data);
+        this.handleNotification(push.code, push.data, push.content);
         return;
       case 'authorization':
         this.handleAuthorization(push.status, push.value);
@@ -256,7 +256,13 @@ export class RootStore {
     }
   }
 
-  private handleNotification(code: number, data: string): void {
+  private handleNotification(code: number, data: string, content = ''): void {
+    // the game was hanging (core-platform.md §4.11): said, and the hanging state read again
+    if (code === NotificationCode.GAME_HANG_END) {
+      if (content) this.ui.info(content);
+      void this.game.refreshDuration();
+      return;
+    }
     if (code === NotificationCode.USER_GAME_STATUS_CHANGE) {
       let state: GameState | null;
       try {

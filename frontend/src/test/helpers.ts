@@ -105,6 +105,9 @@ export async function makeRoot(opts: { loggedIn?: boolean; profile?: Partial<Pro
   root.ui.setNavigator((p) => navigations.push(p));
   await root.init();
   await settle();
+  // the start steps' chunk, which the first start loads in the product: loaded here, the tests'
+  // microtask counts hold for the first start as for the next
+  await root.game.loadSteps();
   return {
     t,
     root,

@@ -47,6 +47,10 @@ export const ErrorCode = {
   CARD_NOT_QUEUED: 130120,
   GAME_NEED_SUBSCRIBE: 130126,
   GAME_UNSUPPORTED_CLIENT: 130128,
+  /** §8.2: the game cannot be played together (in a room of this mode) */
+  GAME_NOT_SUPPORT_RELAY: 130129,
+  /** ours: the game is played only together; a start alone is refused */
+  GAME_RELAY_ONLY: 130121,
   GAME_VIP_ONLY: 130464,
   GAME_VVIP_ONLY: 130465,
   GAME_MOVE_NEEDS_MEMBER: 130466,

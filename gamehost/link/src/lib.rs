@@ -26,6 +26,11 @@ pub const LINK_VERSION: u32 = 1;
 /// How often a host sends a [`HostMsg::Heartbeat`].
 pub const HEARTBEAT_MS: u64 = 1_000;
 
+/// A slot whose game takes its controller's input says so at most this often
+/// ([`HostMsg::Input`]): the platform tells a hanging session (no input for a while) from one
+/// being played.
+pub const INPUT_REPORT_MS: u64 = 10_000;
+
 /// A host silent for this long has lost its machines: the platform takes them out of the pool
 /// and ends the sessions on them.
 pub const HOST_TIMEOUT_MS: u64 = 3_000;
@@ -152,6 +157,12 @@ pub enum HostMsg {
         slot: u32,
         session_id: i64,
         reason: String,
+    },
+    /// The session's game took its controller's input (at most once every
+    /// [`INPUT_REPORT_MS`] per slot, while input comes).
+    Input {
+        slot: u32,
+        session_id: i64,
     },
 }
 
@@ -370,6 +381,9 @@ mod tests {
         assert_eq!(serde_json::from_str::<PlatformMsg>(&control.to_json()).unwrap(), control);
         let first = HostMsg::FirstFrame { slot: 1, session_id: 9 };
         assert_eq!(first.to_json(), r#"{"type":"first_frame","slot":1,"session_id":9}"#);
+        let input = HostMsg::Input { slot: 1, session_id: 9 };
+        assert_eq!(input.to_json(), r#"{"type":"input","slot":1,"session_id":9}"#);
+        assert_eq!(serde_json::from_str::<HostMsg>(&input.to_json()).unwrap(), input);
         assert!(serde_json::from_str::<HostMsg>(r#"{"type":"nonsense"}"#).is_err());
     }
 }

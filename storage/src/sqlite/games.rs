@@ -1,12 +1,22 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{to_u64, Db, SqlResultExt};
-use crate::model::Game;
+use crate::model::{Game, GameStart};
 use crate::repo::GameRepo;
 use crate::Result;
 
 const COLUMNS: &str = "id, name, description, status, available, deleted, member_type, platform, \
-                       chinese, controller, instant_play, hue, sort_order, host_game";
+                       chinese, controller, instant_play, hue, sort_order, host_game, \
+                       start_mode, support_modes, associated_type, start_url";
+
+/// `support_modes` is stored as the modes joined by commas ("2,4"; "" for none).
+fn modes_text(modes: &[i32]) -> String {
+    modes.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn modes_of(text: &str) -> Vec<i32> {
+    text.split(',').filter_map(|m| m.trim().parse().ok()).collect()
+}
 
 /// Listed games: not deleted, and (when ?1 is not NULL) with ?1 in the name. SQLite's lower()
 /// folds ASCII letters only, which is all the folding Chinese names need.
@@ -38,6 +48,12 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
         hue: row.get(11)?,
         sort_order: row.get(12)?,
         host_game: row.get(13)?,
+        start: GameStart {
+            start_mode: row.get(14)?,
+            support_modes: modes_of(&row.get::<_, String>(15)?),
+            associated_type: row.get(16)?,
+            start_url: row.get(17)?,
+        },
     })
 }
 
@@ -76,7 +92,7 @@ impl GameRepo for SqliteGames {
         {
             let mut stmt = tx
                 .prepare_cached(&format!(
-                    "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                    "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
                      ON CONFLICT (id) DO UPDATE SET
                          name = excluded.name, description = excluded.description,
                          status = excluded.status, available = excluded.available,
@@ -84,7 +100,9 @@ impl GameRepo for SqliteGames {
                          platform = excluded.platform, chinese = excluded.chinese,
                          controller = excluded.controller, instant_play = excluded.instant_play,
                          hue = excluded.hue, sort_order = excluded.sort_order,
-                         host_game = excluded.host_game"
+                         host_game = excluded.host_game, start_mode = excluded.start_mode,
+                         support_modes = excluded.support_modes, associated_type = excluded.associated_type,
+                         start_url = excluded.start_url"
                 ))
                 .db()?;
             for g in games {
@@ -103,6 +121,10 @@ impl GameRepo for SqliteGames {
                     g.hue,
                     g.sort_order,
                     g.host_game,
+                    g.start.start_mode,
+                    modes_text(&g.start.support_modes),
+                    g.start.associated_type,
+                    g.start.start_url,
                 ])
                 .db()?;
             }

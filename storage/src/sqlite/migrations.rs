@@ -28,6 +28,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::merchant::MIGRATION,
     super::ads::MIGRATION,
     crate::missions::ACCOUNT_TASKS_MIGRATION,
+    super::tips::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

@@ -21,6 +21,7 @@ mod passwords;
 mod rooms;
 mod sessions;
 mod sms;
+mod tips;
 mod users;
 
 use std::path::Path;
@@ -85,6 +86,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         passwords: Arc::new(passwords::SqlitePasswords::new(connect(&path)?)),
         merchant: Arc::new(merchant::SqliteMerchant::new(connect(&path)?)),
         ads: Arc::new(ads::SqliteAds::new(connect(&path)?)),
+        tips: Arc::new(tips::SqliteTips::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { floatIconName } from '../../../lib/gameStatus';
-import { formatHMS } from '../../../lib/time';
+import { formatHMS, formatPlayTime } from '../../../lib/time';
 import { GameStatus, Lane } from '../../../api/codes';
 import { useStores } from '../../../stores/context';
 
@@ -46,6 +46,11 @@ export const GameFloat = observer(function GameFloat() {
           <div className="game-float__time" data-testid="float-time">
             {live.status === GameStatus.PLAYING ? `在线 ${formatHMS(game.onlineSeconds)}` : '正在连接...'}
           </div>
+          {game.steps?.hanging && (
+            <div className="game-float__state" data-testid="float-hang">
+              挂机中 {formatPlayTime(game.steps.hanging.minutes)}
+            </div>
+          )}
           {game.isThisClient ? (
             <button type="button" className="btn btn--primary btn--sm btn--block" data-testid="float-return" onClick={() => game.returnToGame()}>
               返回游戏

@@ -157,6 +157,11 @@ export const PlayPage = observer(function PlayPage() {
           {statusLine(status, live?.sort)}
         </p>
         {live?.nodeName && <p className="play__node">{live.nodeName}</p>}
+        {play?.loadingTip && (
+          <p className="play__tip" data-testid="play-loading-tip">
+            {play.loadingTip}
+          </p>
+        )}
       </div>
     );
   }

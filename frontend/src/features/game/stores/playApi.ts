@@ -6,6 +6,7 @@ import type { PlayApi, PlayEnv } from './playStore';
 const Paths = {
   streamTicket: '/api/japi/yoo/game/streamTicket',
   qualityReport: '/api/japi/yoo/game/qualityReport',
+  loadTip: '/api/japi/yoo/game/loadTip',
 } as const;
 
 /** The play page's platform calls over the REST client. */
@@ -18,6 +19,7 @@ export function platformPlayApi(api: Api): PlayApi {
     qualityReport: async (id, s) => {
       await api.post(Paths.qualityReport, { ...s, id });
     },
+    loadingTips: async () => (await api.post(Paths.loadTip, {})).tips,
   };
 }
 

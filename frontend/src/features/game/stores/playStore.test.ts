@@ -4,9 +4,9 @@ import type { QualitySummary } from '../../../stream/stats';
 import { ApiError } from '../../../transport/apiError';
 import { codecsSupporting, FakeDecoderEnv, FakeHostSocket } from '../../../test/fakeStream';
 import { live, loggedInRoot, settle } from '../../../test/helpers';
-import { isFinalRefusal, PlayStore, STATS_VISIBLE_KEY, type PlayApi } from './playStore';
+import { isFinalRefusal, LOADING_TIP_MS, PlayStore, STATS_VISIBLE_KEY, type PlayApi } from './playStore';
 
-async function setup(opts: { refuse?: boolean; env?: Awaited<ReturnType<typeof loggedInRoot>>; storage?: Pick<Storage, 'getItem' | 'setItem'> } = {}) {
+async function setup(opts: { refuse?: boolean; tips?: string[] | null; env?: Awaited<ReturnType<typeof loggedInRoot>>; storage?: Pick<Storage, 'getItem' | 'setItem'> } = {}) {
   const env = opts.env ?? (await loggedInRoot());
   const sockets: FakeHostSocket[] = [];
   const decoder = new FakeDecoderEnv();
@@ -20,6 +20,10 @@ async function setup(opts: { refuse?: boolean; env?: Awaited<ReturnType<typeof l
     },
     qualityReport: async (id, summary) => {
       reports.push({ id, summary });
+    },
+    loadingTips: async () => {
+      if (opts.tips === null) throw new ApiError(50000, '', null);
+      return opts.tips ?? [];
     },
   };
   const store = new Map<string, string>();
@@ -76,6 +80,45 @@ describe('PlayStore', () => {
     expect(play.session).toBe(session);
     play.dispose();
     root.dispose();
+  });
+
+  // core-platform.md §7.4 loadTip: the tips show while the stream connects, one at a time, the
+  // next every LOADING_TIP_MS; none once the picture is there
+  it('rotates the loading tips while there is no picture', async () => {
+    const { play, channel, root, serve } = await setup({ tips: ['第一条', '第二条', ' '] });
+    play.start();
+    await settle();
+    expect(play.loadingTips).toEqual(['第一条', '第二条']);
+    expect(play.loadingTip).toBe('第一条');
+    await vi.advanceTimersByTimeAsync(LOADING_TIP_MS);
+    expect(play.loadingTip).toBe('第二条');
+    await vi.advanceTimersByTimeAsync(LOADING_TIP_MS);
+    expect(play.loadingTip).toBe('第一条');
+    channel.pushGameState(live({ status: GameStatus.CONNECTING, gameId: 1 }));
+    await settle();
+    await serve(1);
+    expect(play.session?.hasStream).toBe(true);
+    expect(play.loadingTip).toBeNull();
+    // no rotation while the picture shows
+    const index = play.tipIndex;
+    await vi.advanceTimersByTimeAsync(LOADING_TIP_MS * 3);
+    expect(play.tipIndex).toBe(index);
+    play.dispose();
+    root.dispose();
+  });
+
+  // unreadable or empty: no tip, and nothing rotates
+  it('shows no loading tip when there is none', async () => {
+    for (const tips of [null, []]) {
+      const { play, root } = await setup({ tips });
+      play.start();
+      await settle();
+      expect(play.loadingTip).toBeNull();
+      await vi.advanceTimersByTimeAsync(LOADING_TIP_MS * 2);
+      expect(play.tipIndex).toBe(0);
+      play.dispose();
+      root.dispose();
+    }
   });
 
   it('the end of the game stops the stream, sends the quality report once and presents it', async () => {

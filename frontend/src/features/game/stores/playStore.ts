@@ -12,7 +12,12 @@ export interface PlayApi {
   streamTicket(sessionId: string): Promise<StreamGrant>;
   /** the session's quality report, once it is over */
   qualityReport(sessionId: string, summary: QualitySummary): Promise<void>;
+  /** the loading tips shown while the stream connects (core-platform.md §7.4 loadTip) */
+  loadingTips(): Promise<string[]>;
 }
+
+/** How long each loading tip shows before the next. */
+export const LOADING_TIP_MS = 4000;
 
 /** The browser facilities of the stream (the real ones in the page, fakes in tests). */
 export type PlayEnv = Omit<StreamDeps, 'ticket' | 'isFinalRefusal'>;
@@ -34,6 +39,11 @@ const key = (id: number | string) => String(id);
 export class PlayStore {
   session: StreamSession | null = null;
   statsVisible: boolean;
+  /** the loading tips, in the operator's order (none until read, or when reading failed) */
+  loadingTips: string[] = [];
+  /** the one shown: rotates every LOADING_TIP_MS while there is no picture */
+  tipIndex = 0;
+  private tipTimer: ReturnType<typeof setInterval> | null = null;
   private sessionId: string | null = null;
   private readonly root: RootStore;
   private readonly gameId: number;
@@ -51,7 +61,8 @@ export class PlayStore {
     this.storage = storage;
     this.statsVisible = readFlag(storage, STATS_VISIBLE_KEY);
     this.pending = new PendingReports(storage);
-    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'pending' | 'disposers'>(this, {
+    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'pending' | 'disposers' | 'tipTimer'>(this, {
+      tipTimer: false,
       sessionId: false,
       root: false,
       gameId: false,
@@ -73,11 +84,24 @@ export class PlayStore {
     return live.status === GameStatus.CONNECTING || live.status === GameStatus.PLAYING ? key(live.id) : null;
   }
 
+  /** The loading tip shown now, while there is no picture; null otherwise. */
+  get loadingTip(): string | null {
+    if (this.loadingTips.length === 0 || this.session?.hasStream) return null;
+    return this.loadingTips[this.tipIndex % this.loadingTips.length];
+  }
+
   /** Follows the target from now on. */
   start(): void {
     if (this.disposers.length > 0) return;
     const started = this.root.notice.playPageEnded;
+    void this.readLoadingTips();
     this.disposers.push(
+      // the tips rotate only while one is on screen and there is another to show
+      reaction(
+        () => this.loadingTip !== null && this.loadingTips.length > 1,
+        (on) => this.rotateTips(on),
+        { fireImmediately: true },
+      ),
       reaction(
         () => this.target,
         (id) => this.follow(id),
@@ -96,6 +120,34 @@ export class PlayStore {
     );
   }
 
+  private async readLoadingTips(): Promise<void> {
+    let tips: string[];
+    try {
+      tips = await this.api.loadingTips();
+    } catch {
+      return; // the page shows its status line alone
+    }
+    this.setLoadingTips(tips);
+  }
+
+  setLoadingTips(tips: string[]): void {
+    this.loadingTips = tips.filter((t) => t.trim() !== '');
+    this.tipIndex = 0;
+  }
+
+  nextTip(): void {
+    this.tipIndex = (this.tipIndex + 1) % Math.max(1, this.loadingTips.length);
+  }
+
+  private rotateTips(on: boolean): void {
+    if (on && !this.tipTimer) {
+      this.tipTimer = setInterval(() => this.nextTip(), LOADING_TIP_MS);
+    } else if (!on && this.tipTimer) {
+      clearInterval(this.tipTimer);
+      this.tipTimer = null;
+    }
+  }
+
   toggleStats(): void {
     this.statsVisible = !this.statsVisible;
     try {
@@ -112,6 +164,7 @@ export class PlayStore {
   dispose(): void {
     for (const d of this.disposers) d();
     this.disposers = [];
+    this.rotateTips(false);
     const summary = this.session?.stop() ?? null;
     if (summary && this.sessionId !== null) this.pending.save(this.sessionId, summary);
     this.session = null;

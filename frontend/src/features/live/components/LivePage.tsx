@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { formatHeat } from '../../../lib/room';
 import { useStores } from '../../../stores/context';
@@ -13,10 +13,22 @@ export const LivePage = observer(function LivePage() {
   const root = useStores();
   const navigate = useNavigate();
   const [live] = useState(() => new LiveStore(root));
+  const [search, setSearch] = useSearchParams();
 
   useEffect(() => {
     void live.loadList(1);
   }, [live]);
+
+  // a start of a game played only together lands here (core-platform.md §4.4 step 10): the
+  // start-relay dialog opens with the game, once
+  useEffect(() => {
+    const id = Number(search.get('relayGame'));
+    if (!Number.isInteger(id) || id <= 0) return;
+    const name = search.get('relayGameName') ?? '';
+    const mode = Number(search.get('relayMode')) || 2;
+    setSearch({}, { replace: true });
+    void live.openRelay({ id, name }, { mode });
+  }, [live, search, setSearch]);
 
   const rows = live.list?.rows ?? [];
   return (

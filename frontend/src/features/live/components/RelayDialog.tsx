@@ -25,6 +25,11 @@ export const RelayDialog = observer(function RelayDialog({ live }: { live: LiveS
         </>
       }
     >
+      {d.notice && (
+        <p className="room-form__notice" data-testid="relay-notice">
+          {d.notice}
+        </p>
+      )}
       <form
         className="room-form"
         onSubmit={(e) => {

@@ -40,6 +40,27 @@ describe('LiveStore: start relay (social.md §4.3)', () => {
     expect(live.dialog).toBeNull();
   });
 
+  // a game played only together (core-platform.md §4.4 step 10): the dialog opens with the game
+  // fixed, in its room mode, saying why
+  it('opens for a game played only together', async () => {
+    const { live, t } = await relayRoot();
+    t.api.on('POST', RoomPaths.params, () => ({
+      roomName: '玩家10001的房间',
+      roomModes: [
+        { mode: 2, name: '一起玩', desc: '' },
+        { mode: 4, name: '手柄模式', desc: '' },
+      ],
+      password: '',
+    }));
+    await live.openRelay({ id: 16, name: '雷鸣小队' }, { mode: 4 });
+    expect(live.dialog?.notice).toBe('当前游戏仅支持一起玩，请先完善游戏的房间信息');
+    expect(live.dialog?.form).toMatchObject({ gameId: 16, mode: 4 });
+    expect(live.dialog?.gamePreset).toEqual({ id: 16, name: '雷鸣小队' });
+    live.closeRelay();
+    await live.openRelay();
+    expect(live.dialog?.notice).toBeNull();
+  });
+
   // USER_NOT_RELAY: the alert with the server's message
   it('shows the relay-check refusal', async () => {
     const { live, root, t } = await relayRoot();

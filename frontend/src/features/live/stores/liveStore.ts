@@ -27,6 +27,8 @@ export interface RelayDialog {
   params: RoomParams;
   /** the game is fixed (opened from a game) */
   gamePreset: PickerGame | null;
+  /** why the dialog opened, shown above the form (a game played only together, §4.4 step 10) */
+  notice: string | null;
   games: PickerGame[];
   keyword: string;
   error: string | null;
@@ -84,11 +86,14 @@ export class LiveStore {
 
   // ---------------------------------------------------------------- start relay (§4.3)
 
-  /** 创建房间: checks, params, then the dialog. */
-  async openRelay(preset: PickerGame | null = null): Promise<void> {
+  /**
+   * 创建房间: checks, params, then the dialog. `only`: the game is played only together
+   * (core-platform.md §4.4 step 10): the dialog says so and starts in that room mode.
+   */
+  async openRelay(preset: PickerGame | null = null, only: { mode: number } | null = null): Promise<void> {
     const { user, ui } = this.root;
     if (!user.isLoggedIn) {
-      ui.openLogin(() => void this.openRelay(preset));
+      ui.openLogin(() => void this.openRelay(preset, only));
       return;
     }
     if (user.profile?.status === 3) {
@@ -114,17 +119,19 @@ export class LiveStore {
       return;
     }
     const modes = params.roomModes ?? [];
+    const mode = only && modes.some((m) => m.mode === only.mode) ? only.mode : (modes[0]?.mode ?? null);
     runInAction(() => {
       this.dialog = {
         form: {
           roomName: params.roomName ?? '',
-          mode: modes[0]?.mode ?? null,
+          mode,
           gameId: preset?.id ?? null,
           password: decodePassword(params.password),
           isShow: true,
         },
         params,
         gamePreset: preset,
+        notice: only ? RoomText.ONLY_TOGETHER : null,
         games: [],
         keyword: '',
         error: null,
