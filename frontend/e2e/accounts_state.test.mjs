@@ -33,7 +33,12 @@ test('a ban closes an open play page: the forbidden alert, the game ended, logge
     await ready.waitFor();
     const [play] = await Promise.all([ctx.waitForEvent('page'), ready.getByTestId('ready-enter').click()]);
     pages.play = play;
+    // the play page's own socket is up (its first frame, the game state, has arrived): the ban
+    // reaches an open page over it. The socket opens about 0.5 s after the page, so this is
+    // listened for at once.
+    const playConnected = new Promise((resolve) => play.on('websocket', (ws) => ws.once('framereceived', resolve)));
     await play.getByTestId('play-status').filter({ hasText: '游戏中' }).waitFor();
+    await playConnected;
 
     const until = Date.now() + 3 * 86_400_000;
     const acted = await act(base, { action: 'ban', reason: '使用外挂', until });
