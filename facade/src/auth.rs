@@ -44,9 +44,12 @@ async fn resolve(req: HttpRequest, guest_write: bool, required: bool) -> Result<
             match state.platform.passport().authenticate(cookie.value()).await {
                 Ok(s) => Some(s),
                 Err(actors::DomainError::NotLoggedIn) => None,
-                // a login ended by force: 40001 where a login is needed, a guest elsewhere
-                Err(actors::DomainError::SessionEnded) if required => return Err(actors::DomainError::SessionEnded.into()),
-                Err(actors::DomainError::SessionEnded) => None,
+                // a login ended by force: 40001 (20101 while the freeze or ban holds) where a
+                // login is needed, a guest elsewhere
+                Err(e @ (actors::DomainError::SessionEnded | actors::DomainError::AccountForbidden { .. })) if required => {
+                    return Err(e.into())
+                }
+                Err(actors::DomainError::SessionEnded | actors::DomainError::AccountForbidden { .. }) => None,
                 Err(e) => return Err(e.into()),
             }
         }

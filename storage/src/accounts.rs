@@ -71,7 +71,11 @@ pub trait AccountRepo: Send + Sync {
     /// hashes. `Error::NotFound` for an unknown uid.
     fn set_state(&self, uid: i64, state: &AccountState, now: i64) -> Result<Vec<String>>;
     /// Why a session that is not expired was ended by force (None: live, logged out or unknown).
-    fn revoked(&self, token_hash: &str, now: i64) -> Result<Option<String>>;
+    fn revoked(&self, token_hash: &str, now: i64) -> Result<Option<String>> {
+        Ok(self.revoked_login(token_hash, now)?.map(|(why, _)| why))
+    }
+    /// [`AccountRepo::revoked`] with the account whose session it was.
+    fn revoked_login(&self, token_hash: &str, now: i64) -> Result<Option<(String, i64)>>;
     /// The account a third-party identity logs in as, if bound.
     fn third_party_uid(&self, open_type: i32, openid: &str) -> Result<Option<i64>>;
     /// Binds a third-party identity to an account; an identity already bound stays with its

@@ -68,14 +68,27 @@ pub enum AccountAction {
 }
 
 impl Passport {
-    /// Why a session cookie no longer logs in: 40001 when its login was ended by force,
-    /// otherwise not logged in (logged out, expired or unknown).
+    /// Why a session cookie no longer logs in: 20101 with the account's state when its login
+    /// was ended by a freeze or a ban that still holds (so a page that was not connected when
+    /// it happened hears why, as the socket's frame would have told it), 40001 when it was
+    /// otherwise ended by force, otherwise not logged in (logged out, expired or unknown).
     pub(super) async fn gone_why(&self, token_hash: &str) -> DomainError {
         let store = self.store.clone();
         let hash = token_hash.to_string();
         let now = self.clock.now_ms();
-        match blocking(move || store.accounts.revoked(&hash, now)).await {
-            Ok(Some(_)) => DomainError::SessionEnded,
+        let found = blocking(move || -> storage::Result<Option<(String, AccountState)>> {
+            let Some((why, uid)) = store.accounts.revoked_login(&hash, now)? else {
+                return Ok(None);
+            };
+            let state = store.accounts.state(uid)?;
+            Ok(Some((why, state)))
+        })
+        .await;
+        match found {
+            Ok(Some((why, state))) => match admits(&state, now) {
+                Err(forbidden) if why == REVOKED_FROZEN || why == REVOKED_BAN => forbidden,
+                _ => DomainError::SessionEnded,
+            },
             Ok(None) => DomainError::NotLoggedIn,
             Err(e) => e,
         }

@@ -53,10 +53,15 @@ async fn a_freeze_ends_every_login_and_refuses_new_ones_until_restored() {
     for s in [&mut s1, &mut s2] {
         assert_eq!(s.authorization_then_close(5).await, ("FROZEN".to_string(), String::new()));
     }
+    // an ended login's calls say why while the freeze holds (a page that had no socket then
+    // hears it this way); a page open to guests sees a guest
     for c in [&mut a1, &mut a2] {
         let (status, r) = c.get("/api/user/profile").await;
-        assert_eq!((status, code(&r)), (401, 40001), "{r}");
+        assert_eq!((status, code(&r)), (403, 20101), "{r}");
+        assert_eq!(r["message"], "账号已被冻结");
+        assert_eq!(r["data"]["values"]["reason"], "账号存在风险");
     }
+    assert_eq!(code(&a1.post("/api/japi/yoo/game/selectNode", json!({"gameId": 1})).await.1), 0);
     // the other account goes on: its socket has its state and nothing else
     sb.next_state(5).await;
     assert!(sb.next_within(300).await.is_none());
@@ -69,6 +74,8 @@ async fn a_freeze_ends_every_login_and_refuses_new_ones_until_restored() {
     assert_eq!(refused["data"]["values"]["reason"], "账号存在风险");
 
     assert_eq!(code(&act(&srv, "13700000001", "restore", json!({})).await), 0);
+    // restored: the ended logins stay ended, now a plain 40001
+    assert_eq!(code(&a1.get("/api/user/profile").await.1), 40001);
     assert_eq!(code(&login_answer(&srv, "13700000001").await), 0);
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(&dir);
@@ -269,7 +276,8 @@ async fn the_operator_command_acts_through_the_token_route() {
     assert_eq!(out.status.code(), Some(0), "{printed} {}", String::from_utf8_lossy(&out.stderr));
     assert!(printed.contains("\"logins_ended\":1"), "{printed}");
     let (_, me) = a.get("/api/user/profile").await;
-    assert_eq!(code(&me), 40001, "the banned login ended: {me}");
+    assert_eq!(code(&me), 20101, "the banned login ended, and says why: {me}");
+    assert_eq!(me["data"]["values"]["reason"], "使用外挂");
     let refused = login_answer(&srv, "15900000101").await;
     assert_eq!(code(&refused), 20101, "{refused}");
 

@@ -1,7 +1,7 @@
 import { observable, reaction, runInAction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
 import { PendingReports } from '../stream/pendingReport';
-import { ErrorCode, errorMessage } from '../transport/apiError';
+import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
 import { CatalogueStore } from './catalogueStore';
 import { GameStore } from './gameStore';
@@ -193,6 +193,12 @@ export class RootStore {
     if ((info.code === ErrorCode.NOT_LOGGED_IN || info.code === ErrorCode.SESSION_INVALID) && this.user.isLoggedIn) {
       this.user.clearLocal();
     }
+    // a login ended by a freeze or ban that still holds (core-platform.md §4.10): a page that had
+    // no socket when it happened hears it from its next call, with the frame's alert
+    if (info.code === ErrorCode.ACCOUNT_FORBIDDEN && this.user.isLoggedIn) {
+      this.user.clearLocal();
+      void this.user.showForbidden(new ApiError(info.code, info.message ?? '', info.data ?? null));
+    }
   }
 
   /** Called once the user is known to be logged in (start-up or login). */
@@ -294,6 +300,8 @@ export class RootStore {
 
   private handleAuthorization(status: string, value: string): void {
     const s = status.toUpperCase();
+    // already logged out here by a call answered 20101, whose alert said it
+    if ((s === 'BAN' || s === 'FROZEN') && !this.user.isLoggedIn) return;
     if (s === 'EXPIRED' || s === 'INVALID') {
       this.user.clearLocal();
       return;

@@ -146,6 +146,24 @@ describe('start-up and login', () => {
     root.dispose();
   });
 
+  it('a call answered 20101 (the login ended by a ban that holds) logs out with the forbidden alert, once', async () => {
+    const { t, root } = await makeRoot({ loggedIn: true });
+    await vi.advanceTimersByTimeAsync(SOCKET_OPEN_DELAY_MS);
+    t.api.on('GET', '/api/web/v1/game/list', () =>
+      fail(20101, '账号已被封禁', { template: '您的账号因${reason}已被封禁，解封时间：${until}', values: { reason: '使用外挂', until: '2026-12-01 08:00' } }),
+    );
+    await root.catalogue.loadPage(1, '');
+    expect(root.user.isLoggedIn).toBe(false);
+    expect(t.channel?.isOpen).toBe(false);
+    await vi.waitFor(() => expect(root.ui.messageBoxes).toHaveLength(1));
+    expect(root.ui.messageBoxes[0]).toMatchObject({ message: '您的账号因使用外挂已被封禁，解封时间：2026-12-01 08:00', highlights: ['使用外挂', '2026-12-01 08:00'] });
+    // the socket's own frame, had it come after, says nothing more
+    t.channel!.push({ kind: 'authorization', status: 'BAN', value: JSON.stringify({ status: 0, template: 'x', values: {} }) });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(root.ui.messageBoxes).toHaveLength(1);
+    root.dispose();
+  });
+
   it('a login refused with 20101 shows the forbidden alert filled from its data', async () => {
     const { t, root } = await makeRoot({ loggedIn: false });
     t.api.on('POST', '/api/passport/login', () =>

@@ -57,16 +57,16 @@ export class FakeApi implements Api {
     try {
       if (!handler) fail(40004, '接口不存在');
       const data = await handler(body, call);
-      this.emit(path, 0);
+      this.emit(path, 0, 'ok', data ?? null);
       return (data ?? null) as T;
     } catch (e) {
-      if (e instanceof ApiError) this.emit(path, e.code);
+      if (e instanceof ApiError) this.emit(path, e.code, e.message, e.data);
       throw e;
     }
   }
 
-  private emit(path: string, code: number): void {
-    for (const l of this.listeners) l({ path, code, ts: this.serverTs });
+  private emit(path: string, code: number, message: string, data: unknown): void {
+    for (const l of this.listeners) l({ path, code, ts: this.serverTs, message, data });
   }
 }
 

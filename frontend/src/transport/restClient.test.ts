@@ -71,12 +71,12 @@ describe('RestClient', () => {
     expect(err).toMatchObject({ code: 130116, message: '您当前正在运行其他游戏', data: { id: 7, gameName: '原神' } });
   });
 
-  it('turns a 401 envelope into ApiError 20119 and tells listeners the code and ts', async () => {
+  it('turns a 401 envelope into ApiError 20119 and tells listeners the code, ts, message and data', async () => {
     const { rest } = client(() => jsonResponse(401, { code: 20119, message: '登录已失效，请重新登录', data: null, ts: 1700000123 }));
     const seen: EnvelopeInfo[] = [];
     rest.subscribe((i) => seen.push(i));
     await expect(rest.get('/api/user/profile')).rejects.toMatchObject({ code: ErrorCode.NOT_LOGGED_IN });
-    expect(seen).toEqual([{ path: '/api/user/profile', code: 20119, ts: 1700000123 }]);
+    expect(seen).toEqual([{ path: '/api/user/profile', code: 20119, ts: 1700000123, message: '登录已失效，请重新登录', data: null }]);
   });
 
   it('reports a body that is not an envelope, or a network failure, as a network ApiError', async () => {

@@ -103,7 +103,7 @@ export class RestClient implements Api {
       throw new ApiError(ErrorCode.NETWORK, NETWORK_ERROR_MESSAGE, { status: res.status });
     }
     const cleanPath = path.split('?')[0];
-    for (const l of this.listeners) l({ path: cleanPath, code: parsed.code, ts: parsed.ts });
+    for (const l of this.listeners) l({ path: cleanPath, code: parsed.code, ts: parsed.ts, message: parsed.message, data: parsed.data });
     if (parsed.code !== 0) {
       throw new ApiError(parsed.code, parsed.message ?? '', parsed.data ?? null);
     }

@@ -20,6 +20,9 @@ export interface EnvelopeInfo {
   code: number;
   /** server time in seconds, when the envelope carried one */
   ts?: number;
+  /** the envelope's message and data (read by the reactions to a code on any call) */
+  message?: string;
+  data?: unknown;
 }
 
 export type EnvelopeListener = (info: EnvelopeInfo) => void;

@@ -122,18 +122,18 @@ impl AccountRepo for SqliteAccounts {
         })
     }
 
-    fn revoked(&self, token_hash: &str, now: i64) -> Result<Option<String>> {
-        let found: Option<Option<String>> = self
+    fn revoked_login(&self, token_hash: &str, now: i64) -> Result<Option<(String, i64)>> {
+        let found: Option<(Option<String>, i64)> = self
             .db
             .lock()
             .query_row(
-                "SELECT revoked FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2",
+                "SELECT revoked, uid FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2",
                 params![token_hash, now],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
             .db()?;
-        Ok(found.flatten())
+        Ok(found.and_then(|(why, uid)| why.map(|w| (w, uid))))
     }
 
     fn third_party_uid(&self, open_type: i32, openid: &str) -> Result<Option<i64>> {
