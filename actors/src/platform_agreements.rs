@@ -17,9 +17,6 @@ use crate::error::{DomainError, DomainResult};
 use crate::platform::Platform;
 use crate::providers::payment::{Channel, PayRequest};
 
-/// The next period is charged this long before the membership ends.
-pub const RENEW_AHEAD_MS: i64 = 24 * 3600 * 1000;
-
 /// The agreement number of an order that signs one.
 fn agreement_no_of(order_no: &str) -> String {
     format!("AG{}", order_no.trim_start_matches('Y'))
@@ -53,29 +50,18 @@ impl Platform {
         self.ctx.db(move |s| s.agreements.by_order(&no)).await
     }
 
-    /// An order was fulfilled: when it was made under an agreement, the agreement is active and
-    /// its next period is charged [`RENEW_AHEAD_MS`] before what the order granted ends.
+    /// An order was fulfilled: when it was made under an agreement, settling it activated the
+    /// agreement in the same transaction (`storage::sqlite::agreements::on_order_fulfilled`);
+    /// its next period's timer is armed here (and again at every start).
     pub(crate) async fn agreement_order_paid(&self, order: &Order) -> DomainResult<()> {
         let Some(a) = self.agreement_of_order(&order.order.order_no).await? else {
             return Ok(());
         };
-        let (kind, _) = order.order.grant.to_parts();
-        let ends = self
-            .holdings(order.order.uid)
-            .await?
-            .entitlements
-            .iter()
-            .filter(|e| e.kind == kind)
-            .map(|e| e.expires_at)
-            .max()
-            .unwrap_or_else(|| self.ctx.clock.now_ms());
-        let next_at = (ends - RENEW_AHEAD_MS).max(self.ctx.clock.now_ms());
-        let (no, order_no) = (a.agreement_no.clone(), order.order.order_no.clone());
-        if let Some(active) = self.ctx.db(move |s| s.agreements.paid(&no, &order_no, next_at)).await? {
-            tracing::info!(agreement_no = %active.agreement_no, periods = active.periods, next_at, "auto-renewal armed");
+        if a.state == AGREEMENT_ACTIVE && a.last_order == order.order.order_no {
+            tracing::info!(agreement_no = %a.agreement_no, periods = a.periods, next_at = a.next_at, "auto-renewal armed");
             self.desk(DeskMsg::ArmRenewal {
-                agreement_no: active.agreement_no,
-                at_ms: next_at,
+                agreement_no: a.agreement_no,
+                at_ms: a.next_at,
             });
         }
         Ok(())

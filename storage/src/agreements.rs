@@ -12,6 +12,8 @@ pub const AGREEMENT_PENDING: i32 = 0;
 pub const AGREEMENT_ACTIVE: i32 = 1;
 /// Cancelled by the player, or refused by the provider: nothing more is charged.
 pub const AGREEMENT_CANCELLED: i32 = 2;
+/// The next period is charged this long before the membership ends.
+pub const RENEW_AHEAD_MS: i64 = 24 * 3600 * 1000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreement {
@@ -47,6 +49,7 @@ pub trait AgreementRepo: Send + Sync {
     fn active(&self) -> Result<Vec<Agreement>>;
     /// An order of the agreement was paid: pending or active → active, one more period, the
     /// next charge at `next_at`. None (nothing written) when it was cancelled meanwhile.
+    /// Settling an order ([`crate::CommerceRepo::settle`]) does this itself, in its transaction.
     fn paid(&self, agreement_no: &str, order_no: &str, next_at: i64) -> Result<Option<Agreement>>;
     /// A renewal order was made under the active agreement (its latest order).
     fn renewing(&self, agreement_no: &str, order_no: &str) -> Result<()>;

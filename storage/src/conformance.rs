@@ -1955,6 +1955,35 @@ pub fn agreements(store: &Store) {
         "a cancelled one stays cancelled"
     );
     assert_eq!(store.agreements.active().expect("active"), vec![]);
+
+    // Settling the first order activates its agreement in the same transaction: the next
+    // period is charged a day before the entitlement the order granted ends.
+    const DAY: i64 = 86_400_000;
+    let vip = GoodsGrant::Entitlement {
+        kind: "vip".to_owned(),
+        days: 31,
+    };
+    store
+        .commerce
+        .create_order(&order(bob.uid, "O5", "k-ag5", 1500, vip, 2_000))
+        .expect("order");
+    store
+        .agreements
+        .create(&Agreement {
+            uid: bob.uid,
+            ..new("AG5", "O5")
+        })
+        .expect("agreement");
+    assert!(matches!(
+        store.commerce.settle("O5", 1500, "T5", 2_000, 2_000),
+        Ok(Settled::Fulfilled(_))
+    ));
+    let signed = store.agreements.get("AG5").expect("get").expect("kept");
+    assert_eq!(
+        (signed.state, signed.periods, signed.next_at, signed.last_order.as_str()),
+        (AGREEMENT_ACTIVE, 1, 2_000 + 31 * DAY - crate::agreements::RENEW_AHEAD_MS, "O5"),
+        "active as soon as its first order is settled"
+    );
 }
 
 /// Game tips: the seeded one, replace, remove, an unknown ad refused; loading tips replaced whole.

@@ -284,6 +284,7 @@ pub trait CommerceRepo: Send + Sync {
     /// transaction. An order paid within its time but expired meanwhile (`paid_at <
     /// expires_at`) is settled too. Already fulfilled with this trade number: `Already`.
     /// Otherwise (cancelled, refunded, expired before the payment) Conflict; NotFound if unknown.
+    /// An order made under an auto-renewal agreement activates it in that transaction too.
     fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64) -> Result<Settled>;
     /// created → expired when `now >= expires_at`; returns whether this call changed it.
     fn expire(&self, order_no: &str, now: i64) -> Result<bool>;

@@ -3,7 +3,8 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{Db, SqlResultExt};
-use crate::agreements::{Agreement, AgreementRepo, AGREEMENT_ACTIVE, AGREEMENT_CANCELLED, AGREEMENT_PENDING};
+use crate::agreements::{Agreement, AgreementRepo, AGREEMENT_ACTIVE, AGREEMENT_CANCELLED, AGREEMENT_PENDING, RENEW_AHEAD_MS};
+use crate::Order;
 use crate::{Error, Result};
 
 pub(crate) const MIGRATION: &str = "
@@ -55,6 +56,37 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Agreement> {
         created_at: row.get(11)?,
         cancelled_at: row.get(12)?,
     })
+}
+
+/// Pending or active → active, one more period, the next charge at `next_at`, in the caller's
+/// transaction; None when the agreement is cancelled (or unknown).
+fn paid_in(conn: &Connection, agreement_no: &str, order_no: &str, next_at: i64) -> Result<Option<Agreement>> {
+    let n = conn
+        .execute(
+            "UPDATE agreements SET state = ?2, last_order = ?3, next_at = ?4, periods = periods + 1
+             WHERE agreement_no = ?1 AND state IN (?5, ?2)",
+            params![agreement_no, AGREEMENT_ACTIVE, order_no, next_at, AGREEMENT_PENDING],
+        )
+        .db()?;
+    if n == 0 {
+        return Ok(None);
+    }
+    one(conn, "agreement_no = ?1", agreement_no)
+}
+
+/// An order was fulfilled, in the transaction that fulfilled it: when it was made under an
+/// agreement (its first order or its latest renewal), the agreement is active and its next
+/// period is charged [`RENEW_AHEAD_MS`] before the entitlement the order extended ends (never
+/// before `now`). In the same transaction, so a paid period never leaves its agreement pending,
+/// whatever happens after the commit.
+pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64) -> Result<()> {
+    let no = &order.order.order_no;
+    let Some(a) = one(conn, "first_order = ?1", no)?.or(one(conn, "last_order = ?1", no)?) else {
+        return Ok(());
+    };
+    let (kind, _) = order.order.grant.to_parts();
+    let ends = super::ledger::entitlement_run(conn, order.order.uid, &kind)?.map_or(now, |(_, end)| end);
+    paid_in(conn, &a.agreement_no, no, (ends - RENEW_AHEAD_MS).max(now)).map(|_| ())
 }
 
 fn one(conn: &Connection, filter: &str, key: &str) -> Result<Option<Agreement>> {
@@ -120,18 +152,7 @@ impl AgreementRepo for SqliteAgreements {
     }
 
     fn paid(&self, agreement_no: &str, order_no: &str, next_at: i64) -> Result<Option<Agreement>> {
-        let conn = self.db.lock();
-        let n = conn
-            .execute(
-                "UPDATE agreements SET state = ?2, last_order = ?3, next_at = ?4, periods = periods + 1
-                 WHERE agreement_no = ?1 AND state IN (?5, ?2)",
-                params![agreement_no, AGREEMENT_ACTIVE, order_no, next_at, AGREEMENT_PENDING],
-            )
-            .db()?;
-        if n == 0 {
-            return Ok(None);
-        }
-        one(&conn, "agreement_no = ?1", agreement_no)
+        paid_in(&self.db.lock(), agreement_no, order_no, next_at)
     }
 
     fn renewing(&self, agreement_no: &str, order_no: &str) -> Result<()> {

@@ -185,6 +185,7 @@ fn pay_and_fulfil(conn: &Connection, order: &Order, from: OrderState, trade_no: 
         super::coupons::consume(conn, coupon, order.order.uid, no, now)?;
     }
     super::activity::on_order_fulfilled(conn, order, now)?;
+    super::agreements::on_order_fulfilled(conn, order, now)?;
     let fulfilled = conn
         .execute(
             "UPDATE orders SET state = 'fulfilled', fulfilled_at = ?2 WHERE order_no = ?1 AND state = 'paid'",

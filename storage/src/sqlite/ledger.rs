@@ -57,7 +57,7 @@ pub(crate) fn append(conn: &Connection, uid: i64, asset: &Asset, delta: i64, rea
 }
 
 /// The stored run of an entitlement: (starts_at, expires_at), if any.
-fn entitlement_run(conn: &Connection, uid: i64, kind: &str) -> Result<Option<(i64, i64)>> {
+pub(crate) fn entitlement_run(conn: &Connection, uid: i64, kind: &str) -> Result<Option<(i64, i64)>> {
     conn.query_row(
         "SELECT starts_at, expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
         params![uid, kind],
