@@ -144,13 +144,10 @@ impl MessageRepo for SqliteMessages {
             ))
             .db()?;
         let messages = stmt
-            .query_map(
-                params![uid, m.cleared_upto, m.joined_at, m.read_upto, sender, limit, offset],
-                |r| {
-                    let read: bool = r.get(8)?;
-                    message(r, read)
-                },
-            )
+            .query_map(params![uid, m.cleared_upto, m.joined_at, m.read_upto, sender, limit, offset], |r| {
+                let read: bool = r.get(8)?;
+                message(r, read)
+            })
             .db()?
             .collect::<rusqlite::Result<Vec<_>>>()
             .db()?;
