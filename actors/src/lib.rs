@@ -33,6 +33,8 @@
 //! - `providers`: traits of outside services and their sandbox implementations (SMS, payment,
 //!   the account centre).
 //! - `platform_ads`: the ad slots, the section ads' pay-times limits and the app's first-login gift.
+//! - `platform_messages`: the message centre: pages, sender tabs, mark read, clear, the producers
+//!   (welcome, welfare on grants, the operator's announcements) and NEW_MESSAGE.
 //! - `platform_tips`: the game tip before a start and the play page's loading tips.
 //! - `platform_uc`: the account centre's signed agent login and its profile notices.
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
@@ -64,6 +66,7 @@ pub mod platform_identity;
 pub mod platform_live_bill;
 pub mod platform_member;
 pub mod platform_merchant;
+pub mod platform_messages;
 pub mod platform_package;
 mod platform_rooms;
 pub mod platform_tips;

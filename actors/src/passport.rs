@@ -590,12 +590,18 @@ impl Passport {
             }
             if created {
                 // The welcome coupons (commerce.md §2.13), given once with the account.
-                store.coupons.grant_coupons(
-                    user.uid,
-                    &crate::commerce::coupon::welcome(now),
-                    crate::commerce::coupon::WELCOME_SOURCE,
-                    now,
-                )?;
+                let coupons = crate::commerce::coupon::welcome(now);
+                store
+                    .coupons
+                    .grant_coupons(user.uid, &coupons, crate::commerce::coupon::WELCOME_SOURCE, now)?;
+                // and the message centre's welcome (social.md §2.9), with the coupons' welfare
+                // message; no socket is open before the login, so nothing is pushed
+                store.messages.send(user.uid, &crate::platform_messages::welcome(now))?;
+                if !coupons.is_empty() {
+                    store
+                        .messages
+                        .send(user.uid, &crate::platform_messages::coupons_received(coupons.len(), now))?;
+                }
             }
             let session = LoginSession { uid: user.uid, ..session };
             store.logins.insert(&session)?;

@@ -632,6 +632,7 @@ impl Platform {
                 game_category_id,
             } => {
                 let (title, expires_at) = (time_card_title(play_type, minutes), crate::holdings::cst_day_end(now, days));
+                let told = crate::platform_messages::time_card_received(&title, &crate::holdings::cst_minute_text(expires_at), now);
                 self.ctx
                     .db(move |s| {
                         let card = storage::NewTimeCard {
@@ -649,6 +650,7 @@ impl Platform {
                     })
                     .await?;
                 self.ctx.bus.publish(&uid, &Push::Changed(crate::view::Changed::Balance));
+                self.tell(uid, told).await;
                 return Ok(());
             }
             Grant::PlayTime { free, paid } => {
@@ -661,7 +663,13 @@ impl Platform {
         };
         let g = grants.clone();
         self.ctx.db(move |s| s.commerce.grant(uid, &g, "grant", "", now)).await?;
-        self.granted(uid, &grants).await
+        self.granted(uid, &grants).await?;
+        for g in &grants {
+            if let GoodsGrant::Cards { count } = g {
+                self.tell(uid, crate::platform_messages::fast_cards_received(*count, now)).await;
+            }
+        }
+        Ok(())
     }
 
     /// What follows a grant (an operator's, or a paid order's): a session in its time-up

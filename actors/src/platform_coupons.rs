@@ -142,7 +142,11 @@ impl Platform {
         let spec = storage::seed_coupons::coupon_spec(sid).ok_or(DomainError::UnknownGoods)?;
         let now = self.ctx.clock.now_ms();
         let all: Vec<_> = (0..count.clamp(0, 100)).map(|_| coupon::granted(spec.clone(), now)).collect();
-        self.ctx.db(move |s| s.coupons.grant_coupons(uid, &all, "grant", now)).await
+        let got = self.ctx.db(move |s| s.coupons.grant_coupons(uid, &all, "grant", now)).await?;
+        if !got.is_empty() {
+            self.tell(uid, crate::platform_messages::coupons_received(got.len(), now)).await;
+        }
+        Ok(got)
     }
 
     /// A limited-time coupon activity (`shop/activity/item`).

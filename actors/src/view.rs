@@ -105,6 +105,9 @@ pub enum Push {
     /// What the player holds changed (a purchase, a grant): the client re-reads it
     /// (commerce.md §4.14).
     Changed(Changed),
+    /// NEW_MESSAGE: a message reached the message centre (social.md §4.10); the header dot
+    /// re-reads the unread counts.
+    NewMessage,
 }
 
 /// What to re-read after a change of holdings (commerce.md §4.14).

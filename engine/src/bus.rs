@@ -113,6 +113,37 @@ impl<T, K: Hash + Eq + Clone> Bus<T, K> {
         delivered
     }
 
+    /// Delivers `value` to every subscriber of every topic (an announcement to everyone
+    /// connected); returns how many took it. Like `publish`, subscribers run under the read lock.
+    pub fn publish_all(&self, value: &T) -> usize {
+        let mut delivered = 0;
+        let mut dead = Vec::new();
+        {
+            let topics = self.topics.read();
+            for (topic, subs) in topics.iter() {
+                for (id, deliver) in subs {
+                    if deliver(value) {
+                        delivered += 1;
+                    } else {
+                        dead.push((topic.clone(), *id));
+                    }
+                }
+            }
+        }
+        if !dead.is_empty() {
+            let mut topics = self.topics.write();
+            for (topic, id) in dead {
+                if let Some(s) = topics.get_mut(&topic) {
+                    s.retain(|(i, _)| *i != id);
+                    if s.is_empty() {
+                        topics.remove(&topic);
+                    }
+                }
+            }
+        }
+        delivered
+    }
+
     /// Number of subscribers of a topic.
     pub fn subscribers<Q>(&self, topic: &Q) -> usize
     where
@@ -120,5 +151,32 @@ impl<T, K: Hash + Eq + Clone> Bus<T, K> {
         Q: Hash + Eq + ?Sized,
     {
         self.topics.read().get(topic).map_or(0, Vec::len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use super::Bus;
+
+    // publish_all reaches every topic's subscribers once and drops the dead ones.
+    #[test]
+    fn publish_all_reaches_every_topic() {
+        let bus: Bus<u32, i64> = Bus::default();
+        let got = Arc::new(AtomicUsize::new(0));
+        for topic in [1, 2, 2] {
+            let got = got.clone();
+            bus.subscribe(&topic, move |_| {
+                got.fetch_add(1, Ordering::Relaxed);
+                true
+            });
+        }
+        bus.subscribe(&3, |_| false);
+        assert_eq!(bus.publish_all(&7), 3);
+        assert_eq!(got.load(Ordering::Relaxed), 3);
+        assert_eq!(bus.subscribers(&3), 0, "the dead subscriber is dropped");
+        assert_eq!(bus.publish(&2, &8), 2);
     }
 }

@@ -298,6 +298,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(routes::tips::ops_set_tip)
         .service(routes::tips::ops_set_load_tips);
     routes::password::routes(cfg);
+    routes::messages::routes(cfg);
     cfg.service(routes::catalogue::service).service(routes::catalogue::share_links);
     routes::merchant::routes(cfg);
     routes::uc::routes(cfg);

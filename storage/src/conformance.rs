@@ -2032,3 +2032,97 @@ pub fn tips(store: &Store) {
     store.tips.set_loading_tips(&[]).expect("clear");
     assert!(store.tips.loading_tips().expect("read").is_empty());
 }
+
+/// The message centre: a user's own messages and the announcements (stored once, seen by the
+/// users who joined before them), newest first, by sender, paged; marking read and clearing
+/// touch only the caller's messages and marks; a message for uid 0 is refused.
+pub fn messages(store: &Store) {
+    use crate::messages::NewMessage;
+    let msg = |sender: i32, name: &str, sent_at: i64| NewMessage {
+        sender,
+        name: name.to_owned(),
+        image: String::new(),
+        content: format!("{name} 的内容"),
+        link: String::new(),
+        tep_param: if sender == 5 {
+            r#"{"goods_type":1,"auto_activate":0}"#.to_owned()
+        } else {
+            String::new()
+        },
+        sent_at,
+    };
+    let before = store.messages.announce(&msg(4, "早年的公告", 500)).expect("announce");
+    let a = store.users.get_or_create_by_phone("13900000701", "a", 1_000).expect("user").0.uid;
+    let b = store.users.get_or_create_by_phone("13900000702", "b", 1_000).expect("user").0.uid;
+    let welcome = store.messages.send(a, &msg(1, "欢迎", 2_000)).expect("send");
+    assert_eq!((welcome.read, &welcome.message), (false, &msg(1, "欢迎", 2_000)));
+    store.messages.send(a, &msg(5, "福利", 3_000)).expect("send");
+    store.messages.send(b, &msg(1, "欢迎 b", 2_500)).expect("send");
+    let notice = store.messages.announce(&msg(4, "公告", 4_000)).expect("announce");
+    assert!(notice.id > before.id);
+
+    let page = store.messages.page(a, None, 0, 10).expect("page");
+    assert_eq!(page.total, 3, "own two and the announcement since joining: {page:?}");
+    let names: Vec<_> = page.messages.iter().map(|m| m.message.name.as_str()).collect();
+    assert_eq!(names, ["公告", "福利", "欢迎"], "newest first");
+    assert!(page.messages.iter().all(|m| !m.read));
+    assert_eq!(page.messages[1].message.tep_param, r#"{"goods_type":1,"auto_activate":0}"#);
+    let second = store.messages.page(a, None, 1, 1).expect("page");
+    assert_eq!(
+        (second.total, second.messages.len(), second.messages[0].message.name.as_str()),
+        (3, 1, "福利")
+    );
+    let beyond = store.messages.page(a, None, 10, 10).expect("page");
+    assert_eq!((beyond.total, beyond.messages.len()), (3, 0));
+    let welfare = store.messages.page(a, Some(5), 0, 10).expect("page");
+    assert_eq!((welfare.total, welfare.messages[0].message.name.as_str()), (1, "福利"));
+    assert_eq!(store.messages.page(a, Some(6), 0, 10).expect("page").total, 0);
+
+    let summary = store.messages.summary(a).expect("summary");
+    let brief: Vec<_> = summary
+        .iter()
+        .map(|s| (s.sender, s.unread, s.last_name.as_str(), s.last_sent_at))
+        .collect();
+    assert_eq!(brief, [(1, 1, "欢迎", 2_000), (4, 1, "公告", 4_000), (5, 1, "福利", 3_000)]);
+
+    // a's marks and clearing change nothing of b's
+    assert_eq!(store.messages.mark_all_read(a).expect("mark"), 3);
+    assert_eq!(store.messages.mark_all_read(a).expect("mark again"), 0);
+    assert!(store.messages.summary(a).expect("summary").iter().all(|s| s.unread == 0));
+    assert!(store.messages.page(a, None, 0, 10).expect("page").messages.iter().all(|m| m.read));
+    let of_b: Vec<_> = store
+        .messages
+        .summary(b)
+        .expect("summary")
+        .iter()
+        .map(|s| (s.sender, s.unread))
+        .collect();
+    assert_eq!(of_b, [(1, 1), (4, 1)]);
+
+    let later = store.messages.announce(&msg(4, "新公告", 5_000)).expect("announce");
+    let s = store.messages.summary(a).expect("summary");
+    assert_eq!(s.iter().map(|s| s.unread).sum::<u64>(), 1, "the new announcement is unread: {s:?}");
+    assert_eq!(store.messages.clear(a).expect("clear"), 4);
+    assert_eq!(
+        store.messages.page(a, None, 0, 10).expect("page"),
+        crate::messages::MessagePage {
+            messages: vec![],
+            total: 0
+        }
+    );
+    assert!(store.messages.summary(a).expect("summary").is_empty());
+    let page_b = store.messages.page(b, None, 0, 10).expect("page");
+    let names_b: Vec<_> = page_b.messages.iter().map(|m| (m.id, m.read)).collect();
+    assert_eq!(names_b.len(), 3, "b keeps its own and both announcements: {page_b:?}");
+    assert!(names_b.contains(&(later.id, false)));
+
+    // after clearing, what comes is seen again
+    store.messages.send(a, &msg(2, "小助手", 6_000)).expect("send");
+    assert_eq!(store.messages.page(a, None, 0, 10).expect("page").total, 1);
+    assert!(matches!(store.messages.send(0, &msg(1, "x", 1)), Err(crate::Error::Conflict(_))));
+    assert_eq!(
+        store.messages.page(999_999, None, 0, 10).expect("page").total,
+        0,
+        "an unknown user sees no announcement"
+    );
+}

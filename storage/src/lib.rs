@@ -16,6 +16,7 @@
 //!   path, every balance change with its ledger entry in the same transaction).
 //! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
 //!   upgraded in place on open), one file per repository.
+//! - `messages`: the message centre (each user's messages; announcements stored once for all).
 //! - `tips`: the game tips shown before a start and the play page's loading tips.
 //! - `seed`: the catalogue of games, the nodes and the shop written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
@@ -33,6 +34,7 @@ pub mod conformance;
 mod error;
 pub mod member;
 pub mod merchant;
+pub mod messages;
 pub mod missions;
 pub mod model;
 pub mod passwords;
@@ -77,6 +79,7 @@ pub struct Store {
     pub merchant: Arc<dyn merchant::MerchantRepo>,
     pub ads: Arc<dyn ads::AdRepo>,
     pub tips: Arc<dyn tips::TipRepo>,
+    pub messages: Arc<dyn messages::MessageRepo>,
 }
 
 impl Store {

@@ -15,6 +15,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(super::accounts::dev_account);
     cfg.service(super::ads::dev_set_slot);
     cfg.service(super::tips::dev_set_tip).service(super::tips::dev_set_load_tips);
+    cfg.service(super::messages::dev_announce);
     super::dev_app::routes(cfg);
     super::dev_oauth::routes(cfg);
     super::dev_captcha::routes(cfg);

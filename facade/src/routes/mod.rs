@@ -23,6 +23,7 @@ pub mod identity;
 pub mod live_bill;
 pub mod member;
 pub mod merchant;
+pub mod messages;
 pub mod mike;
 pub mod mission;
 pub mod moderation;

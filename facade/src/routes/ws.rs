@@ -218,6 +218,7 @@ impl ConnectionSink for Sink {
             Push::Changed(actors::view::Changed::Balance) => self.frame(MessageType::BalanceNotification, vec![]),
             Push::Changed(actors::view::Changed::MemberInfo) => self.frame(MessageType::MemberInfoNotification, vec![]),
             Push::Changed(actors::view::Changed::UserInfo) => self.frame(MessageType::UserInfo, vec![]),
+            Push::NewMessage => self.frame(MessageType::NewMessage, vec![]),
             Push::Authorization { status } => {
                 let a = Authorization {
                     status: status.to_string(),

@@ -24,6 +24,7 @@ mod identity;
 mod live_bill;
 mod member;
 mod merchant;
+mod messages;
 mod package;
 mod password;
 mod qr_login;

@@ -166,3 +166,9 @@ export type BankPayConfig = Schemas['BankPayConfig'];
 export type GroupRecord = Schemas['GroupRecordDto'];
 export type GroupRecordDetail = Schemas['GroupRecordDetail'];
 export type Redeemed = Schemas['Redeemed'];
+/** A message of the message centre (social.md §3 "Message"). */
+export type CentreMessage = Schemas['MessageDto'];
+/** A page of messages (social.md §3 "Message page response"). */
+export type CentreMessagePage = Schemas['MessagePageDto'];
+/** A sender tab of the message centre (social.md §3 "Message sender tab"). */
+export type SenderTab = Schemas['SenderTabDto'];

@@ -25,6 +25,7 @@ const LotteryPage = lazyPage(() => import('../features/activity/components/Lotte
 const InvitePage = lazyPage(() => import('../features/activity/components/InvitePage'), 'InvitePage');
 const InviteRecordPage = lazyPage(() => import('../features/activity/components/InvitePage'), 'InviteRecordPage');
 const LandInvitePage = lazyPage(() => import('../features/activity/components/InvitePage'), 'LandInvitePage');
+const MessagePage = lazyPage(() => import('../features/message/components/MessagePage'), 'MessagePage');
 const MissionPage = lazyPage(() => import('../features/mission/components/MissionPage'), 'MissionPage');
 const PackagePage = lazyPage(() => import('../features/package/components/PackagePage'), 'PackagePage');
 const BillPage = lazyPage(() => import('../features/bill/components/BillPage'), 'BillPage');
@@ -65,6 +66,7 @@ export function App({ store }: { store: RootStore }) {
             <Route path="user/member/:tier" element={<MemberPage />} />
             <Route path="user/package" element={<PackagePage />} />
             <Route path="children" element={<ChildrenPage />} />
+            <Route path="message" element={<MessagePage />} />
             <Route path="qrcode/certification/*" element={<IdauthPage />} />
             <Route path="service" element={<ServicePage />} />
             <Route path="login" element={<LoginPage />} />

@@ -254,6 +254,9 @@ export class RootStore {
       case 'roomReset':
         this.room?.applyReset(push.ddRid, push.epoch, push.offset);
         return;
+      case 'newMessage':
+        this.ui.messageArrived();
+        return;
       case 'userInfo':
       case 'growthInfo':
       case 'balance':

@@ -79,6 +79,10 @@ export class UiStore {
   carAction: CarAction | null = null;
   certification: CertificationAsk | null = null;
   toasts: Toast[] = [];
+  /** the message centre's dialog (social.md §2.9) */
+  messagesOpen = false;
+  /** counts NEW_MESSAGE pushes: the message centre re-reads its unread counts on each */
+  messageArrivals = 0;
   private nextId = 1;
   /** what the login dialog was opened for, run once the login succeeds (core-platform.md §4.13) */
   private afterLogin: (() => void) | null = null;
@@ -102,6 +106,20 @@ export class UiStore {
     this.loginOpen = true;
     this.loginType = type;
     this.afterLogin = afterLogin ?? null;
+  }
+
+  /** The header's messages entry (social.md §2.2): the message centre, or the login dialog for a guest. */
+  openMessages(loggedIn: boolean): void {
+    if (loggedIn) this.messagesOpen = true;
+    else this.openLogin();
+  }
+
+  closeMessages(): void {
+    this.messagesOpen = false;
+  }
+
+  messageArrived(): void {
+    this.messageArrivals += 1;
   }
 
   /** Closes the login dialog; a dismissed dialog drops its pending callback. */
@@ -143,6 +161,7 @@ export class UiStore {
     this.readyDismissedId = null;
     this.missedQueue = null;
     this.floatClosedId = null;
+    this.messagesOpen = false;
   }
 
   // --- message boxes: clicking outside never closes them; the promise settles on a button ---

@@ -65,6 +65,8 @@ export function decodePush(env: Envelope): ServerPush | null {
       return { kind: 'userInfo' };
     case MessageType.GROWTH_INFO:
       return { kind: 'growthInfo' };
+    case MessageType.NEW_MESSAGE:
+      return { kind: 'newMessage' };
     case MessageType.ROOM_EVENTS: {
       const r = fromBinary(RoomEventsSchema, env.content);
       return {

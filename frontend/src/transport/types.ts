@@ -46,6 +46,8 @@ export type ServerPush =
   | { kind: 'memberInfo' }
   | { kind: 'userInfo' }
   | { kind: 'growthInfo' }
+  /** NEW_MESSAGE: a message reached the message centre; re-read the unread counts */
+  | { kind: 'newMessage' }
   /** a batch of one room's events (ROOM_EVENTS), in offset order, covering offsets first..last */
   | { kind: 'roomEvents'; ddRid: number; epoch: string; first: number; last: number; events: RoomEventItem[] }
   /** the server cannot resume this socket's watch (ROOM_RESET): refetch, watch from here */

@@ -14,6 +14,7 @@ mod ledger;
 mod logins;
 mod member;
 mod merchant;
+mod messages;
 pub(crate) mod migrations;
 mod missions;
 mod nodes;
@@ -87,6 +88,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         merchant: Arc::new(merchant::SqliteMerchant::new(connect(&path)?)),
         ads: Arc::new(ads::SqliteAds::new(connect(&path)?)),
         tips: Arc::new(tips::SqliteTips::new(connect(&path)?)),
+        messages: Arc::new(messages::SqliteMessages::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)

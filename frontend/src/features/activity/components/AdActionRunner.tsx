@@ -33,8 +33,9 @@ export function runAdAction(root: RootStore, req: AdRequest): void {
       );
       return;
     case 'dialog':
-      // the live room's detail lives on the live page; the message centre is not part of the site
+      // the live room's detail lives on the live page
       if (a.dialog === 'liveDetail') root.ui.navigate('/game/live');
+      else root.ui.openMessages(root.user.isLoggedIn);
       return;
   }
 }

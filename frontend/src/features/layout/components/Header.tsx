@@ -9,6 +9,8 @@ import '../../member/member.css';
 
 /** The check-in and task entries: a chunk of their own, so the home page's scripts stay small. */
 const MissionHeader = lazy(() => import('../../mission/components/MissionHeader'));
+/** The messages entry, its dot and the message centre's dialog: a chunk of their own. */
+const MessageHeader = lazy(() => import('../../message/components/MessageHeader'));
 /** The signed-in user's menu and its popover: a chunk of their own, loaded only once signed in. */
 const UserMenu = lazy(() => import('./UserMenu'));
 
@@ -54,6 +56,11 @@ export const Header = observer(function Header() {
         </nav>
         <SearchBox />
         {user.ready && <MemberButton />}
+        {user.ready && (
+          <Suspense fallback={null}>
+            <MessageHeader />
+          </Suspense>
+        )}
         {user.ready && (
           <Suspense fallback={null}>
             <MissionHeader />
