@@ -33,6 +33,7 @@
 //! - `providers`: traits of outside services and their sandbox implementations (SMS, payment,
 //!   the account centre).
 //! - `platform_ads`: the ad slots, the section ads' pay-times limits and the app's first-login gift.
+//! - `platform_collect`: recently played games, favourites and the game sections.
 //! - `platform_tips`: the game tip before a start and the play page's loading tips.
 //! - `platform_uc`: the account centre's signed agent login and its profile notices.
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
@@ -57,6 +58,7 @@ pub mod platform_accounts;
 pub mod platform_activity;
 pub mod platform_ads;
 pub mod platform_agreements;
+pub mod platform_collect;
 pub mod platform_commerce;
 pub mod platform_coupons;
 pub mod platform_exclusive;

@@ -299,6 +299,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(routes::tips::ops_set_load_tips);
     routes::password::routes(cfg);
     cfg.service(routes::catalogue::service).service(routes::catalogue::share_links);
+    routes::collect::routes(cfg);
     routes::merchant::routes(cfg);
     routes::uc::routes(cfg);
 }

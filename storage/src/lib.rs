@@ -16,6 +16,7 @@
 //!   path, every balance change with its ledger entry in the same transaction).
 //! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
 //!   upgraded in place on open), one file per repository.
+//! - `collect`: recently played games, favourites and the game sections.
 //! - `tips`: the game tips shown before a start and the play page's loading tips.
 //! - `seed`: the catalogue of games, the nodes and the shop written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
@@ -28,6 +29,7 @@ pub mod accounts;
 pub mod activity;
 pub mod ads;
 pub mod agreements;
+pub mod collect;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 mod error;
@@ -77,6 +79,7 @@ pub struct Store {
     pub merchant: Arc<dyn merchant::MerchantRepo>,
     pub ads: Arc<dyn ads::AdRepo>,
     pub tips: Arc<dyn tips::TipRepo>,
+    pub collect: Arc<dyn collect::CollectRepo>,
 }
 
 impl Store {

@@ -605,3 +605,9 @@ fn passwords() {
     assert_eq!(store.passwords.hash(b.uid).unwrap(), None);
     assert!(matches!(store.passwords.set(987_654, "h", None, 0), Err(crate::Error::NotFound)));
 }
+
+#[test]
+fn collect() {
+    let dir = TempDir::new("collect");
+    conformance::collect(&open(dir.path()));
+}

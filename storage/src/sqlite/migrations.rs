@@ -29,6 +29,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::ads::MIGRATION,
     crate::missions::ACCOUNT_TASKS_MIGRATION,
     super::tips::MIGRATION,
+    super::collect::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
