@@ -494,6 +494,9 @@ impl GameSessionActor {
                 Effect::Changed => {
                     self.sync_view(st, now);
                     self.persist(st, now).await;
+                    if st.view.status == Status::Playing {
+                        self.record_played(st, now).await;
+                    }
                     self.push(st);
                 }
                 Effect::End(reason) => {
@@ -523,6 +526,15 @@ impl GameSessionActor {
 
     fn push(&self, st: &SessionActorState) {
         self.ctx.bus.publish(&st.uid, &Push::GameStatus(GameState::Online(st.view.clone())));
+    }
+
+    /// The game becomes the player's most recently played one (social.md §2.4), before the
+    /// PLAYING push: a client that sees the game playing finds it in its recent list.
+    async fn record_played(&self, st: &SessionActorState, now: i64) {
+        let (uid, game_id) = (st.uid, st.view.game_id);
+        if let Err(e) = self.ctx.db(move |s| s.collect.record_played(uid, game_id, now)).await {
+            tracing::error!(session_id = st.view.id, uid, game_id, error = %e, "recently played not recorded");
+        }
     }
 
     /// Writes the session's status, times and machine.

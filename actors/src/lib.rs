@@ -35,6 +35,7 @@
 //! - `platform_ads`: the ad slots, the section ads' pay-times limits and the app's first-login gift.
 //! - `platform_messages`: the message centre: pages, sender tabs, mark read, clear, the producers
 //!   (welcome, welfare on grants, the operator's announcements) and NEW_MESSAGE.
+//! - `platform_collect`: recently played games, favourites and the game sections.
 //! - `platform_tips`: the game tip before a start and the play page's loading tips.
 //! - `platform_uc`: the account centre's signed agent login and its profile notices.
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
@@ -59,6 +60,7 @@ pub mod platform_accounts;
 pub mod platform_activity;
 pub mod platform_ads;
 pub mod platform_agreements;
+pub mod platform_collect;
 pub mod platform_commerce;
 pub mod platform_coupons;
 pub mod platform_exclusive;

@@ -541,6 +541,7 @@ pub struct Profile {
     pub id_authed: bool,
     pub growth_level: i32,
     pub growth_value: i64,
+    /// How many games the user has collected (the card panel's 收藏, social.md §2.17).
     pub collects: i64,
     pub member_info: MemberInfo,
     #[schema(inline)]
@@ -590,8 +591,9 @@ pub fn avatar_of(u: &User) -> String {
     }
 }
 
-/// `app_playtime`: `first_login_app_playtime` (`Platform::app_playtime`).
-pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i64, now_ms: i64) -> Profile {
+/// `app_playtime`: `first_login_app_playtime` (`Platform::app_playtime`); `collects`: how many
+/// games the user has collected (the card panel's 收藏).
+pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i64, collects: u64, now_ms: i64) -> Profile {
     let fast_enter_secs = h.fast_enter_secs(now_ms);
     Profile {
         uid: u.uid,
@@ -606,7 +608,7 @@ pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i6
         id_authed: false,
         growth_level: 1,
         growth_value: 0,
-        collects: 0,
+        collects: i64::try_from(collects).unwrap_or(i64::MAX),
         member_info: member_info(h, now_ms),
         previous_info: Null,
         privilege: Privilege {

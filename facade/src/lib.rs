@@ -300,6 +300,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::password::routes(cfg);
     routes::messages::routes(cfg);
     cfg.service(routes::catalogue::service).service(routes::catalogue::share_links);
+    routes::collect::routes(cfg);
     routes::merchant::routes(cfg);
     routes::uc::routes(cfg);
 }

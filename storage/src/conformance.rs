@@ -2126,3 +2126,78 @@ pub fn messages(store: &Store) {
         "an unknown user sees no announcement"
     );
 }
+
+/// Recently played games and favourites: most recent first, one row per game, bounded, cleared
+/// per user; collecting is idempotent and refused for an unknown or deleted game; another
+/// user's lists are untouched; the favourite section and the played-first listing.
+pub fn collect(store: &Store) {
+    use crate::collect::PLAYED_KEPT;
+    let ids = |games: &[Game]| games.iter().map(|g| g.id).collect::<Vec<_>>();
+    let (alice, _) = store.users.get_or_create_by_phone("13800007001", "alice", 1).expect("alice");
+    let (bob, _) = store.users.get_or_create_by_phone("13800007002", "bob", 1).expect("bob");
+    let (a, b) = (alice.uid, bob.uid);
+
+    assert!(store.collect.played(a, 10).expect("played").is_empty());
+    store.collect.record_played(a, 1, 100).expect("play");
+    store.collect.record_played(a, 2, 200).expect("play");
+    store.collect.record_played(a, 3, 200).expect("play");
+    store.collect.record_played(a, 1, 300).expect("play again");
+    store.collect.record_played(a, 28, 400).expect("a deleted game");
+    store.collect.record_played(b, 5, 500).expect("bob plays");
+    assert_eq!(
+        ids(&store.collect.played(a, 10).expect("played")),
+        vec![1, 3, 2],
+        "most recent first, one row a game, the later write first on a tie, no deleted game"
+    );
+    assert_eq!(ids(&store.collect.played(a, 2).expect("played")), vec![1, 3]);
+
+    let (listed, total) = store.collect.list_played_first(a, None, 1, 5).expect("list");
+    assert_eq!(
+        (ids(&listed), total),
+        (vec![1, 3, 2, 4, 5], store.games.list(None, 1, 1).expect("list").1)
+    );
+    let (listed, _) = store.collect.list_played_first(b, None, 1, 3).expect("list");
+    assert_eq!(ids(&listed), vec![5, 1, 2], "bob's own played games first");
+    let (listed, total) = store.collect.list_played_first(a, Some("星海"), 1, 10).expect("list");
+    assert_eq!((ids(&listed), total), (vec![1, 8], 2), "the keyword still filters");
+
+    assert_eq!(store.collect.clear_played(a).expect("clear"), 4);
+    assert!(store.collect.played(a, 10).expect("played").is_empty());
+    assert_eq!(ids(&store.collect.played(b, 10).expect("played")), vec![5], "bob's history stays");
+
+    for i in 0..i64::from(PLAYED_KEPT) + 5 {
+        store.collect.record_played(a, 1000 + i, 1000 + i).expect("play");
+    }
+    store.collect.record_played(a, 1, 5000).expect("play");
+    store.collect.record_played(a, 2, 5001).expect("play");
+    assert_eq!(
+        store.collect.clear_played(a).expect("clear"),
+        u64::from(PLAYED_KEPT),
+        "bounded per user"
+    );
+
+    assert_eq!(store.collect.collected(a, 0, 20).expect("collected"), (vec![], 0));
+    assert!(store.collect.collect(a, 3, 10).expect("collect"));
+    assert!(store.collect.collect(a, 7, 20).expect("collect"));
+    assert!(!store.collect.collect(a, 3, 30).expect("collect twice"), "idempotent");
+    assert!(matches!(store.collect.collect(a, 999_999, 40), Err(crate::Error::NotFound)));
+    assert!(matches!(store.collect.collect(a, 28, 40), Err(crate::Error::NotFound)), "deleted");
+    assert!(store.collect.collect(b, 9, 50).expect("bob collects"));
+    let (list, total) = store.collect.collected(a, 0, 20).expect("collected");
+    assert_eq!((ids(&list), total), (vec![7, 3], 2), "the latest collected first");
+    let (list, total) = store.collect.collected(a, 1, 20).expect("collected");
+    assert_eq!((ids(&list), total), (vec![3], 2));
+    assert_eq!(store.collect.collected_among(a, &[1, 3, 7, 9]).expect("among"), vec![3, 7]);
+    assert_eq!(store.collect.collected_among(a, &[]).expect("among"), Vec::<i64>::new());
+    assert!(store.collect.uncollect(a, 3).expect("uncollect"));
+    assert!(!store.collect.uncollect(a, 3).expect("uncollect twice"));
+    assert!(!store.collect.uncollect(a, 9).expect("not alice's"));
+    assert_eq!(ids(&store.collect.collected(a, 0, 20).expect("collected").0), vec![7]);
+    assert_eq!(ids(&store.collect.collected(b, 0, 20).expect("collected").0), vec![9], "bob's stay");
+
+    let favourites = store.collect.section_games("favorite_game", 20).expect("section");
+    assert!(favourites.len() >= 4, "the favourite section is seeded");
+    assert!(favourites.iter().all(|g| !g.deleted && g.status == 1 && g.available));
+    assert_eq!(store.collect.section_games("favorite_game", 2).expect("section").len(), 2);
+    assert!(store.collect.section_games("no_such_section", 20).expect("section").is_empty());
+}

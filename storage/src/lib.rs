@@ -17,6 +17,7 @@
 //! - `sqlite`: the SQLite backend: connection set-up, versioned migrations (an older database is
 //!   upgraded in place on open), one file per repository.
 //! - `messages`: the message centre (each user's messages; announcements stored once for all).
+//! - `collect`: recently played games, favourites and the game sections.
 //! - `tips`: the game tips shown before a start and the play page's loading tips.
 //! - `seed`: the catalogue of games, the nodes and the shop written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
@@ -29,6 +30,7 @@ pub mod accounts;
 pub mod activity;
 pub mod ads;
 pub mod agreements;
+pub mod collect;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 mod error;
@@ -80,6 +82,7 @@ pub struct Store {
     pub ads: Arc<dyn ads::AdRepo>,
     pub tips: Arc<dyn tips::TipRepo>,
     pub messages: Arc<dyn messages::MessageRepo>,
+    pub collect: Arc<dyn collect::CollectRepo>,
 }
 
 impl Store {

@@ -611,3 +611,9 @@ fn messages() {
     let dir = TempDir::new("messages");
     conformance::messages(&open(dir.path()));
 }
+
+#[test]
+fn collect() {
+    let dir = TempDir::new("collect");
+    conformance::collect(&open(dir.path()));
+}

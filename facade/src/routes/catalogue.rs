@@ -23,6 +23,14 @@ pub struct ListQuery {
     page_size: Option<String>,
     #[serde(default)]
     keyword: Option<String>,
+    /// "true": the caller's recently played games first, most recent first (a guest's list is
+    /// the usual order).
+    #[serde(default)]
+    played_first: Option<String>,
+    /// The image the client shows (logo, image_vertical); every image is in the answer.
+    #[serde(default)]
+    #[allow(dead_code)]
+    field: Option<String>,
 }
 
 fn number(v: &Option<String>, default: u32, max: u32) -> Result<u32, ApiError> {
@@ -35,12 +43,12 @@ fn number(v: &Option<String>, default: u32, max: u32) -> Result<u32, ApiError> {
     }
 }
 
-refusals!(ListRefusals: common::input(), common::internal());
+refusals!(ListRefusals: common::input(), common::maybe_logged_in(), common::internal());
 
-/// A page of the catalogue, optionally filtered by keyword.
+/// A page of the catalogue, optionally filtered by keyword, with the caller's `collected` flag.
 #[utoipa::path(params(ListQuery), responses((status = 200, body = Envelope<GamePage>), ListRefusals))]
 #[get("/api/web/v1/game/list")]
-pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult<GamePage> {
+pub async fn list(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<ListQuery>) -> ApiResult<GamePage> {
     let page = number(&q.page, 1, 100_000)?;
     let page_size = number(&q.page_size, 24, 100)?;
     let keyword = q
@@ -49,9 +57,18 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
         .map(str::trim)
         .filter(|k| !k.is_empty())
         .map(|k| k.chars().take(50).collect());
-    let (games, total) = state.platform.games(keyword, page, page_size).await?;
+    let uid = caller.0.map(|s| s.uid);
+    let played_first = match q.played_first.as_deref().map(str::trim) {
+        None | Some("" | "false" | "0") => false,
+        Some("true" | "1") => true,
+        Some(_) => return Err(ApiError::bad_request()),
+    };
+    let (games, total) = match uid {
+        Some(uid) if played_first => state.platform.games_played_first(uid, keyword, page, page_size).await?,
+        _ => state.platform.games(keyword, page, page_size).await?,
+    };
     Ok(ok(GamePage {
-        data: games.iter().map(dto::catalogue_game).collect(),
+        data: super::collect::with_collected(&state, uid, &games).await?,
         total,
     }))
 }
@@ -69,14 +86,17 @@ pub struct InfoBody {
     banner_height: Option<serde_json::Value>,
 }
 
-refusals!(InfoRefusals: common::input(), common::maybe_logged_in(), DomainError::UnknownGame);
+refusals!(InfoRefusals: common::input(), common::maybe_logged_in(), DomainError::UnknownGame, common::internal());
 
 /// A game's detail.
 #[utoipa::path(request_body = InfoBody, responses((status = 200, body = Envelope<GameInfo>), InfoRefusals))]
 #[post("/api/japi/yoo/game/info")]
-pub async fn info(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<InfoBody>) -> ApiResult<GameInfo> {
+pub async fn info(state: web::Data<AppState>, caller: MaybeCaller, body: web::Json<InfoBody>) -> ApiResult<GameInfo> {
     let game = state.platform.game(body.game_id.0).await?;
-    Ok(ok(dto::game_info(&game)))
+    let mut info = dto::game_info(&game);
+    let uid = caller.0.map(|s| s.uid);
+    info.game.collected = !state.platform.collected_among(uid, vec![game.id]).await?.is_empty();
+    Ok(ok(info))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -6,6 +6,7 @@ pub mod ads;
 pub mod agreements;
 pub mod assets;
 pub mod catalogue;
+pub mod collect;
 pub mod commerce;
 pub mod control;
 pub mod coupons;

@@ -185,11 +185,13 @@ pub(crate) async fn profile_of(state: &AppState, uid: i64) -> Result<Profile, Ap
     let user = state.platform.passport().user(uid).await?;
     let wallet = state.platform.wallet(uid).await?;
     let app_playtime = state.platform.app_playtime(uid).await?;
+    let collects = state.platform.collect_count(uid).await?;
     Ok(dto::profile(
         &user,
         &holdings,
         wallet,
         app_playtime,
+        collects,
         state.platform.clock().now_ms(),
     ))
 }

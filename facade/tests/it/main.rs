@@ -11,6 +11,7 @@ mod agreements;
 mod api;
 mod backpack;
 mod checkin;
+mod collect;
 mod commerce;
 mod common;
 mod contract;

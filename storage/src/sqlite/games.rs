@@ -5,7 +5,7 @@ use crate::model::{Game, GameStart};
 use crate::repo::GameRepo;
 use crate::Result;
 
-const COLUMNS: &str = "id, name, description, status, available, deleted, member_type, platform, \
+pub(super) const COLUMNS: &str = "id, name, description, status, available, deleted, member_type, platform, \
                        chinese, controller, instant_play, hue, sort_order, host_game, \
                        start_mode, support_modes, associated_type, start_url";
 
@@ -20,7 +20,7 @@ fn modes_of(text: &str) -> Vec<i32> {
 
 /// Listed games: not deleted, and (when ?1 is not NULL) with ?1 in the name. SQLite's lower()
 /// folds ASCII letters only, which is all the folding Chinese names need.
-const LISTED: &str = "deleted = 0 AND (?1 IS NULL OR instr(lower(name), lower(?1)) > 0)";
+pub(super) const LISTED: &str = "deleted = 0 AND (?1 IS NULL OR instr(lower(name), lower(?1)) > 0)";
 
 pub(crate) struct SqliteGames {
     db: Db,
@@ -32,7 +32,7 @@ impl SqliteGames {
     }
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
+pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
     Ok(Game {
         id: row.get(0)?,
         name: row.get(1)?,

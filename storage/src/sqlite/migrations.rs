@@ -30,6 +30,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::missions::ACCOUNT_TASKS_MIGRATION,
     super::tips::MIGRATION,
     super::messages::MIGRATION,
+    super::collect::MIGRATION,
 ];
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.

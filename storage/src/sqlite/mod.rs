@@ -7,6 +7,7 @@ mod activity;
 mod ads;
 mod agreements;
 mod assets;
+mod collect;
 mod commerce;
 mod coupons;
 mod games;
@@ -89,6 +90,7 @@ pub(crate) fn open(dir: &Path) -> Result<Store> {
         ads: Arc::new(ads::SqliteAds::new(connect(&path)?)),
         tips: Arc::new(tips::SqliteTips::new(connect(&path)?)),
         messages: Arc::new(messages::SqliteMessages::new(connect(&path)?)),
+        collect: Arc::new(collect::SqliteCollect::new(connect(&path)?)),
     };
     checkpoint_in_background(&path, Arc::downgrade(&store.commerce))?;
     Ok(store)

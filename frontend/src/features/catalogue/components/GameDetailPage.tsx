@@ -1,11 +1,15 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
+import { CollectButton } from '../../../components/CollectButton';
 import { GameImage } from '../../../components/GameImage';
 import { gameAvailability, memberBadge, platformName } from '../../../lib/gameStatus';
 import { useStores } from '../../../stores/context';
 
-/** /game/detail/:id: the game and its '开始游戏' button (social.md §2.8, core-platform.md §4.4). */
+/**
+ * /game/detail/:id: the game, its '开始游戏' button and its collect button (social.md §2.8,
+ * §4.11; core-platform.md §4.4).
+ */
 export const GameDetailPage = observer(function GameDetailPage() {
   const { catalogue, game } = useStores();
   const { id: rawId } = useParams();
@@ -84,6 +88,7 @@ export const GameDetailPage = observer(function GameDetailPage() {
           >
             {disabled ? label : '开始游戏'}
           </button>
+          <CollectButton game={info} className="btn btn--ghost btn--xl detail__collect" />
         </div>
       </div>
     </div>

@@ -171,7 +171,7 @@ export class LiveStore {
     if (!this.dialog) return;
     this.dialog.keyword = keyword;
     try {
-      const res = await this.root.api.get('/api/web/v1/game/list', { page: 1, page_size: GAME_PICKER_SIZE, keyword: keyword.trim() });
+      const res = await this.root.api.get('/api/web/v1/game/list', { page: 1, page_size: GAME_PICKER_SIZE, keyword: keyword.trim(), played_first: 'true' });
       runInAction(() => {
         const d = this.dialog;
         if (!d || d.keyword !== keyword) return;

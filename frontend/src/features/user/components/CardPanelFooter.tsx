@@ -1,3 +1,4 @@
+import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { CardTotal, NightPlay } from '../../../api/types';
@@ -12,11 +13,11 @@ export function packageRowText(p: NightPlay): string {
 
 /**
  * The user-centre card panel's package rows and footer (commerce.md §2.4): the daily and night
- * packages (hidden when exp_hide), an entry to /user/package, and the 礼包 / 优惠券 counts of the
- * caller's unused holdings.
+ * packages (hidden when exp_hide), an entry to /user/package, the 礼包 / 优惠券 counts of the
+ * caller's unused holdings and the 收藏 count (social.md §2.17).
  */
-export function CardPanelFooter() {
-  const { api } = useStores();
+export const CardPanelFooter = observer(function CardPanelFooter() {
+  const { api, user } = useStores();
   const [totals, setTotals] = useState<CardTotal | null>(null);
   const [packages, setPackages] = useState<NightPlay[]>([]);
   useEffect(() => {
@@ -56,7 +57,11 @@ export function CardPanelFooter() {
         <Link to={backpackPath('coupon')} data-testid="card-panel-coupon">
           优惠券 {totals?.coupon ?? 0}
         </Link>
+        {/* social.md §2.17: 收藏 (the profile's collects) to /user/collect */}
+        <Link to="/user/collect" data-testid="card-panel-collect">
+          收藏 {user.profile?.collects ?? 0}
+        </Link>
       </div>
     </div>
   );
-}
+});

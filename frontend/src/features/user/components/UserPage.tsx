@@ -1,5 +1,7 @@
 import { observer } from 'mobx-react-lite';
+import { Suspense } from 'react';
 import { Link, useMatch } from 'react-router';
+import { lazyPage } from '../../../app/lazyPage';
 import { Avatar } from '../../../components/Avatar';
 import { isInCar } from '../../../lib/browserCheck';
 import { formatPlayTime } from '../../../lib/time';
@@ -10,10 +12,22 @@ import { AccountSecurity } from '../../auth/components/AccountSecurity';
 import { accountCentreOf } from '../stores/accountCentre';
 import { UserDetail } from './UserDetail';
 
+/**
+ * /user/collect and /user/played (social.md §2.1, §2.4): a chunk of their own, reached through
+ * this page's `user/*` route so that the app's route table (on the home route) stays as it is.
+ */
+const CollectPage = lazyPage(() => import('./CollectPages'), 'CollectPage');
+const PlayedPage = lazyPage(() => import('./CollectPages'), 'PlayedPage');
+
 export const UserPage = observer(function UserPage() {
   const root = useStores();
   const { user, ui } = root;
   const detail = useMatch('/user/detail') !== null;
+  const collect = useMatch('/user/collect') !== null;
+  const played = useMatch('/user/played') !== null;
+  if (collect || played) {
+    return <Suspense fallback={<div className="page container" />}>{collect ? <CollectPage /> : <PlayedPage />}</Suspense>;
+  }
   if (!user.ready) return <div className="page container" />;
   const p = user.profile;
   if (!p) {
