@@ -5,10 +5,12 @@
 //! (`crate::openapi`) lists them per path and status, computed from the mapping here, so a code
 //! changed here changes the document.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, Responder, ResponseError};
+use actors::clock::Clock;
 use actors::error::RoomFormFault;
 use actors::DomainError;
 use serde::Serialize;
@@ -17,12 +19,29 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::{RefOr, Response};
 use utoipa::{PartialSchema, ToSchema};
 
-/// Server time in seconds, for `ts`.
+thread_local! {
+    /// The platform clock of the server whose worker runs on this thread, set by the app
+    /// factory ([`use_clock`]). Every time the server sends (`responseTime`, `serverTime`, an
+    /// order's expiry) is on that clock, which a dev or test platform may set
+    /// (`[game] clock_start_ms`): `ts` must be on it too, or the browser's skew from `ts` would
+    /// not be its skew from those times (a ready countdown would lapse at once).
+    static CLOCK: Cell<Option<Clock>> = const { Cell::new(None) };
+}
+
+/// Makes `ts` read this clock on the calling thread (a server's worker).
+pub fn use_clock(clock: Clock) {
+    CLOCK.with(|c| c.set(Some(clock)));
+}
+
+/// Server time in seconds, for `ts`: the platform's clock on a worker, else the system's.
 pub fn ts() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    match CLOCK.with(Cell::get) {
+        Some(clock) => clock.now_ms().div_euclid(1000),
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0),
+    }
 }
 
 /// A success envelope around `data` (`code` is always 0).

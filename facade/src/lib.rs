@@ -100,7 +100,10 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         operator_token_sha256: config.operator_token_sha256.as_ref().map(|h| h.to_ascii_lowercase()),
     });
     let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
+    let clock = state.platform.clock();
     let server = HttpServer::new(move || {
+        // runs on each worker thread: its envelopes' `ts` is the platform's time
+        envelope::use_clock(clock);
         let mut app = App::new()
             .app_data(state.clone())
             .app_data(web::Data::new(prometheus.clone()))

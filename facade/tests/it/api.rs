@@ -132,6 +132,36 @@ async fn csrf_is_enforced_for_logged_in_calls() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A platform set to another time (`[game] clock_start_ms`, a day and an hour behind): every
+/// envelope's `ts`, a success's and a refusal's, is on that clock like the times in the data
+/// (`serverTime`, `responseTime`), so the browser's skew from `ts` is its skew from them (a ready
+/// countdown measured against `ts` does not lapse at once).
+#[actix_rt::test]
+async fn envelope_time_is_the_platform_s_clock() {
+    let dir = temp_dir("clock");
+    let system = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let set = (system - 90_000) * 1000;
+    let srv = facade::start(common::config_with(&dir, 1, 60, &format!("clock_start_ms = {set}")))
+        .await
+        .unwrap();
+    let mut c = Client::new(srv.addr, "dev-1");
+    let (_, nodes) = c.get("/api/japi/yoo/game/selectNode?gameId=1").await;
+    let near = |ts: &Value| (ts.as_i64().unwrap() - set / 1000).abs() <= 30;
+    assert!(near(&nodes["ts"]), "a success on the platform's clock: {nodes}");
+    let (_, refused) = c.post("/api/japi/yoo/game/floatBall", json!({})).await;
+    assert_eq!(code(&refused), 20119, "{refused}");
+    assert!(near(&refused["ts"]), "a refusal too: {refused}");
+    c.login("13800138009").await;
+    let (_, started) = c.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1})).await;
+    let server_time = started["data"]["serverTime"].as_i64().unwrap_or_else(|| panic!("{started}"));
+    assert!((started["ts"].as_i64().unwrap() - server_time / 1000).abs() <= 2, "{started}");
+    srv.handle.stop(false).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Catalogue paging and search, game info, nodes and their probe, config groups, unknown paths.
 #[actix_rt::test]
 async fn catalogue_nodes_and_config() {

@@ -181,6 +181,11 @@ async fn a_bank_transfer_is_settled_once_and_issues_keys() {
         c.get(&format!("/api/mch/v1/payment/query?deposit_order_id={no}")).await.1["data"]["status"] == "success"
     })
     .await;
+    // The notice's log entry follows the settle's commit: wait for it too.
+    until("the notice logged", async || {
+        store.commerce.callbacks(&no).unwrap().iter().any(|c| c.accepted)
+    })
+    .await;
     // Again on the page: refused; the genuine notice replayed: a duplicate.
     let again = post_form_text(&format!("{url}/confirm"), &[]).await;
     assert!(again.contains("支付失败"), "{again}");

@@ -321,6 +321,12 @@ describe('pure rules', () => {
     // without responseTime, the countdown runs from the arrival of the state
     const noTime = live({ status: GameStatus.READY, connectCountdown: 10, responseTime: 0 });
     expect(readyRemainingSeconds(noTime, 2_004_000, 0, 2_000_000)).toBe(6);
+    // ... whatever the skew: 4 s since the arrival are 4 s on either clock
+    expect(readyRemainingSeconds(noTime, 2_004_000, -1_600_000, 2_000_000)).toBe(6);
+    expect(readyRemainingSeconds(noTime, 2_004_000, 86_400_000, 2_000_000)).toBe(6);
+    // a server clock behind the browser's (a platform set to an earlier time): not lapsed
+    const behind = live({ status: GameStatus.READY, connectCountdown: 60, responseTime: 1_000_000 });
+    expect(readyRemainingSeconds(behind, 1_000_000 + 1_600_000 + 10_000, -1_600_000, 0)).toBe(50);
   });
 
   it('exit uses cancelQue in QUEUE, cancelConfirm in READY and CONNECTING, over when PLAYING', () => {

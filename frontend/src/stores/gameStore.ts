@@ -102,11 +102,12 @@ export function exitPathFor(status: number | undefined): ExitPath {
 
 /**
  * Remaining ready countdown in seconds: connectCountdown - (now - responseTime)/1000, with `now`
- * on the server clock (browser time + skew).
+ * on the server clock (browser time + skew); without responseTime, from the state's arrival (on
+ * the server clock: arrival + skew).
  */
 export function readyRemainingSeconds(state: LiveGameState, nowMs: number, skewMs: number, receivedAtMs: number): number {
   const countdown = state.connectCountdown ?? 0;
-  const began = typeof state.responseTime === 'number' && state.responseTime > 0 ? state.responseTime : receivedAtMs - skewMs;
+  const began = typeof state.responseTime === 'number' && state.responseTime > 0 ? state.responseTime : receivedAtMs + skewMs;
   return countdown - (nowMs + skewMs - began) / 1000;
 }
 
