@@ -1,6 +1,5 @@
 import { observable, reaction, runInAction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
-import { PendingReports } from '../stream/pendingReport';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
 import { CatalogueStore } from './catalogueStore';
@@ -87,15 +86,17 @@ export class RootStore {
     });
     // a play page closed while its game ran on kept its figures; the game's end, seen here with
     // no play page of that game open (which would send them itself), sends the report
-    const pending = new PendingReports(siteStorage());
+    // (the figures' code is loaded when a game ends: the home page's scripts stay small)
     this.stopPendingReports = reaction(
       () => this.game.lastEnded,
       (ended) => {
         if (!ended || !this.user.isLoggedIn || this.notice.playPageGameId === ended.gameId) return;
-        const summary = pending.take(ended.id);
-        if (!summary) return;
-        void this.api.post('/api/japi/yoo/game/qualityReport', { ...summary, id: ended.id }).catch(() => undefined);
-        this.game.presentQualityReport({ sessionId: ended.id, gameName: ended.gameName, endReason: ended.endReason, summary }, false);
+        void import('../stream/pendingReport').then(({ PendingReports }) => {
+          const summary = new PendingReports(siteStorage()).take(ended.id);
+          if (!summary) return;
+          void this.api.post('/api/japi/yoo/game/qualityReport', { ...summary, id: ended.id }).catch(() => undefined);
+          this.game.presentQualityReport({ sessionId: ended.id, gameName: ended.gameName, endReason: ended.endReason, summary }, false);
+        });
       },
     );
   }
