@@ -48,7 +48,7 @@ pub struct DomainConfig {
     pub clock_start_ms: i64,
     /// The SMS limits (the server TOML's top-level `[sms]`, not `[game]`).
     #[serde(skip)]
-    pub sms: crate::passport::SmsLimits,
+    pub sms: crate::accounts::passport::SmsLimits,
     /// The live rooms (the server TOML's top-level `[rooms]`, like `[sms]`).
     #[serde(skip)]
     pub rooms: RoomsConfig,
@@ -145,7 +145,7 @@ pub struct PaymentConfig {
     /// The key the sandbox provider signs its notices with (dev mode).
     pub sandbox_key: String,
     /// How the sandbox delivers a payment's notice: normal, late, twice, out_of_order, bad_signature.
-    pub sandbox_delivery: crate::providers::payment::Delivery,
+    pub sandbox_delivery: crate::commerce::payment::Delivery,
     /// The delay of a late, second, stale or genuine-after-forged notice, ms.
     pub sandbox_delay_ms: u64,
     /// The merchant area (commerce.md §2.14) is open to every logged-in user (app info status

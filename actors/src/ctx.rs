@@ -16,12 +16,12 @@ use storage::{GameSessionRecord, Store};
 use crate::clock::Clock;
 use crate::config::DomainConfig;
 use crate::error::{DomainError, DomainResult};
-use crate::game_session::{GameSessionActor, MachineId, SessionKey};
-use crate::lanes::Place;
-use crate::player::{PlayerActor, PlayerMsg};
-use crate::queue::{GameMeta, NodeShared, QueueActor, QueueMsg};
-use crate::room::actor::{RoomActor, RoomIndex, RoomMsg};
-use crate::room::wire::{DebugWire, RoomWire};
+use crate::play::game_session::{GameSessionActor, MachineId, SessionKey};
+use crate::play::lanes::Place;
+use crate::play::player::{PlayerActor, PlayerMsg};
+use crate::play::queue::{GameMeta, NodeShared, QueueActor, QueueMsg};
+use crate::rooms::actor::{RoomActor, RoomIndex, RoomMsg};
+use crate::rooms::wire::{DebugWire, RoomWire};
 use crate::view::{EndReason, GameState, Notice, Push};
 
 /// How many times a machine's release is sent to a queue that does not acknowledge it (the
@@ -68,7 +68,7 @@ pub struct Ctx {
     /// Real-name certification: the seal, the identity check, the rules for minors.
     pub(crate) identity: crate::identity::Identity,
     /// The external account centre: its provider and the notices taken.
-    pub(crate) uc: crate::platform_uc::Uc,
+    pub(crate) uc: crate::accounts::uc::Uc,
 }
 
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
@@ -90,7 +90,7 @@ impl Ctx {
         let nodes = config.nodes.iter().map(|n| (n.id, Arc::default())).collect();
         Ctx {
             identity: crate::identity::Identity::from_config(&config.identity),
-            uc: crate::platform_uc::Uc::from_config(&config.account_centre),
+            uc: crate::accounts::uc::Uc::from_config(&config.account_centre),
             nodes,
             store,
             config,

@@ -41,46 +41,27 @@
 //! - `commerce`: the money path's rules (pricing, pay methods, the order state machine) and
 //!   the order desk (expiry timers); `platform_commerce`: the platform's shop and payment calls.
 
+// The kernel every feature shares (it names no feature).
 pub mod clock;
-pub mod commerce;
 pub mod config;
-pub mod connection;
 pub mod ctx;
 pub mod error;
-pub mod game_session;
-pub mod hang;
-pub mod holdings;
-pub mod hosts;
-pub mod identity;
-pub mod lanes;
-pub mod machine_pool;
-pub mod passport;
-pub mod platform;
-pub mod platform_accounts;
-pub mod platform_activity;
-pub mod platform_ads;
-pub mod platform_agreements;
-pub mod platform_collect;
-pub mod platform_commerce;
-pub mod platform_coupons;
-pub mod platform_exclusive;
-pub mod platform_identity;
-pub mod platform_live_bill;
-pub mod platform_member;
-pub mod platform_merchant;
-pub mod platform_messages;
-pub mod platform_package;
-mod platform_rooms;
-pub mod platform_tips;
-pub mod platform_uc;
-pub mod player;
-pub mod providers;
-pub mod queue;
-pub mod ranks;
-pub mod room;
+pub mod secrets;
 pub mod small_str;
 pub mod view;
-pub mod wait;
+
+// The features, each a folder (ARCHITECTURE.md lists the arrows between them).
+pub mod accounts;
+pub mod activity;
+pub mod catalogue;
+pub mod commerce;
+pub mod identity;
+pub mod messages;
+pub mod play;
+pub mod rooms;
+
+// The assembly: starts the features and wires them.
+pub mod platform;
 
 pub use config::{DomainConfig, NodeConfig};
 pub use error::DomainError;

@@ -79,7 +79,7 @@ pub struct SessionView {
     pub sort: u64,
     /// Where the game's stream is served, when the machine is a game host's slot (None while
     /// queued and on the static machines of the configuration).
-    pub stream: Option<Arc<crate::hosts::StreamTarget>>,
+    pub stream: Option<Arc<crate::play::hosts::StreamTarget>>,
 }
 
 /// The player's game state: what floatBall answers and USER_GAME_STATUS_CHANGE carries.

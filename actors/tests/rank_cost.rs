@@ -7,9 +7,9 @@
 
 use std::time::Instant;
 
-use actors::lanes::{LaneQueue, ALL_LANES};
-use actors::queue::Waiting;
-use actors::ranks::{slice_of, Seen, Watchers, RANK_SLICES};
+use actors::play::lanes::{LaneQueue, ALL_LANES};
+use actors::play::queue::Waiting;
+use actors::play::ranks::{slice_of, Seen, Watchers, RANK_SLICES};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -52,8 +52,8 @@ fn queue_refresh_cost() {
     println!(
         "entry sizes: Waiting {} B, lane slot {} B (the index adds a slot of about {} B)",
         std::mem::size_of::<Waiting>(),
-        std::mem::size_of::<(actors::lanes::Place, i64)>(),
-        std::mem::size_of::<(i64, (actors::lanes::Lane, u64, Waiting))>()
+        std::mem::size_of::<(actors::play::lanes::Place, i64)>(),
+        std::mem::size_of::<(i64, (actors::play::lanes::Lane, u64, Waiting))>()
     );
     println!("rank refresh, one period (5 slices), this build's optimisation level:");
     println!(

@@ -11,7 +11,7 @@
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponseBuilder};
-use actors::passport::{NewLogin, Passport};
+use actors::accounts::passport::{NewLogin, Passport};
 use futures_util::future::LocalBoxFuture;
 use storage::LoginSession;
 

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use actors::passport::SmsLimits;
+use actors::accounts::passport::SmsLimits;
 use actors::{DomainConfig, NodeConfig};
 use serde::Deserialize;
 
@@ -65,7 +65,7 @@ pub struct ServerConfig {
     /// hosts on this machine at any port.
     #[serde(default = "default_host_origins")]
     pub host_origins: Vec<String>,
-    /// The SMS limits (`actors::passport` module doc); 0 turns one off.
+    /// The SMS limits (`actors::accounts::passport` module doc); 0 turns one off.
     #[serde(default)]
     pub sms: SmsLimits,
     /// Live rooms' timings and limits (`actors::config::RoomsConfig`: rotation turn, batching,
@@ -321,7 +321,7 @@ mod tests {
         let p = c.domain().payment;
         assert_eq!(
             (p.order_ttl_secs, p.qr_ttl_secs, p.sandbox_delivery),
-            (60, 300, actors::providers::payment::Delivery::Twice)
+            (60, 300, actors::commerce::payment::Delivery::Twice)
         );
         assert!(ServerConfig::parse("mode = \"dev\"\n[payment]\norder_ttl = 5\n").is_err());
         assert!(ServerConfig::parse("mode = \"dev\"\n[payment]\nsandbox_delivery = \"never\"\n").is_err());

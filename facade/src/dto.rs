@@ -6,8 +6,8 @@ pub mod room;
 
 use std::borrow::Cow;
 
-use actors::holdings::Holdings;
-use actors::lanes::Lane;
+use actors::play::holdings::Holdings;
+use actors::play::lanes::Lane;
 use actors::view::{EndReason, GameState, SessionView, Status};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -692,7 +692,7 @@ pub fn card_at(c: &storage::FastEnterCard, now_ms: i64) -> Card {
         minutes: c.minutes,
         source: c.source.clone(),
         used_at: c.used_at,
-        near_expiration: usable && c.expires_at - now_ms <= actors::holdings::NEAR_EXPIRY_MS,
+        near_expiration: usable && c.expires_at - now_ms <= actors::play::holdings::NEAR_EXPIRY_MS,
         remain_give_times: c.remain_give_times,
         target_user: c.given_to.clone().map(|phone| CardUser { phone }),
         from_user: c.given_from.clone().map(|phone| CardUser { phone }),
@@ -735,7 +735,7 @@ pub struct LaneRule {
     pub ultimate: bool,
 }
 
-/// The queue's rules as `actors::lanes` implements them.
+/// The queue's rules as `actors::play::lanes` implements them.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QueueRules {
@@ -771,7 +771,7 @@ fn lane_who(lane: Lane) -> &'static str {
 }
 
 pub fn queue_rules() -> QueueRules {
-    let mut lanes: Vec<Lane> = actors::lanes::ALL_LANES.to_vec();
+    let mut lanes: Vec<Lane> = actors::play::lanes::ALL_LANES.to_vec();
     lanes.sort_by_key(|l| std::cmp::Reverse(l.weight()));
     QueueRules {
         lanes: lanes
@@ -784,7 +784,7 @@ pub fn queue_rules() -> QueueRules {
                 ultimate: l.is_ultimate(),
             })
             .collect(),
-        total_weight: actors::lanes::total_weight(),
+        total_weight: actors::play::lanes::total_weight(),
     }
 }
 

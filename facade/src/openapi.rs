@@ -54,7 +54,7 @@ fn base() -> OpenApi {
                     "OwnAppMarker",
                     utoipa::openapi::ObjectBuilder::new()
                         .schema_type(utoipa::openapi::schema::Type::String)
-                        .enum_values(Some(actors::commerce::ads::OWN_APP_MARKERS))
+                        .enum_values(Some(actors::activity::ads::OWN_APP_MARKERS))
                         .description(Some("What the user agent of the product's own apps' web views carries")),
                 )
                 .build(),

@@ -1,4 +1,4 @@
-//! The room frames on the socket: [`ProtoRoomWire`] is the facade's `actors::room::wire::RoomWire`.
+//! The room frames on the socket: [`ProtoRoomWire`] is the facade's `actors::rooms::wire::RoomWire`.
 //! A room actor hands it a batch of typed events once; it answers the complete protobuf
 //! `Envelope` bytes (ROOM_EVENTS, or ROOM_RESET), and the actor gives the same `Bytes` to every
 //! watching socket (`routes::ws`), so a batch costs one encoding however many watch it. Each
@@ -10,8 +10,8 @@
 use std::ops::RangeInclusive;
 
 use actix_web::web::Bytes;
-use actors::room::events::RoomEvent;
-use actors::room::wire::RoomWire;
+use actors::rooms::events::RoomEvent;
+use actors::rooms::wire::RoomWire;
 use prost::Message;
 
 use crate::dto::room::event_data;
@@ -82,7 +82,7 @@ pub fn reset_frame(dd_rid: i64, epoch: &str, offset: u64) -> Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use actors::room::events::RoomEventKind;
+    use actors::rooms::events::RoomEventKind;
 
     // A batch is one Envelope of type ROOM_EVENTS whose events keep their offsets, codes,
     // targets and the spec's texts; the Envelope's own offset/epoch stay empty.

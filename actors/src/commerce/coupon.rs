@@ -11,7 +11,7 @@
 
 use storage::{Coupon, CouponSpec, Goods};
 
-use crate::holdings::{cst_day_end, NEAR_EXPIRY_MS};
+use crate::play::holdings::{cst_day_end, NEAR_EXPIRY_MS};
 
 /// `usable`: selectable.
 pub const USABLE: i64 = 1;

@@ -2,7 +2,7 @@
 //! (vip 1 h daily; vvip 2 h daily plus 20 h monthly valid 31 days; a daily grant is void at the
 //! next 0:00 UTC+8), the days to and since expiry, and the privilege table.
 
-use crate::holdings::{civil_from_days, Holdings};
+use crate::play::holdings::{civil_from_days, Holdings};
 
 const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
 pub const DAY_MS: i64 = 24 * 3600 * 1000;
@@ -62,7 +62,7 @@ pub fn grant_plans(member_type: Option<&str>, now_ms: i64) -> Vec<GrantPlan> {
         });
     }
     if monthly > 0 {
-        let (month, _) = crate::holdings::cst_month(now_ms);
+        let (month, _) = crate::play::holdings::cst_month(now_ms);
         out.push(GrantPlan {
             kind: "monthly",
             period: month,

@@ -13,15 +13,19 @@
 //!
 //! The calls themselves are `Platform`'s (`platform_commerce.rs`).
 
-pub mod activity;
-pub mod ads;
+pub mod agreements;
 pub mod coupon;
+pub mod coupons;
 pub mod member;
+pub mod members;
 pub mod merchant;
-pub mod mission;
+pub mod merchants;
 pub mod order;
+pub mod packages;
+pub mod payment;
 pub mod paytype;
 pub mod pricing;
+pub mod service;
 pub mod tiers;
 
 use std::collections::HashMap;
@@ -34,7 +38,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::watch;
 
 use crate::ctx::Ctx;
-use crate::providers::payment::PaymentProvider;
+use crate::commerce::payment::PaymentProvider;
 
 /// A QR handed out: which order it pays, for whom, since when, and whether a poll on it was
 /// told of the scan already (so that QRCODE_SCAN_SUCCESS is answered once a QR).

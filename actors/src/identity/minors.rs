@@ -2,7 +2,7 @@
 //! public holidays, 20:00–21:00 Beijing time; the holidays are configuration (they change every
 //! year). Pure: the caller passes the time and the holiday list.
 
-use crate::holdings::{civil_from_days, CST_OFFSET_MS, DAY_MS, HOUR_MS};
+use crate::play::holdings::{civil_from_days, CST_OFFSET_MS, DAY_MS, HOUR_MS};
 
 /// The hour (Beijing time) a minor's play window opens, and closes.
 pub const WINDOW_START_HOUR: i64 = 20;
@@ -49,7 +49,7 @@ pub fn charge_verdict(age: i64, amount_fen: i64, month_fen: i64) -> ChargeVerdic
 /// The first millisecond of the Beijing month of `now_ms`.
 pub fn month_start(now_ms: i64) -> i64 {
     let (y, m, _) = civil_from_days((now_ms + CST_OFFSET_MS).div_euclid(DAY_MS));
-    crate::holdings::days_from_civil(y, m, 1) * DAY_MS - CST_OFFSET_MS
+    crate::play::holdings::days_from_civil(y, m, 1) * DAY_MS - CST_OFFSET_MS
 }
 
 /// "YYYY-MM-DD" of the Beijing day of `now_ms`, and that day's number.
@@ -83,7 +83,7 @@ mod tests {
 
     /// ms of a Beijing wall-clock time.
     fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
-        crate::holdings::days_from_civil(y, m, d) * DAY_MS + h * HOUR_MS + min * 60_000 - CST_OFFSET_MS
+        crate::play::holdings::days_from_civil(y, m, d) * DAY_MS + h * HOUR_MS + min * 60_000 - CST_OFFSET_MS
     }
 
     #[test]

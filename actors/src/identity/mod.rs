@@ -5,13 +5,15 @@
 
 pub mod idcard;
 pub mod minors;
+pub mod provider;
 pub mod qr_auth;
+pub mod service;
 pub mod vault;
 
 use std::sync::Arc;
 
 use crate::config::IdentityConfig;
-use crate::providers::identity::{IdentityCheck, SandboxIdentity};
+use crate::identity::provider::{IdentityCheck, SandboxIdentity};
 
 /// What the platform needs for certification: the seal, the identity check and the rules.
 pub struct Identity {

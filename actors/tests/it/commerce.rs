@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use actors::commerce::paytype::PayMethod;
 use actors::config::PaymentConfig;
-use actors::platform_commerce::{Purchase, Submitted};
-use actors::providers::payment::{Delivery, DeliveryPlan};
+use actors::commerce::service::{Purchase, Submitted};
+use actors::commerce::payment::{Delivery, DeliveryPlan};
 use actors::{DomainError, Platform};
 use common::{commerce_platform, online, settle, user, ORDER_TTL, QR_TTL};
 use storage::OrderState;
@@ -104,14 +104,14 @@ async fn a_late_notice_of_a_timely_payment_settles_once() {
     assert!(order.paid_at.unwrap() < order.order.expires_at);
     assert_eq!(p.wallet(uid).await.unwrap().coins, 600, "granted once");
     // The provider sends the same notice again: a duplicate.
-    let n = actors::providers::payment::Notice {
+    let n = actors::commerce::payment::Notice {
         order_no: no.clone(),
         trade_no: order.trade_no.clone().unwrap(),
         amount_fen: 600,
         paid_at: order.paid_at.unwrap(),
         status: "SUCCESS".into(),
     };
-    let sig = actors::providers::payment::sign(PaymentConfig::default().sandbox_key.as_bytes(), &n.encode());
+    let sig = actors::commerce::payment::sign(PaymentConfig::default().sandbox_key.as_bytes(), &n.encode());
     p.payment_notice("sandbox", &n.encode(), &sig).await.unwrap();
     assert_eq!(p.wallet(uid).await.unwrap().coins, 600, "still once");
     let log = p.store().commerce.callbacks(&no).unwrap();

@@ -9,7 +9,7 @@ use crate::common;
 use std::time::Duration;
 
 use actors::commerce::paytype::PayMethod;
-use actors::platform_commerce::{Purchase, Submitted};
+use actors::commerce::service::{Purchase, Submitted};
 use actors::{DomainError, Platform};
 use common::{commerce_platform, settle, user, ORDER_TTL};
 use futures_util::future::join_all;

@@ -7,8 +7,8 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, HostSink, SlotReport, SlotState};
-use actors::player::SessionOp;
+use actors::play::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, HostSink, SlotReport, SlotState};
+use actors::play::player::SessionOp;
 use actors::view::{EndReason, GameState, Notice, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
 use common::{node, online, pass, settle, temp_dir, user, Recorder};

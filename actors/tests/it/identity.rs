@@ -11,14 +11,14 @@ use std::time::Duration;
 
 use actors::config::IdentityConfig;
 use actors::identity::idcard;
-use actors::player::SessionOp;
+use actors::play::player::SessionOp;
 use actors::view::{GameState, Notice, Status};
 use actors::{DomainConfig, DomainError, Platform};
 use common::{node, online, settle, temp_dir, user, Recorder};
 
 /// Unix ms of a Beijing wall-clock time.
 fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
-    actors::holdings::days_from_civil(y, m, d) * 86_400_000 + (h - 8) * 3_600_000 + min * 60_000
+    actors::play::holdings::days_from_civil(y, m, d) * 86_400_000 + (h - 8) * 3_600_000 + min * 60_000
 }
 
 fn id_born(y: i64, m: i64, d: i64) -> String {

@@ -5,7 +5,7 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::player::SessionOp;
+use actors::play::player::SessionOp;
 use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, NodeConfig, Platform};
 use common::{node, online, pass, settle, temp_dir, user, Recorder};

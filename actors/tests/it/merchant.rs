@@ -8,8 +8,8 @@ use crate::common;
 use std::time::Duration;
 
 use actors::commerce::paytype::PayMethod;
-use actors::platform_merchant::GroupPurchase;
-use actors::providers::payment::{Delivery, DeliveryPlan};
+use actors::commerce::merchants::GroupPurchase;
+use actors::commerce::payment::{Delivery, DeliveryPlan};
 use actors::{DomainError, Platform};
 use common::{commerce_platform, settle, user};
 use storage::OrderState;

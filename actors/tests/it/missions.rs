@@ -6,7 +6,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use actors::player::SessionOp;
+use actors::play::player::SessionOp;
 use actors::view::Status;
 use actors::{DomainConfig, DomainError, Platform};
 use common::{node, online, settle, temp_dir, user};
@@ -97,7 +97,7 @@ async fn check_ins_across_midnights() {
 
 #[tokio::test(start_paused = true)]
 async fn a_room_entry_and_a_chat_message_move_the_room_tasks() {
-    use actors::room::view::{EnterRoom, RoomForm, MODE_RELAY};
+    use actors::rooms::view::{EnterRoom, RoomForm, MODE_RELAY};
     let (p, dir) = platform("missions-room").await;
     let host = user(&p, "13800000093").await;
     let a = user(&p, "13800000094").await;

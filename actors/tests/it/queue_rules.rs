@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actors::platform::Grant;
-use actors::player::SessionOp;
+use actors::play::player::SessionOp;
 use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, Platform};
 use common::{node, online, settle, temp_dir, user, Recorder};
@@ -90,7 +90,7 @@ async fn fast_entry_cards_and_monthly_claims() {
     assert_eq!(card.used_session, Some(vb.id));
     assert_eq!((view.is_fast, view.sort), (1, 1));
     // The card is an hour of fast entry: B's next start within the hour is on the fast lane.
-    assert_eq!(p.holdings(b).await.unwrap().lane(p.clock().now_ms()), actors::lanes::Lane::Member);
+    assert_eq!(p.holdings(b).await.unwrap().lane(p.clock().now_ms()), actors::play::lanes::Lane::Member);
     assert_eq!(p.use_card(b, cards[0].id).await.unwrap_err(), DomainError::CardUnusable);
     assert_eq!(p.cards(b).await.unwrap().len(), 1);
     p.session_op(a, SessionOp::CancelQueue, online(&p, a).await.id).await.unwrap();
@@ -110,7 +110,7 @@ async fn fast_entry_cards_and_monthly_claims() {
     tokio::time::advance(Duration::from_secs(3601)).await;
     assert_eq!(
         p.holdings(b).await.unwrap().lane(p.clock().now_ms()),
-        actors::lanes::Lane::Normal,
+        actors::play::lanes::Lane::Normal,
         "the card's fast entry lasts an hour"
     );
 

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actors::config::RoomsConfig;
-use actors::player::SessionOp;
-use actors::room::view::*;
-use actors::room::wire::{RoomSink, WatchId};
+use actors::play::player::SessionOp;
+use actors::rooms::view::*;
+use actors::rooms::wire::{RoomSink, WatchId};
 use actors::view::{GameState, Notice, Status};
 use actors::{DomainConfig, DomainError, Platform};
 use base64::Engine;
@@ -344,7 +344,7 @@ async fn kick_and_blacklist() {
     p.chat_ban(host, dd, a, true).await.unwrap();
     assert_eq!(p.chat_send(a, dd, "你好".into(), None).await, Err(DomainError::ChatBanned));
     // The host's online list says who is banned (so the page offers to lift it); nobody else's.
-    let banned = |rows: &[actors::room::view::OnlineUser]| rows.iter().filter(|u| u.chat_banned).map(|u| u.user.uid).collect::<Vec<_>>();
+    let banned = |rows: &[actors::rooms::view::OnlineUser]| rows.iter().filter(|u| u.chat_banned).map(|u| u.user.uid).collect::<Vec<_>>();
     assert_eq!(banned(&p.room_users(host, dd, 1, 20).await.unwrap().rows), vec![a]);
     assert!(banned(&p.room_users(a, dd, 1, 20).await.unwrap().rows).is_empty());
     p.chat_ban(host, dd, a, false).await.unwrap();

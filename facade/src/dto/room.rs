@@ -1,11 +1,11 @@
 //! The JSON shapes of the room calls (social.md §3, §7) and the `data` of the room events
-//! (§4.8), converted at the boundary from the domain's typed views (`actors::room::view`) and
-//! events (`actors::room::events`). Nothing here decides a room rule.
+//! (§4.8), converted at the boundary from the domain's typed views (`actors::rooms::view`) and
+//! events (`actors::rooms::events`). Nothing here decides a room rule.
 
 use std::collections::BTreeMap;
 
-use actors::room::events::RoomEventKind;
-use actors::room::view::{
+use actors::rooms::events::RoomEventKind;
+use actors::rooms::view::{
     ApplyControl, BlackItem, ControlApplication, LiveDetail, MikeInfo, OnlineUser, PlayRole, RoomCreated, RoomEntered, RoomGame,
     RoomListItem, RoomParams, RoomUser, RoomUserInfo, RoomView, RotationView, SeatState, SeatView,
 };

@@ -5,7 +5,7 @@
 //! frame, FROZEN or BAN, then closes) and its running game.
 
 use actix_web::{post, web, HttpRequest};
-use actors::passport::AccountAction;
+use actors::accounts::passport::AccountAction;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -83,7 +83,7 @@ fn check_operator(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
     let token = req.headers().get(OPERATOR_TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
     let allowed = match &state.operator_token_sha256 {
         // the hashes compared: equal length, no early exit on the token's own bytes
-        Some(want) => !token.is_empty() && actors::passport::secret_hash(token) == *want,
+        Some(want) => !token.is_empty() && actors::accounts::passport::secret_hash(token) == *want,
         None => false,
     };
     if !allowed {

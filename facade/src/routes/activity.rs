@@ -4,7 +4,7 @@
 //! the transaction that decides it.
 
 use actix_web::{get, http::StatusCode, post, web};
-use actors::commerce::activity::{format_cst, invite_code, ONGOING};
+use actors::activity::rules::{format_cst, invite_code, ONGOING};
 use serde::{Deserialize, Serialize};
 use storage::activity::{BindOutcome, DrawOutcome, Invite, InviteReward, LotteryDraw};
 use storage::GoodsGrant;
@@ -505,7 +505,7 @@ pub async fn config_pairs(state: &AppState, now: i64) -> Result<Vec<(&'static st
             "activityId": id,
             "startTime": format_cst(starts_at),
             "endTime": format_cst(ends_at),
-            "status": actors::commerce::activity::status_ms(starts_at, ends_at, now),
+            "status": actors::activity::rules::status_ms(starts_at, ends_at, now),
         })
         .to_string()
     };

@@ -5,7 +5,7 @@
 //! mode). A purchase through a section ad carries `ad_id` (`POST /api/payment/goods`).
 
 use actix_web::{get, post, web};
-use actors::platform_ads::{AdView, SlotRefusal};
+use actors::activity::ads_service::{AdView, SlotRefusal};
 use serde::{Deserialize, Serialize};
 use storage::ads::{Ad, AdSpec};
 use utoipa::{IntoParams, ToSchema};

@@ -213,7 +213,7 @@ pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Que
     let (coupons, _) = state.platform.my_coupons(uid).await?;
     // what was received after the newest holding told before, within the last 3 days
     let told = state.platform.card_notice_told(uid).await?;
-    let recent = (now - actors::holdings::NEAR_EXPIRY_MS).max(told + 1);
+    let recent = (now - actors::play::holdings::NEAR_EXPIRY_MS).max(told + 1);
     // (received, item) of every unused holding
     let mut unused: Vec<(i64, NoticeItem)> = cards
         .iter()

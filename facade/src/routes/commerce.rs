@@ -4,7 +4,7 @@
 
 use actix_web::{get, post, web, HttpRequest};
 use actors::commerce::paytype::PayMethod;
-use actors::platform_commerce::{GoodsItem, Purchase, Submitted};
+use actors::commerce::service::{GoodsItem, Purchase, Submitted};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -730,7 +730,7 @@ pub async fn notify(state: web::Data<AppState>, req: HttpRequest, provider: web:
     let body = std::str::from_utf8(&body).map_err(|_| ApiError::bad_request())?;
     let signature = req
         .headers()
-        .get(actors::providers::payment::SIGNATURE_HEADER)
+        .get(actors::commerce::payment::SIGNATURE_HEADER)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     state.platform.payment_notice(&provider, body, signature).await?;

@@ -82,7 +82,7 @@ pub async fn user_flags(state: web::Data<AppState>, body: web::Json<UserFlagsBod
         return Err(ApiError::bad_request());
     }
     let user = state.platform.passport().user_by_phone(body.cellphone.trim()).await?;
-    let flags = actors::room::view::UserFlags {
+    let flags = actors::rooms::view::UserFlags {
         status: body.status,
         minor: body.minor,
         relay_banned: body.relay_banned,

@@ -4,7 +4,7 @@
 //! like the sandbox pay page.
 
 use actix_web::{get, post, web, HttpResponse};
-use actors::passport::QrLoginState;
+use actors::accounts::passport::QrLoginState;
 use serde::Deserialize;
 use utoipa::ToSchema;
 

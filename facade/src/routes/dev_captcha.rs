@@ -4,7 +4,7 @@
 //! (`done.js`, a file: the CSP allows no inline script), as a real provider's widget would.
 
 use actix_web::{get, post, web, HttpResponse};
-use actors::providers::captcha::Solve;
+use actors::accounts::captcha::Solve;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 

@@ -5,7 +5,7 @@
 //! callback page would.
 
 use actix_web::{get, post, web, HttpResponse};
-use actors::providers::oauth::{ThirdPartyIdentity, OPEN_TYPE_QQ, OPEN_TYPE_WECHAT};
+use actors::accounts::oauth::{ThirdPartyIdentity, OPEN_TYPE_QQ, OPEN_TYPE_WECHAT};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 

@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use actix_web::{get, post, web, HttpResponse};
-use actors::providers::payment::{Delivery, DeliveryPlan, NoticeTransport, SandboxState, SIGNATURE_HEADER};
+use actors::commerce::payment::{Delivery, DeliveryPlan, NoticeTransport, SandboxState, SIGNATURE_HEADER};
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

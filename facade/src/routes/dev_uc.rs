@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{get, post, web, HttpResponse};
-use actors::providers::account_centre::{
+use actors::accounts::account_centre::{
     sandbox_avatar, ProfileChange, Target, UcRefusal, UcSession, UcTransport, SANDBOX_AVATARS, SIGNATURE_HEADER,
 };
 use futures_util::future::BoxFuture;

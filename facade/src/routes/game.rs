@@ -1,7 +1,7 @@
 //! Game sessions (core-platform.md §7.4): start, state, confirm, give up, leave, end, nodes.
 
 use actix_web::{get, post, web};
-use actors::player::SessionOp;
+use actors::play::player::SessionOp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -44,9 +44,9 @@ pub struct Start {
 
 impl Start {
     /// The relay params, when `isApplyRelay` asks for a relay (a mode above 0).
-    fn relay(&self) -> Option<actors::room::view::RelayParams> {
+    fn relay(&self) -> Option<actors::rooms::view::RelayParams> {
         let mode = self.is_apply_relay.filter(|m| *m > 0)?;
-        Some(actors::room::view::RelayParams {
+        Some(actors::rooms::view::RelayParams {
             mode,
             room_password: self.room_password.clone().filter(|p| !p.is_empty()),
             is_update_pass: self.is_update_pass.is_some_and(|f| f.0),
@@ -194,7 +194,7 @@ pub async fn confirm_connect(state: web::Data<AppState>, caller: Caller, body: w
 /// no secret (no host could be linked).
 pub(crate) fn sign_ticket(
     state: &AppState,
-    target: &actors::hosts::StreamTarget,
+    target: &actors::play::hosts::StreamTarget,
     session_id: i64,
     uid: i64,
     role: hostlink::Role,
@@ -210,7 +210,7 @@ pub(crate) fn sign_ticket(
 /// secret (no host could be linked). Whether `uid` may watch is the caller's check.
 pub fn sign_viewer_ticket(
     platform: &actors::Platform,
-    target: &actors::hosts::StreamTarget,
+    target: &actors::play::hosts::StreamTarget,
     session_id: i64,
     uid: i64,
     now: i64,
@@ -220,7 +220,7 @@ pub fn sign_viewer_ticket(
 
 fn sign_stream_ticket(
     platform: &actors::Platform,
-    target: &actors::hosts::StreamTarget,
+    target: &actors::play::hosts::StreamTarget,
     session_id: i64,
     uid: i64,
     role: hostlink::Role,
@@ -474,7 +474,7 @@ pub struct ChannelSize {
 #[post("/api/japi/yoo/game/gameChannelSize")]
 pub async fn channel_size(state: web::Data<AppState>, caller: Caller, body: web::Json<ChannelSize>) -> ApiResult<ChannelPreview> {
     let p = state.platform.channel_preview(caller.0.uid, body.is_fast).await?;
-    let min_max = |w: Option<actors::wait::WaitRange>| (w.map(|w| w.min_secs), w.and_then(|w| w.max_secs));
+    let min_max = |w: Option<actors::play::wait::WaitRange>| (w.map(|w| w.min_secs), w.and_then(|w| w.max_secs));
     let ((lo, hi), (own_lo, own_hi)) = (min_max(p.wait), min_max(p.own_wait));
     Ok(ok(ChannelPreview {
         pre_sort: p.pre_sort,

@@ -6,7 +6,7 @@
 //! version, the hello's clock), then the domain links the host (a second live host of the same
 //! name is refused). A refused hello is answered with [`PlatformMsg::Refused`] and the link is
 //! closed. After the welcome, every frame is turned into a domain call
-//! ([`actors::hosts::HostEvent`]), and the domain's commands ([`HostCommand`]) into frames
+//! ([`actors::play::hosts::HostEvent`]), and the domain's commands ([`HostCommand`]) into frames
 //! through [`LinkSink`]; the domain, which builds no wire format, never sees JSON. The domain
 //! decides when a host is silent for too long and closes its link; a link that closes (or sends
 //! what is not a host message) loses the host at once.
@@ -23,7 +23,7 @@ use actix_http::ws::{Codec, Frame, Message};
 use actix_web::body::{BodyStream, MessageBody};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use actors::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, HostSink, SlotReport, SlotState};
+use actors::play::hosts::{HostCommand, HostEvent, HostHello, HostLink, HostRefusal, HostSink, SlotReport, SlotState};
 use actors::Platform;
 use futures_util::StreamExt;
 use hostlink::{Hello, HostMsg, LinkRefusal, PlatformMsg, SlotPhase};

@@ -2,7 +2,7 @@
 //! pre-check, the caller's certification (masked) and certifying, and youth mode's status.
 
 use actix_web::{get, post, web};
-use actors::platform_identity::IdAuth;
+use actors::identity::service::IdAuth;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

@@ -3,7 +3,7 @@
 //! the bank pay config (§3 "Bank pay config"). Prices are fen.
 
 use actix_web::{get, post, web, HttpRequest};
-use actors::platform_merchant::GroupPurchase;
+use actors::commerce::merchants::GroupPurchase;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

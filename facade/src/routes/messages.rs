@@ -5,8 +5,8 @@
 //! messages are ever read, marked or deleted: no call names a message id.
 
 use actix_web::{post, web};
-use actors::commerce::activity::format_cst;
-use actors::platform_messages::{MessageRefusal, SenderTab};
+use actors::activity::rules::format_cst;
+use actors::messages::{MessageRefusal, SenderTab};
 use serde::{Deserialize, Serialize};
 use storage::messages::Message;
 use utoipa::ToSchema;
@@ -179,9 +179,9 @@ refusals!(UnreadRefusals: common::input(), common::logged_in(), common::internal
 pub async fn unread_count(state: web::Data<AppState>, caller: Caller, body: Option<web::Json<UnreadBody>>) -> ApiResult<UnreadCountsDto> {
     let ignore = body.and_then(|b| b.into_inner().ignore_senders).map(|s| s.0);
     let tabs = state.platform.message_tabs(caller.0.uid, ignore).await?;
-    let (sys, user) = actors::platform_messages::new_message_flags(&tabs);
+    let (sys, user) = actors::messages::new_message_flags(&tabs);
     let (send_time, last_msg_title) = newest(tabs.iter());
-    let official: Vec<&SenderTab> = tabs.iter().filter(|t| t.sender != actors::platform_messages::USER).collect();
+    let official: Vec<&SenderTab> = tabs.iter().filter(|t| t.sender != actors::messages::USER).collect();
     let (official_send_time, official_last_msg_title) = newest(official.iter().copied());
     Ok(ok(UnreadCountsDto {
         comment_un_read_count: 0,
@@ -189,7 +189,7 @@ pub async fn unread_count(state: web::Data<AppState>, caller: Caller, body: Opti
         praise_un_read_count: 0,
         notice_un_read_count: tabs
             .iter()
-            .filter(|t| t.sender == actors::platform_messages::ANNOUNCEMENT)
+            .filter(|t| t.sender == actors::messages::ANNOUNCEMENT)
             .map(|t| t.unread)
             .sum(),
         un_read_count: sys + user,
@@ -237,7 +237,7 @@ refusals!(FlagRefusals: common::logged_in(), common::internal());
 #[post("/api/message/msg/user/hasNewMessage")]
 pub async fn has_new_message(state: web::Data<AppState>, caller: Caller) -> ApiResult<NewMessageFlags> {
     let tabs = state.platform.message_tabs(caller.0.uid, None).await?;
-    let (sys_msg_count, user_msg_count) = actors::platform_messages::new_message_flags(&tabs);
+    let (sys_msg_count, user_msg_count) = actors::messages::new_message_flags(&tabs);
     Ok(ok(NewMessageFlags {
         sys_msg_count,
         user_msg_count,

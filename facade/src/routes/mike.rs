@@ -2,7 +2,7 @@
 //! invites, the host's operations and locks, the seat queue. The room's actor decides who may.
 
 use actix_web::{post, web};
-use actors::room::view::{MikeAction, MikeOp, MikeReqAction};
+use actors::rooms::view::{MikeAction, MikeOp, MikeReqAction};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -13,7 +13,7 @@ use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::routes::room::{DdRid, RoomSerial};
 use crate::AppState;
 
-fn queue(users: &[actors::room::view::RoomUser]) -> Vec<RoomUserDto> {
+fn queue(users: &[actors::rooms::view::RoomUser]) -> Vec<RoomUserDto> {
     users.iter().map(dto::room_user).collect()
 }
 

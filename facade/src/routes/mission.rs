@@ -3,7 +3,7 @@
 //! claim of its reward, the task reward config.
 
 use actix_web::{get, post, web};
-use actors::commerce::mission::{self, CheckinResult, TaskView};
+use actors::activity::mission::{self, CheckinResult, TaskView};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

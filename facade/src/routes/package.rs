@@ -4,8 +4,8 @@
 //! ?section_key&page_size=1`), their records `GET /api/v3/user/order?goods_type=27|22`.
 
 use actix_web::{get, post, web};
-use actors::platform_commerce::GoodsItem;
-use actors::platform_package::{PackageInfo, PACKAGE_KINDS};
+use actors::commerce::service::GoodsItem;
+use actors::commerce::packages::{PackageInfo, PACKAGE_KINDS};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

@@ -1,7 +1,7 @@
 //! Accounts: SMS code, login, logout, profile, socket token (core-platform.md §7.2, §7.3).
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use actors::providers::captcha::CaptchaAnswer;
+use actors::accounts::captcha::CaptchaAnswer;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -125,7 +125,7 @@ pub(crate) async fn logged_in(
     state: &AppState,
     user: storage::User,
     created: bool,
-    session: &actors::passport::NewLogin,
+    session: &actors::accounts::passport::NewLogin,
 ) -> HttpResponse {
     record_login(req, state, session).await;
     let mut resp = HttpResponse::Ok();
@@ -213,6 +213,6 @@ pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResul
     let token = state.platform.passport().issue_socket_token(&caller.0);
     Ok(ok(SocketToken {
         access_token: token,
-        expires_in: actors::passport::SOCKET_TOKEN_TTL_MS / 1000,
+        expires_in: actors::accounts::passport::SOCKET_TOKEN_TTL_MS / 1000,
     }))
 }

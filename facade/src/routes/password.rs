@@ -59,7 +59,7 @@ pub async fn password_login(
     _caller: GuestWrite,
     body: web::Json<PasswordLoginBody>,
 ) -> Result<HttpResponse, ApiError> {
-    let login = actors::passport::PasswordLogin {
+    let login = actors::accounts::passport::PasswordLogin {
         user_name: body.user_name.trim().to_string(),
         password: body.password.clone(),
         device_no: body.device_no.chars().take(64).collect(),

@@ -3,7 +3,7 @@
 //! mode that is the sandbox app's page (`dev_app.rs`).
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use actors::passport::QrPoll;
+use actors::accounts::passport::QrPoll;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

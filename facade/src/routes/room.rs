@@ -4,7 +4,7 @@
 //! actor decides every rule.
 
 use actix_web::{post, web};
-use actors::room::view::{EnterRoom, RoomForm};
+use actors::rooms::view::{EnterRoom, RoomForm};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -4,7 +4,7 @@
 //! mode; `/api/dev/game/tip`, `/api/dev/game/loadTips` in dev mode).
 
 use actix_web::{post, web};
-use actors::platform_tips::{StartTip, TipRefusal};
+use actors::play::tips::{StartTip, TipRefusal};
 use serde::{Deserialize, Serialize};
 use storage::ads::Ad;
 use utoipa::ToSchema;

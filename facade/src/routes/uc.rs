@@ -3,7 +3,7 @@
 //! avatar) arrive on.
 
 use actix_web::{post, web, HttpRequest};
-use actors::providers::account_centre::{SignedLogin, Target, SIGNATURE_HEADER};
+use actors::accounts::account_centre::{SignedLogin, Target, SIGNATURE_HEADER};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -1,6 +1,6 @@
 //! The WebSocket `/echo?access_token=` (core-platform.md §4.10, §7.3).
 //!
-//! An open socket is one user connection (`actors::connection`): its [`Sink`] is subscribed to
+//! An open socket is one user connection (`actors::play::connection`): its [`Sink`] is subscribed to
 //! the user's pushes, encodes each at once as a protobuf `Envelope` numbered with this
 //! connection's offset and epoch, and queues the frame in the socket's outbox. The socket itself
 //! is the body of the upgrade response ([`Socket`]), so the HTTP dispatcher's task is the
@@ -28,9 +28,9 @@ use actix_web::body::{BodyStream, MessageBody};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use actors::clock::Clock;
-use actors::connection::{Connection, ConnectionSink};
-use actors::passport::{LoginEnd, LoginKey, LoginSocket};
-use actors::room::wire::{RoomSink, WatchId};
+use actors::play::connection::{Connection, ConnectionSink};
+use actors::accounts::passport::{LoginEnd, LoginKey, LoginSocket};
+use actors::rooms::wire::{RoomSink, WatchId};
 use actors::small_str::SmallStr;
 use actors::view::Push;
 use actors::Platform;
@@ -292,7 +292,7 @@ pub async fn echo(
         outbox: Mutex::new(Outbox::default()),
         rooms: Mutex::new(Vec::new()),
         offset: AtomicU64::new(0),
-        epoch: actors::passport::random_hex(8).into(),
+        epoch: actors::accounts::passport::random_hex(8).into(),
         device_no: grant.device_no.as_str().into(),
         clock: state.platform.clock(),
     });
@@ -754,7 +754,7 @@ mod tests {
     // watcher), and it does not move the user stream's offsets.
     #[tokio::test]
     async fn room_frames_go_out_as_encoded() {
-        use actors::room::wire::RoomWire;
+        use actors::rooms::wire::RoomWire;
         let (mut socket, _send, sink) = socket();
         let batch = crate::room_wire::ProtoRoomWire.encode(3, "ep", 1..=1, &[]);
         let room_sink: Arc<dyn RoomSink> = sink.clone();

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use actors::passport::SmsLimits;
+use actors::accounts::passport::SmsLimits;
 use common::{code, config, temp_dir, Client};
 use facade::config::ServerConfig;
 use serde_json::{json, Value};

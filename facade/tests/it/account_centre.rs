@@ -11,10 +11,10 @@ use crate::common;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use actors::config::AccountCentreConfig;
-use actors::providers::account_centre::{
+use actors::accounts::account_centre::{
     payload_text, AccountCentre, AgentLogin, ProfileChange, ProfileNotice, SandboxUc, Target, SIGNATURE_HEADER,
 };
-use actors::providers::payment::verify_signature;
+use actors::commerce::payment::verify_signature;
 use common::{code, config, ledger_holds, profile, temp_dir, uid, Client};
 use facade::proto::MessageType;
 use serde_json::{json, Value};
@@ -352,7 +352,7 @@ async fn notices_are_verified_and_taken_once() {
     assert_eq!(code(&notify(&base, &body, Some(&sig_of_other)).await.1), 20272);
     // Malformed but signed; stale; an unknown user.
     for text in ["uid=1", "", "garbage&&&"] {
-        let sig_text = actors::providers::payment::sign(secret().as_bytes(), text);
+        let sig_text = actors::commerce::payment::sign(secret().as_bytes(), text);
         assert_eq!(code(&notify(&base, text, Some(&sig_text)).await.1), 20272, "{text:?}");
     }
     let (stale, stale_sig) = genuine.signed_notice(&notice("旧的昵称", "n-2", now_ms() - 11 * 60 * 1000));

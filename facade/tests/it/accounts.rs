@@ -141,7 +141,7 @@ async fn a_sixth_login_kicks_the_oldest_out() {
     first.login("13700000021").await;
     let mut s0 = first.socket().await;
     let mut others = Vec::new();
-    for i in 1..actors::passport::MAX_LOGINS {
+    for i in 1..actors::accounts::passport::MAX_LOGINS {
         let mut c = Client::new(srv.addr, &format!("dev-{i}"));
         c.login("13700000021").await;
         others.push(c);
@@ -224,7 +224,7 @@ async fn the_operator_command_acts_through_the_token_route() {
     const TOKEN: &str = "an-operator-token-of-some-length";
     let dir = temp_dir("ops-account");
     let mut cfg = config(&dir, 0, 60);
-    cfg.operator_token_sha256 = Some(actors::passport::secret_hash(TOKEN));
+    cfg.operator_token_sha256 = Some(actors::accounts::passport::secret_hash(TOKEN));
     let srv = facade::start(cfg).await.unwrap();
     let mut a = Client::new(srv.addr, "dev-a");
     a.login("15900000101").await;

@@ -212,7 +212,7 @@ async fn invite_rewards_are_granted_once_and_self_invites_refused() {
     let (_, inv) = a.get("/api/v3/activity/invite").await;
     assert_eq!(code(&inv), 0, "{inv}");
     let a_code = inv["data"]["invite_code"].as_str().unwrap().to_owned();
-    assert_eq!(a_code, actors::commerce::activity::invite_code(a_uid));
+    assert_eq!(a_code, actors::activity::rules::invite_code(a_uid));
     assert_eq!(inv["data"]["invite_link"], format!("/land/invite?invite_code={a_code}"));
     assert!(!inv["data"]["invite_config"]["basic_rewards"].as_array().unwrap().is_empty());
     assert!(!inv["data"]["invite_config"]["advanced_rewards"].as_array().unwrap().is_empty());
@@ -229,7 +229,7 @@ async fn invite_rewards_are_granted_once_and_self_invites_refused() {
     assert_eq!(entries(&srv, a_uid, "invite_basic").len(), 1);
 
     // The next user's own code (uids are handed out in order; a login of a known phone may use one up, so this comes first).
-    let own = actors::commerce::activity::invite_code(b_uid + 1);
+    let own = actors::activity::rules::invite_code(b_uid + 1);
     let mut s = Client::new(srv.addr, "dev-s");
     login_with_code(&mut s, "15800001005", &own).await;
     assert_eq!(uid(&mut s).await, b_uid + 1, "the code named the new user itself");

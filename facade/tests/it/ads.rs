@@ -103,7 +103,7 @@ async fn slots_are_read_in_order_and_bad_keys_are_refused() {
 async fn the_operator_sets_a_slot() {
     let dir = temp_dir("ads-ops");
     let mut cfg = config(&dir, 0, 60);
-    cfg.operator_token_sha256 = Some(actors::passport::secret_hash(TOKEN));
+    cfg.operator_token_sha256 = Some(actors::accounts::passport::secret_hash(TOKEN));
     let srv = facade::start(cfg).await.unwrap();
     let mut guest = Client::new(srv.addr, "guest");
     let (_, before) = guest.get("/api/web/v1/ad/slots?keys=header_right,member_expire").await;

@@ -216,7 +216,7 @@ async fn forged_notices_change_nothing_and_are_logged() {
 
     // By hand: a body with a signature under another key, and one with none.
     let body = format!("order_no={no}&trade_no=FAKE1&amount=600&paid_at=1&status=SUCCESS");
-    let sig = actors::providers::payment::sign(b"guessed key", &body);
+    let sig = actors::commerce::payment::sign(b"guessed key", &body);
     for signature in [sig.as_str(), ""] {
         let mut r = awc::Client::default()
             .post(format!("{}/api/payment/notify/sandbox", c.base))

@@ -143,13 +143,13 @@ async fn queue_rules_are_served_from_the_domain() {
     let (status, body) = c.get("/api/japi/yoo/game/queueRules").await;
     assert_eq!(status, 200);
     let lanes = body["data"]["lanes"].as_array().unwrap();
-    assert_eq!(lanes.len(), actors::lanes::ALL_LANES.len());
-    for lane in actors::lanes::ALL_LANES {
+    assert_eq!(lanes.len(), actors::play::lanes::ALL_LANES.len());
+    for lane in actors::play::lanes::ALL_LANES {
         let served = lanes.iter().find(|l| l["isFast"] == lane.code()).unwrap();
         assert_eq!(served["weight"], lane.weight());
         assert!(!served["name"].as_str().unwrap().is_empty());
     }
-    assert_eq!(body["data"]["totalWeight"], actors::lanes::total_weight());
+    assert_eq!(body["data"]["totalWeight"], actors::play::lanes::total_weight());
     srv.handle.stop(false).await;
 }
 

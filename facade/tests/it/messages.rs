@@ -149,7 +149,7 @@ async fn a_new_player_reads_the_welcome() {
 async fn announcements_and_grants_arrive_and_marks_stay_with_their_owner() {
     let dir = temp_dir("messages-push");
     let mut cfg = config(&dir, 0, 60);
-    cfg.operator_token_sha256 = Some(actors::passport::secret_hash(TOKEN));
+    cfg.operator_token_sha256 = Some(actors::accounts::passport::secret_hash(TOKEN));
     let srv = facade::start(cfg).await.unwrap();
     let mut a = Client::new(srv.addr, "a");
     a.login("13800000802").await;

@@ -1,7 +1,7 @@
 //! App-QR login over real HTTP (core-platform.md §4.12): the QR code's ticket, the browser's
 //! long poll hearing 20143 when the sandbox app scans, the login (cookies, the app's account)
 //! when it confirms, the ticket spent after; a cancel answers 20141; a frozen account's confirm
-//! is refused with 20101. The states on paused time are `actors::passport::qr_login::tests`.
+//! is refused with 20101. The states on paused time are `actors::accounts::passport::qr_login::tests`.
 
 use crate::common;
 use common::{code, config, get_text, post_form_text, temp_dir, Client};

@@ -92,7 +92,7 @@ async fn a_player_reads_a_games_tip() {
 async fn the_operator_sets_a_games_tip() {
     let dir = temp_dir("tips-ops");
     let mut cfg = config(&dir, 0, 60);
-    cfg.operator_token_sha256 = Some(actors::passport::secret_hash(TOKEN));
+    cfg.operator_token_sha256 = Some(actors::accounts::passport::secret_hash(TOKEN));
     let srv = facade::start(cfg).await.unwrap();
     let mut p = Client::new(srv.addr, "p");
     p.login("13800000502").await;
@@ -160,7 +160,7 @@ async fn the_operator_sets_a_games_tip() {
 async fn loading_tips_are_read_and_replaced() {
     let dir = temp_dir("tips-loading");
     let mut cfg = config(&dir, 0, 60);
-    cfg.operator_token_sha256 = Some(actors::passport::secret_hash(TOKEN));
+    cfg.operator_token_sha256 = Some(actors::accounts::passport::secret_hash(TOKEN));
     let srv = facade::start(cfg).await.unwrap();
     let mut guest = Client::new(srv.addr, "guest");
     let (status, r) = guest.post("/api/japi/yoo/game/loadTip", json!({})).await;

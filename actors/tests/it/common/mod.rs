@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use actors::config::PaymentConfig;
-use actors::connection::ConnectionSink;
-use actors::providers::payment::NoticeTransport;
+use actors::play::connection::ConnectionSink;
+use actors::commerce::payment::NoticeTransport;
 use actors::view::{GameState, Push, SessionView};
 use actors::{DomainConfig, NodeConfig, Platform};
 use futures_util::future::BoxFuture;
