@@ -14,24 +14,24 @@ use engine::{Registry, RestartPolicy, Supervisor, SupervisorMsg};
 use ractor::ActorRef;
 use storage::{Node, Store};
 
+use crate::accounts::passport::Passport;
 use crate::accounts::service::Accounts;
+use crate::accounts::sms::{SandboxSms, SmsProvider};
 use crate::activity::service::Activities;
 use crate::catalogue::Catalogue;
 use crate::clock::Clock;
+use crate::commerce::payment::{DeliveryPlan, PaymentProvider, SandboxPay};
 use crate::commerce::service::Commerce;
-use crate::identity::service::Identities;
-use crate::messages::Messages;
-use crate::play::service::Play;
-use crate::rooms::service::Rooms;
 use crate::config::DomainConfig;
 use crate::ctx::Ctx;
+use crate::identity::service::Identities;
+use crate::messages::Messages;
 use crate::play::game_session::{GameSessionActor, MachineId, SessionKey};
-use crate::accounts::passport::Passport;
 use crate::play::player::PlayerActor;
-use crate::commerce::payment::{DeliveryPlan, PaymentProvider, SandboxPay};
-use crate::accounts::sms::{SandboxSms, SmsProvider};
 use crate::play::queue::{NodeShared, QueueActor, QueueArgs};
+use crate::play::service::Play;
 use crate::rooms::actor::RoomActor;
+use crate::rooms::service::Rooms;
 use storage::GameSessionRecord;
 
 #[derive(Clone)]
@@ -249,5 +249,4 @@ impl Platform {
     pub fn healthy(&self) -> bool {
         matches!(self.root.get_status(), ractor::ActorStatus::Running)
     }
-
 }

@@ -17,4 +17,3 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn secret_hash(secret: &str) -> String {
     hex(&Sha256::digest(secret.as_bytes()))
 }
-

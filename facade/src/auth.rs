@@ -114,7 +114,7 @@ pub async fn record_login(req: &HttpRequest, state: &crate::AppState, login: &Ne
     }
     // the first login from the product's app grants its play time once (commerce.md §3)
     let user_agent = header(req, "user-agent");
-    if let Err(e) = state.platform.app_login(login.session.uid, user_agent).await {
+    if let Err(e) = state.platform.activity.app_login(login.session.uid, user_agent).await {
         tracing::warn!(error = %e, "first app login not granted");
     }
 }

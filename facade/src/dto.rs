@@ -453,7 +453,7 @@ pub struct PlayRecordDto {
     pub quality: Option<QualityReportDto>,
 }
 
-pub fn play_record(r: &actors::platform::PlayRecord, now_ms: i64) -> PlayRecordDto {
+pub fn play_record(r: &actors::play::service::PlayRecord, now_ms: i64) -> PlayRecordDto {
     PlayRecordDto {
         id: r.id,
         game_id: r.game_id,

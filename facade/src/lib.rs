@@ -85,7 +85,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         .map_err(|e| e.to_string())?
         .map_err(|e| format!("cannot open the database in {}: {e}", config.data_dir.display()))?;
     let platform = Platform::start(store, config.domain()).await?;
-    platform.set_room_wire(std::sync::Arc::new(room_wire::ProtoRoomWire));
+    platform.rooms.set_room_wire(std::sync::Arc::new(room_wire::ProtoRoomWire));
     let state = web::Data::new(AppState {
         platform: platform.clone(),
         mode: config.mode,
@@ -139,10 +139,10 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     .bind(config.bind)
     .map_err(|e| format!("cannot bind {}: {e}", config.bind))?;
     let addr = server.addrs().first().copied().ok_or("no address bound")?;
-    if let Some(sandbox) = platform.sandbox_pay() {
+    if let Some(sandbox) = platform.commerce.sandbox_pay() {
         sandbox.set_transport(routes::dev_pay::LoopbackNotices::new(addr));
     }
-    if let Some(sandbox) = platform.uc_sandbox() {
+    if let Some(sandbox) = platform.accounts.uc_sandbox() {
         sandbox.set_transport(routes::dev_uc::LoopbackUc::new(addr));
     }
     let server = server.run();

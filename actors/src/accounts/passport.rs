@@ -28,11 +28,11 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use storage::{CounterKey, LoginSession, PendingCode, PhoneGuard, Store, User};
 
+use crate::accounts::captcha::CaptchaAnswer;
+use crate::accounts::sms::SmsProvider;
 use crate::clock::Clock;
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
-use crate::accounts::captcha::CaptchaAnswer;
-use crate::accounts::sms::SmsProvider;
 
 /// A code is valid this long.
 pub const CODE_TTL_MS: i64 = 5 * 60_000;
@@ -334,8 +334,8 @@ pub fn validate_code(code: &str) -> DomainResult<()> {
     Ok(())
 }
 
-pub use crate::secrets::{random_hex, secret_hash};
 use crate::secrets::hex;
+pub use crate::secrets::{random_hex, secret_hash};
 
 fn secs_until(at: i64, now: i64) -> u64 {
     ((at - now).max(0) as u64).div_ceil(1000).max(1)

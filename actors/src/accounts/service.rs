@@ -4,8 +4,8 @@
 
 use storage::User;
 
-use crate::error::DomainResult;
 use crate::accounts::passport::AccountAction;
+use crate::error::DomainResult;
 
 /// What an operator's action did.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,14 +23,17 @@ impl Accounts {
         let user = self.passport().user_by_phone(cellphone).await?;
         let ends_play = !matches!(action, AccountAction::Restore);
         let logins_ended = self.passport().set_account(user.uid, action).await?;
-        let game_ended = if ends_play { self.play().end_running_game(user.uid).await? } else { None };
+        let game_ended = if ends_play {
+            self.play().end_running_game(user.uid).await?
+        } else {
+            None
+        };
         Ok(AccountActed {
             user,
             logins_ended,
             game_ended,
         })
     }
-
 }
 
 /// The calls of the accounts feature: freezes, bans and restores, the account centre.

@@ -15,12 +15,12 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::activity::mission::{task_event, TaskEvent};
-use crate::config::AccountCentreConfig;
-use crate::error::{DomainError, DomainResult};
 use crate::accounts::account_centre::{
     check_avatar, check_nickname, check_redirect, AccountCentre, AgentLogin, ProfileChange, SandboxUc, SignedLogin, Target,
 };
+use crate::activity::mission::{task_event, TaskEvent};
+use crate::config::AccountCentreConfig;
+use crate::error::{DomainError, DomainResult};
 use crate::view::{Changed, Push};
 
 /// How far a notice's time may be from the platform's clock.

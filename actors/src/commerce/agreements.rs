@@ -12,10 +12,10 @@ use crate::commerce::service::Commerce;
 use storage::agreements::{Agreement, AGREEMENT_ACTIVE, AGREEMENT_PENDING};
 use storage::{Goods, NewOrder, Order, OrderState};
 
+use crate::commerce::payment::{Channel, PayRequest};
 use crate::commerce::paytype::PayMethod;
 use crate::commerce::DeskMsg;
 use crate::error::{DomainError, DomainResult};
-use crate::commerce::payment::{Channel, PayRequest};
 
 /// The agreement number of an order that signs one.
 fn agreement_no_of(order_no: &str) -> String {

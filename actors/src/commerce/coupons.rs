@@ -8,8 +8,8 @@ use storage::{Coupon, Goods};
 
 use crate::commerce::coupon::{self, USABLE};
 use crate::commerce::pricing::{self, Price};
-use crate::error::{DomainError, DomainResult};
 use crate::commerce::service::GoodsItem;
+use crate::error::{DomainError, DomainResult};
 
 /// A coupon as offered for one purchase: with its `usable` (1, or 0 / -1 / -2: why not).
 #[derive(Debug, Clone, PartialEq)]

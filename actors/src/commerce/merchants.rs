@@ -8,12 +8,12 @@ use storage::merchant::{GroupItem, MerchantGoods, NewGroupOrder, RedeemKey, GROU
 use storage::{Coupon, GoodsGrant, NewOrder, Order};
 
 use crate::commerce::merchant::{self as rules, CartFault};
+use crate::commerce::payment::{Channel, PayRequest};
 use crate::commerce::paytype::{self, PayContext, PayMethod};
+use crate::commerce::service::{new_order_no, secs_ms};
 use crate::commerce::tiers::Tier;
 use crate::commerce::DeskMsg;
 use crate::error::{DomainError, DomainResult};
-use crate::commerce::service::{new_order_no, secs_ms};
-use crate::commerce::payment::{Channel, PayRequest};
 
 /// A coupon group as the client submits it.
 #[derive(Debug, Clone, PartialEq)]

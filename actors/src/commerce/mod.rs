@@ -37,8 +37,8 @@ use parking_lot::Mutex;
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::watch;
 
-use crate::ctx::Ctx;
 use crate::commerce::payment::PaymentProvider;
+use crate::ctx::Ctx;
 
 /// A QR handed out: which order it pays, for whom, since when, and whether a poll on it was
 /// told of the scan already (so that QRCODE_SCAN_SUCCESS is answered once a QR).

@@ -11,9 +11,9 @@
 use crate::commerce::service::Commerce;
 use storage::{Entitlement, GoodsGrant};
 
+use crate::commerce::service::GoodsItem;
 use crate::error::{DomainError, DomainResult};
 use crate::play::lanes::Lane;
-use crate::commerce::service::GoodsItem;
 use crate::view::{GameState, Status};
 
 /// A package's state as `night-play/info` answers it (commerce.md §3 "Daily/night package info").

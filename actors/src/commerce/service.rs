@@ -12,11 +12,11 @@ use std::time::Duration;
 use storage::{GoodsGrant, NewOrder, Order, OrderState, Settled, Wallet};
 
 use crate::commerce::order::{poll_answer, PollAnswer};
+use crate::commerce::payment::{Channel, PayRequest, Queried, SandboxOrder, SandboxPay, SandboxRefusal};
 use crate::commerce::paytype::{self, PayContext, PayMethod};
 use crate::commerce::pricing::{self, PriceInput};
 use crate::commerce::{DeskMsg, QrTicket, Shop};
 use crate::error::{DomainError, DomainResult};
-use crate::commerce::payment::{Channel, PayRequest, Queried, SandboxOrder, SandboxPay, SandboxRefusal};
 
 /// A goods with its duration options (`speci_list`).
 #[derive(Debug, Clone, PartialEq)]
@@ -558,7 +558,9 @@ impl Commerce {
                 self.desk(DeskMsg::Disarm(n.order_no.clone()));
                 self.shop().changed(&n.order_no);
                 tracing::info!(order_no = %n.order_no, uid = order.order.uid, "order paid and fulfilled");
-                self.activity().task_event(order.order.uid, crate::activity::mission::TaskEvent::Order).await;
+                self.activity()
+                    .task_event(order.order.uid, crate::activity::mission::TaskEvent::Order)
+                    .await;
                 self.order_paid(order.order.uid, &order.order.grant).await?;
                 self.agreement_order_paid(&order).await
             }

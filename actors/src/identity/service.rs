@@ -9,10 +9,10 @@ use std::time::Duration;
 use storage::accounts::Certification;
 
 use crate::error::{CertFault, DomainError, DomainResult};
+use crate::identity::{idcard, minors};
 #[cfg(test)]
 use crate::play::holdings::civil_from_days;
 use crate::play::holdings::{CST_OFFSET_MS, DAY_MS};
-use crate::identity::{idcard, minors};
 use crate::rooms::view::UserFlags;
 use crate::view::{Notice, Push};
 
@@ -130,15 +130,16 @@ impl Identities {
         };
         let auth = self.id_auth(&stored, now);
         let user = self.ctx.db(move |s| s.users.get(uid)).await?.ok_or(DomainError::NotLoggedIn)?;
-        self.rooms().set_user_flags(
-            uid,
-            UserFlags {
-                status: user.status,
-                minor: auth.minor,
-                relay_banned: user.relay_banned,
-            },
-        )
-        .await?;
+        self.rooms()
+            .set_user_flags(
+                uid,
+                UserFlags {
+                    status: user.status,
+                    minor: auth.minor,
+                    relay_banned: user.relay_banned,
+                },
+            )
+            .await?;
         Ok(auth)
     }
 

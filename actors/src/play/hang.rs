@@ -5,8 +5,8 @@
 //! (`SessionView::last_input_ms`), and `gameDuration` answers from it. A static machine of the
 //! configuration has no host to report input: its sessions count from the start of play.
 
-use crate::play::service::Play;
 use crate::error::{DomainError, DomainResult};
+use crate::play::service::Play;
 use crate::view::{GameState, SessionView, Status};
 
 /// What `gameDuration` answers for a session.

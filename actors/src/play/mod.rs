@@ -11,7 +11,7 @@ pub mod lanes;
 pub mod machine_pool;
 pub mod player;
 pub mod queue;
-pub mod service;
 pub mod ranks;
+pub mod service;
 pub mod tips;
 pub mod wait;

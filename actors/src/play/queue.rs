@@ -63,9 +63,9 @@ use crate::play::hosts::{HostEffect, HostEvent, HostHello, HostLink, HostRefusal
 use crate::play::lanes::{IdMap, Lane, LaneQueue, Place};
 use crate::play::machine_pool::PoolState;
 use crate::play::ranks::{Seen, Watchers, RANK_SLICES};
+use crate::play::wait::{AdmissionRate, WaitRange};
 use crate::small_str::SmallStr;
 use crate::view::{GameState, Push, SessionView, Status};
-use crate::play::wait::{AdmissionRate, WaitRange};
 
 /// One waiting session.
 #[derive(Debug, Clone, Default)]

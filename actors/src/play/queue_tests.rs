@@ -11,10 +11,10 @@ use storage::NewGameSession;
 
 use super::*;
 use crate::config::{DomainConfig, NodeConfig};
+use crate::platform::Platform;
 use crate::play::connection::ConnectionSink;
 use crate::play::game_session::SessionMsg;
 use crate::play::lanes::{total_weight, ALL_LANES, STEP};
-use crate::platform::Platform;
 
 /// The last rank pushed to one user.
 #[derive(Default)]
@@ -122,7 +122,7 @@ async fn admission_order_is_the_shown_ranks() {
                 .unwrap();
             if rng.random_range(0..3) == 0 {
                 let sink = Arc::new(LastRank::default());
-                p.connect(uid, sink.clone()).await.unwrap();
+                p.play.connect(uid, sink.clone()).await.unwrap();
                 sinks.insert(record.id, sink);
             }
             let w = Waiting {
@@ -349,7 +349,7 @@ async fn a_restarted_queue_counts_what_it_rebuilt() {
             .0
             .uid;
         ctx.store.assets.add_play_time(uid, 60, 0, 0).unwrap();
-        let v = p.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
+        let v = p.play.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
         ids.push(v.id);
         settle().await;
     }
@@ -405,7 +405,7 @@ async fn a_machine_released_during_a_restart_comes_back() {
                 .0
                 .uid;
             ctx.store.assets.add_play_time(uid, 60, 0, 0).unwrap();
-            let v = p.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
+            let v = p.play.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
             players.push((uid, v.id));
             settle().await;
         }
@@ -420,7 +420,7 @@ async fn a_machine_released_during_a_restart_comes_back() {
             settle().await;
         }
         let (b, _) = players[1];
-        let vb = match p.game_state(b).await.unwrap() {
+        let vb = match p.play.game_state(b).await.unwrap() {
             GameState::Online(v) => v,
             other => panic!("delay {delay}: B has no session: {other:?}"),
         };

@@ -2,20 +2,20 @@
 //! game, what a player holds and the grants that change it, cards, the queue preview, moving a
 //! session, the game state, sockets, the game hosts' links and streams, quality and history.
 
-use std::sync::Arc;
-use storage::{Game, GoodsGrant, Node};
-use crate::play::connection::{Connection, ConnectionSink};
 use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
+use crate::play::connection::{Connection, ConnectionSink};
 use crate::play::game_session::{Phase, SessionInit, SessionKey};
 use crate::play::holdings::Holdings;
 use crate::play::hosts::{HostEvent, HostHello, HostLink, HostRefusal, HostSink, StreamTarget};
 use crate::play::lanes::Lane;
 use crate::play::player::{PlayerMsg, SessionOp};
 use crate::play::queue::{GameMeta, QueueMsg};
-use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use crate::play::wait::WaitRange;
+use crate::view::{EndReason, GameState, Push, SessionView, Status};
+use std::sync::Arc;
 use storage::GameSessionRecord;
+use storage::{Game, GoodsGrant, Node};
 
 /// The title of the monthly member fast-entry card: one hour of fast entry ('60分钟', commerce.md
 /// §9's display of one hour).
@@ -935,7 +935,6 @@ mod tests {
         check(seeded(1), None, Ok(()));
     }
 }
-
 
 /// The features play calls (ARCHITECTURE.md lists the arrows).
 impl Play {

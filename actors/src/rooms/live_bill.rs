@@ -2,8 +2,8 @@
 //! hosted, from the rooms' own data: when, which game, the audience, the gifts and gold the room
 //! received, and the play minutes charged to the room's relay session.
 
-use crate::rooms::service::Rooms;
 use crate::error::DomainResult;
+use crate::rooms::service::Rooms;
 
 /// One hosted room as the live record lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::error::{DomainError, DomainResult, RoomFormFault};
-use crate::play::service::{check_start_mode, check_startable};
 use crate::play::player::SessionOp;
+use crate::play::service::{check_start_mode, check_startable};
 use crate::rooms::actor::{profile_of, Job, RoomMsg};
 use crate::rooms::events::EventLog;
 use crate::rooms::password;

@@ -7,10 +7,10 @@ use crate::common;
 
 use std::time::Duration;
 
-use actors::commerce::paytype::PayMethod;
-use actors::config::PaymentConfig;
-use actors::commerce::service::{Purchase, Submitted};
 use actors::commerce::payment::{Delivery, DeliveryPlan};
+use actors::commerce::paytype::PayMethod;
+use actors::commerce::service::{Purchase, Submitted};
+use actors::config::PaymentConfig;
 use actors::{DomainError, Platform};
 use common::{commerce_platform, online, settle, user, ORDER_TTL, QR_TTL};
 use storage::OrderState;
@@ -28,14 +28,14 @@ fn purchase(code: &str, method: PayMethod, key: &str) -> Purchase {
 }
 
 async fn order_no(p: &Platform, uid: i64, code: &str, key: &str) -> String {
-    match p.submit(uid, purchase(code, PayMethod::Wechat, key)).await.unwrap() {
+    match p.commerce.submit(uid, purchase(code, PayMethod::Wechat, key)).await.unwrap() {
         Submitted::Order(o) => o.order.order_no,
         other => panic!("a QR order, got {other:?}"),
     }
 }
 
 async fn state(p: &Platform, uid: i64, no: &str) -> OrderState {
-    p.order_of(uid, no).await.unwrap().state
+    p.commerce.order_of(uid, no).await.unwrap().state
 }
 
 /// Passes paused time in seconds, a second at a time, letting every task run (`settle`
@@ -54,7 +54,7 @@ async fn an_unpaid_order_expires() {
     let p = commerce_platform("expiry", 0).await;
     let uid = user(&p, "13900000001").await;
     let no = order_no(&p, uid, "time_300", "k1").await;
-    let qr = p.qrcode(uid, &no, "http://127.0.0.1:8080").await.unwrap();
+    let qr = p.commerce.qrcode(uid, &no, "http://127.0.0.1:8080").await.unwrap();
     assert_eq!(qr.qrcode, format!("http://127.0.0.1:8080/api/dev/pay/{no}"));
 
     pass_secs(ORDER_TTL - 1).await;
@@ -62,15 +62,18 @@ async fn an_unpaid_order_expires() {
     pass_secs(2).await;
     assert_eq!(state(&p, uid, &no).await, OrderState::Expired);
     assert_eq!(
-        p.poll_order(uid, &no, &qr.ticket).await,
+        p.commerce.poll_order(uid, &no, &qr.ticket).await,
         Err(DomainError::QrTimeout { invalid: true })
     );
     assert_eq!(
-        p.sandbox_confirm(&no),
+        p.commerce.sandbox_confirm(&no),
         Err(DomainError::OrderClosed),
         "the provider was told to close it"
     );
-    assert_eq!(p.qrcode(uid, &no, "http://h").await.map(|_| ()), Err(DomainError::OrderClosed));
+    assert_eq!(
+        p.commerce.qrcode(uid, &no, "http://h").await.map(|_| ()),
+        Err(DomainError::OrderClosed)
+    );
     let user = p.passport().user(uid).await.unwrap();
     assert_eq!(user.play_time_paid, 0);
     assert!(p.store().commerce.ledger_mismatches(uid).unwrap().is_empty());
@@ -83,26 +86,26 @@ async fn a_late_notice_of_a_timely_payment_settles_once() {
     let p = commerce_platform("late", 0).await;
     let uid = user(&p, "13900000002").await;
     let no = order_no(&p, uid, "coin_600", "k1").await;
-    p.qrcode(uid, &no, "http://h").await.unwrap();
+    p.commerce.qrcode(uid, &no, "http://h").await.unwrap();
     pass_secs(ORDER_TTL - 10).await;
-    p.sandbox_open(&no).await.unwrap();
-    p.sandbox_pay().unwrap().set_plan(DeliveryPlan {
+    p.commerce.sandbox_open(&no).await.unwrap();
+    p.commerce.sandbox_pay().unwrap().set_plan(DeliveryPlan {
         delivery: Delivery::Late,
         delay_ms: 60_000,
     });
-    p.sandbox_confirm(&no).unwrap();
+    p.commerce.sandbox_confirm(&no).unwrap();
     pass_secs(20).await;
     assert_eq!(
         state(&p, uid, &no).await,
         OrderState::Expired,
         "expired while its notice was in flight"
     );
-    assert_eq!(p.wallet(uid).await.unwrap().coins, 0);
+    assert_eq!(p.commerce.wallet(uid).await.unwrap().coins, 0);
     pass_secs(50).await;
-    let order = p.order_of(uid, &no).await.unwrap();
+    let order = p.commerce.order_of(uid, &no).await.unwrap();
     assert_eq!(order.state, OrderState::Fulfilled, "paid in time: the payment stands");
     assert!(order.paid_at.unwrap() < order.order.expires_at);
-    assert_eq!(p.wallet(uid).await.unwrap().coins, 600, "granted once");
+    assert_eq!(p.commerce.wallet(uid).await.unwrap().coins, 600, "granted once");
     // The provider sends the same notice again: a duplicate.
     let n = actors::commerce::payment::Notice {
         order_no: no.clone(),
@@ -112,8 +115,8 @@ async fn a_late_notice_of_a_timely_payment_settles_once() {
         status: "SUCCESS".into(),
     };
     let sig = actors::commerce::payment::sign(PaymentConfig::default().sandbox_key.as_bytes(), &n.encode());
-    p.payment_notice("sandbox", &n.encode(), &sig).await.unwrap();
-    assert_eq!(p.wallet(uid).await.unwrap().coins, 600, "still once");
+    p.commerce.payment_notice("sandbox", &n.encode(), &sig).await.unwrap();
+    assert_eq!(p.commerce.wallet(uid).await.unwrap().coins, 600, "still once");
     let log = p.store().commerce.callbacks(&no).unwrap();
     assert_eq!(
         log.iter().map(|c| c.outcome.as_str()).collect::<Vec<_>>(),
@@ -129,12 +132,12 @@ async fn no_payment_after_the_expiry() {
     let p = commerce_platform("after", 0).await;
     let uid = user(&p, "13900000003").await;
     let no = order_no(&p, uid, "coin_600", "k1").await;
-    p.qrcode(uid, &no, "http://h").await.unwrap();
+    p.commerce.qrcode(uid, &no, "http://h").await.unwrap();
     pass_secs(ORDER_TTL + 1).await;
-    assert_eq!(p.sandbox_confirm(&no), Err(DomainError::OrderClosed));
+    assert_eq!(p.commerce.sandbox_confirm(&no), Err(DomainError::OrderClosed));
     pass_secs(5).await;
     assert_eq!(state(&p, uid, &no).await, OrderState::Expired);
-    assert_eq!(p.wallet(uid).await.unwrap().coins, 0);
+    assert_eq!(p.commerce.wallet(uid).await.unwrap().coins, 0);
 }
 
 // The QR poll through a real sandbox scan and confirm: waiting (20142) after the poll's
@@ -145,48 +148,51 @@ async fn polling_follows_the_sandbox() {
     let p = commerce_platform("polling", 0).await;
     let uid = user(&p, "13900000004").await;
     let no = order_no(&p, uid, "time_600", "k1").await;
-    let qr = p.qrcode(uid, &no, "http://h").await.unwrap();
+    let qr = p.commerce.qrcode(uid, &no, "http://h").await.unwrap();
 
-    assert_eq!(p.poll_order(uid, &no, &qr.ticket).await, Err(DomainError::QrWaiting));
+    assert_eq!(p.commerce.poll_order(uid, &no, &qr.ticket).await, Err(DomainError::QrWaiting));
     assert_eq!(
-        p.poll_order(uid, &no, "forged").await,
+        p.commerce.poll_order(uid, &no, "forged").await,
         Err(DomainError::QrTimeout { invalid: false })
     );
 
     // A poll under way answers the scan at once.
     let (p2, no2, t2) = (p.clone(), no.clone(), qr.ticket.clone());
-    let pending = tokio::spawn(async move { p2.poll_order(uid, &no2, &t2).await });
+    let pending = tokio::spawn(async move { p2.commerce.poll_order(uid, &no2, &t2).await });
     settle().await;
     assert!(!pending.is_finished(), "nothing to tell yet");
-    p.sandbox_open(&no).await.unwrap();
+    p.commerce.sandbox_open(&no).await.unwrap();
     settle().await;
     assert_eq!(pending.await.unwrap(), Err(DomainError::QrScanned));
 
     // Told once: the next poll waits, and answers the payment when the notice comes.
     let (p2, no2, t2) = (p.clone(), no.clone(), qr.ticket.clone());
-    let pending = tokio::spawn(async move { p2.poll_order(uid, &no2, &t2).await });
+    let pending = tokio::spawn(async move { p2.commerce.poll_order(uid, &no2, &t2).await });
     pass_secs(3).await;
     assert!(!pending.is_finished());
-    p.sandbox_confirm(&no).unwrap();
+    p.commerce.sandbox_confirm(&no).unwrap();
     settle().await;
     let paid = pending.await.unwrap().expect("paid");
     assert_eq!(paid.state, OrderState::Fulfilled);
     assert_eq!(p.passport().user(uid).await.unwrap().play_time_paid, 600);
-    assert!(p.payment_query(uid, &no).await.unwrap().1);
+    assert!(p.commerce.payment_query(uid, &no).await.unwrap().1);
 
     // Another order's QR runs out before the order does.
     let other = order_no(&p, uid, "time_300", "k2").await;
-    let qr = p.qrcode(uid, &other, "http://h").await.unwrap();
+    let qr = p.commerce.qrcode(uid, &other, "http://h").await.unwrap();
     pass_secs(QR_TTL + 1).await;
     assert_eq!(
-        p.poll_order(uid, &other, &qr.ticket).await,
+        p.commerce.poll_order(uid, &other, &qr.ticket).await,
         Err(DomainError::QrTimeout { invalid: false })
     );
     assert_eq!(state(&p, uid, &other).await, OrderState::Created);
-    let fresh = p.qrcode(uid, &other, "http://h").await.unwrap();
-    p.sandbox_cancel(&other).await.unwrap();
-    assert_eq!(p.poll_order(uid, &other, &fresh.ticket).await, Err(DomainError::QrCancelled));
-    assert!(!p.payment_query(uid, &other).await.unwrap().1);
+    let fresh = p.commerce.qrcode(uid, &other, "http://h").await.unwrap();
+    p.commerce.sandbox_cancel(&other).await.unwrap();
+    assert_eq!(
+        p.commerce.poll_order(uid, &other, &fresh.ticket).await,
+        Err(DomainError::QrCancelled)
+    );
+    assert!(!p.commerce.payment_query(uid, &other).await.unwrap().1);
 }
 
 // A paid queue acceleration (a fast-entry card) moves the queued player ahead at once:
@@ -198,14 +204,19 @@ async fn a_paid_acceleration_moves_the_queued_player() {
     let b = user(&p, "13900000006").await;
     let c = user(&p, "13900000007").await;
     for uid in [a, b, c] {
-        p.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
+        p.play.start_game(uid, "d", 1, Some(1), &[]).await.unwrap();
     }
     assert_eq!(online(&p, c).await.sort, 3);
     p.store()
         .commerce
         .grant(c, &[storage::GoodsGrant::Coins { amount: 1000 }], "grant", "", 0)
         .unwrap();
-    let Submitted::Exchanged(order) = p.submit(c, purchase("accelerate_1d", PayMethod::Yunyoubi, "acc")).await.unwrap() else {
+    let Submitted::Exchanged(order) = p
+        .commerce
+        .submit(c, purchase("accelerate_1d", PayMethod::Yunyoubi, "acc"))
+        .await
+        .unwrap()
+    else {
         panic!("paid with coins")
     };
     assert_eq!(order.state, OrderState::Fulfilled);
@@ -213,6 +224,6 @@ async fn a_paid_acceleration_moves_the_queued_player() {
     let v = online(&p, c).await;
     assert!(v.is_fast > 0, "on a fast lane: {v:?}");
     assert_eq!(v.sort, 1, "ahead of the normal lane");
-    assert_eq!(p.wallet(c).await.unwrap().coins, 700);
+    assert_eq!(p.commerce.wallet(c).await.unwrap().coins, 700);
     assert!(p.store().commerce.ledger_mismatches(c).unwrap().is_empty());
 }

@@ -72,36 +72,54 @@ async fn a_coupon_is_held_used_once_when_paid_and_released_when_its_order_expire
     assert_eq!(p.store().coupons.coupons(uid).unwrap().len(), 3, "the welcome coupons");
     let c5 = coupon_of(&p, uid, "welcome_time_5");
 
-    let first = order(p.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k1")).await.unwrap());
+    let first = order(
+        p.commerce
+            .submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k1"))
+            .await
+            .unwrap(),
+    );
     assert_eq!(
         (first.order.amount_fen, first.order.retail_total, first.order.coupon_id),
         (500, 1000, Some(c5))
     );
     assert_eq!(coupon(&p, c5).reserved_by.as_deref(), Some(first.order.order_no.as_str()));
     // The same submit again is the same order.
-    let again = order(p.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k1")).await.unwrap());
+    let again = order(
+        p.commerce
+            .submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k1"))
+            .await
+            .unwrap(),
+    );
     assert_eq!(again.order.order_no, first.order.order_no);
     // Another order cannot take it, and the list shows it unavailable.
     assert_eq!(
-        p.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k2")).await,
+        p.commerce.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k2")).await,
         Err(DomainError::CouponUnusable)
     );
-    let goods = p.goods_item(Some("time_600".into()), None).await.unwrap().goods;
-    let q = p.coupon_quote(Some(uid), &goods, 1, None).await.unwrap();
+    let goods = p.commerce.goods_item(Some("time_600".into()), None).await.unwrap().goods;
+    let q = p.commerce.coupon_quote(Some(uid), &goods, 1, None).await.unwrap();
     assert_eq!(q.offered.iter().find(|o| o.coupon.id == c5).unwrap().usable, 0);
 
     pass_secs(ORDER_TTL + 1).await;
-    assert_eq!(p.order_of(uid, &first.order.order_no).await.unwrap().state, OrderState::Expired);
+    assert_eq!(
+        p.commerce.order_of(uid, &first.order.order_no).await.unwrap().state,
+        OrderState::Expired
+    );
     assert_eq!(coupon(&p, c5).reserved_by, None, "released with the expiry");
     assert_eq!(coupon(&p, c5).status, 0);
 
-    let second = order(p.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k3")).await.unwrap());
+    let second = order(
+        p.commerce
+            .submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k3"))
+            .await
+            .unwrap(),
+    );
     let no = second.order.order_no.clone();
-    p.qrcode(uid, &no, "http://h").await.unwrap();
-    p.sandbox_open(&no).await.unwrap();
-    p.sandbox_confirm(&no).unwrap();
+    p.commerce.qrcode(uid, &no, "http://h").await.unwrap();
+    p.commerce.sandbox_open(&no).await.unwrap();
+    p.commerce.sandbox_confirm(&no).unwrap();
     pass_secs(3).await;
-    assert_eq!(p.order_of(uid, &no).await.unwrap().state, OrderState::Fulfilled);
+    assert_eq!(p.commerce.order_of(uid, &no).await.unwrap().state, OrderState::Fulfilled);
     let used = coupon(&p, c5);
     assert_eq!(
         (used.status, used.used_order.as_deref(), used.reserved_by),
@@ -123,7 +141,7 @@ async fn a_coupon_is_held_used_once_when_paid_and_released_when_its_order_expire
     );
     ledger_holds(&p, uid);
     assert_eq!(
-        p.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k4")).await,
+        p.commerce.submit(uid, buy("time_600", PayMethod::Wechat, Some(c5), "k4")).await,
         Err(DomainError::CouponUnusable),
         "used once"
     );
@@ -139,7 +157,8 @@ async fn concurrent_orders_with_one_coupon_one_wins() {
     let answers = join_all((0..10).map(|i| {
         let p = p.clone();
         async move {
-            p.submit(uid, buy("time_300", PayMethod::Wechat, Some(c3), &format!("race-{i}")))
+            p.commerce
+                .submit(uid, buy("time_300", PayMethod::Wechat, Some(c3), &format!("race-{i}")))
                 .await
         }
     }))
@@ -150,7 +169,7 @@ async fn concurrent_orders_with_one_coupon_one_wins() {
         .iter()
         .filter(|a| a.is_err())
         .all(|a| a == &Err(DomainError::CouponUnusable)));
-    let (orders, total) = p.orders(uid, None, 1, 100).await.unwrap();
+    let (orders, total) = p.commerce.orders(uid, None, 1, 100).await.unwrap();
     assert_eq!((total, orders[0].order.amount_fen), (1, 300));
     ledger_holds(&p, uid);
 }
@@ -181,9 +200,9 @@ async fn refusals_and_a_coin_payment_with_a_coupon() {
         ),
     ];
     for (purchase, expected) in cases {
-        assert_eq!(p.submit(a, purchase.clone()).await, Err(expected), "{purchase:?}");
+        assert_eq!(p.commerce.submit(a, purchase.clone()).await, Err(expected), "{purchase:?}");
     }
-    assert_eq!(p.orders(a, None, 1, 100).await.unwrap().1, 0, "no refusal made an order");
+    assert_eq!(p.commerce.orders(a, None, 1, 100).await.unwrap().1, 0, "no refusal made an order");
     assert_eq!(coupon(&p, theirs).reserved_by, None);
 
     p.store()
@@ -191,9 +210,14 @@ async fn refusals_and_a_coin_payment_with_a_coupon() {
         .grant(a, &[storage::GoodsGrant::Coins { amount: 1000 }], "grant", "", 0)
         .unwrap();
     let c3 = coupon_of(&p, a, "welcome_time_3");
-    let paid = order(p.submit(a, buy("time_600", PayMethod::Yunyoubi, Some(c3), "coins")).await.unwrap());
+    let paid = order(
+        p.commerce
+            .submit(a, buy("time_600", PayMethod::Yunyoubi, Some(c3), "coins"))
+            .await
+            .unwrap(),
+    );
     assert_eq!((paid.state, paid.order.amount_fen), (OrderState::Fulfilled, 700));
-    assert_eq!(p.wallet(a).await.unwrap().coins, 300);
+    assert_eq!(p.commerce.wallet(a).await.unwrap().coins, 300);
     assert_eq!(coupon(&p, c3).status, 1);
     ledger_holds(&p, a);
     ledger_holds(&p, b);
@@ -205,19 +229,20 @@ async fn refusals_and_a_coin_payment_with_a_coupon() {
 async fn activity_coupons_are_received_once() {
     let p = commerce_platform("coupon-activity", 0).await;
     let uid = user(&p, "13910000005").await;
-    let view = p.coupon_activity(Some(uid), 1).await.unwrap();
+    let view = p.commerce.coupon_activity(Some(uid), 1).await.unwrap();
     assert_eq!((view.status, view.received, view.skus.len()), (1, false, 2));
-    let got = p.receive_activity(uid, 1).await.unwrap();
+    let got = p.commerce.receive_activity(uid, 1).await.unwrap();
     assert_eq!(
         got.iter().map(|c| c.spec.sid.as_str()).collect::<Vec<_>>(),
         ["act_time_8", "act_vvip_15"]
     );
-    assert_eq!(p.receive_activity(uid, 1).await, Err(DomainError::ActivityReceived));
-    assert!(p.coupon_activity(Some(uid), 1).await.unwrap().received);
-    assert_eq!(p.receive_activity(uid, 2).await, Err(DomainError::ActivityEnded));
-    assert_eq!(p.receive_activity(uid, 3).await, Err(DomainError::ActivityNotStarted));
-    assert_eq!(p.receive_activity(uid, 99).await, Err(DomainError::UnknownActivity));
+    assert_eq!(p.commerce.receive_activity(uid, 1).await, Err(DomainError::ActivityReceived));
+    assert!(p.commerce.coupon_activity(Some(uid), 1).await.unwrap().received);
+    assert_eq!(p.commerce.receive_activity(uid, 2).await, Err(DomainError::ActivityEnded));
+    assert_eq!(p.commerce.receive_activity(uid, 3).await, Err(DomainError::ActivityNotStarted));
+    assert_eq!(p.commerce.receive_activity(uid, 99).await, Err(DomainError::UnknownActivity));
     let remains = p
+        .commerce
         .coupon_remains(uid, &["act_time_8".into(), "act_vvip_15".into(), "nope".into()])
         .await
         .unwrap();

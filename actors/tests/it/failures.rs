@@ -6,7 +6,7 @@ use crate::common;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use actors::platform::Grant;
+use actors::play::service::Grant;
 use actors::{DomainConfig, DomainError, Platform};
 use common::{node, online, settle, temp_dir, user};
 use storage::{GameSessionRecord, GameSessionRepo, NewGameSession};
@@ -85,17 +85,17 @@ async fn a_failed_storage_call_answers_and_the_actor_keeps_serving() {
     };
     let p = Platform::start(store, config).await.unwrap();
     let a = user(&p, "16000000001").await;
-    p.grant(a, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
+    p.play.grant(a, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
     let loads = flaky.player_loads.load(Ordering::SeqCst);
     assert!(loads >= 1, "the player actor loaded its session once");
 
     flaky.fail_insert.store(true, Ordering::SeqCst);
-    let refused = p.start_game(a, "d", 1, Some(1), &[]).await;
+    let refused = p.play.start_game(a, "d", 1, Some(1), &[]).await;
     assert!(matches!(refused, Err(DomainError::Internal(_))), "{refused:?}");
     settle().await;
 
     flaky.fail_insert.store(false, Ordering::SeqCst);
-    let v = p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    let v = p.play.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
     assert_eq!(online(&p, a).await.id, v.id, "the same player actor serves the next calls");
     assert_eq!(
         flaky.player_loads.load(Ordering::SeqCst),
@@ -106,18 +106,18 @@ async fn a_failed_storage_call_answers_and_the_actor_keeps_serving() {
     // A failure in the queue's handler (the place cannot be stored) answers the player's call,
     // which answers the caller; the queue keeps its order and serves the next join.
     let b = user(&p, "16000000002").await;
-    p.grant(b, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
+    p.play.grant(b, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
     let loads = flaky.player_loads.load(Ordering::SeqCst);
     flaky.fail_place.store(true, Ordering::SeqCst);
-    let refused = p.start_game(b, "d", 2, Some(1), &[]).await;
+    let refused = p.play.start_game(b, "d", 2, Some(1), &[]).await;
     assert!(matches!(refused, Err(DomainError::Internal(_))), "{refused:?}");
     flaky.fail_place.store(false, Ordering::SeqCst);
     assert_eq!(
-        p.game_state(b).await.unwrap(),
+        p.play.game_state(b).await.unwrap(),
         actors::view::GameState::None,
         "the refused start left nothing behind"
     );
-    let vb = p.start_game(b, "d", 2, Some(1), &[]).await.unwrap();
+    let vb = p.play.start_game(b, "d", 2, Some(1), &[]).await.unwrap();
     assert_eq!(
         vb.sort, 2,
         "the node queue serves the next join, behind the player of another game already waiting"

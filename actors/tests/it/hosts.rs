@@ -97,7 +97,7 @@ const ALL_GAMES: &[&str] = &["neverball", "supertux", "ltris", "pattern"];
 
 async fn link(p: &Platform, h: HostHello) -> (HostLink, Arc<TestHost>) {
     let host = Arc::new(TestHost::default());
-    let link = p.link_host(h, host.clone()).await.expect("linked");
+    let link = p.play.link_host(h, host.clone()).await.expect("linked");
     assert_eq!(host.commands().first(), Some(&HostCommand::Welcome), "welcomed first");
     (link, host)
 }
@@ -106,7 +106,7 @@ async fn link(p: &Platform, h: HostHello) -> (HostLink, Arc<TestHost>) {
 async fn beat(p: &Platform, link: &HostLink, secs: u64, slots: &[SlotReport]) {
     for _ in 0..secs {
         pass(1000).await;
-        p.host_event(link, HostEvent::Heartbeat(slots.to_vec()));
+        p.play.host_event(link, HostEvent::Heartbeat(slots.to_vec()));
         settle().await;
     }
 }
@@ -118,24 +118,24 @@ async fn beat(p: &Platform, link: &HostLink, secs: u64, slots: &[SlotReport]) {
 async fn a_free_slot_goes_to_the_head_and_playing_waits_for_the_first_frame() {
     let (p, dir) = platform("first-frame").await;
     let a = user(&p, "13800000001").await;
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     assert_eq!((va.status, va.sort), (Status::Queue, 1), "no machine yet");
-    assert_eq!(p.node_ping_url(1), None);
+    assert_eq!(p.play.node_ping_url(1), None);
 
     let (link, host) = link(&p, hello("h", vec![slot(0, SlotState::Resetting, 99)], ALL_GAMES)).await;
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Queue, "a resetting slot is not free");
-    assert_eq!(p.node_ping_url(1).as_deref(), Some("http://127.0.0.1:9/h/ping"));
+    assert_eq!(p.play.node_ping_url(1).as_deref(), Some("http://127.0.0.1:9/h/ping"));
 
-    p.host_event(&link, HostEvent::Slot(free(0)));
+    p.play.host_event(&link, HostEvent::Slot(free(0)));
     settle().await;
     let v = online(&p, a).await;
     assert_eq!(v.status, Status::Ready, "the head got the slot in the same message");
     let target = v.stream.clone().expect("a host machine has a stream");
     assert_eq!((&*target.host, target.slot, &*target.stream_url), ("h", 0, "ws://127.0.0.1:9/h"));
-    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 1));
 
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
     settle().await;
     assert_eq!(
         host.last(),
@@ -148,13 +148,13 @@ async fn a_free_slot_goes_to_the_head_and_playing_waits_for_the_first_frame() {
         "game 1 launches neverball (the seeded rotation)"
     );
     let launching = [slot(0, SlotState::Launching, va.id)];
-    p.host_event(&link, HostEvent::Slot(launching[0]));
+    p.play.host_event(&link, HostEvent::Slot(launching[0]));
     beat(&p, &link, 2, &launching).await;
     assert_eq!(online(&p, a).await.status, Status::Connecting, "no first frame, no PLAYING");
-    let (_, ticket_target) = p.stream_of(a, va.id).await.expect("a ticket while connecting");
+    let (_, ticket_target) = p.play.stream_of(a, va.id).await.expect("a ticket while connecting");
     assert_eq!(ticket_target, target);
 
-    p.host_event(
+    p.play.host_event(
         &link,
         HostEvent::FirstFrame {
             slot: 0,
@@ -174,11 +174,11 @@ async fn a_session_without_input_hangs_and_input_wakes_it() {
     let (p, dir) = platform_with("hang", 5).await;
     let (a, b) = (user(&p, "13800000001").await, user(&p, "13800000002").await);
     let (link, _host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    assert!(!p.game_duration(a, va.id).await.unwrap().hook, "READY does not hang");
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p.host_event(
+    assert!(!p.play.game_duration(a, va.id).await.unwrap().hook, "READY does not hang");
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.host_event(
         &link,
         HostEvent::FirstFrame {
             slot: 0,
@@ -190,22 +190,22 @@ async fn a_session_without_input_hangs_and_input_wakes_it() {
     let playing = [slot(0, SlotState::Playing, va.id)];
 
     beat(&p, &link, 4, &playing).await;
-    let d = p.game_duration(a, va.id).await.unwrap();
+    let d = p.play.game_duration(a, va.id).await.unwrap();
     assert_eq!((d.hook, d.on_hook_minutes), (false, 0), "4 s without input");
     beat(&p, &link, 2, &playing).await;
-    let d = p.game_duration(a, va.id).await.unwrap();
+    let d = p.play.game_duration(a, va.id).await.unwrap();
     assert_eq!((d.hook, d.on_hook_minutes), (true, 0), "6 s without input");
     assert_eq!(d.response_time, p.clock().now_ms());
 
     // the host reports input: the wait starts again; input of another session changes nothing
-    p.host_event(
+    p.play.host_event(
         &link,
         HostEvent::Input {
             slot: 0,
             session_id: va.id,
         },
     );
-    p.host_event(
+    p.play.host_event(
         &link,
         HostEvent::Input {
             slot: 0,
@@ -213,15 +213,15 @@ async fn a_session_without_input_hangs_and_input_wakes_it() {
         },
     );
     settle().await;
-    assert!(!p.game_duration(a, va.id).await.unwrap().hook, "played again");
+    assert!(!p.play.game_duration(a, va.id).await.unwrap().hook, "played again");
     beat(&p, &link, 4, &playing).await;
-    assert!(!p.game_duration(a, va.id).await.unwrap().hook);
+    assert!(!p.play.game_duration(a, va.id).await.unwrap().hook);
     beat(&p, &link, 2, &playing).await;
-    assert!(p.game_duration(a, va.id).await.unwrap().hook, "5 s after the last input");
+    assert!(p.play.game_duration(a, va.id).await.unwrap().hook, "5 s after the last input");
 
     // another player's session, or an unknown one: the same refusal
-    assert_eq!(p.game_duration(b, va.id).await, Err(DomainError::UnknownSession));
-    assert_eq!(p.game_duration(a, va.id + 1).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.play.game_duration(b, va.id).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.play.game_duration(a, va.id + 1).await, Err(DomainError::UnknownSession));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -233,17 +233,17 @@ async fn a_slot_is_free_again_only_after_its_reset() {
     let (p, dir) = platform("reset").await;
     let (a, b) = (user(&p, "13800000001").await, user(&p, "13800000002").await);
     let rec_b = Arc::new(Recorder::default());
-    p.connect(b, rec_b.clone()).await.unwrap();
+    p.play.connect(b, rec_b.clone()).await.unwrap();
     let (link, host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Ready, "the free slot at once");
-    let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
+    let vb = p.play.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
     assert_eq!(vb.sort, 1);
 
     // Over: End to the host; B waits until the slot is reset.
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p.host_event(
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.host_event(
         &link,
         HostEvent::FirstFrame {
             slot: 0,
@@ -251,7 +251,7 @@ async fn a_slot_is_free_again_only_after_its_reset() {
         },
     );
     settle().await;
-    p.session_op(a, SessionOp::Over, va.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Over, va.id).await.unwrap();
     settle().await;
     assert_eq!(
         host.last(),
@@ -261,11 +261,11 @@ async fn a_slot_is_free_again_only_after_its_reset() {
         })
     );
     assert_eq!(online(&p, b).await.status, Status::Queue, "not free before the host says so");
-    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1));
-    p.host_event(&link, HostEvent::Slot(slot(0, SlotState::Resetting, va.id)));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 1));
+    p.play.host_event(&link, HostEvent::Slot(slot(0, SlotState::Resetting, va.id)));
     beat(&p, &link, 1, &[slot(0, SlotState::Resetting, va.id)]).await;
     assert_eq!(online(&p, b).await.status, Status::Queue);
-    p.host_event(&link, HostEvent::Slot(free(0)));
+    p.play.host_event(&link, HostEvent::Slot(free(0)));
     settle().await;
     assert_eq!(online(&p, b).await.status, Status::Ready, "the reset slot goes to B at once");
 
@@ -287,16 +287,16 @@ async fn a_slot_is_free_again_only_after_its_reset() {
             session_id: vb.id
         })
     );
-    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 1), "ending");
-    p.host_event(&link, HostEvent::Heartbeat(vec![free(0)]));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 1), "ending");
+    p.play.host_event(&link, HostEvent::Heartbeat(vec![free(0)]));
     settle().await;
-    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 0));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (1, 0));
 
     // The game exits on its own: the session ends with 130124, and the slot is reset.
-    let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
+    let vb = p.play.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(b, SessionOp::Confirm, vb.id).await.unwrap();
-    p.host_event(
+    p.play.session_op(b, SessionOp::Confirm, vb.id).await.unwrap();
+    p.play.host_event(
         &link,
         HostEvent::FirstFrame {
             slot: 0,
@@ -305,7 +305,7 @@ async fn a_slot_is_free_again_only_after_its_reset() {
     );
     settle().await;
     assert_eq!(online(&p, b).await.status, Status::Playing);
-    p.host_event(
+    p.play.host_event(
         &link,
         HostEvent::GameExited {
             slot: 0,
@@ -313,7 +313,7 @@ async fn a_slot_is_free_again_only_after_its_reset() {
         },
     );
     settle().await;
-    assert_eq!(p.game_state(b).await.unwrap(), GameState::None);
+    assert_eq!(p.play.game_state(b).await.unwrap(), GameState::None);
     assert!(rec_b.notice_list().contains(&Notice::GameEnd {
         game_id: 2,
         reason: EndReason::GameExited
@@ -339,12 +339,12 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     let (p, dir) = platform("silent").await;
     let a = user(&p, "13800000001").await;
     let rec = Arc::new(Recorder::default());
-    p.connect(a, rec.clone()).await.unwrap();
+    p.play.connect(a, rec.clone()).await.unwrap();
     let (link, host) = link(&p, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p.host_event(
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.host_event(
         &link,
         HostEvent::FirstFrame {
             slot: 0,
@@ -355,7 +355,7 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     let playing = [slot(0, SlotState::Playing, va.id), free(1)];
     beat(&p, &link, 5, &playing).await;
     assert_eq!(online(&p, a).await.status, Status::Playing, "heard every second: kept");
-    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 1));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (1, 1));
     let charged = p.store().sessions.get(va.id).unwrap().unwrap().play_minutes;
     assert!(charged >= 5, "minutes charged while playing: {charged}");
 
@@ -363,14 +363,14 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
     let last = tokio::time::Instant::now();
     tokio::time::advance(Duration::from_millis(hostlink::HOST_TIMEOUT_MS - 50)).await;
     tokio::task::yield_now().await;
-    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 1), "not yet");
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (1, 1), "not yet");
     assert!(!*host.closed.lock());
     tokio::time::advance(Duration::from_millis(50)).await;
     settle().await;
     assert!(last.elapsed() < Duration::from_millis(hostlink::HOST_TIMEOUT_MS + 20));
-    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0), "both machines left the pool");
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 0), "both machines left the pool");
     assert!(*host.closed.lock(), "the link is closed");
-    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    assert_eq!(p.play.game_state(a).await.unwrap(), GameState::None);
     assert!(rec.notice_list().contains(&Notice::GameEnd {
         game_id: 1,
         reason: EndReason::HostLost
@@ -391,16 +391,16 @@ async fn a_silent_host_loses_its_machines_and_charging_stops() {
         "nothing charged after the loss"
     );
     assert_eq!(p.store().users.get(a).unwrap().unwrap(), balance);
-    assert_eq!(p.node_ping_url(1), None);
+    assert_eq!(p.play.node_ping_url(1), None);
 
     // The old link is not heard; the host links again under the same name.
-    p.host_event(&link, HostEvent::Slot(free(0)));
+    p.play.host_event(&link, HostEvent::Slot(free(0)));
     settle().await;
-    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 0));
     let (again, _) = self::link(&p, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
     assert_ne!(again.link, link.link);
     settle().await;
-    assert_eq!(p.machine_stats(1).await.unwrap(), (2, 0));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (2, 0));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -411,16 +411,16 @@ async fn a_launch_without_a_frame_ends_in_time() {
     let (p, dir) = platform("launch-timeout").await;
     let a = user(&p, "13800000001").await;
     let (link, host) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
     let launching = [slot(0, SlotState::Launching, va.id)];
-    p.host_event(&link, HostEvent::Slot(launching[0]));
+    p.play.host_event(&link, HostEvent::Slot(launching[0]));
     let timeout = p.config().launch_timeout_secs;
     beat(&p, &link, timeout - 1, &launching).await;
     assert_eq!(online(&p, a).await.status, Status::Connecting, "still launching");
     beat(&p, &link, 2, &launching).await;
-    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    assert_eq!(p.play.game_state(a).await.unwrap(), GameState::None);
     let record = p.store().sessions.get(va.id).unwrap().unwrap();
     assert_eq!((record.end_reason.as_deref(), record.play_minutes), (Some("game_exited"), 0));
     assert_eq!(
@@ -442,37 +442,37 @@ async fn closed_links_duplicates_and_missing_games() {
     let (link, _host) = link(&p, hello("h", vec![free(0)], &["pattern"])).await;
     let dup = Arc::new(TestHost::default());
     assert_eq!(
-        p.link_host(hello("h", vec![free(5)], ALL_GAMES), dup.clone()).await,
+        p.play.link_host(hello("h", vec![free(5)], ALL_GAMES), dup.clone()).await,
         Err(HostRefusal::Duplicate)
     );
     assert!(dup.commands().is_empty(), "a refused host is not welcomed");
     let mut unknown = hello("x", vec![], ALL_GAMES);
     unknown.node_id = 9;
-    assert_eq!(p.link_host(unknown, dup.clone()).await, Err(HostRefusal::UnknownNode));
+    assert_eq!(p.play.link_host(unknown, dup.clone()).await, Err(HostRefusal::UnknownNode));
 
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
     settle().await;
-    assert_eq!(p.game_state(a).await.unwrap(), GameState::None, "the host has no neverball");
+    assert_eq!(p.play.game_state(a).await.unwrap(), GameState::None, "the host has no neverball");
     assert_eq!(
         p.store().sessions.get(va.id).unwrap().unwrap().end_reason.as_deref(),
         Some("game_exited")
     );
-    p.host_event(&link, HostEvent::Slot(free(0)));
+    p.play.host_event(&link, HostEvent::Slot(free(0)));
     settle().await;
 
-    let va = p.start_game(a, "dev-a", 4, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 4, Some(1), &[]).await.unwrap();
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Ready);
-    p.host_gone(link);
+    p.play.host_gone(link);
     settle().await;
-    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    assert_eq!(p.play.game_state(a).await.unwrap(), GameState::None);
     assert_eq!(
         p.store().sessions.get(va.id).unwrap().unwrap().end_reason.as_deref(),
         Some("host_lost")
     );
-    assert_eq!(p.machine_stats(1).await.unwrap(), (0, 0));
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 0));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -497,28 +497,28 @@ async fn control_goes_to_the_sessions_host_and_slot() {
             .collect::<Vec<_>>()
     };
 
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
-    let vb = p.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let vb = p.play.start_game(b, "dev-b", 2, Some(1), &[]).await.unwrap();
     settle().await;
     let ta = online(&p, a).await.stream.expect("a host's slot");
     let tb = online(&p, b).await.stream.expect("a host's slot");
     assert_ne!(ta.host, tb.host, "one slot each");
     let (ha, hb) = (host_of(&ta.host), host_of(&tb.host));
     assert_eq!(
-        p.viewer_stream(guest, va.id).await.err(),
+        p.play.viewer_stream(guest, va.id).await.err(),
         Some(DomainError::WrongState),
         "READY: nothing streams yet"
     );
 
     // Named while READY: sent before the call returns (no settling), and after the Launch.
-    p.set_stream_controller(va.id, guest).await.unwrap();
+    p.play.set_stream_controller(va.id, guest).await.unwrap();
     let to_guest = HostCommand::Control {
         slot: ta.slot,
         session_id: va.id,
         controller: guest,
     };
     assert_eq!(ha.last(), Some(to_guest.clone()));
-    p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
     settle().await;
     let sent = ha.commands();
     assert_eq!(
@@ -535,7 +535,7 @@ async fn control_goes_to_the_sessions_host_and_slot() {
         "the launch carries the controller named before it"
     );
     let link_a = if &*ta.host == "h1" { link1.clone() } else { link2.clone() };
-    p.host_event(
+    p.play.host_event(
         &link_a,
         HostEvent::FirstFrame {
             slot: ta.slot,
@@ -545,14 +545,14 @@ async fn control_goes_to_the_sessions_host_and_slot() {
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
     assert_eq!(
-        p.viewer_stream(guest, va.id).await.unwrap(),
+        p.play.viewer_stream(guest, va.id).await.unwrap(),
         ta,
         "a viewer watches where it streams"
     );
 
     // Back to the player, then b's session: each to its own host and slot only.
     let before_b = controls(&hb).len();
-    p.set_stream_controller(va.id, a).await.unwrap();
+    p.play.set_stream_controller(va.id, a).await.unwrap();
     assert_eq!(
         ha.last(),
         Some(HostCommand::Control {
@@ -562,7 +562,7 @@ async fn control_goes_to_the_sessions_host_and_slot() {
         })
     );
     assert_eq!(controls(&hb).len(), before_b, "nothing to the other host");
-    p.set_stream_controller(vb.id, guest).await.unwrap();
+    p.play.set_stream_controller(vb.id, guest).await.unwrap();
     assert_eq!(
         hb.last(),
         Some(HostCommand::Control {
@@ -573,12 +573,12 @@ async fn control_goes_to_the_sessions_host_and_slot() {
     );
 
     // No host's slot held: a queued session, an unknown one, an ended one.
-    let vl = p.start_game(late, "dev-l", 3, Some(1), &[]).await.unwrap();
+    let vl = p.play.start_game(late, "dev-l", 3, Some(1), &[]).await.unwrap();
     assert_eq!(vl.status, Status::Queue);
-    assert_eq!(p.set_stream_controller(vl.id, guest).await, Err(DomainError::UnknownSession));
-    assert_eq!(p.viewer_stream(guest, vl.id).await.err(), Some(DomainError::UnknownSession));
-    assert_eq!(p.set_stream_controller(999_999, guest).await, Err(DomainError::UnknownSession));
-    p.session_op(a, SessionOp::Over, va.id).await.unwrap();
+    assert_eq!(p.play.set_stream_controller(vl.id, guest).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.play.viewer_stream(guest, vl.id).await.err(), Some(DomainError::UnknownSession));
+    assert_eq!(p.play.set_stream_controller(999_999, guest).await, Err(DomainError::UnknownSession));
+    p.play.session_op(a, SessionOp::Over, va.id).await.unwrap();
     settle().await;
     assert_eq!(
         ha.last(),
@@ -587,14 +587,14 @@ async fn control_goes_to_the_sessions_host_and_slot() {
             session_id: va.id
         })
     );
-    assert_eq!(p.set_stream_controller(va.id, guest).await, Err(DomainError::UnknownSession));
-    assert_eq!(p.viewer_stream(guest, va.id).await.err(), Some(DomainError::UnknownSession));
+    assert_eq!(p.play.set_stream_controller(va.id, guest).await, Err(DomainError::UnknownSession));
+    assert_eq!(p.play.viewer_stream(guest, va.id).await.err(), Some(DomainError::UnknownSession));
 
     // The reset slot goes to the next player, whose launch has no controller but them.
-    p.host_event(&link_a, HostEvent::Slot(free(ta.slot)));
+    p.play.host_event(&link_a, HostEvent::Slot(free(ta.slot)));
     settle().await;
     assert_eq!(online(&p, late).await.status, Status::Ready);
-    p.session_op(late, SessionOp::Confirm, vl.id).await.unwrap();
+    p.play.session_op(late, SessionOp::Confirm, vl.id).await.unwrap();
     settle().await;
     assert!(
         matches!(ha.last(), Some(HostCommand::Launch { session_id, uid, .. }) if session_id == vl.id && uid == late),

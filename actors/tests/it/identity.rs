@@ -50,15 +50,15 @@ async fn a_minor_plays_in_fridays_window_and_is_cut_at_nine() {
     // Friday 2026-11-27, 20:50 Beijing
     let p = platform("minor-friday", beijing(2026, 11, 27, 20, 50), &[]).await;
     let kid = user(&p, "13800000101").await;
-    let a = p.certify(kid, "小明同学", &id_born(2012, 5, 1)).await.unwrap();
+    let a = p.identity.certify(kid, "小明同学", &id_born(2012, 5, 1)).await.unwrap();
     assert!(a.minor);
-    assert_eq!(p.youth_mode(kid).await.unwrap(), 2);
+    assert_eq!(p.identity.youth_mode(kid).await.unwrap(), 2);
     let rec = Arc::new(Recorder::default());
-    p.connect(kid, rec.clone()).await.unwrap();
+    p.play.connect(kid, rec.clone()).await.unwrap();
 
-    let v = p.start_game(kid, "d", 1, Some(1), &[]).await.unwrap();
+    let v = p.play.start_game(kid, "d", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(kid, SessionOp::Confirm, v.id).await.unwrap();
+    p.play.session_op(kid, SessionOp::Confirm, v.id).await.unwrap();
     tokio::time::advance(Duration::from_millis(200)).await;
     settle().await;
     assert_eq!(online(&p, kid).await.status, Status::Playing);
@@ -73,16 +73,19 @@ async fn a_minor_plays_in_fridays_window_and_is_cut_at_nine() {
     assert_eq!(online(&p, kid).await.status, Status::Playing, "a minute to finish");
     tokio::time::advance(Duration::from_secs(60)).await;
     settle().await;
-    assert!(!matches!(p.game_state(kid).await.unwrap(), GameState::Online(_)), "ended at 21:00");
+    assert!(
+        !matches!(p.play.game_state(kid).await.unwrap(), GameState::Online(_)),
+        "ended at 21:00"
+    );
 
     // after 21:00 no start; an adult plays on
     assert_eq!(
-        p.start_game(kid, "d", 1, Some(1), &[]).await.map(|_| ()),
+        p.play.start_game(kid, "d", 1, Some(1), &[]).await.map(|_| ()),
         Err(DomainError::MinorPlayLimit)
     );
     let grown = user(&p, "13800000102").await;
-    assert!(!p.certify(grown, "张三", &id_born(1990, 1, 1)).await.unwrap().minor);
-    assert!(p.start_game(grown, "d", 1, Some(1), &[]).await.is_ok());
+    assert!(!p.identity.certify(grown, "张三", &id_born(1990, 1, 1)).await.unwrap().minor);
+    assert!(p.play.start_game(grown, "d", 1, Some(1), &[]).await.is_ok());
 }
 
 #[tokio::test(start_paused = true)]
@@ -90,43 +93,43 @@ async fn mondays_are_refused_unless_a_holiday() {
     let monday = beijing(2026, 11, 30, 20, 30);
     let p = platform("minor-monday", monday, &[]).await;
     let kid = user(&p, "13800000103").await;
-    p.certify(kid, "小红同学", &id_born(2013, 7, 7)).await.unwrap();
+    p.identity.certify(kid, "小红同学", &id_born(2013, 7, 7)).await.unwrap();
     assert_eq!(
-        p.start_game(kid, "d", 1, Some(1), &[]).await.map(|_| ()),
+        p.play.start_game(kid, "d", 1, Some(1), &[]).await.map(|_| ()),
         Err(DomainError::MinorPlayLimit)
     );
 
     let p = platform("minor-holiday", monday, &["2026-11-30"]).await;
     let kid = user(&p, "13800000104").await;
-    p.certify(kid, "小红同学", &id_born(2013, 7, 7)).await.unwrap();
-    assert!(p.start_game(kid, "d", 1, Some(1), &[]).await.is_ok());
+    p.identity.certify(kid, "小红同学", &id_born(2013, 7, 7)).await.unwrap();
+    assert!(p.play.start_game(kid, "d", 1, Some(1), &[]).await.is_ok());
 }
 
 #[tokio::test(start_paused = true)]
 async fn certification_rules_mismatch_and_one_recertification() {
     let p = platform("certify", beijing(2026, 11, 24, 10, 0), &[]).await;
     let u = user(&p, "13800000105").await;
-    assert_eq!(p.pre_check(u).await.unwrap(), 0, "pass by default");
-    assert!(p.idauth(u).await.unwrap().is_none());
+    assert_eq!(p.identity.pre_check(u).await.unwrap(), 0, "pass by default");
+    assert!(p.identity.idauth(u).await.unwrap().is_none());
     assert_eq!(
-        p.certify(u, "张三", &id_born(1990, 1, 2)).await.map(|_| ()),
+        p.identity.certify(u, "张三", &id_born(1990, 1, 2)).await.map(|_| ()),
         Err(DomainError::CertMismatch)
     );
     let mut wrong = id_born(1990, 1, 1).into_bytes();
     wrong[17] = if wrong[17] == b'1' { b'2' } else { b'1' };
     assert!(matches!(
-        p.certify(u, "张三", std::str::from_utf8(&wrong).unwrap()).await,
+        p.identity.certify(u, "张三", std::str::from_utf8(&wrong).unwrap()).await,
         Err(DomainError::CertForm(_))
     ));
-    assert!(p.idauth(u).await.unwrap().is_none(), "nothing stored for a refusal");
+    assert!(p.identity.idauth(u).await.unwrap().is_none(), "nothing stored for a refusal");
 
-    let a = p.certify(u, "张三丰", &id_born(1990, 1, 1)).await.unwrap();
+    let a = p.identity.certify(u, "张三丰", &id_born(1990, 1, 1)).await.unwrap();
     assert_eq!((a.real_name.as_str(), a.recerts_left), ("张**", 1));
     assert_eq!(a.id_no, format!("1101{}{}", "*".repeat(10), &id_born(1990, 1, 1)[14..]));
-    let again = p.certify(u, "张三丰", &id_born(1991, 1, 1)).await.unwrap();
+    let again = p.identity.certify(u, "张三丰", &id_born(1991, 1, 1)).await.unwrap();
     assert_eq!(again.recerts_left, 0);
     assert_eq!(
-        p.certify(u, "张三丰", &id_born(1992, 1, 1)).await.map(|_| ()),
+        p.identity.certify(u, "张三丰", &id_born(1992, 1, 1)).await.map(|_| ()),
         Err(DomainError::CertNoRecert)
     );
     // sealed: the store holds no plain text

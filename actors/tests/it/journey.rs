@@ -41,20 +41,20 @@ async fn two_players_one_machine() {
     let a = user(&p, "13800000001").await;
     let b = user(&p, "13800000002").await;
     let (rec_a, rec_b) = (Arc::new(Recorder::default()), Arc::new(Recorder::default()));
-    p.connect(a, rec_a.clone()).await.unwrap();
-    p.connect(b, rec_b.clone()).await.unwrap();
+    p.play.connect(a, rec_a.clone()).await.unwrap();
+    p.play.connect(b, rec_b.clone()).await.unwrap();
 
-    let va = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     assert_eq!((va.status, va.sort), (Status::Queue, 1));
     settle().await;
     let va = online(&p, a).await;
     assert_eq!(va.status, Status::Ready);
     assert!(matches!(rec_a.last_state(), Some(GameState::Online(v)) if v.status == Status::Ready));
 
-    let vb = p.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
+    let vb = p.play.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
     assert_eq!((vb.status, vb.sort), (Status::Queue, 1));
 
-    let confirmed = p.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    let confirmed = p.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
     assert!(matches!(confirmed, GameState::Online(v) if v.status == Status::Connecting));
     tokio::time::advance(Duration::from_millis(600)).await;
     settle().await;
@@ -64,7 +64,7 @@ async fn two_players_one_machine() {
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
 
-    p.session_op(a, SessionOp::Over, va.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Over, va.id).await.unwrap();
     settle().await;
     assert!(matches!(
         rec_a.last_state(),
@@ -73,7 +73,7 @@ async fn two_players_one_machine() {
             ..
         })
     ));
-    assert_eq!(p.game_state(a).await.unwrap(), GameState::None);
+    assert_eq!(p.play.game_state(a).await.unwrap(), GameState::None);
     let vb = online(&p, b).await;
     assert_eq!(vb.status, Status::Ready, "B gets the machine A freed");
     assert!(matches!(rec_b.last_state(), Some(GameState::Online(v)) if v.status == Status::Ready));
@@ -87,8 +87,8 @@ async fn two_players_one_machine() {
             ..
         })
     ));
-    assert_eq!(p.game_state(b).await.unwrap(), GameState::None);
-    assert_eq!(p.machine_stats(1).await.unwrap(), (1, 0), "the machine is free again");
+    assert_eq!(p.play.game_state(b).await.unwrap(), GameState::None);
+    assert_eq!(p.play.machine_stats(1).await.unwrap(), (1, 0), "the machine is free again");
 
     let history = p.store().sessions.list_by_user(b, 10).unwrap();
     assert_eq!(history[0].end_reason.as_deref(), Some("missed"));
@@ -104,14 +104,14 @@ async fn ranks_follow_the_queue() {
         uids.push(user(&p, &format!("1390000000{i}")).await);
     }
     let rec = Arc::new(Recorder::default());
-    p.connect(uids[3], rec.clone()).await.unwrap();
+    p.play.connect(uids[3], rec.clone()).await.unwrap();
     let mut ids = vec![];
     for (i, u) in uids.iter().enumerate() {
-        let v = p.start_game(*u, "d", 2, Some(1), &[]).await.unwrap();
+        let v = p.play.start_game(*u, "d", 2, Some(1), &[]).await.unwrap();
         assert_eq!(v.sort, i as u64 + 1);
         ids.push(v.id);
     }
-    p.session_op(uids[1], SessionOp::CancelQueue, ids[1]).await.unwrap();
+    p.play.session_op(uids[1], SessionOp::CancelQueue, ids[1]).await.unwrap();
     pass(300).await;
     assert_eq!(online(&p, uids[3]).await.sort, 3);
     assert!(
@@ -119,7 +119,7 @@ async fn ranks_follow_the_queue() {
         "a refresh period pushes the move: {:?}",
         rec.last_state()
     );
-    p.session_op(uids[0], SessionOp::Over, ids[0]).await.unwrap();
+    p.play.session_op(uids[0], SessionOp::Over, ids[0]).await.unwrap();
     settle().await;
     assert_eq!(online(&p, uids[3]).await.sort, 2, "asking gives the exact rank at once");
     pass(300).await;
@@ -137,31 +137,31 @@ async fn start_is_refused_with_the_right_reason() {
     let check = |r: Result<actors::view::SessionView, DomainError>, want: DomainError| {
         assert_eq!(r.map(|v| v.id).unwrap_err(), want);
     };
-    check(p.start_game(a, "d1", 9999, None, &[]).await, DomainError::UnknownGame);
-    check(p.start_game(a, "d1", 28, None, &[]).await, DomainError::UnknownGame);
-    check(p.start_game(a, "d1", 22, None, &[]).await, DomainError::GameNotOpen);
-    check(p.start_game(a, "d1", 25, None, &[]).await, DomainError::GameNotOpen);
-    check(p.start_game(a, "d1", 26, None, &[]).await, DomainError::GameUnsupportedClient);
-    check(p.start_game(a, "d1", 1, Some(2), &[]).await, DomainError::NodeMaintenance);
-    check(p.start_game(a, "d1", 1, Some(77), &[]).await, DomainError::UnknownNode);
-    let v = p.start_game(a, "d1", 1, None, &[(2, 5), (1, 30)]).await.unwrap();
+    check(p.play.start_game(a, "d1", 9999, None, &[]).await, DomainError::UnknownGame);
+    check(p.play.start_game(a, "d1", 28, None, &[]).await, DomainError::UnknownGame);
+    check(p.play.start_game(a, "d1", 22, None, &[]).await, DomainError::GameNotOpen);
+    check(p.play.start_game(a, "d1", 25, None, &[]).await, DomainError::GameNotOpen);
+    check(p.play.start_game(a, "d1", 26, None, &[]).await, DomainError::GameUnsupportedClient);
+    check(p.play.start_game(a, "d1", 1, Some(2), &[]).await, DomainError::NodeMaintenance);
+    check(p.play.start_game(a, "d1", 1, Some(77), &[]).await, DomainError::UnknownNode);
+    let v = p.play.start_game(a, "d1", 1, None, &[(2, 5), (1, 30)]).await.unwrap();
     assert_eq!(v.node_id, 1, "the node under maintenance is never picked");
     check(
-        p.start_game(a, "d1", 1, None, &[]).await,
+        p.play.start_game(a, "d1", 1, None, &[]).await,
         DomainError::GameAlreadyActive {
             session_id: v.id,
             game_id: 1,
         },
     );
     check(
-        p.start_game(a, "d2", 1, None, &[]).await,
+        p.play.start_game(a, "d2", 1, None, &[]).await,
         DomainError::GameOnOtherClient {
             session_id: v.id,
             game_id: 1,
         },
     );
     check(
-        p.start_game(a, "d1", 3, None, &[]).await,
+        p.play.start_game(a, "d1", 3, None, &[]).await,
         DomainError::OtherGameActive {
             session_id: v.id,
             game_id: 1,
@@ -169,7 +169,7 @@ async fn start_is_refused_with_the_right_reason() {
         },
     );
     assert_eq!(
-        p.session_op(a, SessionOp::Confirm, v.id + 100).await.unwrap_err(),
+        p.play.session_op(a, SessionOp::Confirm, v.id + 100).await.unwrap_err(),
         DomainError::UnknownSession
     );
     let _ = std::fs::remove_dir_all(dir);
@@ -184,14 +184,14 @@ async fn rank_pushes_are_paced_over_the_period() {
     for i in 0..15 {
         let u = user(&p, &format!("1391000{i:04}")).await;
         let rec = Arc::new(Recorder::default());
-        p.connect(u, rec.clone()).await.unwrap();
-        let v = p.start_game(u, "d", 2, Some(1), &[]).await.unwrap();
+        p.play.connect(u, rec.clone()).await.unwrap();
+        let v = p.play.start_game(u, "d", 2, Some(1), &[]).await.unwrap();
         players.push((u, v.id, rec));
     }
     pass(300).await;
     let pushed = |rec: &Recorder| rec.0.lock().len();
     let before: Vec<usize> = players.iter().map(|(_, _, r)| pushed(r)).collect();
-    p.session_op(players[0].0, SessionOp::CancelQueue, players[0].1).await.unwrap();
+    p.play.session_op(players[0].0, SessionOp::CancelQueue, players[0].1).await.unwrap();
     // Step through one period (250 ms, ticks every 50 ms) and a tick more, 15 ms a step, and
     // see who was pushed when.
     let mut slices_per_step = vec![];
@@ -232,19 +232,19 @@ async fn ranks_are_node_wide() {
     let a = user(&p, "13920000001").await;
     let b = user(&p, "13920000002").await;
     let c = user(&p, "13920000003").await;
-    let held = p.start_game(holder, "d", 3, Some(1), &[]).await.unwrap();
+    let held = p.play.start_game(holder, "d", 3, Some(1), &[]).await.unwrap();
     settle().await;
     assert_eq!(online(&p, holder).await.status, Status::Ready);
-    assert_eq!(p.start_game(a, "d", 1, Some(1), &[]).await.unwrap().sort, 1);
+    assert_eq!(p.play.start_game(a, "d", 1, Some(1), &[]).await.unwrap().sort, 1);
     assert_eq!(
-        p.start_game(b, "d", 2, Some(1), &[]).await.unwrap().sort,
+        p.play.start_game(b, "d", 2, Some(1), &[]).await.unwrap().sort,
         2,
         "another game, same node: behind"
     );
-    assert_eq!(p.start_game(c, "d", 1, Some(1), &[]).await.unwrap().sort, 3);
+    assert_eq!(p.play.start_game(c, "d", 1, Some(1), &[]).await.unwrap().sort, 3);
     let rec_b = Arc::new(Recorder::default());
-    p.connect(b, rec_b.clone()).await.unwrap();
-    p.session_op(holder, SessionOp::Over, held.id).await.unwrap();
+    p.play.connect(b, rec_b.clone()).await.unwrap();
+    p.play.session_op(holder, SessionOp::Over, held.id).await.unwrap();
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Ready, "rank 1 got the machine");
     let vb = online(&p, b).await;

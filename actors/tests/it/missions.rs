@@ -33,13 +33,13 @@ async fn a_start_and_played_minutes_move_the_game_tasks() {
     let a = user(&p, "13800000091").await;
     let status = |code: &'static str| {
         let p = p.clone();
-        async move { p.task(a, code).await.unwrap().progress }
+        async move { p.activity.task(a, code).await.unwrap().progress }
     };
     assert_eq!(status("daily_game_start").await.status, 0);
-    let v = p.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    let v = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
     assert_eq!(status("daily_game_start").await.status, 1, "the start finished gameStart");
     settle().await;
-    p.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
     tokio::time::advance(Duration::from_millis(600)).await;
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
@@ -55,8 +55,11 @@ async fn a_start_and_played_minutes_move_the_game_tasks() {
     }
     let played = status("daily_game_play").await;
     assert_eq!((played.progress, played.status), (30, 1), "capped at 30 and claimable");
-    p.claim_task(a, "daily_game_play").await.unwrap();
-    assert_eq!(p.claim_task(a, "daily_game_play").await, Err(DomainError::TaskNotClaimable));
+    p.activity.claim_task(a, "daily_game_play").await.unwrap();
+    assert_eq!(
+        p.activity.claim_task(a, "daily_game_play").await,
+        Err(DomainError::TaskNotClaimable)
+    );
     assert!(p.store().commerce.ledger_mismatches(a).unwrap().is_empty());
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -66,22 +69,22 @@ async fn check_ins_across_midnights() {
     let (p, dir) = platform("missions-days").await;
     let a = user(&p, "13800000092").await;
     let day = Duration::from_secs(24 * 3600);
-    assert_eq!(p.check_in(a).await.unwrap().count, 1);
-    assert_eq!(p.check_in(a).await, Err(DomainError::CheckedInToday));
+    assert_eq!(p.activity.check_in(a).await.unwrap().count, 1);
+    assert_eq!(p.activity.check_in(a).await, Err(DomainError::CheckedInToday));
     for want in 2..=11 {
         tokio::time::advance(day).await;
-        let r = p.check_in(a).await.unwrap();
+        let r = p.activity.check_in(a).await.unwrap();
         assert_eq!(r.count, want);
-        let info = p.checkin_info(a).await.unwrap();
+        let info = p.activity.checkin_info(a).await.unwrap();
         assert!(info.sign_in_today && info.count == want);
         assert_eq!(info.cells.iter().filter(|c| c.is_today).count(), 1);
     }
     // Day 11 began the cycle again: its reward is day 1's.
-    let info = p.checkin_info(a).await.unwrap();
+    let info = p.activity.checkin_info(a).await.unwrap();
     assert!(info.cells[0].is_today && info.cells[0].sign);
     tokio::time::advance(day * 2).await;
-    assert_eq!(p.checkin_info(a).await.unwrap().count, 0);
-    assert_eq!(p.check_in(a).await.unwrap().count, 1, "a missed day starts again");
+    assert_eq!(p.activity.checkin_info(a).await.unwrap().count, 0);
+    assert_eq!(p.activity.check_in(a).await.unwrap().count, 1, "a missed day starts again");
     let entries = p
         .store()
         .commerce
@@ -102,6 +105,7 @@ async fn a_room_entry_and_a_chat_message_move_the_room_tasks() {
     let host = user(&p, "13800000093").await;
     let a = user(&p, "13800000094").await;
     let room = p
+        .rooms
         .create_room(
             host,
             RoomForm {
@@ -115,25 +119,34 @@ async fn a_room_entry_and_a_chat_message_move_the_room_tasks() {
         )
         .await
         .unwrap();
-    assert_eq!(p.task(a, "once_game_live").await.unwrap().progress.status, 0);
-    p.enter_room(
-        a,
-        "d-a",
-        EnterRoom {
-            dd_rid: room.dd_rid,
-            mode: MODE_RELAY,
-            force: false,
-            password: None,
-        },
-    )
-    .await
-    .unwrap();
-    assert_eq!(p.task(a, "once_game_live").await.unwrap().progress.status, 1, "the entry counts");
-    assert_eq!(p.task(a, "daily_barrage").await.unwrap().progress.status, 0);
-    p.chat_send(a, room.dd_rid, "你好".into(), None).await.unwrap();
-    assert_eq!(p.task(a, "daily_barrage").await.unwrap().progress.status, 1, "the message counts");
+    assert_eq!(p.activity.task(a, "once_game_live").await.unwrap().progress.status, 0);
+    p.rooms
+        .enter_room(
+            a,
+            "d-a",
+            EnterRoom {
+                dd_rid: room.dd_rid,
+                mode: MODE_RELAY,
+                force: false,
+                password: None,
+            },
+        )
+        .await
+        .unwrap();
     assert_eq!(
-        p.task(host, "daily_barrage").await.unwrap().progress.status,
+        p.activity.task(a, "once_game_live").await.unwrap().progress.status,
+        1,
+        "the entry counts"
+    );
+    assert_eq!(p.activity.task(a, "daily_barrage").await.unwrap().progress.status, 0);
+    p.rooms.chat_send(a, room.dd_rid, "你好".into(), None).await.unwrap();
+    assert_eq!(
+        p.activity.task(a, "daily_barrage").await.unwrap().progress.status,
+        1,
+        "the message counts"
+    );
+    assert_eq!(
+        p.activity.task(host, "daily_barrage").await.unwrap().progress.status,
         0,
         "the host's own tasks are untouched"
     );

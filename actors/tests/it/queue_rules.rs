@@ -6,8 +6,8 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::platform::Grant;
 use actors::play::player::SessionOp;
+use actors::play::service::Grant;
 use actors::view::{EndReason, GameState, Status};
 use actors::{DomainConfig, DomainError, Platform};
 use common::{node, online, settle, temp_dir, user, Recorder};
@@ -39,19 +39,19 @@ async fn lanes_follow_what_players_hold() {
     let p = platform("lanes", 0, 60).await;
     let normal: Vec<i64> = futures_join(&p, &["15000000001", "15000000002", "15000000003"]).await;
     for u in &normal {
-        assert_eq!(p.start_game(*u, "d", 1, Some(1), &[]).await.unwrap().is_fast, 0);
+        assert_eq!(p.play.start_game(*u, "d", 1, Some(1), &[]).await.unwrap().is_fast, 0);
     }
     let vip = user(&p, "15000000010").await;
-    p.grant(vip, days("vip", 30)).await.unwrap();
-    let v = p.start_game(vip, "d", 1, Some(1), &[]).await.unwrap();
+    p.play.grant(vip, days("vip", 30)).await.unwrap();
+    let v = p.play.start_game(vip, "d", 1, Some(1), &[]).await.unwrap();
     assert_eq!((v.is_fast, v.sort), (4, 1), "a VIP joins the VIP lane, ahead of the normal backlog");
     assert_eq!(online(&p, normal[0]).await.sort, 2);
 
     // A grant while queued moves the player up at once (the engine call behind a purchase).
-    p.grant(normal[2], days("vvip", 30)).await.unwrap();
+    p.play.grant(normal[2], days("vvip", 30)).await.unwrap();
     let up = online(&p, normal[2]).await;
     assert_eq!((up.is_fast, up.sort), (3, 1));
-    let preview = p.channel_preview(normal[0], 0).await.unwrap();
+    let preview = p.play.channel_preview(normal[0], 0).await.unwrap();
     assert_eq!((preview.pre_sort, preview.lane), (4, 0), "a new normal player would have 4 ahead");
     assert_eq!(
         (preview.wait, preview.own_wait, preview.wait_duration()),
@@ -59,7 +59,7 @@ async fn lanes_follow_what_players_hold() {
         "nobody admitted yet: no measured wait, and no guess"
     );
     assert_eq!(
-        p.channel_preview(normal[0], 1).await.unwrap().pre_sort,
+        p.play.channel_preview(normal[0], 1).await.unwrap().pre_sort,
         0,
         "member fast entry skips the queue"
     );
@@ -79,49 +79,52 @@ async fn fast_entry_cards_and_monthly_claims() {
     let p = platform("cards", 0, 60).await;
     let a = user(&p, "15100000001").await;
     let b = user(&p, "15100000002").await;
-    p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
-    let vb = p.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
+    p.play.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    let vb = p.play.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
     assert_eq!(vb.sort, 2);
-    assert_eq!(p.use_card(b, 1).await.unwrap_err(), DomainError::UnknownCard);
-    p.grant(b, Grant::Cards { count: 2 }).await.unwrap();
-    let cards = p.cards(b).await.unwrap();
+    assert_eq!(p.play.use_card(b, 1).await.unwrap_err(), DomainError::UnknownCard);
+    p.play.grant(b, Grant::Cards { count: 2 }).await.unwrap();
+    let cards = p.play.cards(b).await.unwrap();
     assert_eq!(cards.len(), 2);
-    let (card, view) = p.use_card(b, cards[0].id).await.unwrap();
+    let (card, view) = p.play.use_card(b, cards[0].id).await.unwrap();
     assert_eq!(card.used_session, Some(vb.id));
     assert_eq!((view.is_fast, view.sort), (1, 1));
     // The card is an hour of fast entry: B's next start within the hour is on the fast lane.
-    assert_eq!(p.holdings(b).await.unwrap().lane(p.clock().now_ms()), actors::play::lanes::Lane::Member);
-    assert_eq!(p.use_card(b, cards[0].id).await.unwrap_err(), DomainError::CardUnusable);
-    assert_eq!(p.cards(b).await.unwrap().len(), 1);
-    p.session_op(a, SessionOp::CancelQueue, online(&p, a).await.id).await.unwrap();
-    assert_eq!(p.use_card(a, cards[1].id).await.unwrap_err(), DomainError::CardNotQueued);
+    assert_eq!(
+        p.play.holdings(b).await.unwrap().lane(p.clock().now_ms()),
+        actors::play::lanes::Lane::Member
+    );
+    assert_eq!(p.play.use_card(b, cards[0].id).await.unwrap_err(), DomainError::CardUnusable);
+    assert_eq!(p.play.cards(b).await.unwrap().len(), 1);
+    p.play.session_op(a, SessionOp::CancelQueue, online(&p, a).await.id).await.unwrap();
+    assert_eq!(p.play.use_card(a, cards[1].id).await.unwrap_err(), DomainError::CardNotQueued);
 
     // Monthly member fast entry: members only, once a month.
-    assert_eq!(p.claim_monthly(a).await.unwrap_err(), DomainError::NotMember);
-    p.grant(a, days("vvip", 30)).await.unwrap();
-    let (claims, per_month, open) = p.monthly_records(a).await.unwrap();
+    assert_eq!(p.play.claim_monthly(a).await.unwrap_err(), DomainError::NotMember);
+    p.play.grant(a, days("vvip", 30)).await.unwrap();
+    let (claims, per_month, open) = p.play.monthly_records(a).await.unwrap();
     assert_eq!((claims.len(), per_month, open), (0, 5, true), "vvip: 5 one-hour cards a month");
-    let claimed = p.claim_monthly(a).await.unwrap();
+    let claimed = p.play.claim_monthly(a).await.unwrap();
     assert_eq!(claimed.len(), 5);
-    assert_eq!(claimed[0].goods_title, actors::platform::MONTHLY_CARD_TITLE);
-    assert_eq!(p.claim_monthly(a).await.unwrap_err(), DomainError::MonthlyClaimed);
-    assert!(!p.monthly_records(a).await.unwrap().2);
-    assert_eq!(p.cards(a).await.unwrap().len(), 5);
+    assert_eq!(claimed[0].goods_title, actors::play::service::MONTHLY_CARD_TITLE);
+    assert_eq!(p.play.claim_monthly(a).await.unwrap_err(), DomainError::MonthlyClaimed);
+    assert!(!p.play.monthly_records(a).await.unwrap().2);
+    assert_eq!(p.play.cards(a).await.unwrap().len(), 5);
     tokio::time::advance(Duration::from_secs(3601)).await;
     assert_eq!(
-        p.holdings(b).await.unwrap().lane(p.clock().now_ms()),
+        p.play.holdings(b).await.unwrap().lane(p.clock().now_ms()),
         actors::play::lanes::Lane::Normal,
         "the card's fast entry lasts an hour"
     );
 
     // A vip claims 3; a carrier member (tyvip) is no member and claims none.
     let v = user(&p, "15100000003").await;
-    p.grant(v, days("vip", 30)).await.unwrap();
-    assert_eq!(p.claim_monthly(v).await.unwrap().len(), 3);
+    p.play.grant(v, days("vip", 30)).await.unwrap();
+    assert_eq!(p.play.claim_monthly(v).await.unwrap().len(), 3);
     let t = user(&p, "15100000004").await;
-    p.grant(t, days("tyvip", 30)).await.unwrap();
-    assert_eq!(p.claim_monthly(t).await.unwrap_err(), DomainError::NotMember);
-    assert_eq!(p.monthly_records(t).await.unwrap().1, 0);
+    p.play.grant(t, days("tyvip", 30)).await.unwrap();
+    assert_eq!(p.play.claim_monthly(t).await.unwrap_err(), DomainError::NotMember);
+    assert_eq!(p.play.monthly_records(t).await.unwrap().1, 0);
 }
 
 /// The start checks: member-only games, subscription games, no play time.
@@ -129,16 +132,22 @@ async fn fast_entry_cards_and_monthly_claims() {
 async fn start_checks_of_what_players_hold() {
     let p = platform("checks", 1, 0).await;
     let a = user(&p, "15200000001").await;
-    assert_eq!(p.start_game(a, "d", 1, Some(1), &[]).await.unwrap_err(), DomainError::ShortOfTime);
-    p.grant(a, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
-    assert_eq!(p.start_game(a, "d", 20, Some(1), &[]).await.unwrap_err(), DomainError::VipOnly);
-    assert_eq!(p.start_game(a, "d", 21, Some(1), &[]).await.unwrap_err(), DomainError::VvipOnly);
     assert_eq!(
-        p.start_game(a, "d", 19, Some(1), &[]).await.unwrap_err(),
+        p.play.start_game(a, "d", 1, Some(1), &[]).await.unwrap_err(),
+        DomainError::ShortOfTime
+    );
+    p.play.grant(a, Grant::PlayTime { free: 30, paid: 0 }).await.unwrap();
+    assert_eq!(p.play.start_game(a, "d", 20, Some(1), &[]).await.unwrap_err(), DomainError::VipOnly);
+    assert_eq!(
+        p.play.start_game(a, "d", 21, Some(1), &[]).await.unwrap_err(),
+        DomainError::VvipOnly
+    );
+    assert_eq!(
+        p.play.start_game(a, "d", 19, Some(1), &[]).await.unwrap_err(),
         DomainError::NeedSubscription
     );
-    p.grant(a, days("sub:19", 30)).await.unwrap();
-    assert!(p.start_game(a, "d", 19, Some(1), &[]).await.is_ok());
+    p.play.grant(a, days("sub:19", 30)).await.unwrap();
+    assert!(p.play.start_game(a, "d", 19, Some(1), &[]).await.is_ok());
 }
 
 /// Play time is spent minute by minute, free first; under 10 minutes the player is told; at zero
@@ -149,14 +158,14 @@ async fn play_time_runs_out() {
     let p = platform("time", 1, 0).await;
     let a = user(&p, "15300000001").await;
     let b = user(&p, "15300000002").await;
-    p.grant(a, Grant::PlayTime { free: 2, paid: 1 }).await.unwrap();
-    p.grant(b, Grant::PlayTime { free: 5, paid: 0 }).await.unwrap();
+    p.play.grant(a, Grant::PlayTime { free: 2, paid: 1 }).await.unwrap();
+    p.play.grant(b, Grant::PlayTime { free: 5, paid: 0 }).await.unwrap();
     let rec = Arc::new(Recorder::default());
-    p.connect(a, rec.clone()).await.unwrap();
-    let v = p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    p.play.connect(a, rec.clone()).await.unwrap();
+    let v = p.play.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
-    p.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
+    p.play.start_game(b, "d", 1, Some(1), &[]).await.unwrap();
     tokio::time::advance(Duration::from_millis(150)).await;
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
@@ -204,13 +213,13 @@ async fn play_time_runs_out() {
 async fn cross_screen_move() {
     let p = platform("move", 0, 60).await;
     let a = user(&p, "15400000001").await;
-    let v = p.start_game(a, "phone", 1, Some(1), &[]).await.unwrap();
+    let v = p.play.start_game(a, "phone", 1, Some(1), &[]).await.unwrap();
     assert_eq!(
-        p.move_session(a, "laptop").await.unwrap_err(),
+        p.play.move_session(a, "laptop").await.unwrap_err(),
         DomainError::NoCrossScreen { session_id: v.id }
     );
-    p.grant(a, days("vip", 30)).await.unwrap();
-    let moved = p.move_session(a, "laptop").await.unwrap();
+    p.play.grant(a, days("vip", 30)).await.unwrap();
+    let moved = p.play.move_session(a, "laptop").await.unwrap();
     assert_eq!(&*moved.device_no, "laptop");
     assert_eq!(&*online(&p, a).await.device_no, "laptop");
     assert_eq!(p.store().sessions.get(v.id).unwrap().unwrap().device_no, "laptop");
@@ -224,21 +233,21 @@ async fn waits_are_a_measured_range() {
     let mut players = vec![];
     for i in 0..20 {
         let u = user(&p, &format!("1560000{i:04}")).await;
-        let v = p.start_game(u, "d", 1 + (i % 3), Some(1), &[]).await.unwrap();
+        let v = p.play.start_game(u, "d", 1 + (i % 3), Some(1), &[]).await.unwrap();
         players.push((u, v.id));
     }
     settle().await;
     let last = players[19].0;
-    assert_eq!(p.channel_preview(last, 0).await.unwrap().own_wait, None, "not measured yet");
+    assert_eq!(p.play.channel_preview(last, 0).await.unwrap().own_wait, None, "not measured yet");
     // One machine, each player holds it for a second: about one admission a second, over
     // 14 s, so that at least one 30 s bucket has the 5 s of waiting a measurement needs.
     for (u, id) in players.iter().take(14) {
         tokio::time::advance(Duration::from_millis(1000)).await;
         settle().await;
-        p.session_op(*u, SessionOp::Over, *id).await.unwrap();
+        p.play.session_op(*u, SessionOp::Over, *id).await.unwrap();
         settle().await;
     }
-    let preview = p.channel_preview(last, 0).await.unwrap();
+    let preview = p.play.channel_preview(last, 0).await.unwrap();
     let own = preview.own_wait.expect("measured");
     let rank = online(&p, last).await.sort;
     assert_eq!(rank, 5, "one admitted on joining, 14 after waiting");
@@ -255,12 +264,12 @@ async fn waits_are_a_measured_range() {
 async fn topping_up_in_the_countdown_keeps_the_game() {
     let p = platform("topup", 1, 0).await;
     let a = user(&p, "15300000011").await;
-    p.grant(a, Grant::PlayTime { free: 1, paid: 0 }).await.unwrap();
+    p.play.grant(a, Grant::PlayTime { free: 1, paid: 0 }).await.unwrap();
     let rec = Arc::new(Recorder::default());
-    p.connect(a, rec.clone()).await.unwrap();
-    let v = p.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
+    p.play.connect(a, rec.clone()).await.unwrap();
+    let v = p.play.start_game(a, "d", 1, Some(1), &[]).await.unwrap();
     settle().await;
-    p.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
+    p.play.session_op(a, SessionOp::Confirm, v.id).await.unwrap();
     tokio::time::advance(Duration::from_millis(150)).await;
     settle().await;
     assert_eq!(online(&p, a).await.status, Status::Playing);
@@ -275,7 +284,7 @@ async fn topping_up_in_the_countdown_keeps_the_game() {
     );
     tokio::time::advance(Duration::from_millis(2000)).await;
     settle().await;
-    p.grant(a, Grant::PlayTime { free: 0, paid: 30 }).await.unwrap();
+    p.play.grant(a, Grant::PlayTime { free: 0, paid: 30 }).await.unwrap();
     settle().await;
     let u = p.passport().user(a).await.unwrap();
     assert_eq!(

@@ -104,7 +104,7 @@ async fn act(state: &AppState, body: &AccountBody) -> ApiResult<AccountActedDto>
         "restore" => AccountAction::Restore,
         _ => return Err(ApiError::bad_request()),
     };
-    let acted = state.platform.act_on_account(body.cellphone.trim(), action).await?;
+    let acted = state.platform.accounts.act_on_account(body.cellphone.trim(), action).await?;
     Ok(ok(AccountActedDto {
         uid: acted.user.uid,
         logins_ended: acted.logins_ended,

@@ -75,7 +75,7 @@ refusals!(RechargeGiveRefusals: common::maybe_logged_in(), common::internal());
 #[get("/api/activity/recharge_give")]
 pub async fn recharge_give(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<RechargeGiveDto> {
     let now = state.platform.clock().now_ms();
-    let give = state.platform.recharge_give().await?;
+    let give = state.platform.activity.recharge_give().await?;
     Ok(ok(match give {
         Some((g, status)) => RechargeGiveDto {
             title: g.title,
@@ -147,7 +147,7 @@ refusals!(LotteryListRefusals: common::input(), common::maybe_logged_in(), lotte
 pub async fn lottery_list(state: web::Data<AppState>, caller: MaybeCaller, body: Option<web::Json<LotteryBody>>) -> ApiResult<LotteryDto> {
     let id = body.and_then(|b| b.id).unwrap_or(DEFAULT_LOTTERY);
     let uid = caller.0.as_ref().map(|s| s.uid);
-    let view = state.platform.lottery(uid, id).await?.ok_or_else(lottery_closed)?;
+    let view = state.platform.activity.lottery(uid, id).await?.ok_or_else(lottery_closed)?;
     let l = view.lottery;
     Ok(ok(LotteryDto {
         id: l.id,
@@ -195,13 +195,13 @@ refusals!(LotteryChanceRefusals: common::input(), common::logged_in(), lottery_c
 pub async fn lottery_chance(state: web::Data<AppState>, caller: Caller, body: Option<web::Json<LotteryBody>>) -> ApiResult<DrawResult> {
     let id = body.and_then(|b| b.id).unwrap_or(DEFAULT_LOTTERY);
     let uid = caller.0.uid;
-    let draw = match state.platform.draw(uid, id).await? {
+    let draw = match state.platform.activity.draw(uid, id).await? {
         DrawOutcome::Won(d) => d,
         DrawOutcome::NoChances => return Err(no_chances()),
         DrawOutcome::SoldOut => return Err(sold_out()),
         DrawOutcome::Closed => return Err(lottery_closed()),
     };
-    let view = state.platform.lottery(Some(uid), id).await?.ok_or_else(lottery_closed)?;
+    let view = state.platform.activity.lottery(Some(uid), id).await?.ok_or_else(lottery_closed)?;
     let won = view
         .lottery
         .items
@@ -279,7 +279,7 @@ pub async fn lottery_record(state: web::Data<AppState>, caller: MaybeCaller, bod
         _ => None,
     };
     let offset = (page as u64 - 1) * u64::from(LOTTERY_PAGE_SIZE);
-    let (rows, total) = state.platform.draws(id, uid, offset, LOTTERY_PAGE_SIZE).await?;
+    let (rows, total) = state.platform.activity.draws(id, uid, offset, LOTTERY_PAGE_SIZE).await?;
     Ok(ok(DrawRecords {
         rows: rows.iter().map(draw_record).collect(),
         page_size: LOTTERY_PAGE_SIZE,
@@ -358,10 +358,10 @@ refusals!(InviteRefusals: common::maybe_logged_in(), common::internal());
 pub async fn invite(state: web::Data<AppState>, caller: MaybeCaller) -> ApiResult<InviteData> {
     let (config, code, invited, advanced) = match caller.0.as_ref() {
         Some(s) => {
-            let sum = state.platform.invite_summary(s.uid).await?;
+            let sum = state.platform.activity.invite_summary(s.uid).await?;
             (sum.config, invite_code(s.uid), sum.invited, sum.advanced)
         }
-        None => (state.platform.invite_config().await?, String::new(), 0, 0),
+        None => (state.platform.activity.invite_config().await?, String::new(), 0, 0),
     };
     let invite_link = if code.is_empty() {
         String::new()
@@ -395,7 +395,7 @@ refusals!(InviteRuleRefusals: common::maybe_logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<InviteRule>), InviteRuleRefusals))]
 #[get("/api/v3/activity/invite/rule")]
 pub async fn invite_rule(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<InviteRule> {
-    let config = state.platform.invite_config().await?;
+    let config = state.platform.activity.invite_config().await?;
     let names = |r: &[InviteReward]| r.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join("、");
     let content = [
         "1. 分享你的专属邀请链接或邀请码，好友通过链接首次注册即成为你邀请的好友。".to_owned(),
@@ -458,7 +458,7 @@ pub async fn invite_record_list(state: web::Data<AppState>, caller: Caller, q: w
     if !(0..=2).contains(&status) || !(1..=100_000).contains(&page) {
         return Err(ApiError::bad_request());
     }
-    let (all, _) = state.platform.invites(caller.0.uid, 0, 100_000).await?;
+    let (all, _) = state.platform.activity.invites(caller.0.uid, 0, 100_000).await?;
     let kept: Vec<&Invite> = all
         .iter()
         .filter(|i| match status {
@@ -487,7 +487,7 @@ pub async fn bind_at_registration(state: &AppState, invitee: i64, code: &str) ->
     if code.trim().is_empty() {
         return None;
     }
-    match state.platform.bind_invite(invitee, code).await {
+    match state.platform.activity.bind_invite(invitee, code).await {
         Ok(outcome) => Some(outcome),
         Err(e) => {
             tracing::warn!(invitee, error = %e, "invite not bound");
@@ -510,10 +510,10 @@ pub async fn config_pairs(state: &AppState, now: i64) -> Result<Vec<(&'static st
         .to_string()
     };
     let mut pairs = vec![("sys_time", now.to_string())];
-    if let Some((g, _)) = state.platform.recharge_give().await? {
+    if let Some((g, _)) = state.platform.activity.recharge_give().await? {
         pairs.push(("recharge_give", entry(1, g.starts_at, g.ends_at)));
     }
-    if let Some(view) = state.platform.lottery(None, DEFAULT_LOTTERY).await? {
+    if let Some(view) = state.platform.activity.lottery(None, DEFAULT_LOTTERY).await? {
         pairs.push(("lottery", entry(view.lottery.id, view.lottery.starts_at, view.lottery.ends_at)));
     }
     Ok(pairs)

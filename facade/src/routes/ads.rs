@@ -85,6 +85,7 @@ pub async fn slots(state: web::Data<AppState>, caller: MaybeCaller, q: web::Quer
     let keys: Vec<String> = q.keys.split(',').map(|k| k.trim().to_owned()).collect();
     let slots = state
         .platform
+        .activity
         .ad_slots(caller.0.map(|s| s.uid), keys)
         .await?
         .ok_or_else(ApiError::bad_request)?;
@@ -192,7 +193,7 @@ async fn set_slot(state: &AppState, body: AdSlotBody) -> ApiResult<AdSlotDto> {
         })
         .collect();
     let key = body.key.trim().to_owned();
-    match state.platform.set_ad_slot(key.clone(), items).await {
+    match state.platform.activity.set_ad_slot(key.clone(), items).await {
         Ok(ads) => Ok(ok(AdSlotDto {
             key,
             items: ads.iter().map(|a| item(a, 0, false)).collect(),

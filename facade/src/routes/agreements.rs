@@ -58,7 +58,7 @@ refusals!(ListRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<Vec<AgreementDto>>), ListRefusals))]
 #[get("/api/v3/user/agreement/list")]
 pub async fn agreement_list(state: web::Data<AppState>, caller: Caller) -> ApiResult<Vec<AgreementDto>> {
-    let list = state.platform.agreements(caller.0.uid).await?;
+    let list = state.platform.commerce.agreements(caller.0.uid).await?;
     Ok(ok(list.into_iter().map(dto).collect()))
 }
 
@@ -78,5 +78,5 @@ pub async fn agreement_cancel(state: web::Data<AppState>, caller: Caller, body: 
     if no.is_empty() || no.len() > 64 {
         return Err(DomainError::UnknownAgreement.into());
     }
-    Ok(ok(dto(state.platform.cancel_agreement(caller.0.uid, no).await?)))
+    Ok(ok(dto(state.platform.commerce.cancel_agreement(caller.0.uid, no).await?)))
 }

@@ -72,7 +72,7 @@ pub async fn card_list(state: web::Data<AppState>, caller: Caller, q: web::Query
     if card_type == 3 {
         return coupon_page(&state, caller.0.uid, status, page, page_size).await;
     }
-    let (cards, now) = state.platform.backpack(caller.0.uid).await?;
+    let (cards, now) = state.platform.play.backpack(caller.0.uid).await?;
     let cards = cards
         .iter()
         .map(|c| dto::card_at(c, now))
@@ -101,7 +101,7 @@ fn card_page(cards: impl Iterator<Item = Card>, status: i64, page: i64, page_siz
 
 /// The backpack's coupons tab (card_type 3): each a card whose `coupon` carries the coupon.
 async fn coupon_page(state: &AppState, uid: i64, status: i64, page: i64, page_size: i64) -> ApiResult<CardList> {
-    let (coupons, now) = state.platform.my_coupons(uid).await?;
+    let (coupons, now) = state.platform.commerce.my_coupons(uid).await?;
     let cards = coupons.iter().map(|c| dto::coupon_card(super::coupons::coupon_dto(c, 1, now)));
     Ok(ok(card_page(cards, status, page, page_size)))
 }
@@ -123,9 +123,9 @@ refusals!(CardTotalRefusals: common::logged_in());
 #[utoipa::path(responses((status = 200, body = Envelope<CardTotal>), CardTotalRefusals))]
 #[get("/api/v3/user/card/total")]
 pub async fn card_total(state: web::Data<AppState>, caller: Caller) -> ApiResult<CardTotal> {
-    let (cards, now) = state.platform.backpack(caller.0.uid).await?;
+    let (cards, now) = state.platform.play.backpack(caller.0.uid).await?;
     let card = cards.iter().filter(|c| c.status == 0 && c.expires_at > now).count();
-    let (coupons, now) = state.platform.my_coupons(caller.0.uid).await?;
+    let (coupons, now) = state.platform.commerce.my_coupons(caller.0.uid).await?;
     let coupon = coupons.iter().filter(|c| actors::commerce::coupon::status_at(c, now) == 0).count();
     Ok(ok(CardTotal {
         card,
@@ -209,10 +209,10 @@ fn coupon_worth(c: &super::coupons::CouponDto) -> String {
 pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Query<NoticeQuery>) -> ApiResult<CardNotice> {
     let new_user = query_int(&q.kind, 0, 0..=1)? == 1;
     let uid = caller.0.uid;
-    let (cards, now) = state.platform.backpack(uid).await?;
-    let (coupons, _) = state.platform.my_coupons(uid).await?;
+    let (cards, now) = state.platform.play.backpack(uid).await?;
+    let (coupons, _) = state.platform.commerce.my_coupons(uid).await?;
     // what was received after the newest holding told before, within the last 3 days
-    let told = state.platform.card_notice_told(uid).await?;
+    let told = state.platform.commerce.card_notice_told(uid).await?;
     let recent = (now - actors::play::holdings::NEAR_EXPIRY_MS).max(told + 1);
     // (received, item) of every unused holding
     let mut unused: Vec<(i64, NoticeItem)> = cards
@@ -243,7 +243,7 @@ pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Que
     if let Some(latest) = newest.first().map(|(at, _)| *at).max(welcomed) {
         // told up to the newest told, not up to now: a holding received as this was read is
         // told next time
-        state.platform.mark_card_notice(uid, latest).await?;
+        state.platform.commerce.mark_card_notice(uid, latest).await?;
     }
     Ok(ok(CardNotice {
         newest_list: newest.into_iter().map(|(_, i)| i).collect(),
@@ -282,12 +282,12 @@ refusals!(CardActivateRefusals: common::input(), common::logged_in(), DomainErro
 #[post("/api/v3/user/card/activate")]
 pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web::Json<Activate>) -> ApiResult<CardActivation> {
     let uid = caller.0.uid;
-    let (cards, _) = state.platform.backpack(uid).await?;
+    let (cards, _) = state.platform.play.backpack(uid).await?;
     let Some(found) = cards.iter().find(|c| c.id == body.id.0) else {
         return Err(actors::DomainError::UnknownCard.into());
     };
     if found.play_type != 0 {
-        let card = state.platform.use_time_card(uid, found.id).await?;
+        let card = state.platform.play.use_time_card(uid, found.id).await?;
         return Ok(ok(CardActivation {
             goods_title: card.goods_title,
             is_fast: 0,
@@ -296,7 +296,7 @@ pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web
             play_type: card.play_type,
         }));
     }
-    let (card, view) = state.platform.use_card(uid, found.id).await?;
+    let (card, view) = state.platform.play.use_card(uid, found.id).await?;
     Ok(ok(CardActivation {
         goods_title: card.goods_title,
         is_fast: view.is_fast,
@@ -321,7 +321,7 @@ refusals!(CardGiveRefusals: common::input(), common::logged_in(), DomainError::U
 #[utoipa::path(request_body = Give, responses((status = 200, body = Envelope<Card>), CardGiveRefusals))]
 #[post("/api/v3/user/card/give")]
 pub async fn card_give(state: web::Data<AppState>, caller: Caller, body: web::Json<Give>) -> ApiResult<Card> {
-    let card = state.platform.give_card(caller.0.uid, body.id.0, body.phone.trim()).await?;
+    let card = state.platform.play.give_card(caller.0.uid, body.id.0, body.phone.trim()).await?;
     Ok(ok(dto::card_at(&card, state.platform.clock().now_ms())))
 }
 
@@ -347,7 +347,7 @@ refusals!(MonthlyRecordsRefusals: common::logged_in());
 #[utoipa::path(responses((status = 200, body = Envelope<MonthlyRecords>), MonthlyRecordsRefusals))]
 #[get("/api/member/fast_enter/monthly_records")]
 pub async fn monthly_records(state: web::Data<AppState>, caller: Caller) -> ApiResult<MonthlyRecords> {
-    let (claims, per_month, receivable) = state.platform.monthly_records(caller.0.uid).await?;
+    let (claims, per_month, receivable) = state.platform.play.monthly_records(caller.0.uid).await?;
     let records = claims
         .iter()
         .map(|c| MonthlyRecord {
@@ -374,7 +374,7 @@ refusals!(MonthlyReceiveRefusals: common::logged_in(), DomainError::NotMember, D
 #[utoipa::path(responses((status = 200, body = Envelope<MonthlyCards>), MonthlyReceiveRefusals))]
 #[get("/api/member/fast_enter/receive")]
 pub async fn monthly_receive(state: web::Data<AppState>, caller: Caller) -> ApiResult<MonthlyCards> {
-    let cards = state.platform.claim_monthly(caller.0.uid).await?;
+    let cards = state.platform.play.claim_monthly(caller.0.uid).await?;
     let now = state.platform.clock().now_ms();
     Ok(ok(MonthlyCards {
         cards: cards.iter().map(|c| dto::card_at(c, now)).collect(),
@@ -405,7 +405,7 @@ refusals!(GrantRefusals: common::input(), common::internal(), DomainError::NotLo
 #[utoipa::path(request_body = GrantBody, responses((status = 200, body = Envelope<Profile>), GrantRefusals))]
 #[post("/api/dev/grant")]
 pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -> ApiResult<Profile> {
-    use actors::platform::Grant;
+    use actors::play::service::Grant;
     let positive = |v: Option<i64>, max: i64| v.filter(|n| (1..=max).contains(n)).ok_or_else(ApiError::bad_request);
     let grant = match body.kind.as_str() {
         "vip" | "vvip" | "tyvip" | "tyschvip" | "daily" | "night" | "fast_enter" => Grant::Entitlement {
@@ -450,6 +450,6 @@ pub async fn dev_grant(state: web::Data<AppState>, body: web::Json<GrantBody>) -
         _ => return Err(ApiError::bad_request()),
     };
     let user = state.platform.passport().user_by_phone(body.cellphone.trim()).await?;
-    state.platform.grant(user.uid, grant).await?;
+    state.platform.play.grant(user.uid, grant).await?;
     Ok(ok(super::passport::profile_of(&state, user.uid).await?))
 }

@@ -64,8 +64,8 @@ pub async fn list(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query
         Some(_) => return Err(ApiError::bad_request()),
     };
     let (games, total) = match uid {
-        Some(uid) if played_first => state.platform.games_played_first(uid, keyword, page, page_size).await?,
-        _ => state.platform.games(keyword, page, page_size).await?,
+        Some(uid) if played_first => state.platform.catalogue.games_played_first(uid, keyword, page, page_size).await?,
+        _ => state.platform.play.games(keyword, page, page_size).await?,
     };
     Ok(ok(GamePage {
         data: super::collect::with_collected(&state, uid, &games).await?,
@@ -92,10 +92,10 @@ refusals!(InfoRefusals: common::input(), common::maybe_logged_in(), DomainError:
 #[utoipa::path(request_body = InfoBody, responses((status = 200, body = Envelope<GameInfo>), InfoRefusals))]
 #[post("/api/japi/yoo/game/info")]
 pub async fn info(state: web::Data<AppState>, caller: MaybeCaller, body: web::Json<InfoBody>) -> ApiResult<GameInfo> {
-    let game = state.platform.game(body.game_id.0).await?;
+    let game = state.platform.play.game(body.game_id.0).await?;
     let mut info = dto::game_info(&game);
     let uid = caller.0.map(|s| s.uid);
-    info.game.collected = !state.platform.collected_among(uid, vec![game.id]).await?.is_empty();
+    info.game.collected = !state.platform.catalogue.collected_among(uid, vec![game.id]).await?.is_empty();
     Ok(ok(info))
 }
 
@@ -119,7 +119,7 @@ refusals!(ShareRefusals: common::input(), common::maybe_logged_in(), DomainError
 #[utoipa::path(request_body = ShareBody, responses((status = 200, body = Envelope<ShareLinks>), ShareRefusals))]
 #[post("/api/japi/yoo/share/game/links")]
 pub async fn share_links(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<ShareBody>) -> ApiResult<ShareLinks> {
-    let game = state.platform.game(body.game_id.0).await?;
+    let game = state.platform.play.game(body.game_id.0).await?;
     let origin = state.security.site_origins.first().map_or("", String::as_str);
     Ok(ok(ShareLinks {
         links: format!("{origin}/game/detail/{}", game.id),

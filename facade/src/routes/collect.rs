@@ -29,7 +29,7 @@ fn page_size(v: &Option<String>, default: u32, max: u32) -> Result<u32, ApiError
 /// The games as the catalogue lists them, each with the caller's `collected` flag.
 pub(crate) async fn with_collected(state: &AppState, uid: Option<i64>, games: &[Game]) -> Result<Vec<CatalogueGame>, ApiError> {
     let ids = games.iter().map(|g| g.id).collect();
-    let marked = state.platform.collected_among(uid, ids).await?;
+    let marked = state.platform.catalogue.collected_among(uid, ids).await?;
     Ok(games
         .iter()
         .map(|g| CatalogueGame {
@@ -60,7 +60,7 @@ refusals!(PlayedRefusals: common::input(), common::logged_in(), common::internal
 pub async fn played(state: web::Data<AppState>, caller: Caller, q: web::Query<PlayedQuery>) -> ApiResult<GamePage> {
     let uid = caller.0.uid;
     let limit = page_size(&q.page_size, 10, 100)?;
-    let games = state.platform.played_games(uid, limit).await?;
+    let games = state.platform.catalogue.played_games(uid, limit).await?;
     let data = with_collected(&state, Some(uid), &games).await?;
     Ok(ok(GamePage {
         total: data.len() as u64,
@@ -74,7 +74,7 @@ refusals!(ClearRefusals: common::logged_in(), common::internal());
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Null>), ClearRefusals))]
 #[post("/api/user/games/played/delete")]
 pub async fn clear_played(state: web::Data<AppState>, caller: Caller) -> ApiResult<Null> {
-    state.platform.clear_played(caller.0.uid).await?;
+    state.platform.catalogue.clear_played(caller.0.uid).await?;
     Ok(ok(Null))
 }
 
@@ -102,7 +102,7 @@ pub async fn collected(state: web::Data<AppState>, caller: Caller, q: web::Query
     let page = page_size(&q.page, 1, 100_000)?;
     let limit = page_size(&q.page_size, 20, 100)?;
     let offset = u64::from(page - 1) * u64::from(limit);
-    let (games, total) = state.platform.collected_games(caller.0.uid, offset, limit).await?;
+    let (games, total) = state.platform.catalogue.collected_games(caller.0.uid, offset, limit).await?;
     Ok(ok(GamePage {
         data: games
             .iter()
@@ -129,7 +129,7 @@ refusals!(CollectRefusals: common::input(), common::logged_in(), DomainError::Un
 #[utoipa::path(request_body = CollectBody, responses((status = 200, body = Envelope<Null>), CollectRefusals))]
 #[post("/api/user/game/collect")]
 pub async fn collect(state: web::Data<AppState>, caller: Caller, body: web::Json<CollectBody>) -> ApiResult<Null> {
-    state.platform.collect_game(caller.0.uid, body.id.0).await?;
+    state.platform.catalogue.collect_game(caller.0.uid, body.id.0).await?;
     Ok(ok(Null))
 }
 
@@ -140,7 +140,7 @@ refusals!(CancelRefusals: common::input(), common::logged_in(), common::internal
 #[utoipa::path(request_body = CollectBody, responses((status = 200, body = Envelope<Null>), CancelRefusals))]
 #[post("/api/user/game/collect/cancel")]
 pub async fn cancel(state: web::Data<AppState>, caller: Caller, body: web::Json<CollectBody>) -> ApiResult<Null> {
-    state.platform.uncollect_game(caller.0.uid, body.id.0).await?;
+    state.platform.catalogue.uncollect_game(caller.0.uid, body.id.0).await?;
     Ok(ok(Null))
 }
 
@@ -177,7 +177,7 @@ pub async fn section_games(
 ) -> ApiResult<SectionGames> {
     let limit = page_size(&q.page_size, 20, 100)?;
     let key = q.section_key.trim().to_owned();
-    let games = state.platform.section_games(key.clone(), limit).await?;
+    let games = state.platform.catalogue.section_games(key.clone(), limit).await?;
     let uid = caller.0.map(|s| s.uid);
     Ok(ok(SectionGames {
         section_key: key,

@@ -185,7 +185,7 @@ pub(crate) fn goods_dto(item: &GoodsItem) -> GoodsDto {
             first_price: g.first_price,
         },
         grant: GrantDto { kind, amount },
-        pay_types: actors::Platform::pay_methods(g)
+        pay_types: actors::commerce::service::Commerce::pay_methods(g)
             .into_iter()
             .filter(|m| *m != PayMethod::Bank)
             .map(pay_type)
@@ -224,7 +224,7 @@ refusals!(SectionRefusals: common::input(), common::maybe_logged_in(), common::i
 #[utoipa::path(params(SectionQuery), responses((status = 200, body = Envelope<SectionGoods>), SectionRefusals))]
 #[get("/api/web/v1/section/goods")]
 pub async fn section_goods(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<SectionQuery>) -> ApiResult<SectionGoods> {
-    let mut items = state.platform.section(&q.section_key).await?;
+    let mut items = state.platform.commerce.section(&q.section_key).await?;
     match q.page_size {
         None => {}
         Some(n @ 1..=100) => items.truncate(n as usize),
@@ -232,6 +232,7 @@ pub async fn section_goods(state: web::Data<AppState>, caller: MaybeCaller, q: w
     }
     let prices = state
         .platform
+        .commerce
         .unit_prices(
             caller.0.as_ref().map(|c| c.uid),
             &items.iter().map(|i| &i.goods).collect::<Vec<_>>(),
@@ -274,15 +275,19 @@ refusals!(ItemRefusals: common::input(), common::maybe_logged_in(), common::inte
 #[utoipa::path(params(ItemQuery), responses((status = 200, body = Envelope<GoodsDto>), ItemRefusals))]
 #[get("/api/v3/shop/goods/item")]
 pub async fn goods_item(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<ItemQuery>) -> ApiResult<GoodsDto> {
-    let item = state.platform.goods_item(q.goods_code.clone(), q.good_id.map(|i| i.0)).await?;
+    let item = state
+        .platform
+        .commerce
+        .goods_item(q.goods_code.clone(), q.good_id.map(|i| i.0))
+        .await?;
     let uid = caller.0.as_ref().map(|c| c.uid);
-    let prices = state.platform.unit_prices(uid, &[&item.goods]).await?;
+    let prices = state.platform.commerce.unit_prices(uid, &[&item.goods]).await?;
     let price = prices.first().copied().unwrap_or(item.goods.retail_price);
     let up = match &item.goods.grant {
         storage::GoodsGrant::Upgrade { from, to, .. } => Some(UpgradeView {
             up_from: from.clone(),
             up_to: to.clone(),
-            up_days: state.platform.purchase_count(uid, &item.goods, 1).await?,
+            up_days: state.platform.commerce.purchase_count(uid, &item.goods, 1).await?,
             unit_price: price,
         }),
         _ => None,
@@ -340,10 +345,11 @@ refusals!(CouponCheckRefusals: common::input(), common::maybe_logged_in(), commo
 #[utoipa::path(params(CouponQuery), responses((status = 200, body = Envelope<CouponSummary>), CouponCheckRefusals))]
 #[get("/api/v3/payment/coupon/check")]
 pub async fn coupon_check(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<CouponQuery>) -> ApiResult<CouponSummary> {
-    let item = state.platform.goods_item(Some(q.goods_code.clone()), None).await?;
+    let item = state.platform.commerce.goods_item(Some(q.goods_code.clone()), None).await?;
     let uid = caller.0.map(|l| l.uid);
     let quote = state
         .platform
+        .commerce
         .coupon_quote(uid, &item.goods, q.goods_num, q.coupon_id.map(|c| c.0))
         .await?;
     let now = state.platform.clock().now_ms();
@@ -505,7 +511,12 @@ pub async fn submit(state: web::Data<AppState>, caller: Caller, req: HttpRequest
         idempotency_key: key,
         ad_id: body.ad_id.map(|a| a.0),
     };
-    let order = match state.platform.submit_confirmed(uid, purchase, body.confirm == Some(1)).await? {
+    let order = match state
+        .platform
+        .commerce
+        .submit_confirmed(uid, purchase, body.confirm == Some(1))
+        .await?
+    {
         Submitted::Order(o) | Submitted::Exchanged(o) => o,
     };
     Ok(ok(order_dto(&order)))
@@ -551,7 +562,7 @@ pub async fn qrcode(state: web::Data<AppState>, caller: Caller, req: HttpRequest
     };
     if q.action == "idauth" {
         // QR certification (core-platform.md §2.15, in-car): the phone page of the ticket
-        let ticket = state.platform.qr_auth_new(caller.0.uid);
+        let ticket = state.platform.identity.qr_auth_new(caller.0.uid);
         return Ok(ok(QrCodeDto {
             qrcode: format!("{site}/qrcode/certification?ticket={ticket}"),
             ticket,
@@ -563,12 +574,12 @@ pub async fn qrcode(state: web::Data<AppState>, caller: Caller, req: HttpRequest
         return Err(ApiError::bad_request());
     }
     let p: QrParams = serde_json::from_str(&q.params).map_err(|_| ApiError::bad_request())?;
-    let qr = state.platform.qrcode(caller.0.uid, &p.order_no, &site).await?;
+    let qr = state.platform.commerce.qrcode(caller.0.uid, &p.order_no, &site).await?;
     Ok(ok(QrCodeDto {
         qrcode: qr.qrcode,
         ticket: qr.ticket,
         order_no: qr.order.order.order_no,
-        expires_in: state.platform.payment_config().qr_ttl_secs,
+        expires_in: state.platform.commerce.payment_config().qr_ttl_secs,
     }))
 }
 
@@ -587,7 +598,11 @@ refusals!(PollRefusals: common::input(), common::logged_in(), common::internal()
 #[utoipa::path(request_body = PollBody, responses((status = 200, body = Envelope<OrderDto>), PollRefusals))]
 #[post("/api/v3/payment/order/polling")]
 pub async fn polling(state: web::Data<AppState>, caller: Caller, body: web::Json<PollBody>) -> ApiResult<OrderDto> {
-    let order = state.platform.poll_order(caller.0.uid, &body.order_no, &body.ticket).await?;
+    let order = state
+        .platform
+        .commerce
+        .poll_order(caller.0.uid, &body.order_no, &body.ticket)
+        .await?;
     Ok(ok(order_dto(&order)))
 }
 
@@ -611,7 +626,7 @@ refusals!(PaymentQueryRefusals: common::input(), common::logged_in(), common::in
 #[utoipa::path(params(PaymentQuery), responses((status = 200, body = Envelope<PaymentStatus>), PaymentQueryRefusals))]
 #[get("/api/payment/query")]
 pub async fn payment_query(state: web::Data<AppState>, caller: Caller, q: web::Query<PaymentQuery>) -> ApiResult<PaymentStatus> {
-    let (order, paid) = state.platform.payment_query(caller.0.uid, &q.deposit_order_id).await?;
+    let (order, paid) = state.platform.commerce.payment_query(caller.0.uid, &q.deposit_order_id).await?;
     Ok(ok(PaymentStatus {
         status: if paid { "success" } else { "pending" },
         order: order_dto(&order),
@@ -635,7 +650,7 @@ refusals!(BalanceRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<Balance>), BalanceRefusals))]
 #[get("/api/v3/user/balance")]
 pub async fn balance(state: web::Data<AppState>, caller: Caller) -> ApiResult<Balance> {
-    let w = state.platform.wallet(caller.0.uid).await?;
+    let w = state.platform.commerce.wallet(caller.0.uid).await?;
     Ok(ok(Balance {
         balance: w.coins,
         yoodo: format!("{}.00", w.yoodo),
@@ -690,6 +705,7 @@ pub async fn orders(state: web::Data<AppState>, caller: Caller, q: web::Query<Or
     }
     let (rows, total) = state
         .platform
+        .commerce
         .orders(caller.0.uid, q.goods_type, q.page.unwrap_or(1), page_size)
         .await?;
     Ok(ok(OrderRecords {
@@ -733,6 +749,6 @@ pub async fn notify(state: web::Data<AppState>, req: HttpRequest, provider: web:
         .get(actors::commerce::payment::SIGNATURE_HEADER)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    state.platform.payment_notice(&provider, body, signature).await?;
+    state.platform.commerce.payment_notice(&provider, body, signature).await?;
     Ok(ok(Null))
 }

@@ -25,7 +25,7 @@ refusals!(ApplyRefusals: common::input(), common::logged_in(), common::room(), c
 #[utoipa::path(operation_id = "control_apply", request_body = RoomSerial, responses((status = 200, body = Envelope<ApplyControlDto>), ApplyRefusals))]
 #[post("/api/japi/yoo/control/apply")]
 pub async fn apply(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<ApplyControlDto> {
-    let a = state.platform.control_apply(caller.0.uid, body.room_serial.0).await?;
+    let a = state.platform.rooms.control_apply(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(dto::apply_control(&a)))
 }
 
@@ -35,7 +35,7 @@ refusals!(ListRefusals: common::input(), common::logged_in(), common::room(), co
 #[utoipa::path(operation_id = "control_apply_list", request_body = RoomSerial, responses((status = 200, body = Envelope<Vec<ControlApplicationDto>>), ListRefusals))]
 #[post("/api/japi/yoo/control/applyList")]
 pub async fn apply_list(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Vec<ControlApplicationDto>> {
-    let list = state.platform.control_apply_list(caller.0.uid, body.room_serial.0).await?;
+    let list = state.platform.rooms.control_apply_list(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(list.iter().map(dto::control_application).collect()))
 }
 
@@ -59,6 +59,7 @@ refusals!(TargetRefusals: common::input(), common::logged_in(), common::room(), 
 pub async fn assign(state: web::Data<AppState>, caller: Caller, body: web::Json<ControlTargetBody>) -> ApiResult<Null> {
     state
         .platform
+        .rooms
         .control_assign(caller.0.uid, body.room_serial.0, body.user_id.0)
         .await?;
     Ok(ok(Null))
@@ -71,6 +72,7 @@ pub async fn assign(state: web::Data<AppState>, caller: Caller, body: web::Json<
 pub async fn deny(state: web::Data<AppState>, caller: Caller, body: web::Json<ControlTargetBody>) -> ApiResult<Null> {
     state
         .platform
+        .rooms
         .control_deny(caller.0.uid, body.room_serial.0, body.user_id.0)
         .await?;
     Ok(ok(Null))
@@ -82,6 +84,7 @@ pub async fn deny(state: web::Data<AppState>, caller: Caller, body: web::Json<Co
 pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<ControlTargetBody>) -> ApiResult<Null> {
     state
         .platform
+        .rooms
         .control_invite(caller.0.uid, body.room_serial.0, body.user_id.0)
         .await?;
     Ok(ok(Null))
@@ -94,7 +97,7 @@ refusals!(RecycleRefusals: common::input(), common::logged_in(), common::room(),
 #[utoipa::path(operation_id = "control_recycle", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), RecycleRefusals))]
 #[post("/api/japi/yoo/control/recycle")]
 pub async fn recycle(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
-    state.platform.control_recycle(caller.0.uid, body.room_serial.0).await?;
+    state.platform.rooms.control_recycle(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(Null))
 }
 
@@ -105,7 +108,7 @@ refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::ro
 #[utoipa::path(operation_id = "control_invite_accept", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/control/invite/accept")]
 pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
-    state.platform.control_invite_accept(caller.0.uid, body.room_serial.0).await?;
+    state.platform.rooms.control_invite_accept(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(Null))
 }
 
@@ -113,7 +116,7 @@ pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web
 #[utoipa::path(operation_id = "control_invite_refuse", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/control/invite/refuse")]
 pub async fn invite_refuse(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
-    state.platform.control_invite_refuse(caller.0.uid, body.room_serial.0).await?;
+    state.platform.rooms.control_invite_refuse(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(Null))
 }
 
@@ -133,6 +136,7 @@ pub struct RemandBody {
 pub async fn remand(state: web::Data<AppState>, caller: Caller, body: web::Json<RemandBody>) -> ApiResult<Null> {
     state
         .platform
+        .rooms
         .control_remand(caller.0.uid, body.room_serial.0, body.remand_user_id.map(|i| i.0))
         .await?;
     Ok(ok(Null))
@@ -163,6 +167,7 @@ pub async fn rotation(state: web::Data<AppState>, caller: Caller, body: web::Jso
     }
     let r = state
         .platform
+        .rooms
         .rotation_set(caller.0.uid, body.room_serial.0, body.on.0, body.turn_secs)
         .await?;
     Ok(ok(dto::rotation(&r)))

@@ -95,9 +95,10 @@ refusals!(CouponListRefusals: common::input(), common::maybe_logged_in(), common
 #[utoipa::path(params(CouponListQuery), responses((status = 200, body = Envelope<CouponList>), CouponListRefusals))]
 #[get("/api/v3/payment/coupon/list")]
 pub async fn coupon_list(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<CouponListQuery>) -> ApiResult<CouponList> {
-    let item = state.platform.goods_item(Some(q.goods_code.clone()), None).await?;
+    let item = state.platform.commerce.goods_item(Some(q.goods_code.clone()), None).await?;
     let quote = state
         .platform
+        .commerce
         .coupon_quote(caller.0.map(|l| l.uid), &item.goods, q.goods_num, None)
         .await?;
     let now = state.platform.clock().now_ms();
@@ -178,8 +179,8 @@ refusals!(ActivityRefusals: common::input(), common::maybe_logged_in(), common::
 async fn checks(state: &AppState, uid: Option<i64>, codes: &[String]) -> Result<Vec<ActivityCheck>, ApiError> {
     let mut out = Vec::with_capacity(codes.len());
     for code in codes {
-        let item = state.platform.goods_item(Some(code.clone()), None).await?;
-        let quote = state.platform.coupon_quote(uid, &item.goods, 1, None).await?;
+        let item = state.platform.commerce.goods_item(Some(code.clone()), None).await?;
+        let quote = state.platform.commerce.coupon_quote(uid, &item.goods, 1, None).await?;
         let best = quote.offered.iter().find(|o| o.usable == 1);
         out.push(ActivityCheck {
             goods_code: code.clone(),
@@ -197,7 +198,7 @@ async fn checks(state: &AppState, uid: Option<i64>, codes: &[String]) -> Result<
 #[get("/api/v3/shop/activity/item")]
 pub async fn activity_item(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<ActivityQuery>) -> ApiResult<ActivityItem> {
     let uid = caller.0.map(|l| l.uid);
-    let view = state.platform.coupon_activity(uid, q.activity_id.0).await?;
+    let view = state.platform.commerce.coupon_activity(uid, q.activity_id.0).await?;
     let codes: Vec<String> = view.skus.iter().map(|s| s.goods.code.clone()).collect();
     let extras = checks(&state, uid, &codes).await?;
     let goods = view
@@ -255,7 +256,7 @@ refusals!(ReceiveRefusals: common::input(), common::logged_in(), common::interna
 #[utoipa::path(request_body = ReceiveBody, responses((status = 200, body = Envelope<CouponsReceived>), ReceiveRefusals))]
 #[post("/api/v3/shop/activity/goods/get")]
 pub async fn activity_receive(state: web::Data<AppState>, caller: Caller, body: web::Json<ReceiveBody>) -> ApiResult<CouponsReceived> {
-    let got = state.platform.receive_activity(caller.0.uid, body.activity_id.0).await?;
+    let got = state.platform.commerce.receive_activity(caller.0.uid, body.activity_id.0).await?;
     let now = state.platform.clock().now_ms();
     Ok(ok(CouponsReceived {
         data: got.iter().map(|c| coupon_dto(c, 1, now)).collect(),
@@ -296,7 +297,7 @@ pub async fn activity_coupon_check(
     caller: MaybeCaller,
     q: web::Query<ActivityCheckQuery>,
 ) -> ApiResult<Vec<ActivityCheck>> {
-    state.platform.coupon_activity(None, q.activity_id.0).await?;
+    state.platform.commerce.coupon_activity(None, q.activity_id.0).await?;
     let codes = codes(&q.goods_codes)?;
     Ok(ok(checks(&state, caller.0.map(|l| l.uid), &codes).await?))
 }
@@ -327,7 +328,7 @@ pub async fn card_goods_total(
     q: web::Query<GoodsTotalQuery>,
 ) -> ApiResult<Vec<CouponStatistic>> {
     let codes = codes(&q.goods_codes)?;
-    let remains = state.platform.coupon_remains(caller.0.uid, &codes).await?;
+    let remains = state.platform.commerce.coupon_remains(caller.0.uid, &codes).await?;
     Ok(ok(remains
         .into_iter()
         .map(|(goods_code, remain)| CouponStatistic { goods_code, remain })
@@ -354,7 +355,7 @@ pub async fn dev_coupon_grant(state: web::Data<AppState>, body: web::Json<Coupon
         return Err(ApiError::bad_request());
     }
     let user = state.platform.passport().user_by_phone(body.cellphone.trim()).await?;
-    let got = state.platform.grant_coupons(user.uid, body.sid.trim(), body.count).await?;
+    let got = state.platform.commerce.grant_coupons(user.uid, body.sid.trim(), body.count).await?;
     let now = state.platform.clock().now_ms();
     Ok(ok(got.iter().map(|c| coupon_dto(c, 1, now)).collect()))
 }

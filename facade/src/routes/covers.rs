@@ -78,7 +78,7 @@ pub async fn game_cover(state: web::Data<AppState>, path: web::Path<(String, Str
     let (id, file) = path.into_inner();
     let shape = file.strip_suffix(".svg").unwrap_or("");
     let id: i64 = id.parse().map_err(|_| actors::DomainError::UnknownGame)?;
-    let game = state.platform.game(id).await?;
+    let game = state.platform.play.game(id).await?;
     let body = cover_svg(game.id, game.hue, &game.name, shape).ok_or(actors::DomainError::UnknownGame)?;
     Ok(svg(body))
 }

@@ -87,6 +87,6 @@ pub async fn user_flags(state: web::Data<AppState>, body: web::Json<UserFlagsBod
         minor: body.minor,
         relay_banned: body.relay_banned,
     };
-    state.platform.set_user_flags(user.uid, flags).await?;
+    state.platform.rooms.set_user_flags(user.uid, flags).await?;
     Ok(ok(Null))
 }

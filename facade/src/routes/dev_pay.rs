@@ -53,7 +53,7 @@ fn refused(message: &str) -> HttpResponse {
     responses((status = 200, description = "the pay page (HTML)", content_type = "text/html", body = String)))]
 #[get("/api/dev/pay/{order_no}")]
 pub async fn pay_page(state: web::Data<AppState>, order_no: web::Path<String>) -> HttpResponse {
-    let p = match state.platform.sandbox_open(&order_no).await {
+    let p = match state.platform.commerce.sandbox_open(&order_no).await {
         Ok(p) => p,
         Err(e) => return refused(ApiError::from(e).message),
     };
@@ -96,7 +96,7 @@ pub async fn pay_page(state: web::Data<AppState>, order_no: web::Path<String>) -
     responses((status = 200, body = Envelope<bool>)))]
 #[post("/api/dev/pay/agreement/{agreement_no}/unsign")]
 pub async fn payer_unsign(state: web::Data<AppState>, agreement_no: web::Path<String>) -> ApiResult<bool> {
-    let Some(sandbox) = state.platform.sandbox_pay() else {
+    let Some(sandbox) = state.platform.commerce.sandbox_pay() else {
         return Ok(ok(false));
     };
     let was = sandbox.signed(&agreement_no);
@@ -109,7 +109,7 @@ pub async fn payer_unsign(state: web::Data<AppState>, agreement_no: web::Path<St
     responses((status = 200, description = "the result page (HTML)", content_type = "text/html", body = String)))]
 #[post("/api/dev/pay/{order_no}/confirm")]
 pub async fn pay_confirm(state: web::Data<AppState>, order_no: web::Path<String>) -> HttpResponse {
-    match state.platform.sandbox_confirm(&order_no) {
+    match state.platform.commerce.sandbox_confirm(&order_no) {
         Ok(()) => page("支付成功", "<h1>支付成功</h1><p>请返回网页查看购买结果</p>"),
         Err(e) => refused(ApiError::from(e).message),
     }
@@ -120,7 +120,7 @@ pub async fn pay_confirm(state: web::Data<AppState>, order_no: web::Path<String>
     responses((status = 200, description = "the result page (HTML)", content_type = "text/html", body = String)))]
 #[post("/api/dev/pay/{order_no}/cancel")]
 pub async fn pay_cancel(state: web::Data<AppState>, order_no: web::Path<String>) -> HttpResponse {
-    match state.platform.sandbox_cancel(&order_no).await {
+    match state.platform.commerce.sandbox_cancel(&order_no).await {
         Ok(()) => page("已取消支付", "<h1>已取消支付</h1>"),
         Err(e) => refused(ApiError::from(e).message),
     }
@@ -143,7 +143,7 @@ refusals!(DeliveryRefusals: common::input());
 #[utoipa::path(operation_id = "dev_pay_delivery", request_body = DeliveryBody, responses((status = 200, body = Envelope<DeliveryBody>), DeliveryRefusals))]
 #[post("/api/dev/pay/delivery")]
 pub async fn delivery(state: web::Data<AppState>, body: web::Json<DeliveryBody>) -> ApiResult<DeliveryBody> {
-    let sandbox = state.platform.sandbox_pay().ok_or_else(ApiError::bad_request)?;
+    let sandbox = state.platform.commerce.sandbox_pay().ok_or_else(ApiError::bad_request)?;
     sandbox.set_plan(DeliveryPlan {
         delivery: body.delivery,
         delay_ms: body.delay_ms,
@@ -183,7 +183,7 @@ refusals!(LedgerCheckRefusals: common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<LedgerCheck>), LedgerCheckRefusals))]
 #[get("/api/dev/ledger/check")]
 pub async fn ledger_check(state: web::Data<AppState>) -> ApiResult<LedgerCheck> {
-    let (users, bad) = state.platform.ledger_check().await?;
+    let (users, bad) = state.platform.commerce.ledger_check().await?;
     Ok(ok(LedgerCheck {
         users,
         mismatches: bad

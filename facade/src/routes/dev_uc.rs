@@ -80,7 +80,7 @@ refusals!(PageRefusals: common::input());
     PageRefusals))]
 #[get("/api/dev/uc/agent-login")]
 pub async fn agent_login(state: web::Data<AppState>, q: web::Query<AgentLoginQuery>) -> HttpResponse {
-    let Some(uc) = state.platform.uc_sandbox() else {
+    let Some(uc) = state.platform.accounts.uc_sandbox() else {
         return refused(&UcRefusal::NoSession);
     };
     match uc.agent_login(&q.payload, &q.sign, state.platform.clock().now_ms()) {
@@ -101,7 +101,7 @@ pub struct ViewQuery {
 
 /// The live session of the path.
 fn session_of(state: &AppState, id: &str) -> Result<UcSession, UcRefusal> {
-    let uc = state.platform.uc_sandbox().ok_or(UcRefusal::NoSession)?;
+    let uc = state.platform.accounts.uc_sandbox().ok_or(UcRefusal::NoSession)?;
     uc.session(id, state.platform.clock().now_ms()).ok_or(UcRefusal::NoSession)
 }
 
@@ -117,7 +117,7 @@ pub async fn session_page(state: web::Data<AppState>, id: web::Path<String>, q: 
         Err(r) => return refused(&r),
     };
     let view = Target::parse(&q.view).unwrap_or(s.target);
-    let (nickname, avatar) = match state.platform.uc_profile(s.uid).await {
+    let (nickname, avatar) = match state.platform.accounts.uc_profile(s.uid).await {
         Ok(p) => p,
         Err(_) => return refused(&UcRefusal::NoSession),
     };
@@ -177,7 +177,7 @@ pub async fn session_page(state: web::Data<AppState>, id: web::Path<String>, q: 
 
 /// What a saved change shows.
 async fn save(state: &AppState, id: &str, change: ProfileChange, done: &str) -> HttpResponse {
-    let Some(uc) = state.platform.uc_sandbox() else {
+    let Some(uc) = state.platform.accounts.uc_sandbox() else {
         return refused(&UcRefusal::NoSession);
     };
     let back = session_of(state, id).map(|s| s.redirect_url).unwrap_or_else(|_| "/".into());

@@ -27,7 +27,7 @@ pub async fn game_section(state: web::Data<AppState>, q: web::Query<SectionQuery
     if q.game_category_id <= 0 {
         return Err(ApiError::bad_request());
     }
-    let games = state.platform.games_of_category(q.game_category_id).await?;
+    let games = state.platform.catalogue.games_of_category(q.game_category_id).await?;
     Ok(ok(GamePage {
         total: games.len() as u64,
         data: games.iter().map(dto::catalogue_game).collect(),
@@ -53,7 +53,7 @@ refusals!(ExclusiveRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<Vec<ExclusiveCardDto>>), ExclusiveRefusals))]
 #[get("/api/v3/user/card/exclusive")]
 pub async fn exclusive_cards(state: web::Data<AppState>, caller: Caller) -> ApiResult<Vec<ExclusiveCardDto>> {
-    let cards = state.platform.exclusive_cards(caller.0.uid).await?;
+    let cards = state.platform.catalogue.exclusive_cards(caller.0.uid).await?;
     Ok(ok(cards
         .into_iter()
         .map(|c| ExclusiveCardDto {

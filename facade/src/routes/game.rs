@@ -91,6 +91,7 @@ pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<S
     let s = &caller.0;
     let view = state
         .platform
+        .play
         .start_game_with(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay, body.relay())
         .await?;
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
@@ -104,6 +105,7 @@ pub async fn change_game(state: web::Data<AppState>, caller: Caller, body: web::
     let s = &caller.0;
     let view = state
         .platform
+        .play
         .change_game(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay)
         .await?;
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
@@ -119,7 +121,7 @@ refusals!(FloatBallRefusals: common::logged_in());
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<GameStateDto>), FloatBallRefusals))]
 #[post("/api/japi/yoo/game/floatBall")]
 pub async fn float_ball(state: web::Data<AppState>, caller: Caller) -> ApiResult<GameStateDto<'static>> {
-    let gs = state.platform.game_state(caller.0.uid).await?;
+    let gs = state.platform.play.game_state(caller.0.uid).await?;
     Ok(ok(dto::game_state_owned(&gs, &caller.0.device_no, state.platform.clock().now_ms())))
 }
 
@@ -130,7 +132,7 @@ pub struct SessionId {
 }
 
 async fn op(state: &AppState, caller: &Caller, op: SessionOp, id: Id) -> Result<GameStateDto<'static>, ApiError> {
-    let gs = state.platform.session_op(caller.0.uid, op, id.0).await?;
+    let gs = state.platform.play.session_op(caller.0.uid, op, id.0).await?;
     Ok(dto::game_state_owned(&gs, &caller.0.device_no, state.platform.clock().now_ms()))
 }
 
@@ -155,7 +157,7 @@ refusals!(GameDurationRefusals: common::input(), common::logged_in(), DomainErro
 #[utoipa::path(request_body = SessionId, responses((status = 200, body = Envelope<GameDurationDto>), GameDurationRefusals))]
 #[post("/api/japi/yoo/game/gameDuration")]
 pub async fn game_duration(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<GameDurationDto> {
-    let d = state.platform.game_duration(caller.0.uid, body.id.0).await?;
+    let d = state.platform.play.game_duration(caller.0.uid, body.id.0).await?;
     Ok(ok(GameDurationDto {
         hook: i32::from(d.hook),
         on_hook_duration: d.on_hook_minutes,
@@ -169,7 +171,7 @@ pub async fn game_duration(state: web::Data<AppState>, caller: Caller, body: web
 #[post("/api/japi/yoo/game/confirmConnect")]
 pub async fn confirm_connect(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<Confirmed<'static>> {
     let s = &caller.0;
-    let gs = state.platform.session_op(s.uid, SessionOp::Confirm, body.id.0).await?;
+    let gs = state.platform.play.session_op(s.uid, SessionOp::Confirm, body.id.0).await?;
     let actors::view::GameState::Online(view) = gs else {
         return Err(actors::DomainError::WrongState.into());
     };
@@ -257,7 +259,7 @@ refusals!(StreamTicketRefusals: common::input(), common::logged_in(), DomainErro
 #[post("/api/japi/yoo/game/streamTicket")]
 pub async fn stream_ticket(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<StreamTicket> {
     let uid = caller.0.uid;
-    let (view, target) = state.platform.stream_of(uid, body.id.0).await?;
+    let (view, target) = state.platform.play.stream_of(uid, body.id.0).await?;
     let now = state.platform.clock().now_ms();
     let (stream_url, ticket, expires_at) = sign_ticket(&state, &target, view.id, uid, hostlink::Role::Player, now)
         .ok_or_else(|| ApiError::from(actors::DomainError::Internal("a streaming node without a host secret".into())))?;
@@ -324,7 +326,7 @@ pub async fn quality_report(state: web::Data<AppState>, caller: Caller, body: we
         reconnects: b.reconnects.into(),
         reported_at: state.platform.clock().now_ms(),
     };
-    let stored = state.platform.report_quality(report).await?;
+    let stored = state.platform.play.report_quality(report).await?;
     Ok(ok(dto::quality_report(&stored)))
 }
 
@@ -354,7 +356,7 @@ pub async fn history(state: web::Data<AppState>, caller: Caller, q: web::Query<H
     };
     let page = number(&q.page, 1, 100_000)?;
     let page_size = number(&q.page_size, 20, 50)?;
-    let (records, total) = state.platform.play_history(caller.0.uid, page, page_size).await?;
+    let (records, total) = state.platform.play.play_history(caller.0.uid, page, page_size).await?;
     let now = state.platform.clock().now_ms();
     Ok(ok(PlayHistory {
         data: records.iter().map(|r| dto::play_record(r, now)).collect(),
@@ -391,7 +393,7 @@ pub struct Over {
 #[post("/api/japi/yoo/game/over")]
 pub async fn over(state: web::Data<AppState>, caller: Caller, body: web::Json<SessionId>) -> ApiResult<Over> {
     // Asked before the end: the relay's room forgets the session when it ends with it.
-    let room_serial = state.platform.relay_room_serial(body.id.0).await.unwrap_or(None);
+    let room_serial = state.platform.rooms.relay_room_serial(body.id.0).await.unwrap_or(None);
     op(&state, &caller, SessionOp::Over, body.id).await?;
     Ok(ok(Over { room_serial }))
 }
@@ -409,11 +411,11 @@ refusals!(SelectNodeRefusals: common::input(), common::maybe_logged_in(), Domain
 #[utoipa::path(request_body = GameRef, responses((status = 200, body = Envelope<Vec<NodeDto>>), SelectNodeRefusals))]
 #[post("/api/japi/yoo/game/selectNode")]
 pub async fn select_node(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<GameRef>) -> ApiResult<Vec<NodeDto>> {
-    state.platform.game(body.game_id.0).await?;
-    let nodes = state.platform.nodes().await?;
+    state.platform.play.game(body.game_id.0).await?;
+    let nodes = state.platform.play.nodes().await?;
     Ok(ok(nodes
         .iter()
-        .map(|n| dto::node(n, state.platform.node_ping_url(n.id).as_deref()))
+        .map(|n| dto::node(n, state.platform.play.node_ping_url(n.id).as_deref()))
         .collect()))
 }
 
@@ -424,10 +426,10 @@ refusals!(NodesRefusals: common::maybe_logged_in(), common::internal());
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Vec<NodeDto>>), NodesRefusals))]
 #[post("/api/japi/yoo/game/node")]
 pub async fn all_nodes(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<Vec<NodeDto>> {
-    let nodes = state.platform.nodes().await?;
+    let nodes = state.platform.play.nodes().await?;
     Ok(ok(nodes
         .iter()
-        .map(|n| dto::node(n, state.platform.node_ping_url(n.id).as_deref()))
+        .map(|n| dto::node(n, state.platform.play.node_ping_url(n.id).as_deref()))
         .collect()))
 }
 
@@ -444,7 +446,7 @@ refusals!(NodePingRefusals: common::input(), common::internal(), DomainError::Un
 #[get("/api/node/{id}/ping")]
 pub async fn node_ping(state: web::Data<AppState>, path: web::Path<String>, q: web::Query<Ping>) -> ApiResult<Pong> {
     let id: i64 = path.parse().map_err(|_| ApiError::from(actors::DomainError::UnknownNode))?;
-    let node = state.platform.node(id).await?;
+    let node = state.platform.play.node(id).await?;
     if node.status != 1 {
         return Err(actors::DomainError::NodeMaintenance.into());
     }
@@ -473,7 +475,7 @@ pub struct ChannelSize {
 #[utoipa::path(request_body = ChannelSize, responses((status = 200, body = Envelope<ChannelPreview>), ChannelSizeRefusals))]
 #[post("/api/japi/yoo/game/gameChannelSize")]
 pub async fn channel_size(state: web::Data<AppState>, caller: Caller, body: web::Json<ChannelSize>) -> ApiResult<ChannelPreview> {
-    let p = state.platform.channel_preview(caller.0.uid, body.is_fast).await?;
+    let p = state.platform.play.channel_preview(caller.0.uid, body.is_fast).await?;
     let min_max = |w: Option<actors::play::wait::WaitRange>| (w.map(|w| w.min_secs), w.and_then(|w| w.max_secs));
     let ((lo, hi), (own_lo, own_hi)) = (min_max(p.wait), min_max(p.own_wait));
     Ok(ok(ChannelPreview {
@@ -515,6 +517,6 @@ refusals!(MoveRefusals: common::logged_in(), DomainError::UnknownSession, Domain
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<LiveState>), MoveRefusals))]
 #[post("/api/japi/yoo/game/move")]
 pub async fn move_here(state: web::Data<AppState>, caller: Caller) -> ApiResult<LiveState<'static>> {
-    let view = state.platform.move_session(caller.0.uid, &caller.0.device_no).await?;
+    let view = state.platform.play.move_session(caller.0.uid, &caller.0.device_no).await?;
     Ok(ok(dto::session_view(&view, &caller.0.device_no, state.platform.clock().now_ms())))
 }

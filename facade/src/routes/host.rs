@@ -205,7 +205,7 @@ async fn serve(payload: actix_web::dev::Payload, sink: Arc<LinkSink>, platform: 
     while let Some(frame) = frames.next().await {
         match frame {
             Frame::Text(text) => match serde_json::from_slice::<HostMsg>(&text).ok().and_then(host_event) {
-                Some(event) => platform.host_event(&link, event),
+                Some(event) => platform.play.host_event(&link, event),
                 None => {
                     tracing::warn!(host = %link.host, "a host sent what is not a host message; its link is closed");
                     break;
@@ -219,7 +219,7 @@ async fn serve(payload: actix_web::dev::Payload, sink: Arc<LinkSink>, platform: 
         }
     }
     metrics::gauge!("yoo_host_links_open").decrement(1.0);
-    platform.host_gone(link);
+    platform.play.host_gone(link);
     sink.close();
 }
 
@@ -277,7 +277,7 @@ async fn hello(frames: &mut Frames, sink: &Arc<LinkSink>, platform: &Platform) -
         slots: slots.into_iter().map(slot_report).collect(),
     };
     let as_sink: Arc<dyn HostSink> = sink.clone();
-    match platform.link_host(domain_hello, as_sink).await {
+    match platform.play.link_host(domain_hello, as_sink).await {
         Ok(link) => Some(link),
         Err(HostRefusal::Duplicate) => refuse(LinkRefusal::Duplicate),
         Err(HostRefusal::UnknownNode) => refuse(LinkRefusal::UnknownNode),

@@ -38,7 +38,7 @@ refusals!(PreCheckRefusals: common::input(), common::logged_in(), common::intern
 #[get("/api/v3/user/authorize/pre-check")]
 pub async fn pre_check(state: web::Data<AppState>, caller: Caller, _q: web::Query<PreCheckQuery>) -> ApiResult<PreCheck> {
     Ok(ok(PreCheck {
-        auth_type: state.platform.pre_check(caller.0.uid).await?,
+        auth_type: state.platform.identity.pre_check(caller.0.uid).await?,
     }))
 }
 
@@ -80,7 +80,7 @@ refusals!(IdAuthRefusals: common::logged_in(), common::internal());
 #[get("/api/user/v1/info/idauth")]
 pub async fn idauth(state: web::Data<AppState>, caller: Caller) -> ApiResult<IdAuthState> {
     Ok(ok(IdAuthState {
-        idauth: state.platform.idauth(caller.0.uid).await?.map(IdAuthDto::from),
+        idauth: state.platform.identity.idauth(caller.0.uid).await?.map(IdAuthDto::from),
     }))
 }
 
@@ -107,7 +107,7 @@ refusals!(CertifyRefusals: common::input(), common::logged_in(), common::interna
 #[utoipa::path(request_body = CertifyBody, responses((status = 200, body = Envelope<Certified>), CertifyRefusals))]
 #[post("/api/user/v1/info/idauth")]
 pub async fn certify(state: web::Data<AppState>, caller: Caller, body: web::Json<CertifyBody>) -> ApiResult<Certified> {
-    let a = state.platform.certify(caller.0.uid, &body.real_name, &body.id_no).await?;
+    let a = state.platform.identity.certify(caller.0.uid, &body.real_name, &body.id_no).await?;
     Ok(ok(Certified {
         success: true,
         idauth: a.into(),
@@ -125,7 +125,7 @@ pub struct YouthMode {
 #[get("/api/v3/user/youth-mode/info")]
 pub async fn youth_mode(state: web::Data<AppState>, caller: Caller) -> ApiResult<YouthMode> {
     Ok(ok(YouthMode {
-        status: state.platform.youth_mode(caller.0.uid).await?,
+        status: state.platform.identity.youth_mode(caller.0.uid).await?,
     }))
 }
 
@@ -143,7 +143,7 @@ refusals!(QrAuthRefusals: common::input(), common::logged_in(), DomainError::QrN
 #[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Null>), QrAuthRefusals))]
 #[post("/api/v3/qrcode/idauth/scan")]
 pub async fn qr_auth_scan(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Null> {
-    state.platform.qr_auth_scan(caller.0.uid, body.ticket.trim())?;
+    state.platform.identity.qr_auth_scan(caller.0.uid, body.ticket.trim())?;
     Ok(ok(Null))
 }
 
@@ -151,7 +151,7 @@ pub async fn qr_auth_scan(state: web::Data<AppState>, caller: Caller, body: web:
 #[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Null>), QrAuthRefusals))]
 #[post("/api/v3/qrcode/idauth/cancel")]
 pub async fn qr_auth_cancel(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Null> {
-    state.platform.qr_auth_cancel(caller.0.uid, body.ticket.trim())?;
+    state.platform.identity.qr_auth_cancel(caller.0.uid, body.ticket.trim())?;
     Ok(ok(Null))
 }
 
@@ -164,7 +164,7 @@ refusals!(QrAuthPollRefusals: common::input(), common::logged_in(), common::inte
 #[utoipa::path(request_body = QrAuthBody, responses((status = 200, body = Envelope<Certified>), QrAuthPollRefusals))]
 #[post("/api/v3/qrcode/polling")]
 pub async fn qr_auth_poll(state: web::Data<AppState>, caller: Caller, body: web::Json<QrAuthBody>) -> ApiResult<Certified> {
-    let a = state.platform.qr_auth_poll(caller.0.uid, body.ticket.trim()).await?;
+    let a = state.platform.identity.qr_auth_poll(caller.0.uid, body.ticket.trim()).await?;
     Ok(ok(Certified {
         success: true,
         idauth: a.into(),

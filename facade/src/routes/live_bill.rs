@@ -64,7 +64,7 @@ pub async fn live_record(state: web::Data<AppState>, caller: Caller, q: web::Que
         Some(n @ 1..=100) => n,
         Some(_) => return Err(ApiError::bad_request()),
     };
-    let (rows, total) = state.platform.live_records(caller.0.uid, page, size).await?;
+    let (rows, total) = state.platform.rooms.live_records(caller.0.uid, page, size).await?;
     Ok(ok(LiveRecordPage {
         total,
         data: rows

@@ -39,7 +39,7 @@ refusals!(MemberInfoRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<MemberInfoView>), MemberInfoRefusals))]
 #[get("/api/v3/user/member/info")]
 pub async fn member_info(state: web::Data<AppState>, caller: Caller) -> ApiResult<MemberInfoView> {
-    let (holdings, lapsed, now) = state.platform.member_info(caller.0.uid).await?;
+    let (holdings, lapsed, now) = state.platform.commerce.member_info(caller.0.uid).await?;
     let upgrade = rules::upgrade_quote(&holdings, now).map(|q| UpgradeInfo {
         code: storage::seed::UPGRADE_CODE,
         up_days: q.up_days,
@@ -192,7 +192,7 @@ refusals!(ReceiveRefusals: common::input(), common::logged_in(), DomainError::Me
 #[utoipa::path(params(ReceiveQuery), responses((status = 200, body = Envelope<MemberPlaytime>), ReceiveRefusals))]
 #[get("/api/member/playtime/receive")]
 pub async fn member_playtime_receive(state: web::Data<AppState>, caller: Caller, q: web::Query<ReceiveQuery>) -> ApiResult<MemberPlaytime> {
-    let got = state.platform.receive_member_playtime(caller.0.uid, &q.kind).await?;
+    let got = state.platform.commerce.receive_member_playtime(caller.0.uid, &q.kind).await?;
     Ok(ok(MemberPlaytime {
         play_time: got.minutes,
         expires_at: got.expires_at,

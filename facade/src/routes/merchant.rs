@@ -37,7 +37,7 @@ refusals!(AppInfoRefusals: common::logged_in(), common::internal());
 #[get("/api/mch/v1/app/info")]
 pub async fn app_info(state: web::Data<AppState>, caller: Caller) -> ApiResult<AppInfo> {
     Ok(ok(AppInfo {
-        status: i32::from(state.platform.merchant_open(caller.0.uid)),
+        status: i32::from(state.platform.commerce.merchant_open(caller.0.uid)),
     }))
 }
 
@@ -85,7 +85,7 @@ refusals!(GoodsListRefusals: common::input(), common::logged_in(), common::inter
 #[utoipa::path(params(GoodsListQuery), responses((status = 200, body = Envelope<GoodsList>), GoodsListRefusals))]
 #[get("/api/mch/v1/payment/goods/list")]
 pub async fn goods_list(state: web::Data<AppState>, caller: Caller, q: web::Query<GoodsListQuery>) -> ApiResult<GoodsList> {
-    let all = state.platform.merchant_goods(caller.0.uid).await?;
+    let all = state.platform.commerce.merchant_goods(caller.0.uid).await?;
     let total = all.len() as u64;
     let size = q.page_size.unwrap_or(100).clamp(1, 100) as usize;
     let skip = (q.page.unwrap_or(1).max(1) as usize - 1).saturating_mul(size);
@@ -205,7 +205,7 @@ pub async fn group_submit(
         idempotency_key: key,
         confirmed: body.confirm == Some(1),
     };
-    let g = state.platform.submit_group(uid, purchase, &site).await?;
+    let g = state.platform.commerce.submit_group(uid, purchase, &site).await?;
     Ok(ok(GroupOrderDto {
         order: order_dto(&g.order),
         items: g.items.iter().map(item_dto).collect(),
@@ -225,7 +225,7 @@ refusals!(GroupQueryRefusals: common::input(), common::logged_in(), common::inte
 #[utoipa::path(params(GroupQuery), responses((status = 200, body = Envelope<PaymentStatus>), GroupQueryRefusals))]
 #[get("/api/mch/v1/payment/query")]
 pub async fn group_query(state: web::Data<AppState>, caller: Caller, q: web::Query<GroupQuery>) -> ApiResult<PaymentStatus> {
-    let (order, paid) = state.platform.group_query(caller.0.uid, &q.deposit_order_id).await?;
+    let (order, paid) = state.platform.commerce.group_query(caller.0.uid, &q.deposit_order_id).await?;
     Ok(ok(PaymentStatus {
         status: if paid { "success" } else { "pending" },
         order: order_dto(&order),
@@ -284,6 +284,7 @@ refusals!(RecordsRefusals: common::input(), common::logged_in(), common::interna
 pub async fn group_records(state: web::Data<AppState>, caller: Caller, q: web::Query<RecordsQuery>) -> ApiResult<GroupRecords> {
     let (orders, total) = state
         .platform
+        .commerce
         .group_records(caller.0.uid, q.page.unwrap_or(1), q.page_size.unwrap_or(20).clamp(1, 100))
         .await?;
     Ok(ok(GroupRecords {
@@ -324,7 +325,7 @@ refusals!(RecordRefusals: common::input(), common::logged_in(), common::internal
 #[utoipa::path(params(RecordQuery), responses((status = 200, body = Envelope<GroupRecordDetail>), RecordRefusals))]
 #[get("/api/mch/v1/payment/record/detail")]
 pub async fn group_record(state: web::Data<AppState>, caller: Caller, q: web::Query<RecordQuery>) -> ApiResult<GroupRecordDetail> {
-    let r = state.platform.group_record(caller.0.uid, &q.order_no).await?;
+    let r = state.platform.commerce.group_record(caller.0.uid, &q.order_no).await?;
     Ok(ok(GroupRecordDetail {
         record: record_dto(&r.order),
         items: r.items.iter().map(item_dto).collect(),
@@ -368,7 +369,7 @@ refusals!(RedeemRefusals: common::input(), common::logged_in(), common::internal
 #[utoipa::path(request_body = RedeemBody, responses((status = 200, body = Envelope<Redeemed>), RedeemRefusals))]
 #[post("/api/mch/v1/redeem")]
 pub async fn redeem(state: web::Data<AppState>, caller: Caller, body: web::Json<RedeemBody>) -> ApiResult<Redeemed> {
-    let (k, c) = state.platform.redeem_key(caller.0.uid, &body.key).await?;
+    let (k, c) = state.platform.commerce.redeem_key(caller.0.uid, &body.key).await?;
     Ok(ok(Redeemed {
         key: k.key,
         goods_name: k.goods_name,
@@ -472,7 +473,7 @@ refusals!(BankConfigRefusals: common::logged_in(), common::internal());
 #[utoipa::path(responses((status = 200, body = Envelope<BankPayConfigDto>), BankConfigRefusals))]
 #[get("/api/mch/v1/config/bank_pay_config")]
 pub async fn bank_pay_config(state: web::Data<AppState>, _caller: Caller) -> ApiResult<BankPayConfigDto> {
-    let content = bank_config(state.platform.bank_limit_secs());
+    let content = bank_config(state.platform.commerce.bank_limit_secs());
     let config = serde_json::to_string(&content).map_err(|_| ApiError::from(actors::DomainError::Internal("bank config".into())))?;
     Ok(ok(BankPayConfigDto {
         key: "bank_pay_config",
@@ -493,6 +494,6 @@ pub(crate) fn config_pairs(state: &AppState) -> Vec<(&'static str, String)> {
              4. 对公转账请在订单有效期内完成，并在附言中填写订单号；逾期订单自动关闭。"
                 .into(),
         ),
-        ("bank_limit_time", state.platform.bank_limit_secs().to_string()),
+        ("bank_limit_time", state.platform.commerce.bank_limit_secs().to_string()),
     ]
 }

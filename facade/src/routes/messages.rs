@@ -98,6 +98,7 @@ pub async fn page(state: web::Data<AppState>, caller: Caller, body: web::Json<Me
     let b = body.into_inner();
     let paged = state
         .platform
+        .messages
         .message_page(caller.0.uid, b.page_no.0, b.page_size.0, b.sender.map(|s| s.0))
         .await
         .map_err(refused)?;
@@ -178,7 +179,7 @@ refusals!(UnreadRefusals: common::input(), common::logged_in(), common::internal
 #[post("/api/japi/msg/center/unreadCount")]
 pub async fn unread_count(state: web::Data<AppState>, caller: Caller, body: Option<web::Json<UnreadBody>>) -> ApiResult<UnreadCountsDto> {
     let ignore = body.and_then(|b| b.into_inner().ignore_senders).map(|s| s.0);
-    let tabs = state.platform.message_tabs(caller.0.uid, ignore).await?;
+    let tabs = state.platform.messages.message_tabs(caller.0.uid, ignore).await?;
     let (sys, user) = actors::messages::new_message_flags(&tabs);
     let (send_time, last_msg_title) = newest(tabs.iter());
     let official: Vec<&SenderTab> = tabs.iter().filter(|t| t.sender != actors::messages::USER).collect();
@@ -208,7 +209,7 @@ refusals!(ChangeRefusals: common::logged_in(), common::internal());
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Null>), ChangeRefusals))]
 #[post("/api/japi/msg/center/updateRead")]
 pub async fn update_read(state: web::Data<AppState>, caller: Caller) -> ApiResult<Null> {
-    state.platform.mark_messages_read(caller.0.uid).await?;
+    state.platform.messages.mark_messages_read(caller.0.uid).await?;
     Ok(ok(Null))
 }
 
@@ -216,7 +217,7 @@ pub async fn update_read(state: web::Data<AppState>, caller: Caller) -> ApiResul
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Null>), ChangeRefusals))]
 #[post("/api/japi/msg/center/delete")]
 pub async fn delete(state: web::Data<AppState>, caller: Caller) -> ApiResult<Null> {
-    state.platform.clear_messages(caller.0.uid).await?;
+    state.platform.messages.clear_messages(caller.0.uid).await?;
     Ok(ok(Null))
 }
 
@@ -236,7 +237,7 @@ refusals!(FlagRefusals: common::logged_in(), common::internal());
 #[utoipa::path(request_body(content = Option<Empty>), responses((status = 200, body = Envelope<NewMessageFlags>), FlagRefusals))]
 #[post("/api/message/msg/user/hasNewMessage")]
 pub async fn has_new_message(state: web::Data<AppState>, caller: Caller) -> ApiResult<NewMessageFlags> {
-    let tabs = state.platform.message_tabs(caller.0.uid, None).await?;
+    let tabs = state.platform.messages.message_tabs(caller.0.uid, None).await?;
     let (sys_msg_count, user_msg_count) = actors::messages::new_message_flags(&tabs);
     Ok(ok(NewMessageFlags {
         sys_msg_count,
@@ -272,6 +273,7 @@ pub struct Announced {
 async fn announce(state: &AppState, body: AnnounceBody) -> ApiResult<Announced> {
     let (sent, told) = state
         .platform
+        .messages
         .announce(
             body.name.trim().to_owned(),
             body.content.trim().to_owned(),

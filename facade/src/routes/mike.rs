@@ -23,7 +23,7 @@ refusals!(ListRefusals: common::input(), common::logged_in(), common::room(), co
 #[utoipa::path(operation_id = "mike_list", request_body = DdRid, responses((status = 200, body = Envelope<MikeInfoDto>), ListRefusals))]
 #[post("/api/japi/yoo/mike/list")]
 pub async fn list(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<MikeInfoDto> {
-    let m = state.platform.mike_list(caller.0.uid, body.dd_rid.0).await?;
+    let m = state.platform.rooms.mike_list(caller.0.uid, body.dd_rid.0).await?;
     Ok(ok(dto::mike_info(&m)))
 }
 
@@ -55,6 +55,7 @@ refusals!(UpRefusals: common::input(), common::logged_in(), common::room(), comm
 pub async fn up(state: web::Data<AppState>, caller: Caller, body: web::Json<UpBody>) -> ApiResult<MikeInfoDto> {
     let m = state
         .platform
+        .rooms
         .mike_up(caller.0.uid, body.dd_rid.0, action(body.action)?, body.seat)
         .await?;
     Ok(ok(dto::mike_info(&m)))
@@ -66,6 +67,7 @@ pub async fn up(state: web::Data<AppState>, caller: Caller, body: web::Json<UpBo
 pub async fn up_or_down(state: web::Data<AppState>, caller: Caller, body: web::Json<UpBody>) -> ApiResult<MikeInfoDto> {
     let m = state
         .platform
+        .rooms
         .mike_up_or_down(caller.0.uid, body.dd_rid.0, action(body.action)?)
         .await?;
     Ok(ok(dto::mike_info(&m)))
@@ -88,7 +90,11 @@ refusals!(InviteRefusals: common::input(), common::logged_in(), common::room(), 
 #[utoipa::path(operation_id = "mike_invite", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Null>), InviteRefusals))]
 #[post("/api/japi/yoo/mike/invite")]
 pub async fn invite(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Null> {
-    state.platform.mike_invite(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
+    state
+        .platform
+        .rooms
+        .mike_invite(caller.0.uid, body.dd_rid.0, body.user_id.0)
+        .await?;
     Ok(ok(Null))
 }
 
@@ -99,7 +105,7 @@ refusals!(InviteAnswerRefusals: common::input(), common::logged_in(), common::ro
 #[utoipa::path(operation_id = "mike_invite_accept", request_body = RoomSerial, responses((status = 200, body = Envelope<MikeInfoDto>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/mike/invite/accept")]
 pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<MikeInfoDto> {
-    let m = state.platform.mike_invite_accept(caller.0.uid, body.room_serial.0).await?;
+    let m = state.platform.rooms.mike_invite_accept(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(dto::mike_info(&m)))
 }
 
@@ -107,7 +113,7 @@ pub async fn invite_accept(state: web::Data<AppState>, caller: Caller, body: web
 #[utoipa::path(operation_id = "mike_invite_refuse", request_body = RoomSerial, responses((status = 200, body = Envelope<Null>), InviteAnswerRefusals))]
 #[post("/api/japi/yoo/mike/invite/refuse")]
 pub async fn invite_refuse(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<Null> {
-    state.platform.mike_invite_refuse(caller.0.uid, body.room_serial.0).await?;
+    state.platform.rooms.mike_invite_refuse(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(Null))
 }
 
@@ -138,7 +144,11 @@ pub async fn operate(state: web::Data<AppState>, caller: Caller, body: web::Json
         5 => MikeOp::UnbanVoice,
         _ => return Err(ApiError::bad_request()),
     };
-    let m = state.platform.mike_operate(caller.0.uid, body.dd_rid.0, body.user_id.0, op).await?;
+    let m = state
+        .platform
+        .rooms
+        .mike_operate(caller.0.uid, body.dd_rid.0, body.user_id.0, op)
+        .await?;
     Ok(ok(dto::mike_info(&m)))
 }
 
@@ -162,7 +172,11 @@ refusals!(LockRefusals: common::input(), common::logged_in(), common::room(), co
 #[post("/api/japi/yoo/mike/lock")]
 pub async fn lock(state: web::Data<AppState>, caller: Caller, body: web::Json<LockBody>) -> ApiResult<MikeInfoDto> {
     let locked = body.lock.is_none_or(|f| f.0);
-    let m = state.platform.mike_lock(caller.0.uid, body.dd_rid.0, body.seat, locked).await?;
+    let m = state
+        .platform
+        .rooms
+        .mike_lock(caller.0.uid, body.dd_rid.0, body.seat, locked)
+        .await?;
     Ok(ok(dto::mike_info(&m)))
 }
 
@@ -183,7 +197,7 @@ refusals!(LockAllRefusals: common::input(), common::logged_in(), common::room(),
 #[post("/api/japi/yoo/mike/lockAll")]
 pub async fn lock_all(state: web::Data<AppState>, caller: Caller, body: web::Json<LockAllBody>) -> ApiResult<MikeInfoDto> {
     let locked = body.lock.is_none_or(|f| f.0);
-    let m = state.platform.mike_lock_all(caller.0.uid, body.dd_rid.0, locked).await?;
+    let m = state.platform.rooms.mike_lock_all(caller.0.uid, body.dd_rid.0, locked).await?;
     Ok(ok(dto::mike_info(&m)))
 }
 
@@ -208,6 +222,7 @@ pub async fn ban_message(state: web::Data<AppState>, caller: Caller, body: web::
     let on = body.ban.is_none_or(|f| f.0);
     state
         .platform
+        .rooms
         .mike_ban_message(caller.0.uid, body.dd_rid.0, body.user_id.0, on)
         .await?;
     Ok(ok(Null))
@@ -235,9 +250,9 @@ refusals!(ReqActionRefusals: common::input(), common::logged_in(), common::room(
 pub async fn req_action(state: web::Data<AppState>, caller: Caller, body: web::Json<ReqActionBody>) -> ApiResult<Null> {
     let (uid, dd_rid) = (caller.0.uid, body.dd_rid.0);
     match (body.action, body.user_id) {
-        (1, _) => drop(state.platform.mike_req_action(uid, dd_rid, MikeReqAction::Apply).await?),
-        (2, _) => drop(state.platform.mike_req_action(uid, dd_rid, MikeReqAction::Cancel).await?),
-        (3, Some(target)) => drop(state.platform.mike_req_remove(uid, dd_rid, target.0).await?),
+        (1, _) => drop(state.platform.rooms.mike_req_action(uid, dd_rid, MikeReqAction::Apply).await?),
+        (2, _) => drop(state.platform.rooms.mike_req_action(uid, dd_rid, MikeReqAction::Cancel).await?),
+        (3, Some(target)) => drop(state.platform.rooms.mike_req_remove(uid, dd_rid, target.0).await?),
         _ => return Err(ApiError::bad_request()),
     }
     Ok(ok(Null))
@@ -249,7 +264,7 @@ refusals!(ReqListRefusals: common::input(), common::logged_in(), common::room(),
 #[utoipa::path(operation_id = "mike_req_list", request_body = DdRid, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqListRefusals))]
 #[post("/api/japi/yoo/mikeReq/list")]
 pub async fn req_list(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<Vec<RoomUserDto>> {
-    let q = state.platform.mike_req_list(caller.0.uid, body.dd_rid.0).await?;
+    let q = state.platform.rooms.mike_req_list(caller.0.uid, body.dd_rid.0).await?;
     Ok(ok(queue(&q)))
 }
 
@@ -257,7 +272,7 @@ pub async fn req_list(state: web::Data<AppState>, caller: Caller, body: web::Jso
 #[utoipa::path(operation_id = "mike_req_clear", request_body = DdRid, responses((status = 200, body = Envelope<Null>), ReqListRefusals))]
 #[post("/api/japi/yoo/mikeReq/clear")]
 pub async fn req_clear(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<Null> {
-    state.platform.mike_req_clear(caller.0.uid, body.dd_rid.0).await?;
+    state.platform.rooms.mike_req_clear(caller.0.uid, body.dd_rid.0).await?;
     Ok(ok(Null))
 }
 
@@ -268,7 +283,11 @@ refusals!(ReqTopRefusals: common::input(), common::logged_in(), common::room(), 
 #[utoipa::path(operation_id = "mike_req_top", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Vec<RoomUserDto>>), ReqTopRefusals))]
 #[post("/api/japi/yoo/mikeReq/top")]
 pub async fn req_top(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Vec<RoomUserDto>> {
-    let q = state.platform.mike_req_top(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
+    let q = state
+        .platform
+        .rooms
+        .mike_req_top(caller.0.uid, body.dd_rid.0, body.user_id.0)
+        .await?;
     Ok(ok(queue(&q)))
 }
 
@@ -289,6 +308,7 @@ pub struct SwitchBody {
 pub async fn req_switch(state: web::Data<AppState>, caller: Caller, body: web::Json<SwitchBody>) -> ApiResult<Vec<RoomUserDto>> {
     let q = state
         .platform
+        .rooms
         .mike_req_switch(caller.0.uid, body.dd_rid.0, body.user_id.0, body.target_user_id.0)
         .await?;
     Ok(ok(queue(&q)))

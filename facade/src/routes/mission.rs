@@ -49,7 +49,7 @@ refusals!(SignInfoRefusals: common::logged_in(), DomainError::Internal(String::n
 #[utoipa::path(responses((status = 200, body = Envelope<SignInfo>), SignInfoRefusals))]
 #[get("/api/activity/sign/info")]
 pub async fn sign_info(state: web::Data<AppState>, caller: Caller) -> ApiResult<SignInfo> {
-    let i = state.platform.checkin_info(caller.0.uid).await?;
+    let i = state.platform.activity.checkin_info(caller.0.uid).await?;
     Ok(ok(SignInfo {
         title: i.title.to_owned(),
         sub_title: i.sub_title.to_owned(),
@@ -102,7 +102,7 @@ refusals!(SignInRefusals: common::logged_in(), DomainError::CheckedInToday, Doma
 #[utoipa::path(responses((status = 200, body = Envelope<SignResult>), SignInRefusals))]
 #[post("/api/activity/signin")]
 pub async fn sign_in(state: web::Data<AppState>, caller: Caller) -> ApiResult<SignResult> {
-    Ok(ok(state.platform.check_in(caller.0.uid).await?.into()))
+    Ok(ok(state.platform.activity.check_in(caller.0.uid).await?.into()))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -190,7 +190,14 @@ refusals!(TaskListRefusals: common::logged_in(), DomainError::Internal(String::n
 #[utoipa::path(responses((status = 200, body = Envelope<Vec<Task>>), TaskListRefusals))]
 #[post("/api/japi/social/tsk/unfinished")]
 pub async fn unfinished(state: web::Data<AppState>, caller: Caller) -> ApiResult<Vec<Task>> {
-    Ok(ok(state.platform.tasks(caller.0.uid).await?.into_iter().map(task).collect()))
+    Ok(ok(state
+        .platform
+        .activity
+        .tasks(caller.0.uid)
+        .await?
+        .into_iter()
+        .map(task)
+        .collect()))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -220,8 +227,8 @@ refusals!(ReceiveRefusals: common::input(), common::logged_in(), DomainError::Un
 #[post("/api/japi/social/tsk/receive")]
 pub async fn receive(state: web::Data<AppState>, caller: Caller, body: web::Json<Receive>) -> ApiResult<Received> {
     let uid = caller.0.uid;
-    let def = state.platform.claim_task(uid, &body.task_code).await?;
-    let after = state.platform.task(uid, &def.task_code).await?;
+    let def = state.platform.activity.claim_task(uid, &body.task_code).await?;
+    let after = state.platform.activity.task(uid, &def.task_code).await?;
     Ok(ok(Received {
         notice: format!("领取成功，获得{}分钟游戏时长", def.reward_minutes),
         task: task(after),
@@ -241,7 +248,7 @@ refusals!(TaskDetailRefusals: common::input(), common::logged_in(), DomainError:
 #[utoipa::path(params(DetailQuery), responses((status = 200, body = Envelope<Task>), TaskDetailRefusals))]
 #[get("/api/japi/social/point/taskDetail")]
 pub async fn task_detail(state: web::Data<AppState>, caller: Caller, q: web::Query<DetailQuery>) -> ApiResult<Task> {
-    Ok(ok(task(state.platform.task(caller.0.uid, &q.task_code).await?)))
+    Ok(ok(task(state.platform.activity.task(caller.0.uid, &q.task_code).await?)))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -259,7 +266,7 @@ refusals!(RewardConfigRefusals: DomainError::Internal(String::new()));
 #[utoipa::path(responses((status = 200, body = Envelope<Vec<RewardConfig>>), RewardConfigRefusals))]
 #[get("/api/japi/social/tsk/rewardConfig")]
 pub async fn reward_config(state: web::Data<AppState>) -> ApiResult<Vec<RewardConfig>> {
-    let list = state.platform.task_reward_config().await?;
+    let list = state.platform.activity.task_reward_config().await?;
     Ok(ok(list
         .into_iter()
         .map(|c| RewardConfig {

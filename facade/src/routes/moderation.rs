@@ -19,7 +19,7 @@ refusals!(KickRefusals: common::input(), common::logged_in(), common::room(), Do
 #[utoipa::path(operation_id = "moderation_kick", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Null>), KickRefusals))]
 #[post("/api/japi/yoo/blacklist/kick")]
 pub async fn kick(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Null> {
-    state.platform.kick(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
+    state.platform.rooms.kick(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
     Ok(ok(Null))
 }
 
@@ -49,6 +49,7 @@ pub async fn report(state: web::Data<AppState>, caller: Caller, body: web::Json<
     let b = body.into_inner();
     state
         .platform
+        .rooms
         .report(caller.0.uid, b.dd_rid.0, b.user_id.map(|i| i.0), b.reason, b.text)
         .await?;
     Ok(ok(Null))
@@ -61,7 +62,7 @@ refusals!(BlackListRefusals: common::input(), common::logged_in(), common::room(
 #[post("/api/japi/social/black/list")]
 pub async fn black_list(state: web::Data<AppState>, caller: Caller, body: web::Json<PageBody>) -> ApiResult<BlackPage> {
     let (page, size) = body.paging(10)?;
-    let p = state.platform.blacklist_list(caller.0.uid, page, size).await?;
+    let p = state.platform.rooms.blacklist_list(caller.0.uid, page, size).await?;
     Ok(ok(BlackPage {
         total_rows: p.total_rows,
         rows: p.rows.iter().map(dto::black_item).collect(),
@@ -82,7 +83,7 @@ refusals!(BlackRefusals: common::input(), common::logged_in(), common::room());
 #[utoipa::path(operation_id = "moderation_black_add", request_body = BlackBody, responses((status = 200, body = Envelope<Null>), BlackRefusals))]
 #[post("/api/japi/social/black/add")]
 pub async fn black_add(state: web::Data<AppState>, caller: Caller, body: web::Json<BlackBody>) -> ApiResult<Null> {
-    state.platform.blacklist_add(caller.0.uid, body.user_id.0).await?;
+    state.platform.rooms.blacklist_add(caller.0.uid, body.user_id.0).await?;
     Ok(ok(Null))
 }
 
@@ -90,6 +91,6 @@ pub async fn black_add(state: web::Data<AppState>, caller: Caller, body: web::Js
 #[utoipa::path(operation_id = "moderation_black_del", request_body = BlackBody, responses((status = 200, body = Envelope<Null>), BlackRefusals))]
 #[post("/api/japi/social/black/del")]
 pub async fn black_del(state: web::Data<AppState>, caller: Caller, body: web::Json<BlackBody>) -> ApiResult<Null> {
-    state.platform.blacklist_del(caller.0.uid, body.user_id.0).await?;
+    state.platform.rooms.blacklist_del(caller.0.uid, body.user_id.0).await?;
     Ok(ok(Null))
 }

@@ -4,8 +4,8 @@
 //! ?section_key&page_size=1`), their records `GET /api/v3/user/order?goods_type=27|22`.
 
 use actix_web::{get, post, web};
-use actors::commerce::service::GoodsItem;
 use actors::commerce::packages::{PackageInfo, PACKAGE_KINDS};
+use actors::commerce::service::GoodsItem;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -66,7 +66,7 @@ refusals!(NightPlayRefusals: common::input(), common::logged_in());
 #[get("/api/v3/user/night-play/info")]
 pub async fn night_play_info(state: web::Data<AppState>, caller: Caller, q: web::Query<NightPlayQuery>) -> ApiResult<NightPlay> {
     let kind = kind_of(q.kind.as_deref())?;
-    Ok(ok(night_play(&state.platform.package_info(caller.0.uid, kind).await?)))
+    Ok(ok(night_play(&state.platform.commerce.package_info(caller.0.uid, kind).await?)))
 }
 
 refusals!(NightPlayAllRefusals: common::logged_in());
@@ -77,7 +77,7 @@ refusals!(NightPlayAllRefusals: common::logged_in());
 pub async fn night_play_all(state: web::Data<AppState>, caller: Caller) -> ApiResult<Vec<NightPlay>> {
     let mut all = Vec::with_capacity(PACKAGE_KINDS.len());
     for kind in PACKAGE_KINDS {
-        all.push(night_play(&state.platform.package_info(caller.0.uid, kind).await?));
+        all.push(night_play(&state.platform.commerce.package_info(caller.0.uid, kind).await?));
     }
     Ok(ok(all))
 }
@@ -144,6 +144,7 @@ pub struct GamePackages {
 async fn priced(state: &AppState, uid: Option<i64>, items: &[GoodsItem]) -> Result<Vec<GoodsDto>, ApiError> {
     let prices = state
         .platform
+        .commerce
         .unit_prices(uid, &items.iter().map(|i| &i.goods).collect::<Vec<_>>())
         .await?;
     Ok(items
@@ -165,7 +166,7 @@ pub async fn game_package(state: web::Data<AppState>, caller: MaybeCaller, q: we
         .or(q.game_id_camel)
         .filter(|id| *id > 0)
         .ok_or_else(ApiError::bad_request)?;
-    let items = state.platform.game_packages(game_id).await?;
+    let items = state.platform.commerce.game_packages(game_id).await?;
     let data = priced(&state, caller.0.as_ref().map(|c| c.uid), &items).await?;
     Ok(ok(GamePackages { data }))
 }
@@ -183,7 +184,7 @@ refusals!(PackageItemRefusals: common::input(), common::maybe_logged_in(), Domai
 #[utoipa::path(params(PackageItemQuery), responses((status = 200, body = Envelope<GoodsDto>), PackageItemRefusals))]
 #[get("/api/shop/goods/game-package/item")]
 pub async fn game_package_item(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<PackageItemQuery>) -> ApiResult<GoodsDto> {
-    let item = state.platform.game_package_item(q.package_id).await?;
+    let item = state.platform.commerce.game_package_item(q.package_id).await?;
     let mut all = priced(&state, caller.0.as_ref().map(|c| c.uid), std::slice::from_ref(&item)).await?;
     Ok(ok(all.remove(0)))
 }
@@ -216,7 +217,7 @@ pub async fn available_cards(state: web::Data<AppState>, caller: Caller, q: web:
         Some(n @ 1..=100) => n as usize,
         Some(_) => return Err(ApiError::bad_request()),
     };
-    let (cards, now) = state.platform.usable_time_cards(caller.0.uid, q.game_id).await?;
+    let (cards, now) = state.platform.commerce.usable_time_cards(caller.0.uid, q.game_id).await?;
     Ok(ok(AvailableCards {
         total: cards.len(),
         data: cards.iter().take(size).map(|c| crate::dto::card_at(c, now)).collect(),
@@ -245,7 +246,7 @@ refusals!(YoodoRuleRefusals: common::input(), common::maybe_logged_in(), DomainE
 #[utoipa::path(request_body = YoodoRuleBody, responses((status = 200, body = Envelope<YoodoRule>), YoodoRuleRefusals))]
 #[post("/api/japi/yoo/game/yoodoRule")]
 pub async fn yoodo_rule(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<YoodoRuleBody>) -> ApiResult<YoodoRule> {
-    let (yoodo, text) = state.platform.yoodo_rule(body.game_id).await?;
+    let (yoodo, text) = state.platform.commerce.yoodo_rule(body.game_id).await?;
     Ok(ok(YoodoRule {
         yoodo: yoodo.to_string(),
         yoodo_text: text,
@@ -271,7 +272,7 @@ refusals!(SubscriptionsRefusals: common::logged_in());
 #[utoipa::path(responses((status = 200, body = Envelope<Vec<SubscriptionDto>>), SubscriptionsRefusals))]
 #[get("/api/v3/user/subscription")]
 pub async fn subscriptions(state: web::Data<AppState>, caller: Caller) -> ApiResult<Vec<SubscriptionDto>> {
-    let subs = state.platform.subscriptions(caller.0.uid).await?;
+    let subs = state.platform.commerce.subscriptions(caller.0.uid).await?;
     Ok(ok(subs
         .iter()
         .map(|s| SubscriptionDto {
@@ -297,8 +298,8 @@ refusals!(PackageZoneRefusals: common::input(), common::maybe_logged_in(), Domai
 #[utoipa::path(params(PackageItemQuery), responses((status = 200, body = Envelope<PackageZone>), PackageZoneRefusals))]
 #[get("/api/shop/goods/game-package/zone")]
 pub async fn package_zone(state: web::Data<AppState>, caller: MaybeCaller, q: web::Query<PackageItemQuery>) -> ApiResult<PackageZone> {
-    let item = state.platform.game_package_item(q.package_id).await?;
-    let games = state.platform.package_games(&item.goods).await?;
+    let item = state.platform.commerce.game_package_item(q.package_id).await?;
+    let games = state.platform.commerce.package_games(&item.goods).await?;
     let mut all = priced(&state, caller.0.as_ref().map(|c| c.uid), std::slice::from_ref(&item)).await?;
     Ok(ok(PackageZone {
         package: all.remove(0),

@@ -54,7 +54,7 @@ refusals!(ParamsRefusals: common::logged_in(), common::room());
 #[utoipa::path(operation_id = "room_params", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomParamsDto>), ParamsRefusals))]
 #[post("/api/japi/yoo/v2/room/params")]
 pub async fn params(state: web::Data<AppState>, caller: Caller) -> ApiResult<RoomParamsDto> {
-    let p = state.platform.room_params(caller.0.uid).await?;
+    let p = state.platform.rooms.room_params(caller.0.uid).await?;
     Ok(ok(dto::room_params(&p)))
 }
 
@@ -65,7 +65,7 @@ refusals!(RelayCheckRefusals: common::logged_in(), common::room(), DomainError::
 #[utoipa::path(operation_id = "room_relay_check", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Null>), RelayCheckRefusals))]
 #[post("/api/japi/yoo/v2/room/relayCheck")]
 pub async fn relay_check(state: web::Data<AppState>, caller: Caller) -> ApiResult<Null> {
-    state.platform.relay_check(caller.0.uid).await?;
+    state.platform.rooms.relay_check(caller.0.uid).await?;
     Ok(ok(Null))
 }
 
@@ -134,7 +134,7 @@ refusals!(CreateRefusals: common::input(), common::logged_in(), common::room(), 
 #[utoipa::path(operation_id = "room_relay", request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomCreatedDto>), CreateRefusals))]
 #[post("/api/japi/yoo/v2/room/relay")]
 pub async fn relay(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomFormBody>) -> ApiResult<RoomCreatedDto> {
-    let created = state.platform.create_room(caller.0.uid, body.form()).await?;
+    let created = state.platform.rooms.create_room(caller.0.uid, body.form()).await?;
     Ok(ok(dto::room_created(&created, state.platform.clock().now_ms())))
 }
 
@@ -144,7 +144,7 @@ refusals!(EditRefusals: common::input(), common::logged_in(), common::room(), fo
 #[utoipa::path(operation_id = "room_edit", request_body = RoomFormBody, responses((status = 200, body = Envelope<RoomInfoDto>), EditRefusals))]
 #[post("/api/japi/yoo/v2/room/edit")]
 pub async fn edit(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomFormBody>) -> ApiResult<RoomInfoDto> {
-    let room = state.platform.edit_room(caller.0.uid, body.form()).await?;
+    let room = state.platform.rooms.edit_room(caller.0.uid, body.form()).await?;
     Ok(ok(dto::room_info(&room, state.platform.clock().now_ms())))
 }
 
@@ -154,7 +154,7 @@ refusals!(MyRoomRefusals: common::logged_in(), common::room());
 #[utoipa::path(operation_id = "room_my_room", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Option<RoomInfoDto>>), MyRoomRefusals))]
 #[post("/api/japi/yoo/v2/room/myRoom")]
 pub async fn my_room(state: web::Data<AppState>, caller: Caller) -> ApiResult<Option<RoomInfoDto>> {
-    let room = state.platform.my_room(caller.0.uid).await?;
+    let room = state.platform.rooms.my_room(caller.0.uid).await?;
     let now = state.platform.clock().now_ms();
     Ok(ok(room.map(|r| dto::room_info(&r, now))))
 }
@@ -202,7 +202,7 @@ async fn enter(state: &AppState, caller: &Caller, body: &EnterBody) -> ApiResult
         force: body.force.is_some_and(|f| f.0),
         password: body.password.clone().filter(|p| !p.is_empty()),
     };
-    let entered = state.platform.enter_room(caller.0.uid, &caller.0.device_no, req).await?;
+    let entered = state.platform.rooms.enter_room(caller.0.uid, &caller.0.device_no, req).await?;
     Ok(ok(dto::room_entered(&entered, state.platform.clock().now_ms())))
 }
 
@@ -233,7 +233,7 @@ refusals!(ConnectionRefusals: common::input(), common::logged_in(), common::room
 #[post("/api/japi/yoo/v2/room/connection")]
 pub async fn connection(state: web::Data<AppState>, caller: Caller, body: web::Json<DdRid>) -> ApiResult<RoomConnectionDto> {
     let uid = caller.0.uid;
-    let c = state.platform.room_connection(uid, body.dd_rid.0).await?;
+    let c = state.platform.rooms.room_connection(uid, body.dd_rid.0).await?;
     let now = state.platform.clock().now_ms();
     let signed = c.stream.as_ref().and_then(|(session_id, target)| {
         super::game::sign_ticket(&state, target, *session_id, uid, hostlink::Role::Viewer, now).map(|s| (*session_id, s))
@@ -261,7 +261,7 @@ refusals!(InfoRefusals: common::input(), common::logged_in(), common::room());
 #[utoipa::path(operation_id = "room_info", request_body = RoomInfoBody, responses((status = 200, body = Envelope<RoomInfoDto>), InfoRefusals))]
 #[post("/api/japi/yoo/v2/room/info")]
 pub async fn info(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomInfoBody>) -> ApiResult<RoomInfoDto> {
-    let room = state.platform.room_info(caller.0.uid, body.dd_rid.map(|i| i.0)).await?;
+    let room = state.platform.rooms.room_info(caller.0.uid, body.dd_rid.map(|i| i.0)).await?;
     Ok(ok(dto::room_info(&room, state.platform.clock().now_ms())))
 }
 
@@ -271,7 +271,7 @@ refusals!(UserInfoRefusals: common::logged_in(), common::room());
 #[utoipa::path(operation_id = "room_user_info", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<RoomUserInfoDto>), UserInfoRefusals))]
 #[post("/api/japi/yoo/v2/room/userInfo")]
 pub async fn user_info(state: web::Data<AppState>, caller: Caller) -> ApiResult<RoomUserInfoDto> {
-    let u = state.platform.room_user_info(caller.0.uid).await?;
+    let u = state.platform.rooms.room_user_info(caller.0.uid).await?;
     Ok(ok(dto::room_user_info(&u)))
 }
 
@@ -296,7 +296,7 @@ refusals!(UserListRefusals: common::input(), common::logged_in(), common::room()
 #[post("/api/japi/yoo/v2/room/userList")]
 pub async fn user_list(state: web::Data<AppState>, caller: Caller, body: web::Json<UserListBody>) -> ApiResult<RoomUserPage> {
     let (page, size) = paging(body.page, body.size, 20)?;
-    let p = state.platform.room_users(caller.0.uid, body.dd_rid.0, page, size).await?;
+    let p = state.platform.rooms.room_users(caller.0.uid, body.dd_rid.0, page, size).await?;
     Ok(ok(RoomUserPage {
         total_rows: p.total_rows,
         rows: p.rows.iter().map(dto::online_user).collect(),
@@ -319,7 +319,7 @@ refusals!(ExitRefusals: common::logged_in(), common::room());
 #[utoipa::path(operation_id = "room_exit", request_body(content = Option<Empty>), responses((status = 200, body = Envelope<Exited>), ExitRefusals))]
 #[post("/api/japi/yoo/v2/room/exit")]
 pub async fn exit(state: web::Data<AppState>, caller: Caller) -> ApiResult<Exited> {
-    let e = state.platform.exit_room(caller.0.uid).await?;
+    let e = state.platform.rooms.exit_room(caller.0.uid).await?;
     Ok(ok(Exited {
         dd_rid: e.dd_rid,
         room_serial: e.ended_room_serial,
@@ -332,7 +332,7 @@ refusals!(LiveDetailRefusals: common::input(), common::logged_in(), common::room
 #[utoipa::path(operation_id = "room_live_detail", request_body = RoomSerial, responses((status = 200, body = Envelope<LiveDetailDto>), LiveDetailRefusals))]
 #[post("/api/japi/yoo/v2/room/live/detail")]
 pub async fn live_detail(state: web::Data<AppState>, caller: Caller, body: web::Json<RoomSerial>) -> ApiResult<LiveDetailDto> {
-    let d = state.platform.live_detail(caller.0.uid, body.room_serial.0).await?;
+    let d = state.platform.rooms.live_detail(caller.0.uid, body.room_serial.0).await?;
     Ok(ok(dto::live_detail(&d)))
 }
 
@@ -354,7 +354,7 @@ pub async fn relay_count(state: web::Data<AppState>, _caller: MaybeCaller, body:
         return Err(ApiError::bad_request());
     }
     let ids: Vec<i64> = body.game_ids.iter().map(|i| i.0).collect();
-    let counts = state.platform.relay_counts(&ids).await?;
+    let counts = state.platform.rooms.relay_counts(&ids).await?;
     let mut map = RelayCounts(ids.iter().map(|id| (id.to_string(), 0)).collect());
     for (id, n) in counts {
         map.0.insert(id.to_string(), n);
@@ -385,7 +385,7 @@ refusals!(RoomListRefusals: common::input(), common::maybe_logged_in(), common::
 #[post("/api/japi/yoo/v2/room/list")]
 pub async fn list(state: web::Data<AppState>, _caller: MaybeCaller, body: web::Json<PageBody>) -> ApiResult<RoomListPage> {
     let (page, size) = body.paging(20)?;
-    let p = state.platform.room_list(page, size).await?;
+    let p = state.platform.rooms.room_list(page, size).await?;
     Ok(ok(RoomListPage {
         total_rows: p.total_rows,
         rows: p.rows.iter().map(dto::room_list_item).collect(),
@@ -416,6 +416,7 @@ pub async fn chat_send(state: web::Data<AppState>, caller: Caller, body: web::Js
     let b = body.into_inner();
     state
         .platform
+        .rooms
         .chat_send(caller.0.uid, b.dd_rid.0, b.text, b.face_id.map(|i| i.0))
         .await?;
     Ok(ok(Null))

@@ -84,7 +84,7 @@ refusals!(StartTipRefusals: common::input(), common::logged_in(), DomainError::U
 #[utoipa::path(request_body = StartTipBody, responses((status = 200, body = Envelope<Option<GameTipDto>>), StartTipRefusals))]
 #[post("/api/japi/yoo/game/startTip")]
 pub async fn start_tip(state: web::Data<AppState>, _caller: Caller, body: web::Json<StartTipBody>) -> ApiResult<Option<GameTipDto>> {
-    let tip = state.platform.start_tip(body.game_id.0).await?;
+    let tip = state.platform.play.start_tip(body.game_id.0).await?;
     Ok(ok(tip.as_ref().map(game_tip)))
 }
 
@@ -102,7 +102,7 @@ refusals!(LoadTipRefusals: common::maybe_logged_in(), common::internal());
 #[post("/api/japi/yoo/game/loadTip")]
 pub async fn load_tip(state: web::Data<AppState>, _caller: MaybeCaller) -> ApiResult<LoadTips> {
     Ok(ok(LoadTips {
-        tips: state.platform.loading_tips().await?,
+        tips: state.platform.play.loading_tips().await?,
     }))
 }
 
@@ -132,6 +132,7 @@ async fn set_tip(state: &AppState, body: SetTipBody) -> ApiResult<Null> {
     let tip = body.tip.trim().to_owned();
     state
         .platform
+        .play
         .set_game_tip(body.game_id.0, tip, body.ad_id)
         .await
         .map_err(refused)?;
@@ -170,7 +171,7 @@ pub struct SetLoadTipsBody {
 
 async fn set_load_tips(state: &AppState, body: SetLoadTipsBody) -> ApiResult<Null> {
     let tips = body.tips.iter().map(|t| t.trim().to_owned()).collect();
-    state.platform.set_loading_tips(tips).await.map_err(refused)?;
+    state.platform.play.set_loading_tips(tips).await.map_err(refused)?;
     Ok(ok(Null))
 }
 

@@ -78,7 +78,10 @@ refusals!(UcLoginRefusals: common::input(), common::logged_in(), DomainError::Uc
 #[utoipa::path(operation_id = "uc_login", request_body = UcLoginBody, responses((status = 200, body = Envelope<UcLogin>), UcLoginRefusals))]
 #[post("/api/user/v1/uc/login")]
 pub async fn login(state: web::Data<AppState>, caller: Caller, body: web::Json<UcLoginBody>) -> ApiResult<UcLogin> {
-    let signed = state.platform.uc_login(caller.0.uid, &body.redirect_url, body.target.as_deref())?;
+    let signed = state
+        .platform
+        .accounts
+        .uc_login(caller.0.uid, &body.redirect_url, body.target.as_deref())?;
     Ok(ok(signed.into()))
 }
 
@@ -103,6 +106,6 @@ refusals!(UcNotifyRefusals:
 pub async fn notify(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> ApiResult<Null> {
     let body = std::str::from_utf8(&body).map_err(|_| ApiError::bad_request())?;
     let signature = req.headers().get(SIGNATURE_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
-    state.platform.uc_notice(body, signature).await?;
+    state.platform.accounts.uc_notice(body, signature).await?;
     Ok(ok(Null))
 }

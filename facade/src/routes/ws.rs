@@ -27,9 +27,9 @@ use actix_http::ws::{Codec, Frame, Message};
 use actix_web::body::{BodyStream, MessageBody};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse};
+use actors::accounts::passport::{LoginEnd, LoginKey, LoginSocket};
 use actors::clock::Clock;
 use actors::play::connection::{Connection, ConnectionSink};
-use actors::accounts::passport::{LoginEnd, LoginKey, LoginSocket};
 use actors::rooms::wire::{RoomSink, WatchId};
 use actors::small_str::SmallStr;
 use actors::view::Push;
@@ -307,7 +307,7 @@ pub async fn echo(
         }
     };
     let uid = grant.uid;
-    let conn = match state.platform.connect(uid, sink.clone()).await {
+    let conn = match state.platform.play.connect(uid, sink.clone()).await {
         Ok(c) => c,
         Err(e) => {
             passport.unwatch_socket(key, &watched);
@@ -317,7 +317,7 @@ pub async fn echo(
     // A socket that comes back after a drop first gets the state as it is now: whatever it
     // missed while away (a rank, READY, the end) is in it. The place in the queue never
     // depended on the socket.
-    if let Ok(current) = state.platform.game_state(uid).await {
+    if let Ok(current) = state.platform.play.game_state(uid).await {
         sink.push(&Push::GameStatus(current));
     }
     metrics::gauge!("yoo_websockets_open").increment(1.0);
@@ -437,7 +437,7 @@ impl Socket {
                 gone
             };
             for id in gone.into_iter().filter_map(|e| e.id) {
-                platform.unwatch(w.dd_rid, id);
+                platform.rooms.unwatch(w.dd_rid, id);
             }
         } else if env.r#type == MessageType::RoomWatch as i32 {
             self.watch(platform, w);
@@ -464,14 +464,14 @@ impl Socket {
             old.and_then(|e| e.id)
         };
         if let Some(id) = replaced {
-            platform.unwatch(dd_rid, id);
+            platform.rooms.unwatch(dd_rid, id);
         }
         let position = (!w.epoch.is_empty()).then_some((w.epoch, w.after_offset));
         let sink = self.sink.clone();
         let uid = self.uid;
         actix_web::rt::spawn(async move {
             let as_room_sink: Arc<dyn RoomSink> = sink.clone();
-            match platform.watch(uid, dd_rid, as_room_sink, position).await {
+            match platform.rooms.watch(uid, dd_rid, as_room_sink, position).await {
                 Ok(id) => {
                     let kept = {
                         let gone = sink.outbox.lock().gone;
@@ -485,7 +485,7 @@ impl Socket {
                         }
                     };
                     if !kept {
-                        platform.unwatch(dd_rid, id);
+                        platform.rooms.unwatch(dd_rid, id);
                     }
                 }
                 Err(e) => {
@@ -571,14 +571,14 @@ impl Drop for Socket {
             // Every room this socket watched learns it went (the member's reconnect window starts).
             for e in std::mem::take(&mut *self.sink.rooms.lock()) {
                 if let Some(id) = e.id {
-                    platform.unwatch(e.dd_rid, id);
+                    platform.rooms.unwatch(e.dd_rid, id);
                 }
             }
             if let Some((key, _)) = self.login {
                 let sink: Arc<dyn LoginSocket> = self.sink.clone();
                 platform.passport().unwatch_socket(key, &sink);
             }
-            platform.disconnect(conn);
+            platform.play.disconnect(conn);
         }
         metrics::gauge!("yoo_websockets_open").decrement(1.0);
     }

@@ -10,11 +10,11 @@ use crate::common;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use actors::config::AccountCentreConfig;
 use actors::accounts::account_centre::{
     payload_text, AccountCentre, AgentLogin, ProfileChange, ProfileNotice, SandboxUc, Target, SIGNATURE_HEADER,
 };
 use actors::commerce::payment::verify_signature;
+use actors::config::AccountCentreConfig;
 use common::{code, config, ledger_holds, profile, temp_dir, uid, Client};
 use facade::proto::MessageType;
 use serde_json::{json, Value};

@@ -108,7 +108,7 @@ async fn a_ban_ends_the_running_game_and_carries_its_data() {
     assert_eq!(ban["values"]["until"].as_str().unwrap().len(), 16, "{ban}");
     let uid = acted["data"]["uid"].as_i64().unwrap();
     assert!(matches!(
-        srv.platform.game_state(uid).await.unwrap(),
+        srv.platform.play.game_state(uid).await.unwrap(),
         actors::view::GameState::None | actors::view::GameState::Ended { .. }
     ));
 

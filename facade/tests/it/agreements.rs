@@ -47,7 +47,7 @@ async fn buy_renewing_vip(srv: &facade::Running, c: &mut Client) -> String {
     assert!(
         confirmed.contains("支付成功"),
         "{confirmed} {:?}",
-        srv.platform.sandbox_pay().unwrap().order(&no)
+        srv.platform.commerce.sandbox_pay().unwrap().order(&no)
     );
     until("the first period paid", async || {
         let (_, q) = c.get(&format!("/api/payment/query?deposit_order_id={no}")).await;
@@ -146,35 +146,42 @@ async fn auto_renewal_signs_renews_each_period_and_ends() {
     let p = srv.platform.clone();
     let now = p.clock().now_ms();
     tokio::time::advance(Duration::from_millis(u64::try_from(end - DAY_MS - now).unwrap() + 1_000)).await;
-    until("the renewal", async || p.agreements(ua).await.unwrap()[0].periods == 2).await;
+    until("the renewal", async || p.commerce.agreements(ua).await.unwrap()[0].periods == 2).await;
     let vip_now = async || {
-        let (h, _, _) = p.member_info(ua).await.unwrap();
+        let (h, _, _) = p.commerce.member_info(ua).await.unwrap();
         h.entitlements.iter().find(|e| e.kind == "vip").map_or(0, |e| e.expires_at)
     };
     assert_eq!(vip_now().await, end + 31 * DAY_MS);
-    let (orders, total) = p.orders(ua, None, 1, 100).await.unwrap();
+    let (orders, total) = p.commerce.orders(ua, None, 1, 100).await.unwrap();
     assert_eq!(total, 2, "one renewal order");
     let renewal = orders.iter().find(|o| o.order.order_no != first).unwrap();
     assert_eq!((renewal.order.amount_fen, renewal.state), (2500, storage::OrderState::Fulfilled));
-    assert_eq!(p.agreements(ua).await.unwrap()[0].next_at, end + 31 * DAY_MS - DAY_MS);
+    assert_eq!(p.commerce.agreements(ua).await.unwrap()[0].next_at, end + 31 * DAY_MS - DAY_MS);
 
     // The payer cancels in the payment app: the next renewal is refused, nothing is charged,
     // the agreement ends.
-    assert!(p.sandbox_pay().unwrap().signed(&ag));
-    p.sandbox_pay().unwrap().payer_unsign(&ag);
+    assert!(p.commerce.sandbox_pay().unwrap().signed(&ag));
+    p.commerce.sandbox_pay().unwrap().payer_unsign(&ag);
     tokio::time::advance(Duration::from_millis(31 * DAY_MS as u64)).await;
-    until("the refused renewal", async || p.agreements(ua).await.unwrap()[0].state == 2).await;
+    until("the refused renewal", async || {
+        p.commerce.agreements(ua).await.unwrap()[0].state == 2
+    })
+    .await;
     assert_eq!(vip_now().await, end + 31 * DAY_MS, "no third period");
-    let a_now = &p.agreements(ua).await.unwrap()[0];
+    let a_now = &p.commerce.agreements(ua).await.unwrap()[0];
     assert_eq!((a_now.periods, a_now.next_at), (2, 0));
-    let (orders, _) = p.orders(ua, None, 1, 100).await.unwrap();
+    let (orders, _) = p.commerce.orders(ua, None, 1, 100).await.unwrap();
     assert_eq!(orders.len(), 3, "the refused renewal's order");
     assert!(
         orders.iter().any(|o| o.state == storage::OrderState::Cancelled),
         "closed, not charged"
     );
     assert!(p.clock().now_ms() > b_end, "B's VIP has ended by now");
-    assert_eq!(p.orders(ub, None, 1, 100).await.unwrap().1, 1, "no renewal after B's cancel");
+    assert_eq!(
+        p.commerce.orders(ub, None, 1, 100).await.unwrap().1,
+        1,
+        "no renewal after B's cancel"
+    );
     ledger_holds(&srv, ua);
     ledger_holds(&srv, ub);
     srv.handle.stop(true).await;

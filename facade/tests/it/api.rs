@@ -393,7 +393,7 @@ async fn sockets_connect_and_go() {
     let mut s2 = a.socket().await;
     assert_eq!(s1.next_state(5).await["hasGameOnline"], false);
     assert_eq!(s2.next_state(5).await["hasGameOnline"], false);
-    assert_eq!(srv.platform.connections(uid), 2);
+    assert_eq!(srv.platform.play.connections(uid), 2);
     assert_eq!(&s1.control_ping(b"hi").await[..], b"hi");
 
     let (_, r) = a
@@ -407,9 +407,9 @@ async fn sockets_connect_and_go() {
     assert_eq!(s2.wait_state(5, |s| s["status"] == 3).await["id"], r["data"]["id"]);
 
     s1.close().await;
-    wait_until(|| srv.platform.connections(uid) == 1).await;
+    wait_until(|| srv.platform.play.connections(uid) == 1).await;
     drop(s2);
-    wait_until(|| srv.platform.connections(uid) == 0).await;
+    wait_until(|| srv.platform.play.connections(uid) == 0).await;
     srv.handle.stop(true).await;
     let _ = std::fs::remove_dir_all(dir);
 }

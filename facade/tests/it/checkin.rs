@@ -158,23 +158,23 @@ async fn check_in_once_a_day_with_streak_reward_and_ledger() {
     tokio::time::pause();
     tokio::time::advance(Duration::from_secs(24 * 3600)).await;
     let p = &srv.platform;
-    let info = p.checkin_info(uid).await.unwrap();
+    let info = p.activity.checkin_info(uid).await.unwrap();
     assert_eq!((info.count, info.sign_in_today), (1, false), "yesterday's streak stands");
-    let second = p.check_in(uid).await.unwrap();
+    let second = p.activity.check_in(uid).await.unwrap();
     assert_eq!(second.count, 2);
-    assert_eq!(p.check_in(uid).await, Err(actors::DomainError::CheckedInToday));
+    assert_eq!(p.activity.check_in(uid).await, Err(actors::DomainError::CheckedInToday));
     // A new day: the daily task is claimable again.
-    let t = p.task(uid, "daily_sign_in").await.unwrap();
+    let t = p.activity.task(uid, "daily_sign_in").await.unwrap();
     assert_eq!(t.progress.status, 1);
     // Day 3 doubles.
     tokio::time::advance(Duration::from_secs(24 * 3600)).await;
-    let third = p.check_in(uid).await.unwrap();
+    let third = p.activity.check_in(uid).await.unwrap();
     assert_eq!(third.count, 3);
     assert_eq!(third.reward_play_time, third.reward_play_time_origin * 2, "{third:?}");
     // A missed day starts again.
     tokio::time::advance(Duration::from_secs(2 * 24 * 3600)).await;
-    assert_eq!(p.checkin_info(uid).await.unwrap().count, 0, "the streak broke");
-    let again = p.check_in(uid).await.unwrap();
+    assert_eq!(p.activity.checkin_info(uid).await.unwrap().count, 0, "the streak broke");
+    let again = p.activity.check_in(uid).await.unwrap();
     assert_eq!((again.count, again.reward_play_time), (1, first_reward));
     ledger_holds(&srv, uid);
 }
@@ -190,6 +190,7 @@ async fn a_game_start_finishes_the_game_start_task() {
     assert_eq!(find(&tasks(&mut a).await, "daily_game_start")["status"], 0);
     let game = srv
         .platform
+        .play
         .games(None, 1, 50)
         .await
         .unwrap()

@@ -242,7 +242,7 @@ async fn forged_notices_change_nothing_and_are_logged() {
     let store = srv.platform.store().clone();
     until("the forged notice", async || store.commerce.callbacks(&no).unwrap().len() >= 3).await;
     assert_eq!(
-        srv.platform.order_of(uid, &no).await.unwrap().state,
+        srv.platform.commerce.order_of(uid, &no).await.unwrap().state,
         storage::OrderState::Created,
         "a forgery pays nothing"
     );

@@ -425,7 +425,11 @@ async fn a_silent_or_gone_host_loses_its_machines() {
         "lost within the timeout: {waited:?}"
     );
     assert!(host.closed_within(5).await, "the link is closed");
-    assert_eq!(srv.platform.machine_stats(1).await.unwrap(), (0, 0), "the machine left the pool");
+    assert_eq!(
+        srv.platform.play.machine_stats(1).await.unwrap(),
+        (0, 0),
+        "the machine left the pool"
+    );
     let (_, r) = a.post("/api/japi/yoo/game/floatBall", json!({})).await;
     assert_eq!(r["data"]["hasGameOnline"], false);
     let record = srv.platform.store().sessions.get(id).unwrap().unwrap();
@@ -435,13 +439,13 @@ async fn a_silent_or_gone_host_loses_its_machines() {
     let (again, answer) = connect(srv.addr, hello("h1", 1, SECRET, now_ms(), vec![slot(0, SlotPhase::Free, None)])).await;
     assert!(matches!(answer, Some(PlatformMsg::Welcome { .. })), "{answer:?}");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(srv.platform.machine_stats(1).await.unwrap(), (1, 0));
+    assert_eq!(srv.platform.play.machine_stats(1).await.unwrap(), (1, 0));
     again.out.lock().await.send(Message::Close(None)).await.unwrap();
     drop(again);
     let mut gone = false;
     for _ in 0..50 {
         tokio::time::sleep(Duration::from_millis(20)).await;
-        if srv.platform.machine_stats(1).await.unwrap() == (0, 0) {
+        if srv.platform.play.machine_stats(1).await.unwrap() == (0, 0) {
             gone = true;
             break;
         }
@@ -471,7 +475,7 @@ async fn control_reaches_the_host_as_a_frame() {
         controller,
     };
 
-    srv.platform.set_stream_controller(id, guest).await.unwrap();
+    srv.platform.play.set_stream_controller(id, guest).await.unwrap();
     assert_eq!(host.next().await, Some(control(guest)));
     let (_, r) = a.post("/api/japi/yoo/game/confirmConnect", json!({"id": id})).await;
     assert_eq!(code(&r), 0, "{r}");
@@ -483,7 +487,7 @@ async fn control_reaches_the_host_as_a_frame() {
     host.say(&HostMsg::FirstFrame { slot: 0, session_id: id }).await;
     sa.wait_state(5, |s| s["status"] == 5).await;
 
-    let target = srv.platform.viewer_stream(guest, id).await.unwrap();
+    let target = srv.platform.play.viewer_stream(guest, id).await.unwrap();
     let (url, token, exp_ms) = facade::routes::game::sign_viewer_ticket(&srv.platform, &target, id, guest, now_ms()).unwrap();
     assert_eq!(url, "ws://127.0.0.1:1/h1");
     let t = Ticket::verify(&token, SECRET.as_bytes(), now_ms()).expect("the host accepts it");
@@ -492,7 +496,7 @@ async fn control_reaches_the_host_as_a_frame() {
         (1, "h1", 0, id, guest, Role::Viewer, exp_ms)
     );
 
-    srv.platform.set_stream_controller(id, player_uid).await.unwrap();
+    srv.platform.play.set_stream_controller(id, player_uid).await.unwrap();
     assert_eq!(host.next().await, Some(control(player_uid)), "revoked: back to the player");
     srv.handle.stop(false).await;
     let _ = std::fs::remove_dir_all(dir);

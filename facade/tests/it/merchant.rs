@@ -190,7 +190,7 @@ async fn a_bank_transfer_is_settled_once_and_issues_keys() {
     let again = post_form_text(&format!("{url}/confirm"), &[]).await;
     assert!(again.contains("支付失败"), "{again}");
     let genuine = store.commerce.callbacks(&no).unwrap().into_iter().find(|c| c.accepted).unwrap();
-    let sig = actors::commerce::payment::sign(srv.platform.payment_config().sandbox_key.as_bytes(), &genuine.payload);
+    let sig = actors::commerce::payment::sign(srv.platform.commerce.payment_config().sandbox_key.as_bytes(), &genuine.payload);
     let mut r = awc::Client::default()
         .post(format!("{}/api/payment/notify/sandbox", c.base))
         .insert_header(("Yoo-Pay-Signature", sig))

@@ -23,8 +23,8 @@ use parking_lot::Mutex;
 
 use super::password::{gate, Failures};
 use super::{Passport, SmsLimits};
-use crate::error::DomainResult;
 use crate::accounts::captcha::CaptchaAnswer;
+use crate::error::DomainResult;
 
 /// Request records kept at most (beyond, the runs that aged out go, then all).
 const RECORDS_MAX: usize = 200_000;

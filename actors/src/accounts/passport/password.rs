@@ -32,9 +32,9 @@ use rand::Rng;
 use storage::{LoginSession, User};
 
 use super::{check_code, random_hex, secs_until, validate_code, validate_phone, Delivery, NewLogin, Passport, Verdict};
+use crate::accounts::captcha::{CaptchaAnswer, CaptchaChallenge, CaptchaProvider, SandboxCaptcha};
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
-use crate::accounts::captcha::{CaptchaAnswer, CaptchaChallenge, CaptchaProvider, SandboxCaptcha};
 
 /// argon2id memory in KiB (OWASP: 19 MiB with 2 passes and 1 lane).
 pub const ARGON2_MEMORY_KIB: u32 = 19 * 1024;

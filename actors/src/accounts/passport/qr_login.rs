@@ -210,9 +210,9 @@ fn code_of(state: QrLoginState) -> DomainError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::Clock;
     use crate::accounts::passport::SmsLimits;
     use crate::accounts::sms::SandboxSms;
+    use crate::clock::Clock;
     use storage::Store;
 
     fn passport(name: &str) -> (Arc<Passport>, i64, std::path::PathBuf) {

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use storage::User;
 
 use super::{random_hex, NewLogin, Passport};
+use crate::accounts::oauth::{AuthProvider, SandboxAuth, ThirdPartyIdentity};
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
-use crate::accounts::oauth::{AuthProvider, SandboxAuth, ThirdPartyIdentity};
 
 /// The provider behind third-party logins, and the sandbox when it is the one.
 pub struct ThirdParty {

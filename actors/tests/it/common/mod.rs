@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use actors::commerce::payment::NoticeTransport;
 use actors::config::PaymentConfig;
 use actors::play::connection::ConnectionSink;
-use actors::commerce::payment::NoticeTransport;
 use actors::view::{GameState, Push, SessionView};
 use actors::{DomainConfig, NodeConfig, Platform};
 use futures_util::future::BoxFuture;
@@ -84,7 +84,7 @@ pub async fn pass(ms: u64) {
 }
 
 pub async fn online(p: &Platform, uid: i64) -> SessionView {
-    match p.game_state(uid).await.unwrap() {
+    match p.play.game_state(uid).await.unwrap() {
         GameState::Online(v) => v,
         other => panic!("expected a session, got {other:?}"),
     }
@@ -99,7 +99,10 @@ impl NoticeTransport for Direct {
         let p = self.0.get().cloned();
         Box::pin(async move {
             let p = p.ok_or("no platform")?;
-            p.payment_notice(provider, &body, &signature).await.map_err(|e| e.to_string())
+            p.commerce
+                .payment_notice(provider, &body, &signature)
+                .await
+                .map_err(|e| e.to_string())
         })
     }
 }
@@ -130,7 +133,7 @@ pub async fn commerce_platform(name: &str, machines: usize) -> Platform {
     let p = Platform::start(store, config).await.unwrap();
     let direct = Arc::new(Direct(OnceLock::new()));
     let _ = direct.0.set(p.clone());
-    p.sandbox_pay().expect("dev platform").set_transport(direct);
+    p.commerce.sandbox_pay().expect("dev platform").set_transport(direct);
     p
 }
 
