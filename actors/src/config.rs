@@ -48,7 +48,7 @@ pub struct DomainConfig {
     pub clock_start_ms: i64,
     /// The SMS limits (the server TOML's top-level `[sms]`, not `[game]`).
     #[serde(skip)]
-    pub sms: crate::accounts::passport::SmsLimits,
+    pub sms: SmsLimits,
     /// The live rooms (the server TOML's top-level `[rooms]`, like `[sms]`).
     #[serde(skip)]
     pub rooms: RoomsConfig,
@@ -145,7 +145,7 @@ pub struct PaymentConfig {
     /// The key the sandbox provider signs its notices with (dev mode).
     pub sandbox_key: String,
     /// How the sandbox delivers a payment's notice: normal, late, twice, out_of_order, bad_signature.
-    pub sandbox_delivery: crate::commerce::payment::Delivery,
+    pub sandbox_delivery: Delivery,
     /// The delay of a late, second, stale or genuine-after-forged notice, ms.
     pub sandbox_delay_ms: u64,
     /// The merchant area (commerce.md §2.14) is open to every logged-in user (app info status
@@ -301,4 +301,63 @@ impl DomainConfig {
     pub fn host_timeout(&self) -> Duration {
         Duration::from_millis(hostlink::HOST_TIMEOUT_MS)
     }
+}
+
+/// The SMS limits (the server TOML's `[sms]`). 0 turns a limit off.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SmsLimits {
+    /// Seconds between two codes to one phone.
+    pub resend_secs: u64,
+    /// Codes to one phone within any hour.
+    pub phone_per_hour: u32,
+    /// Codes to one phone within any 24 hours.
+    pub phone_per_day: u32,
+    /// Codes requested from one address per clock hour.
+    pub ip_per_hour: u32,
+    /// Codes sent by the whole server per clock minute.
+    pub global_per_minute: u32,
+    /// Wrong codes in a row (across codes) that lock a phone's login.
+    pub login_failures: u32,
+    /// Seconds a locked phone's login stays locked.
+    pub login_lock_secs: u64,
+    /// Code requests naming one phone within an hour that need no security check; beyond them
+    /// each request needs a solved one (20125 / 20128; `code_check`). A used code clears the
+    /// phone's count.
+    pub captcha_phone_per_hour: u32,
+    /// Code requests from one client address within an hour that need no security check.
+    pub captcha_ip_per_hour: u32,
+}
+
+impl Default for SmsLimits {
+    fn default() -> Self {
+        SmsLimits {
+            resend_secs: 60,
+            phone_per_hour: 5,
+            phone_per_day: 10,
+            ip_per_hour: 30,
+            global_per_minute: 600,
+            login_failures: 10,
+            login_lock_secs: 3600,
+            captcha_phone_per_hour: 2,
+            captcha_ip_per_hour: 10,
+        }
+    }
+}
+
+/// How the sandbox delivers the notice of a payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    /// Once, at once.
+    #[default]
+    Normal,
+    /// Once, after `delay_ms`.
+    Late,
+    /// Twice: at once and again after `delay_ms`.
+    Twice,
+    /// The SUCCESS notice at once, then a stale NOTPAY notice of the same order after `delay_ms`.
+    OutOfOrder,
+    /// A notice with a bad signature at once, the genuine one after `delay_ms`.
+    BadSignature,
 }

@@ -46,6 +46,7 @@ pub mod clock;
 pub mod config;
 pub mod ctx;
 pub mod error;
+pub mod phone;
 pub mod secrets;
 pub mod small_str;
 pub mod view;

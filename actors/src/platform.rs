@@ -22,16 +22,19 @@ use crate::catalogue::Catalogue;
 use crate::clock::Clock;
 use crate::commerce::payment::{DeliveryPlan, PaymentProvider, SandboxPay};
 use crate::commerce::service::Commerce;
+use crate::commerce::CommerceShared;
 use crate::config::DomainConfig;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Slots};
 use crate::identity::service::Identities;
 use crate::messages::Messages;
 use crate::play::game_session::{GameSessionActor, MachineId, SessionKey};
 use crate::play::player::PlayerActor;
 use crate::play::queue::{NodeShared, QueueActor, QueueArgs};
 use crate::play::service::Play;
+use crate::play::{PlayCtx, PlayShared};
 use crate::rooms::actor::RoomActor;
 use crate::rooms::service::Rooms;
+use crate::rooms::{RoomsCtx, RoomsShared};
 use storage::GameSessionRecord;
 
 #[derive(Clone)]
@@ -96,7 +99,13 @@ impl Platform {
         .await
         .map_err(|e| e.to_string())?;
 
-        let ctx = Arc::new(Ctx::new(store.clone(), config.clone(), clock));
+        let slots = Slots::default()
+            .with(PlayShared::new(&config))
+            .with(RoomsShared::default())
+            .with(CommerceShared::default())
+            .with(crate::identity::Identity::from_config(&config.identity))
+            .with(crate::accounts::uc::Uc::from_config(&config.account_centre));
+        let ctx = Arc::new(Ctx::new(store.clone(), config.clone(), clock, slots));
         let root = Supervisor::start(
             "root",
             RestartPolicy {
@@ -121,7 +130,7 @@ impl Platform {
             .nodes
             .iter()
             .map(|n| {
-                let shared = ctx.nodes.get(&n.id).cloned().unwrap_or_default();
+                let shared = ctx.play_state().nodes.get(&n.id).cloned().unwrap_or_default();
                 (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), Arc::default(), shared))
             })
             .collect();
@@ -141,24 +150,28 @@ impl Platform {
         });
         let err = |e: ractor::SpawnErr| e.to_string();
         let _ = ctx
+            .play_state()
             .players
             .set(Registry::new("player", policy, parent.clone(), players).await.map_err(err)?);
         let _ = ctx
+            .play_state()
             .sessions
             .set(Registry::new("game_session", policy, parent.clone(), sessions).await.map_err(err)?);
         let _ = ctx
+            .play_state()
             .queues
             .set(Registry::new("queue", policy, parent.clone(), queues).await.map_err(err)?);
         let c = ctx.clone();
         let rooms: Factory<i64, RoomActor> = Arc::new(move |dd_rid| (RoomActor { ctx: c.clone() }, *dd_rid));
         let _ = ctx
+            .rooms_state()
             .rooms
             .set(Registry::new("rooms", policy, parent.clone(), rooms).await.map_err(err)?);
         for n in &config.nodes {
-            ctx.queues.get().expect("set above").get_or_start(&n.id).await?;
+            ctx.play_state().queues.get().expect("set above").get_or_start(&n.id).await?;
         }
         let shop = Arc::new(crate::commerce::Shop::new(payment));
-        let _ = ctx.shop.set(shop.clone());
+        let _ = ctx.slot::<CommerceShared>().shop.set(shop.clone());
         let (c, sh) = (ctx.clone(), shop);
         let desk: Factory<u8, crate::commerce::OrderDesk> = Arc::new(move |k| {
             (
@@ -170,36 +183,12 @@ impl Platform {
             )
         });
         let _ = ctx
+            .slot::<CommerceShared>()
             .desk
             .set(Registry::new("order_desk", policy, parent.clone(), desk).await.map_err(err)?);
-        ctx.desk.get().expect("set above").get_or_start(&0).await?;
+        ctx.slot::<CommerceShared>().desk.get().expect("set above").get_or_start(&0).await?;
         let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
         let platform = Platform::assemble(ctx, passport, root);
-        // The room actors reach `set_stream_controller` through the context, which must not
-        // own the platform: the hook holds weak references and rebuilds it for each call.
-        // The room actors reach `set_stream_controller`, the order desk `renew`, through the
-        // context, which must not own the services: each hook holds weak references and
-        // rebuilds the service it calls.
-        let weak_ctx = Arc::downgrade(&platform.ctx);
-        let _ = platform.ctx.controller_hook.set(Arc::new(move |session_id, uid| {
-            let play = weak_ctx.upgrade().map(|ctx| Play { ctx });
-            Box::pin(async move {
-                match play {
-                    Some(p) => p.set_stream_controller(session_id, uid).await,
-                    None => Ok(()),
-                }
-            })
-        }));
-        let weak_ctx = Arc::downgrade(&platform.ctx);
-        let _ = platform.ctx.renew_hook.set(Arc::new(move |agreement_no| {
-            let commerce = weak_ctx.upgrade().map(|ctx| Commerce { ctx });
-            Box::pin(async move {
-                match commerce {
-                    Some(c) => c.renew(&agreement_no).await,
-                    None => Ok(()),
-                }
-            })
-        }));
         platform.play.restore(open, now).await?;
         platform.rooms.restore_rooms().await?;
         if let Err(e) = platform.commerce.reconcile_orders().await {

@@ -24,7 +24,6 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rand::Rng;
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use storage::{CounterKey, LoginSession, PendingCode, PhoneGuard, Store, User};
 
@@ -49,47 +48,7 @@ const DAY_MS: i64 = 24 * HOUR_MS;
 /// Old guards and counters are pruned at most this often.
 const PRUNE_EVERY_MS: i64 = 10 * MINUTE_MS;
 
-/// The SMS limits (the server TOML's `[sms]`). 0 turns a limit off.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SmsLimits {
-    /// Seconds between two codes to one phone.
-    pub resend_secs: u64,
-    /// Codes to one phone within any hour.
-    pub phone_per_hour: u32,
-    /// Codes to one phone within any 24 hours.
-    pub phone_per_day: u32,
-    /// Codes requested from one address per clock hour.
-    pub ip_per_hour: u32,
-    /// Codes sent by the whole server per clock minute.
-    pub global_per_minute: u32,
-    /// Wrong codes in a row (across codes) that lock a phone's login.
-    pub login_failures: u32,
-    /// Seconds a locked phone's login stays locked.
-    pub login_lock_secs: u64,
-    /// Code requests naming one phone within an hour that need no security check; beyond them
-    /// each request needs a solved one (20125 / 20128; `code_check`). A used code clears the
-    /// phone's count.
-    pub captcha_phone_per_hour: u32,
-    /// Code requests from one client address within an hour that need no security check.
-    pub captcha_ip_per_hour: u32,
-}
-
-impl Default for SmsLimits {
-    fn default() -> Self {
-        SmsLimits {
-            resend_secs: 60,
-            phone_per_hour: 5,
-            phone_per_day: 10,
-            ip_per_hour: 30,
-            global_per_minute: 600,
-            login_failures: 10,
-            login_lock_secs: 3600,
-            captcha_phone_per_hour: 2,
-            captcha_ip_per_hour: 10,
-        }
-    }
-}
+pub use crate::config::SmsLimits;
 
 /// A counter a send counts in (an address's hour, the global minute): its value, its limit and
 /// when its window ends.
@@ -312,16 +271,7 @@ const SESSION_FRESH_MS: i64 = 10_000;
 /// The most sessions remembered; beyond, the memory starts again empty.
 const SESSIONS_REMEMBERED: usize = 50_000;
 
-/// Phone rule of core-platform.md §5.1: required; 11 digits starting with 1.
-pub fn validate_phone(phone: &str) -> DomainResult<()> {
-    if phone.is_empty() {
-        return Err(DomainError::PhoneEmpty);
-    }
-    if phone.len() != 11 || !phone.starts_with('1') || !phone.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(DomainError::PhoneMalformed);
-    }
-    Ok(())
-}
+pub use crate::phone::validate_phone;
 
 /// Code rule: required, at most 6 characters.
 pub fn validate_code(code: &str) -> DomainResult<()> {

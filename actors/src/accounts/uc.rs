@@ -62,7 +62,7 @@ impl Accounts {
     pub fn uc_login(&self, uid: i64, redirect_url: &str, target: Option<&str>) -> DomainResult<SignedLogin> {
         let redirect_url = check_redirect(redirect_url).ok_or(DomainError::UcRedirect)?;
         let target = target_of(target)?;
-        let uc = &self.ctx.uc;
+        let uc = &self.ctx.slot::<crate::accounts::uc::Uc>();
         let now = self.ctx.clock.now_ms();
         let ttl = i64::try_from(uc.config.login_ttl_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
         Ok(uc.provider.sign_login(&AgentLogin {
@@ -79,7 +79,7 @@ impl Accounts {
     /// signature). A bad signature, a malformed or stale notice, or an unknown user is refused
     /// and changes nothing (20272); a change that breaks a rule is refused with its fault.
     pub async fn uc_notice(&self, body: &str, signature: &str) -> DomainResult<()> {
-        let uc = &self.ctx.uc;
+        let uc = &self.ctx.slot::<crate::accounts::uc::Uc>();
         let refuse = |reason: String| {
             tracing::warn!(provider = uc.provider.name(), %reason, "account centre notice refused");
             DomainError::UcNoticeRefused(reason)
@@ -127,7 +127,7 @@ impl Accounts {
 
     /// The sandbox account centre (dev mode).
     pub fn uc_sandbox(&self) -> Option<&SandboxUc> {
-        self.ctx.uc.provider.sandbox()
+        self.ctx.slot::<crate::accounts::uc::Uc>().provider.sandbox()
     }
 
     /// The nickname and avatar (empty: the default one) the user has now (the sandbox's pages

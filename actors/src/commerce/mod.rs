@@ -152,14 +152,13 @@ impl Actor for OrderDesk {
             DeskMsg::DisarmRenewal(agreement_no) => st.timers.cancel(&renewal_key(&agreement_no)),
             DeskMsg::Renew(agreement_no) => {
                 st.timers.cancel(&renewal_key(&agreement_no));
-                if let Some(hook) = self.ctx.renew_hook.get().cloned() {
-                    // the renewal waits on the provider: off the desk's mailbox
-                    tokio::spawn(async move {
-                        if let Err(e) = hook(agreement_no.clone()).await {
-                            tracing::warn!(%agreement_no, error = %e, "renewal failed");
-                        }
-                    });
-                }
+                let commerce = service::Commerce { ctx: self.ctx.clone() };
+                // the renewal waits on the provider: off the desk's mailbox
+                tokio::spawn(async move {
+                    if let Err(e) = commerce.renew(&agreement_no).await {
+                        tracing::warn!(%agreement_no, error = %e, "renewal failed");
+                    }
+                });
             }
             DeskMsg::Expire(order_no) => {
                 st.timers.cancel(&order_no);
@@ -195,4 +194,13 @@ impl OrderDesk {
         let delay = Duration::from_millis(u64::try_from(at_ms - self.ctx.clock.now_ms()).unwrap_or(0));
         st.timers.set(order_no.clone(), delay, me, DeskMsg::Expire(order_no));
     }
+}
+
+/// The commerce feature's shared state, a slot of [`Ctx`]: the shop and the order desk.
+#[derive(Default)]
+pub struct CommerceShared {
+    /// The shop's shared state (payment provider, QR tickets, order watchers).
+    pub(crate) shop: std::sync::OnceLock<Arc<Shop>>,
+    /// The order desk (the orders' expiry timers), one actor under key 0.
+    pub(crate) desk: std::sync::OnceLock<engine::Registry<u8, OrderDesk>>,
 }

@@ -67,10 +67,7 @@ pub fn game_package_section(game_id: i64) -> String {
 const PAID_TIME: i32 = 1;
 const FREE_TIME: i32 = 2;
 
-/// The yoodo a game's play costs an hour once play time has run out (commerce.md §2.9's yoodo
-/// rule), and the line that shows it (`%s` is the amount).
-pub const YOODO_PER_HOUR: i64 = 60;
-pub const YOODO_TEXT: &str = "时长不足时，可消耗%s悠豆/小时继续畅玩";
+pub use crate::play::holdings::{YOODO_PER_HOUR, YOODO_TEXT};
 
 /// Whether a card is a time card the use-up prompt may offer for any game now: unused,
 /// unexpired, paid or free play time. An exclusive card (4) is tied to a game category this

@@ -14,6 +14,7 @@
 //! cancels, and it delivers notices asynchronously, after a delay, twice, out of order or
 //! forged, as [`Delivery`] says, retrying a delivery the platform did not acknowledge.
 
+pub use crate::config::Delivery;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -167,23 +168,6 @@ pub trait PaymentProvider: Send + Sync + 'static {
 pub trait NoticeTransport: Send + Sync + 'static {
     /// Posts `body` with its signature; Ok when the platform acknowledged it.
     fn post(&self, provider: &'static str, body: String, signature: String) -> BoxFuture<'static, Result<(), String>>;
-}
-
-/// How the sandbox delivers the notice of a payment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Delivery {
-    /// Once, at once.
-    #[default]
-    Normal,
-    /// Once, after `delay_ms`.
-    Late,
-    /// Twice: at once and again after `delay_ms`.
-    Twice,
-    /// The SUCCESS notice at once, then a stale NOTPAY notice of the same order after `delay_ms`.
-    OutOfOrder,
-    /// A notice with a bad signature at once, the genuine one after `delay_ms`.
-    BadSignature,
 }
 
 /// The sandbox's delivery settings (the server TOML's `[payment]`; a dev route changes them).

@@ -71,11 +71,21 @@ const MAX_TICKETS: usize = 100_000;
 
 impl Commerce {
     pub(crate) fn shop(&self) -> &Shop {
-        self.ctx.shop.get().expect("platform started")
+        self.ctx
+            .slot::<crate::commerce::CommerceShared>()
+            .shop
+            .get()
+            .expect("platform started")
     }
 
     pub(crate) fn desk(&self, msg: DeskMsg) {
-        if let Some(d) = self.ctx.desk.get().and_then(|r| r.get(&0)) {
+        if let Some(d) = self
+            .ctx
+            .slot::<crate::commerce::CommerceShared>()
+            .desk
+            .get()
+            .and_then(|r| r.get(&0))
+        {
             let _ = d.send_message(msg);
         }
     }
@@ -171,7 +181,7 @@ impl Commerce {
         }
         let birth = self
             .ctx
-            .identity
+            .slot::<crate::identity::Identity>()
             .vault
             .open(&c.id_sealed)
             .and_then(|id| crate::identity::idcard::birth_date(&id))

@@ -54,7 +54,7 @@ pub fn check_form(real_name: &str, id_no: &str) -> Result<(), CertFault> {
 
 impl Identities {
     fn id_auth(&self, c: &Certification, now: i64) -> IdAuth {
-        let vault = &self.ctx.identity.vault;
+        let vault = &self.ctx.slot::<crate::identity::Identity>().vault;
         IdAuth {
             real_name: vault.open(&c.name_sealed).map(|n| idcard::mask_name(&n)).unwrap_or_default(),
             id_no: vault.open(&c.id_sealed).map(|n| idcard::mask_id(&n)).unwrap_or_default(),
@@ -76,7 +76,7 @@ impl Identities {
         if self.idauth(uid).await?.is_some() {
             return Ok(AUTH_PASS);
         }
-        Ok(match self.ctx.identity.config.pre_check.as_str() {
+        Ok(match self.ctx.slot::<crate::identity::Identity>().config.pre_check.as_str() {
             "deny" => AUTH_DENY,
             "confirm" => AUTH_CONFIRM,
             _ => AUTH_PASS,
@@ -105,7 +105,7 @@ impl Identities {
         }
         let matches = self
             .ctx
-            .identity
+            .slot::<crate::identity::Identity>()
             .check
             .verify(&name, &id)
             .await
@@ -117,8 +117,8 @@ impl Identities {
         let adult_at = adult_at(birth);
         let c = Certification {
             uid,
-            name_sealed: self.ctx.identity.vault.seal(&name),
-            id_sealed: self.ctx.identity.vault.seal(&id),
+            name_sealed: self.ctx.slot::<crate::identity::Identity>().vault.seal(&name),
+            id_sealed: self.ctx.slot::<crate::identity::Identity>().vault.seal(&id),
             adult_at,
             certified_at: now,
             recerts_left: 1,
@@ -148,7 +148,7 @@ impl Identities {
     /// them, the window's end (ms).
     pub async fn play_allowed(&self, uid: i64) -> DomainResult<Option<i64>> {
         let auth = self.idauth(uid).await?;
-        let id = &self.ctx.identity.config;
+        let id = &self.ctx.slot::<crate::identity::Identity>().config;
         match auth {
             None if id.required_to_play => Err(DomainError::NotCertified),
             Some(a) if a.minor => match minors::window_end(self.ctx.clock.now_ms(), &id.holidays) {
@@ -209,17 +209,26 @@ impl Identities {
     /// A QR certification ticket of the caller's account (`qrcode/generate` action=idauth).
     pub fn qr_auth_new(&self, uid: i64) -> String {
         let ticket = crate::secrets::random_hex(16);
-        self.ctx.identity.qr.create(uid, ticket, self.ctx.clock.now_ms())
+        self.ctx
+            .slot::<crate::identity::Identity>()
+            .qr
+            .create(uid, ticket, self.ctx.clock.now_ms())
     }
 
     /// The phone of the ticket's account opened it (20144 for any other account).
     pub fn qr_auth_scan(&self, uid: i64, ticket: &str) -> DomainResult<()> {
-        self.ctx.identity.qr.scan(ticket, uid, self.ctx.clock.now_ms())
+        self.ctx
+            .slot::<crate::identity::Identity>()
+            .qr
+            .scan(ticket, uid, self.ctx.clock.now_ms())
     }
 
     /// The phone cancelled the certification.
     pub fn qr_auth_cancel(&self, uid: i64, ticket: &str) -> DomainResult<()> {
-        self.ctx.identity.qr.cancel(ticket, uid, self.ctx.clock.now_ms())
+        self.ctx
+            .slot::<crate::identity::Identity>()
+            .qr
+            .cancel(ticket, uid, self.ctx.clock.now_ms())
     }
 
     /// The screen's long poll: the certification once it is done (the ticket is spent), else
@@ -227,9 +236,13 @@ impl Identities {
     pub async fn qr_auth_poll(&self, uid: i64, ticket: &str) -> DomainResult<IdAuth> {
         let deadline = tokio::time::Instant::now() + QR_AUTH_POLL_WAIT;
         loop {
-            let look = self.ctx.identity.qr.look(ticket, uid, self.ctx.clock.now_ms())?;
+            let look = self
+                .ctx
+                .slot::<crate::identity::Identity>()
+                .qr
+                .look(ticket, uid, self.ctx.clock.now_ms())?;
             if let Some(done) = self.idauth(uid).await? {
-                self.ctx.identity.qr.spend(ticket);
+                self.ctx.slot::<crate::identity::Identity>().qr.spend(ticket);
                 return Ok(done);
             }
             if look == crate::identity::qr_auth::QrAuthPoll::Scanned {

@@ -8,6 +8,7 @@
 //! ARCHITECTURE.md). A socket has nothing to restart: a dropped one is reopened by the browser,
 //! which then gets the current state.
 
+use crate::play::PlayCtx;
 use std::sync::Arc;
 
 use engine::bus::SubscriptionId;

@@ -7,6 +7,7 @@
 //! [`GameSessionActor`] carries them out. The session holds its machine until it ends, and always
 //! gives it back to its node's queue, which hands it to the next player at once.
 
+use crate::play::PlayCtx;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;

@@ -15,6 +15,11 @@ pub(crate) const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
 pub(crate) const DAY_MS: i64 = 24 * 3600 * 1000;
 pub(crate) const HOUR_MS: i64 = 3600 * 1000;
 
+/// The yoodo a game's play costs an hour once play time has run out (commerce.md §2.9's yoodo
+/// rule), and the line that shows it (`%s` is the amount).
+pub const YOODO_PER_HOUR: i64 = 60;
+pub const YOODO_TEXT: &str = "时长不足时，可消耗%s悠豆/小时继续畅玩";
+
 /// What a player holds at one moment.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Holdings {

@@ -29,6 +29,7 @@
 //! platform knows is settled the platform's way: a slot busy with a session the platform does not
 //! hold there is ended; a held slot whose game stops without a word ends its session.
 
+pub use crate::view::StreamTarget;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
@@ -135,15 +136,6 @@ pub enum HostRefusal {
     Duplicate,
     /// The node has no queue (not configured).
     UnknownNode,
-}
-
-/// Where a session's stream is served: the facade signs a ticket for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamTarget {
-    pub node_id: i64,
-    pub host: Arc<str>,
-    pub slot: u32,
-    pub stream_url: Arc<str>,
 }
 
 /// The platform's use of a slot.

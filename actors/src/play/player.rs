@@ -7,6 +7,7 @@
 //! stops itself after ten seconds without calls, so a hundred thousand waiting players do not each
 //! keep an actor (the pushes go from the owners straight to the bus).
 
+use crate::play::PlayCtx;
 use std::sync::Arc;
 use std::time::Duration;
 

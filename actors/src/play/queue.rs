@@ -46,6 +46,7 @@
 //! `yoo_rank_refresh_seconds` and its CPU time (the rank lookups and the encoding of its pushes)
 //! in `yoo_rank_refresh_cpu_seconds`, once per slice.
 
+use crate::play::PlayCtx;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

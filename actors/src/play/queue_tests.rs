@@ -1,6 +1,7 @@
 //! The node queue through its real actor, a real SQLite store and real session actors, on
 //! paused tokio time: several games share one node's machines and one order.
 
+use crate::play::PlayCtx;
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -12,6 +12,7 @@ use crate::play::lanes::Lane;
 use crate::play::player::{PlayerMsg, SessionOp};
 use crate::play::queue::{GameMeta, QueueMsg};
 use crate::play::wait::WaitRange;
+use crate::play::PlayCtx;
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
 use std::sync::Arc;
 use storage::GameSessionRecord;
@@ -441,7 +442,7 @@ impl Play {
     /// Gives a card to the user of `phone` (commerce.md §4.12: unused, unexpired, with gives
     /// left); both players' sockets re-read the balance. Returns the giver's card after.
     pub async fn give_card(&self, uid: i64, card_id: i64, phone: &str) -> DomainResult<storage::FastEnterCard> {
-        crate::accounts::passport::validate_phone(phone)?;
+        crate::phone::validate_phone(phone)?;
         let me = self.ctx.db(move |s| s.users.get(uid)).await?.ok_or(DomainError::NotLoggedIn)?;
         if me.cellphone == phone {
             return Err(DomainError::GiveToSelf);
@@ -602,7 +603,7 @@ impl Play {
     /// The node's latency probe when a game host of the node is linked (its `/ping`), so that
     /// the node dialog measures the path to the machines.
     pub fn node_ping_url(&self, node_id: i64) -> Option<Arc<str>> {
-        self.ctx.nodes.get(&node_id)?.hosts.lock().ping_url()
+        self.ctx.play_state().nodes.get(&node_id)?.hosts.lock().ping_url()
     }
 
     /// The caller's live session `session_id` with where its stream is served, for a stream

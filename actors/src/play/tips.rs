@@ -9,8 +9,8 @@ use storage::ads::Ad;
 use storage::model::Game;
 use storage::tips::GameTip;
 
-use crate::commerce::packages::{YOODO_PER_HOUR, YOODO_TEXT};
 use crate::error::{DomainError, DomainResult};
+use crate::play::holdings::{YOODO_PER_HOUR, YOODO_TEXT};
 
 /// The longest game tip, in characters.
 pub const MAX_TIP_CHARS: usize = 500;

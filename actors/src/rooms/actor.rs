@@ -21,6 +21,8 @@
 //! (the blacklist and the summary counters are stored). Watchers of the old epoch get a reset
 //! when they watch again.
 
+use crate::play::PlayCtx;
+use crate::rooms::RoomsCtx;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -180,7 +182,7 @@ impl Actor for RoomActor {
             _ => true,
         });
         {
-            let mut index = ctx.room_index.lock();
+            let mut index = ctx.rooms_state().room_index.lock();
             index.serials.insert(record.room_serial, dd_rid);
             index.hosts.insert(record.host_uid, dd_rid);
             index.members.insert(record.host_uid, dd_rid);
@@ -208,12 +210,12 @@ impl Actor for RoomActor {
             self.ctx.bus.unsubscribe(&sub);
         }
         if let Some(relay) = state.st.relay() {
-            self.ctx.relay_controllers.lock().remove(&relay);
+            self.ctx.play_state().relay_controllers.lock().remove(&relay);
         }
         metrics::gauge!("yoo_rooms_open").decrement(1.0);
         metrics::gauge!("yoo_room_viewers").decrement(state.viewers_counted);
         let dd_rid = state.record.dd_rid;
-        let mut index = self.ctx.room_index.lock();
+        let mut index = self.ctx.rooms_state().room_index.lock();
         index.listing.remove(&dd_rid);
         if index.hosts.get(&state.record.host_uid) == Some(&dd_rid) {
             index.hosts.remove(&state.record.host_uid);
@@ -245,7 +247,7 @@ impl Actor for RoomActor {
                     let _ = reply.send(Err(DomainError::NotInRoom));
                     return Ok(());
                 }
-                let wire = self.ctx.room_wire.read().clone();
+                let wire = self.ctx.rooms_state().room_wire.read().clone();
                 // A position from before the member entered is not theirs (it would replay what
                 // was said and aimed at others before they came in): a reset, as for another epoch.
                 let floor = state.entered.get(&uid).copied().unwrap_or(0);
@@ -322,7 +324,7 @@ impl RoomActor {
         self.set_timers(me, state, now);
         let membership = state.st.take_membership();
         if !membership.is_empty() {
-            let mut index = ctx.room_index.lock();
+            let mut index = ctx.rooms_state().room_index.lock();
             for m in membership {
                 match m {
                     Membership::Joined(uid) => {
@@ -376,7 +378,7 @@ impl RoomActor {
     fn flush(&self, state: &mut RoomActorState, now: i64) {
         state.timers.cancel(&Timer::Flush);
         self.merge_if_busy(state);
-        let wire = self.ctx.room_wire.read().clone();
+        let wire = self.ctx.rooms_state().room_wire.read().clone();
         for uid in state.fan.flush(&state.log, &*wire, state.record.dd_rid) {
             state.st.watch_closed(uid, now);
         }
@@ -444,16 +446,16 @@ impl RoomActor {
             room: state.st.view(state.log.epoch(), state.log.offset()),
             heat,
         };
-        self.ctx.room_index.lock().listing.insert(state.record.dd_rid, item);
+        self.ctx.rooms_state().room_index.lock().listing.insert(state.record.dd_rid, item);
     }
 }
 
 /// A player confirmed their own game (READY → CONNECTING): they leave the room they watch,
 /// unless they host it (their game is its relay).
 pub fn own_game_started(ctx: &Ctx, uid: i64) {
-    let room = ctx.room_index.lock().members.get(&uid).copied();
+    let room = ctx.rooms_state().room_index.lock().members.get(&uid).copied();
     let Some(dd_rid) = room else { return };
-    if ctx.room_index.lock().hosts.get(&uid) == Some(&dd_rid) {
+    if ctx.rooms_state().room_index.lock().hosts.get(&uid) == Some(&dd_rid) {
         return;
     }
     if let Ok(r) = ctx.room(dd_rid) {

@@ -31,3 +31,57 @@ pub mod service;
 pub mod state;
 pub mod view;
 pub mod wire;
+
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, OnceLock};
+
+use engine::Registry;
+use ractor::ActorRef;
+
+use crate::ctx::Ctx;
+use crate::error::{DomainError, DomainResult};
+use actor::{RoomActor, RoomIndex, RoomMsg};
+use wire::{DebugWire, RoomWire};
+
+/// The rooms feature's shared state, a slot of [`Ctx`].
+pub struct RoomsShared {
+    /// The open rooms by ddRid (started at creation and at platform start, never on a lookup).
+    pub(crate) rooms: OnceLock<Registry<i64, RoomActor>>,
+    /// Encodes room frames: the facade's, set at start ([`DebugWire`] until then).
+    pub(crate) room_wire: parking_lot::RwLock<Arc<dyn RoomWire>>,
+    /// Who is in which room, which rooms are listed: kept by the room actors.
+    pub(crate) room_index: parking_lot::Mutex<RoomIndex>,
+    /// The next watch id.
+    pub(crate) next_watch: AtomicU64,
+}
+
+impl Default for RoomsShared {
+    fn default() -> RoomsShared {
+        RoomsShared {
+            rooms: OnceLock::new(),
+            room_wire: parking_lot::RwLock::new(Arc::new(DebugWire)),
+            room_index: Default::default(),
+            next_watch: Default::default(),
+        }
+    }
+}
+
+/// The rooms feature's view of the shared context.
+pub(crate) trait RoomsCtx {
+    fn rooms_state(&self) -> &RoomsShared;
+
+    fn rooms(&self) -> &Registry<i64, RoomActor> {
+        self.rooms_state().rooms.get().expect("platform started")
+    }
+
+    /// The actor of an open room.
+    fn room(&self, dd_rid: i64) -> DomainResult<ActorRef<RoomMsg>> {
+        self.rooms().get(&dd_rid).ok_or(DomainError::RoomNotFound)
+    }
+}
+
+impl RoomsCtx for Ctx {
+    fn rooms_state(&self) -> &RoomsShared {
+        self.slot()
+    }
+}

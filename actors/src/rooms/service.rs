@@ -3,6 +3,8 @@
 //! (profiles, flags, the blacklist) and hands the rest to the room's actor, whose state decides
 //! (the permission table included); calls by `roomSerial` find the room in the platform's index.
 
+use crate::play::PlayCtx;
+use crate::rooms::RoomsCtx;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -110,6 +112,7 @@ impl Rooms {
     /// The open room of a serial.
     fn by_serial(&self, room_serial: i64) -> DomainResult<i64> {
         self.ctx
+            .rooms_state()
             .room_index
             .lock()
             .serials
@@ -121,7 +124,7 @@ impl Rooms {
 
     /// The room `uid` is a member of.
     fn room_of(&self, uid: i64) -> Option<i64> {
-        self.ctx.room_index.lock().members.get(&uid).copied()
+        self.ctx.rooms_state().room_index.lock().members.get(&uid).copied()
     }
 
     async fn profile(&self, uid: i64) -> DomainResult<(Profile, String)> {
@@ -146,7 +149,7 @@ impl Rooms {
 
     /// Sets the wire that encodes room frames (the facade's, at start).
     pub fn set_room_wire(&self, wire: Arc<dyn RoomWire>) {
-        *self.ctx.room_wire.write() = wire;
+        *self.ctx.rooms_state().room_wire.write() = wire;
     }
 
     /// `room/params`: the create dialog's defaults.
@@ -179,7 +182,7 @@ impl Rooms {
         let game = self.play().game(form.game_id).await?;
         check_startable(&game).map_err(|_| DomainError::GameNotSupportRelay)?;
         check_start_mode(&game, Some(form.mode)).map_err(|_| DomainError::GameNotSupportRelay)?;
-        if let Some(dd_rid) = self.ctx.room_index.lock().hosts.get(&uid).copied() {
+        if let Some(dd_rid) = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied() {
             return Err(DomainError::AlreadyHosting { dd_rid });
         }
         let new = storage::NewRoom {
@@ -227,6 +230,7 @@ impl Rooms {
     pub async fn edit_room(&self, uid: i64, form: RoomForm) -> DomainResult<RoomView> {
         let dd_rid = self
             .ctx
+            .rooms_state()
             .room_index
             .lock()
             .hosts
@@ -251,7 +255,7 @@ impl Rooms {
 
     /// `room/myRoom`: the room the caller hosts, if open.
     pub async fn my_room(&self, uid: i64) -> DomainResult<Option<RoomView>> {
-        let Some(dd_rid) = self.ctx.room_index.lock().hosts.get(&uid).copied() else {
+        let Some(dd_rid) = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied() else {
             return Ok(None);
         };
         match self.room_view(dd_rid).await {
@@ -269,6 +273,7 @@ impl Rooms {
         let dd_rid = req.dd_rid;
         let host = self
             .ctx
+            .rooms_state()
             .room_index
             .lock()
             .listing
@@ -365,7 +370,7 @@ impl Rooms {
 
     /// `orm/relayCount`: open public rooms per game, in the order asked.
     pub async fn relay_counts(&self, game_ids: &[i64]) -> DomainResult<Vec<(i64, u64)>> {
-        let index = self.ctx.room_index.lock();
+        let index = self.ctx.rooms_state().room_index.lock();
         Ok(game_ids
             .iter()
             .map(|g| {
@@ -417,6 +422,7 @@ impl Rooms {
     pub async fn room_list(&self, page: u32, size: u32) -> DomainResult<Page<RoomListItem>> {
         let mut all: Vec<RoomListItem> = self
             .ctx
+            .rooms_state()
             .room_index
             .lock()
             .listing
@@ -623,7 +629,7 @@ impl Rooms {
         profile_of(&self.ctx, target).await?;
         let now = self.ctx.clock.now_ms();
         self.ctx.db(move |s| s.rooms.block(uid, target, now)).await?;
-        let open = self.ctx.room_index.lock().hosts.get(&uid).copied();
+        let open = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied();
         if let Some(dd_rid) = open {
             let _ = self
                 .room_do(dd_rid, move |st, now| {
@@ -637,7 +643,7 @@ impl Rooms {
 
     pub async fn blacklist_del(&self, uid: i64, target: i64) -> DomainResult<()> {
         let was = self.ctx.db(move |s| s.rooms.unblock(uid, target)).await?;
-        let open = self.ctx.room_index.lock().hosts.get(&uid).copied();
+        let open = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied();
         if let (true, Some(dd_rid)) = (was, open) {
             let _ = self
                 .room_do(dd_rid, move |st, _| {
@@ -719,7 +725,7 @@ impl Rooms {
     /// with a position (epoch, offset) it first receives what it missed after it, or a reset
     /// (then the events after the reset's offset). Without a position it is live from now.
     pub async fn watch(&self, uid: i64, dd_rid: i64, sink: Arc<dyn RoomSink>, position: Option<(String, u64)>) -> DomainResult<WatchId> {
-        let id = WatchId(self.ctx.next_watch.fetch_add(1, Ordering::Relaxed) + 1);
+        let id = WatchId(self.ctx.rooms_state().next_watch.fetch_add(1, Ordering::Relaxed) + 1);
         let room = self.ctx.room(dd_rid)?;
         ractor::call!(room, |reply| RoomMsg::Watch {
             id,
@@ -742,7 +748,7 @@ impl Rooms {
     /// The open room `uid` hosts, for a relay start of `game_id`: the params' visibility and
     /// password apply to it.
     pub(crate) async fn relay_room_for_start(&self, uid: i64, game_id: i64, relay: &RelayParams) -> DomainResult<i64> {
-        let hosted = self.ctx.room_index.lock().hosts.get(&uid).copied();
+        let hosted = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied();
         let dd_rid = match (relay.dd_rid, hosted) {
             (Some(d), Some(h)) if d == h => h,
             (None, Some(h)) => h,
@@ -772,7 +778,7 @@ impl Rooms {
 
     /// The host's room switches to `game_id` before a `changeGame` with relay params.
     pub(crate) async fn switch_room_game(&self, uid: i64, game_id: i64, relay: &RelayParams) -> DomainResult<i64> {
-        let hosted = self.ctx.room_index.lock().hosts.get(&uid).copied();
+        let hosted = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied();
         let dd_rid = match (relay.dd_rid, hosted) {
             (Some(d), Some(h)) if d == h => h,
             (None, Some(h)) => h,
@@ -810,7 +816,7 @@ impl Rooms {
     /// Who controls relay `session_id`'s game, as its game host was last told (None: not a
     /// relay, or never told).
     pub fn stream_controller_of(&self, session_id: i64) -> Option<i64> {
-        self.ctx.relay_controllers.lock().get(&session_id).copied()
+        self.ctx.play_state().relay_controllers.lock().get(&session_id).copied()
     }
 
     /// The room serial of the room whose relay `session_id` is (or was): `game/over` answers it.
