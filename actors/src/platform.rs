@@ -29,6 +29,7 @@ use crate::identity::service::Identities;
 use crate::messages::Messages;
 use crate::play::game_session::{GameSessionActor, MachineId, SessionKey};
 use crate::play::player::PlayerActor;
+use crate::play::ports::Ports;
 use crate::play::queue::{NodeShared, QueueActor, QueueArgs};
 use crate::play::service::Play;
 use crate::play::{PlayCtx, PlayShared};
@@ -100,7 +101,16 @@ impl Platform {
         .map_err(|e| e.to_string())?;
 
         let slots = Slots::default()
-            .with(PlayShared::new(&config))
+            .with(PlayShared::new(
+                &config,
+                Ports {
+                    gate: Arc::new(crate::identity::service::CertificationGate),
+                    observers: vec![
+                        Arc::new(crate::activity::mission::MissionCounter),
+                        Arc::new(crate::rooms::actor::WatchersLeave),
+                    ],
+                },
+            ))
             .with(RoomsShared::default())
             .with(CommerceShared::default())
             .with(crate::identity::Identity::from_config(&config.identity))

@@ -296,3 +296,20 @@ impl Identities {
         crate::rooms::service::Rooms { ctx: self.ctx.clone() }
     }
 }
+
+/// Play's start gate (`play::ports::StartGate`): certification and the minors' hours.
+pub struct CertificationGate;
+
+impl crate::play::ports::StartGate for CertificationGate {
+    fn play_allowed(
+        &self,
+        ctx: std::sync::Arc<crate::ctx::Ctx>,
+        uid: i64,
+    ) -> futures_util::future::BoxFuture<'static, DomainResult<Option<i64>>> {
+        Box::pin(async move { Identities { ctx }.play_allowed(uid).await })
+    }
+
+    fn watch_minor_cutoff(&self, ctx: std::sync::Arc<crate::ctx::Ctx>, uid: i64, session_id: i64, window_end: i64) {
+        Identities { ctx }.watch_minor_cutoff(uid, session_id, window_end);
+    }
+}

@@ -411,7 +411,7 @@ impl GameSessionActor {
         match charged {
             Ok(Ok((charge, user, _))) => {
                 st.minute += 1;
-                crate::activity::mission::task_event(&self.ctx, uid, crate::activity::mission::TaskEvent::GamePlay(1)).await;
+                self.ctx.play_event(crate::play::ports::PlayEvent::MinutePlayed { uid }).await;
                 if st.out_of_time {
                     st.out_of_time = false;
                     st.timers.cancel(&SessionTimer::TimeUp);

@@ -10,6 +10,7 @@ pub mod hosts;
 pub mod lanes;
 pub mod machine_pool;
 pub mod player;
+pub mod ports;
 pub mod queue;
 pub mod ranks;
 pub mod service;
@@ -48,16 +49,19 @@ pub struct PlayShared {
     /// The controller each relay session's game host was last told of (for a host that links
     /// again, and for tests).
     pub(crate) relay_controllers: Mutex<HashMap<i64, i64>>,
+    /// What play needs of the features above it (installed by the assembly).
+    pub(crate) ports: ports::Ports,
 }
 
 impl PlayShared {
-    pub fn new(config: &DomainConfig) -> PlayShared {
+    pub fn new(config: &DomainConfig, ports: ports::Ports) -> PlayShared {
         PlayShared {
             players: OnceLock::new(),
             sessions: OnceLock::new(),
             queues: OnceLock::new(),
             nodes: config.nodes.iter().map(|n| (n.id, Arc::default())).collect(),
             relay_controllers: Default::default(),
+            ports,
         }
     }
 }
@@ -109,6 +113,9 @@ pub(crate) trait PlayCtx {
     /// told (a session without a game host's machine yet is told when it gets one: the room
     /// tells it again then).
     async fn stream_controller(self: &Arc<Self>, session_id: i64, uid: i64);
+
+    /// Tells the features that follow play what a player did, in order.
+    async fn play_event(self: &Arc<Self>, event: ports::PlayEvent);
 }
 
 impl PlayCtx for Ctx {
@@ -232,6 +239,12 @@ impl PlayCtx for Ctx {
         let play = crate::play::service::Play { ctx: self.clone() };
         if let Err(e) = play.set_stream_controller(session_id, uid).await {
             tracing::debug!(session_id, uid, error = %e, "the relay's game host not told of its controller");
+        }
+    }
+
+    async fn play_event(self: &Arc<Self>, event: ports::PlayEvent) {
+        for o in &self.play_state().ports.observers {
+            o.observe(self.clone(), event).await;
         }
     }
 }

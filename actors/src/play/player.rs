@@ -308,7 +308,7 @@ impl PlayerActor {
             }
         };
         metrics::counter!("yoo_sessions_started_total").increment(1);
-        crate::activity::mission::task_event(&self.ctx, st.uid, crate::activity::mission::TaskEvent::GameStart).await;
+        self.ctx.play_event(crate::play::ports::PlayEvent::GameStart { uid: st.uid }).await;
         st.current = Some(Current {
             id: record.id,
             game_id: game.id,
@@ -348,7 +348,9 @@ impl PlayerActor {
             (SessionOp::Confirm, Some(Located::Active(_, s))) => {
                 let view = ractor::call!(s, SessionMsg::Confirm)??;
                 // Watch while you wait: entering one's own game leaves the room one watches.
-                crate::rooms::actor::own_game_started(&self.ctx, st.uid);
+                self.ctx
+                    .play_event(crate::play::ports::PlayEvent::OwnGameConfirmed { uid: st.uid })
+                    .await;
                 Ok(GameState::Online(view))
             }
             (_, Some(Located::Active(_, s))) => {

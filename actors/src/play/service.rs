@@ -154,70 +154,6 @@ impl Play {
             .await
     }
 
-    /// `game/start` with the relay extra params (social.md §3): with `relay`, the started
-    /// session becomes the relay of the caller's open room (the room follows its state; its end
-    /// ends the room). A session of the room's game already live is adopted as it is.
-    pub async fn start_game_with(
-        &self,
-        uid: i64,
-        device_no: &str,
-        game_id: i64,
-        node_id: Option<i64>,
-        node_delay: &[(i64, i64)],
-        relay: Option<crate::rooms::view::RelayParams>,
-    ) -> DomainResult<SessionView> {
-        self.relay_start(uid, device_no, game_id, node_id, node_delay, relay, false).await
-    }
-
-    /// `changeGame` with the relay extra params: the host switches their room to `game_id`
-    /// together (social.md §2.16: "switch now"); the new session becomes the room's relay and
-    /// the old one's end does not end the room. ("Play alone" is `exit_room`, then
-    /// `change_game`.)
-    pub async fn change_game_with(
-        &self,
-        uid: i64,
-        device_no: &str,
-        game_id: i64,
-        node_id: Option<i64>,
-        node_delay: &[(i64, i64)],
-        relay: Option<crate::rooms::view::RelayParams>,
-    ) -> DomainResult<SessionView> {
-        self.relay_start(uid, device_no, game_id, node_id, node_delay, relay, true).await
-    }
-
-    /// [`Platform::start_game_with`] (`switch` false) and [`Platform::change_game_with`]
-    /// (`switch` true): the room is checked (a new relay, or the host's room switching game)
-    /// before the session starts, and follows it after.
-    #[allow(clippy::too_many_arguments)]
-    async fn relay_start(
-        &self,
-        uid: i64,
-        device_no: &str,
-        game_id: i64,
-        node_id: Option<i64>,
-        node_delay: &[(i64, i64)],
-        relay: Option<crate::rooms::view::RelayParams>,
-        switch: bool,
-    ) -> DomainResult<SessionView> {
-        let Some(relay) = relay else {
-            return self
-                .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, None)
-                .await;
-        };
-        // before the room follows: a game that cannot run in this room's mode changes nothing
-        check_start_mode(&self.game(game_id).await?, Some(relay.mode))?;
-        let room = if switch {
-            self.rooms().switch_room_game(uid, game_id, &relay).await?
-        } else {
-            self.rooms().relay_room_for_start(uid, game_id, &relay).await?
-        };
-        let view = self
-            .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, Some(relay.mode))
-            .await?;
-        self.rooms().relay_started(room, uid, &view).await;
-        Ok(view)
-    }
-
     /// `changeGame`: ends the live session (any state) and starts `game_id` in its place.
     pub async fn change_game(
         &self,
@@ -232,7 +168,7 @@ impl Play {
 
     /// `relay_mode`: the room mode of a play-together start (the relay params').
     #[allow(clippy::too_many_arguments)]
-    async fn start_or_switch(
+    pub(crate) async fn start_or_switch(
         &self,
         uid: i64,
         device_no: &str,
@@ -246,7 +182,8 @@ impl Play {
         check_startable(&game)?;
         check_start_mode(&game, relay_mode)?;
         // certification and the hours minors may play (platform_identity.rs)
-        let minor_window_end = self.identity().play_allowed(uid).await?;
+        let gate = self.ctx.play_state().ports.gate.clone();
+        let minor_window_end = gate.play_allowed(self.ctx.clone(), uid).await?;
         let now = self.ctx.clock.now_ms();
         let holdings = self.holdings(uid).await?;
         match holdings.check_start(&game, &self.ctx.config.subscription_games, now) {
@@ -277,7 +214,7 @@ impl Play {
             reply
         })??;
         if let Some(end) = minor_window_end {
-            self.identity().watch_minor_cutoff(uid, view.id, end);
+            gate.watch_minor_cutoff(self.ctx.clone(), uid, view.id, end);
         }
         Ok(view)
     }
@@ -939,14 +876,6 @@ mod tests {
 
 /// The features play calls (ARCHITECTURE.md lists the arrows).
 impl Play {
-    pub(crate) fn rooms(&self) -> crate::rooms::service::Rooms {
-        crate::rooms::service::Rooms { ctx: self.ctx.clone() }
-    }
-
-    pub(crate) fn identity(&self) -> crate::identity::service::Identities {
-        crate::identity::service::Identities { ctx: self.ctx.clone() }
-    }
-
     pub(crate) fn catalogue(&self) -> crate::catalogue::Catalogue {
         crate::catalogue::Catalogue { ctx: self.ctx.clone() }
     }

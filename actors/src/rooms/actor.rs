@@ -462,3 +462,16 @@ pub fn own_game_started(ctx: &Ctx, uid: i64) {
         let _ = r.send_message(RoomMsg::Leave(uid));
     }
 }
+
+/// Watch while you wait: a player who confirms their own game leaves the room they watched
+/// (`play::ports::PlayObserver`).
+pub struct WatchersLeave;
+
+impl crate::play::ports::PlayObserver for WatchersLeave {
+    fn observe(&self, ctx: std::sync::Arc<Ctx>, event: crate::play::ports::PlayEvent) -> futures_util::future::BoxFuture<'static, ()> {
+        if let crate::play::ports::PlayEvent::OwnGameConfirmed { uid } = event {
+            own_game_started(&ctx, uid);
+        }
+        Box::pin(async {})
+    }
+}

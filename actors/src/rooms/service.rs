@@ -5,6 +5,7 @@
 
 use crate::play::PlayCtx;
 use crate::rooms::RoomsCtx;
+use crate::view::SessionView;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -72,6 +73,72 @@ fn roles_of(p: &Profile) -> Roles {
 }
 
 impl Rooms {
+    /// `game/start` with the relay extra params (social.md §3): with `relay`, the started
+    /// session becomes the relay of the caller's open room (the room follows its state; its end
+    /// ends the room). A session of the room's game already live is adopted as it is.
+    pub async fn start_game_with(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<RelayParams>,
+    ) -> DomainResult<SessionView> {
+        self.relay_start(uid, device_no, game_id, node_id, node_delay, relay, false).await
+    }
+
+    /// `changeGame` with the relay extra params: the host switches their room to `game_id`
+    /// together (social.md §2.16: "switch now"); the new session becomes the room's relay and
+    /// the old one's end does not end the room. ("Play alone" is `exit_room`, then
+    /// `change_game`.)
+    pub async fn change_game_with(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<RelayParams>,
+    ) -> DomainResult<SessionView> {
+        self.relay_start(uid, device_no, game_id, node_id, node_delay, relay, true).await
+    }
+
+    /// [`Rooms::start_game_with`] (`switch` false) and [`Rooms::change_game_with`]
+    /// (`switch` true): the room is checked (a new relay, or the host's room switching game)
+    /// before the session starts, and follows it after.
+    #[allow(clippy::too_many_arguments)]
+    async fn relay_start(
+        &self,
+        uid: i64,
+        device_no: &str,
+        game_id: i64,
+        node_id: Option<i64>,
+        node_delay: &[(i64, i64)],
+        relay: Option<RelayParams>,
+        switch: bool,
+    ) -> DomainResult<SessionView> {
+        let Some(relay) = relay else {
+            return self
+                .play()
+                .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, None)
+                .await;
+        };
+        // before the room follows: a game that cannot run in this room's mode changes nothing
+        check_start_mode(&self.play().game(game_id).await?, Some(relay.mode))?;
+        let room = if switch {
+            self.switch_room_game(uid, game_id, &relay).await?
+        } else {
+            self.relay_room_for_start(uid, game_id, &relay).await?
+        };
+        let view = self
+            .play()
+            .start_or_switch(uid, device_no, game_id, node_id, node_delay, switch, Some(relay.mode))
+            .await?;
+        self.relay_started(room, uid, &view).await;
+        Ok(view)
+    }
+
     /// Runs `f` on the room's state; the answer comes after the room carried out the effects
     /// (events out, timers set, the game host told of a new controller).
     async fn room_do<T: Send + 'static>(

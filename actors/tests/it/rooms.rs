@@ -727,7 +727,7 @@ async fn the_relay_follows_the_hosts_game() {
         mode: MODE_RELAY,
         ..Default::default()
     };
-    let v = p.play.start_game_with(host, "dev-h", 1, Some(1), &[], Some(relay)).await.unwrap();
+    let v = p.rooms.start_game_with(host, "dev-h", 1, Some(1), &[], Some(relay)).await.unwrap();
     settle().await;
     let info = p.rooms.room_info(a, Some(dd)).await.unwrap();
     assert_eq!(info.game_status, Status::Ready as i32);
@@ -897,9 +897,9 @@ async fn switch_game_together_and_gifts() {
             ..Default::default()
         })
     };
-    let v1 = p.play.start_game_with(host, "dev-h", 1, Some(1), &[], relay()).await.unwrap();
+    let v1 = p.rooms.start_game_with(host, "dev-h", 1, Some(1), &[], relay()).await.unwrap();
     settle().await;
-    let v2 = p.play.change_game_with(host, "dev-h", 2, Some(1), &[], relay()).await.unwrap();
+    let v2 = p.rooms.change_game_with(host, "dev-h", 2, Some(1), &[], relay()).await.unwrap();
     settle().await;
     let info = p.rooms.room_info(a, Some(dd)).await.unwrap();
     assert_eq!(info.game.id, 2);

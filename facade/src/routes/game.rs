@@ -91,7 +91,7 @@ pub async fn start(state: web::Data<AppState>, caller: Caller, body: web::Json<S
     let s = &caller.0;
     let view = state
         .platform
-        .play
+        .rooms
         .start_game_with(s.uid, &s.device_no, body.game_id.0, body.node_id.map(|i| i.0), &delay, body.relay())
         .await?;
     Ok(ok(dto::session_view(&view, &s.device_no, state.platform.clock().now_ms())))
