@@ -346,6 +346,22 @@ impl Activities {
     }
 }
 
+/// Counts what players do in their games towards their missions (`play::ports::PlayObserver`).
+pub struct MissionCounter;
+
+impl crate::play::ports::PlayObserver for MissionCounter {
+    fn observe(&self, ctx: std::sync::Arc<Ctx>, event: crate::play::ports::PlayEvent) -> futures_util::future::BoxFuture<'static, ()> {
+        use crate::play::ports::PlayEvent;
+        Box::pin(async move {
+            match event {
+                PlayEvent::GameStart { uid } => task_event(&ctx, uid, TaskEvent::GameStart).await,
+                PlayEvent::MinutePlayed { uid } => task_event(&ctx, uid, TaskEvent::GamePlay(1)).await,
+                PlayEvent::OwnGameConfirmed { .. } => {}
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,21 +472,5 @@ mod tests {
         );
         assert_eq!(period(&d, 7), 7);
         assert_eq!(period(&TaskDef { task_class: 2, ..d }, 7), 0);
-    }
-}
-
-/// Counts what players do in their games towards their missions (`play::ports::PlayObserver`).
-pub struct MissionCounter;
-
-impl crate::play::ports::PlayObserver for MissionCounter {
-    fn observe(&self, ctx: std::sync::Arc<Ctx>, event: crate::play::ports::PlayEvent) -> futures_util::future::BoxFuture<'static, ()> {
-        use crate::play::ports::PlayEvent;
-        Box::pin(async move {
-            match event {
-                PlayEvent::GameStart { uid } => task_event(&ctx, uid, TaskEvent::GameStart).await,
-                PlayEvent::MinutePlayed { uid } => task_event(&ctx, uid, TaskEvent::GamePlay(1)).await,
-                PlayEvent::OwnGameConfirmed { .. } => {}
-            }
-        })
     }
 }

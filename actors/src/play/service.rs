@@ -818,6 +818,17 @@ pub fn pick_node(nodes: &[Node], node_delay: &[(i64, i64)]) -> Option<Node> {
         .or_else(|| selectable().next().cloned())
 }
 
+/// The features play calls (ARCHITECTURE.md lists the arrows).
+impl Play {
+    pub(crate) fn catalogue(&self) -> crate::catalogue::Catalogue {
+        crate::catalogue::Catalogue { ctx: self.ctx.clone() }
+    }
+
+    pub(crate) fn messages(&self) -> crate::messages::Messages {
+        crate::messages::Messages { ctx: self.ctx.clone() }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -871,16 +882,5 @@ mod tests {
         check(seeded(16), Some(2), Ok(()));
         check(seeded(18), Some(2), Err(DomainError::GameNotSupportRelay));
         check(seeded(1), None, Ok(()));
-    }
-}
-
-/// The features play calls (ARCHITECTURE.md lists the arrows).
-impl Play {
-    pub(crate) fn catalogue(&self) -> crate::catalogue::Catalogue {
-        crate::catalogue::Catalogue { ctx: self.ctx.clone() }
-    }
-
-    pub(crate) fn messages(&self) -> crate::messages::Messages {
-        crate::messages::Messages { ctx: self.ctx.clone() }
     }
 }
