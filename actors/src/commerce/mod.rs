@@ -11,7 +11,7 @@
 //!   the orders' expiry timers (engine timers on tokio time, re-armed from storage when it
 //!   starts, so a restart loses no expiry).
 //!
-//! The calls themselves are `Platform`'s (`platform_commerce.rs`).
+//! The calls themselves are the `Commerce` service's (`service.rs` and its siblings).
 
 pub mod agreements;
 pub mod coupon;

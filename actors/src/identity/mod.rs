@@ -1,7 +1,7 @@
 //! Real-name certification and the rules for minors (core-platform.md §2.15, §4.9, §5.3, §6,
 //! §8.2): the ID number's own rules (`idcard`), the sealing of names and ID numbers at rest
 //! (`vault`), and the play hours of minors (`minors`). The platform's calls are
-//! `platform_identity.rs`; the identity check is a provider (`providers::identity`).
+//! `service.rs`; the identity check is a provider (`provider.rs`).
 
 pub mod idcard;
 pub mod minors;

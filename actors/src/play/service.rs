@@ -181,7 +181,7 @@ impl Play {
         let game = self.game(game_id).await?;
         check_startable(&game)?;
         check_start_mode(&game, relay_mode)?;
-        // certification and the hours minors may play (platform_identity.rs)
+        // certification and the hours minors may play (play's start gate, `identity::service::CertificationGate`)
         let gate = self.ctx.play_state().ports.gate.clone();
         let minor_window_end = gate.play_allowed(self.ctx.clone(), uid).await?;
         let now = self.ctx.clock.now_ms();
@@ -224,7 +224,7 @@ impl Play {
         let now = self.ctx.clock.now_ms();
         self.ctx
             .db_raw(move |s| -> storage::Result<Holdings> {
-                // member grants past their expiry are taken back first (platform_member.rs)
+                // member grants past their expiry are taken back first (commerce/members.rs)
                 s.member.expire_grants(uid, now)?;
                 let user = s.users.get(uid)?.ok_or(storage::Error::NotFound)?;
                 Ok(Holdings {
