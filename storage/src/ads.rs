@@ -7,7 +7,7 @@
 //! one user buys through it (`pay_times`): an order made through an ad is linked to it
 //! (`ad_orders`) in the transaction that creates the order, after counting the user's orders of
 //! that ad that are paid or still payable, so the limit holds whatever the concurrency
-//! (`AD_PAY_TIMES_USED` otherwise, and nothing is written).
+//! (`Refused(AdPayTimesUsed)` otherwise, and nothing is written).
 //!
 //! An operator replaces a slot's items: an item that names the id of one of the slot's ads
 //! updates it (its users' counts stay), one without an id is a new ad, and the slot's ads not
@@ -15,9 +15,6 @@
 
 use crate::model::{NewOrder, Order, Settled};
 use crate::Result;
-
-/// The refusal (`Error::Conflict`) of a purchase beyond the ad's pay-times limit.
-pub const AD_PAY_TIMES_USED: &str = "ad pay times used";
 
 /// An ad as the operator sets it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +69,7 @@ pub trait AdRepo: Send + Sync {
     /// still payable at `now`.
     fn pay_times(&self, uid: i64, ads: &[i64], now: i64) -> Result<Vec<(i64, i64)>>;
     /// Creates an order made through an ad (`CommerceRepo::create_order`), linked to it, unless
-    /// the user's orders of the ad reached its limit (`AD_PAY_TIMES_USED`). The same
+    /// the user's orders of the ad reached its limit (`Refused(AdPayTimesUsed)`). The same
     /// idempotency key again answers its order, whatever the count.
     fn create_order(&self, order: &NewOrder, ad_id: i64) -> Result<(Order, bool)>;
     /// The same for an order paid with coins (`CommerceRepo::pay_with_coins`).

@@ -1735,7 +1735,7 @@ pub fn commerce(store: &Store) {
     };
     assert_eq!(
         store.commerce.pay_with_coins(&too_dear, 5_000),
-        Err(Error::Conflict("insufficient coins".to_owned()))
+        Err(Error::Refused(crate::Refusal::InsufficientCoins))
     );
     assert_eq!(store.commerce.order("N6").expect("order"), None, "no order without the coins");
 
@@ -1862,7 +1862,7 @@ pub fn commerce_races(stores: &[Store]) {
     assert_eq!(paid.iter().filter(|r| r.is_ok()).count(), 5, "exactly the five the coins cover");
     assert!(paid
         .iter()
-        .all(|r| r.is_ok() || *r == Err(Error::Conflict("insufficient coins".to_owned()))));
+        .all(|r| r.is_ok() || *r == Err(Error::Refused(crate::Refusal::InsufficientCoins))));
     assert_eq!(store.commerce.wallet(bob).expect("wallet").coins, 0);
     assert_eq!(store.users.get(bob).expect("get").expect("bob").play_time_paid, 5 * 60);
 

@@ -14,6 +14,24 @@ pub enum Error {
     /// timeout); the call may succeed later. The text is for logs.
     #[error("storage backend: {0}")]
     Backend(String),
+    /// A rule the write checks in the same transaction refused it; nothing was written. The
+    /// domain answers each with its own code (typed, never by matching a text).
+    #[error("refused: {0:?}")]
+    Refused(Refusal),
+}
+
+/// Why a write was refused by a rule it checks atomically with the write itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A coin payment beyond the user's coins.
+    InsufficientCoins,
+    /// A coupon an order cannot hold (another user's, used, expired, or held by another open
+    /// order).
+    CouponUnusable,
+    /// A purchase beyond the ad's pay-times limit.
+    AdPayTimesUsed,
+    /// A merchant key redeemed before.
+    KeyRedeemed,
 }
 
 /// The result of every storage call.

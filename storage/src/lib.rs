@@ -48,12 +48,11 @@ mod sqlite;
 mod tests;
 pub mod tips;
 
-pub use error::{Error, Result};
+pub use error::{Error, Refusal, Result};
 pub use model::{
     Asset, CounterKey, Coupon, CouponSpec, Entitlement, FastEnterCard, Game, GameSessionRecord, GameStart, Goods, GoodsGrant, LedgerEntry,
     LedgerMismatch, LoginSession, MonthlyClaim, NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, OrderState, PaymentCallback,
     PendingCode, PhoneGuard, PlayCharge, Played, QualityReport, RoomBlock, RoomPassword, RoomRecord, RoomReport, Settled, User, Wallet,
-    COUPON_UNUSABLE,
 };
 pub use repo::{
     AssetRepo, CommerceRepo, CouponRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, PackageRepo, RoomRepo, SmsRepo, UserRepo,

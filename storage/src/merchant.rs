@@ -20,8 +20,6 @@ pub const GROUP_GOODS_ID: i64 = 9000;
 pub const GROUP_GOODS_CODE: &str = "coupon_group";
 /// The product type of a coupon-group order (26 COUPON, commerce.md §9).
 pub const GROUP_GOODS_TYPE: i32 = 26;
-/// The refusal of a key redeemed before.
-pub const KEY_REDEEMED: &str = "key redeemed";
 
 /// A key's states.
 pub const KEY_PENDING: i32 = 0;
@@ -96,7 +94,7 @@ pub trait MerchantRepo: Send + Sync {
     /// The user redeems a redeemable key: the key becomes redeemed and the user receives one
     /// coupon of its kind expiring at `expires_at`, with the ledger entries of the buyer (−1
     /// redeem key) and the redeemer (+1 coupon), in one transaction. NotFound: no such key or
-    /// not redeemable yet; Conflict(KEY_REDEEMED): redeemed before.
+    /// not redeemable yet; Refused(KeyRedeemed): redeemed before.
     fn redeem(&self, key: &str, uid: i64, expires_at: i64, now: i64) -> Result<(RedeemKey, Coupon)>;
 }
 

@@ -677,7 +677,3 @@ pub struct Coupon {
     /// Where it came from: welcome, activity:{id}, grant.
     pub source: String,
 }
-
-/// The Conflict message of a coupon an order cannot hold (another user's, used, expired, or
-/// held by another open order): the order is not created.
-pub const COUPON_UNUSABLE: &str = "coupon unusable";

@@ -269,7 +269,7 @@ pub trait CommerceRepo: Send + Sync {
     /// Pays an order with coins: creates it (once per idempotency key) and in the same
     /// transaction takes `amount_fen` coins and fulfils it. An existing order of the key is
     /// returned as it is (`Settled::Already` when fulfilled; Conflict when in another state).
-    /// Not enough coins: `Err(Conflict("insufficient coins"))` and nothing is written.
+    /// Not enough coins: `Err(Refused(InsufficientCoins))` and nothing is written.
     fn pay_with_coins(&self, o: &NewOrder, now: i64) -> Result<Settled>;
     fn order(&self, order_no: &str) -> Result<Option<Order>>;
     /// The user's orders, newest first, of one goods type when given; skipping `offset`, at

@@ -236,7 +236,7 @@ impl Commerce {
         let redeemed = self.ctx.db_raw(move |s| s.merchant.redeem(&key, uid, expires_at, now)).await?;
         let (k, coupon) = redeemed.map_err(|e| match e {
             storage::Error::NotFound => DomainError::UnknownRedeemKey,
-            storage::Error::Conflict(m) if m == storage::merchant::KEY_REDEEMED => DomainError::RedeemKeyUsed,
+            storage::Error::Refused(storage::Refusal::KeyRedeemed) => DomainError::RedeemKeyUsed,
             e => e.into(),
         })?;
         self.play().granted(uid, &[]).await?;

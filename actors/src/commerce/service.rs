@@ -267,9 +267,9 @@ impl Commerce {
                 })
                 .await?
                 .map_err(|e| match e {
-                    storage::Error::Conflict(m) if m == storage::ads::AD_PAY_TIMES_USED => DomainError::AdPayTimesUsed,
-                    storage::Error::Conflict(m) if m == "insufficient coins" => DomainError::InsufficientCoins,
-                    storage::Error::Conflict(m) if m == storage::COUPON_UNUSABLE => DomainError::CouponUnusable,
+                    storage::Error::Refused(storage::Refusal::AdPayTimesUsed) => DomainError::AdPayTimesUsed,
+                    storage::Error::Refused(storage::Refusal::InsufficientCoins) => DomainError::InsufficientCoins,
+                    storage::Error::Refused(storage::Refusal::CouponUnusable) => DomainError::CouponUnusable,
                     storage::Error::Conflict(_) => DomainError::OrderClosed,
                     e => e.into(),
                 })?;
@@ -290,9 +290,9 @@ impl Commerce {
             })
             .await?
             .map_err(|e| match e {
-                storage::Error::Conflict(m) if m == storage::ads::AD_PAY_TIMES_USED => DomainError::AdPayTimesUsed,
+                storage::Error::Refused(storage::Refusal::AdPayTimesUsed) => DomainError::AdPayTimesUsed,
                 // Another order took the coupon meanwhile, or it ran out: nothing was created.
-                storage::Error::Conflict(m) if m == storage::COUPON_UNUSABLE => DomainError::CouponUnusable,
+                storage::Error::Refused(storage::Refusal::CouponUnusable) => DomainError::CouponUnusable,
                 e => e.into(),
             })?;
         if created {

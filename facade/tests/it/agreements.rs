@@ -15,12 +15,16 @@ use serde_json::{json, Value};
 
 const DAY_MS: i64 = 86_400_000;
 
+/// Waits until `f` holds, bounded by real time (on paused tokio time each sleep returns at once,
+/// so a count of sleeps would bound nothing but this machine's speed).
 async fn until(what: &str, mut f: impl AsyncFnMut() -> bool) {
-    for _ in 0..400 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
         if f().await {
             return;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
+        tokio::task::yield_now().await;
     }
     panic!("{what} did not happen");
 }

@@ -6,7 +6,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{commerce, ledger, Db, SqlResultExt};
-use crate::ads::{Ad, AdRepo, AdSpec, AD_PAY_TIMES_USED};
+use crate::ads::{Ad, AdRepo, AdSpec};
 use crate::model::{NewOrder, Order, OrderState, Settled};
 use crate::{Error, Result};
 
@@ -126,7 +126,7 @@ fn admit(conn: &Connection, o: &NewOrder, ad_id: i64) -> Result<()> {
     }
     let ad = ad_in(conn, ad_id)?.ok_or(Error::NotFound)?;
     if ad.spec.pay_times > 0 && used(conn, o.uid, ad_id, o.created_at)? >= ad.spec.pay_times {
-        return Err(Error::Conflict(AD_PAY_TIMES_USED.to_owned()));
+        return Err(Error::Refused(crate::Refusal::AdPayTimesUsed));
     }
     Ok(())
 }

@@ -211,7 +211,7 @@ pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64) -> Resu
     let no = &order.order.order_no;
     if !ledger::debit_wallet(tx, o.uid, &Asset::Coins, o.amount_fen, "coin_pay", no, now)? {
         // The transaction rolls back: no order, no debit.
-        return Err(Error::Conflict("insufficient coins".to_owned()));
+        return Err(Error::Refused(crate::Refusal::InsufficientCoins));
     }
     pay_and_fulfil(tx, &order, OrderState::Created, &format!("coins:{no}"), now, now).map(Settled::Fulfilled)
 }

@@ -6,7 +6,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, Db, SqlResultExt};
-use crate::model::{Asset, Coupon, CouponSpec, COUPON_UNUSABLE};
+use crate::model::{Asset, Coupon, CouponSpec};
 use crate::repo::CouponRepo;
 use crate::{Error, Result};
 
@@ -110,7 +110,7 @@ pub(crate) fn reserve(conn: &Connection, coupon_id: i64, uid: i64, order_no: &st
     if n == 1 {
         Ok(())
     } else {
-        Err(Error::Conflict(COUPON_UNUSABLE.to_owned()))
+        Err(Error::Refused(crate::Refusal::CouponUnusable))
     }
 }
 

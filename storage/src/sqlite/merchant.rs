@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use super::{commerce, coupons, ledger, Db, SqlResultExt};
 use crate::merchant::{
     GroupItem, MerchantGoods, MerchantRepo, NewGroupOrder, RedeemKey, Tier, GROUP_GOODS_CODE, GROUP_GOODS_ID, GROUP_GOODS_TYPE, KEY_ISSUED,
-    KEY_PENDING, KEY_REDEEMED, KEY_REDEEMED_STATE,
+    KEY_PENDING, KEY_REDEEMED_STATE,
 };
 use crate::model::{Asset, Coupon, CouponSpec, Order, OrderState};
 use crate::{Error, Result};
@@ -292,7 +292,7 @@ impl MerchantRepo for SqliteMerchant {
                 .db()?;
             if n != 1 {
                 return Err(match k.status {
-                    KEY_REDEEMED_STATE => Error::Conflict(KEY_REDEEMED.to_owned()),
+                    KEY_REDEEMED_STATE => Error::Refused(crate::Refusal::KeyRedeemed),
                     _ => Error::NotFound,
                 });
             }
