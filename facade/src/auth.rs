@@ -1,4 +1,5 @@
-//! Who is calling: the session cookie, the CSRF rule, and the cookies login sets.
+//! Who is calling: the session cookie, the CSRF rule, the cookies login sets, and the operator
+//! token of the `/api/ops/` routes ([`Operator`]).
 //!
 //! CSRF rule (API.md): every call made with a valid session cookie to a route that acts as the
 //! caller (every extractor below) must carry `x-csrf-token` matching that session's token,

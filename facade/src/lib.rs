@@ -3,22 +3,22 @@
 //! It holds no game state and decides no game rule: controllers validate, authenticate and
 //! forward to the actors through [`actors::Platform`].
 //!
-//! Layout:
+//! Layout (the imports run downwards: the assembly imports the routes, the routes the shared
+//! modules; none imports the assembly):
 //!
-//! - `config`: the server's TOML configuration (dev defaults in `ops/dev.toml`).
-//! - `envelope`: `{code, message, data, ts}` and the mapping of every refusal to code and text.
-//! - `auth`: session cookie, CSRF rule, login cookies.
-//! - `dto`: the JSON shapes of API.md.
-//! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, room, mike, control,
-//!   moderation, assets, commerce, dev, dev_pay, uc and the sandbox account centre's dev_uc), and
-//!   `static_files`
-//!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
-//! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
-//! - `observe`: the Prometheus recorder and the per-route request metrics.
-//! - `security`: the security headers of every response and the request-body deadline.
-//! - `proto`: types generated from `proto/yoo.proto`.
-//! - `room_wire`: the room frames (ROOM_EVENTS, ROOM_RESET), each batch encoded once for every
-//!   watching socket.
+//! - The assembly: this file (`start`: storage, the domain, the app) and `openapi` (the OpenAPI
+//!   document collected from the route table, `/api/openapi.json`, and the 405 it answers from).
+//! - `routes`: the route table (`routes::table`) and the feature folders that mirror the
+//!   domain's (accounts, identity, play, rooms, commerce, activity, catalogue, messages), each
+//!   with its handlers, its JSON shapes (`dto.rs`) and its `routes` / `dev_routes`; above them the
+//!   socket (`ws`), the site's config groups (`site`) and the built frontend (`static_files`).
+//! - Shared by the routes: `state` (`AppState`), `auth` (session cookie, CSRF rule, login
+//!   cookies, the operator guard), `envelope` (`{code, message, data, ts}` and the mapping of
+//!   every refusal to code and text), `dto` (the shapes every feature shares: ids, flags, the
+//!   empty body), `sandbox` (the dev sandboxes' pages and loopback), `config` (the TOML
+//!   configuration, dev defaults in `ops/dev.toml`), `security` (the security headers and the
+//!   request-body deadline), `observe` (the Prometheus recorder and the per-route metrics) and
+//!   `proto` (types generated from `proto/yoo.proto`).
 
 pub mod auth;
 pub mod config;

@@ -1,11 +1,14 @@
 //! The OpenAPI 3.1 document of the REST facade, generated from the handlers' `#[utoipa::path]`
-//! annotations and the `ToSchema` types of `dto` and the routes, collected from the very route
-//! table the server runs (`utoipa_actix_web`): a routed path cannot be missing from it. Each
+//! annotations and the `ToSchema` types of the feature folders' `dto.rs` and handlers, collected
+//! from the very route table the server runs (`routes::table`, through `utoipa_actix_web`): a
+//! routed path cannot be missing from it. Each
 //! operation lists its refusals per HTTP status (the refusal envelope with the `code`s of that
 //! status) and all of them in `x-codes`, computed from `envelope::refusal`.
 //!
 //! Served at `GET /api/openapi.json`; `yoo-server --print-openapi` prints it (the frontend's
-//! types are generated from that output).
+//! types are generated from that output). Its route list also answers 405 for a documented path
+//! asked with another method (`method_not_allowed`). Part of the assembly: it imports the routes,
+//! no route imports it.
 
 use actix_web::http::Method;
 use actix_web::{get, web, HttpResponse, ResponseError};

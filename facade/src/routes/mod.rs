@@ -21,6 +21,9 @@ pub mod site;
 pub mod static_files;
 pub mod ws;
 
+#[cfg(test)]
+mod arrows;
+
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The routes of every mode: each feature's, the socket, the site's config and the metrics.

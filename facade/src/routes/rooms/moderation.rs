@@ -1,4 +1,5 @@
-//! Moderation (social.md §7 Moderation): kick, report, and the caller's room blacklist.
+//! Moderation (social.md §7 Moderation): kick, report, and the caller's room blacklist; in dev mode
+//! the operator's flags of a user (official, super admin, minor, relay banned).
 
 use actix_web::{post, web};
 use serde::Deserialize;

@@ -1,6 +1,6 @@
 //! Live rooms (social.md §7 Rooms, and our chat send and room list): create, edit, enter, exit,
 //! room info, members, the relay's stream, the live summary. Every handler reads its body,
-//! calls one `Platform` room method and converts the typed answer (`dto::room`); the room's
+//! calls one `Platform` room method and converts the typed answer (`dto`); the room's
 //! actor decides every rule.
 
 use actix_web::{post, web};

@@ -2,7 +2,7 @@
 //! A room actor hands it a batch of typed events once; it answers the complete protobuf
 //! `Envelope` bytes (ROOM_EVENTS, or ROOM_RESET), and the actor gives the same `Bytes` to every
 //! watching socket (`routes::ws`), so a batch costs one encoding however many watch it. Each
-//! event's `data` is the spec's JSON for its code (`dto::room::event_data`).
+//! event's `data` is the spec's JSON for its code (`dto::event_data`).
 //!
 //! Room frames leave the Envelope's `offset` and `epoch` empty: the room's stream has its own
 //! inside `RoomEvents`, and the user push stream's numbering is not moved by them.
