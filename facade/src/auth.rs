@@ -1,4 +1,5 @@
-//! Who is calling: the session cookie, the CSRF rule, and the cookies login sets.
+//! Who is calling: the session cookie, the CSRF rule, the cookies login sets, and the operator
+//! token of the `/api/ops/` routes ([`Operator`]).
 //!
 //! CSRF rule (API.md): every call made with a valid session cookie to a route that acts as the
 //! caller (every extractor below) must carry `x-csrf-token` matching that session's token,
@@ -16,7 +17,7 @@ use futures_util::future::LocalBoxFuture;
 use storage::LoginSession;
 
 use crate::envelope::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 
 pub const SESSION_COOKIE: &str = "yoo_sid";
 pub const CSRF_COOKIE: &str = "_csrfToken";
@@ -100,7 +101,7 @@ fn header_value(req: &HttpRequest, name: &str, max: usize) -> String {
 /// and the internet café's `Yoo-Gid`, `Yoo-Mac`, `Yoo-Pc-Name`, `Yoo-Boot-Id`. A failure to
 /// record is logged; the login stands. A login from the product's app (its user agent) is its
 /// first app login's gift, once (`Platform::app_login`).
-pub async fn record_login(req: &HttpRequest, state: &crate::AppState, login: &NewLogin) {
+pub async fn record_login(req: &HttpRequest, state: &crate::state::AppState, login: &NewLogin) {
     let device = storage::accounts::LoginDevice {
         uuid: header_value(req, "yoo-uuid", 64),
         channel: header_value(req, "x-org-channel", 128),
@@ -148,4 +149,40 @@ pub fn clear_login_cookies(resp: &mut HttpResponseBuilder, secure: bool) {
         c.make_removal();
         resp.cookie(c);
     }
+}
+
+/// The header of the operator token.
+pub const OPERATOR_TOKEN_HEADER: &str = "x-operator-token";
+
+/// An operator's call: the configured operator token (`x-operator-token`) is there. The guard
+/// of every `/api/ops/` route, taken before the body: without the token the answer is 40006
+/// whatever the body holds.
+pub struct Operator;
+
+impl actix_web::FromRequest for Operator {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Operator, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let checked = match req.app_data::<web::Data<AppState>>() {
+            Some(state) => check_operator(state, req).map(|()| Operator),
+            None => Err(ApiError::operator()),
+        };
+        std::future::ready(checked)
+    }
+}
+
+/// Refuses (40006) a call without the configured operator token (`x-operator-token`).
+fn check_operator(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
+    let token = req.headers().get(OPERATOR_TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let allowed = match &state.operator_token_sha256 {
+        // the hashes compared: equal length, no early exit on the token's own bytes
+        Some(want) => !token.is_empty() && actors::accounts::passport::secret_hash(token) == *want,
+        None => false,
+    };
+    if !allowed {
+        tracing::warn!("operator call refused: no or wrong operator token");
+        return Err(ApiError::operator());
+    }
+    Ok(())
 }

@@ -845,29 +845,6 @@ pub fn json_refusal(e: &actix_web::error::JsonPayloadError) -> ApiError {
     }
 }
 
-/// A documented path asked with a method it does not answer (HEAD included) gets the envelope
-/// 40005 with HTTP 405 and `Allow`, before any handler runs. (actix puts a handler's method on
-/// its resource, so without this such a call fell through to the 40004 of unknown paths.)
-pub async fn method_not_allowed(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    let refused = req.app_data::<actix_web::web::Data<crate::openapi::Document>>().and_then(|doc| {
-        let allowed = doc.allowed(req.path())?;
-        (!allowed.contains(req.method())).then(|| allowed.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "))
-    });
-    match refused {
-        None => Ok(next.call(req).await?.map_into_boxed_body()),
-        Some(allow) => {
-            let mut answer = ApiError::method_not_allowed().error_response();
-            if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&allow) {
-                answer.headers_mut().insert(actix_web::http::header::ALLOW, v);
-            }
-            Ok(req.into_response(answer))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

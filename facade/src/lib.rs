@@ -3,22 +3,22 @@
 //! It holds no game state and decides no game rule: controllers validate, authenticate and
 //! forward to the actors through [`actors::Platform`].
 //!
-//! Layout:
+//! Layout (the imports run downwards: the assembly imports the routes, the routes the shared
+//! modules; none imports the assembly):
 //!
-//! - `config`: the server's TOML configuration (dev defaults in `ops/dev.toml`).
-//! - `envelope`: `{code, message, data, ts}` and the mapping of every refusal to code and text.
-//! - `auth`: session cookie, CSRF rule, login cookies.
-//! - `dto`: the JSON shapes of API.md.
-//! - `routes`: one file per area (passport, catalogue, game, ws, host, covers, room, mike, control,
-//!   moderation, assets, commerce, dev, dev_pay, uc and the sandbox account centre's dev_uc), and
-//!   `static_files`
-//!   (the built frontend: precompressed, cached, and the envelope for unknown `/api` paths).
-//! - `openapi`: the OpenAPI document generated from the handlers and types, `/api/openapi.json`.
-//! - `observe`: the Prometheus recorder and the per-route request metrics.
-//! - `security`: the security headers of every response and the request-body deadline.
-//! - `proto`: types generated from `proto/yoo.proto`.
-//! - `room_wire`: the room frames (ROOM_EVENTS, ROOM_RESET), each batch encoded once for every
-//!   watching socket.
+//! - The assembly: this file (`start`: storage, the domain, the app) and `openapi` (the OpenAPI
+//!   document collected from the route table, `/api/openapi.json`, and the 405 it answers from).
+//! - `routes`: the route table (`routes::table`) and the feature folders that mirror the
+//!   domain's (accounts, identity, play, rooms, commerce, activity, catalogue, messages), each
+//!   with its handlers, its JSON shapes (`dto.rs`) and its `routes` / `dev_routes`; above them the
+//!   socket (`ws`), the site's config groups (`site`) and the built frontend (`static_files`).
+//! - Shared by the routes: `state` (`AppState`), `auth` (session cookie, CSRF rule, login
+//!   cookies, the operator guard), `envelope` (`{code, message, data, ts}` and the mapping of
+//!   every refusal to code and text), `dto` (the shapes every feature shares: ids, flags, the
+//!   empty body), `sandbox` (the dev sandboxes' pages and loopback), `config` (the TOML
+//!   configuration, dev defaults in `ops/dev.toml`), `security` (the security headers and the
+//!   request-body deadline), `observe` (the Prometheus recorder and the per-route metrics) and
+//!   `proto` (types generated from `proto/yoo.proto`).
 
 pub mod auth;
 pub mod config;
@@ -26,9 +26,12 @@ pub mod dto;
 pub mod envelope;
 pub mod observe;
 pub mod openapi;
-pub mod room_wire;
 pub mod routes;
+pub mod sandbox;
 pub mod security;
+pub mod state;
+
+pub use state::AppState;
 
 pub mod proto {
     //! The WebSocket protocol, generated from `proto/yoo.proto`.
@@ -36,7 +39,6 @@ pub mod proto {
 }
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 
 use actix_web::dev::{ServerHandle, Service};
 use actix_web::{web, App, HttpServer};
@@ -45,19 +47,6 @@ use utoipa_actix_web::AppExt;
 
 use crate::config::{Mode, ServerConfig};
 use crate::envelope::ApiError;
-
-/// What every handler shares.
-pub struct AppState {
-    pub platform: Platform,
-    pub mode: Mode,
-    pub frontend_dir: PathBuf,
-    /// Site origins, cookie flags, the CSP, the body deadline.
-    pub security: security::Policy,
-    /// The customer service's address (`social/kf`).
-    pub service_url: String,
-    /// The operator token's SHA-256 (hex, lower case), if operators may act (`routes::accounts`).
-    pub operator_token_sha256: Option<String>,
-}
 
 /// A started server.
 pub struct Running {
@@ -85,7 +74,9 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         .map_err(|e| e.to_string())?
         .map_err(|e| format!("cannot open the database in {}: {e}", config.data_dir.display()))?;
     let platform = Platform::start(store, config.domain()).await?;
-    platform.rooms.set_room_wire(std::sync::Arc::new(room_wire::ProtoRoomWire));
+    platform
+        .rooms
+        .set_room_wire(std::sync::Arc::new(routes::rooms::wire::ProtoRoomWire));
     let state = web::Data::new(AppState {
         platform: platform.clone(),
         mode: config.mode,
@@ -125,12 +116,13 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
                     Ok(res)
                 }
             })
-            .wrap(actix_web::middleware::from_fn(envelope::method_not_allowed))
-            .wrap(security::Security)
+            .wrap(actix_web::middleware::from_fn(openapi::method_not_allowed))
+            .wrap(security::Security::new(state.security.clone()))
             .into_utoipa_app()
-            .configure(routes);
+            .service(openapi::serve)
+            .configure(routes::table);
         if state.mode == Mode::Dev {
-            app = app.configure(routes::dev::routes).configure(routes::dev_pay::routes);
+            app = app.configure(routes::dev_table).configure(routes::dev_pages);
         }
         app.into_app().default_service(web::to(routes::static_files::fallback))
     })
@@ -140,10 +132,10 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     .map_err(|e| format!("cannot bind {}: {e}", config.bind))?;
     let addr = server.addrs().first().copied().ok_or("no address bound")?;
     if let Some(sandbox) = platform.commerce.sandbox_pay() {
-        sandbox.set_transport(routes::dev_pay::LoopbackNotices::new(addr));
+        sandbox.set_transport(routes::commerce::dev_pay::LoopbackNotices::new(addr));
     }
     if let Some(sandbox) = platform.accounts.uc_sandbox() {
-        sandbox.set_transport(routes::dev_uc::LoopbackUc::new(addr));
+        sandbox.set_transport(routes::accounts::dev_uc::LoopbackUc::new(addr));
     }
     let server = server.run();
     let handle = server.handle();
@@ -154,158 +146,6 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         platform,
         done,
     })
-}
-
-/// The route table; each handler's path and method are on the handler (`#[get]`/`#[post]`),
-/// and the OpenAPI document is collected from this same table (`openapi::document`).
-pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    use routes::{assets, catalogue, commerce, control, covers, game, host, mike, moderation, passport, room, ws};
-    cfg.service(openapi::serve)
-        .service(passport::send_code)
-        .service(passport::login)
-        .service(passport::logout)
-        .service(passport::profile)
-        .service(passport::fetch_token)
-        .service(ws::echo)
-        .service(catalogue::list)
-        .service(catalogue::info)
-        .service(catalogue::config_list)
-        .service(catalogue::queue_rules)
-        .service(game::select_node)
-        .service(game::start)
-        .service(game::change_game)
-        .service(game::float_ball)
-        .service(game::confirm_connect)
-        .service(game::cancel_confirm)
-        .service(game::cancel_queue)
-        .service(game::over)
-        .service(game::node_ping)
-        .service(game::channel_size)
-        .service(game::move_here)
-        .service(game::stream_ticket)
-        .service(game::quality_report)
-        .service(game::history)
-        .service(game::game_duration)
-        .service(game::all_nodes)
-        .service(room::params)
-        .service(room::relay_check)
-        .service(room::relay)
-        .service(room::edit)
-        .service(room::my_room)
-        .service(room::login_relay_room)
-        .service(room::login)
-        .service(room::connection)
-        .service(room::info)
-        .service(room::user_info)
-        .service(room::user_list)
-        .service(room::exit)
-        .service(room::live_detail)
-        .service(room::relay_count)
-        .service(room::list)
-        .service(room::chat_send)
-        .service(mike::list)
-        .service(mike::up)
-        .service(mike::up_or_down)
-        .service(mike::invite)
-        .service(mike::invite_accept)
-        .service(mike::invite_refuse)
-        .service(mike::operate)
-        .service(mike::lock)
-        .service(mike::lock_all)
-        .service(mike::ban_message)
-        .service(mike::req_action)
-        .service(mike::req_list)
-        .service(mike::req_clear)
-        .service(mike::req_top)
-        .service(mike::req_switch)
-        .service(control::apply)
-        .service(control::apply_list)
-        .service(control::assign)
-        .service(control::deny)
-        .service(control::invite)
-        .service(control::recycle)
-        .service(control::invite_accept)
-        .service(control::invite_refuse)
-        .service(control::remand)
-        .service(control::rotation)
-        .service(moderation::kick)
-        .service(moderation::report)
-        .service(moderation::black_list)
-        .service(moderation::black_add)
-        .service(moderation::black_del)
-        .service(host::link_socket)
-        .service(assets::card_list)
-        .service(assets::card_total)
-        .service(assets::card_notice)
-        .service(assets::card_give)
-        .service(assets::card_activate)
-        .service(assets::monthly_records)
-        .service(assets::monthly_receive)
-        .service(commerce::section_goods)
-        .service(commerce::goods_item)
-        .service(commerce::coupon_check)
-        .service(commerce::submit)
-        .service(commerce::qrcode)
-        .service(commerce::polling)
-        .service(commerce::payment_query)
-        .service(commerce::balance)
-        .service(commerce::orders)
-        .service(commerce::notify)
-        .service(covers::avatar)
-        .service(covers::game_cover)
-        .service(observe::serve_metrics)
-        .service(observe::healthz)
-        .service(routes::coupons::coupon_list)
-        .service(routes::coupons::activity_item)
-        .service(routes::coupons::activity_receive)
-        .service(routes::coupons::activity_coupon_check)
-        .service(routes::coupons::card_goods_total)
-        .service(routes::activity::recharge_give)
-        .service(routes::activity::lottery_list)
-        .service(routes::activity::lottery_chance)
-        .service(routes::activity::lottery_record)
-        .service(routes::activity::invite)
-        .service(routes::activity::invite_rule)
-        .service(routes::activity::invite_record_list)
-        .service(routes::member::member_info)
-        .service(routes::member::member_privileges)
-        .service(routes::member::member_playtime_receive)
-        .service(routes::mission::sign_info)
-        .service(routes::mission::sign_in)
-        .service(routes::mission::content)
-        .service(routes::mission::unfinished)
-        .service(routes::mission::receive)
-        .service(routes::mission::task_detail)
-        .service(routes::mission::reward_config)
-        .service(routes::package::night_play_info)
-        .service(routes::package::night_play_all)
-        .service(routes::package::config_content)
-        .service(routes::package::game_package)
-        .service(routes::package::game_package_item)
-        .service(routes::package::available_cards)
-        .service(routes::package::yoodo_rule)
-        .service(routes::package::subscriptions)
-        .service(routes::package::package_zone)
-        .service(routes::exclusive::game_section)
-        .service(routes::exclusive::exclusive_cards)
-        .service(routes::live_bill::live_record);
-
-    routes::qr_login::routes(cfg);
-    routes::third_party::routes(cfg);
-    routes::identity::routes(cfg);
-    routes::agreements::routes(cfg);
-    cfg.service(routes::accounts::ops_account);
-    cfg.service(routes::ads::slots).service(routes::ads::ops_set_slot);
-    cfg.service(routes::tips::start_tip)
-        .service(routes::tips::load_tip)
-        .service(routes::tips::ops_set_tip)
-        .service(routes::tips::ops_set_load_tips);
-    routes::password::routes(cfg);
-    routes::messages::routes(cfg);
-    cfg.service(routes::catalogue::service).service(routes::catalogue::share_links);
-    routes::collect::routes(cfg);
-    routes::merchant::routes(cfg);
-    routes::uc::routes(cfg);
 }
 
 impl proto::Notification {

@@ -256,7 +256,7 @@ async fn post(host: &str, path: &str, token: &str, body: &str) -> Result<String,
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nx-skip-csrf: true\r\n\
          {}: {token}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        facade::routes::accounts::OPERATOR_TOKEN_HEADER,
+        facade::auth::OPERATOR_TOKEN_HEADER,
         body.len()
     );
     s.write_all(request.as_bytes()).await.map_err(|e| e.to_string())?;

@@ -8,7 +8,7 @@ use actix_web::dev::ServiceResponse;
 use actix_web::{get, web, HttpResponse};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::AppState;
+use crate::state::AppState;
 
 static PROMETHEUS: OnceLock<PrometheusHandle> = OnceLock::new();
 

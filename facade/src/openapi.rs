@@ -1,24 +1,34 @@
 //! The OpenAPI 3.1 document of the REST facade, generated from the handlers' `#[utoipa::path]`
-//! annotations and the `ToSchema` types of `dto` and the routes, collected from the very route
-//! table the server runs (`utoipa_actix_web`): a routed path cannot be missing from it. Each
+//! annotations and the `ToSchema` types of the feature folders' `dto.rs` and handlers, collected
+//! from the very route table the server runs (`routes::table`, through `utoipa_actix_web`): a
+//! routed path cannot be missing from it. Each
 //! operation lists its refusals per HTTP status (the refusal envelope with the `code`s of that
 //! status) and all of them in `x-codes`, computed from `envelope::refusal`.
 //!
 //! Served at `GET /api/openapi.json`; `yoo-server --print-openapi` prints it (the frontend's
-//! types are generated from that output).
+//! types are generated from that output). Its route list also answers 405 for a documented path
+//! asked with another method (`method_not_allowed`). Part of the assembly: it imports the routes,
+//! no route imports it.
 
 use actix_web::http::Method;
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpResponse, ResponseError};
 use serde_json::Value;
 use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, RefOr};
 use utoipa_actix_web::AppExt;
 
+use crate::envelope::{self, ApiError};
+use crate::routes;
+
 /// The document of the routes a server in this mode answers (`dev`: with the dev-only paths).
 pub fn document(dev: bool) -> OpenApi {
-    let app = actix_web::App::new().into_utoipa_app().openapi(base()).configure(crate::routes);
-    let app = if dev { app.configure(crate::routes::dev::routes) } else { app };
+    let app = actix_web::App::new()
+        .into_utoipa_app()
+        .openapi(base())
+        .service(serve)
+        .configure(routes::table);
+    let app = if dev { app.configure(routes::dev_table) } else { app };
     let (_, mut api) = app.split_for_parts();
     collect_codes(&mut api);
     api
@@ -43,12 +53,12 @@ fn base() -> OpenApi {
                 .security_scheme("csrf", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("x-csrf-token"))))
                 // shapes the client reads outside a route's answer: a refusal's data, a socket
                 // frame's value
-                .schema_from::<crate::envelope::Forbidden>()
-                .schema_from::<crate::envelope::BanData>()
+                .schema_from::<envelope::Forbidden>()
+                .schema_from::<envelope::BanData>()
                 // the common config's member_expire, a JSON string of a list of these
-                .schema_from::<crate::routes::member::MemberExpire>()
+                .schema_from::<routes::commerce::member::MemberExpire>()
                 // a game tip's tipExt, a JSON string of this
-                .schema_from::<crate::routes::tips::TipAdDto>()
+                .schema_from::<routes::play::tips::TipAdDto>()
                 // the user-agent markers of the product's own apps (the browser check's)
                 .schema(
                     "OwnAppMarker",
@@ -149,6 +159,29 @@ impl Document {
 #[get("/api/openapi.json")]
 pub async fn serve(doc: web::Data<Document>) -> HttpResponse {
     HttpResponse::Ok().content_type("application/json").body(doc.json.clone())
+}
+
+/// A documented path asked with a method it does not answer (HEAD included) gets the envelope
+/// 40005 with HTTP 405 and `Allow`, before any handler runs. (actix puts a handler's method on
+/// its resource, so without this such a call fell through to the 40004 of unknown paths.)
+pub async fn method_not_allowed(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let refused = req.app_data::<actix_web::web::Data<Document>>().and_then(|doc| {
+        let allowed = doc.allowed(req.path())?;
+        (!allowed.contains(req.method())).then(|| allowed.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "))
+    });
+    match refused {
+        None => Ok(next.call(req).await?.map_into_boxed_body()),
+        Some(allow) => {
+            let mut answer = ApiError::method_not_allowed().error_response();
+            if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&allow) {
+                answer.headers_mut().insert(actix_web::http::header::ALLOW, v);
+            }
+            Ok(req.into_response(answer))
+        }
+    }
 }
 
 #[cfg(test)]

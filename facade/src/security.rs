@@ -124,8 +124,17 @@ impl Policy {
     }
 }
 
-/// The middleware (`App::wrap(Security)`): the body deadline, then the headers.
-pub struct Security;
+/// The middleware (`App::wrap(Security::new(policy))`): the body deadline, then the headers.
+pub struct Security {
+    policy: Rc<Policy>,
+}
+
+impl Security {
+    /// The middleware of this policy (the one the app state holds).
+    pub fn new(policy: Policy) -> Security {
+        Security { policy: Rc::new(policy) }
+    }
+}
 
 impl<S, B> Transform<S, ServiceRequest> for Security
 where
@@ -140,12 +149,16 @@ where
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(SecurityMiddleware { service: Rc::new(service) }))
+        ready(Ok(SecurityMiddleware {
+            service: Rc::new(service),
+            policy: self.policy.clone(),
+        }))
     }
 }
 
 pub struct SecurityMiddleware<S> {
     service: Rc<S>,
+    policy: Rc<Policy>,
 }
 
 impl<S, B> Service<ServiceRequest> for SecurityMiddleware<S>
@@ -161,14 +174,7 @@ where
     forward_ready!(service);
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
-        let policy = req.app_data::<actix_web::web::Data<crate::AppState>>().map(|s| s.security.clone());
-        let (csp, timeout) = match &policy {
-            Some(p) => (p.csp.clone(), p.body_timeout),
-            None => (
-                HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"),
-                Duration::from_secs(10),
-            ),
-        };
+        let (csp, timeout) = (self.policy.csp.clone(), self.policy.body_timeout);
         let service = self.service.clone();
         Box::pin(async move {
             // The WebSocket handshake has no body (its "body" is the socket); any other request

@@ -20,7 +20,7 @@ use actix_web::http::Method;
 use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::envelope::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 
 /// Hashed assets: cached for a year and never revalidated.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";

@@ -41,7 +41,9 @@ use serde::Deserialize;
 
 use crate::envelope::{ApiError, BanData};
 use crate::proto::{Authorization, Envelope, MessageType, RoomWatch};
-use crate::{dto, AppState};
+use crate::routes::play::dto;
+use crate::routes::rooms::wire;
+use crate::state::AppState;
 
 /// A socket silent this long is closed (the client pings every 30 s).
 const IDLE_LIMIT: Duration = Duration::from_secs(75);
@@ -232,7 +234,7 @@ impl ConnectionSink for Sink {
 }
 
 /// A room's frames: the shared bytes of a batch go in the outbox as they are (encoded once by
-/// the room for every watcher, `crate::room_wire`).
+/// the room for every watcher, `routes::rooms::wire`).
 impl RoomSink for Sink {
     fn send(&self, frame: &Bytes) -> bool {
         self.queue_frame(frame.clone())
@@ -457,7 +459,7 @@ impl Socket {
             let old = rooms.iter().position(|e| e.dd_rid == dd_rid).map(|i| rooms.remove(i));
             if rooms.len() >= MAX_ROOM_WATCHES {
                 drop(rooms);
-                self.sink.queue_frame(crate::room_wire::reset_frame(dd_rid, "", 0));
+                self.sink.queue_frame(wire::reset_frame(dd_rid, "", 0));
                 return;
             }
             rooms.push(RoomWatchEntry { dd_rid, seq, id: None });
@@ -491,7 +493,7 @@ impl Socket {
                 Err(e) => {
                     tracing::debug!(dd_rid, error = %e, "room watch refused");
                     sink.rooms.lock().retain(|e| !(e.dd_rid == dd_rid && e.seq == seq));
-                    sink.queue_frame(crate::room_wire::reset_frame(dd_rid, "", 0));
+                    sink.queue_frame(wire::reset_frame(dd_rid, "", 0));
                 }
             }
         });
@@ -756,7 +758,7 @@ mod tests {
     async fn room_frames_go_out_as_encoded() {
         use actors::rooms::wire::RoomWire;
         let (mut socket, _send, sink) = socket();
-        let batch = crate::room_wire::ProtoRoomWire.encode(3, "ep", 1..=1, &[]);
+        let batch = wire::ProtoRoomWire.encode(3, "ep", 1..=1, &[]);
         let room_sink: Arc<dyn RoomSink> = sink.clone();
         assert!(room_sink.send(&batch));
         assert!(sink.push(&Push::Notice(Notice::TimeShort {

@@ -488,7 +488,7 @@ async fn control_reaches_the_host_as_a_frame() {
     sa.wait_state(5, |s| s["status"] == 5).await;
 
     let target = srv.platform.play.viewer_stream(guest, id).await.unwrap();
-    let (url, token, exp_ms) = facade::routes::game::sign_viewer_ticket(&srv.platform, &target, id, guest, now_ms()).unwrap();
+    let (url, token, exp_ms) = facade::routes::play::game::sign_viewer_ticket(&srv.platform, &target, id, guest, now_ms()).unwrap();
     assert_eq!(url, "ws://127.0.0.1:1/h1");
     let t = Ticket::verify(&token, SECRET.as_bytes(), now_ms()).expect("the host accepts it");
     assert_eq!(

@@ -1,0 +1,42 @@
+//! Dev mode only: the sandbox SMS provider's outbox, where a tester reads the codes it "sent".
+//! In production mode this path is not routed.
+
+use actix_web::{get, web};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::envelope::{ok, refusals, ApiResult, Envelope};
+use crate::state::AppState;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Outbox {
+    #[serde(default)]
+    phone: String,
+}
+
+/// An SMS the sandbox provider "sent".
+#[derive(Serialize, ToSchema)]
+pub struct OutboxSms {
+    pub phone: String,
+    pub code: String,
+    /// ms
+    pub sent_at: i64,
+}
+
+refusals!(OutboxRefusals: common::input());
+
+/// The sandbox SMS outbox of one phone, newest first.
+#[utoipa::path(params(Outbox), responses((status = 200, body = Envelope<Vec<OutboxSms>>), OutboxRefusals))]
+#[get("/api/dev/sms/outbox")]
+pub async fn sms_outbox(state: web::Data<AppState>, q: web::Query<Outbox>) -> ApiResult<Vec<OutboxSms>> {
+    let msgs = state.platform.passport().sms().outbox(q.phone.trim()).unwrap_or_default();
+    Ok(ok(msgs
+        .iter()
+        .map(|m| OutboxSms {
+            phone: m.phone.to_string(),
+            code: m.code.to_string(),
+            sent_at: m.sent_at,
+        })
+        .collect()))
+}
