@@ -423,3 +423,329 @@ impl RoomState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RoomsConfig;
+    use crate::rooms::events::RoomEventKind;
+    use crate::rooms::state::{Info, Rules};
+
+    const HOST: i64 = 1;
+    const VIEWER: i64 = 2;
+    const STRANGER: i64 = 9;
+
+    fn profile(uid: i64) -> Profile {
+        Profile {
+            user: RoomUser {
+                uid,
+                nickname: format!("u{uid}").into(),
+                avatar: "".into(),
+                status: 0,
+                member: None,
+            },
+            minor: false,
+            cross_screen: false,
+            phone_bound: true,
+            relay_banned: false,
+        }
+    }
+
+    fn entry(uid: i64) -> Entry {
+        Entry {
+            profile: profile(uid),
+            device_no: "d".into(),
+            password: None,
+            force: false,
+            blacklisted: false,
+            running_game: None,
+            other_room: None,
+        }
+    }
+
+    /// A room of game 1 with its host and one viewer in it, its queues emptied.
+    fn room() -> RoomState {
+        let info = Info {
+            dd_rid: 7,
+            room_serial: 500_007,
+            host: HOST,
+            name: "房间".into(),
+            mode: MODE_RELAY,
+            is_show: true,
+            password: None,
+            game: RoomGame {
+                id: 1,
+                name: "游戏".into(),
+                logo: "".into(),
+                people: 1,
+            },
+            created_at_ms: 0,
+        };
+        let mut st = RoomState::new(info, profile(HOST), Rules::of(&RoomsConfig::default()), 0);
+        let entered = st.apply(RoomCall::Enter { entry: entry(VIEWER) }, 0);
+        assert_eq!(entered.map(|r| r.answer), Ok(RoomAnswer::Role(PlayRole::RoomWithoutControl)));
+        drain(&mut st);
+        st
+    }
+
+    fn drain(st: &mut RoomState) -> Vec<i32> {
+        st.take_timers();
+        st.take_membership();
+        st.take_events().into_iter().map(|o| o.kind.code()).collect()
+    }
+
+    fn codes(kinds: &[RoomEventKind]) -> Vec<i32> {
+        kinds.iter().map(RoomEventKind::code).collect()
+    }
+
+    // Each call runs its command and answers its own kind of answer; a refusal is the command's
+    // refusal and queues nothing (no event goes out for it).
+    #[test]
+    fn calls_answer_their_commands() {
+        let info_change = RoomEventKind::RoomInfoChange {
+            room_name: "房间".into(),
+            mode: MODE_RELAY,
+            is_show: false,
+            has_password: false,
+        };
+        let table: Vec<(&str, RoomCall, DomainResult<RoomAnswer>, Vec<i32>)> = vec![
+            ("view", RoomCall::View, Ok(RoomAnswer::Done), vec![]),
+            (
+                "a stranger is no member",
+                RoomCall::Chat {
+                    uid: STRANGER,
+                    text: "hi".into(),
+                    face_id: None,
+                },
+                Err(DomainError::NotInRoom),
+                vec![],
+            ),
+            (
+                "a stranger's mike list",
+                RoomCall::MikeInfo { uid: STRANGER },
+                Err(DomainError::NotInRoom),
+                vec![],
+            ),
+            (
+                "the target must be in the room",
+                RoomCall::MikeInvite {
+                    uid: HOST,
+                    target: STRANGER,
+                },
+                Err(DomainError::TargetNotInRoom),
+                vec![],
+            ),
+            (
+                "a viewer does not edit",
+                RoomCall::Edit {
+                    uid: VIEWER,
+                    name: "x".into(),
+                    mode: MODE_RELAY,
+                    is_show: true,
+                    password: None,
+                },
+                Err(DomainError::RoomForbidden),
+                vec![],
+            ),
+            (
+                "the host bans the host's chat",
+                RoomCall::ChatBan {
+                    uid: HOST,
+                    target: HOST,
+                    on: true,
+                },
+                Err(DomainError::RoomForbidden),
+                vec![],
+            ),
+            (
+                "a report is new once",
+                RoomCall::Report { uid: VIEWER, target: None },
+                Ok(RoomAnswer::Reported(true)),
+                vec![],
+            ),
+            (
+                "then acknowledged",
+                RoomCall::Report { uid: VIEWER, target: None },
+                Ok(RoomAnswer::Reported(false)),
+                vec![],
+            ),
+            (
+                "a relay start of another game",
+                RoomCall::RelayPrepare {
+                    uid: HOST,
+                    game_id: 2,
+                    is_show: Some(false),
+                    password: None,
+                },
+                Err(DomainError::GameNotSupportRelay),
+                vec![],
+            ),
+            (
+                "a relay start that changes nothing edits nothing",
+                RoomCall::RelayPrepare {
+                    uid: HOST,
+                    game_id: 1,
+                    is_show: Some(true),
+                    password: None,
+                },
+                Ok(RoomAnswer::Done),
+                vec![],
+            ),
+            (
+                "a relay start's visibility applies",
+                RoomCall::RelayPrepare {
+                    uid: HOST,
+                    game_id: 1,
+                    is_show: Some(false),
+                    password: None,
+                },
+                Ok(RoomAnswer::Done),
+                codes(&[info_change]),
+            ),
+            (
+                "a relay is adopted",
+                RoomCall::RelayAdopt {
+                    session_id: 40,
+                    status: 3,
+                    stream: None,
+                },
+                Ok(RoomAnswer::Done),
+                codes(&[RoomEventKind::GameInfoChange { status: 3 }]),
+            ),
+            (
+                "once (the host's pushes may have come first)",
+                RoomCall::RelayAdopt {
+                    session_id: 40,
+                    status: 1,
+                    stream: None,
+                },
+                Ok(RoomAnswer::Done),
+                vec![],
+            ),
+            (
+                "the counters (the host is seated from the start)",
+                RoomCall::Counters,
+                Ok(RoomAnswer::Counters(LiveCounters {
+                    audience: 2,
+                    mike: 1,
+                    control: 0,
+                    givers: 0,
+                    gifts: 0,
+                })),
+                vec![],
+            ),
+            (
+                "a viewer leaves",
+                RoomCall::Leave { uid: VIEWER },
+                Ok(RoomAnswer::Left(Left {
+                    ended: Ended::No,
+                    room_serial: 500_007,
+                })),
+                codes(&[RoomEventKind::RoomLeave { uid: VIEWER, others: 0 }]),
+            ),
+            (
+                "and is no member",
+                RoomCall::UserInfo { uid: VIEWER },
+                Ok(RoomAnswer::UserInfo(RoomUserInfo {
+                    id: VIEWER,
+                    dd_rid: None,
+                    room_serial: None,
+                    role: PlayRole::None,
+                    apply_control: ApplyControl::default(),
+                    chat_banned: false,
+                })),
+                vec![],
+            ),
+        ];
+        let mut st = room();
+        for (what, call, want, events) in table {
+            let got = st.apply(call, 1_000).map(|r| {
+                assert_eq!(r.view, None, "{what}: the view is the actor's to add");
+                r.answer
+            });
+            assert_eq!(got, want, "{what}");
+            assert_eq!(drain(&mut st), events, "{what}");
+        }
+    }
+
+    // A fresh profile applies before the command: a viewer found a minor since their entry
+    // may not apply for control.
+    #[test]
+    fn a_fresh_profile_applies_first() {
+        let mut st = room();
+        let minor = Profile {
+            minor: true,
+            ..profile(VIEWER)
+        };
+        let call = RoomCall::ControlApply {
+            uid: VIEWER,
+            fresh: Some(minor),
+        };
+        assert_eq!(st.apply(call, 0).map(|r| r.answer), Err(DomainError::MinorControlLimit));
+        let call = RoomCall::ControlApply {
+            uid: VIEWER,
+            fresh: Some(profile(VIEWER)),
+        };
+        let Ok(RoomAnswer::ApplyControl(apply)) = st.apply(call, 0).map(|r| r.answer) else {
+            panic!("an application");
+        };
+        assert_eq!(apply.state, 1);
+    }
+
+    // The calls whose answer is the room view declare it; the view is read after the effects,
+    // at the log's position past the call's own events (where the caller's watch starts).
+    #[test]
+    fn the_view_comes_after_the_effects() {
+        for call in [
+            RoomCall::View,
+            RoomCall::Enter { entry: entry(3) },
+            RoomCall::Edit {
+                uid: HOST,
+                name: "新".into(),
+                mode: MODE_RELAY,
+                is_show: true,
+                password: Some(None),
+            },
+        ] {
+            assert_eq!(call.after(), After::View, "{call:?}");
+        }
+        assert_eq!(RoomCall::Counters.after(), After::Nothing);
+        assert_eq!(RoomCall::Leave { uid: VIEWER }.after(), After::Nothing);
+
+        let mut st = room();
+        let mut log = EventLog::new("7-0-e".into());
+        log.push(RoomEventKind::MikeInfoChange, vec![], vec![], 0);
+        let call = RoomCall::Enter { entry: entry(3) };
+        let need = call.after();
+        let reply = st.apply(call, 5);
+        // the actor's step: the events into the log
+        for out in st.take_events() {
+            log.push(out.kind, out.user_ids, out.exclude_user_ids, 5);
+        }
+        assert_eq!(log.offset(), 2);
+        let (role, view): (PlayRole, RoomView) = need.complete(reply, &st, &log).and_then(RoomReply::answer_and_view).unwrap();
+        assert_eq!(role, PlayRole::RoomWithoutControl);
+        assert_eq!((&*view.epoch, view.offset, view.online), ("7-0-e", 2, 3));
+
+        // A refusal stays a refusal; a call without the need gets no view.
+        let refused = After::View.complete(st.apply(RoomCall::Leave { uid: STRANGER }, 5), &st, &log);
+        assert_eq!(refused, Err(DomainError::NotInRoom));
+        let counters = After::Nothing.complete(st.apply(RoomCall::Counters, 5), &st, &log).unwrap();
+        assert_eq!(counters.view, None);
+    }
+
+    // The service reads each answer as the type its call answers; another kind is an internal
+    // error, not a wrong value.
+    #[test]
+    fn answers_read_as_their_types() {
+        assert_eq!(<()>::try_from(RoomAnswer::Done), Ok(()));
+        assert_eq!(bool::try_from(RoomAnswer::Reported(true)), Ok(true));
+        assert!(matches!(MikeInfo::try_from(RoomAnswer::Done), Err(DomainError::Internal(_))));
+        assert!(matches!(<()>::try_from(RoomAnswer::Reported(false)), Err(DomainError::Internal(_))));
+        let no_view = RoomReply {
+            answer: RoomAnswer::Done,
+            view: None,
+        };
+        assert!(matches!(no_view.into_view(), Err(DomainError::Internal(_))));
+    }
+}
