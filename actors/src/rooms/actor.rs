@@ -12,8 +12,10 @@
 //! 6. a changed form or relay is stored; an ended room stores its summary, tells every member
 //!    (USER_RELAY_END) and stops.
 //!
-//! Platform calls reach the state through [`RoomMsg::Do`]: a closure that runs on the state and
-//! returns the answer to send once the effects are carried out. The host's game state reaches
+//! Platform calls reach the state as data, [`RoomMsg::Call`] with a [`RoomCall`]: the state
+//! applies it ([`RoomState::apply`]), the effects above are carried out, then the reply is
+//! completed with what the call declared it needs from the room after them (the view: see
+//! `call`'s module doc) and sent. The host's game state reaches
 //! the room through the bus (the room subscribes to the host's topic): the relay's status
 //! becomes GAME_INFO_CHANGE, its end ends the room.
 //!
@@ -32,6 +34,7 @@ use engine::Timers;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use storage::RoomRecord;
 
+use super::call::{RoomCall, RoomReply};
 use super::events::EventLog;
 use super::fanout::{Fanout, NewWatch};
 use super::state::{Info, Membership, Profile, RoomState, Rules, TimerKey};
@@ -41,14 +44,12 @@ use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
 use crate::view::{GameState, Notice, Push};
 
-/// What runs on the room's state; it returns the answer, sent after the effects.
-pub type Job = Box<dyn FnOnce(&mut RoomState, i64) -> Answer + Send>;
-/// Sends a call's answer, given the state and log after the effects and the watcher count.
-pub type Answer = Box<dyn FnOnce(&RoomState, &EventLog, usize) + Send>;
-
 pub enum RoomMsg {
-    /// A platform call.
-    Do(Job),
+    /// A platform call; answered after its effects are carried out.
+    Call {
+        call: RoomCall,
+        reply: RpcReplyPort<DomainResult<RoomReply>>,
+    },
     /// A socket of member `uid` watches, from `position` (epoch, offset) when given.
     Watch {
         id: WatchId,
@@ -231,10 +232,11 @@ impl Actor for RoomActor {
     async fn handle(&self, me: ActorRef<RoomMsg>, msg: RoomMsg, state: &mut RoomActorState) -> Result<(), ActorProcessingErr> {
         let now = self.ctx.clock.now_ms();
         match msg {
-            RoomMsg::Do(job) => {
-                let answer = job(&mut state.st, now);
+            RoomMsg::Call { call, reply } => {
+                let need = call.after();
+                let answer = state.st.apply(call, now);
                 self.after(&me, state, now).await;
-                answer(&state.st, &state.log, state.fan.len());
+                let _ = reply.send(need.complete(answer, &state.st, &state.log));
             }
             RoomMsg::Watch {
                 id,

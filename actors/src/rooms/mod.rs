@@ -14,12 +14,16 @@
 //! - `control`: the apply-control states, the controller and the fair rotation.
 //! - `state`: [`state::RoomState`], the whole room (members, seats, control, moderation,
 //!   counters), whose every command returns its events and effects.
+//! - `call`: [`call::RoomCall`], the service's calls on a room as data (one variant per
+//!   operation), [`call::RoomReply`] and the one dispatcher `RoomState::apply`; a call declares
+//!   what its reply needs from the room after the effects (the view, at the log's position).
 //! - `fanout`: the watchers of a room and the batching of frames to them.
 //! - `actor`: [`actor::RoomActor`], which carries the effects out (timers on tokio time, fan-out,
 //!   storage, the game host's controller).
 //! - `password`: the 4-digit room password (base64 on the wire, salted SHA-256 at rest).
 
 pub mod actor;
+pub mod call;
 pub mod control;
 pub mod events;
 pub mod fanout;

@@ -12,11 +12,11 @@ use std::sync::Arc;
 use crate::error::{DomainError, DomainResult, RoomFormFault};
 use crate::play::player::SessionOp;
 use crate::play::service::{check_start_mode, check_startable};
-use crate::rooms::actor::{profile_of, Job, RoomMsg};
-use crate::rooms::events::EventLog;
+use crate::rooms::actor::{profile_of, RoomMsg};
+use crate::rooms::call::{Left, LiveCounters, RoomAnswer, RoomCall, RoomReply};
 use crate::rooms::password;
 use crate::rooms::perm::{self, Command, Role, Roles};
-use crate::rooms::state::{steering, visible, Ended, Entry, Profile, QueueOp, RoomState};
+use crate::rooms::state::{steering, visible, Ended, Entry, Profile, QueueOp};
 use crate::rooms::view::*;
 use crate::rooms::wire::{RoomSink, RoomWire, WatchId};
 use crate::view::{GameState, Status};
@@ -139,41 +139,23 @@ impl Rooms {
         Ok(view)
     }
 
-    /// Runs `f` on the room's state; the answer comes after the room carried out the effects
-    /// (events out, timers set, the game host told of a new controller).
-    async fn room_do<T: Send + 'static>(
-        &self,
-        dd_rid: i64,
-        f: impl FnOnce(&mut RoomState, i64) -> DomainResult<T> + Send + 'static,
-    ) -> DomainResult<T> {
-        self.room_do_then(dd_rid, f, |t, _, _, _| t).await
+    /// Sends `call` to the room; the reply comes after the room carried out the effects
+    /// (events out, timers set, the game host told of a new controller), with the view after
+    /// them when the call declares that need (`call`'s module doc). A room gone before it
+    /// answered is not found.
+    async fn room_call(&self, dd_rid: i64, call: RoomCall) -> DomainResult<RoomReply> {
+        let room = self.ctx.room(dd_rid)?;
+        ractor::call!(room, |reply| RoomMsg::Call { call, reply }).map_err(|_| DomainError::RoomNotFound)?
     }
 
-    /// [`Self::room_do`], with the answer built from the state and log after the effects.
-    async fn room_do_then<T: Send + 'static, R: Send + 'static>(
-        &self,
-        dd_rid: i64,
-        f: impl FnOnce(&mut RoomState, i64) -> DomainResult<T> + Send + 'static,
-        then: impl FnOnce(T, &RoomState, &EventLog, usize) -> R + Send + 'static,
-    ) -> DomainResult<R> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move |st, now| {
-            let r = f(st, now);
-            Box::new(move |st, log, watchers| {
-                let _ = tx.send(r.map(|t| then(t, st, log, watchers)));
-            })
-        });
-        self.ctx
-            .room(dd_rid)?
-            .send_message(RoomMsg::Do(job))
-            .map_err(|_| DomainError::RoomNotFound)?;
-        rx.await.map_err(|_| DomainError::RoomNotFound)?
+    /// [`Self::room_call`], its answer as the type the call answers.
+    async fn room_ask<T: TryFrom<RoomAnswer, Error = DomainError>>(&self, dd_rid: i64, call: RoomCall) -> DomainResult<T> {
+        self.room_call(dd_rid, call).await?.answer.try_into()
     }
 
     /// The room view after the effects.
     async fn room_view(&self, dd_rid: i64) -> DomainResult<RoomView> {
-        self.room_do_then(dd_rid, |_, _| Ok(()), |_, st, log, _| st.view(log.epoch(), log.offset()))
-            .await
+        self.room_call(dd_rid, RoomCall::View).await?.into_view()
     }
 
     /// The open room of a serial.
@@ -312,12 +294,14 @@ impl Rooms {
             None
         };
         let (mode, is_show) = (form.mode, form.is_show);
-        self.room_do_then(
-            dd_rid,
-            move |st, _| st.edit(uid, name, mode, is_show, pass),
-            |_, st, log, _| st.view(log.epoch(), log.offset()),
-        )
-        .await
+        let call = RoomCall::Edit {
+            uid,
+            name,
+            mode,
+            is_show,
+            password: pass,
+        };
+        self.room_call(dd_rid, call).await?.into_view()
     }
 
     /// `room/myRoom`: the room the caller hosts, if open.
@@ -368,16 +352,8 @@ impl Rooms {
             running_game,
             other_room,
         };
-        let entered = self
-            .room_do_then(
-                dd_rid,
-                move |st, now| st.enter(entry, now),
-                |role, st, log, _| RoomEntered {
-                    room: st.view(log.epoch(), log.offset()),
-                    role,
-                },
-            )
-            .await?;
+        let (role, room) = self.room_call(dd_rid, RoomCall::Enter { entry }).await?.answer_and_view()?;
+        let entered = RoomEntered { room, role };
         if let Some((session_id, _)) = running_game {
             if let Err(e) = self.play().session_op(uid, SessionOp::Over, session_id).await {
                 tracing::debug!(error = %e, "force-cancel: the game was already gone");
@@ -395,12 +371,10 @@ impl Rooms {
     /// `room/exit`: leaves the caller's room; the host's exit ends it.
     pub async fn exit_room(&self, uid: i64) -> DomainResult<RoomExited> {
         let dd_rid = self.room_of(uid).ok_or(DomainError::NotInRoom)?;
-        let ended = self
-            .room_do(dd_rid, move |st, now| st.leave(uid, now).map(|e| (e, st.info.room_serial)))
-            .await?;
+        let left: Left = self.room_ask(dd_rid, RoomCall::Leave { uid }).await?;
         Ok(RoomExited {
             dd_rid,
-            ended_room_serial: (ended.0 == Ended::Now).then_some(ended.1),
+            ended_room_serial: (left.ended == Ended::Now).then_some(left.room_serial),
         })
     }
 
@@ -423,7 +397,7 @@ impl Rooms {
         let Some(dd_rid) = self.room_of(uid) else {
             return Ok(none);
         };
-        match self.room_do(dd_rid, move |st, now| Ok(st.user_info(uid, now))).await {
+        match self.room_ask(dd_rid, RoomCall::UserInfo { uid }).await {
             Err(DomainError::RoomNotFound) => Ok(none),
             r => r,
         }
@@ -432,7 +406,7 @@ impl Rooms {
     /// `room/userList`: the members, page `page` (from 1) of `size` (at most 100), the host
     /// first, then by entry.
     pub async fn room_users(&self, uid: i64, dd_rid: i64, page: u32, size: u32) -> DomainResult<Page<OnlineUser>> {
-        self.room_do(dd_rid, move |st, _| st.users(uid, page, size)).await
+        self.room_ask(dd_rid, RoomCall::Users { uid, page, size }).await
     }
 
     /// `orm/relayCount`: open public rooms per game, in the order asked.
@@ -458,16 +432,23 @@ impl Rooms {
             .ok_or(DomainError::RoomNotFound)?;
         let now = self.ctx.clock.now_ms();
         let live = if record.ended_at.is_none() {
-            self.room_do(record.dd_rid, |st, _| Ok((st.counters(), st.gift_counters())))
-                .await
-                .ok()
+            self.room_ask(record.dd_rid, RoomCall::Counters).await.ok()
         } else {
             None
         };
-        let ((audience, mike, control), (givers, gifts)) = live.unwrap_or((
-            (record.audience_count, record.mike_count, record.control_count),
-            (0, record.gift_count),
-        ));
+        let LiveCounters {
+            audience,
+            mike,
+            control,
+            givers,
+            gifts,
+        } = live.unwrap_or(LiveCounters {
+            audience: record.audience_count,
+            mike: record.mike_count,
+            control: record.control_count,
+            givers: 0,
+            gifts: record.gift_count,
+        });
         let end = record.ended_at.unwrap_or(now);
         Ok(LiveDetail {
             room_serial,
@@ -508,23 +489,20 @@ impl Rooms {
 
     /// `room/connection`: how the caller (a member) watches the relay.
     pub async fn room_connection(&self, uid: i64, dd_rid: i64) -> DomainResult<RoomConnection> {
-        self.room_do(dd_rid, move |st, _| st.connection(uid)).await
+        self.room_ask(dd_rid, RoomCall::Connection { uid }).await
     }
 
     /// `mike/list`.
     pub async fn mike_list(&self, uid: i64, dd_rid: i64) -> DomainResult<MikeInfo> {
-        self.room_do(dd_rid, move |st, now| st.mike_info(uid, now)).await
+        self.room_ask(dd_rid, RoomCall::MikeInfo { uid }).await
     }
 
     /// `mike/up`: take a free seat (`seat` or the first open one); action 2 also applies for
     /// control.
     pub async fn mike_up(&self, uid: i64, dd_rid: i64, action: MikeAction, seat: Option<usize>) -> DomainResult<MikeInfo> {
         let fresh = self.fresh_profile(uid, action == MikeAction::UpWithControl).await?;
-        self.room_do(dd_rid, move |st, now| {
-            fresh.into_iter().for_each(|p| st.refresh(p));
-            st.mike_up(uid, action, seat, now)
-        })
-        .await
+        let call = RoomCall::MikeUp { uid, action, seat, fresh };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `mike/upOrDown`: action 3 leaves the seat (and gives control back); 1 and 2 as `mike_up`.
@@ -534,35 +512,40 @@ impl Rooms {
 
     /// `mike/invite`: the host invites a member to a seat (2015).
     pub async fn mike_invite(&self, uid: i64, dd_rid: i64, target: i64) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, _| st.mike_invite(uid, target)).await
+        self.room_ask(dd_rid, RoomCall::MikeInvite { uid, target }).await
     }
 
     /// `mike/invite/accept`.
     pub async fn mike_invite_accept(&self, uid: i64, room_serial: i64) -> DomainResult<MikeInfo> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.mike_invite_answer(uid, true, now)).await
+        self.room_ask(dd_rid, RoomCall::MikeInviteAnswer { uid, accept: true }).await
     }
 
     /// `mike/invite/refuse` (2016 to the host).
     pub async fn mike_invite_refuse(&self, uid: i64, room_serial: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.mike_invite_answer(uid, false, now).map(|_| ()))
-            .await
+        let call = RoomCall::MikeInviteAnswer { uid, accept: false };
+        self.room_ask::<MikeInfo>(dd_rid, call).await.map(|_| ())
     }
 
     /// `mike/operat`: the host moves a member up or down, or bans a seat's voice.
     pub async fn mike_operate(&self, uid: i64, dd_rid: i64, target: i64, op: MikeOp) -> DomainResult<MikeInfo> {
-        self.room_do(dd_rid, move |st, now| st.mike_operate(uid, target, op, now)).await
+        self.room_ask(dd_rid, RoomCall::MikeOperate { uid, target, op }).await
     }
 
     /// `mike/lock`: the host locks or opens one seat (a seated user goes down).
     pub async fn mike_lock(&self, uid: i64, dd_rid: i64, seat: usize, lock: bool) -> DomainResult<MikeInfo> {
-        self.room_do(dd_rid, move |st, now| st.mike_lock(uid, Some(seat), lock, now)).await
+        let call = RoomCall::MikeLock {
+            uid,
+            seat: Some(seat),
+            lock,
+        };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `mike/lockAll`: every seat but the host's.
     pub async fn mike_lock_all(&self, uid: i64, dd_rid: i64, lock: bool) -> DomainResult<MikeInfo> {
-        self.room_do(dd_rid, move |st, now| st.mike_lock(uid, None, lock, now)).await
+        self.room_ask(dd_rid, RoomCall::MikeLock { uid, seat: None, lock }).await
     }
 
     /// `mike/banMessage`: the host bans (or lets) a member's chat; the same as [`Self::chat_ban`].
@@ -572,103 +555,103 @@ impl Rooms {
 
     /// `mikeReq/action`: join or leave the seat queue.
     pub async fn mike_req_action(&self, uid: i64, dd_rid: i64, action: MikeReqAction) -> DomainResult<MikeInfo> {
-        self.room_do(dd_rid, move |st, now| st.mike_req(uid, action, now)).await
+        self.room_ask(dd_rid, RoomCall::MikeReq { uid, action }).await
     }
 
     /// `mikeReq/list`: the seat queue, first come first.
     pub async fn mike_req_list(&self, uid: i64, dd_rid: i64) -> DomainResult<Vec<RoomUser>> {
-        self.room_do(dd_rid, move |st, _| st.mike_queue(uid)).await
+        self.room_ask(dd_rid, RoomCall::MikeQueue { uid }).await
     }
 
     /// `mikeReq/clear` (host): empties the queue (2002 to each).
     pub async fn mike_req_clear(&self, uid: i64, dd_rid: i64) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, _| st.mike_queue_op(uid, QueueOp::Clear).map(|_| ()))
-            .await
+        let call = RoomCall::MikeQueueOp { uid, op: QueueOp::Clear };
+        self.room_ask::<Vec<RoomUser>>(dd_rid, call).await.map(|_| ())
     }
 
     /// `mikeReq/top` (host): moves `target` to the head of the queue (2000).
     pub async fn mike_req_top(&self, uid: i64, dd_rid: i64, target: i64) -> DomainResult<Vec<RoomUser>> {
-        self.room_do(dd_rid, move |st, _| st.mike_queue_op(uid, QueueOp::Top(target))).await
+        let call = RoomCall::MikeQueueOp {
+            uid,
+            op: QueueOp::Top(target),
+        };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `mikeReq/remove` (host; the `mikeReq/action` of the host on someone): 2001 to them.
     pub async fn mike_req_remove(&self, uid: i64, dd_rid: i64, target: i64) -> DomainResult<Vec<RoomUser>> {
-        self.room_do(dd_rid, move |st, _| st.mike_queue_op(uid, QueueOp::Remove(target)))
-            .await
+        let call = RoomCall::MikeQueueOp {
+            uid,
+            op: QueueOp::Remove(target),
+        };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `mikeReq/switchMikeReq` (host): swaps two queued users.
     pub async fn mike_req_switch(&self, uid: i64, dd_rid: i64, a: i64, b: i64) -> DomainResult<Vec<RoomUser>> {
-        self.room_do(dd_rid, move |st, _| st.mike_queue_op(uid, QueueOp::Switch(a, b)))
-            .await
+        let call = RoomCall::MikeQueueOp {
+            uid,
+            op: QueueOp::Switch(a, b),
+        };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `control/apply`: the caller applies for control (state 1 for 30 s; 2020 to the host).
     pub async fn control_apply(&self, uid: i64, room_serial: i64) -> DomainResult<ApplyControl> {
         let dd_rid = self.by_serial(room_serial)?;
         let fresh = self.fresh_profile(uid, true).await?;
-        self.room_do(dd_rid, move |st, now| {
-            fresh.into_iter().for_each(|p| st.refresh(p));
-            st.control_apply(uid, now)
-        })
-        .await
+        self.room_ask(dd_rid, RoomCall::ControlApply { uid, fresh }).await
     }
 
     /// `control/applyList` (host).
     pub async fn control_apply_list(&self, uid: i64, room_serial: i64) -> DomainResult<Vec<ControlApplication>> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.applications(uid, now)).await
+        self.room_ask(dd_rid, RoomCall::Applications { uid }).await
     }
 
     /// `control/assign` (host): gives control to `target` (also a transfer from another guest).
     pub async fn control_assign(&self, uid: i64, room_serial: i64, target: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
         let fresh = self.fresh_profile(target, true).await?;
-        self.room_do(dd_rid, move |st, now| {
-            fresh.into_iter().for_each(|p| st.refresh(p));
-            st.control_assign(uid, target, now)
-        })
-        .await
+        self.room_ask(dd_rid, RoomCall::ControlAssign { uid, target, fresh }).await
     }
 
     /// The host denies an application (2022 to the applicant; state 2 for 60 s).
     pub async fn control_deny(&self, uid: i64, room_serial: i64, target: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_deny(uid, target, now)).await
+        self.room_ask(dd_rid, RoomCall::ControlDeny { uid, target }).await
     }
 
     /// `control/recycle` (host): takes control back from the guest (2024).
     pub async fn control_recycle(&self, uid: i64, room_serial: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_recycle(uid, now)).await
+        self.room_ask(dd_rid, RoomCall::ControlRecycle { uid }).await
     }
 
     /// `control/invite` (host): invites `target` to take control (2025).
     pub async fn control_invite(&self, uid: i64, room_serial: i64, target: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
         let fresh = self.fresh_profile(target, true).await?;
-        self.room_do(dd_rid, move |st, _| {
-            fresh.into_iter().for_each(|p| st.refresh(p));
-            st.control_invite(uid, target)
-        })
-        .await
+        self.room_ask(dd_rid, RoomCall::ControlInvite { uid, target, fresh }).await
     }
 
     /// `control/invite/accept`.
     pub async fn control_invite_accept(&self, uid: i64, room_serial: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
         let fresh = self.fresh_profile(uid, true).await?;
-        self.room_do(dd_rid, move |st, now| {
-            fresh.into_iter().for_each(|p| st.refresh(p));
-            st.control_invite_answer(uid, true, now)
-        })
-        .await
+        let call = RoomCall::ControlInviteAnswer { uid, accept: true, fresh };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `control/invite/refuse` (2016 to the host).
     pub async fn control_invite_refuse(&self, uid: i64, room_serial: i64) -> DomainResult<()> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_invite_answer(uid, false, now)).await
+        let call = RoomCall::ControlInviteAnswer {
+            uid,
+            accept: false,
+            fresh: None,
+        };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `control/remand`: the controlling guest gives control back (2023 to the host).
@@ -678,14 +661,14 @@ impl Rooms {
             return Err(DomainError::ControlState);
         }
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.control_remand(uid, now)).await
+        self.room_ask(dd_rid, RoomCall::ControlRemand { uid }).await
     }
 
     /// `control/rotation` (host): turns the fair rotation on or off; `turn_secs` (else the
     /// configured turn) is each applicant's turn.
     pub async fn rotation_set(&self, uid: i64, room_serial: i64, on: bool, turn_secs: Option<u64>) -> DomainResult<RotationView> {
         let dd_rid = self.by_serial(room_serial)?;
-        self.room_do(dd_rid, move |st, now| st.rotation_set(uid, on, turn_secs, now)).await
+        self.room_ask(dd_rid, RoomCall::RotationSet { uid, on, turn_secs }).await
     }
 
     /// Blocks `target` from the caller's rooms (and puts them out of the open one: 2032).
@@ -698,12 +681,7 @@ impl Rooms {
         self.ctx.db(move |s| s.rooms.block(uid, target, now)).await?;
         let open = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied();
         if let Some(dd_rid) = open {
-            let _ = self
-                .room_do(dd_rid, move |st, now| {
-                    st.blocked(target, now);
-                    Ok(())
-                })
-                .await;
+            let _ = self.room_call(dd_rid, RoomCall::Blocked { target }).await;
         }
         Ok(())
     }
@@ -712,12 +690,7 @@ impl Rooms {
         let was = self.ctx.db(move |s| s.rooms.unblock(uid, target)).await?;
         let open = self.ctx.rooms_state().room_index.lock().hosts.get(&uid).copied();
         if let (true, Some(dd_rid)) = (was, open) {
-            let _ = self
-                .room_do(dd_rid, move |st, _| {
-                    st.unblocked(target);
-                    Ok(())
-                })
-                .await;
+            let _ = self.room_call(dd_rid, RoomCall::Unblocked { target }).await;
         }
         Ok(())
     }
@@ -744,12 +717,12 @@ impl Rooms {
 
     /// `blacklist/kick` (host): puts `target` out (2031); they may not come back for 10 minutes.
     pub async fn kick(&self, uid: i64, dd_rid: i64, target: i64) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, now| st.kick(uid, target, now)).await
+        self.room_ask(dd_rid, RoomCall::Kick { uid, target }).await
     }
 
     /// The host bans (or lets) a member's chat (2030).
     pub async fn chat_ban(&self, uid: i64, dd_rid: i64, target: i64, on: bool) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, _| st.chat_ban(uid, target, on)).await
+        self.room_ask(dd_rid, RoomCall::ChatBan { uid, target, on }).await
     }
 
     /// `report/add`: reason 0–6 (social.md §9), about the room or one of its members.
@@ -757,7 +730,7 @@ impl Rooms {
         if !(0..=6).contains(&reason) || text.chars().count() > REPORT_TEXT_MAX {
             return Err(DomainError::ReportInvalid);
         }
-        if !self.room_do(dd_rid, move |st, _| st.report(uid, target)).await? {
+        if !self.room_ask::<bool>(dd_rid, RoomCall::Report { uid, target }).await? {
             return Ok(());
         }
         let report = storage::RoomReport {
@@ -776,14 +749,19 @@ impl Rooms {
     /// A gift from `uid` to `receiver` in the room, shown in the barrage (GIFT_MESSAGE 1010):
     /// the path whatever sells gifts later will call.
     pub async fn room_gift(&self, uid: i64, dd_rid: i64, receiver: i64, gift_image: String, gift_num: i64) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, _| st.gift(uid, receiver, gift_image, gift_num))
-            .await
+        let call = RoomCall::Gift {
+            uid,
+            receiver,
+            gift_image,
+            gift_num,
+        };
+        self.room_ask(dd_rid, call).await
     }
 
     /// `room/chat/send`: a chat text, or an emoji by `face_id` (a bound phone is needed: the
     /// room checks the profile read at entry, so a message costs no storage read).
     pub async fn chat_send(&self, uid: i64, dd_rid: i64, text: String, face_id: Option<i64>) -> DomainResult<()> {
-        self.room_do(dd_rid, move |st, now| st.chat(uid, text, face_id, now)).await?;
+        self.room_ask::<()>(dd_rid, RoomCall::Chat { uid, text, face_id }).await?;
         self.activity().task_event(uid, crate::activity::mission::TaskEvent::Barrage).await;
         Ok(())
     }
@@ -827,19 +805,13 @@ impl Rooms {
         } else {
             None
         };
-        let is_show = relay.is_show;
-        self.room_do(dd_rid, move |st, _| {
-            if st.info.game.id != game_id {
-                return Err(DomainError::GameNotSupportRelay);
-            }
-            if pass.is_some() || is_show.is_some_and(|s| s != st.info.is_show) {
-                let (name, mode) = (st.info.name.clone(), st.info.mode);
-                let show = is_show.unwrap_or(st.info.is_show);
-                st.edit(uid, name, mode, show, pass)?;
-            }
-            Ok(())
-        })
-        .await?;
+        let call = RoomCall::RelayPrepare {
+            uid,
+            game_id,
+            is_show: relay.is_show,
+            password: pass,
+        };
+        self.room_ask::<()>(dd_rid, call).await?;
         Ok(dd_rid)
     }
 
@@ -860,24 +832,21 @@ impl Rooms {
             logo: crate::view::game_logo(&game).into(),
             people: 1,
         };
-        self.room_do(dd_rid, move |st, _| st.switch_game(uid, g)).await?;
+        self.room_ask::<()>(dd_rid, RoomCall::SwitchGame { uid, game: g }).await?;
         Ok(dd_rid)
     }
 
     /// A relay start succeeded: the room adopts the session.
     pub(crate) async fn relay_started(&self, dd_rid: i64, uid: i64, view: &crate::view::SessionView) {
-        let (id, status, stream) = (view.id, view.status as i32, view.stream.clone());
         let _ = uid;
         // The host's pushes reach the room too (and may have come first, newer): the view only
         // makes the room adopt a session it does not follow yet.
-        let _ = self
-            .room_do(dd_rid, move |st, _| {
-                if st.relay() != Some(id) {
-                    st.relay_state(id, status, stream);
-                }
-                Ok(())
-            })
-            .await;
+        let call = RoomCall::RelayAdopt {
+            session_id: view.id,
+            status: view.status as i32,
+            stream: view.stream.clone(),
+        };
+        let _ = self.room_call(dd_rid, call).await;
     }
 
     /// Who controls relay `session_id`'s game, as its game host was last told (None: not a

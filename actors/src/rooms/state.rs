@@ -567,6 +567,35 @@ impl RoomState {
         Ended::No
     }
 
+    /// A relay start succeeded: the room adopts `session_id` in `status`, unless it follows it
+    /// already (the host's pushes reach the room too and may have come first, newer).
+    pub fn adopt_relay(&mut self, session_id: i64, status: i32, stream: Option<Arc<StreamTarget>>) {
+        if self.relay != Some(session_id) {
+            self.relay_state(session_id, status, stream);
+        }
+    }
+
+    /// A relay start of `game_id` in the host's room: the room's game must be it (else 130129);
+    /// the start's visibility (`is_show`, when given) and password (`password`, as
+    /// [`RoomState::edit`]'s) apply to the room, an edit by `uid` when anything changes.
+    pub fn relay_prepare(
+        &mut self,
+        uid: i64,
+        game_id: i64,
+        is_show: Option<bool>,
+        password: Option<Option<RoomPassword>>,
+    ) -> Result<(), DomainError> {
+        if self.info.game.id != game_id {
+            return Err(DomainError::GameNotSupportRelay);
+        }
+        if password.is_some() || is_show.is_some_and(|s| s != self.info.is_show) {
+            let (name, mode) = (self.info.name.clone(), self.info.mode);
+            let show = is_show.unwrap_or(self.info.is_show);
+            self.edit(uid, name, mode, show, password)?;
+        }
+        Ok(())
+    }
+
     /// `room/connection` for `uid`.
     pub fn connection(&self, uid: i64) -> Result<RoomConnection, DomainError> {
         self.check(uid, Command::Connect)?;
