@@ -121,8 +121,9 @@ step "rust: every integration test file declared in its tests/it/main.rs" declar
 # loadtest.
 step "rust: build every target, linted by clippy (warnings are errors)" cargo test --workspace --no-run
 
-# vendor/actix-http's tests build on one core while the frontend's steps (mostly one node
-# process at a time) use the other; upstream's code is not linted: without the wrapper.
+# vendor/actix-http's tests build on one core while the frontend's build and lint (mostly one
+# node process at a time, and no test with a timeout) use the other; no test runs beside it.
+# Upstream's code is not linted: without the wrapper.
 VENDOR_TEST=(env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS cargo test --locked --manifest-path vendor/actix-http/Cargo.toml
   --target-dir target/vendor-actix-http --features ws --lib)
 background vendor-build "${VENDOR_TEST[@]}" --no-run -j 1
@@ -130,11 +131,10 @@ background vendor-build "${VENDOR_TEST[@]}" --no-run -j 1
 step "wait: the frontend's node modules" foreground node-modules
 step "frontend: build (types generated, type check, bundle, home-route size check)" bash ops/frontend.sh build
 step "frontend: lint" bash ops/frontend.sh lint
+step "wait: vendor/actix-http's build" foreground vendor-build
 # `build` generated the types: the unit tests need not generate them again
 step "frontend: unit tests" bash ops/frontend.sh test:unit
 step "contract: a field renamed on the server fails the frontend's type check" bash ops/frontend.sh check:contract
-# the Rust tests below have the machine to themselves
-step "wait: vendor/actix-http's build" foreground vendor-build
 
 rust_tests() {
   if cargo nextest --version >/dev/null 2>&1; then
