@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the frontend's node modules when missing or stale, then runs one npm script.
+# Installs the frontend's node modules when missing or stale, then runs one npm script
+# (`--install`: only installs them).
 set -euo pipefail
 cd "$(dirname "$0")/../frontend"
 stamp=node_modules/.lock-stamp
@@ -8,4 +9,5 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   npm install --no-audit --no-fund
   cp package-lock.json "$stamp"
 fi
+[ "${1:-}" = --install ] && exit 0
 npm run "$@"

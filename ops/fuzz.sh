@@ -2,23 +2,30 @@
 # Schemathesis (PyPI, pinned) against a fresh dev server on 127.0.0.1:0, driven by the server's
 # own OpenAPI document (GET /api/openapi.json), as a logged-in player with the CSRF header.
 # Fails on any 5xx, any status code the document does not list for the path, any response
-# whose body or content type contradicts the document, or fewer than FUZZ_MIN_CASES cases.
-# Installs schemathesis into target/fuzz-venv when missing. Needs target/debug/yoo-server.
+# whose body or content type contradicts the document, or fewer cases than its floor.
+# Installs schemathesis into target/fuzz-venv when missing (`--install`: only that). Needs
+# target/debug/yoo-server.
 # With $LOADTEST_FIGURES set (loadtest/scenarios/fuzz.toml), writes its figures there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV=target/fuzz-venv
+# The floor: at least this many cases in all, and at least MIN_PER_OP per operation tested on
+# average (204 operations, 25 examples: 10,500 cases, 51 an operation).
 MIN_CASES=${FUZZ_MIN_CASES:-2000}
-# Cases per operation; the total is this times the operations, plus the coverage phase's.
-EXAMPLES=${FUZZ_EXAMPLES:-70}
+MIN_PER_OP=${FUZZ_MIN_CASES_PER_OP:-40}
+# Fuzzing-phase cases per operation; the examples and coverage phases add theirs (about 30 an
+# operation). 25 keeps the run within 2 minutes on 2 cores (BENCHMARKS.md, "The test suite's
+# time": 70 took 4 minutes for 18,229 cases); seeded, so every run sends the same cases.
+EXAMPLES=${FUZZ_EXAMPLES:-25}
 
 if ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
   echo "installing schemathesis $SCHEMATHESIS_VERSION into $VENV"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
+[ "${1:-}" = --install ] && exit 0
 [ -x target/debug/yoo-server ] || cargo build -q -p facade --bin yoo-server
 
 work=$(mktemp -d)
@@ -91,3 +98,5 @@ fi
 if grep -q "panicked" "$work/server.err"; then echo "the server panicked:"; grep -A3 panicked "$work/server.err"; exit 1; fi
 [ "$status" -eq 0 ] || exit "$status"
 [ "${cases:-0}" -ge "$MIN_CASES" ] || { echo "fuzz: only ${cases:-0} cases, fewer than $MIN_CASES"; exit 1; }
+floor=$(( ${tested:-0} * MIN_PER_OP ))
+[ "${cases:-0}" -ge "$floor" ] || { echo "fuzz: only ${cases:-0} cases for ${tested:-0} operations, fewer than $MIN_PER_OP each"; exit 1; }
