@@ -11,6 +11,7 @@ pub mod account_centre;
 pub mod captcha;
 pub mod oauth;
 pub mod passport;
+pub mod profile;
 pub mod service;
 pub mod sms;
 pub mod uc;

@@ -49,6 +49,19 @@ impl Accounts {
         crate::play::service::Play { ctx: self.ctx.clone() }
     }
 
+    pub(crate) fn commerce(&self) -> crate::commerce::service::Commerce {
+        crate::commerce::service::Commerce { ctx: self.ctx.clone() }
+    }
+
+    pub(crate) fn activity(&self) -> crate::activity::service::Activities {
+        crate::activity::service::Activities { ctx: self.ctx.clone() }
+    }
+
+    /// The profile's favourites count.
+    pub(crate) fn catalogue(&self) -> crate::catalogue::Catalogue {
+        crate::catalogue::Catalogue { ctx: self.ctx.clone() }
+    }
+
     pub fn passport(&self) -> &crate::accounts::passport::Passport {
         &self.passport
     }

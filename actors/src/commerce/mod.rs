@@ -14,6 +14,7 @@
 //! The calls themselves are the `Commerce` service's (`service.rs` and its siblings).
 
 pub mod agreements;
+pub mod card_notice;
 pub mod coupon;
 pub mod coupons;
 pub mod member;

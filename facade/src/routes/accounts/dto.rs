@@ -124,7 +124,9 @@ pub fn avatar_of(u: &User) -> String {
 
 /// `app_playtime`: `first_login_app_playtime` (`Platform::app_playtime`); `collects`: how many
 /// games the user has collected (the card panel's 收藏).
-pub fn profile(u: &User, h: &Holdings, wallet: storage::Wallet, app_playtime: i64, collects: u64, now_ms: i64) -> Profile {
+pub fn profile(view: &actors::accounts::profile::ProfileView) -> Profile {
+    let (u, h, wallet, now_ms) = (&view.user, &view.holdings, &view.wallet, view.now_ms);
+    let (app_playtime, collects) = (view.app_playtime, view.collects);
     let fast_enter_secs = h.fast_enter_secs(now_ms);
     Profile {
         uid: u.uid,

@@ -192,20 +192,7 @@ pub async fn profile(state: web::Data<AppState>, caller: Caller) -> ApiResult<Pr
 
 /// A user's profile as it is now (the profile call's, the dev grant's answer).
 pub(crate) async fn profile_of(state: &AppState, uid: i64) -> Result<Profile, ApiError> {
-    // holdings first: reading them takes back expired member grants the user then shows
-    let holdings = state.platform.play.holdings(uid).await?;
-    let user = state.platform.passport().user(uid).await?;
-    let wallet = state.platform.commerce.wallet(uid).await?;
-    let app_playtime = state.platform.activity.app_playtime(uid).await?;
-    let collects = state.platform.catalogue.collect_count(uid).await?;
-    Ok(dto::profile(
-        &user,
-        &holdings,
-        wallet,
-        app_playtime,
-        collects,
-        state.platform.clock().now_ms(),
-    ))
+    Ok(dto::profile(&state.platform.accounts.profile(uid).await?))
 }
 
 /// A single-use token for the WebSocket.

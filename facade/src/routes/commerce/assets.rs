@@ -2,6 +2,7 @@
 //! (commerce.md §2.10, §4.7, §4.12).
 
 use actix_web::{get, post, web};
+use actors::commerce::card_notice::Told;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -210,46 +211,21 @@ fn coupon_worth(c: &super::coupons::CouponDto) -> String {
 #[get("/api/v3/user/card/notice")]
 pub async fn card_notice(state: web::Data<AppState>, caller: Caller, q: web::Query<NoticeQuery>) -> ApiResult<CardNotice> {
     let new_user = query_int(&q.kind, 0, 0..=1)? == 1;
-    let uid = caller.0.uid;
-    let (cards, now) = state.platform.play.backpack(uid).await?;
-    let (coupons, _) = state.platform.commerce.my_coupons(uid).await?;
-    // what was received after the newest holding told before, within the last 3 days
-    let told = state.platform.commerce.card_notice_told(uid).await?;
-    let recent = (now - actors::play::holdings::NEAR_EXPIRY_MS).max(told + 1);
-    // (received, item) of every unused holding
-    let mut unused: Vec<(i64, NoticeItem)> = cards
-        .iter()
-        .map(|c| (c.created_at, dto::card_at(c, now)))
-        .filter(|(_, c)| c.status == 0)
-        .map(|(at, c)| (at, NoticeItem::of(1, card_worth(&c), c)))
-        .collect();
-    unused.extend(
-        coupons
-            .iter()
-            // a new user's welcome coupons are the registration gift, shown as they signed up
-            .filter(|c| !(new_user && c.source == actors::commerce::coupon::WELCOME_SOURCE))
-            .map(|c| (c.created_at, super::coupons::coupon_dto(c, 1, now)))
-            .filter(|(_, c)| c.status == 0)
-            .map(|(at, c)| (at, NoticeItem::of(3, coupon_worth(&c), dto::coupon_card(c)))),
-    );
-    let mut near: Vec<_> = unused.iter().filter(|(_, i)| i.near_expiration).cloned().collect();
-    near.sort_by_key(|(_, i)| (i.expires_at, i.id));
-    let mut newest: Vec<_> = unused.into_iter().filter(|(at, _)| *at >= recent).collect();
-    newest.sort_by_key(|(at, i)| (std::cmp::Reverse(*at), std::cmp::Reverse(i.id)));
-    // a new user's welcome coupons count as told (the registration gift showed them)
-    let welcomed = coupons
-        .iter()
-        .filter(|c| new_user && c.source == actors::commerce::coupon::WELCOME_SOURCE)
-        .map(|c| c.created_at)
-        .max();
-    if let Some(latest) = newest.first().map(|(at, _)| *at).max(welcomed) {
-        // told up to the newest told, not up to now: a holding received as this was read is
-        // told next time
-        state.platform.commerce.mark_card_notice(uid, latest).await?;
-    }
+    let view = state.platform.commerce.card_notice(caller.0.uid, new_user).await?;
+    let now = view.now_ms;
+    let item = |t: Told| match t {
+        Told::Card(c) => {
+            let c = dto::card_at(&c, now);
+            NoticeItem::of(1, card_worth(&c), c)
+        }
+        Told::Coupon(c) => {
+            let c = super::coupons::coupon_dto(&c, 1, now);
+            NoticeItem::of(3, coupon_worth(&c), dto::coupon_card(c))
+        }
+    };
     Ok(ok(CardNotice {
-        newest_list: newest.into_iter().map(|(_, i)| i).collect(),
-        near_exp_list: near.into_iter().map(|(_, i)| i).collect(),
+        newest_list: view.newest.into_iter().map(item).collect(),
+        near_exp_list: view.near_expiry.into_iter().map(item).collect(),
         ts: ts(),
     }))
 }
