@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import type { CatalogueGame } from '../api/types';
-import { collectStoreOf } from '../stores/collectStore';
+import { collectStoreOf } from '../features/catalogue/stores/collectStore';
 import { useStores } from '../stores/context';
 import '../styles/collect.css';
 

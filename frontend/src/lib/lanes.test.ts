@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { giftLayout } from '../stores/playTimeStore';
+import { giftLayout } from '../features/playtime/stores/playTimeStore';
 import { floatIconName } from './gameStatus';
 import { QUEUE_RULES } from '../test/helpers';
 import { chooseLaneCard, expectedRank, laneName, ownWaitText, preferredPreLane, upsellText, waitMinutes, wxNotice } from './lanes';

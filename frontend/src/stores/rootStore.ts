@@ -2,18 +2,18 @@ import { observable, reaction, runInAction } from 'mobx';
 import { noEffects, type BrowserEffects } from '../lib/notify';
 import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
-import { CatalogueStore } from './catalogueStore';
-import { GameStore } from './gameStore';
+import { CatalogueStore } from '../features/catalogue/stores/catalogueStore';
+import { GameStore } from '../features/game/stores/gameStore';
 import { NotificationCode } from '../api/codes';
 import type { GameState } from '../api/types';
-import { NoticeStore } from './noticeStore';
-import { PlayTimeStore } from './playTimeStore';
-import { QueueStore } from './queueStore';
-import type { RoomStore } from './roomStore';
-import type { PurchasePayload, PurchaseStore } from './purchaseStore';
+import { NoticeStore } from '../features/game/stores/noticeStore';
+import { PlayTimeStore } from '../features/playtime/stores/playTimeStore';
+import { QueueStore } from '../features/game/stores/queueStore';
+import type { RoomStore } from '../features/live/stores/roomStore';
+import type { PurchasePayload, PurchaseStore } from '../features/purchase/stores/purchaseStore';
 import type { PurchaseType } from '../lib/purchase';
 import { UiStore } from './uiStore';
-import { UserStore } from './userStore';
+import { UserStore } from '../features/auth/stores/userStore';
 
 /** core-platform.md §4.10: the socket opens 500 ms after login */
 export const SOCKET_OPEN_DELAY_MS = 500;
@@ -109,7 +109,7 @@ export class RootStore {
   /** Loads the room store's code and creates it, once. */
   loadRoom(): Promise<RoomStore> {
     if (!this.roomLoading) {
-      this.roomLoading = import('./roomStore').then(({ RoomStore }) => {
+      this.roomLoading = import('../features/live/stores/roomStore').then(({ RoomStore }) => {
         const room = new RoomStore(this);
         // the room's watch frames go on whichever socket is open (none while logged out)
         room.setWatcher({
@@ -134,7 +134,7 @@ export class RootStore {
   /** Loads the purchase store's code and creates it, once. */
   loadPurchase(): Promise<PurchaseStore> {
     if (!this.purchaseLoading) {
-      this.purchaseLoading = import('./purchaseStore').then(({ PurchaseStore }) => {
+      this.purchaseLoading = import('../features/purchase/stores/purchaseStore').then(({ PurchaseStore }) => {
         const purchase = new PurchaseStore(this);
         runInAction(() => this.purchaseBox.set(purchase));
         return purchase;

@@ -11,7 +11,7 @@ import {
 } from '../../lib/couponGroup';
 import { errorMessage } from '../../transport/apiError';
 import type { RootStore } from '../../stores/rootStore';
-import { newIdempotencyKey } from '../../stores/purchaseStore';
+import { newIdempotencyKey } from '../purchase/stores/purchaseStore';
 
 export const CouponGroupPaths = {
   appInfo: '/api/mch/v1/app/info',

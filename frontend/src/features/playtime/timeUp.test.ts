@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GameStatus } from '../../api/codes';
 import { fail } from '../../test/fakeTransport';
 import { live, loggedInRoot, settle } from '../../test/helpers';
-import { scienceSeconds, TIME_UP_MESSAGE, TIME_UP_SECONDS } from '../../stores/playTimeStore';
+import { scienceSeconds, TIME_UP_MESSAGE, TIME_UP_SECONDS } from './stores/playTimeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fail } from '../../../test/fakeTransport';
 import { makeRoot, settle } from '../../../test/helpers';
-import { PurchasePaths } from '../../../stores/purchaseStore';
+import { PurchasePaths } from '../../purchase/stores/purchaseStore';
 import { AD_SLOTS_PATH, adStoreOf } from './adStore';
 
 const WECHAT = { payCode: 'wechat', payType: 0, payName: '微信支付', desc: '' };

@@ -2,7 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH, validateCode, validatePhone } from '../../../lib/validation';
 import { encodePassword, PASSWORD_MAX_LENGTH, validateConfirmPassword, validateNewPassword } from '../../../lib/password';
 import { errorMessage } from '../../../transport/apiError';
-import { FieldError } from '../../../stores/userStore';
+import { FieldError } from './userStore';
 import type { RootStore } from '../../../stores/rootStore';
 import { securityCheckOf } from './securityCheck';
 import type { BindingState } from '../../../api/types';

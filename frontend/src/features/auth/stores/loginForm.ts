@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH } from '../../../lib/validation';
 import { errorMessage } from '../../../transport/apiError';
-import { FieldError, type UserStore } from '../../../stores/userStore';
+import { FieldError, type UserStore } from './userStore';
 import type { SecurityCheck } from './securityCheck';
 
 /** The phone-code login form: field values, the message under each field, the server message. */

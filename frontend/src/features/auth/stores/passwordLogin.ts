@@ -4,7 +4,7 @@ import { encodePassword, isStrongPassword, PASSWORD_MAX_LENGTH, validateLoginPas
 import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
 import type { LoginResult } from '../../../api/types';
 import type { RootStore } from '../../../stores/rootStore';
-import type { CaptchaResult } from '../../../stores/userStore';
+import type { CaptchaResult } from './userStore';
 import { securityCheckOf } from './securityCheck';
 
 /** The weak-password prompt after a login (§2.6). */

@@ -1,7 +1,7 @@
 import { makeAutoObservable } from 'mobx';
 import type { CaptchaRegister } from '../../../api/types';
 import type { RootStore } from '../../../stores/rootStore';
-import type { CaptchaResult } from '../../../stores/userStore';
+import type { CaptchaResult } from './userStore';
 
 /** The warning when the security check is closed unsolved (core-platform.md §4.13). */
 export const CAPTCHA_CLOSED_WARNING = '本次访问需要进行安全验证';

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { CatalogueGame } from '../../../api/types';
 import { gameDetailPath } from '../../../components/GameCard';
 import { GameImage } from '../../../components/GameImage';
-import { collectStoreOf, CollectText, type CollectStore } from '../../../stores/collectStore';
+import { collectStoreOf, CollectText, type CollectStore } from '../../catalogue/stores/collectStore';
 import { useStores } from '../../../stores/context';
 import '../../../styles/collect.css';
 

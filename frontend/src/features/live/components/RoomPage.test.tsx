@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RoomEventCode } from '../../../lib/room';
 import { StoreProvider } from '../../../stores/context';
 import type { RootStore } from '../../../stores/rootStore';
-import { RoomPaths } from '../../../stores/roomStore';
+import { RoomPaths } from '../stores/roomStore';
 import { fail } from '../../../test/fakeTransport';
 import { loggedInRoot, PROFILE, roomBatch, settle } from '../../../test/helpers';
 import { LiveOverlays } from './LiveOverlays';

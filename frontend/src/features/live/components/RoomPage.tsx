@@ -5,7 +5,7 @@ import { Avatar } from '../../../components/Avatar';
 import { GameStatus } from '../../../api/codes';
 import { ApplyState, FACES, faceGlyph, formatMinSec, formatOnline, RoomLoad, RoomMode, RoomText, SeatType } from '../../../lib/room';
 import { useStores } from '../../../stores/context';
-import type { RoomStore } from '../../../stores/roomStore';
+import type { RoomStore } from '../stores/roomStore';
 import { bindInput, canvasSink } from '../../../stream/pageInput';
 import type { StreamSession } from '../../../stream/streamSession';
 import { browserDecoderEnv } from '../../../stream/decoder';

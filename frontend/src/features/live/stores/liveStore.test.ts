@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../../../test/fakeTransport';
 import { loggedInRoot, settle } from '../../../test/helpers';
-import { RoomPaths } from '../../../stores/roomStore';
+import { RoomPaths } from './roomStore';
 import { LiveStore, RELAY_NOTICE_DELAY_MS, RELAY_NOTICE_TEXT } from './liveStore';
 
 const T0 = new Date('2026-01-01T12:00:00Z').getTime();

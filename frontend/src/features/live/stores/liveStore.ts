@@ -3,7 +3,7 @@ import { GameStatus } from '../../../api/codes';
 import type { DataOf } from '../../../api/types';
 import { GAME_PICKER_SIZE, ROOM_LIST_PAGE_SIZE, RoomCode, RoomText, roomFormBody, validateRoomForm, type RoomForm } from '../../../lib/room';
 import type { RootStore } from '../../../stores/rootStore';
-import { RoomPaths } from '../../../stores/roomStore';
+import { RoomPaths } from './roomStore';
 import { ApiError, errorMessage } from '../../../transport/apiError';
 
 export type RoomList = DataOf<typeof RoomPaths.list, 'post'>;

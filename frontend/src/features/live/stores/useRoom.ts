@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStores } from '../../../stores/context';
-import type { RoomStore } from '../../../stores/roomStore';
+import type { RoomStore } from './roomStore';
 
 /** The room store, its code loaded on first use (null for the first render meanwhile). */
 export function useRoom(): RoomStore | null {

@@ -3,7 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreProvider } from '../../../stores/context';
-import { PurchasePaths } from '../../../stores/purchaseStore';
+import { PurchasePaths } from '../stores/purchaseStore';
 import { fail } from '../../../test/fakeTransport';
 import { makeRoot, settle } from '../../../test/helpers';
 import { QrState } from '../../../lib/purchase';

@@ -5,7 +5,7 @@ import type { CatalogueGame } from '../../../api/types';
 import { CollectButton } from '../../../components/CollectButton';
 import { GameCard, gameDetailPath } from '../../../components/GameCard';
 import { GuessYouLike } from '../../layout/components/RecentPopover';
-import { collectStoreOf, COLLECTED_PAGE_SIZE, CollectText, PLAYED_PAGE_SIZE } from '../../../stores/collectStore';
+import { collectStoreOf, COLLECTED_PAGE_SIZE, CollectText, PLAYED_PAGE_SIZE } from '../../catalogue/stores/collectStore';
 import { useStores } from '../../../stores/context';
 import '../../../styles/collect.css';
 

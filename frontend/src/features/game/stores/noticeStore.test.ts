@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { live, loggedInRoot, settle } from '../test/helpers';
-import { GameStatus } from '../api/codes';
+import { live, loggedInRoot, settle } from '../../../test/helpers';
+import { GameStatus } from '../../../api/codes';
 import { BARRAGE_MAX_WAITING, BARRAGE_MS, barrageText } from './noticeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();

@@ -1,11 +1,11 @@
 // Issue 7, what a new user hit: the start goes on after a login asked by '开始游戏', a game on
 // another device can be ended (over), and the play page opens in its own window.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LoginForm } from '../features/auth/stores/loginForm';
-import { securityCheckOf } from '../features/auth/stores/securityCheck';
-import { fail } from '../test/fakeTransport';
-import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
-import { GameStatus } from '../api/codes';
+import { LoginForm } from '../../auth/stores/loginForm';
+import { securityCheckOf } from '../../auth/stores/securityCheck';
+import { fail } from '../../../test/fakeTransport';
+import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../../../test/helpers';
+import { GameStatus } from '../../../api/codes';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 const NODES = [{ id: 1, name: '测试一区', status: 1, pingUrl: '/api/node/1/ping' }];

@@ -1,9 +1,9 @@
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApiError, ErrorCode } from '../transport/apiError';
-import { validateCode, validatePhone } from '../lib/validation';
-import type { Forbidden, LoginResult, Profile } from '../api/types';
-import type { RootStore } from './rootStore';
-import { forgetInviteCode, keptInviteCode } from '../features/activity/invite';
+import { ApiError, ErrorCode } from '../../../transport/apiError';
+import { validateCode, validatePhone } from '../../../lib/validation';
+import type { Forbidden, LoginResult, Profile } from '../../../api/types';
+import type { RootStore } from '../../../stores/rootStore';
+import { forgetInviteCode, keptInviteCode } from '../../activity/invite';
 
 export const RESEND_SECONDS = 60;
 
@@ -202,7 +202,7 @@ export class UserStore {
 
   /** The forbidden alert of a login refused with 20101 (core-platform.md §2.6, §8.1). */
   async showForbidden(e: ApiError): Promise<void> {
-    const { forbiddenAlert } = await import('../lib/forbidden');
+    const { forbiddenAlert } = await import('../../../lib/forbidden');
     const data = e.data as Forbidden | null;
     await this.root.ui.alert(data?.template ? forbiddenAlert(data) : { title: '温馨提示', message: e.message, confirmText: '好的' });
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail } from '../test/fakeTransport';
-import { loggedInRoot, PROFILE, roomBatch, settle } from '../test/helpers';
-import { ApplyState, BARRAGE_MAX, BarrageColor, RoomEventCode, RoomLoad, type RoomEventItem } from '../lib/room';
+import { fail } from '../../../test/fakeTransport';
+import { loggedInRoot, PROFILE, roomBatch, settle } from '../../../test/helpers';
+import { ApplyState, BARRAGE_MAX, BarrageColor, RoomEventCode, RoomLoad, type RoomEventItem } from '../../../lib/room';
 import { RoomPaths } from './roomStore';
 
 const T0 = new Date('2026-01-01T12:00:00Z').getTime();

@@ -1,12 +1,12 @@
 import { makeAutoObservable, observable, reaction, runInAction, type IReactionDisposer } from 'mobx';
-import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
-import { nodeStatusText, type ProbeResult } from '../lib/gameStatus';
-import type { PlayWindow } from '../lib/notify';
-import { GameStatus } from '../api/codes';
-import type { BodyOf, GameNode, GameState, LiveGameState } from '../api/types';
-import type { QualitySummary } from '../stream/stats';
-import type { StreamGrant } from '../stream/streamSession';
-import type { RootStore } from './rootStore';
+import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
+import { nodeStatusText, type ProbeResult } from '../../../lib/gameStatus';
+import type { PlayWindow } from '../../../lib/notify';
+import { GameStatus } from '../../../api/codes';
+import type { BodyOf, GameNode, GameState, LiveGameState } from '../../../api/types';
+import type { QualitySummary } from '../../../stream/stats';
+import type { StreamGrant } from '../../../stream/streamSession';
+import type { RootStore } from '../../../stores/rootStore';
 import type { StartSteps } from './startSteps';
 
 /** core-platform.md §9 */

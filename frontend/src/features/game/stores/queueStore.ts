@@ -7,13 +7,13 @@ import {
   wxNotice,
   type LaneCard,
   type WxNotice,
-} from '../lib/lanes';
-import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
+} from '../../../lib/lanes';
+import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
 import { QUEUE_POLL_MS } from './gameStore';
-import { GameStatus, Lane } from '../api/codes';
-import type { ChannelSize, ConfigGroup, FastEnterCard, Goods, QueueRules } from '../api/types';
-import { isMemberProduct, isVvipProduct, ProductType } from '../lib/products';
-import type { RootStore } from './rootStore';
+import { GameStatus, Lane } from '../../../api/codes';
+import type { ChannelSize, ConfigGroup, FastEnterCard, Goods, QueueRules } from '../../../api/types';
+import { isMemberProduct, isVvipProduct, ProductType } from '../../../lib/products';
+import type { RootStore } from '../../../stores/rootStore';
 
 const Paths = {
   channelSize: '/api/japi/yoo/game/gameChannelSize',

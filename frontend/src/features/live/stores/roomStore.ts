@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx';
-import { GameStatus } from '../api/codes';
-import type { BodyOf, DataOf } from '../api/types';
+import { GameStatus } from '../../../api/codes';
+import type { BodyOf, DataOf } from '../../../api/types';
 import {
   APPLY_DENIED_SECONDS,
   APPLY_PENDING_SECONDS,
@@ -28,9 +28,9 @@ import {
   type RoomEventItem,
   type RoomForm,
   type RoomLoadState,
-} from '../lib/room';
-import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
-import type { RootStore } from './rootStore';
+} from '../../../lib/room';
+import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
+import type { RootStore } from '../../../stores/rootStore';
 
 /** The room calls (social.md §7; chat, list and rotation are ours). */
 export const RoomPaths = {

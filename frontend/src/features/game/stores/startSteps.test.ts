@@ -2,11 +2,11 @@
 // game tip with '当前游戏版本不再提醒' (§4.7, §2.14), then the start mode from game/info (an
 // external game, a game played only together) and the refusals that agree with it (§8.2).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail } from '../test/fakeTransport';
-import { live, loggedInRoot, settle } from '../test/helpers';
-import { DISMISSED_TIPS_KEY, tipAd, tipHash, yoodoParts } from '../lib/gameTip';
-import { GameStatus } from '../api/codes';
-import type { GameInfo, GameTip } from '../api/types';
+import { fail } from '../../../test/fakeTransport';
+import { live, loggedInRoot, settle } from '../../../test/helpers';
+import { DISMISSED_TIPS_KEY, tipAd, tipHash, yoodoParts } from '../../../lib/gameTip';
+import { GameStatus } from '../../../api/codes';
+import type { GameInfo, GameTip } from '../../../api/types';
 import { relayStartPath } from './startSteps';
 import { HANG_READ_MS } from './gameStore';
 
@@ -370,7 +370,7 @@ describe('the first-play game start guide (core-platform.md §2.14, §4.4)', () 
 describe('start guide latency (core-platform.md §4.8)', () => {
   // the smallest positive ping, capped by game_start_guide_max_delay
   it('is the best positive ping, capped', async () => {
-    const { guideLatency } = await import('../lib/startGuide');
+    const { guideLatency } = await import('../../../lib/startGuide');
     expect(guideLatency([240, 35, null, 0], 200)).toBe(35);
     expect(guideLatency([240, 310], 200)).toBe(200);
     expect(guideLatency([240.4], 0)).toBe(240);

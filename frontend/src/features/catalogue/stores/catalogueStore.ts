@@ -1,7 +1,7 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import { ApiError, errorMessage } from '../transport/apiError';
-import type { CatalogueGame, GameInfo } from '../api/types';
-import type { RootStore } from './rootStore';
+import { ApiError, errorMessage } from '../../../transport/apiError';
+import type { CatalogueGame, GameInfo } from '../../../api/types';
+import type { RootStore } from '../../../stores/rootStore';
 
 export const PAGE_SIZE = 24;
 export const HOME_PAGE_SIZE = 12;

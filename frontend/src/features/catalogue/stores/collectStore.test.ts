@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogueGame } from '../api/types';
-import { fail } from '../test/fakeTransport';
-import { makeRoot, settle } from '../test/helpers';
+import type { CatalogueGame } from '../../../api/types';
+import { fail } from '../../../test/fakeTransport';
+import { makeRoot, settle } from '../../../test/helpers';
 import { CollectStore, CollectText, pickBatch } from './collectStore';
 
 function game(id: number, collected = false): CatalogueGame {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LoginForm } from '../features/auth/stores/loginForm';
-import { securityCheckOf } from '../features/auth/stores/securityCheck';
-import { fail } from '../test/fakeTransport';
-import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../test/helpers';
-import { GameStatus } from '../api/codes';
+import { LoginForm } from '../../auth/stores/loginForm';
+import { securityCheckOf } from '../../auth/stores/securityCheck';
+import { fail } from '../../../test/fakeTransport';
+import { live, loggedInRoot, makeRoot, PROFILE, settle } from '../../../test/helpers';
+import { GameStatus } from '../../../api/codes';
 import { TIME_UP_MESSAGE, TIME_UP_SECONDS } from './playTimeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail } from '../test/fakeTransport';
-import { live, loggedInRoot, makeRoot, settle } from '../test/helpers';
+import { fail } from '../../../test/fakeTransport';
+import { live, loggedInRoot, makeRoot, settle } from '../../../test/helpers';
 import { exitPathFor, readyRemainingSeconds, START_DEBOUNCE_MS } from './gameStore';
-import { GameStatus } from '../api/codes';
+import { GameStatus } from '../../../api/codes';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 

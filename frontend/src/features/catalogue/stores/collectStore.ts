@@ -1,7 +1,7 @@
 import { makeAutoObservable, observable, reaction, runInAction } from 'mobx';
-import type { CatalogueGame } from '../api/types';
-import { errorMessage } from '../transport/apiError';
-import type { RootStore } from './rootStore';
+import type { CatalogueGame } from '../../../api/types';
+import { errorMessage } from '../../../transport/apiError';
+import type { RootStore } from '../../../stores/rootStore';
 
 /** social.md §2.4: the popover's lists and "Guess you like". */
 export const PLAYED_POPOVER_SIZE = 10;

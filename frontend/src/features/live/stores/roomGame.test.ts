@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail } from '../test/fakeTransport';
-import { loggedInRoot, PROFILE, settle } from '../test/helpers';
+import { fail } from '../../../test/fakeTransport';
+import { loggedInRoot, PROFILE, settle } from '../../../test/helpers';
 import { RoomPaths } from './roomStore';
 
 const DD = 501;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail } from '../test/fakeTransport';
-import { makeRoot, settle } from '../test/helpers';
-import { QR_RETRY_MS, QrState } from '../lib/purchase';
+import { fail } from '../../../test/fakeTransport';
+import { makeRoot, settle } from '../../../test/helpers';
+import { QR_RETRY_MS, QrState } from '../../../lib/purchase';
 import { PurchasePaths, PurchaseText } from './purchaseStore';
 
 // Server answers as the facade sends them (test data: prices in fen, pay methods per product).

@@ -1,7 +1,7 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import type { FastEnterCard, GiftGoods, SignResult } from '../api/types';
-import { errorMessage } from '../transport/apiError';
-import type { RootStore } from './rootStore';
+import type { FastEnterCard, GiftGoods, SignResult } from '../../../api/types';
+import { errorMessage } from '../../../transport/apiError';
+import type { RootStore } from '../../../stores/rootStore';
 
 /** scienceDuration of the time-up dialog, in seconds */
 export const TIME_UP_SECONDS = 60;

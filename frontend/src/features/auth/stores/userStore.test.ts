@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LoginForm } from '../features/auth/stores/loginForm';
-import { securityCheckOf } from '../features/auth/stores/securityCheck';
-import { fail } from '../test/fakeTransport';
-import { makeRoot, PROFILE, settle } from '../test/helpers';
-import { SOCKET_OPEN_DELAY_MS } from './rootStore';
+import { LoginForm } from './loginForm';
+import { securityCheckOf } from './securityCheck';
+import { fail } from '../../../test/fakeTransport';
+import { makeRoot, PROFILE, settle } from '../../../test/helpers';
+import { SOCKET_OPEN_DELAY_MS } from '../../../stores/rootStore';
 
 describe('start-up and login', () => {
   beforeEach(() => vi.useFakeTimers());

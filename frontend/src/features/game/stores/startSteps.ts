@@ -3,11 +3,11 @@
 // hanging state of a PLAYING session (§3.3). Its own chunk, loaded by the first start (or the
 // first game played): `GameStore.loadSteps` creates it once, the game dialogs observe it.
 import { makeAutoObservable } from 'mobx';
-import { AuthType, GameStatus } from '../api/codes';
-import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
-import type { CatalogueGame, GameInfo, GameNode, GameTip } from '../api/types';
+import { AuthType, GameStatus } from '../../../api/codes';
+import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
+import type { CatalogueGame, GameInfo, GameNode, GameTip } from '../../../api/types';
 import type { RelayParams, StartRequest } from './gameStore';
-import type { RootStore } from './rootStore';
+import type { RootStore } from '../../../stores/rootStore';
 
 const Paths = {
   configList: '/api/japi/yoo/common/config/list',
@@ -149,7 +149,7 @@ export class StartSteps {
   async browserAllowsStart(): Promise<boolean> {
     const ua = this.root.effects.userAgent;
     if (ua === undefined) return true;
-    const { browserVerdict, WARN_CONTINUE } = await import('../lib/browserVerdict');
+    const { browserVerdict, WARN_CONTINUE } = await import('../../../lib/browserVerdict');
     const v = browserVerdict(ua);
     if (v.kind === 'block') {
       await this.root.ui.alert({ title: '温馨提示', message: v.message, confirmText: '好的' });
@@ -208,7 +208,7 @@ export class StartSteps {
   async startGuideAllows(): Promise<boolean> {
     const cfg = await this.readGuideConfig();
     if (!cfg.on) return true;
-    const guide = await import('../lib/startGuide');
+    const guide = await import('../../../lib/startGuide');
     if (guide.wasShown(browserStorage()) || guide.skippedHere(this.root.effects.userAgent)) return true;
     let games: CatalogueGame[];
     let nodes: GameNode[];
@@ -282,7 +282,7 @@ export class StartSteps {
     this.guideAnswer = null;
     if (this.animation) clearTimeout(this.animation);
     this.animation = null;
-    void import('../lib/startGuide').then((g) => g.markShown(browserStorage()));
+    void import('../../../lib/startGuide').then((g) => g.markShown(browserStorage()));
     answer(go);
   }
 
@@ -301,7 +301,7 @@ export class StartSteps {
       return true; // no tip to show: straight on
     }
     if (!tip || !tip.tip) return true;
-    const { DismissedTips, tipHash } = await import('../lib/gameTip');
+    const { DismissedTips, tipHash } = await import('../../../lib/gameTip');
     const hash = tipHash(tip);
     if (new DismissedTips(browserStorage()).has(game.id, hash)) return true;
     this.answerTip(false); // a tip still open belongs to an abandoned start
@@ -320,7 +320,7 @@ export class StartSteps {
     if (!t) return;
     t.dontRemind = on;
     // loaded already: the tip was shown by tipAllowsStart
-    const { DismissedTips } = await import('../lib/gameTip');
+    const { DismissedTips } = await import('../../../lib/gameTip');
     const dismissed = new DismissedTips(browserStorage());
     if (on) dismissed.remember(t.gameId, t.hash);
     else dismissed.forget(t.gameId, t.hash);
@@ -354,7 +354,7 @@ export class StartSteps {
     const info = await this.gameInfo(game.id);
     if (!info) return true;
     if (info.associatedType === 2 && info.startUrl) {
-      const { openOutside } = await import('../lib/carMode');
+      const { openOutside } = await import('../../../lib/carMode');
       openOutside(this.root.ui, info.startUrl, info.name);
       return false;
     }

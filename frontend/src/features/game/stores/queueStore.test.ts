@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail } from '../test/fakeTransport';
-import { live, loggedInRoot, settle } from '../test/helpers';
+import { fail } from '../../../test/fakeTransport';
+import { live, loggedInRoot, settle } from '../../../test/helpers';
 import { QUEUE_POLL_MS } from './gameStore';
-import { GameStatus } from '../api/codes';
+import { GameStatus } from '../../../api/codes';
 import { PREVIEW_MIN_INTERVAL_MS } from './queueStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();

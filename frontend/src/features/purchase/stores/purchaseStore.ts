@@ -1,5 +1,5 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import type { Goods, PayMethod, PayOrder, SectionGoods } from '../api/types';
+import type { Goods, PayMethod, PayOrder, SectionGoods } from '../../../api/types';
 import {
   boughtLine,
   chosenLine,
@@ -19,12 +19,12 @@ import {
   type PurchaseType,
   type QrOverlay,
   type QrStateCode,
-} from '../lib/purchase';
-import { isMemberProduct, isVvipProduct } from '../lib/products';
-import { AD_OUT_OF_PAY_TIMES, type AdRef } from '../lib/adAction';
-import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
-import type { RootStore } from './rootStore';
-import { CouponStore } from '../features/coupon/couponStore';
+} from '../../../lib/purchase';
+import { isMemberProduct, isVvipProduct } from '../../../lib/products';
+import { AD_OUT_OF_PAY_TIMES, type AdRef } from '../../../lib/adAction';
+import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
+import type { RootStore } from '../../../stores/rootStore';
+import { CouponStore } from '../../coupon/couponStore';
 
 /** The purchase calls (commerce.md §7). */
 export const PurchasePaths = {
