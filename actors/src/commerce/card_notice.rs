@@ -121,12 +121,13 @@ mod tests {
         let now = 100 * DAY;
         let far = now + 30 * DAY;
         // (cards, told, newest ids, near ids, new mark)
-        let table: Vec<(Vec<FastEnterCard>, i64, Vec<i64>, Vec<i64>, Option<i64>)> = vec![
+        type Row = (Vec<FastEnterCard>, i64, Vec<i64>, Vec<i64>, Option<i64>);
+        let table: Vec<Row> = vec![
             (vec![], 0, vec![], vec![], None),
             // received an hour ago, never told: new
-            (vec![card(1, 0, now - 3600_000, far)], 0, vec![1], vec![], Some(now - 3600_000)),
+            (vec![card(1, 0, now - 3_600_000, far)], 0, vec![1], vec![], Some(now - 3_600_000)),
             // already told
-            (vec![card(1, 0, now - 3600_000, far)], now - 3600_000, vec![], vec![], None),
+            (vec![card(1, 0, now - 3_600_000, far)], now - 3_600_000, vec![], vec![], None),
             // older than the notice's window
             (vec![card(1, 0, now - NEAR_EXPIRY_MS - 1, far)], 0, vec![], vec![], None),
             // used or ran out: never told
