@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints, Rust (unit, integration, storage), frontend unit, the
-# contract (generated types, Schemathesis), browser end-to-end.
+# Runs every test: formatting and lints, the arrows between feature folders (ops/arrows.py), Rust
+# (unit, integration, storage), frontend unit, the contract (generated types, Schemathesis),
+# browser end-to-end.
 # Installs what it needs on a fresh machine (node modules, Debian's Chromium, the game host's
 # packages, Schemathesis).
 set -euo pipefail
@@ -17,6 +18,10 @@ bash ops/host-deps.sh
 echo "== rust: formatting and clippy (warnings are errors)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+
+echo "== the arrows between feature folders"
+python3 ops/arrows.py
+python3 -m unittest discover -s ops/tests
 
 echo "== rust: build the server once (the frontend's REST types come from its OpenAPI document) and the game host"
 cargo build -p facade --bin yoo-server
