@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints, Rust (unit, integration, storage), frontend unit, the
-# contract (generated types, Schemathesis), browser end-to-end.
+# Runs every test: formatting and lints, the arrows between feature folders (ops/arrows.py), Rust
+# (unit, integration, storage), frontend unit, the contract (generated types, Schemathesis),
+# browser end-to-end.
 # Installs what it needs on a fresh machine (node modules, Debian's Chromium, the game host's
 # packages, Schemathesis).
 #
@@ -92,6 +93,12 @@ background node-modules bash ops/frontend.sh --install
 background schemathesis bash ops/fuzz.sh --install
 
 step "rust: formatting" cargo fmt --all --check
+
+arrows() {
+  python3 ops/arrows.py
+  python3 -m unittest discover -s ops/tests
+}
+step "the arrows between feature folders (ops/arrows.toml)" arrows
 
 CLIPPY_DRIVER=$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver || true)
 [ -x "$CLIPPY_DRIVER" ] || { echo "clippy-driver not found (rustup component add clippy)"; exit 1; }

@@ -110,37 +110,29 @@ pub fn button_color(button: u8, presses: u32) -> u32 {
     }
 }
 
-/// The pattern's options (`--size WxH`, `--fps N`, `--exit-after MS`, `--busy`).
-#[derive(Debug, Clone, Default)]
+/// The pattern's options (`--size WxH`, `--fps N`, `--exit-after MS`, `--busy`), the flags
+/// that follow `yoo-gamehost --pattern` (the binary's command line, clap, flattens them in).
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Options {
+    /// The window's size (default: the display's).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<[u32; 2]>,
+    /// Redraws per second (default 60, at most 240).
+    #[arg(long, value_name = "N")]
     pub fps: Option<u32>,
     /// Quits on its own after this long (to exercise a game that ends by itself).
+    #[arg(long = "exit-after", value_name = "MS")]
     pub exit_after_ms: Option<u64>,
     /// Draws a band of fresh noise every redraw.
+    #[arg(long)]
     pub busy: bool,
 }
 
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options, String> {
-        let mut o = Options::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = || it.next().ok_or_else(|| format!("{a} needs a value"));
-            match a.as_str() {
-                "--size" => {
-                    let v = value()?;
-                    let (w, h) = v.split_once('x').ok_or("--size is WxH")?;
-                    o.size = Some([w.parse().map_err(|_| "--size is WxH")?, h.parse().map_err(|_| "--size is WxH")?]);
-                }
-                "--fps" => o.fps = Some(value()?.parse().map_err(|_| "--fps is a number")?),
-                "--exit-after" => o.exit_after_ms = Some(value()?.parse().map_err(|_| "--exit-after is milliseconds")?),
-                "--busy" => o.busy = true,
-                other => return Err(format!("unknown pattern option {other}")),
-            }
-        }
-        Ok(o)
-    }
+/// `--size`'s value: `WxH`, e.g. `1280x720`.
+pub fn parse_size(v: &str) -> Result<[u32; 2], String> {
+    let bad = || format!("{v:?} is not WxH (e.g. 1280x720)");
+    let (w, h) = v.split_once('x').ok_or_else(bad)?;
+    Ok([w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?])
 }
 
 /// Runs the pattern on `$DISPLAY` until the display goes away (or `exit_after_ms`).
@@ -317,7 +309,13 @@ mod tests {
         for c in [key_color(38, 1), key_color(38, 2), button_color(1, 1), button_color(1, 2)] {
             assert!(![BACKGROUND, MARKER, IDLE].contains(&c));
         }
-        assert_eq!(Options::parse(&["--size".into(), "640x360".into()]).unwrap().size, Some([640, 360]));
-        assert!(Options::parse(&["--size".into()]).is_err());
+    }
+
+    #[test]
+    fn sizes_are_w_x_h() {
+        assert_eq!(parse_size("640x360"), Ok([640, 360]));
+        for bad in ["640", "640x", "x360", "640×360", "-1x2", "640x360x2"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 }
