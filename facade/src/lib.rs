@@ -26,17 +26,13 @@ pub mod dto;
 pub mod envelope;
 pub mod observe;
 pub mod openapi;
+pub mod proto;
 pub mod routes;
 pub mod sandbox;
 pub mod security;
 pub mod state;
 
 pub use state::AppState;
-
-pub mod proto {
-    //! The WebSocket protocol, generated from `proto/yoo.proto`.
-    include!(concat!(env!("OUT_DIR"), "/yoo.v1.rs"));
-}
 
 use std::net::SocketAddr;
 

@@ -69,6 +69,16 @@ pub fn price(p: &PriceInput) -> Option<Price> {
     })
 }
 
+/// What a membership of `months` months costs a month, fen, rounded down (0 for a goods that is
+/// not sold by the month); the purchase dialog's "¥x/月".
+pub fn month_price(retail: i64, months: i64) -> i64 {
+    if months > 0 {
+        retail / months
+    } else {
+        0
+    }
+}
+
 /// Fen as yuan with two decimals ("12.50").
 pub fn yuan(fen: i64) -> String {
     let sign = if fen < 0 { "-" } else { "" };
@@ -79,6 +89,14 @@ pub fn yuan(fen: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn month_price_is_retail_over_months_rounded_down() {
+        assert_eq!(month_price(3000, 3), 1000);
+        assert_eq!(month_price(1000, 3), 333);
+        assert_eq!(month_price(1000, 0), 0);
+        assert_eq!(month_price(1000, -1), 0);
+    }
 
     fn check(input: PriceInput, expected: (i64, i64, i64)) {
         let p = price(&input).expect("no overflow");

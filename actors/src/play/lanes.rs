@@ -89,6 +89,10 @@ pub const ALL_LANES: [Lane; 7] = [
 /// normal. The same order picks the helpful ('pre') lane offered.
 pub const PREFERENCE_ORDER: [Lane; 6] = [Lane::Member, Lane::Carrier, Lane::Vvip, Lane::Vip, Lane::Daily, Lane::Night];
 
+/// The lanes a waiting player can buy their way into from the queue dialog (memberships and the
+/// day and night packages), in [`PREFERENCE_ORDER`].
+pub const UPSELL_LANES: [Lane; 4] = [Lane::Vvip, Lane::Vip, Lane::Daily, Lane::Night];
+
 /// The order lanes are displayed in (core-platform.md §4.6 "display priority"): member, carrier,
 /// VIP, VVIP, daily, night, normal.
 pub const DISPLAY_ORDER: [Lane; 7] = [
@@ -140,6 +144,23 @@ impl Lane {
     /// Member and carrier fast entry: they skip the queue.
     pub fn is_ultimate(self) -> bool {
         matches!(self, Lane::Member | Lane::Carrier)
+    }
+
+    /// The lane the queue dialog offers a player waiting in this one (core-platform.md §2.7):
+    /// the first of [`UPSELL_LANES`] that admits faster (VVIP for normal, package and VIP
+    /// players), else member fast entry (a VVIP player is offered fast-entry time); none for the
+    /// ultimate lanes, which nothing outruns. A player who owns a fast-entry card is offered
+    /// the card instead, which the dialog knows from their cards.
+    pub fn upsell(self) -> Option<Lane> {
+        if self.is_ultimate() {
+            return None;
+        }
+        Some(
+            UPSELL_LANES
+                .into_iter()
+                .find(|l| l.weight() > self.weight())
+                .unwrap_or(Lane::Member),
+        )
     }
 
     fn index(self) -> usize {
@@ -412,6 +433,29 @@ mod tests {
 
     fn lanes(q: &LaneQueue<()>) -> Vec<i64> {
         q.in_order().map(|(_, id, _)| id).collect()
+    }
+
+    // The queue dialog's offer, lane by lane (core-platform.md §2.7).
+    #[test]
+    fn each_lane_is_offered_the_first_faster_buyable_lane() {
+        let offers: Vec<(Lane, Option<Lane>)> = ALL_LANES.iter().map(|l| (*l, l.upsell())).collect();
+        assert_eq!(
+            offers,
+            vec![
+                (Lane::Normal, Some(Lane::Vvip)),
+                (Lane::Member, None),
+                (Lane::Carrier, None),
+                (Lane::Vvip, Some(Lane::Member)),
+                (Lane::Vip, Some(Lane::Vvip)),
+                (Lane::Night, Some(Lane::Vvip)),
+                (Lane::Daily, Some(Lane::Vvip)),
+            ]
+        );
+        for (lane, offer) in offers {
+            if let Some(o) = offer {
+                assert!(o.weight() > lane.weight(), "{lane:?} is offered a slower {o:?}");
+            }
+        }
     }
 
     #[test]

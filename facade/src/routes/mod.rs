@@ -6,8 +6,9 @@
 //! frontend (`static_files`).
 //!
 //! This module is the route table: the server runs it (`lib.rs`) and the OpenAPI document is
-//! collected from it (`openapi.rs`). The arrows between the folders run one way (ARCHITECTURE.md,
-//! `facade/`); no file here imports `lib.rs` or `openapi.rs`.
+//! collected from it (`openapi.rs`). The arrows between the folders run one way (ops/arrows.toml,
+//! checked by `python3 ops/arrows.py` in `make test`); no file here imports `lib.rs` or
+//! `openapi.rs`.
 
 pub mod accounts;
 pub mod activity;
@@ -20,9 +21,6 @@ pub mod rooms;
 pub mod site;
 pub mod static_files;
 pub mod ws;
-
-#[cfg(test)]
-mod arrows;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 

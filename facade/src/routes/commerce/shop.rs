@@ -4,6 +4,7 @@
 
 use actix_web::{get, post, web, HttpRequest};
 use actors::commerce::paytype::PayMethod;
+use actors::commerce::pricing;
 use actors::commerce::service::{GoodsItem, Purchase, Submitted};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -134,11 +135,7 @@ pub struct UpgradeView {
 }
 
 fn month_price(g: &storage::Goods) -> i64 {
-    if g.face_value > 0 {
-        g.retail_price / g.face_value
-    } else {
-        0
-    }
+    pricing::month_price(g.retail_price, g.face_value)
 }
 
 pub(crate) fn goods_dto(item: &GoodsItem) -> GoodsDto {
@@ -159,7 +156,7 @@ pub(crate) fn goods_dto(item: &GoodsItem) -> GoodsDto {
         member_price: g.member_price,
         price: g.retail_price,
         crossed_price: g.crossed_price,
-        month_price: if months > 0 { g.retail_price / months } else { 0 },
+        month_price: pricing::month_price(g.retail_price, months),
         description: g.description.clone(),
         introduction: g.introduction.clone(),
         give_goods_name: g.give_goods_name.clone(),

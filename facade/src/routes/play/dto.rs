@@ -336,6 +336,9 @@ pub struct LaneRule {
     pub weight: u64,
     /// Member and carrier fast entry: they skip the queue in practice.
     pub ultimate: bool,
+    /// The lane the queue dialog offers a player waiting in this one (`isFast`; null for the
+    /// ultimate lanes): the first buyable lane that admits faster, else member fast entry.
+    pub upsell: Option<i32>,
 }
 
 /// The queue's rules as `actors::play::lanes` implements them.
@@ -385,6 +388,7 @@ pub fn queue_rules() -> QueueRules {
                 who: lane_who(l),
                 weight: l.weight(),
                 ultimate: l.is_ultimate(),
+                upsell: l.upsell().map(Lane::code),
             })
             .collect(),
         total_weight: actors::play::lanes::total_weight(),
