@@ -85,8 +85,10 @@ packages() {
   fi
   # the game host's crate builds against GStreamer; its tests run games
   bash ops/host-deps.sh
+  # promtool for the operators' checks
+  bash ops/prometheus/install.sh
 }
-step "packages: Chromium, the game host's Debian packages" packages
+step "packages: Chromium, the game host's Debian packages, Prometheus" packages
 
 # the node modules and Schemathesis download while the Rust build below compiles
 background node-modules bash ops/frontend.sh --install
@@ -143,6 +145,13 @@ step "wait: vendor/actix-http's build" foreground vendor-build
 step "frontend: unit tests" bash ops/frontend.sh test:unit
 step "contract: a field renamed on the server fails the frontend's type check" bash ops/frontend.sh check:contract
 
+# The browser tests wait on real time far more than they compute (a file of them uses about half
+# a core): they run in the background, three files at a time (E2E_WORKERS), each with its own
+# server, browser and temp dir, the longest first (package.json), beside the Rust tests, the
+# operators' checks and Schemathesis; the last step waits for them.
+export E2E_WORKERS=${E2E_WORKERS:-3}
+background e2e bash ops/frontend.sh e2e
+
 rust_tests() {
   if cargo nextest --version >/dev/null 2>&1; then
     # every test in its own process, two at a time across all the binaries (.config/nextest.toml)
@@ -165,6 +174,4 @@ step "contract: Schemathesis against the server's own document" bash ops/fuzz.sh
 step "vendor/actix-http: upstream's tests of the patched dispatcher, and the patch's own" \
   "${VENDOR_TEST[@]}" h1::dispatcher
 
-# Two test files at a time (E2E_WORKERS), each with its own server, browser and temp dir; the
-# files in reverse order (package.json), so that the longest (stream, rooms, queue) start first
-step "browser end-to-end (Chromium)" bash ops/frontend.sh e2e
+step "wait: browser end-to-end (Chromium)" foreground e2e

@@ -10,22 +10,22 @@
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use engine::Bus;
 use storage::Store;
 
+use crate::bus::PushBus;
 use crate::clock::Clock;
 use crate::config::DomainConfig;
 use crate::error::{DomainError, DomainResult};
-use crate::view::Push;
 
 /// What every actor shares.
 pub struct Ctx {
     pub store: Store,
     pub config: DomainConfig,
     pub clock: Clock,
-    /// Pushes to users' sockets; the topic is the user id.
-    pub bus: Bus<Push, i64>,
+    /// Pushes to users' sockets, by user id (`bus::LocalBus` in one process).
+    pub bus: Arc<dyn PushBus>,
     /// The features' shared state, one value per type (filled by the assembly).
     slots: Slots,
 }
@@ -57,12 +57,12 @@ pub async fn blocking_raw<T: Send + 'static>(f: impl FnOnce() -> storage::Result
 }
 
 impl Ctx {
-    pub fn new(store: Store, config: DomainConfig, clock: Clock, slots: Slots) -> Ctx {
+    pub fn new(store: Store, config: DomainConfig, clock: Clock, bus: Arc<dyn PushBus>, slots: Slots) -> Ctx {
         Ctx {
             store,
             config,
             clock,
-            bus: Bus::default(),
+            bus,
             slots,
         }
     }

@@ -27,6 +27,8 @@
 //! arrows; `ops/arrows.py` checks them).
 
 // The kernel every feature shares (it names no feature).
+pub mod beijing;
+pub mod bus;
 pub mod clock;
 pub mod config;
 pub mod ctx;

@@ -18,6 +18,7 @@ use crate::accounts::passport::Passport;
 use crate::accounts::service::Accounts;
 use crate::accounts::sms::{SandboxSms, SmsProvider};
 use crate::activity::service::Activities;
+use crate::bus::{LocalBus, PushBus};
 use crate::catalogue::Catalogue;
 use crate::clock::Clock;
 use crate::commerce::payment::{DeliveryPlan, PaymentProvider, SandboxPay};
@@ -69,15 +70,17 @@ impl Platform {
             delay_ms: pay.sandbox_delay_ms,
         };
         let payment: Arc<dyn PaymentProvider> = Arc::new(SandboxPay::new(pay.sandbox_key.as_bytes(), plan));
-        Platform::start_with_providers(store, config, sms, payment).await
+        Platform::start_with_providers(store, config, sms, payment, Arc::new(LocalBus::default())).await
     }
 
-    /// Starts the domain with these providers.
+    /// Starts the domain with these providers and this push bus (`bus::LocalBus` for one
+    /// process; a cluster's bus carries pushes between processes).
     pub async fn start_with_providers(
         store: Store,
         config: DomainConfig,
         sms: Arc<dyn SmsProvider>,
         payment: Arc<dyn PaymentProvider>,
+        bus: Arc<dyn PushBus>,
     ) -> Result<Platform, String> {
         let clock = if config.clock_start_ms > 0 {
             Clock::at(config.clock_start_ms)
@@ -115,7 +118,7 @@ impl Platform {
             .with(CommerceShared::default())
             .with(crate::identity::Identity::from_config(&config.identity))
             .with(crate::accounts::uc::Uc::from_config(&config.account_centre));
-        let ctx = Arc::new(Ctx::new(store.clone(), config.clone(), clock, slots));
+        let ctx = Arc::new(Ctx::new(store.clone(), config.clone(), clock, bus, slots));
         let root = Supervisor::start(
             "root",
             RestartPolicy {
@@ -242,6 +245,18 @@ impl Platform {
 
     pub fn store(&self) -> &Store {
         &self.ctx.store
+    }
+
+    /// Stops every actor at once, their timers with them, and writes nothing more: what a
+    /// crash of the process leaves in storage (tests of a restart on the same store).
+    pub fn halt(&self) {
+        fn kill_tree(cell: &ractor::ActorCell) {
+            for child in cell.get_children() {
+                kill_tree(&child);
+            }
+            cell.kill();
+        }
+        kill_tree(&self.root.get_cell());
     }
 
     /// Whether the root supervisor is still running (it stops when a kind escalates past it).

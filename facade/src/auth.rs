@@ -12,6 +12,7 @@
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponseBuilder};
+use actors::accounts::after_login::LoginOrigin;
 use actors::accounts::passport::{NewLogin, Passport};
 use futures_util::future::LocalBoxFuture;
 use storage::LoginSession;
@@ -97,26 +98,22 @@ fn header_value(req: &HttpRequest, name: &str, max: usize) -> String {
     header(req, name).trim().chars().filter(|c| !c.is_control()).take(max).collect()
 }
 
-/// Records where a new login came from (core-platform.md §7.1): `Yoo-Uuid`, `x-org-channel`
-/// and the internet café's `Yoo-Gid`, `Yoo-Mac`, `Yoo-Pc-Name`, `Yoo-Boot-Id`. A failure to
-/// record is logged; the login stands. A login from the product's app (its user agent) is its
-/// first app login's gift, once (`Platform::app_login`).
-pub async fn record_login(req: &HttpRequest, state: &crate::state::AppState, login: &NewLogin) {
-    let device = storage::accounts::LoginDevice {
-        uuid: header_value(req, "yoo-uuid", 64),
-        channel: header_value(req, "x-org-channel", 128),
-        cafe_gid: header_value(req, "yoo-gid", 64),
-        cafe_mac: header_value(req, "yoo-mac", 64),
-        cafe_pc_name: header_value(req, "yoo-pc-name", 64),
-        cafe_boot_id: header_value(req, "yoo-boot-id", 64),
-    };
-    if let Err(e) = state.platform.passport().record_device(login, device).await {
-        tracing::warn!(error = %e, "login device not recorded");
-    }
-    // the first login from the product's app grants its play time once (commerce.md §3)
-    let user_agent = header(req, "user-agent");
-    if let Err(e) = state.platform.activity.app_login(login.session.uid, user_agent).await {
-        tracing::warn!(error = %e, "first app login not granted");
+/// Where a login's request came from (core-platform.md §7.1), for `Accounts::logged_in`:
+/// `Yoo-Uuid`, `x-org-channel` and the internet café's `Yoo-Gid`, `Yoo-Mac`, `Yoo-Pc-Name`,
+/// `Yoo-Boot-Id`; the user agent (the product's app names itself there); the invite code the
+/// landing page carried.
+pub fn login_origin(req: &HttpRequest, invite_code: &str) -> LoginOrigin {
+    LoginOrigin {
+        device: storage::accounts::LoginDevice {
+            uuid: header_value(req, "yoo-uuid", 64),
+            channel: header_value(req, "x-org-channel", 128),
+            cafe_gid: header_value(req, "yoo-gid", 64),
+            cafe_mac: header_value(req, "yoo-mac", 64),
+            cafe_pc_name: header_value(req, "yoo-pc-name", 64),
+            cafe_boot_id: header_value(req, "yoo-boot-id", 64),
+        },
+        user_agent: header(req, "user-agent").to_string(),
+        invite_code: invite_code.chars().take(64).collect(),
     }
 }
 

@@ -242,7 +242,7 @@ impl Forbidden {
         let template = if frozen {
             "您的账号因${reason}已被冻结，如有疑问请联系客服"
         } else if until > 0 {
-            values.insert("until", actors::play::holdings::cst_minute_text(until));
+            values.insert("until", actors::beijing::minute_text(until));
             "您的账号因${reason}已被封禁，解封时间：${until}"
         } else {
             "您的账号因${reason}已被永久封禁，如有疑问请联系客服"

@@ -91,8 +91,11 @@ test('check in from the header, see the result and the play time grow; claim the
     assert.equal(await task.getByTestId('task-button').innerText(), '领取奖励');
     await task.getByTestId('task-button').click();
     await page.getByTestId('toast-success').filter({ hasText: '领取成功' }).waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="task-daily_sign_in"]')?.getAttribute('data-status') === '2');
-    assert.equal(await task.getByTestId('task-button').innerText(), '已完成');
+    // the status and the button's text come from two renders (the claim's busy flag clears after)
+    await page.waitForFunction(() => {
+      const t = document.querySelector('[data-testid="task-daily_sign_in"]');
+      return t?.getAttribute('data-status') === '2' && t.querySelector('[data-testid="task-button"]')?.textContent === '已完成';
+    });
     assert.equal(await task.getByTestId('task-button').isDisabled(), true);
     await waitPlayTime(page, mid + gained);
   });

@@ -14,8 +14,16 @@ promtool check rules ops/prometheus/rules/*.yml
 promtool test rules ops/prometheus/tests/*.yml
 python3 ops/grafana/build.py --check
 
-cargo build -q -p facade --bin yoo-server
-cargo build -q -p loadtest --bin loadtest
+# `make test` hands over the binaries its one build made (a `cargo build -p` here would unify
+# features per package, not per workspace: another build of half the tree)
+SERVER=${YOO_SERVER_BIN:-}
+LOADTEST=${YOO_LOADTEST_BIN:-}
+if [ -z "$SERVER" ] || [ -z "$LOADTEST" ]; then
+  cargo build -q -p facade --bin yoo-server
+  cargo build -q -p loadtest --bin loadtest
+  SERVER=target/debug/yoo-server
+  LOADTEST=target/debug/loadtest
+fi
 TMP=$(mktemp -d /tmp/yoo-ops-check-XXXXXX)
 server=
 cleanup() {
@@ -42,7 +50,7 @@ name = "压测一区"
 status = 1
 machines = ["m01"]
 TOML
-RUST_LOG=warn target/debug/yoo-server --config "$TMP/server.toml" > "$TMP/server.out" 2> "$TMP/server.err" &
+RUST_LOG=warn "$SERVER" --config "$TMP/server.toml" > "$TMP/server.out" 2> "$TMP/server.err" &
 server=$!
 for _ in $(seq 100); do
   grep -q "listening on" "$TMP/server.out" 2>/dev/null && break
@@ -51,9 +59,9 @@ done
 url=$(sed -n 's/^yoo-server listening on //p' "$TMP/server.out")
 [ -n "$url" ] || { echo "the server did not start"; cat "$TMP/server.err"; exit 1; }
 prefix=$(( $$ % 90 + 10 ))
-timeout 120 target/debug/loadtest --url "$url" --players 6 --concurrency 6 --play-ms 100 --timeout-secs 100 \
+timeout 120 "$LOADTEST" --url "$url" --players 6 --concurrency 6 --play-ms 100 --timeout-secs 100 \
   --phone-prefix "14${prefix}" > "$TMP/journeys.txt"
-timeout 120 target/debug/loadtest purchases --url "$url" --players 3 --rate 5 --window-secs 2 --timeout-secs 100 \
+timeout 120 "$LOADTEST" purchases --url "$url" --players 3 --rate 5 --window-secs 2 --timeout-secs 100 \
   --phone-prefix "15${prefix}" > "$TMP/purchases.txt" 2> /dev/null
 curl -sf "$url/metrics" > "$TMP/metrics.txt"
 promtool check metrics < "$TMP/metrics.txt"

@@ -1,10 +1,49 @@
 //! The activities' records and repository (commerce.md §2.16, §4.13): the recharge-gift tiers, the
 //! lottery (prizes with weights and stock, draws), and invites (who invited whom, and when each
-//! reward was granted). The pure rules the repository applies inside its transactions
-//! (`recharge_bonus`, `pick_prize`) are here so that they are unit-tested without a database.
+//! reward was granted). `pick_prize`, the pure rule a draw applies inside its transaction, is here
+//! so that it is unit-tested without a database.
+//!
+//! What a fulfilled order triggers (the recharge gift, the inviter's advanced reward) is the
+//! domain's decision ([`OrderRules`], implemented by `actors::commerce::fulfil`): the store reads
+//! the facts in the fulfilling transaction ([`OrderFacts`]), asks the rules, and writes what they
+//! decided in the same transaction, once per order and once per invitee.
 
-use crate::model::GoodsGrant;
+use crate::model::{GoodsGrant, Order};
 use crate::Result;
+
+/// What the store reads of a fulfilled order's context, in the fulfilling transaction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrderFacts {
+    /// The goods is sold in the coin shop (section `shop_card_coin`).
+    pub coin_shop: bool,
+    /// The tiers of the recharge-gift activity running now (None: none runs).
+    pub recharge_tiers: Option<Vec<RechargeTier>>,
+    /// The buyer was invited and their inviter has not had the advanced reward yet.
+    pub invite_open: bool,
+}
+
+/// What fulfilling an order triggers, as the domain decided it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FollowUps {
+    /// Coins given with a coin recharge (0: none).
+    pub recharge_bonus: i64,
+    /// The buyer's inviter gets the advanced reward.
+    pub invite_advanced: bool,
+}
+
+/// The domain's rules for what an order's fulfilment triggers.
+pub trait OrderRules: Send + Sync {
+    fn follow_ups(&self, order: &Order, facts: &OrderFacts) -> FollowUps;
+}
+
+/// Rules under which an order triggers nothing (storage tests of the order itself).
+pub struct NoFollowUps;
+
+impl OrderRules for NoFollowUps {
+    fn follow_ups(&self, _: &Order, _: &OrderFacts) -> FollowUps {
+        FollowUps::default()
+    }
+}
 
 /// One tier of the recharge gift: a coin recharge paying at least `min_fen` gets `bonus_coins`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,15 +61,6 @@ pub struct RechargeGive {
     pub ends_at: i64,
     /// Lowest first.
     pub tiers: Vec<RechargeTier>,
-}
-
-/// The bonus coins of a recharge paying `paid_fen`: the highest tier it reaches, 0 below all.
-pub fn recharge_bonus(tiers: &[RechargeTier], paid_fen: i64) -> i64 {
-    tiers
-        .iter()
-        .filter(|t| t.min_fen > 0 && paid_fen >= t.min_fen && t.bonus_coins > 0)
-        .max_by_key(|t| t.min_fen)
-        .map_or(0, |t| t.bonus_coins)
 }
 
 /// A prize of a lottery's rotary.
@@ -171,36 +201,6 @@ pub trait ActivityRepo: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tiers() -> Vec<RechargeTier> {
-        vec![
-            RechargeTier {
-                min_fen: 3000,
-                bonus_coins: 300,
-            },
-            RechargeTier {
-                min_fen: 9800,
-                bonus_coins: 1500,
-            },
-            RechargeTier {
-                min_fen: 19800,
-                bonus_coins: 4000,
-            },
-        ]
-    }
-
-    #[test]
-    fn the_highest_tier_reached_gives_its_bonus() {
-        let t = tiers();
-        assert_eq!(recharge_bonus(&t, 0), 0);
-        assert_eq!(recharge_bonus(&t, 2999), 0);
-        assert_eq!(recharge_bonus(&t, 3000), 300);
-        assert_eq!(recharge_bonus(&t, 9799), 300);
-        assert_eq!(recharge_bonus(&t, 9800), 1500);
-        assert_eq!(recharge_bonus(&t, 1_000_000), 4000);
-        assert_eq!(recharge_bonus(&[], 1_000_000), 0);
-        assert_eq!(recharge_bonus(&t, -5), 0);
-    }
 
     fn item(id: i64, weight: i64, stock: Option<i64>) -> LotteryItem {
         LotteryItem {

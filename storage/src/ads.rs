@@ -73,7 +73,7 @@ pub trait AdRepo: Send + Sync {
     /// idempotency key again answers its order, whatever the count.
     fn create_order(&self, order: &NewOrder, ad_id: i64) -> Result<(Order, bool)>;
     /// The same for an order paid with coins (`CommerceRepo::pay_with_coins`).
-    fn pay_with_coins(&self, order: &NewOrder, ad_id: i64, now: i64) -> Result<Settled>;
+    fn pay_with_coins(&self, order: &NewOrder, ad_id: i64, now: i64, rules: &dyn crate::activity::OrderRules) -> Result<Settled>;
     /// Whether the user ever logged in from the product's app.
     fn app_logged_in(&self, uid: i64) -> Result<bool>;
     /// The user's first login from the app: marks it and, the first time only, adds `minutes`

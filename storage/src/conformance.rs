@@ -42,6 +42,7 @@ fn new_session(uid: i64, game_id: i64, created_at: i64) -> NewGameSession {
         device_no: "device-a".to_owned(),
         created_at,
         lane: 0,
+        cutoff_at: None,
     }
 }
 
@@ -291,12 +292,36 @@ pub fn game_sessions(store: &Store) {
             tag: 0,
             seq: 0,
             play_minutes: 0,
+            cutoff_at: None,
         }
     );
     let other = store.sessions.insert(&new_session(bob, 3, 1_500)).expect("insert");
     let second = store.sessions.insert(&new_session(alice, 2, 2_000)).expect("insert");
     assert!(first.id < other.id && other.id < second.id, "ids increase");
     assert_eq!(store.sessions.get(first.id).expect("get"), Some(first.clone()));
+    // A session's cut time is kept as inserted, and through an update.
+    let carol = user(store, "13700000071").uid;
+    let cut = store
+        .sessions
+        .insert(&NewGameSession {
+            cutoff_at: Some(9_000),
+            ..new_session(carol, 4, 1_600)
+        })
+        .expect("insert");
+    assert_eq!(cut.cutoff_at, Some(9_000));
+    store
+        .sessions
+        .update(&GameSessionRecord { status: 3, ..cut.clone() })
+        .expect("update");
+    assert_eq!(store.sessions.get(cut.id).expect("get").and_then(|r| r.cutoff_at), Some(9_000));
+    store
+        .sessions
+        .update(&GameSessionRecord {
+            status: 0,
+            ended_at: Some(1_700),
+            ..cut.clone()
+        })
+        .expect("end");
 
     let check_user = |uid: i64, limit: u32, expected: &[&GameSessionRecord]| {
         let got = store.sessions.list_by_user(uid, limit).expect("list_by_user");
@@ -1664,8 +1689,14 @@ pub fn commerce(store: &Store) {
     // Scanning, then settling once.
     assert_eq!(store.commerce.mark_scanned("N1", 1_500).expect("scan").scanned_at, Some(1_500));
     assert_eq!(store.commerce.mark_scanned("N1", 1_600).expect("scan").scanned_at, Some(1_500));
-    assert!(conflict(&store.commerce.settle("N1", 599, "T1", 2_000, 2_000)), "another amount");
-    let settled = store.commerce.settle("N1", 600, "T1", 2_000, 2_000).expect("settle");
+    assert!(
+        conflict(&store.commerce.settle("N1", 599, "T1", 2_000, 2_000, &crate::activity::NoFollowUps)),
+        "another amount"
+    );
+    let settled = store
+        .commerce
+        .settle("N1", 600, "T1", 2_000, 2_000, &crate::activity::NoFollowUps)
+        .expect("settle");
     let Settled::Fulfilled(paid) = settled else {
         panic!("first settle fulfils: {settled:?}")
     };
@@ -1674,10 +1705,13 @@ pub fn commerce(store: &Store) {
         (OrderState::Fulfilled, Some(2_000), Some(2_000))
     );
     assert!(matches!(
-        store.commerce.settle("N1", 600, "T1", 2_000, 3_000),
+        store.commerce.settle("N1", 600, "T1", 2_000, 3_000, &crate::activity::NoFollowUps),
         Ok(Settled::Already(_))
     ));
-    assert!(conflict(&store.commerce.settle("N1", 600, "T9", 2_000, 3_000)), "another trade");
+    assert!(
+        conflict(&store.commerce.settle("N1", 600, "T9", 2_000, 3_000, &crate::activity::NoFollowUps)),
+        "another trade"
+    );
     assert_eq!(
         store.users.get(alice).expect("get").expect("alice").play_time_paid,
         300,
@@ -1698,11 +1732,17 @@ pub fn commerce(store: &Store) {
     assert!(store.commerce.expire("N3", 1_000 + 900_000).expect("expire"));
     assert!(!store.commerce.expire("N3", 1_000 + 900_001).expect("once"));
     assert!(
-        conflict(&store.commerce.settle("N3", 100, "T3", 1_000 + 900_000, 1_000 + 900_100)),
+        conflict(
+            &store
+                .commerce
+                .settle("N3", 100, "T3", 1_000 + 900_000, 1_000 + 900_100, &crate::activity::NoFollowUps)
+        ),
         "paid too late"
     );
     assert!(matches!(
-        store.commerce.settle("N3", 100, "T3", 1_000 + 899_000, 1_000 + 900_100),
+        store
+            .commerce
+            .settle("N3", 100, "T3", 1_000 + 899_000, 1_000 + 900_100, &crate::activity::NoFollowUps),
         Ok(Settled::Fulfilled(_))
     ));
     assert_eq!(store.commerce.wallet(alice).expect("wallet").coins, 100);
@@ -1712,17 +1752,26 @@ pub fn commerce(store: &Store) {
         .expect("create");
     assert!(store.commerce.cancel("N4", 1_100).expect("cancel"));
     assert!(
-        conflict(&store.commerce.settle("N4", 100, "T4", 1_050, 1_200)),
+        conflict(&store.commerce.settle("N4", 100, "T4", 1_050, 1_200, &crate::activity::NoFollowUps)),
         "a cancelled order is not paid"
     );
-    assert_eq!(store.commerce.settle("N404", 1, "T", 1, 1), Err(Error::NotFound));
+    assert_eq!(
+        store.commerce.settle("N404", 1, "T", 1, 1, &crate::activity::NoFollowUps),
+        Err(Error::NotFound)
+    );
 
     // Coins: debit and fulfil at once, or nothing.
     let mut by_coins = order(alice, "N5", "k5", 60, GoodsGrant::Cards { count: 2 }, 5_000);
     by_coins.pay_method = "yunyoubi".to_owned();
-    assert!(matches!(store.commerce.pay_with_coins(&by_coins, 5_000), Ok(Settled::Fulfilled(_))));
+    assert!(matches!(
+        store.commerce.pay_with_coins(&by_coins, 5_000, &crate::activity::NoFollowUps),
+        Ok(Settled::Fulfilled(_))
+    ));
     assert!(
-        matches!(store.commerce.pay_with_coins(&by_coins, 5_001), Ok(Settled::Already(_))),
+        matches!(
+            store.commerce.pay_with_coins(&by_coins, 5_001, &crate::activity::NoFollowUps),
+            Ok(Settled::Already(_))
+        ),
         "the key replays"
     );
     assert_eq!(store.commerce.wallet(alice).expect("wallet").coins, 40);
@@ -1734,7 +1783,7 @@ pub fn commerce(store: &Store) {
         ..by_coins.clone()
     };
     assert_eq!(
-        store.commerce.pay_with_coins(&too_dear, 5_000),
+        store.commerce.pay_with_coins(&too_dear, 5_000, &crate::activity::NoFollowUps),
         Err(Error::Refused(crate::Refusal::InsufficientCoins))
     );
     assert_eq!(store.commerce.order("N6").expect("order"), None, "no order without the coins");
@@ -1857,7 +1906,7 @@ pub fn commerce_races(stores: &[Store]) {
             2_000,
         );
         o.pay_method = "yunyoubi".to_owned();
-        on(i).commerce.pay_with_coins(&o, 2_000)
+        on(i).commerce.pay_with_coins(&o, 2_000, &crate::activity::NoFollowUps)
     });
     assert_eq!(paid.iter().filter(|r| r.is_ok()).count(), 5, "exactly the five the coins cover");
     assert!(paid
@@ -1878,7 +1927,11 @@ pub fn commerce_races(stores: &[Store]) {
     );
     let no = &created[0].as_ref().expect("created").0.order.order_no;
     assert!(created.iter().all(|r| &r.as_ref().expect("created").0.order.order_no == no));
-    let settled = race(THREADS, |i| on(i).commerce.settle(no, 600, "T-same", 3_100, 3_100));
+    let settled = race(THREADS, |i| {
+        on(i)
+            .commerce
+            .settle(no, 600, "T-same", 3_100, 3_100, &crate::activity::NoFollowUps)
+    });
     assert_eq!(
         settled.iter().filter(|r| matches!(r, Ok(Settled::Fulfilled(_)))).count(),
         1,
@@ -1975,7 +2028,7 @@ pub fn agreements(store: &Store) {
         })
         .expect("agreement");
     assert!(matches!(
-        store.commerce.settle("O5", 1500, "T5", 2_000, 2_000),
+        store.commerce.settle("O5", 1500, "T5", 2_000, 2_000, &crate::activity::NoFollowUps),
         Ok(Settled::Fulfilled(_))
     ));
     let signed = store.agreements.get("AG5").expect("get").expect("kept");

@@ -110,6 +110,8 @@ pub struct NewGameSession {
     pub created_at: i64,
     /// The queue lane, 0..=6; anything else is a conflict.
     pub lane: i32,
+    /// When the game must end whatever its state (ms): a minor's play window closes.
+    pub cutoff_at: Option<i64>,
 }
 
 /// One run of a game by a player, from queueing to its end.
@@ -138,6 +140,8 @@ pub struct GameSessionRecord {
     pub seq: i64,
     /// Minutes of play charged so far (see `AssetRepo::charge_minute`); 0 at insert.
     pub play_minutes: i64,
+    /// When the game must end whatever its state (ms), as inserted.
+    pub cutoff_at: Option<i64>,
 }
 
 /// What the play page measured of one session's stream, reported once when the session is over.

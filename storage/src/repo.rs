@@ -11,6 +11,7 @@
 //! claims) are atomic and conditional: concurrent callers, also on other connections or in other
 //! processes, can neither spend one thing twice nor take a balance below zero.
 
+use crate::activity::OrderRules;
 use crate::model::{
     CounterKey, Entitlement, FastEnterCard, Game, GameSessionRecord, Goods, GoodsGrant, LedgerEntry, LedgerMismatch, LoginSession,
     MonthlyClaim, NewGameSession, NewOrder, NewRoom, NewTimeCard, Node, Order, PaymentCallback, PhoneGuard, PlayCharge, Played,
@@ -270,7 +271,8 @@ pub trait CommerceRepo: Send + Sync {
     /// transaction takes `amount_fen` coins and fulfils it. An existing order of the key is
     /// returned as it is (`Settled::Already` when fulfilled; Conflict when in another state).
     /// Not enough coins: `Err(Refused(InsufficientCoins))` and nothing is written.
-    fn pay_with_coins(&self, o: &NewOrder, now: i64) -> Result<Settled>;
+    /// `rules` decide what the fulfilment triggers (`activity::OrderRules`).
+    fn pay_with_coins(&self, o: &NewOrder, now: i64, rules: &dyn OrderRules) -> Result<Settled>;
     fn order(&self, order_no: &str) -> Result<Option<Order>>;
     /// The user's orders, newest first, of one goods type when given; skipping `offset`, at
     /// most `limit`; and how many there are.
@@ -285,7 +287,8 @@ pub trait CommerceRepo: Send + Sync {
     /// expires_at`) is settled too. Already fulfilled with this trade number: `Already`.
     /// Otherwise (cancelled, refunded, expired before the payment) Conflict; NotFound if unknown.
     /// An order made under an auto-renewal agreement activates it in that transaction too.
-    fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64) -> Result<Settled>;
+    /// `rules` decide what the fulfilment triggers (`activity::OrderRules`).
+    fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64, rules: &dyn OrderRules) -> Result<Settled>;
     /// created → expired when `now >= expires_at`; returns whether this call changed it.
     fn expire(&self, order_no: &str, now: i64) -> Result<bool>;
     /// created → cancelled; returns whether this call changed it.

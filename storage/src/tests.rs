@@ -247,6 +247,7 @@ fn unknown_references_conflict() {
         device_no: "d".to_owned(),
         created_at: 0,
         lane: 0,
+        cutoff_at: None,
     };
     assert!(matches!(store.sessions.insert(&session), Err(Error::Conflict(_))));
     let assets = &store.assets;
@@ -279,6 +280,7 @@ fn marked_cards_cannot_be_used() {
             device_no: "d".to_owned(),
             created_at: 0,
             lane: 0,
+            cutoff_at: None,
         })
         .expect("session");
     for status in [2, 3] {
@@ -431,6 +433,7 @@ fn version_1_database_upgrades_in_place() {
         tag: 0,
         seq: 0,
         play_minutes: 0,
+        cutoff_at: None,
     };
     let queued = GameSessionRecord {
         id: 2,
@@ -474,6 +477,7 @@ fn version_1_database_upgrades_in_place() {
             device_no: "dev".to_owned(),
             created_at: 600,
             lane: 6,
+            cutoff_at: None,
         })
         .expect("insert");
     assert_eq!(next.id, 3, "ids continue after the old rows");

@@ -8,6 +8,7 @@
 //! - `sms`, `captcha`, `oauth`, `account_centre`: the outside providers' traits and sandboxes.
 
 pub mod account_centre;
+pub mod after_login;
 pub mod captcha;
 pub mod oauth;
 pub mod passport;

@@ -20,9 +20,6 @@ use crate::ctx::Ctx;
 use crate::error::{DomainError, DomainResult};
 use crate::view::{Changed, Push};
 
-const DAY_MS: i64 = 24 * 3600 * 1000;
-const UTC8_MS: i64 = 8 * 3600 * 1000;
-
 /// The most day cells the check-in dialog shows.
 pub const MAX_CELLS: usize = 10;
 
@@ -35,11 +32,6 @@ pub const CHECKIN_RULES: &str = "1. 每个自然日（北京时间）可签到�
 2. 连续签到天数越多奖励越多，第3、7、10天奖励翻倍；\n\
 3. 中断签到后，连续天数从第1天重新计算；连续签到满10天后重新从第1天开始循环；\n\
 4. 签到获得的免费游戏时长立即到账，可在“我的时长”中查看。";
-
-/// The Beijing (UTC+8) calendar day of a unix-millisecond time, as days since the epoch.
-pub fn beijing_day(now_ms: i64) -> i64 {
-    (now_ms + UTC8_MS).div_euclid(DAY_MS)
-}
 
 /// The streak a check-in on `today` makes, after the last one `last` = (day, streak).
 pub fn next_streak(last: Option<(i64, i64)>, today: i64) -> i64 {
@@ -180,7 +172,7 @@ impl TaskEvent {
 /// Records an event for the user's tasks. Never fails its caller: a failure is logged.
 pub async fn task_event(ctx: &Ctx, uid: i64, event: TaskEvent) {
     let now = ctx.clock.now_ms();
-    let day = beijing_day(now);
+    let day = crate::beijing::day(now);
     let (types, amount) = event.counts();
     let done = ctx
         .db(move |s| {
@@ -228,7 +220,7 @@ pub struct TaskView {
 impl Activities {
     /// The check-in dialog's data for today (UTC+8).
     pub async fn checkin_info(&self, uid: i64) -> DomainResult<CheckinInfo> {
-        let today = beijing_day(self.ctx.clock.now_ms());
+        let today = crate::beijing::day(self.ctx.clock.now_ms());
         let (rewards, last) = self
             .ctx
             .db(move |s| Ok((s.missions.checkin_rewards()?, s.missions.last_checkin(uid, today)?)))
@@ -251,7 +243,7 @@ impl Activities {
     /// same transaction; then the signIn tasks move and the sockets re-read the balance.
     pub async fn check_in(&self, uid: i64) -> DomainResult<CheckinResult> {
         let now = self.ctx.clock.now_ms();
-        let today = beijing_day(now);
+        let today = crate::beijing::day(now);
         let (rewards, last) = self
             .ctx
             .db(move |s| Ok((s.missions.checkin_rewards()?, s.missions.last_checkin(uid, today)?)))
@@ -289,7 +281,7 @@ impl Activities {
 
     /// Every task with the user's progress in its current period.
     pub async fn tasks(&self, uid: i64) -> DomainResult<Vec<TaskView>> {
-        let day = beijing_day(self.ctx.clock.now_ms());
+        let day = crate::beijing::day(self.ctx.clock.now_ms());
         self.ctx
             .db(move |s| {
                 let defs = s.missions.tasks()?;
@@ -319,7 +311,7 @@ impl Activities {
     /// balance.
     pub async fn claim_task(&self, uid: i64, task_code: &str) -> DomainResult<TaskDef> {
         let now = self.ctx.clock.now_ms();
-        let day = beijing_day(now);
+        let day = crate::beijing::day(now);
         let code = task_code.to_owned();
         let defs = self.ctx.db(|s| s.missions.tasks()).await?;
         let def = defs.into_iter().find(|d| d.task_code == code).ok_or(DomainError::UnknownTask)?;
@@ -388,9 +380,13 @@ mod tests {
     fn beijing_days_turn_at_utc_sixteen() {
         // 2026-01-01T15:59:59.999Z is 23:59:59.999 in Beijing; a millisecond later is the next day.
         let t = 1_767_283_199_999;
-        assert_eq!(beijing_day(t) + 1, beijing_day(t + 1));
-        assert_eq!(beijing_day(t - 23 * 3600 * 1000), beijing_day(t));
-        assert_eq!(beijing_day(-UTC8_MS - 1), -1, "before the epoch rounds down");
+        assert_eq!(crate::beijing::day(t) + 1, crate::beijing::day(t + 1));
+        assert_eq!(crate::beijing::day(t - 23 * 3600 * 1000), crate::beijing::day(t));
+        assert_eq!(
+            crate::beijing::day(-crate::beijing::OFFSET_MS - 1),
+            -1,
+            "before the epoch rounds down"
+        );
     }
 
     #[test]

@@ -1,53 +1,59 @@
 //! The activities' pure rules (commerce.md §3 "Activity config", §4.13, §2.16): the activity
 //! status from its start and end times read as UTC+8, the UTC+8 day a lottery's daily chances
-//! count in, and invite codes. The weighted prize pick and the recharge tiers are storage's
-//! (`storage::activity`), applied inside its transactions.
+//! count in, invite codes, and what an order triggers: the recharge gift and the inviter's
+//! advanced reward (`commerce::fulfil` asks these when an order is fulfilled). The weighted
+//! prize pick is storage's (`storage::activity`), applied inside its transaction.
 
-use crate::play::holdings::{civil_from_days, days_from_civil};
+use storage::activity::RechargeTier;
 
-const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
-const DAY_MS: i64 = 24 * 3600 * 1000;
+#[cfg(test)]
+use crate::beijing::DAY_MS;
+
+/// The bonus coins of a recharge paying `paid_fen`: the highest tier it reaches, 0 below all.
+pub fn recharge_bonus(tiers: &[RechargeTier], paid_fen: i64) -> i64 {
+    tiers
+        .iter()
+        .filter(|t| t.min_fen > 0 && paid_fen >= t.min_fen && t.bonus_coins > 0)
+        .max_by_key(|t| t.min_fen)
+        .map_or(0, |t| t.bonus_coins)
+}
+
+/// An order that may earn the recharge gift or the invite reward, as the rules see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Purchase {
+    /// Paid with money (not with coins: coins may come from prizes and must not buy rewards).
+    pub with_money: bool,
+    /// What was paid, fen.
+    pub paid_fen: i64,
+    /// It buys coins from the coin shop.
+    pub coin_recharge: bool,
+}
+
+/// The recharge gift (§2.16) of a purchase while the activity with these tiers runs (None:
+/// none runs): a coin recharge paid with money gets its tier's bonus coins.
+pub fn recharge_gift(p: Purchase, running: Option<&[RechargeTier]>) -> i64 {
+    match running {
+        Some(tiers) if p.with_money && p.coin_recharge => recharge_bonus(tiers, p.paid_fen),
+        _ => 0,
+    }
+}
+
+/// The inviter's advanced reward (§4.13): earned by the invitee's first purchase paid with
+/// money (`invite_open`: they were invited and it was not earned yet).
+pub fn invite_advanced(p: Purchase, invite_open: bool) -> bool {
+    invite_open && p.with_money && p.paid_fen > 0
+}
 
 /// An activity's status (§4.13): 0 not started, 1 ongoing, 2 ended.
 pub const NOT_STARTED: i32 = 0;
 pub const ONGOING: i32 = 1;
 pub const ENDED: i32 = 2;
 
-/// Reads 'YYYY-MM-DD HH:mm:ss' (or 'YYYY-MM-DD') as UTC+8; the unix ms, or None if malformed.
-pub fn parse_cst(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let (date, time) = match s.split_once(' ') {
-        Some((d, t)) => (d, t.trim()),
-        None => (s, "00:00:00"),
-    };
-    let d: Vec<i64> = date.split('-').map(|p| p.parse().ok()).collect::<Option<_>>()?;
-    let t: Vec<i64> = time.split(':').map(|p| p.parse().ok()).collect::<Option<_>>()?;
-    let ([y, m, day], [h, min, sec]) = (<[i64; 3]>::try_from(d).ok()?, <[i64; 3]>::try_from(t).ok()?);
-    if !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || !(0..24).contains(&h) || !(0..60).contains(&min) || !(0..60).contains(&sec)
-    {
-        return None;
-    }
-    let days = days_from_civil(y, m, day);
-    // A day past the month's end (2025-02-30) is refused rather than rolled over.
-    if civil_from_days(days) != (y, m, day) {
-        return None;
-    }
-    Some(days * DAY_MS + (h * 3600 + min * 60 + sec) * 1000 - CST_OFFSET_MS)
-}
-
-/// The unix ms as 'YYYY-MM-DD HH:mm:ss' in UTC+8.
-pub fn format_cst(ms: i64) -> String {
-    let local = ms + CST_OFFSET_MS;
-    let (y, m, d) = civil_from_days(local.div_euclid(DAY_MS));
-    let secs = local.rem_euclid(DAY_MS) / 1000;
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-}
-
 /// The status of an activity running from `start` (inclusive) to `end` (exclusive), both
 /// 'YYYY-MM-DD HH:mm:ss' in UTC+8, at `now`: 0 not started, 1 ongoing, 2 ended. Malformed
 /// times, or an end not after the start, read as ended (the activity is disabled).
 pub fn status(start: &str, end: &str, now_ms: i64) -> i32 {
-    match (parse_cst(start), parse_cst(end)) {
+    match (crate::beijing::parse(start), crate::beijing::parse(end)) {
         (Some(s), Some(e)) if s < e => status_ms(s, e, now_ms),
         _ => ENDED,
     }
@@ -67,11 +73,6 @@ pub fn status_ms(start: i64, end: i64, now_ms: i64) -> i32 {
 /// Whether an activity of this status can be taken part in (0 and 2 disable it).
 pub fn enabled(status: i32) -> bool {
     status == ONGOING
-}
-
-/// The first ms of `now_ms`'s day in UTC+8 (a lottery's daily chances count from it).
-pub fn cst_day_start(now_ms: i64) -> i64 {
-    (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS) * DAY_MS - CST_OFFSET_MS
 }
 
 const CODE_ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
@@ -117,19 +118,89 @@ pub fn invite_uid(code: &str) -> Option<i64> {
 mod tests {
     use super::*;
 
+    fn tiers() -> Vec<RechargeTier> {
+        [(3000, 300), (9800, 1500), (19800, 4000)]
+            .into_iter()
+            .map(|(min_fen, bonus_coins)| RechargeTier { min_fen, bonus_coins })
+            .collect()
+    }
+
+    #[test]
+    fn the_highest_tier_reached_gives_its_bonus() {
+        let t = tiers();
+        assert_eq!(recharge_bonus(&t, 0), 0);
+        assert_eq!(recharge_bonus(&t, 2999), 0);
+        assert_eq!(recharge_bonus(&t, 3000), 300);
+        assert_eq!(recharge_bonus(&t, 9799), 300);
+        assert_eq!(recharge_bonus(&t, 9800), 1500);
+        assert_eq!(recharge_bonus(&t, 1_000_000), 4000);
+        assert_eq!(recharge_bonus(&[], 1_000_000), 0);
+        assert_eq!(recharge_bonus(&t, -5), 0);
+    }
+
+    // Only a coin recharge paid with money, while the activity runs, gets the gift; only a
+    // purchase paid with money, of an invitee whose reward is open, earns the inviter's.
+    #[test]
+    fn what_an_order_triggers() {
+        let t = tiers();
+        let recharge = Purchase {
+            with_money: true,
+            paid_fen: 9800,
+            coin_recharge: true,
+        };
+        assert_eq!(recharge_gift(recharge, Some(&t)), 1500);
+        assert_eq!(recharge_gift(recharge, None), 0, "no activity running");
+        assert_eq!(
+            recharge_gift(
+                Purchase {
+                    with_money: false,
+                    ..recharge
+                },
+                Some(&t)
+            ),
+            0
+        );
+        assert_eq!(
+            recharge_gift(
+                Purchase {
+                    coin_recharge: false,
+                    ..recharge
+                },
+                Some(&t)
+            ),
+            0
+        );
+        assert!(invite_advanced(recharge, true));
+        assert!(!invite_advanced(recharge, false), "earned already, or not invited");
+        assert!(
+            !invite_advanced(
+                Purchase {
+                    with_money: false,
+                    ..recharge
+                },
+                true
+            ),
+            "coins earn nothing"
+        );
+        assert!(
+            !invite_advanced(Purchase { paid_fen: 0, ..recharge }, true),
+            "a free order earns nothing"
+        );
+    }
+
     // 2025-06-01 00:00:00 UTC+8.
     const JUNE_1: i64 = 1_748_707_200_000;
 
     #[test]
     fn times_are_read_and_written_in_utc8() {
-        assert_eq!(parse_cst("2025-06-01 00:00:00"), Some(JUNE_1));
-        assert_eq!(parse_cst("2025-06-01"), Some(JUNE_1));
-        assert_eq!(format_cst(JUNE_1), "2025-06-01 00:00:00");
-        assert_eq!(format_cst(JUNE_1 + 3_723_000), "2025-06-01 01:02:03");
-        assert_eq!(parse_cst("2025-02-30 00:00:00"), None);
-        assert_eq!(parse_cst("2025-06-01 24:00:00"), None);
-        assert_eq!(parse_cst("soon"), None);
-        assert_eq!(parse_cst(""), None);
+        assert_eq!(crate::beijing::parse("2025-06-01 00:00:00"), Some(JUNE_1));
+        assert_eq!(crate::beijing::parse("2025-06-01"), Some(JUNE_1));
+        assert_eq!(crate::beijing::format(JUNE_1), "2025-06-01 00:00:00");
+        assert_eq!(crate::beijing::format(JUNE_1 + 3_723_000), "2025-06-01 01:02:03");
+        assert_eq!(crate::beijing::parse("2025-02-30 00:00:00"), None);
+        assert_eq!(crate::beijing::parse("2025-06-01 24:00:00"), None);
+        assert_eq!(crate::beijing::parse("soon"), None);
+        assert_eq!(crate::beijing::parse(""), None);
     }
 
     #[test]
@@ -147,9 +218,9 @@ mod tests {
 
     #[test]
     fn the_day_starts_at_midnight_utc8() {
-        assert_eq!(cst_day_start(JUNE_1), JUNE_1);
-        assert_eq!(cst_day_start(JUNE_1 + DAY_MS - 1), JUNE_1);
-        assert_eq!(cst_day_start(JUNE_1 - 1), JUNE_1 - DAY_MS);
+        assert_eq!(crate::beijing::day_start(JUNE_1), JUNE_1);
+        assert_eq!(crate::beijing::day_start(JUNE_1 + DAY_MS - 1), JUNE_1);
+        assert_eq!(crate::beijing::day_start(JUNE_1 - 1), JUNE_1 - DAY_MS);
     }
 
     #[test]

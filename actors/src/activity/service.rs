@@ -5,7 +5,8 @@
 use rand::Rng;
 use storage::activity::{BindOutcome, DrawOutcome, Invite, InviteConfig, Lottery, LotteryDraw, RechargeGive};
 
-use crate::activity::rules::{cst_day_start, invite_uid, status_ms};
+use crate::activity::rules::{invite_uid, status_ms};
+use crate::beijing::day_start as cst_day_start;
 use crate::error::DomainResult;
 
 /// A lottery as the rotary shows it, with the caller's draws left today.

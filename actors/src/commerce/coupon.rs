@@ -11,7 +11,7 @@
 
 use storage::{Coupon, CouponSpec, Goods};
 
-use crate::play::holdings::{cst_day_end, NEAR_EXPIRY_MS};
+use crate::play::holdings::NEAR_EXPIRY_MS;
 
 /// `usable`: selectable.
 pub const USABLE: i64 = 1;
@@ -70,7 +70,7 @@ pub fn coupon_price(order_money: i64, face_value: i64) -> i64 {
 
 /// A coupon of `spec` granted at `now`: with its expiry.
 pub fn granted(spec: CouponSpec, now_ms: i64) -> (CouponSpec, i64) {
-    let expires_at = cst_day_end(now_ms, spec.valid_days.max(1) - 1);
+    let expires_at = crate::beijing::day_end(now_ms, spec.valid_days.max(1) - 1);
     (spec, expires_at)
 }
 
@@ -102,26 +102,8 @@ pub fn activity_status(start: &str, end: &str, now_ms: i64) -> Option<i32> {
 /// 'YYYY-MM-DD HH:mm:ss' read as UTC+8, in ms (the last second counts whole: `end` is inclusive
 /// through .999).
 pub fn cst_ms(s: &str) -> Option<i64> {
-    let (date, time) = s.trim().split_once(' ')?;
-    let d: Vec<i64> = date.split('-').map(|x| x.parse().ok()).collect::<Option<_>>()?;
-    let t: Vec<i64> = time.split(':').map(|x| x.parse().ok()).collect::<Option<_>>()?;
-    let ([y, m, day], [h, min, sec]) = (<[i64; 3]>::try_from(d).ok()?, <[i64; 3]>::try_from(t).ok()?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&day) || !(0..24).contains(&h) || !(0..60).contains(&min) || !(0..60).contains(&sec) {
-        return None;
-    }
-    let days = days_from_civil(y, m, day);
-    Some((((days * 24 + h) * 60 + min) * 60 + sec) * 1000 - 8 * 3600 * 1000)
-}
-
-// Howard Hinnant's days_from_civil.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    // a date alone is not a coupon's time
+    s.trim().contains(' ').then(|| crate::beijing::parse(s)).flatten()
 }
 
 #[cfg(test)]

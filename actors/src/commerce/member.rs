@@ -2,10 +2,9 @@
 //! (vip 1 h daily; vvip 2 h daily plus 20 h monthly valid 31 days; a daily grant is void at the
 //! next 0:00 UTC+8), the days to and since expiry, and the privilege table.
 
-use crate::play::holdings::{civil_from_days, Holdings};
+use crate::play::holdings::Holdings;
 
-const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
-pub const DAY_MS: i64 = 24 * 3600 * 1000;
+pub use crate::beijing::DAY_MS;
 
 /// How long the monthly member grant stays usable.
 pub const MONTHLY_GRANT_VALID_MS: i64 = 31 * DAY_MS;
@@ -33,9 +32,7 @@ pub fn playtime_privilege(h: &Holdings) -> (i64, i64) {
 /// The UTC+8 day of `now_ms` as `YYYY-MM-DD`, and the first millisecond of the next day
 /// (when the daily grant is void).
 pub fn cst_day(now_ms: i64) -> (String, i64) {
-    let days = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS);
-    let (y, m, d) = civil_from_days(days);
-    (format!("{y:04}-{m:02}-{d:02}"), (days + 1) * DAY_MS - CST_OFFSET_MS)
+    (crate::beijing::date_text(now_ms), crate::beijing::day_end(now_ms, 0) + 1)
 }
 
 /// One grant to receive now: its kind (daily, monthly), period, minutes and expiry.
@@ -62,7 +59,7 @@ pub fn grant_plans(member_type: Option<&str>, now_ms: i64) -> Vec<GrantPlan> {
         });
     }
     if monthly > 0 {
-        let (month, _) = crate::play::holdings::cst_month(now_ms);
+        let (month, _) = crate::beijing::month(now_ms);
         out.push(GrantPlan {
             kind: "monthly",
             period: month,

@@ -17,6 +17,7 @@ pub mod agreements;
 pub mod card_notice;
 pub mod coupon;
 pub mod coupons;
+pub mod fulfil;
 pub mod member;
 pub mod members;
 pub mod merchant;

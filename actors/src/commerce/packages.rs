@@ -47,7 +47,7 @@ pub fn package_status(run: Option<&Entitlement>, now_ms: i64) -> (i32, bool) {
 /// Whether a charged minute at `at_ms` (UTC) falls in the package's window (UTC+8): the daily
 /// package 08:00–24:00, the night package 23:00–07:00.
 pub fn in_window(kind: &str, at_ms: i64) -> bool {
-    let h = crate::play::holdings::cst_hour(at_ms);
+    let h = crate::beijing::hour(at_ms);
     match kind {
         "daily" => (8..24).contains(&h),
         "night" => !(7..23).contains(&h),

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use storage::{GoodsGrant, NewOrder, Order, OrderState, Settled, Wallet};
 
+use crate::commerce::fulfil::Fulfilment;
 use crate::commerce::order::{poll_answer, PollAnswer};
 use crate::commerce::payment::{Channel, PayRequest, Queried, SandboxOrder, SandboxPay, SandboxRefusal};
 use crate::commerce::paytype::{self, PayContext, PayMethod};
@@ -186,9 +187,9 @@ impl Commerce {
             .open(&c.id_sealed)
             .and_then(|id| crate::identity::idcard::birth_date(&id))
             .ok_or_else(|| DomainError::Internal("a certification that does not open".into()))?;
-        let today = crate::play::holdings::civil_from_days((now + 8 * 3_600_000).div_euclid(86_400_000));
+        let today = crate::beijing::date(now);
         let age = crate::identity::idcard::age_on(birth, today);
-        let since = crate::identity::minors::month_start(now);
+        let since = crate::beijing::month_start(now);
         let month = self.ctx.db(move |s| s.accounts.paid_since(uid, since)).await?;
         match crate::identity::minors::charge_verdict(age, amount_fen, month) {
             crate::identity::minors::ChargeVerdict::Refused(why) => Err(DomainError::MinorChargeRefused(why)),
@@ -262,8 +263,8 @@ impl Commerce {
             let settled = self
                 .ctx
                 .db_raw(move |s| match ad_id {
-                    Some(ad) => s.ads.pay_with_coins(&order, ad, now),
-                    None => s.commerce.pay_with_coins(&order, now),
+                    Some(ad) => s.ads.pay_with_coins(&order, ad, now, &Fulfilment),
+                    None => s.commerce.pay_with_coins(&order, now, &Fulfilment),
                 })
                 .await?
                 .map_err(|e| match e {
@@ -559,7 +560,7 @@ impl Commerce {
         let (no, trade, amount, paid_at) = (n.order_no.clone(), n.trade_no.clone(), n.amount_fen, n.paid_at);
         let settled = self
             .ctx
-            .db_raw(move |s| s.commerce.settle(&no, amount, &trade, paid_at, now))
+            .db_raw(move |s| s.commerce.settle(&no, amount, &trade, paid_at, now, &Fulfilment))
             .await?;
         match settled {
             Ok(Settled::Fulfilled(order)) => {

@@ -2,7 +2,7 @@
 //! public holidays, 20:00–21:00 Beijing time; the holidays are configuration (they change every
 //! year). Pure: the caller passes the time and the holiday list.
 
-use crate::play::holdings::{civil_from_days, CST_OFFSET_MS, DAY_MS, HOUR_MS};
+use crate::beijing::{self, HOUR_MS};
 
 /// The hour (Beijing time) a minor's play window opens, and closes.
 pub const WINDOW_START_HOUR: i64 = 20;
@@ -46,22 +46,9 @@ pub fn charge_verdict(age: i64, amount_fen: i64, month_fen: i64) -> ChargeVerdic
     }
 }
 
-/// The first millisecond of the Beijing month of `now_ms`.
-pub fn month_start(now_ms: i64) -> i64 {
-    let (y, m, _) = civil_from_days((now_ms + CST_OFFSET_MS).div_euclid(DAY_MS));
-    crate::play::holdings::days_from_civil(y, m, 1) * DAY_MS - CST_OFFSET_MS
-}
-
-/// "YYYY-MM-DD" of the Beijing day of `now_ms`, and that day's number.
-fn beijing_day(now_ms: i64) -> (String, i64) {
-    let days = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS);
-    let (y, m, d) = civil_from_days(days);
-    (format!("{y:04}-{m:02}-{d:02}"), days)
-}
-
 /// Whether the Beijing day of `now_ms` is a day minors may play on.
 pub fn is_play_day(now_ms: i64, holidays: &[String]) -> bool {
-    let (date, days) = beijing_day(now_ms);
+    let (date, days) = (beijing::date_text(now_ms), beijing::day(now_ms));
     // 1970-01-01 was a Thursday: 0 Sunday … 5 Friday, 6 Saturday
     let weekday = (days + 4).rem_euclid(7);
     matches!(weekday, 0 | 5 | 6) || holidays.iter().any(|h| h.trim() == date)
@@ -72,7 +59,7 @@ pub fn window_end(now_ms: i64, holidays: &[String]) -> Option<i64> {
     if !is_play_day(now_ms, holidays) {
         return None;
     }
-    let day_start = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS) * DAY_MS - CST_OFFSET_MS;
+    let day_start = beijing::day_start(now_ms);
     let (start, end) = (day_start + WINDOW_START_HOUR * HOUR_MS, day_start + WINDOW_END_HOUR * HOUR_MS);
     (start..end).contains(&now_ms).then_some(end)
 }
@@ -83,7 +70,7 @@ mod tests {
 
     /// ms of a Beijing wall-clock time.
     fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
-        crate::play::holdings::days_from_civil(y, m, d) * DAY_MS + h * HOUR_MS + min * 60_000 - CST_OFFSET_MS
+        beijing::at(y, m, d, h, min)
     }
 
     #[test]
@@ -94,8 +81,8 @@ mod tests {
         assert_eq!(charge_verdict(15, 5_000, 15_001), ChargeVerdict::Refused(CHARGE_8_TO_16));
         assert_eq!(charge_verdict(16, 10_000, 30_000), ChargeVerdict::Allowed);
         assert_eq!(charge_verdict(17, 10_000, 30_001), ChargeVerdict::Refused(CHARGE_16_TO_18));
-        assert_eq!(month_start(beijing(2026, 11, 27, 20, 0)), beijing(2026, 11, 1, 0, 0));
-        assert_eq!(month_start(beijing(2026, 12, 1, 0, 0)), beijing(2026, 12, 1, 0, 0));
+        assert_eq!(beijing::month_start(beijing(2026, 11, 27, 20, 0)), beijing(2026, 11, 1, 0, 0));
+        assert_eq!(beijing::month_start(beijing(2026, 12, 1, 0, 0)), beijing(2026, 12, 1, 0, 0));
     }
 
     #[test]

@@ -4,17 +4,15 @@
 //! follows: no start outside the hours minors may play (20151), and a game still running when the
 //! window closes is told a minute before (130135) and ended at the close.
 
-use std::time::Duration;
-
 use storage::accounts::Certification;
 
+use crate::beijing::days_from_civil;
+#[cfg(test)]
+use crate::beijing::{civil_from_days, DAY_MS, OFFSET_MS};
 use crate::error::{CertFault, DomainError, DomainResult};
 use crate::identity::{idcard, minors};
-#[cfg(test)]
-use crate::play::holdings::civil_from_days;
-use crate::play::holdings::{CST_OFFSET_MS, DAY_MS};
 use crate::rooms::view::UserFlags;
-use crate::view::{Notice, Push};
+use crate::view::Notice;
 
 /// The pre-check's answer (§4.9).
 pub const AUTH_PASS: i32 = 0;
@@ -158,33 +156,6 @@ impl Identities {
             _ => Ok(None),
         }
     }
-
-    /// A minor's game started inside the window: told a minute before it closes (130135), then
-    /// ended as the player would end it, unless it ended meanwhile.
-    pub(crate) fn watch_minor_cutoff(&self, uid: i64, session_id: i64, window_end: i64) {
-        let platform = self.clone();
-        let now = self.ctx.clock.now_ms();
-        let notice_in = Duration::from_millis((window_end - minors::CUTOFF_NOTICE_MS - now).max(0) as u64);
-        let end_in = Duration::from_millis((window_end - now).max(0) as u64);
-        tokio::spawn(async move {
-            tokio::time::sleep(notice_in).await;
-            let live = |state: &crate::view::GameState| matches!(state, crate::view::GameState::Online(s) if s.id == session_id);
-            if !platform.play().game_state(uid).await.is_ok_and(|s| live(&s)) {
-                return;
-            }
-            platform.play().push(
-                uid,
-                Push::Notice(Notice::ChildrenLimit {
-                    msg: minors::CUTOFF_MESSAGE,
-                    remark: minors::CUTOFF_REMARK,
-                }),
-            );
-            tokio::time::sleep(end_in.saturating_sub(notice_in)).await;
-            if platform.play().game_state(uid).await.is_ok_and(|s| live(&s)) {
-                let _ = platform.play().end_running_game(uid).await;
-            }
-        });
-    }
 }
 
 /// 0:00 Beijing of the 18th birthday (ms); one born on 29 February comes of age on 1 March of a
@@ -197,7 +168,7 @@ pub fn adult_at(birth: (i64, i64, i64)) -> i64 {
     } else {
         (birth.1, birth.2)
     };
-    crate::play::holdings::days_from_civil(y, m, d) * DAY_MS - CST_OFFSET_MS
+    crate::beijing::day_start_of(days_from_civil(y, m, d))
 }
 
 /// How long one poll of a QR certification waits for news before it answers 20142.
@@ -271,12 +242,9 @@ mod tests {
         assert_eq!(check_form("张三", "11010120080228123-"), Err(CertFault::IdMalformed));
         assert_eq!(check_form("张三", "110101200802281234"), Ok(()));
         // 0:00 Beijing of the 18th birthday is 16:00 UTC the day before
-        assert_eq!(
-            adult_at((2008, 11, 24)),
-            crate::play::holdings::days_from_civil(2026, 11, 24) * DAY_MS - CST_OFFSET_MS
-        );
-        assert_eq!(civil_from_days((adult_at((2008, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2026, 3, 1));
-        assert_eq!(civil_from_days((adult_at((2004, 2, 29)) + CST_OFFSET_MS) / DAY_MS), (2022, 3, 1));
+        assert_eq!(adult_at((2008, 11, 24)), days_from_civil(2026, 11, 24) * DAY_MS - OFFSET_MS);
+        assert_eq!(civil_from_days((adult_at((2008, 2, 29)) + OFFSET_MS) / DAY_MS), (2026, 3, 1));
+        assert_eq!(civil_from_days((adult_at((2004, 2, 29)) + OFFSET_MS) / DAY_MS), (2022, 3, 1));
     }
 }
 
@@ -288,10 +256,6 @@ pub struct Identities {
 
 /// The features identities calls (ARCHITECTURE.md lists the arrows).
 impl Identities {
-    pub(crate) fn play(&self) -> crate::play::service::Play {
-        crate::play::service::Play { ctx: self.ctx.clone() }
-    }
-
     pub(crate) fn rooms(&self) -> crate::rooms::service::Rooms {
         crate::rooms::service::Rooms { ctx: self.ctx.clone() }
     }
@@ -309,7 +273,14 @@ impl crate::play::ports::StartGate for CertificationGate {
         Box::pin(async move { Identities { ctx }.play_allowed(uid).await })
     }
 
-    fn watch_minor_cutoff(&self, ctx: std::sync::Arc<crate::ctx::Ctx>, uid: i64, session_id: i64, window_end: i64) {
-        Identities { ctx }.watch_minor_cutoff(uid, session_id, window_end);
+    /// A minor is told a minute before their window closes (130135), then the game ends.
+    fn cut_notice(&self) -> Option<crate::play::ports::CutNotice> {
+        Some(crate::play::ports::CutNotice {
+            lead_ms: minors::CUTOFF_NOTICE_MS,
+            notice: Notice::ChildrenLimit {
+                msg: minors::CUTOFF_MESSAGE,
+                remark: minors::CUTOFF_REMARK,
+            },
+        })
     }
 }

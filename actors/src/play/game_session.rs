@@ -174,6 +174,9 @@ pub struct SessionInit {
     /// The host game to launch, when the machine is a game host's slot (`view.stream` says
     /// where it streams).
     pub host_game: Option<Arc<str>>,
+    /// When the game is cut whatever its state (`play::cuts`): the actor keeps the cut from
+    /// the hand-over (or the restore) on.
+    pub cutoff: Option<i64>,
 }
 
 pub enum SessionMsg {
@@ -191,6 +194,10 @@ pub enum SessionMsg {
     TimeAdded,
     /// Timer: the time-up countdown ran out.
     TimeUpLapsed,
+    /// Timer: the session's cut is a lead away: the player is told.
+    CutNotice,
+    /// Timer: the session's cut is due: the game ends.
+    Cut,
     /// The game took its controller's input (its game host said so): not hanging.
     Input,
     /// Move the session to another device (cross-screen).
@@ -209,6 +216,9 @@ pub enum SessionTimer {
     PlayMinute,
     /// The time-up countdown (`scienceDuration`).
     TimeUp,
+    /// The cut's notice and its end (`play::cuts`).
+    CutNotice,
+    Cut,
 }
 
 pub struct GameSessionActor {
@@ -262,6 +272,14 @@ impl Actor for GameSessionActor {
             Phase::Connecting { .. } => {}
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
             Phase::Ended(_) => {}
+        }
+        if let Some(at) = init.cutoff {
+            let lead = self.ctx.play_state().ports.gate.cut_notice().map(|n| n.lead_ms);
+            let (notice, end) = crate::play::cuts::timers(at, lead, self.ctx.clock.now_ms());
+            if let Some(due) = notice {
+                st.timers.set(SessionTimer::CutNotice, due, &me, SessionMsg::CutNotice);
+            }
+            st.timers.set(SessionTimer::Cut, end, &me, SessionMsg::Cut);
         }
         if init.fresh {
             // The player is told at once, from the hand-over itself, so READY pushes leave in
@@ -321,6 +339,21 @@ impl Actor for GameSessionActor {
                     if st.out_of_time {
                         let _ = self.apply(&me, st, Event::TimeUp).await;
                     }
+                }
+            }
+            SessionMsg::CutNotice => {
+                if let Some(n) = self.ctx.play_state().ports.gate.cut_notice() {
+                    self.ctx.bus.publish(&st.uid, &Push::Notice(n.notice));
+                }
+            }
+            SessionMsg::Cut => {
+                // As the player would end it: a machine given up, a game over.
+                let event = match st.machine.phase {
+                    Phase::Playing { .. } => Event::Over,
+                    _ => Event::GiveUp(EndReason::GaveUp),
+                };
+                if let Err(e) = self.apply(&me, st, event).await {
+                    tracing::debug!(session_id = st.view.id, error = %e, "cut after its end");
                 }
             }
             SessionMsg::Move(device, reply) => {
@@ -505,6 +538,8 @@ impl GameSessionActor {
                     st.timers.cancel(&SessionTimer::Connect);
                     st.timers.cancel(&SessionTimer::PlayMinute);
                     st.timers.cancel(&SessionTimer::TimeUp);
+                    st.timers.cancel(&SessionTimer::CutNotice);
+                    st.timers.cancel(&SessionTimer::Cut);
                     self.ctx.end_session(st.uid, st.view.id, st.view.game_id, reason, now).await;
                     me.stop(None);
                 }

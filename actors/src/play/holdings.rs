@@ -10,10 +10,9 @@ use storage::{Entitlement, Game};
 use crate::error::DomainError;
 use crate::play::lanes::{Lane, PREFERENCE_ORDER};
 
-/// Milliseconds of UTC+8 ahead of UTC.
-pub(crate) const CST_OFFSET_MS: i64 = 8 * 3600 * 1000;
-pub(crate) const DAY_MS: i64 = 24 * 3600 * 1000;
-pub(crate) const HOUR_MS: i64 = 3600 * 1000;
+use crate::beijing::DAY_MS;
+#[cfg(test)]
+use crate::beijing::HOUR_MS;
 
 /// The yoodo a game's play costs an hour once play time has run out (commerce.md §2.9's yoodo
 /// rule), and the line that shows it (`%s` is the amount).
@@ -29,57 +28,6 @@ pub struct Holdings {
     pub play_time_paid: i64,
     /// Usable fast-entry cards.
     pub cards: usize,
-}
-
-/// The hour of the day (0..24) in UTC+8.
-pub fn cst_hour(now_ms: i64) -> i64 {
-    (now_ms + CST_OFFSET_MS).rem_euclid(DAY_MS) / HOUR_MS
-}
-
-/// "YYYY-MM" of the month in UTC+8, and the first millisecond of the next month.
-pub fn cst_month(now_ms: i64) -> (String, i64) {
-    let days = (now_ms + CST_OFFSET_MS).div_euclid(DAY_MS);
-    let (y, m, _) = civil_from_days(days);
-    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
-    let next = days_from_civil(ny, nm, 1) * DAY_MS - CST_OFFSET_MS;
-    (format!("{y:04}-{m:02}"), next)
-}
-
-/// "YYYY-MM-DD HH:mm" of an instant in UTC+8 (Beijing time, as players read it).
-pub fn cst_minute_text(ms: i64) -> String {
-    let local = ms + CST_OFFSET_MS;
-    let (y, m, d) = civil_from_days(local.div_euclid(DAY_MS));
-    let minute = local.rem_euclid(DAY_MS) / 60_000;
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", minute / 60, minute % 60)
-}
-
-/// The last millisecond (23:59:59.999 UTC+8) of the day `days` days after `now_ms`'s day in
-/// UTC+8: a card's expiry (commerce.md §4.12).
-pub fn cst_day_end(now_ms: i64, days: i64) -> i64 {
-    ((now_ms + CST_OFFSET_MS).div_euclid(DAY_MS) + days + 1) * DAY_MS - CST_OFFSET_MS - 1
-}
-
-// Howard Hinnant's civil calendar conversions.
-pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 impl Holdings {
@@ -117,7 +65,7 @@ impl Holdings {
     /// Whether the holdings entitle the player to `lane` at `now_ms` (packages only in their
     /// window).
     pub fn entitled(&self, lane: Lane, now_ms: i64) -> bool {
-        let h = cst_hour(now_ms);
+        let h = crate::beijing::hour(now_ms);
         match lane {
             Lane::Member => self.has("fast_enter"),
             Lane::Carrier => self.is_carrier(),
@@ -131,7 +79,7 @@ impl Holdings {
 
     /// Whether a daily or night package covers this moment.
     pub fn package_window_open(&self, now_ms: i64) -> bool {
-        let h = cst_hour(now_ms);
+        let h = crate::beijing::hour(now_ms);
         (self.has("daily") && (8..24).contains(&h)) || (self.has("night") && !(7..23).contains(&h))
     }
 
@@ -274,15 +222,15 @@ mod tests {
 
     #[test]
     fn calendar() {
-        assert_eq!(cst_hour(MIDNIGHT_CST), 0);
-        assert_eq!(cst_hour(MIDNIGHT_CST + 23 * HOUR_MS + 59 * 60_000), 23);
-        let (month, next) = cst_month(MIDNIGHT_CST);
+        assert_eq!(crate::beijing::hour(MIDNIGHT_CST), 0);
+        assert_eq!(crate::beijing::hour(MIDNIGHT_CST + 23 * HOUR_MS + 59 * 60_000), 23);
+        let (month, next) = crate::beijing::month(MIDNIGHT_CST);
         assert_eq!(month, "2026-11");
-        assert_eq!(cst_month(next).0, "2026-12");
-        assert_eq!(cst_month(next - 1).0, "2026-11");
+        assert_eq!(crate::beijing::month(next).0, "2026-12");
+        assert_eq!(crate::beijing::month(next - 1).0, "2026-11");
         assert_eq!(
-            cst_month(days_from_civil(2026, 12, 31) * DAY_MS - CST_OFFSET_MS).1,
-            days_from_civil(2027, 1, 1) * DAY_MS - CST_OFFSET_MS
+            crate::beijing::month(crate::beijing::days_from_civil(2026, 12, 31) * DAY_MS - crate::beijing::OFFSET_MS).1,
+            crate::beijing::days_from_civil(2027, 1, 1) * DAY_MS - crate::beijing::OFFSET_MS
         );
     }
 

@@ -3,6 +3,7 @@
 //! (the lane it gives) and the loading tips.
 
 pub mod connection;
+pub mod cuts;
 pub mod game_session;
 pub mod hang;
 pub mod holdings;

@@ -46,6 +46,8 @@ pub enum PlayerMsg {
         device_no: String,
         lane: Lane,
         replace: bool,
+        /// When the game is cut whatever its state (a minor's window closes; `play::cuts`).
+        cutoff: Option<i64>,
         reply: RpcReplyPort<DomainResult<SessionView>>,
     },
     Op {
@@ -136,6 +138,7 @@ impl Actor for PlayerActor {
                 device_no,
                 lane,
                 replace,
+                cutoff,
                 reply,
             } => {
                 if replace {
@@ -145,7 +148,7 @@ impl Actor for PlayerActor {
                         }
                     }
                 }
-                let r = self.start(st, *game, node, device_no, lane).await;
+                let r = self.start(st, *game, node, device_no, lane, cutoff).await;
                 let _ = reply.send(r);
             }
             PlayerMsg::Op { op, session_id, reply } => {
@@ -269,7 +272,15 @@ impl PlayerActor {
         Ok(None)
     }
 
-    async fn start(&self, st: &mut PlayerState, game: Game, node: Node, device_no: String, lane: Lane) -> DomainResult<SessionView> {
+    async fn start(
+        &self,
+        st: &mut PlayerState,
+        game: Game,
+        node: Node,
+        device_no: String,
+        lane: Lane,
+        cutoff: Option<i64>,
+    ) -> DomainResult<SessionView> {
         let live = match self.locate(st).await? {
             Some(Located::Queued(v, _) | Located::Active(v, _)) => Some(v),
             None => None,
@@ -285,6 +296,7 @@ impl PlayerActor {
             device_no: device_no.clone(),
             created_at: now,
             lane: lane.code(),
+            cutoff_at: cutoff,
         };
         let record = self.ctx.db(move |s| s.sessions.insert(&new)).await?;
         let ch = self.ctx.queue(node.id)?;
@@ -294,6 +306,7 @@ impl PlayerActor {
             game_id: game.id,
             device_no: device_no.as_str().into(),
             since_ms: now,
+            cutoff,
             ..Waiting::default()
         };
         let meta = GameMeta::of(&game);

@@ -10,15 +10,24 @@ use futures_util::future::BoxFuture;
 
 use crate::ctx::Ctx;
 use crate::error::DomainResult;
+use crate::view::Notice;
 
-/// The first check of a start, and the cut a minor's game gets at the end of their window.
+/// The first check of a start, and the notice a game gets before it is cut.
 pub trait StartGate: Send + Sync {
     /// Ok(None): the player may start; Ok(Some(end)): a minor inside the window that ends at
-    /// `end` (ms); Err: the refusal (20150, 20151).
+    /// `end` (ms): the session is cut then (`cutoff_at`, kept with it); Err: the refusal (20150,
+    /// 20151).
     fn play_allowed(&self, ctx: Arc<Ctx>, uid: i64) -> BoxFuture<'static, DomainResult<Option<i64>>>;
 
-    /// A minor's game started inside the window: it is cut when the window closes.
-    fn watch_minor_cutoff(&self, ctx: Arc<Ctx>, uid: i64, session_id: i64, window_end: i64);
+    /// What a player whose game will be cut is told, and how long before the cut.
+    fn cut_notice(&self) -> Option<CutNotice>;
+}
+
+/// The notice before a cut ([`StartGate::cut_notice`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CutNotice {
+    pub lead_ms: i64,
+    pub notice: Notice,
 }
 
 /// A gate that lets everyone play (a platform assembled without the identity feature).
@@ -29,7 +38,9 @@ impl StartGate for OpenGate {
         Box::pin(async { Ok(None) })
     }
 
-    fn watch_minor_cutoff(&self, _: Arc<Ctx>, _: i64, _: i64, _: i64) {}
+    fn cut_notice(&self) -> Option<CutNotice> {
+        None
+    }
 }
 
 /// Something a player did in a game that other features follow.

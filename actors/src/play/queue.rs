@@ -59,6 +59,7 @@ use storage::{Game, GameSessionRecord};
 
 use crate::ctx::Ctx;
 use crate::error::DomainResult;
+use crate::play::cuts::{Cuts, Stage};
 use crate::play::game_session::{MachineId, Phase, SessionInit, SessionKey, SessionMsg};
 use crate::play::hosts::{HostEffect, HostEvent, HostHello, HostLink, HostRefusal, HostSink, HostTable};
 use crate::play::lanes::{IdMap, Lane, LaneQueue, Place};
@@ -82,6 +83,8 @@ pub struct Waiting {
     pub connected: bool,
     /// The entry is in the rank refresh's list of connected players.
     pub listed: bool,
+    /// When the game is cut whatever its state (ms; `play::cuts`).
+    pub cutoff: Option<i64>,
 }
 
 /// What a queue shows of a game in every view, and the host game it launches.
@@ -131,6 +134,8 @@ enum QueueTimer {
     Ranks,
     /// The next time a linked host may have fallen silent.
     Hosts,
+    /// The next stage of a waiting session's cut.
+    Cut,
 }
 
 /// What the queue of a node starts with.
@@ -157,6 +162,7 @@ pub fn restored(r: &GameSessionRecord) -> Restored {
         game_id: r.game_id,
         device_no: r.device_no.as_str().into(),
         since_ms: r.created_at,
+        cutoff: r.cutoff_at,
         ..Waiting::default()
     };
     let place = Place {
@@ -227,6 +233,8 @@ pub enum QueueMsg {
     /// A waiting session's rank, place and the queue's virtual time (tests).
     #[cfg(test)]
     Inspect(i64, RpcReplyPort<Option<(u64, Place, u64)>>),
+    /// Timer: a waiting session's cut is due (its notice, or its end).
+    Cut,
     /// Timer: start the rank refresh of the next slice.
     RefreshRanks,
     /// The next step of the slice being refreshed.
@@ -260,8 +268,11 @@ pub struct QueueState {
     rate: AdmissionRate,
     /// The connected waiting players by slice, and the slice being refreshed.
     watchers: Watchers,
-    /// The next rank refresh tick, set while anyone waits; the next host silence check.
+    /// The next rank refresh tick, set while anyone waits; the next host silence check; the
+    /// next stage of a cut.
     timers: Timers<QueueTimer>,
+    /// The waiting sessions' cuts (`play::cuts`).
+    cuts: Cuts,
     /// The static machines (never withdrawn), to tell them from hosts' slots.
     statics: Vec<MachineId>,
     /// The session holding each static machine that is out: only its release frees it (a
@@ -329,6 +340,7 @@ impl Actor for QueueActor {
             rate: AdmissionRate::default(),
             watchers: Watchers::default(),
             timers: Timers::default(),
+            cuts: Cuts::default(),
             tick_due: tokio::time::Instant::now(),
             tick_pending: false,
             statics: args.machines,
@@ -357,7 +369,7 @@ impl Actor for QueueActor {
         match msg {
             QueueMsg::Enqueue(w, lane, meta, reply) => {
                 st.games.insert(w.game_id, meta);
-                let (id, uid) = (w.session_id, w.uid);
+                let (id, uid, cutoff) = (w.session_id, w.uid, w.cutoff);
                 let (rank, place) = st.queue.join(id, lane, w);
                 if let Err(e) = self.ctx.store_place(id, &place).await {
                     st.queue.remove(id);
@@ -369,6 +381,9 @@ impl Actor for QueueActor {
                     }
                     self.watch(st, uid);
                     self.changed(&me, st);
+                    if let Some(at) = cutoff {
+                        self.add_cut(&me, st, id, at);
+                    }
                     let _ = reply.send(Ok(self.view(st, id, rank)));
                     // A machine that was free is this player's at once (they are alone).
                     self.admit(&me, st, false).await;
@@ -383,19 +398,16 @@ impl Actor for QueueActor {
                 let _ = reply.send(removed.is_some());
             }
             QueueMsg::ChangeLane(id, lane, reply) => {
-                let r = st.queue.change_lane(id, lane).map(|(rank, moved)| {
-                    if moved {
-                        if let Some(place) = st.queue.place(id) {
-                            let ctx = self.ctx.clone();
-                            tokio::spawn(async move {
-                                if let Err(e) = ctx.store_place(id, &place).await {
-                                    tracing::error!(session_id = id, error = %e, "new place not stored");
-                                }
-                            });
-                        }
+                let changed = st.queue.change_lane(id, lane);
+                // The new place is stored before the queue takes its next message: a second
+                // change, or a restart right after the answer, finds this place in storage
+                // (a detached write could land after the next one, or never).
+                if let (Some((_, true)), Some(place)) = (changed, st.queue.place(id)) {
+                    if let Err(e) = self.ctx.store_place(id, &place).await {
+                        tracing::error!(session_id = id, error = %e, "new place not stored");
                     }
-                    rank
-                });
+                }
+                let r = changed.map(|(rank, _)| rank);
                 let view = r.map(|rank| self.view(st, id, rank));
                 if let (Some(v), Some(w)) = (&view, st.queue.get_mut(id)) {
                     // The lane shows at once; the others' ranks follow with the refresh.
@@ -547,6 +559,7 @@ impl Actor for QueueActor {
                 }
             }
             QueueMsg::RefreshChunk => self.refresh_step(&me, st),
+            QueueMsg::Cut => self.cut(&me, st).await,
         }
         sync_gauges(st);
         st.rate.set_busy(self.ctx.clock.now_ms(), !st.queue.is_empty());
@@ -601,6 +614,11 @@ impl QueueActor {
         games: Vec<(i64, GameMeta)>,
     ) {
         st.games.extend(games);
+        for (w, _) in &entries {
+            if let Some(at) = w.cutoff {
+                self.add_cut(me, st, w.session_id, at);
+            }
+        }
         let (queue, renumbered) = LaneQueue::restore(virtual_time, entries.into_iter().map(|(w, p)| (w.session_id, p, w)));
         st.queue = queue;
         for id in renumbered {
@@ -750,6 +768,7 @@ impl QueueActor {
                 fresh: true,
                 play_minutes: 0,
                 host_game,
+                cutoff: w.cutoff,
             };
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {
@@ -778,6 +797,47 @@ impl QueueActor {
             st.holders.remove(&machine);
         }
         st.machines.free(machine);
+    }
+
+    /// Keeps a waiting session's cut, and arms the timer for the earliest stage.
+    fn add_cut(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState, session_id: i64, at: i64) {
+        let lead = self.ctx.play_state().ports.gate.cut_notice().map(|n| n.lead_ms);
+        st.cuts.add(session_id, at, lead);
+        self.arm_cut(me, st);
+    }
+
+    fn arm_cut(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        match st.cuts.next_in(self.ctx.clock.now_ms()) {
+            Some(due) => st.timers.set(QueueTimer::Cut, due, me, QueueMsg::Cut),
+            None => st.timers.cancel(&QueueTimer::Cut),
+        }
+    }
+
+    /// The cuts due now, of sessions still waiting here (one handed a machine is its session
+    /// actor's to cut; one that left has nothing to cut): the notice is pushed, and at the end
+    /// the session leaves the queue as if its player had cancelled.
+    async fn cut(&self, me: &ActorRef<QueueMsg>, st: &mut QueueState) {
+        let now = self.ctx.clock.now_ms();
+        for (stage, id) in st.cuts.due(now) {
+            let Some(uid) = st.queue.get_mut(id).map(|w| w.uid) else { continue };
+            match stage {
+                Stage::Notice => {
+                    if let Some(n) = self.ctx.play_state().ports.gate.cut_notice() {
+                        self.ctx.bus.publish(&uid, &Push::Notice(n.notice));
+                    }
+                }
+                Stage::End => {
+                    if let Some((_, w)) = st.queue.remove(id) {
+                        self.left(st, &w);
+                        self.changed(me, st);
+                        self.ctx
+                            .end_session(w.uid, id, w.game_id, crate::view::EndReason::Cancelled, now)
+                            .await;
+                    }
+                }
+            }
+        }
+        self.arm_cut(me, st);
     }
 
     /// The time between two rank refresh ticks.

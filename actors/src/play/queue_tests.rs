@@ -119,6 +119,7 @@ async fn admission_order_is_the_shown_ranks() {
                     device_no: "d".into(),
                     created_at: now,
                     lane: lane.code(),
+                    cutoff_at: None,
                 })
                 .unwrap();
             if rng.random_range(0..3) == 0 {
@@ -266,6 +267,7 @@ async fn a_failed_queue_rebuilds_itself_from_storage() {
                 device_no: "d".into(),
                 created_at: now,
                 lane: lane.code(),
+                cutoff_at: None,
             })
             .unwrap();
         let w = Waiting {

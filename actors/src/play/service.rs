@@ -211,11 +211,9 @@ impl Play {
             device_no,
             lane,
             replace,
+            cutoff: minor_window_end,
             reply
         })??;
-        if let Some(end) = minor_window_end {
-            gate.watch_minor_cutoff(self.ctx.clone(), uid, view.id, end);
-        }
         Ok(view)
     }
 
@@ -255,8 +253,8 @@ impl Play {
                 give_times,
                 game_category_id,
             } => {
-                let (title, expires_at) = (time_card_title(play_type, minutes), crate::play::holdings::cst_day_end(now, days));
-                let told = crate::messages::time_card_received(&title, &crate::play::holdings::cst_minute_text(expires_at), now);
+                let (title, expires_at) = (time_card_title(play_type, minutes), crate::beijing::day_end(now, days));
+                let told = crate::messages::time_card_received(&title, &crate::beijing::minute_text(expires_at), now);
                 self.ctx
                     .db(move |s| {
                         let card = storage::NewTimeCard {
@@ -421,7 +419,7 @@ impl Play {
     pub async fn monthly_records(&self, uid: i64) -> DomainResult<(Vec<storage::MonthlyClaim>, i32, bool)> {
         let holdings = self.holdings(uid).await?;
         let claims = self.ctx.db(move |s| s.assets.monthly_claims(uid)).await?;
-        let (month, _) = crate::play::holdings::cst_month(self.ctx.clock.now_ms());
+        let (month, _) = crate::beijing::month(self.ctx.clock.now_ms());
         let open = holdings.monthly_cards() > 0 && !claims.iter().any(|c| c.month == month);
         Ok((claims, holdings.monthly_cards(), open))
     }
@@ -434,7 +432,7 @@ impl Play {
             return Err(DomainError::NotMember);
         }
         let now = self.ctx.clock.now_ms();
-        let (month, next) = crate::play::holdings::cst_month(now);
+        let (month, next) = crate::beijing::month(now);
         match self
             .ctx
             .db_raw(move |s| s.assets.claim_monthly(uid, &month, cards, MONTHLY_CARD_TITLE, next - 1, now))
@@ -772,6 +770,7 @@ impl Play {
             fresh: false,
             play_minutes: r.play_minutes,
             host_game: None,
+            cutoff: r.cutoff_at,
         };
         ctx.sessions()
             .get_or_start(&SessionKey::new(r.id, init))

@@ -18,7 +18,7 @@ use common::{node, online, settle, temp_dir, user, Recorder};
 
 /// Unix ms of a Beijing wall-clock time.
 fn beijing(y: i64, m: i64, d: i64, h: i64, min: i64) -> i64 {
-    actors::play::holdings::days_from_civil(y, m, d) * 86_400_000 + (h - 8) * 3_600_000 + min * 60_000
+    actors::beijing::at(y, m, d, h, min)
 }
 
 fn id_born(y: i64, m: i64, d: i64) -> String {
@@ -86,6 +86,72 @@ async fn a_minor_plays_in_fridays_window_and_is_cut_at_nine() {
     let grown = user(&p, "13800000102").await;
     assert!(!p.identity.certify(grown, "张三", &id_born(1990, 1, 1)).await.unwrap().minor);
     assert!(p.play.start_game(grown, "d", 1, Some(1), &[]).await.is_ok());
+}
+
+// A restart in the window keeps both cuts: the queued minor's (the node queue restores it from
+// the session's record) and the playing minor's (its session actor restores it): both are told
+// at 20:59 and both games end at 21:00, on the platform started after the crash.
+#[tokio::test(start_paused = true)]
+async fn a_restart_keeps_the_minors_cut() {
+    let dir = temp_dir("minor-restart");
+    let config = |start_ms: i64| DomainConfig {
+        connect_countdown_secs: 600,
+        connect_delay_ms: 100,
+        sms_fail_numbers: vec![],
+        register_gift_minutes: 600,
+        nodes: vec![node(1)],
+        clock_start_ms: start_ms,
+        ..DomainConfig::default()
+    };
+    let p1 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config(beijing(2026, 11, 27, 20, 50)))
+        .await
+        .unwrap();
+    let playing = user(&p1, "13800000111").await;
+    let queued = user(&p1, "13800000112").await;
+    for (kid, id) in [(playing, id_born(2012, 5, 1)), (queued, id_born(2012, 6, 1))] {
+        assert!(p1.identity.certify(kid, "小明同学", &id).await.unwrap().minor);
+    }
+    let v = p1.play.start_game(playing, "d", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p1.play.session_op(playing, SessionOp::Confirm, v.id).await.unwrap();
+    tokio::time::advance(Duration::from_millis(200)).await;
+    settle().await;
+    assert_eq!(online(&p1, playing).await.status, Status::Playing);
+    assert_eq!(
+        p1.play.start_game(queued, "d", 1, Some(1), &[]).await.unwrap().status,
+        Status::Queue
+    );
+
+    // 20:55: the process dies; another starts on the same store.
+    tokio::time::advance(Duration::from_secs(5 * 60)).await;
+    settle().await;
+    p1.halt();
+    settle().await;
+    let p2 = Platform::start(storage::Store::open_sqlite(&dir).unwrap(), config(p1.clock().now_ms()))
+        .await
+        .unwrap();
+    let (rp, rq) = (Arc::new(Recorder::default()), Arc::new(Recorder::default()));
+    p2.play.connect(playing, rp.clone()).await.unwrap();
+    p2.play.connect(queued, rq.clone()).await.unwrap();
+    assert_eq!(online(&p2, playing).await.status, Status::Playing);
+    assert_eq!(online(&p2, queued).await.status, Status::Queue);
+
+    tokio::time::advance(Duration::from_secs(4 * 60)).await;
+    settle().await;
+    for (rec, who) in [(&rp, "playing"), (&rq, "queued")] {
+        assert!(
+            rec.notice_list().iter().any(|n| matches!(n, Notice::ChildrenLimit { .. })),
+            "the {who} minor is told at 20:59"
+        );
+    }
+    tokio::time::advance(Duration::from_secs(61)).await;
+    settle().await;
+    for kid in [playing, queued] {
+        assert!(
+            !matches!(p2.play.game_state(kid).await.unwrap(), GameState::Online(_)),
+            "ended at 21:00"
+        );
+    }
 }
 
 #[tokio::test(start_paused = true)]

@@ -2,6 +2,7 @@
 //! is a module, `common` is their shared set-up. A new test file is added to this list
 //! (`ops/test.sh` fails when one is not).
 
+mod bus;
 mod commerce;
 mod common;
 mod coupons;

@@ -65,6 +65,33 @@ async fn lanes_follow_what_players_hold() {
     );
 }
 
+/// A lane change's new place is in storage when the change answers, and two changes in a row
+/// leave the second's (the place a restart restores the queue from).
+#[tokio::test(start_paused = true)]
+async fn a_lane_change_is_stored_before_it_answers() {
+    let p = platform("lane-stored", 0, 60).await;
+    let ahead = futures_join(&p, &["15000000021", "15000000022"]).await;
+    for u in &ahead {
+        p.play.start_game(*u, "d", 1, Some(1), &[]).await.unwrap();
+    }
+    let u = user(&p, "15000000023").await;
+    let v = p.play.start_game(u, "d", 1, Some(1), &[]).await.unwrap();
+    let stored = |p: &Platform| {
+        let r = p.store().sessions.get(v.id).unwrap().unwrap();
+        (r.lane, r.tag, r.seq)
+    };
+    assert_eq!(stored(&p).0, 0);
+    // No yield between the change and the read: the write is part of the change.
+    p.play.grant(u, days("vip", 30)).await.unwrap();
+    let after_vip = stored(&p);
+    assert_eq!(after_vip.0, 4, "the VIP lane is stored");
+    p.play.grant(u, days("vvip", 30)).await.unwrap();
+    let after_vvip = stored(&p);
+    assert_eq!(after_vvip.0, 3, "the second change is the one stored");
+    assert!(after_vvip.1 < after_vip.1, "a further-forward tag");
+    assert_eq!(online(&p, u).await.sort, 1);
+}
+
 async fn futures_join(p: &Platform, phones: &[&str]) -> Vec<i64> {
     let mut v = vec![];
     for ph in phones {

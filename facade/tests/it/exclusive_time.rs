@@ -27,6 +27,7 @@ fn session(srv: &facade::Running, uid: i64, game_id: i64) -> i64 {
             device_no: "dev-x".to_owned(),
             created_at: 1,
             lane: 0,
+            cutoff_at: None,
         })
         .unwrap()
         .id

@@ -46,6 +46,7 @@ async fn live_record_lists_the_callers_rooms_with_their_charges() {
             device_no: "dev-a".to_owned(),
             created_at: 2_000,
             lane: 0,
+            cutoff_at: None,
         })
         .unwrap()
         .id;

@@ -7,8 +7,8 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, to_u64, Db, SqlResultExt};
 use crate::activity::{
-    pick_prize, recharge_bonus, ActivityRepo, BindOutcome, DrawOutcome, Invite, InviteConfig, InviteReward, Lottery, LotteryDraw,
-    LotteryItem, RechargeGive, RechargeTier,
+    pick_prize, ActivityRepo, BindOutcome, DrawOutcome, Invite, InviteConfig, InviteReward, Lottery, LotteryDraw, LotteryItem, OrderFacts,
+    OrderRules, RechargeGive, RechargeTier,
 };
 use crate::model::{GoodsGrant, Order};
 use crate::{Error, Result};
@@ -199,50 +199,60 @@ fn user_exists(conn: &Connection, uid: i64) -> Result<bool> {
         .is_some())
 }
 
-/// What fulfilling an order triggers, in the fulfilling transaction: the recharge gift of a coin
-/// recharge (once per order), and the inviter's advanced reward at the invitee's first purchase
-/// paid with money (once per invitee; an exchange with coins does not count).
-pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64) -> Result<()> {
+/// What fulfilling an order triggers, in the fulfilling transaction: the facts read here, the
+/// decision the domain's `rules` (the recharge gift of a coin recharge, the inviter's advanced
+/// reward at the invitee's first purchase paid with money), written here: the gift once per
+/// order, the advanced reward once per invitee.
+pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rules: &dyn OrderRules) -> Result<()> {
     let o = &order.order;
-    let coin_recharge = o.pay_method != "yunyoubi"
-        && matches!(o.grant, GoodsGrant::Coins { .. })
-        && conn
-            .query_row(
-                "SELECT 1 FROM goods_sections WHERE section_key = 'shop_card_coin' AND goods_id = ?1",
-                [o.goods_id],
-                |r| r.get::<_, i64>(0),
+    let coin_shop = conn
+        .query_row(
+            "SELECT 1 FROM goods_sections WHERE section_key = 'shop_card_coin' AND goods_id = ?1",
+            [o.goods_id],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()
+        .db()?
+        .is_some();
+    let running: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM activity_recharge WHERE starts_at <= ?1 AND ?1 < ends_at ORDER BY id LIMIT 1",
+            [now],
+            |r| r.get(0),
+        )
+        .optional()
+        .db()?;
+    let recharge_tiers = match running {
+        Some(_) => Some(recharge_tiers(conn)?),
+        None => None,
+    };
+    let invite_open = conn
+        .query_row("SELECT 1 FROM invites WHERE invitee = ?1 AND advanced_at IS NULL", [o.uid], |r| {
+            r.get::<_, i64>(0)
+        })
+        .optional()
+        .db()?
+        .is_some();
+    let facts = OrderFacts {
+        coin_shop,
+        recharge_tiers,
+        invite_open,
+    };
+    let follow = rules.follow_ups(order, &facts);
+    if follow.recharge_bonus > 0 {
+        let bonus = follow.recharge_bonus;
+        let inserted = conn
+            .execute(
+                "INSERT INTO activity_recharge_gifts (order_no, uid, paid_fen, bonus, at) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (order_no) DO NOTHING",
+                params![o.order_no, o.uid, o.amount_fen, bonus, now],
             )
-            .optional()
-            .db()?
-            .is_some();
-    if coin_recharge {
-        let running: Option<i64> = conn
-            .query_row(
-                "SELECT id FROM activity_recharge WHERE starts_at <= ?1 AND ?1 < ends_at ORDER BY id LIMIT 1",
-                [now],
-                |r| r.get(0),
-            )
-            .optional()
             .db()?;
-        if running.is_some() {
-            let tiers = recharge_tiers(conn)?;
-            let bonus = recharge_bonus(&tiers, o.amount_fen);
-            if bonus > 0 {
-                let inserted = conn
-                    .execute(
-                        "INSERT INTO activity_recharge_gifts (order_no, uid, paid_fen, bonus, at) VALUES (?1, ?2, ?3, ?4, ?5)
-                         ON CONFLICT (order_no) DO NOTHING",
-                        params![o.order_no, o.uid, o.amount_fen, bonus, now],
-                    )
-                    .db()?;
-                if inserted == 1 {
-                    ledger::apply_grant(conn, o.uid, &GoodsGrant::Coins { amount: bonus }, "recharge_give", &o.order_no, now)?;
-                }
-            }
+        if inserted == 1 {
+            ledger::apply_grant(conn, o.uid, &GoodsGrant::Coins { amount: bonus }, "recharge_give", &o.order_no, now)?;
         }
     }
-    // A purchase paid with money: coins may come from prizes, and must not buy the reward.
-    if o.amount_fen > 0 && o.pay_method != "yunyoubi" {
+    if follow.invite_advanced {
         let first = conn
             .execute(
                 "UPDATE invites SET advanced_at = ?2 WHERE invitee = ?1 AND advanced_at IS NULL",

@@ -223,10 +223,10 @@ impl AdRepo for SqliteAds {
         })
     }
 
-    fn pay_with_coins(&self, order: &NewOrder, ad_id: i64, now: i64) -> Result<Settled> {
+    fn pay_with_coins(&self, order: &NewOrder, ad_id: i64, now: i64, rules: &dyn crate::activity::OrderRules) -> Result<Settled> {
         self.db.write(|tx| {
             admit(tx, order, ad_id)?;
-            let settled = commerce::pay_with_coins_in(tx, order, now)?;
+            let settled = commerce::pay_with_coins_in(tx, order, now, rules)?;
             if let Settled::Fulfilled(o) = &settled {
                 link(tx, o, ad_id)?;
             }

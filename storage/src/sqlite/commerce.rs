@@ -5,6 +5,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{ledger, to_u64, Db, SqlResultExt};
+use crate::activity::OrderRules;
 use crate::model::{Asset, Goods, GoodsGrant, LedgerEntry, LedgerMismatch, NewOrder, Order, OrderState, PaymentCallback, Settled, Wallet};
 use crate::repo::CommerceRepo;
 use crate::{Error, Result};
@@ -169,7 +170,15 @@ pub(crate) fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -
 
 /// created → paid → fulfilled for a paid order, granting what it grants, in the caller's
 /// transaction. `from` is the state the order must be in.
-fn pay_and_fulfil(conn: &Connection, order: &Order, from: OrderState, trade_no: &str, paid_at: i64, now: i64) -> Result<Order> {
+fn pay_and_fulfil(
+    conn: &Connection,
+    order: &Order,
+    from: OrderState,
+    trade_no: &str,
+    paid_at: i64,
+    now: i64,
+    rules: &dyn OrderRules,
+) -> Result<Order> {
     let no = &order.order.order_no;
     let paid = conn
         .execute(
@@ -184,7 +193,7 @@ fn pay_and_fulfil(conn: &Connection, order: &Order, from: OrderState, trade_no: 
     if let Some(coupon) = order.order.coupon_id {
         super::coupons::consume(conn, coupon, order.order.uid, no, now)?;
     }
-    super::activity::on_order_fulfilled(conn, order, now)?;
+    super::activity::on_order_fulfilled(conn, order, now, rules)?;
     super::agreements::on_order_fulfilled(conn, order, now)?;
     let fulfilled = conn
         .execute(
@@ -200,7 +209,7 @@ fn pay_and_fulfil(conn: &Connection, order: &Order, from: OrderState, trade_no: 
 
 /// Creates an order paid with coins and fulfils it, in the caller's transaction: the debit,
 /// the grant and their ledger entries, or (the coins short) an error that rolls it all back.
-pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64) -> Result<Settled> {
+pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64, rules: &dyn OrderRules) -> Result<Settled> {
     let (order, created) = insert_order(tx, o, OrderState::Created)?;
     if !created {
         return match order.state {
@@ -213,7 +222,7 @@ pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64) -> Resu
         // The transaction rolls back: no order, no debit.
         return Err(Error::Refused(crate::Refusal::InsufficientCoins));
     }
-    pay_and_fulfil(tx, &order, OrderState::Created, &format!("coins:{no}"), now, now).map(Settled::Fulfilled)
+    pay_and_fulfil(tx, &order, OrderState::Created, &format!("coins:{no}"), now, now, rules).map(Settled::Fulfilled)
 }
 
 impl CommerceRepo for SqliteCommerce {
@@ -367,8 +376,8 @@ impl CommerceRepo for SqliteCommerce {
         self.db.write(|tx| insert_order(tx, o, OrderState::Created))
     }
 
-    fn pay_with_coins(&self, o: &NewOrder, now: i64) -> Result<Settled> {
-        self.db.write(|tx| pay_with_coins_in(tx, o, now))
+    fn pay_with_coins(&self, o: &NewOrder, now: i64, rules: &dyn OrderRules) -> Result<Settled> {
+        self.db.write(|tx| pay_with_coins_in(tx, o, now, rules))
     }
 
     fn order(&self, order_no: &str) -> Result<Option<Order>> {
@@ -417,7 +426,7 @@ impl CommerceRepo for SqliteCommerce {
         })
     }
 
-    fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64) -> Result<Settled> {
+    fn settle(&self, order_no: &str, amount_fen: i64, trade_no: &str, paid_at: i64, now: i64, rules: &dyn OrderRules) -> Result<Settled> {
         self.db.write(|tx| {
             let order = order_in(tx, order_no)?.ok_or(Error::NotFound)?;
             if amount_fen != order.order.amount_fen {
@@ -427,10 +436,12 @@ impl CommerceRepo for SqliteCommerce {
                 )));
             }
             match order.state {
-                OrderState::Created => pay_and_fulfil(tx, &order, OrderState::Created, trade_no, paid_at, now).map(Settled::Fulfilled),
+                OrderState::Created => {
+                    pay_and_fulfil(tx, &order, OrderState::Created, trade_no, paid_at, now, rules).map(Settled::Fulfilled)
+                }
                 // Paid in time, expired before the news arrived: the payment stands.
                 OrderState::Expired if paid_at < order.order.expires_at => {
-                    pay_and_fulfil(tx, &order, OrderState::Expired, trade_no, paid_at, now).map(Settled::Fulfilled)
+                    pay_and_fulfil(tx, &order, OrderState::Expired, trade_no, paid_at, now, rules).map(Settled::Fulfilled)
                 }
                 OrderState::Fulfilled if order.trade_no.as_deref() == Some(trade_no) => Ok(Settled::Already(order)),
                 state => Err(Error::Conflict(format!("order {order_no} is {}", state.as_str()))),

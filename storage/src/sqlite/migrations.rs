@@ -31,7 +31,14 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::tips::MIGRATION,
     super::messages::MIGRATION,
     super::collect::MIGRATION,
+    SESSION_CUTOFF,
 ];
+
+/// A session's cut time: a minor's game ends when their play window closes, and the time is
+/// kept with the session so that a restart restores the cut with it.
+const SESSION_CUTOFF: &str = "
+ALTER TABLE game_sessions ADD COLUMN cutoff_at INTEGER;
+";
 
 /// Migration 1: users, logins, the catalogue, nodes and game sessions.
 const V1: &str = "

@@ -6,7 +6,8 @@ use crate::repo::GameSessionRepo;
 use crate::{Error, Result};
 
 const COLUMNS: &str = "id, uid, game_id, node_id, device_no, status, machine_id, created_at, \
-                       ready_at, playing_at, ended_at, end_reason, lane, tag, seq, play_minutes";
+                       ready_at, playing_at, ended_at, end_reason, lane, tag, seq, play_minutes, \
+                       cutoff_at";
 
 /// The status of a session just stored: QUEUE.
 const QUEUE: i32 = 1;
@@ -48,6 +49,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<GameSessionRecord> {
         tag: row.get(13)?,
         seq: row.get(14)?,
         play_minutes: row.get(15)?,
+        cutoff_at: row.get(16)?,
     })
 }
 
@@ -55,9 +57,9 @@ impl GameSessionRepo for SqliteSessions {
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord> {
         let conn = self.db.lock();
         conn.execute(
-            "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane],
+            "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane, cutoff_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane, s.cutoff_at],
         )
         .db()?;
         Ok(GameSessionRecord {
@@ -77,6 +79,7 @@ impl GameSessionRepo for SqliteSessions {
             tag: 0,
             seq: 0,
             play_minutes: 0,
+            cutoff_at: s.cutoff_at,
         })
     }
 
@@ -88,7 +91,7 @@ impl GameSessionRepo for SqliteSessions {
                 "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
                      status = ?6, machine_id = ?7, created_at = ?8, ready_at = ?9,
                      playing_at = ?10, ended_at = ?11, end_reason = ?12, lane = ?13, tag = ?14,
-                     seq = ?15, play_minutes = ?16
+                     seq = ?15, play_minutes = ?16, cutoff_at = ?17
                  WHERE id = ?1",
                 params![
                     r.id,
@@ -107,6 +110,7 @@ impl GameSessionRepo for SqliteSessions {
                     r.tag,
                     r.seq,
                     r.play_minutes,
+                    r.cutoff_at,
                 ],
             )
             .db()?;
@@ -247,7 +251,7 @@ impl GameSessionRepo for SqliteSessions {
 }
 
 /// How many columns `COLUMNS` selects.
-const SESSION_COLUMNS: usize = 16;
+const SESSION_COLUMNS: usize = 17;
 
 const QUALITY_COLUMNS: &str =
     "q.session_id, q.uid, q.played_secs, q.latency_p50_ms, q.latency_p95_ms, q.fps, q.drops, q.reconnects, q.reported_at";
@@ -265,4 +269,14 @@ fn quality_from(row: &Row<'_>, at: usize) -> rusqlite::Result<QualityReport> {
         reconnects: row.get(at + 7)?,
         reported_at: row.get(at + 8)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    // The joined reads find the report's columns after the session's: the count must follow
+    // the list.
+    #[test]
+    fn session_columns_counts_the_columns() {
+        assert_eq!(super::COLUMNS.split(',').count(), super::SESSION_COLUMNS);
+    }
 }

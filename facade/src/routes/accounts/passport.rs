@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::dto::{self, Profile};
-use crate::auth::{clear_login_cookies, record_login, set_login_cookies, Caller, GuestWrite};
+use crate::auth::{clear_login_cookies, login_origin, set_login_cookies, Caller, GuestWrite};
 use crate::envelope::{ok, refusals, ApiError, ApiResult, Envelope, Null};
 use crate::state::AppState;
 
@@ -112,34 +112,25 @@ pub async fn login(
         .passport()
         .login(body.cellphone.trim(), body.code.trim(), &device)
         .await?;
-    if created {
-        bind_at_registration(&state, user.uid, &body.invite_code).await;
-    }
-    Ok(logged_in(&req, &state, user, created, &session).await)
+    Ok(logged_in(&req, &state, user, created, &session, &body.invite_code).await)
 }
 
-/// Binds a new user's invite code at registration (the login that created the user). The
-/// registration stands whatever the code: a malformed or unknown code, the user's own, or a
-/// second invite binds nothing.
-async fn bind_at_registration(state: &AppState, invitee: i64, code: &str) {
-    if code.trim().is_empty() {
-        return;
-    }
-    if let Err(e) = state.platform.activity.bind_invite(invitee, code).await {
-        tracing::warn!(invitee, error = %e, "invite not bound");
-    }
-}
-
-/// The answer of every login (code, password, app QR, third party): the login's device
-/// recorded, its cookies set, the user and a new user's registration gift.
+/// The answer of every login (code, password, app QR, third party): what follows a login
+/// (`Accounts::logged_in`: the device recorded, a new user's invite bound, the first app
+/// login's gift), its cookies set, the user and a new user's registration gift.
 pub(crate) async fn logged_in(
     req: &HttpRequest,
     state: &AppState,
     user: storage::User,
     created: bool,
     session: &actors::accounts::passport::NewLogin,
+    invite_code: &str,
 ) -> HttpResponse {
-    record_login(req, state, session).await;
+    state
+        .platform
+        .accounts
+        .logged_in(session, created, login_origin(req, invite_code))
+        .await;
     let mut resp = HttpResponse::Ok();
     set_login_cookies(&mut resp, session, state.security.secure_cookies);
     resp.json(ok(LoginResult {

@@ -67,7 +67,7 @@ pub async fn password_login(
         captcha: captcha_answer(&body.geetest_challenge, &body.geetest_validate, &body.geetest_seccode),
     };
     let (user, session) = state.platform.passport().password_login(&login).await?;
-    Ok(super::passport::logged_in(&req, &state, user, false, &session).await)
+    Ok(super::passport::logged_in(&req, &state, user, false, &session, "").await)
 }
 
 /// The security check's widget parameters (GeeTest-like).

@@ -62,5 +62,5 @@ pub async fn login_qrcode_poll(
 ) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let QrPoll::LoggedIn(user, login) = state.platform.passport().qr_login_poll(body.ticket.trim(), &device).await?;
-    Ok(super::passport::logged_in(&req, &state, user, false, &login).await)
+    Ok(super::passport::logged_in(&req, &state, user, false, &login, "").await)
 }

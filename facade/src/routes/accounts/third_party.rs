@@ -66,7 +66,7 @@ pub async fn token_login(
 ) -> Result<HttpResponse, ApiError> {
     let device: String = body.device_no.chars().take(64).collect();
     let (user, login) = state.platform.passport().token_login(body.token.trim(), &device).await?;
-    Ok(logged_in(&req, &state, user, false, &login).await)
+    Ok(logged_in(&req, &state, user, false, &login, "").await)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -142,5 +142,5 @@ pub async fn bind_phone_login(
         .passport()
         .bind_phone_login(body.token.trim(), body.cellphone.trim(), body.code.trim(), &device)
         .await?;
-    Ok(logged_in(&req, &state, user, created, &login).await)
+    Ok(logged_in(&req, &state, user, created, &login, "").await)
 }

@@ -4,7 +4,8 @@
 //! the transaction that decides it.
 
 use actix_web::{get, http::StatusCode, post, web};
-use actors::activity::rules::{format_cst, invite_code, ONGOING};
+use actors::activity::rules::{invite_code, ONGOING};
+use actors::beijing::format as format_cst;
 use serde::{Deserialize, Serialize};
 use storage::activity::{DrawOutcome, Invite, InviteReward, LotteryDraw};
 use storage::GoodsGrant;

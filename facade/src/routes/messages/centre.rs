@@ -5,7 +5,7 @@
 //! messages are ever read, marked or deleted: no call names a message id.
 
 use actix_web::{post, web};
-use actors::activity::rules::format_cst;
+use actors::beijing::format as format_cst;
 use actors::messages::{MessageRefusal, SenderTab};
 use serde::{Deserialize, Serialize};
 use storage::messages::Message;
