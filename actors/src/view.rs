@@ -141,6 +141,37 @@ pub enum Notice {
 }
 
 impl Notice {
+    /// One notice of each kind (tests of the lists that must name them all).
+    pub fn every_kind() -> Vec<Notice> {
+        let all = vec![
+            Notice::TimeShort {
+                game_id: 1,
+                left_minutes: 9,
+            },
+            Notice::GameEnd {
+                game_id: 1,
+                reason: EndReason::HostLost,
+            },
+            Notice::TimeUp {
+                game_id: 1,
+                science_duration_secs: 60,
+            },
+            Notice::RelayEnd { dd_rid: 1, room_serial: 1 },
+            Notice::ChildrenLimit { msg: "", remark: "" },
+        ];
+        for n in &all {
+            // no wildcard: a notice added to the enum must be added above
+            match n {
+                Notice::TimeShort { .. }
+                | Notice::GameEnd { .. }
+                | Notice::TimeUp { .. }
+                | Notice::RelayEnd { .. }
+                | Notice::ChildrenLimit { .. } => {}
+            }
+        }
+        all
+    }
+
     /// The notification code.
     pub fn code(&self) -> i32 {
         match self {
@@ -164,6 +195,26 @@ impl Notice {
     }
 }
 
+/// Every notification code of core-platform.md §4.11 and social.md §4.8 the client knows, and
+/// its name; the client's list is generated from this one (the facade's `x-push-codes`). The
+/// ones this server sends are USER_GAME_STATUS_CHANGE (`Push::GameStatus`) and [`Notice`]'s;
+/// the others a client must still understand from the spec's servers.
+pub const NOTIFICATION_CODES: &[(i32, &str)] = &[
+    (USER_GAME_STATUS_CHANGE, "USER_GAME_STATUS_CHANGE"),
+    (USER_GAME_TIME_NOT_ENOUGH, "USER_GAME_TIME_NOT_ENOUGH"),
+    (USER_GAME_END, "USER_GAME_END"),
+    (USER_TIME_END, "USER_TIME_END"),
+    (130132, "GAME_OFFLINE_SOON"),
+    (130133, "LIVE_CONTROL_OFFLINE_SOON"),
+    (130134, "LIVE_OFFLINE"),
+    (CHILDREN_LIMIT, "CHILDREN_LIMIT"),
+    (130140, "GAME_HANG_END"),
+    (USER_RELAY_END, "USER_RELAY_END"),
+    (130467, "LIGHT_PACKAGE_END_SOON"),
+];
+
+/// USER_GAME_STATUS_CHANGE: the player's game state changed (its data is the floatBall answer).
+pub const USER_GAME_STATUS_CHANGE: i32 = 130122;
 /// USER_GAME_TIME_NOT_ENOUGH: under 10 minutes of play time left while playing.
 pub const USER_GAME_TIME_NOT_ENOUGH: i32 = 130123;
 /// CHILDREN_LIMIT: a minor's play window closes.

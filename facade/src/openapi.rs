@@ -31,7 +31,45 @@ pub fn document(dev: bool) -> OpenApi {
     let app = if dev { app.configure(routes::dev_table) } else { app };
     let (_, mut api) = app.split_for_parts();
     collect_codes(&mut api);
+    push_codes(&mut api);
     api
+}
+
+/// The codes the client switches on, from the server's own lists, in the document's
+/// `x-push-codes` (the frontend's `src/gen/codes.ts` is generated from it): every notification
+/// code and room event code with its name and the schema of its data (none for a notification
+/// this server does not send), the session statuses and the queue lanes.
+fn push_codes(api: &mut OpenApi) {
+    use actors::play::lanes::ALL_LANES;
+    use actors::view::Status;
+    let entry = |name: &str, code: i32, data: Option<&str>| serde_json::json!({"name": name, "code": code, "data": data});
+    let notifications: Vec<Value> = actors::view::NOTIFICATION_CODES
+        .iter()
+        .map(|(code, name)| entry(name, *code, routes::play::notices::data_schema(*code)))
+        .collect();
+    let events: Vec<Value> = actors::rooms::events::EVENT_CODES
+        .iter()
+        .map(|(code, name)| entry(name, *code, Some(routes::rooms::events::data_schema(*code))))
+        .collect();
+    let statuses: Vec<Value> = [Status::Queue, Status::Ready, Status::Connecting, Status::Playing]
+        .into_iter()
+        .map(|s| entry(&format!("{s:?}").to_uppercase(), s as i32, None))
+        .collect();
+    let lanes: Vec<Value> = ALL_LANES
+        .into_iter()
+        .map(|l| entry(&l.label().to_uppercase(), l.code(), None))
+        .collect();
+    let codes = serde_json::json!({
+        "NotificationCode": notifications,
+        "RoomEventCode": events,
+        "GameStatus": statuses,
+        "Lane": lanes,
+    });
+    let ext = ExtensionsBuilder::new().add("x-push-codes", codes).build();
+    match api.extensions.as_mut() {
+        Some(e) => e.merge(ext),
+        None => api.extensions = Some(ext),
+    }
 }
 
 fn base() -> OpenApi {
@@ -59,6 +97,10 @@ fn base() -> OpenApi {
                 .schema_from::<routes::commerce::member::MemberExpire>()
                 // a game tip's tipExt, a JSON string of this
                 .schema_from::<routes::play::tips::TipAdDto>()
+                // a socket frame's data, by its code (`x-push-codes`)
+                .schema_from::<routes::play::dto::GameStateDto>()
+                .schemas_from_iter(routes::play::notices::schemas())
+                .schemas_from_iter(routes::rooms::events::schemas())
                 // the user-agent markers of the product's own apps (the browser check's)
                 .schema(
                     "OwnAppMarker",

@@ -100,6 +100,43 @@ pub enum RoomEventKind {
     RoomEnd { room_serial: i64 },
 }
 
+/// Every event code and the spec's name of it (MIKE_BLOCK's lifting shares 2012), as the
+/// client's list of codes is generated from it (the facade's `x-push-codes`).
+pub const EVENT_CODES: &[(i32, &str)] = &[
+    (1000, "ROOM_INFO_CHANGE"),
+    (1001, "GAME_INFO_CHANGE"),
+    (1002, "MIKE_INFO_CHANGE"),
+    (1003, "CONTROL_CHANGE"),
+    (1004, "ROOM_ENTER"),
+    (1005, "ROOM_LEAVE"),
+    (1006, "MIKE_BLOCK_TMP"),
+    (1007, "BLOCK"),
+    (1008, "UNBLOCK"),
+    (1009, "WELCOME_MESSAGE_CHANGE"),
+    (1010, "GIFT_MESSAGE"),
+    (2000, "MIKE_QUEUE_TOP"),
+    (2001, "MIKE_QUEUE_REMOVE"),
+    (2002, "MIKE_QUEUE_CANCEL"),
+    (2010, "MIKE_UP"),
+    (2011, "MIKE_DOWN"),
+    (2012, "MIKE_BLOCK"),
+    (2014, "MIKE_DOWN_AND_CONTROL_OFF"),
+    (2015, "MIKE_UP_INVITE"),
+    (2016, "INVITE_DENY"),
+    (2020, "CONTROL_REQUEST"),
+    (2021, "CONTROL_ON"),
+    (2022, "CONTROL_DENY"),
+    (2023, "CONTROL_RETURN"),
+    (2024, "CONTROL_OFF"),
+    (2025, "CONTROL_ON_INVITE"),
+    (2030, "CHAT_BLOCK"),
+    (2031, "KICK_OUT"),
+    (2032, "KICK_OUT_"),
+    (3000, "CHAT"),
+    (3001, "ROTATION_CHANGE"),
+    (3002, "ROOM_END"),
+];
+
 impl RoomEventKind {
     /// The event's code on the wire.
     pub fn code(&self) -> i32 {
@@ -348,6 +385,128 @@ impl EventLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Every kind's code is in the list, under its name (MIKE_BLOCK's lifting aside), and the
+    // list names each code once. A new kind goes in `every_kind` (its match has no wildcard).
+    #[test]
+    fn every_code_is_listed_once() {
+        fn every_kind() -> Vec<RoomEventKind> {
+            let user = RoomUser {
+                uid: 1,
+                nickname: "".into(),
+                avatar: "".into(),
+                status: 0,
+                member: None,
+            };
+            use RoomEventKind::*;
+            let all = vec![
+                RoomInfoChange {
+                    room_name: String::new(),
+                    mode: 2,
+                    is_show: true,
+                    has_password: false,
+                },
+                GameInfoChange { status: 0 },
+                MikeInfoChange,
+                ControlChange { controller: 1 },
+                RoomEnter {
+                    user: user.clone(),
+                    others: 0,
+                },
+                RoomLeave { uid: 1, others: 0 },
+                MikeBlockTmp { uid: 1 },
+                Block { uid: 1 },
+                Unblock { uid: 1 },
+                WelcomeMessageChange { text: String::new() },
+                Gift {
+                    giver: user.clone(),
+                    receiver: user.clone(),
+                    gift_image: String::new(),
+                    gift_num: 1,
+                },
+                MikeQueueTop,
+                MikeQueueRemove,
+                MikeQueueCancel,
+                MikeUp { seat: 1 },
+                MikeDown,
+                MikeBlock { on: true },
+                MikeDownAndControlOff,
+                MikeUpInvite { host: user.clone() },
+                InviteDeny { user: user.clone() },
+                ControlRequest { user: user.clone() },
+                ControlOn,
+                ControlDeny,
+                ControlReturn {
+                    main: true,
+                    user: user.clone(),
+                },
+                ControlOff,
+                ControlOnInvite { host: user.clone() },
+                ChatBlock { on: true },
+                KickOut,
+                KickOutBlack,
+                Chat {
+                    user,
+                    text: String::new(),
+                    face_id: None,
+                },
+                RotationChange(RotationView {
+                    on: false,
+                    turn_secs: 0,
+                    current: None,
+                    turn_ends_at_ms: None,
+                    queue: vec![],
+                }),
+                RoomEnd { room_serial: 1 },
+            ];
+            // no wildcard: a kind added to the enum must be added above
+            for k in &all {
+                match k {
+                    RoomInfoChange { .. }
+                    | GameInfoChange { .. }
+                    | MikeInfoChange
+                    | ControlChange { .. }
+                    | RoomEnter { .. }
+                    | RoomLeave { .. }
+                    | MikeBlockTmp { .. }
+                    | Block { .. }
+                    | Unblock { .. }
+                    | WelcomeMessageChange { .. }
+                    | Gift { .. }
+                    | MikeQueueTop
+                    | MikeQueueRemove
+                    | MikeQueueCancel
+                    | MikeUp { .. }
+                    | MikeDown
+                    | MikeBlock { .. }
+                    | MikeDownAndControlOff
+                    | MikeUpInvite { .. }
+                    | InviteDeny { .. }
+                    | ControlRequest { .. }
+                    | ControlOn
+                    | ControlDeny
+                    | ControlReturn { .. }
+                    | ControlOff
+                    | ControlOnInvite { .. }
+                    | ChatBlock { .. }
+                    | KickOut
+                    | KickOutBlack
+                    | Chat { .. }
+                    | RotationChange(_)
+                    | RoomEnd { .. } => {}
+                }
+            }
+            all
+        }
+        let kinds = every_kind();
+        assert_eq!(kinds.len(), EVENT_CODES.len());
+        for k in &kinds {
+            assert!(EVENT_CODES.contains(&(k.code(), k.name())), "{k:?}");
+        }
+        let mut codes: Vec<i32> = EVENT_CODES.iter().map(|(c, _)| *c).collect();
+        codes.dedup();
+        assert_eq!(codes.len(), EVENT_CODES.len());
+    }
 
     fn log(cap: usize, n: u64) -> EventLog {
         let mut l = EventLog::with_capacity("e1".into(), cap);

@@ -41,9 +41,10 @@ use serde::Deserialize;
 
 use crate::envelope::{ApiError, BanData};
 use crate::proto::{Authorization, Envelope, MessageType, RoomWatch};
-use crate::routes::play::dto;
+use crate::routes::play::{dto, notices};
 use crate::routes::rooms::wire;
 use crate::state::AppState;
+use actors::view::USER_GAME_STATUS_CHANGE;
 
 /// A socket silent this long is closed (the client pings every 30 s).
 const IDLE_LIMIT: Duration = Duration::from_secs(75);
@@ -52,8 +53,6 @@ const MAX_FRAME: usize = 64 * 1024;
 /// Frames queued for a socket that does not read them: beyond this the socket is closed (the
 /// browser reconnects and gets the current state).
 const OUTBOX_LIMIT: usize = 512;
-/// USER_GAME_STATUS_CHANGE.
-pub const USER_GAME_STATUS_CHANGE: i32 = 130122;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -216,7 +215,7 @@ impl ConnectionSink for Sink {
                 let data = dto::game_state_text(state, &self.device_no, self.clock.now_ms());
                 self.notification(USER_GAME_STATUS_CHANGE, "USER_GAME_STATUS_CHANGE", &data)
             }
-            Push::Notice(n) => self.notification(n.code(), n.name(), &notice_data(n)),
+            Push::Notice(n) => self.notification(n.code(), n.name(), &notices::notice_data(n)),
             Push::Changed(actors::view::Changed::Balance) => self.frame(MessageType::BalanceNotification, vec![]),
             Push::Changed(actors::view::Changed::MemberInfo) => self.frame(MessageType::MemberInfoNotification, vec![]),
             Push::Changed(actors::view::Changed::UserInfo) => self.frame(MessageType::UserInfo, vec![]),
@@ -239,22 +238,6 @@ impl RoomSink for Sink {
     fn send(&self, frame: &Bytes) -> bool {
         self.queue_frame(frame.clone())
     }
-}
-
-/// The JSON data of a notice (core-platform.md §4.11): the domain's typed notice, rendered here.
-fn notice_data(n: &actors::view::Notice) -> String {
-    use actors::view::Notice;
-    let v = match n {
-        Notice::TimeShort { game_id, left_minutes } => serde_json::json!({"gameId": game_id, "left": left_minutes}),
-        Notice::GameEnd { game_id, reason } => serde_json::json!({"gameId": game_id, "reason": reason.as_str()}),
-        Notice::TimeUp {
-            game_id,
-            science_duration_secs,
-        } => serde_json::json!({"gameId": game_id, "scienceDuration": science_duration_secs}),
-        Notice::RelayEnd { dd_rid, room_serial } => serde_json::json!({"ddRid": dd_rid, "roomSerial": room_serial}),
-        Notice::ChildrenLimit { msg, remark } => serde_json::json!({"msg": msg, "remark": remark}),
-    };
-    v.to_string()
 }
 
 /// Whether the upgrade's `Origin` may open a socket (`security::Policy::origin_allowed`).

@@ -47,41 +47,9 @@ export const RoomCode = {
   LIVE_OFFLINE: 130134,
 } as const;
 
-/** Room event codes (§4.8, §9) and our own: 3000 chat, 3001 rotation change, 3002 room end. */
-export const RoomEventCode = {
-  ROOM_INFO_CHANGE: 1000,
-  GAME_INFO_CHANGE: 1001,
-  MIKE_INFO_CHANGE: 1002,
-  CONTROL_CHANGE: 1003,
-  ROOM_ENTER: 1004,
-  ROOM_LEAVE: 1005,
-  MIKE_BLOCK_TMP: 1006,
-  BLOCK: 1007,
-  UNBLOCK: 1008,
-  WELCOME_MESSAGE_CHANGE: 1009,
-  GIFT_MESSAGE: 1010,
-  MIKE_QUEUE_TOP: 2000,
-  MIKE_QUEUE_REMOVE: 2001,
-  MIKE_QUEUE_CANCEL: 2002,
-  MIKE_UP: 2010,
-  MIKE_DOWN: 2011,
-  MIKE_BLOCK: 2012,
-  MIKE_DOWN_AND_CONTROL_OFF: 2014,
-  MIKE_UP_INVITE: 2015,
-  INVITE_DENY: 2016,
-  CONTROL_REQUEST: 2020,
-  CONTROL_ON: 2021,
-  CONTROL_DENY: 2022,
-  CONTROL_RETURN: 2023,
-  CONTROL_OFF: 2024,
-  CONTROL_ON_INVITE: 2025,
-  CHAT_BLOCK: 2030,
-  KICK_OUT: 2031,
-  KICK_OUT_: 2032,
-  CHAT: 3000,
-  ROTATION_CHANGE: 3001,
-  ROOM_END: 3002,
-} as const;
+/** Room event codes (§4.8, §9) and our own: 3000 chat, 3001 rotation change, 3002 room end: the
+ * server's list (src/gen/codes.ts, generated from the document's x-push-codes). */
+export { RoomEventCode } from '../gen/codes';
 
 /** Report reasons (§9), ids 0–6. */
 export const REPORT_REASONS: readonly { id: number; name: string }[] = [

@@ -7,6 +7,7 @@
 pub mod dto;
 pub mod game;
 pub mod host;
+pub mod notices;
 pub mod tips;
 
 use utoipa_actix_web::service_config::ServiceConfig;

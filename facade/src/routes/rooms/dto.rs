@@ -4,13 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use actors::rooms::events::RoomEventKind;
 use actors::rooms::view::{
     ApplyControl, BlackItem, ControlApplication, LiveDetail, MikeInfo, OnlineUser, PlayRole, RoomCreated, RoomEntered, RoomGame,
     RoomListItem, RoomParams, RoomUser, RoomUserInfo, RoomView, RotationView, SeatState, SeatView,
 };
 use serde::Serialize;
-use serde_json::json;
 use utoipa::ToSchema;
 
 /// A user as the room shows them (online list, seats, queue, blacklist, events).
@@ -37,17 +35,6 @@ pub fn room_user(u: &RoomUser) -> RoomUserDto {
         status: u.status,
         member: u.member.as_deref().map(str::to_string),
     }
-}
-
-fn room_user_json(u: &RoomUser) -> serde_json::Value {
-    json!({
-        "userId": u.uid,
-        "nickname": &*u.nickname,
-        "displayName": &*u.nickname,
-        "avatar": &*u.avatar,
-        "status": u.status,
-        "member": u.member.as_deref(),
-    })
 }
 
 /// A mode the create dialog offers.
@@ -544,155 +531,3 @@ rows!(
     /// `social/black/list`: the caller's blacklist, newest first.
     BlackPage of BlackItemDto
 );
-
-/// The `data` JSON text of a room event (social.md §3 "other room event data", §4.8): ROOM_ENTER,
-/// CONTROL_REQUEST and the invites carry the user (`nickname`...), CONTROL_RETURN `controlType`
-/// (MAIN when control went back to the host) and `nickname`, GAME_INFO_CHANGE `status`,
-/// CONTROL_CHANGE `excludeUserId`, GIFT_MESSAGE `giver`, `receiver`, `giftImage`, `giftNum`; our
-/// CHAT (3000) the sender and `text` or `faceId`, ROTATION_CHANGE (3001) the rotation, ROOM_END
-/// (3002) `roomSerial`. Codes with nothing to say carry `{}`.
-pub fn event_data(kind: &RoomEventKind, exclude_user_ids: &[i64]) -> String {
-    use RoomEventKind as K;
-    let v = match kind {
-        K::RoomInfoChange {
-            room_name,
-            mode,
-            is_show,
-            has_password,
-        } => json!({"roomName": room_name, "mode": mode, "isShow": *is_show as i32, "hasPassword": has_password}),
-        K::GameInfoChange { status } => json!({ "status": status }),
-        K::ControlChange { controller } => json!({"controller": controller, "excludeUserId": exclude_user_ids}),
-        // `count`: the entrants (or leavers) a busy room's batch merged into this one event.
-        K::RoomEnter { user, others } => {
-            let mut v = room_user_json(user);
-            v["count"] = json!(u64::from(*others) + 1);
-            v
-        }
-        K::RoomLeave { uid, others } => json!({ "userId": uid, "count": u64::from(*others) + 1 }),
-        K::ControlRequest { user } | K::InviteDeny { user } => room_user_json(user),
-        K::MikeUpInvite { host } | K::ControlOnInvite { host } => room_user_json(host),
-        K::MikeBlockTmp { uid } | K::Block { uid } | K::Unblock { uid } => json!({ "userId": uid }),
-        K::WelcomeMessageChange { text } => json!({ "text": text }),
-        K::Gift {
-            giver,
-            receiver,
-            gift_image,
-            gift_num,
-        } => json!({"giver": room_user_json(giver), "receiver": room_user_json(receiver), "giftImage": gift_image, "giftNum": gift_num}),
-        K::MikeUp { seat } => json!({ "seat": seat }),
-        K::MikeBlock { on } | K::ChatBlock { on } => json!({ "on": on }),
-        K::ControlReturn { main, user } => {
-            let mut v = room_user_json(user);
-            v["controlType"] = json!(if *main { "MAIN" } else { "ASSISTANT" });
-            v
-        }
-        K::Chat { user, text, face_id } => {
-            let mut v = room_user_json(user);
-            v["text"] = json!(text);
-            v["faceId"] = json!(face_id);
-            v
-        }
-        K::RotationChange(r) => serde_json::to_value(rotation(r)).unwrap_or_default(),
-        K::RoomEnd { room_serial } => json!({ "roomSerial": room_serial }),
-        K::MikeInfoChange
-        | K::MikeQueueTop
-        | K::MikeQueueRemove
-        | K::MikeQueueCancel
-        | K::MikeDown
-        | K::MikeDownAndControlOff
-        | K::ControlOn
-        | K::ControlDeny
-        | K::ControlOff
-        | K::KickOut
-        | K::KickOutBlack => json!({}),
-    };
-    v.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-
-    fn user(uid: i64, name: &str) -> RoomUser {
-        RoomUser {
-            uid,
-            nickname: Arc::from(name),
-            avatar: Arc::from(""),
-            status: 0,
-            member: None,
-        }
-    }
-
-    fn check(kind: RoomEventKind, exclude: &[i64], want: serde_json::Value) {
-        let got: serde_json::Value = serde_json::from_str(&event_data(&kind, exclude)).unwrap();
-        for (k, v) in want.as_object().unwrap() {
-            assert_eq!(&got[k], v, "{kind:?}: {k} in {got}");
-        }
-    }
-
-    // The spec's fields of each event's data (social.md §3 "other room event data").
-    #[test]
-    fn event_data_has_the_spec_s_fields() {
-        check(
-            RoomEventKind::RoomEnter {
-                user: user(7, "小明"),
-                others: 0,
-            },
-            &[],
-            json!({"nickname": "小明", "userId": 7, "count": 1}),
-        );
-        check(
-            RoomEventKind::RoomEnter {
-                user: user(7, "小明"),
-                others: 4,
-            },
-            &[],
-            json!({"nickname": "小明", "count": 5}),
-        );
-        check(
-            RoomEventKind::RoomLeave { uid: 7, others: 2 },
-            &[],
-            json!({"userId": 7, "count": 3}),
-        );
-        check(
-            RoomEventKind::ControlRequest { user: user(7, "小明") },
-            &[],
-            json!({"nickname": "小明"}),
-        );
-        check(
-            RoomEventKind::ControlReturn {
-                main: true,
-                user: user(7, "小明"),
-            },
-            &[],
-            json!({"controlType": "MAIN", "nickname": "小明"}),
-        );
-        check(RoomEventKind::GameInfoChange { status: 5 }, &[], json!({"status": 5}));
-        check(
-            RoomEventKind::ControlChange { controller: 7 },
-            &[3],
-            json!({"controller": 7, "excludeUserId": [3]}),
-        );
-        check(
-            RoomEventKind::Chat {
-                user: user(7, "小明"),
-                text: "[smile.png]".into(),
-                face_id: None,
-            },
-            &[],
-            json!({"text": "[smile.png]", "faceId": null, "displayName": "小明"}),
-        );
-        check(
-            RoomEventKind::Gift {
-                giver: user(1, "a"),
-                receiver: user(2, "b"),
-                gift_image: "g.png".into(),
-                gift_num: 3,
-            },
-            &[],
-            json!({"giftImage": "g.png", "giftNum": 3, "giver": {"displayName": "a", "userId": 1, "nickname": "a", "avatar": "", "status": 0, "member": null}}),
-        );
-        check(RoomEventKind::KickOut, &[], json!({}));
-    }
-}

@@ -8,6 +8,7 @@
 
 pub mod control;
 pub mod dto;
+pub mod events;
 pub mod live_bill;
 pub mod mike;
 pub mod moderation;

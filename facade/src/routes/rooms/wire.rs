@@ -2,7 +2,7 @@
 //! A room actor hands it a batch of typed events once; it answers the complete protobuf
 //! `Envelope` bytes (ROOM_EVENTS, or ROOM_RESET), and the actor gives the same `Bytes` to every
 //! watching socket (`routes::ws`), so a batch costs one encoding however many watch it. Each
-//! event's `data` is the spec's JSON for its code (`dto::event_data`).
+//! event's `data` is the spec's JSON for its code (`events::event_data_text`).
 //!
 //! Room frames leave the Envelope's `offset` and `epoch` empty: the room's stream has its own
 //! inside `RoomEvents`, and the user push stream's numbering is not moved by them.
@@ -14,7 +14,7 @@ use actors::rooms::events::RoomEvent;
 use actors::rooms::wire::RoomWire;
 use prost::Message;
 
-use super::dto::event_data;
+use super::events::event_data_text;
 use crate::proto::{self, Envelope, MessageType, RoomEvents, RoomReset};
 
 /// Encodes room batches as protobuf Envelopes.
@@ -32,7 +32,7 @@ pub fn event(e: &RoomEvent) -> proto::RoomEvent {
             text.to_string()
         },
         desc: text.to_string(),
-        data: event_data(&e.kind, &e.exclude_user_ids),
+        data: event_data_text(&e.kind, &e.exclude_user_ids),
         user_ids: e.user_ids.clone(),
         exclude_user_ids: e.exclude_user_ids.clone(),
         ts: e.ts_ms,
