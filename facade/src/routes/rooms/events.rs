@@ -5,40 +5,11 @@
 //! (`actors::rooms::events::EVENT_CODES`).
 
 use actors::rooms::events::RoomEventKind;
-use actors::rooms::view::RoomUser;
 use serde::Serialize;
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::dto::{rotation, RotationDto};
-
-/// A user as events carry them.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct EventUser {
-    pub user_id: i64,
-    pub nickname: String,
-    /// The same as `nickname`.
-    pub display_name: String,
-    pub avatar: String,
-    /// 0 normal, 1 official, 3 super admin.
-    pub status: i32,
-    /// vip, vvip, tyvip, tyschvip when the user holds one.
-    pub member: Option<String>,
-}
-
-impl EventUser {
-    pub fn of(u: &RoomUser) -> EventUser {
-        EventUser {
-            user_id: u.uid,
-            nickname: u.nickname.to_string(),
-            display_name: u.nickname.to_string(),
-            avatar: u.avatar.to_string(),
-            status: u.status,
-            member: u.member.as_deref().map(str::to_string),
-        }
-    }
-}
+use super::dto::{room_user, rotation, RoomUserDto, RotationDto};
 
 /// 1000 ROOM_INFO_CHANGE.
 #[derive(Serialize, ToSchema)]
@@ -70,7 +41,7 @@ pub struct ControlChangeData {
 #[derive(Serialize, ToSchema)]
 pub struct RoomEnterData {
     #[serde(flatten)]
-    pub user: EventUser,
+    pub user: RoomUserDto,
     pub count: u64,
 }
 
@@ -99,8 +70,8 @@ pub struct WelcomeData {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GiftData {
-    pub giver: EventUser,
-    pub receiver: EventUser,
+    pub giver: RoomUserDto,
+    pub receiver: RoomUserDto,
     pub gift_image: String,
     pub gift_num: i64,
 }
@@ -122,7 +93,7 @@ pub struct OnData {
 #[serde(rename_all = "camelCase")]
 pub struct ControlReturnData {
     #[serde(flatten)]
-    pub user: EventUser,
+    pub user: RoomUserDto,
     /// MAIN or ASSISTANT.
     pub control_type: &'static str,
 }
@@ -132,7 +103,7 @@ pub struct ControlReturnData {
 #[serde(rename_all = "camelCase")]
 pub struct ChatData {
     #[serde(flatten)]
-    pub user: EventUser,
+    pub user: RoomUserDto,
     pub text: String,
     pub face_id: Option<i64>,
 }
@@ -157,7 +128,7 @@ pub enum EventData {
     ControlChange(ControlChangeData),
     RoomEnter(RoomEnterData),
     RoomLeave(RoomLeaveData),
-    User(EventUser),
+    User(RoomUserDto),
     UserId(UserIdData),
     Welcome(WelcomeData),
     Gift(GiftData),
@@ -191,15 +162,15 @@ pub fn event_data(kind: &RoomEventKind, exclude_user_ids: &[i64]) -> EventData {
             exclude_user_id: exclude_user_ids.to_vec(),
         }),
         K::RoomEnter { user, others } => EventData::RoomEnter(RoomEnterData {
-            user: EventUser::of(user),
+            user: room_user(user),
             count: u64::from(*others) + 1,
         }),
         K::RoomLeave { uid, others } => EventData::RoomLeave(RoomLeaveData {
             user_id: *uid,
             count: u64::from(*others) + 1,
         }),
-        K::ControlRequest { user } | K::InviteDeny { user } => EventData::User(EventUser::of(user)),
-        K::MikeUpInvite { host } | K::ControlOnInvite { host } => EventData::User(EventUser::of(host)),
+        K::ControlRequest { user } | K::InviteDeny { user } => EventData::User(room_user(user)),
+        K::MikeUpInvite { host } | K::ControlOnInvite { host } => EventData::User(room_user(host)),
         K::MikeBlockTmp { uid } | K::Block { uid } | K::Unblock { uid } => EventData::UserId(UserIdData { user_id: *uid }),
         K::WelcomeMessageChange { text } => EventData::Welcome(WelcomeData { text: text.clone() }),
         K::Gift {
@@ -208,19 +179,19 @@ pub fn event_data(kind: &RoomEventKind, exclude_user_ids: &[i64]) -> EventData {
             gift_image,
             gift_num,
         } => EventData::Gift(GiftData {
-            giver: EventUser::of(giver),
-            receiver: EventUser::of(receiver),
+            giver: room_user(giver),
+            receiver: room_user(receiver),
             gift_image: gift_image.clone(),
             gift_num: *gift_num,
         }),
         K::MikeUp { seat } => EventData::Seat(SeatData { seat: *seat }),
         K::MikeBlock { on } | K::ChatBlock { on } => EventData::On(OnData { on: *on }),
         K::ControlReturn { main, user } => EventData::ControlReturn(ControlReturnData {
-            user: EventUser::of(user),
+            user: room_user(user),
             control_type: if *main { "MAIN" } else { "ASSISTANT" },
         }),
         K::Chat { user, text, face_id } => EventData::Chat(ChatData {
-            user: EventUser::of(user),
+            user: room_user(user),
             text: text.clone(),
             face_id: *face_id,
         }),
@@ -258,7 +229,7 @@ pub fn data_schema(code: i32) -> &'static str {
         1010 => "GiftData",
         2010 => "SeatData",
         2012 | 2030 => "OnData",
-        2015 | 2016 | 2020 | 2025 => "EventUser",
+        2015 | 2016 | 2020 | 2025 => "RoomUserDto",
         2023 => "ControlReturnData",
         3000 => "ChatData",
         3001 => "RotationDto",
@@ -273,7 +244,7 @@ pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
         (T::name().into_owned(), T::schema())
     }
     vec![
-        one::<EventUser>(),
+        one::<RoomUserDto>(),
         one::<RoomInfoChangeData>(),
         one::<GameInfoChangeData>(),
         one::<ControlChangeData>(),
@@ -295,6 +266,7 @@ pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use actors::rooms::view::RoomUser;
     use serde_json::json;
     use std::sync::Arc;
 
