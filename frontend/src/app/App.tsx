@@ -1,10 +1,10 @@
 import { Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { HomePage } from '../features/home/components/HomePage';
-import { StoreProvider } from '../stores/context';
+import { StoreProvider } from '../kernel/storeContext';
 import type { RootStore } from '../stores/rootStore';
 import { AppShell } from './AppShell';
-import { lazyPage } from './lazyPage';
+import { lazyPage } from '../lib/lazyPage';
 
 // Every route but the home page is its own chunk, loaded on the first visit (the home page's
 // scripts stay under 100 KB gzipped: scripts/check-bundle.mjs, run by `npm run build`).
@@ -20,7 +20,7 @@ const BackpackPage = lazyPage(() => import('../features/backpack/components/Back
 const UserPage = lazyPage(() => import('../features/user/components/UserPage'), 'UserPage');
 const NotFoundPage = lazyPage(() => import('../features/layout/components/NotFoundPage'), 'NotFoundPage');
 const OldBrowserPage = lazyPage(() => import('../features/layout/components/OldBrowserPage'), 'OldBrowserPage');
-const ActivityPage = lazyPage(() => import('../features/coupon/ActivityPage'), 'ActivityPage');
+const ActivityPage = lazyPage(() => import('../features/coupon/components/ActivityPage'), 'ActivityPage');
 const LotteryPage = lazyPage(() => import('../features/activity/components/LotteryPage'), 'LotteryPage');
 const InvitePage = lazyPage(() => import('../features/activity/components/InvitePage'), 'InvitePage');
 const InviteRecordPage = lazyPage(() => import('../features/activity/components/InvitePage'), 'InviteRecordPage');
@@ -35,7 +35,7 @@ const ChildrenPage = lazyPage(() => import('../features/identity/components/Chil
 const SubscriptionPage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionPage');
 const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
 const SubscriptionZonePage = lazyPage(() => import('../features/package/components/SubscriptionPages'), 'SubscriptionZonePage');
-const CouponGroupRoutes = lazyPage(() => import('../features/couponGroup/CouponGroupPages'), 'CouponGroupRoutes');
+const CouponGroupRoutes = lazyPage(() => import('../features/couponGroup/components/CouponGroupPages'), 'CouponGroupRoutes');
 
 /** Routes of core-platform.md §2.1 that exist so far; everything else is the 404 page. */
 export function App({ store }: { store: RootStore }) {

@@ -1,7 +1,7 @@
 // In-car mode's replacement for new windows (core-platform.md §4.14): a head unit shows the car
 // action dialog, a QR code the driver's phone opens, where a browser would open a window.
 import { isInCar } from './browserCheck';
-import type { UiStore } from '../stores/uiStore';
+import type { UiStore } from '../kernel/uiStore';
 
 export const CAR_ACTION_DESC = '请使用手机扫码打开';
 

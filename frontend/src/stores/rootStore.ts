@@ -12,7 +12,7 @@ import { QueueStore } from '../features/game/stores/queueStore';
 import type { RoomStore } from '../features/live/stores/roomStore';
 import type { PurchasePayload, PurchaseStore } from '../features/purchase/stores/purchaseStore';
 import type { PurchaseType } from '../lib/purchase';
-import { UiStore } from './uiStore';
+import { UiStore } from '../kernel/uiStore';
 import { UserStore } from '../features/auth/stores/userStore';
 
 /** core-platform.md §4.10: the socket opens 500 ms after login */

@@ -1,11 +1,11 @@
 import { observer } from 'mobx-react-lite';
 import { useLocation, useNavigate } from 'react-router';
-import { AdSlot } from '../../../components/AdSlot';
+import { AdSlot } from '../../activity/components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { floatIconName } from '../../../lib/gameStatus';
 import { formatHMS, formatPlayTime } from '../../../lib/time';
 import { GameStatus, Lane } from '../../../api/codes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /** The corner widget of a running game (core-platform.md §2.11). */
 export const GameFloat = observer(function GameFloat() {

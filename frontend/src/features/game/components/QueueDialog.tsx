@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react-lite';
 import { Link, useNavigate } from 'react-router';
-import { AdSlot } from '../../../components/AdSlot';
+import { AdSlot } from '../../activity/components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
 import { laneName, ownWaitText, type LaneCard } from '../../../lib/lanes';
 import { formatDateTime } from '../../../lib/time';
 import { Lane } from '../../../api/codes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * The queue dialog (core-platform.md §2.7): queue name, rank, animation, the lane card, the

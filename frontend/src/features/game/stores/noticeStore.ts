@@ -1,7 +1,7 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
 import { NotificationCode } from '../../../api/codes';
 import type { RootStore } from '../../../stores/rootStore';
-import type { ToastType } from '../../../stores/uiStore';
+import type { ToastType } from '../../../kernel/uiStore';
 
 /** How long one barrage notice takes to cross the stream area. */
 export const BARRAGE_MS = 8000;

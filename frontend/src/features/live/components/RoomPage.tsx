@@ -4,7 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { GameStatus } from '../../../api/codes';
 import { ApplyState, FACES, faceGlyph, formatMinSec, formatOnline, RoomLoad, RoomMode, RoomText, SeatType } from '../../../lib/room';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import type { RoomStore } from '../stores/roomStore';
 import { bindInput, canvasSink } from '../../../stream/pageInput';
 import type { StreamSession } from '../../../stream/streamSession';

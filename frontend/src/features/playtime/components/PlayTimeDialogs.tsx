@@ -1,11 +1,11 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { countUp, COUNT_UP_DELAY_MS, COUNT_UP_MS, isDouble } from '../../../lib/mission';
-import { AdSlot } from '../../../components/AdSlot';
+import { AdSlot } from '../../activity/components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { QrImage } from '../../purchase/components/QrImage';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import '../playtime.css';
 
 /** The play-time dialogs of commerce.md §2.9, mounted once by the app shell. */

@@ -22,9 +22,10 @@ import {
 } from '../../../lib/purchase';
 import { isMemberProduct, isVvipProduct } from '../../../lib/products';
 import { AD_OUT_OF_PAY_TIMES, type AdRef } from '../../../lib/adAction';
+import type { PurchasePayload } from '../../../lib/purchasePayload';
 import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
 import type { RootStore } from '../../../stores/rootStore';
-import { CouponStore } from '../../coupon/couponStore';
+import { CouponStore } from '../../coupon/stores/couponStore';
 
 /** The purchase calls (commerce.md §7). */
 export const PurchasePaths = {
@@ -68,21 +69,7 @@ export function newIdempotencyKey(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** What a dialog is opened with (commerce.md §4.1). */
-export interface PurchasePayload {
-  /** member: the category shown first; defaults to the user's (vvip when vvip, else vip) */
-  category?: MemberCategory;
-  /** member_special: show the 标准会员 / 高级会员 tabs */
-  showTab?: boolean;
-  /** yoodo_time_useup, subscription: the game */
-  gameId?: number;
-  /** detail mode: the product opened on */
-  goods?: Goods;
-  /** list mode: a section the type has none of (the daily and night packages, commerce.md §2.15) */
-  section?: string;
-  /** the section ad it is bought through (its order carries the ad's id, commerce.md §2.15) */
-  ad?: AdRef;
-}
+export type { PurchasePayload } from '../../../lib/purchasePayload';
 
 /** The QR step (commerce.md §2.5, §4.3) of one order. */
 export interface QrView {

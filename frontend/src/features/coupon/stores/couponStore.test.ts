@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fail } from '../../test/fakeTransport';
-import { makeRoot, settle } from '../../test/helpers';
-import { PurchasePaths } from '../purchase/stores/purchaseStore';
+import { fail } from '../../../test/fakeTransport';
+import { makeRoot, settle } from '../../../test/helpers';
+import { PurchasePaths } from '../../purchase/stores/purchaseStore';
 import { CouponPaths, couponRowText, disabledReason } from './couponStore';
 
 const WECHAT = { payCode: 'wechat', payType: 0, payName: '微信支付', desc: '' };

@@ -1,13 +1,13 @@
 import { observer } from 'mobx-react-lite';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { CouponActivity } from '../../api/types';
-import { yuan } from '../../lib/purchase';
-import { isMemberProduct, isVvipProduct } from '../../lib/products';
-import { useStores } from '../../stores/context';
-import { errorMessage } from '../../transport/apiError';
+import type { CouponActivity } from '../../../api/types';
+import { yuan } from '../../../lib/purchase';
+import { isMemberProduct, isVvipProduct } from '../../../lib/products';
+import { useStores } from '../stores/context';
+import { errorMessage } from '../../../transport/apiError';
 import { thresholdText } from './CouponRow';
-import './coupon.css';
+import '../coupon.css';
 
 /** The limited-time coupon activity's calls (commerce.md §7 "Merchant and activities"). */
 export const ActivityPaths = {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CHUNK_RELOAD_KEY, CHUNK_RELOAD_MS, reloadForFailedChunk } from './lazyPage';
-import { errorStatusCode } from './RouteErrorBoundary';
+import { errorStatusCode } from '../app/RouteErrorBoundary';
 
 function memoryStorage() {
   const m = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
-import { yuan } from '../../lib/purchase';
-import { disabledReason, type CouponStore } from './couponStore';
-import './coupon.css';
+import { yuan } from '../../../lib/purchase';
+import { disabledReason, type CouponStore } from '../stores/couponStore';
+import '../coupon.css';
 
 /** '满X元可用' or '无门槛' (commerce.md §2.13). */
 export function thresholdText(minFen: number): string {

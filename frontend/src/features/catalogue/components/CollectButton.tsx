@@ -1,8 +1,8 @@
 import { observer } from 'mobx-react-lite';
-import type { CatalogueGame } from '../api/types';
-import { collectStoreOf } from '../features/catalogue/stores/collectStore';
+import type { CatalogueGame } from '../../../api/types';
+import { collectStoreOf } from '../stores/collectStore';
 import { useStores } from '../stores/context';
-import '../styles/collect.css';
+import '../../../styles/collect.css';
 
 /**
  * A game's collect button (social.md §2.8 "collect", §4.11): 收藏 / 已收藏 by the game's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BackpackCard } from '../../api/types';
+import type { BackpackCard } from '../../../api/types';
 import { exclusiveOf, exclusiveText, gameSectionPath, parseCategory } from './exclusive';
 
 const card = (id: number, play_type: number) => ({ id, play_type }) as unknown as BackpackCard;

@@ -1,4 +1,4 @@
-import type { BackpackCard, ExclusiveCard } from '../../api/types';
+import type { BackpackCard, ExclusiveCard } from '../../../api/types';
 
 /** The play-time type of an exclusive card (commerce.md §4.12). */
 export const EXCLUSIVE_PLAY_TYPE = 4;

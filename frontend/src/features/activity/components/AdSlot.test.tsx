@@ -2,9 +2,9 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreProvider } from '../stores/context';
-import { makeRoot, settle } from '../test/helpers';
-import { AD_SLOTS_PATH } from '../features/activity/stores/adStore';
+import { StoreProvider } from '../../../kernel/storeContext';
+import { makeRoot, settle } from '../../../test/helpers';
+import { AD_SLOTS_PATH } from '../stores/adStore';
 import { AdSlot } from './AdSlot';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -1,6 +1,6 @@
-import type { BackpackCard, Coupon } from '../../api/types';
-import { yuan } from '../../lib/purchase';
-import { formatDateTime } from '../../lib/time';
+import type { BackpackCard, Coupon } from '../../../api/types';
+import { yuan } from '../../../lib/purchase';
+import { formatDateTime } from '../../../lib/time';
 import { thresholdText } from './CouponRow';
 
 /** A coupon's status line (commerce.md §2.13): invalid, used on …, expired, or its expiry. */

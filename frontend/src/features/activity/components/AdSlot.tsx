@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 
-const AdSlotView = lazy(() => import('../features/activity/components/AdSlotView'));
+const AdSlotView = lazy(() => import('./AdSlotView'));
 
 export interface AdSlotProps {
   /** the slot's key (commerce.md §2.2 header_user_pannel, header_right; §2.8 member_expire;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fail } from '../../test/fakeTransport';
-import { makeRoot, settle } from '../../test/helpers';
-import { cartTotal, countdownText, GROUP_POLL_MS, transferLine, unitPrice, yuan2 } from '../../lib/couponGroup';
+import { fail } from '../../../test/fakeTransport';
+import { makeRoot, settle } from '../../../test/helpers';
+import { cartTotal, countdownText, GROUP_POLL_MS, transferLine, unitPrice, yuan2 } from '../../../lib/couponGroup';
 import { CouponGroupPaths, CouponGroupStore, type GroupEffects } from './couponGroupStore';
 
 const TIERS = [

@@ -1,7 +1,10 @@
 import { makeAutoObservable, observable, reaction, runInAction, type IReactionDisposer } from 'mobx';
-import type { Coupon, CouponSummary } from '../../api/types';
-import { yuan } from '../../lib/purchase';
-import type { RootStore } from '../../stores/rootStore';
+import type { Coupon, CouponSummary } from '../../../api/types';
+import { yuan } from '../../../lib/purchase';
+import type { AppServices } from '../../../kernel/services';
+
+/** What this store needs from the others (the root store provides it). */
+export type CouponDeps = Pick<AppServices, 'api' | 'user'>;
 
 /** The coupon calls of a purchase (commerce.md §7 "Coupons"). */
 export const CouponPaths = {
@@ -46,15 +49,15 @@ export class CouponStore {
   private summaryKey = '';
   pickerOpen = false;
   private gen = 0;
-  private readonly root: RootStore;
+  private readonly deps: CouponDeps;
   private readonly target: () => CouponTarget;
   private readonly stop: IReactionDisposer;
 
-  constructor(root: RootStore, target: () => CouponTarget) {
-    this.root = root;
+  constructor(deps: CouponDeps, target: () => CouponTarget) {
+    this.deps = deps;
     this.target = target;
-    makeAutoObservable<CouponStore, 'root' | 'target' | 'stop' | 'gen'>(this, {
-      root: false,
+    makeAutoObservable<CouponStore, 'deps' | 'target' | 'stop' | 'gen'>(this, {
+      deps: false,
       target: false,
       stop: false,
       gen: false,
@@ -64,7 +67,7 @@ export class CouponStore {
     this.stop = reaction(
       () => {
         const t = this.target();
-        return t.active && this.root.user.isLoggedIn ? `${t.goodsCode}|${t.count}` : '';
+        return t.active && this.deps.user.isLoggedIn ? `${t.goodsCode}|${t.count}` : '';
       },
       (key) => {
         if (key) void this.load(true);
@@ -126,7 +129,7 @@ export class CouponStore {
     const t = this.target();
     const gen = ++this.gen;
     try {
-      const list = await this.root.api.get(CouponPaths.list, { goods_code: t.goodsCode, goods_num: t.count });
+      const list = await this.deps.api.get(CouponPaths.list, { goods_code: t.goodsCode, goods_num: t.count });
       if (gen !== this.gen) return;
       runInAction(() => {
         this.coupons = list.data;
@@ -154,7 +157,7 @@ export class CouponStore {
     try {
       const query: { goods_code: string; goods_num: number; coupon_id?: number } = { goods_code: t.goodsCode, goods_num: t.count };
       if (this.chosenId !== null) query.coupon_id = this.chosenId;
-      const s = await this.root.api.get(CouponPaths.check, query);
+      const s = await this.deps.api.get(CouponPaths.check, query);
       if (gen !== this.gen) return;
       runInAction(() => {
         this.summary = s;

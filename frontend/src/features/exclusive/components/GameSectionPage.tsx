@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { CatalogueGame } from '../../api/types';
-import { GameCard, gameDetailPath } from '../../components/GameCard';
-import { useStores } from '../../stores/context';
-import { errorMessage } from '../../transport/apiError';
-import { parseCategory, USABLE_GAMES } from './exclusive';
+import type { CatalogueGame } from '../../../api/types';
+import { GameCard, gameDetailPath } from '../../../components/GameCard';
+import { useStores } from '../stores/context';
+import { errorMessage } from '../../../transport/apiError';
+import { parseCategory, USABLE_GAMES } from '../stores/exclusive';
 
 /** /game/section?game_category_id&section_name=可用游戏: the games an exclusive card is usable for (commerce.md §2.1). */
 export function GameSectionPage() {

@@ -1,5 +1,5 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import type { BankPayConfig, GroupOrder, MerchantGoods, Redeemed } from '../../api/types';
+import type { BankPayConfig, GroupOrder, MerchantGoods, Redeemed } from '../../../api/types';
 import {
   activeLines,
   cartTotal,
@@ -8,10 +8,13 @@ import {
   GROUP_POLL_STOP_MS,
   parseCount,
   unitPrice,
-} from '../../lib/couponGroup';
-import { errorMessage } from '../../transport/apiError';
-import type { RootStore } from '../../stores/rootStore';
-import { newIdempotencyKey } from '../purchase/stores/purchaseStore';
+} from '../../../lib/couponGroup';
+import { errorMessage } from '../../../transport/apiError';
+import type { AppServices } from '../../../kernel/services';
+import { newIdempotencyKey } from '../../purchase/stores/purchaseStore';
+
+/** What this store needs from the others (the root store provides it). */
+export type CouponGroupDeps = Pick<AppServices, 'api' | 'ui'>;
 
 export const CouponGroupPaths = {
   appInfo: '/api/mch/v1/app/info',
@@ -83,14 +86,14 @@ export class CouponGroupStore {
   pollStopped = false;
   private pollGen = 0;
   private pollTimer: unknown = null;
-  private readonly root: RootStore;
+  private readonly deps: CouponGroupDeps;
   private readonly fx: GroupEffects;
 
-  constructor(root: RootStore, fx: GroupEffects = browserEffects) {
-    this.root = root;
+  constructor(deps: CouponGroupDeps, fx: GroupEffects = browserEffects) {
+    this.deps = deps;
     this.fx = fx;
-    makeAutoObservable<CouponGroupStore, 'root' | 'fx' | 'pollGen' | 'pollTimer'>(this, {
-      root: false,
+    makeAutoObservable<CouponGroupStore, 'deps' | 'fx' | 'pollGen' | 'pollTimer'>(this, {
+      deps: false,
       fx: false,
       pollGen: false,
       pollTimer: false,
@@ -124,19 +127,19 @@ export class CouponGroupStore {
   async load(): Promise<void> {
     this.loading = true;
     try {
-      const info = await this.root.api.get(CouponGroupPaths.appInfo);
+      const info = await this.deps.api.get(CouponGroupPaths.appInfo);
       runInAction(() => (this.status = info.status));
       if (info.status !== 1) return;
-      void this.root.api.post(CouponGroupPaths.config, { groupCode: 'coupon_group' }).then(
+      void this.deps.api.post(CouponGroupPaths.config, { groupCode: 'coupon_group' }).then(
         (c) => runInAction(() => (this.rules = (c.rules ?? '').split('\n').filter((l) => l.trim() !== ''))),
         () => undefined,
       );
-      const list = await this.root.api.get(CouponGroupPaths.goods, { page: 1, page_size: 100 });
+      const list = await this.deps.api.get(CouponGroupPaths.goods, { page: 1, page_size: 100 });
       runInAction(() => {
         this.lines = list.data.map((g) => ({ ...g, payCount: this.lines.find((l) => l.id === g.id)?.payCount ?? 0 }));
       });
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     } finally {
       runInAction(() => (this.loading = false));
     }
@@ -159,7 +162,7 @@ export class CouponGroupStore {
   /** Opens the dialog on the cart's active lines; none: '商品列表为空' (§5). */
   openDialog(): void {
     if (this.active.length === 0) {
-      this.root.ui.error(CouponGroupText.EMPTY);
+      this.deps.ui.error(CouponGroupText.EMPTY);
       return;
     }
     this.stopPolling();
@@ -175,7 +178,7 @@ export class CouponGroupStore {
     this.submitting = true;
     try {
       const goods = JSON.stringify(this.active.map((l) => ({ id: l.id, num: l.payCount })));
-      const order = await this.root.api.post(
+      const order = await this.deps.api.post(
         CouponGroupPaths.submit,
         { pay_method: this.payMethod, goods },
         { idempotencyKey: newIdempotencyKey() },
@@ -192,7 +195,7 @@ export class CouponGroupStore {
         });
         await this.loadBank();
       } else {
-        const qr = await this.root.api.get(CouponGroupPaths.qrcode, {
+        const qr = await this.deps.api.get(CouponGroupPaths.qrcode, {
           action: 'scan_payment',
           params: JSON.stringify({ order_no: order.order.order_no }),
         });
@@ -203,7 +206,7 @@ export class CouponGroupStore {
       }
       this.startPolling();
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     } finally {
       runInAction(() => (this.submitting = false));
     }
@@ -212,7 +215,7 @@ export class CouponGroupStore {
   /** The bank pay config; a config that does not parse is logged only (§8). */
   async loadBank(): Promise<void> {
     try {
-      const c = await this.root.api.get(CouponGroupPaths.bankConfig);
+      const c = await this.deps.api.get(CouponGroupPaths.bankConfig);
       let parsed: BankPayConfig | null = null;
       try {
         parsed = JSON.parse(c.config) as BankPayConfig;
@@ -242,7 +245,7 @@ export class CouponGroupStore {
         return;
       }
       try {
-        const r = await this.root.api.get(CouponGroupPaths.query, { deposit_order_id: this.order.order.order_no });
+        const r = await this.deps.api.get(CouponGroupPaths.query, { deposit_order_id: this.order.order.order_no });
         if (gen !== this.pollGen) return;
         if (r.status === 'success') {
           this.paid();
@@ -266,7 +269,7 @@ export class CouponGroupStore {
   async manualCheck(): Promise<void> {
     if (!this.order) return;
     try {
-      const r = await this.root.api.get(CouponGroupPaths.query, { deposit_order_id: this.order.order.order_no });
+      const r = await this.deps.api.get(CouponGroupPaths.query, { deposit_order_id: this.order.order.order_no });
       if (r.status === 'success') {
         this.paid();
         return;
@@ -274,7 +277,7 @@ export class CouponGroupStore {
     } catch {
       // as pending
     }
-    this.root.ui.error(CouponGroupText.NOT_RECEIVED);
+    this.deps.ui.error(CouponGroupText.NOT_RECEIVED);
   }
 
   private paid(): void {
@@ -293,20 +296,20 @@ export class CouponGroupStore {
   async copy(text: string): Promise<void> {
     try {
       await this.fx.copy(text);
-      this.root.ui.success(CouponGroupText.COPIED);
+      this.deps.ui.success(CouponGroupText.COPIED);
     } catch {
-      this.root.ui.error(CouponGroupText.COPY_FAILED);
+      this.deps.ui.error(CouponGroupText.COPY_FAILED);
     }
   }
 
   /** Redeems a key; the coupon goes to the backpack. Null when refused (the message shown). */
   async redeem(key: string): Promise<Redeemed | null> {
     try {
-      const r = await this.root.api.post(CouponGroupPaths.redeem, { key });
-      this.root.ui.success(`${CouponGroupText.REDEEMED}：${r.coupon_title}`);
+      const r = await this.deps.api.post(CouponGroupPaths.redeem, { key });
+      this.deps.ui.success(`${CouponGroupText.REDEEMED}：${r.coupon_title}`);
       return r;
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
       return null;
     }
   }

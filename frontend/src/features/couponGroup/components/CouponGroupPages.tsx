@@ -1,15 +1,15 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
-import type { GroupRecord, GroupRecordDetail } from '../../api/types';
-import { Modal } from '../../components/Modal';
-import { QrImage } from '../purchase/components/QrImage';
-import '../purchase/purchase.css';
-import { CouponGroupText, transferLine, yuan2 } from '../../lib/couponGroup';
-import { useStores } from '../../stores/context';
-import { errorMessage } from '../../transport/apiError';
-import { CouponGroupPaths, CouponGroupStore, GROUP_PAY_METHODS } from './couponGroupStore';
-import './couponGroup.css';
+import type { GroupRecord, GroupRecordDetail } from '../../../api/types';
+import { Modal } from '../../../components/Modal';
+import { QrImage } from '../../purchase/components/QrImage';
+import '../../purchase/purchase.css';
+import { CouponGroupText, transferLine, yuan2 } from '../../../lib/couponGroup';
+import { useStores } from '../stores/context';
+import { errorMessage } from '../../../transport/apiError';
+import { CouponGroupPaths, CouponGroupStore, GROUP_PAY_METHODS } from '../stores/couponGroupStore';
+import '../couponGroup.css';
 
 const STATE_TEXT: Record<string, string> = {
   created: '待支付',
