@@ -293,11 +293,11 @@ export class RootStore {
       return;
     }
     if (code === NotificationCode.LIVE_OFFLINE && this.room?.inRoom) {
-      this.room.liveOffline(data);
+      this.room.control.liveOffline(data);
       return;
     }
     if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room?.inRoom) {
-      this.room.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
+      this.room.talk.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
     }
     this.notice.handle(code, data);
   }

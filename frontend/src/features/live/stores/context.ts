@@ -2,7 +2,14 @@
 // that the root store provides it).
 import { storesHook } from '../../../kernel/storeContext';
 import type { AppServices } from '../../../kernel/services';
+import type { LiveStoreDeps } from './liveStore';
+import type { RoomStore } from './roomStore';
 
-export type LiveStores = AppServices;
+export type LiveStores = AppServices &
+  LiveStoreDeps & {
+    /** the room store once loaded (its code is loaded on first need) */
+    readonly room: RoomStore | null;
+    loadRoom(): Promise<RoomStore>;
+  };
 
 export const useStores = storesHook<LiveStores>();
