@@ -1,4 +1,7 @@
 import { action, makeAutoObservable } from 'mobx';
+import type { CarAction, MessageBoxOptions } from '../lib/dialogs';
+
+export type { CarAction, MessageBoxOptions };
 
 export type ToastType = 'success' | 'info' | 'warning' | 'error';
 
@@ -8,16 +11,6 @@ export interface Toast {
   message: string;
 }
 
-export interface MessageBoxOptions {
-  title?: string;
-  message: string;
-  /** a second line under the message */
-  detail?: string;
-  /** parts of the message shown highlighted (the forbidden alert's filled values) */
-  highlights?: string[];
-  confirmText?: string;
-  cancelText?: string;
-}
 
 export interface MessageBox extends Required<Pick<MessageBoxOptions, 'message' | 'confirmText' | 'cancelText'>> {
   id: number;
@@ -37,13 +30,6 @@ export interface MissedQueue {
   nodeId?: number;
 }
 
-/** core-platform.md §2.14 / §4.14: what a car head unit shows instead of opening a new window. */
-export interface CarAction {
-  title: string;
-  /** the address the QR code carries, opened on the phone that scans it */
-  url: string;
-  desc: string;
-}
 
 /**
  * The certification dialog (core-platform.md §2.15, §4.9): `skippable` adds '下次再说'

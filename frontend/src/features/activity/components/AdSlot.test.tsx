@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StoreProvider } from '../../../kernel/storeContext';
 import { makeRoot, settle } from '../../../test/helpers';
 import { AD_SLOTS_PATH } from '../stores/adStore';
-import { AdSlot } from './AdSlot';
+import { AdSlot, AdSlotViewProvider } from '../../../components/AdSlot';
+import AdSlotView from './AdSlotView';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -35,10 +36,12 @@ async function mount(slots: Record<string, unknown[]>, node: (slot: string) => R
   await act(async () => {
     r.render(
       <StoreProvider store={env.root}>
-        <MemoryRouter>
-          {node('a')}
-          {node('b')}
-        </MemoryRouter>
+        <AdSlotViewProvider value={AdSlotView}>
+          <MemoryRouter>
+            {node('a')}
+            {node('b')}
+          </MemoryRouter>
+        </AdSlotViewProvider>
       </StoreProvider>,
     );
   });

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useLocation, useNavigate } from 'react-router';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { floatIconName } from '../../../lib/gameStatus';
 import { formatHMS, formatPlayTime } from '../../../lib/time';

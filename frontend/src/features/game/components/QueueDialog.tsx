@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Link, useNavigate } from 'react-router';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
 import { laneName, ownWaitText, type LaneCard } from '../../../lib/lanes';

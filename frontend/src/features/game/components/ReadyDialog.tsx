@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { RoomText } from '../../../lib/room';
 import { useStores } from '../stores/context';

@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useStores } from '../stores/context';
 import { SITE_NAME } from '../../../lib/site';
 import { memberButton } from '../../../lib/memberButton';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import '../../member/member.css';
 
 /** The check-in and task entries: a chunk of their own, so the home page's scripts stay small. */

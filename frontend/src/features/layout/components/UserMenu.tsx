@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import { Avatar } from '../../../components/Avatar';
 import { useStores } from '../stores/context';
 import { formatPlayTime } from '../../../lib/time';

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { useStores } from '../stores/context';
 import { backpackPath } from '../../backpack/stores/backpackStore';

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { countUp, COUNT_UP_DELAY_MS, COUNT_UP_MS, isDouble } from '../../../lib/mission';
-import { AdSlot } from '../../activity/components/AdSlot';
+import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { QrImage } from '../../purchase/components/QrImage';
 import { formatDateTime } from '../../../lib/time';
