@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { HomePage } from '../features/home/components/HomePage';
-import { AdSlotViewProvider } from '../components/AdSlot';
+import { AdSlotViewProvider, type AdSlotProps } from '../components/AdSlot';
 import { StoreProvider } from '../kernel/storeContext';
 import type { RootStore } from '../stores/rootStore';
 import { AppShell } from './AppShell';
@@ -11,6 +11,7 @@ import { lazyPage } from '../lib/lazyPage';
 // scripts stay under 100 KB gzipped: scripts/check-bundle.mjs, run by `npm run build`).
 /** what fills the ad slots (components/AdSlot): the activity feature's view, its own chunk */
 const AdSlotView = lazy(() => import('../features/activity/components/AdSlotView'));
+const renderAdSlot = (props: AdSlotProps) => <AdSlotView {...props} />;
 const GameListPage = lazyPage(() => import('../features/catalogue/components/GameListPage'), 'GameListPage');
 const GameDetailPage = lazyPage(() => import('../features/catalogue/components/GameDetailPage'), 'GameDetailPage');
 const PlayPage = lazyPage(() => import('../features/game/components/PlayPage'), 'PlayPage');
@@ -44,7 +45,7 @@ const CouponGroupRoutes = lazyPage(() => import('../features/couponGroup/compone
 export function App({ store }: { store: RootStore }) {
   return (
     <StoreProvider store={store}>
-      <AdSlotViewProvider value={AdSlotView}>
+      <AdSlotViewProvider value={renderAdSlot}>
         <BrowserRouter>
           <Routes>
             <Route

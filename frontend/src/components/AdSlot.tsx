@@ -1,4 +1,4 @@
-import { createContext, Suspense, useContext, type ComponentType, type ReactNode } from 'react';
+import { createContext, Suspense, useContext, type ReactNode } from 'react';
 
 export interface AdSlotProps {
   /** the slot's key (commerce.md §2.2 header_user_pannel, header_right; §2.8 member_expire;
@@ -16,7 +16,7 @@ export interface AdSlotProps {
  * provides (src/app/App.tsx) lazily, so the header's slots cost the home page nothing and the
  * pages that show a slot need not know the activity feature. None provided: empty slots.
  */
-const AdSlotViewContext = createContext<ComponentType<AdSlotProps> | null>(null);
+const AdSlotViewContext = createContext<((props: AdSlotProps) => ReactNode) | null>(null);
 
 export const AdSlotViewProvider = AdSlotViewContext.Provider;
 
@@ -26,10 +26,10 @@ export const AdSlotViewProvider = AdSlotViewContext.Provider;
  * `.ad-slot:empty`).
  */
 export function AdSlot(props: AdSlotProps) {
-  const View = useContext(AdSlotViewContext);
+  const renderView = useContext(AdSlotViewContext);
   return (
     <div className={`ad-slot ad-slot--${props.slot}`} data-testid={`ad-${props.slot}`} data-slot={props.slot}>
-      <Suspense fallback={null}>{View && <View {...props} />}</Suspense>
+      <Suspense fallback={null}>{renderView?.(props)}</Suspense>
     </div>
   );
 }

@@ -36,7 +36,7 @@ async function mount(slots: Record<string, unknown[]>, node: (slot: string) => R
   await act(async () => {
     r.render(
       <StoreProvider store={env.root}>
-        <AdSlotViewProvider value={AdSlotView}>
+        <AdSlotViewProvider value={(p) => <AdSlotView {...p} />}>
           <MemoryRouter>
             {node('a')}
             {node('b')}
