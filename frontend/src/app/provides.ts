@@ -29,53 +29,31 @@ import type { UserStores } from '../features/user/stores/context';
 /** The app shell's hook: the whole root store. */
 export const useStores = storesHook<RootStore>();
 
-type Provides<T> = RootStore extends T ? true : never;
+/** Compiles only when `RootStore` provides `T` (it is assignable to it). */
+type Provides<T> = RootStore extends T ? true : false;
+type Check<T extends true> = T;
 
-/** Compiles only when the root store provides every feature's interface. */
-export type ProvidedToFeatures = {
-  activity: Provides<ActivityStores>;
-  auth: Provides<AuthStores>;
-  backpack: Provides<BackpackStores>;
-  bill: Provides<BillStores>;
-  catalogue: Provides<CatalogueStores>;
-  coupon: Provides<CouponStores>;
-  couponGroup: Provides<CouponGroupStores>;
-  exclusive: Provides<ExclusiveStores>;
-  game: Provides<GameStores>;
-  help: Provides<HelpStores>;
-  home: Provides<HomeStores>;
-  identity: Provides<IdentityStores>;
-  layout: Provides<LayoutStores>;
-  live: Provides<LiveStores>;
-  member: Provides<MemberStores>;
-  message: Provides<MessageStores>;
-  mission: Provides<MissionStores>;
-  package: Provides<PackageStores>;
-  playtime: Provides<PlaytimeStores>;
-  purchase: Provides<PurchaseStores>;
-  user: Provides<UserStores>;
-};
-
-export const providedToFeatures: ProvidedToFeatures = {
-  activity: true,
-  auth: true,
-  backpack: true,
-  bill: true,
-  catalogue: true,
-  coupon: true,
-  couponGroup: true,
-  exclusive: true,
-  game: true,
-  help: true,
-  home: true,
-  identity: true,
-  layout: true,
-  live: true,
-  member: true,
-  message: true,
-  mission: true,
-  package: true,
-  playtime: true,
-  purchase: true,
-  user: true,
-};
+/** The root store provides every feature's interface: a type-only check, nothing at run time. */
+export type ProvidedToFeatures = [
+  Check<Provides<ActivityStores>>,
+  Check<Provides<AuthStores>>,
+  Check<Provides<BackpackStores>>,
+  Check<Provides<BillStores>>,
+  Check<Provides<CatalogueStores>>,
+  Check<Provides<CouponStores>>,
+  Check<Provides<CouponGroupStores>>,
+  Check<Provides<ExclusiveStores>>,
+  Check<Provides<GameStores>>,
+  Check<Provides<HelpStores>>,
+  Check<Provides<HomeStores>>,
+  Check<Provides<IdentityStores>>,
+  Check<Provides<LayoutStores>>,
+  Check<Provides<LiveStores>>,
+  Check<Provides<MemberStores>>,
+  Check<Provides<MessageStores>>,
+  Check<Provides<MissionStores>>,
+  Check<Provides<PackageStores>>,
+  Check<Provides<PlaytimeStores>>,
+  Check<Provides<PurchaseStores>>,
+  Check<Provides<UserStores>>,
+];

@@ -12,13 +12,15 @@ export function StoreProvider({ store, children }: { store: object; children: Re
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }
 
+function useRootStore(): object {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useStores outside StoreProvider');
+  return store;
+}
+
 /** The root store, seen as `T`: a feature's hook (`export const useStores = storesHook<MyStores>()`). */
 export function storesHook<T extends object>(): () => T {
-  return function useStores(): T {
-    const store = useContext(StoreContext);
-    if (!store) throw new Error('useStores outside StoreProvider');
-    return store as T;
-  };
+  return useRootStore as () => T;
 }
 
 /** The services every feature may count on (the shared components' hook). */

@@ -1,4 +1,4 @@
-import { makeAutoObservable, runInAction } from 'mobx';
+import { makeAutoObservable, observable, runInAction } from 'mobx';
 import { GameStatus } from '../../../api/codes';
 import type { GameNode, GameState, LiveGameState } from '../../../api/types';
 import type { StreamGrant } from '../../../stream/streamSession';
@@ -14,7 +14,8 @@ import {
   type ShownQualityReport,
   type StartRequest,
 } from './gameTypes';
-import { SessionActions, type SessionActionsDeps } from './sessionActions';
+import type { SessionActions, SessionActionsDeps } from './sessionActions';
+import type { PlayWindow } from '../../../lib/notify';
 import { runSessionClocks } from './sessionClocks';
 import { StartFlow, type StartFlowDeps } from './startFlow';
 import type { StartSteps } from './startSteps';
@@ -61,16 +62,18 @@ export class GameStore {
   private readonly stopClocks: () => void;
   /** the start flow: '开始游戏', its checks, the node dialog, the start call */
   readonly startFlow: StartFlow;
-  /** what the player does with the session: enter, give up, exit, move */
-  readonly actions: SessionActions;
+  /** what the player does with the session: enter, give up, exit, move (sessionActions.ts, loaded
+   * with its code when a session appears or an action is asked for); null before */
+  actions: SessionActions | null = null;
+  private actionsLoading: Promise<SessionActions> | null = null;
 
   constructor(deps: GameStoreDeps) {
     this.deps = deps;
     this.startFlow = new StartFlow(deps);
-    this.actions = new SessionActions(deps);
     makeAutoObservable<
       GameStore,
       | 'deps'
+      | 'actionsLoading'
       | 'version'
       | 'endedIds'
       | 'deliberateIds'
@@ -78,7 +81,8 @@ export class GameStore {
     >(this, {
       deps: false,
       startFlow: false,
-      actions: false,
+      actions: observable.ref,
+      actionsLoading: false,
       version: false,
       endedIds: false,
       deliberateIds: false,
@@ -278,7 +282,7 @@ export class GameStore {
   get nodeDelay(): string { return this.startFlow.nodeDelay; }
   get probes(): StartFlow['probes'] { return this.startFlow.probes; }
   nodesOf(gameId: number): GameNode[] { return this.startFlow.nodesOf(gameId); }
-  nodeText(node: GameNode): string { return this.startFlow.nodeText(node); }
+  get nodeDelayFactor(): number { return this.startFlow.nodeDelayFactor; }
   loadSteps(): Promise<StartSteps> { return this.startFlow.loadSteps(); }
   requestStart(game: { id: number; name: string }, relay?: RelayParams): Promise<void> { return this.startFlow.requestStart(game, relay); }
   openNodePicker(game: { id: number; name: string }, relay?: RelayParams): Promise<void> { return this.startFlow.openNodePicker(game, relay); }
@@ -291,15 +295,57 @@ export class GameStore {
 
   // ---------------------------------------------------------------- the session's actions (sessionActions.ts)
 
-  exitSession(id: number | string): Promise<boolean> { return this.actions.exitSession(id); }
-  exitCurrent(): Promise<boolean> { return this.actions.exitCurrent(); }
-  confirmConnect(): Promise<void> { return this.actions.confirmConnect(); }
-  returnToGame(): void { this.actions.returnToGame(); }
-  endOnOtherDevice(): Promise<void> { return this.actions.endOnOtherDevice(); }
-  giveUp(): Promise<void> { return this.actions.giveUp(); }
-  cancelQueue(): Promise<void> { return this.actions.cancelQueue(); }
-  moveHere(): Promise<void> { return this.actions.moveHere(); }
-  takeStreamGrant(sessionId: string): StreamGrant | null { return this.actions.takeStreamGrant(sessionId); }
+  /** Loads the actions' code and creates them, once. */
+  loadActions(): Promise<SessionActions> {
+    if (!this.actionsLoading) {
+      const loading = import('./sessionActions').then(({ SessionActions }) => {
+        const actions = new SessionActions(this.deps);
+        runInAction(() => (this.actions = actions));
+        return actions;
+      });
+      loading.catch(() => (this.actionsLoading = null));
+      this.actionsLoading = loading;
+    }
+    return this.actionsLoading;
+  }
+
+  async exitSession(id: number | string): Promise<boolean> { return (await this.loadActions()).exitSession(id); }
+  async exitCurrent(): Promise<boolean> { return (await this.loadActions()).exitCurrent(); }
+  async endOnOtherDevice(): Promise<void> { return (await this.loadActions()).endOnOtherDevice(); }
+  async giveUp(): Promise<void> { return (await this.loadActions()).giveUp(); }
+  async cancelQueue(): Promise<void> { return (await this.loadActions()).cancelQueue(); }
+  async moveHere(): Promise<void> { return (await this.loadActions()).moveHere(); }
+  takeStreamGrant(sessionId: string): StreamGrant | null { return this.actions?.takeStreamGrant(sessionId) ?? null; }
+
+  /**
+   * '进入游戏': confirm the connection, then the play page, in a new window by default
+   * (core-platform.md §2.1, §4.3). The window opens from the click, before the call (and before
+   * the actions' code loads); a failed confirm closes it again.
+   */
+  async confirmConnect(): Promise<void> {
+    const l = this.live;
+    if (!l) return;
+    const win = this.deps.effects.openPlayWindow();
+    await (await this.loadActions()).confirmConnect(l, win);
+  }
+
+  /** '返回游戏' (core-platform.md §4.5): the play page of a CONNECTING or PLAYING session of this client. */
+  returnToGame(): void {
+    const l = this.live;
+    if (!l || !(l.status === GameStatus.CONNECTING || l.status === GameStatus.PLAYING)) {
+      this.deps.ui.info('游戏已结束');
+      return;
+    }
+    this.showPlayPage(l.gameId, this.deps.effects.openPlayWindow());
+  }
+
+  showPlayPage(gameId: number, win: PlayWindow | null): void {
+    const path = `/game/play?gameId=${encodeURIComponent(String(gameId))}`;
+    if (win) win.go(path);
+    else this.deps.ui.navigate(path);
+  }
+
+
 
   /** This client asked for the session's end (exit, give up, logout): no alert for it. */
   markDeliberate(id: number | string): void {
@@ -330,7 +376,7 @@ export class GameStore {
   reset(): void {
     this.state = null;
     this.startFlow.reset();
-    this.actions.reset();
+    this.actions?.reset();
     this.lastEnded = null;
     this.qualityReport = null;
     this.version++;

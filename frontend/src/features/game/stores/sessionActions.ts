@@ -5,7 +5,6 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
 import type { PlayWindow } from '../../../lib/notify';
-import { GameStatus } from '../../../api/codes';
 import type { GameState, LiveGameState } from '../../../api/types';
 import type { StreamGrant } from '../../../stream/streamSession';
 import type { AppServices } from '../../../kernel/services';
@@ -22,6 +21,8 @@ export type SessionActionsDeps = Pick<AppServices, 'api' | 'ui' | 'effects'> &
       /** this client asked for the session's end: no alert for it */
       markDeliberate(id: number | string): void;
       offerMembership(message: string, detail?: string): Promise<void>;
+      /** the play page of `gameId`, in the window the click opened (or this one) */
+      showPlayPage(gameId: number, win: PlayWindow | null): void;
     };
   };
 
@@ -86,10 +87,7 @@ export class SessionActions {
    * (core-platform.md §2.1, §4.3). The window opens from the click, before the call; a failed
    * confirm closes it again.
    */
-  async confirmConnect(): Promise<void> {
-    const l = this.deps.game.live;
-    if (!l) return;
-    const win = this.deps.effects.openPlayWindow();
+  async confirmConnect(l: LiveGameState, win: PlayWindow | null): Promise<void> {
     try {
       const s = await this.deps.api.post(GamePaths.confirmConnect, { id: l.id });
       runInAction(() => {
@@ -101,28 +99,12 @@ export class SessionActions {
       if (s?.streamUrl && s.ticket) {
         this.confirmGrant = { sessionId: key(l.id), grant: { streamUrl: s.streamUrl, ticket: s.ticket }, at: Date.now() };
       }
-      this.showPlayPage(l.gameId, win);
+      this.deps.game.showPlayPage(l.gameId, win);
     } catch (e) {
       win?.close();
       this.deps.ui.error(errorMessage(e));
       await this.deps.game.refresh();
     }
-  }
-
-  /** '返回游戏' (core-platform.md §4.5): the play page of a CONNECTING or PLAYING session of this client. */
-  returnToGame(): void {
-    const l = this.deps.game.live;
-    if (!l || !(l.status === GameStatus.CONNECTING || l.status === GameStatus.PLAYING)) {
-      this.deps.ui.info('游戏已结束');
-      return;
-    }
-    this.showPlayPage(l.gameId, this.deps.effects.openPlayWindow());
-  }
-
-  private showPlayPage(gameId: number, win: PlayWindow | null): void {
-    const path = `/game/play?gameId=${encodeURIComponent(String(gameId))}`;
-    if (win) win.go(path);
-    else this.deps.ui.navigate(path);
   }
 
   /**

@@ -1,6 +1,7 @@
 // The game session's clocks (core-platform.md §4.3, §3.3): the 500 ms tick while a countdown or
 // the online time shows, the QUEUE safety poll, the hanging read of a PLAYING session, the ready
-// dialog's fullscreen exit and boarding reminder, and the missed-queue recheck. GameStore starts
+// dialog's fullscreen exit and boarding reminder, the missed-queue recheck, and the loading of the
+// session actions' code once a session appears. GameStore starts
 // them once; they follow its state by reactions.
 import { reaction, type IReactionDisposer } from 'mobx';
 import { GameStatus } from '../../../api/codes';
@@ -19,6 +20,8 @@ export interface ClockedSession {
   refresh(): Promise<void>;
   refreshDuration(): Promise<void>;
   recheckMissed(id: string): Promise<void>;
+  /** loads the session actions' code (sessionActions.ts) */
+  loadActions(): Promise<unknown>;
 }
 
 /** Starts the clocks of `game`; the returned function stops them all. */
@@ -68,8 +71,16 @@ export function runSessionClocks(game: ClockedSession, effects: Pick<BrowserEffe
     timeouts.add(t);
   };
 
-  // the clock runs only while something on screen counts
   const disposers: IReactionDisposer[] = [
+    // a session appears: the code of its actions loads (its dialogs' buttons run them)
+    reaction(
+      () => game.live !== null,
+      (on) => {
+        if (on) void game.loadActions().catch(() => undefined);
+      },
+      { fireImmediately: true },
+    ),
+    // the clock runs only while something on screen counts
     reaction(
       () => game.needsClock,
       (on) => setClock(on),

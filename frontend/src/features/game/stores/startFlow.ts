@@ -2,10 +2,10 @@
 // start's checks (`StartSteps`, its own chunk), the node dialog with its cached node lists and
 // probes, the start call and its errors, and 'queue again'. GameStore owns one and delegates.
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import { nodeStatusText, type ProbeResult } from '../../../lib/gameStatus';
+import type { ProbeResult } from '../../../lib/gameStatus';
 import type { BodyOf, GameNode, GameState } from '../../../api/types';
 import type { AppServices } from '../../../kernel/services';
-import { GamePaths, MEMBER_PATH, NODE_CACHE_MS, START_DEBOUNCE_MS, type NodePicker, type RelayParams, type StartRequest } from './gameTypes';
+import { GamePaths, MEMBER_PATH, START_DEBOUNCE_MS, type NodePicker, type RelayParams, type StartRequest } from './gameTypes';
 import type { StartSteps, StartStepsDeps } from './startSteps';
 
 /** What the start flow needs: the start steps' needs, the session to apply the start's answer to. */
@@ -31,12 +31,13 @@ export class StartFlow {
   /** what the last start asked, reused by 'queue again' */
   lastStart: StartRequest | null = null;
   private lastStartClickAt = Number.NEGATIVE_INFINITY;
-  private factorLoaded = false;
+  /** the delay factor was asked for (nodePicking.ts reads it once) */
+  factorLoaded = false;
   private readonly deps: StartFlowDeps;
 
   constructor(deps: StartFlowDeps) {
     this.deps = deps;
-    makeAutoObservable<StartFlow, 'deps' | 'stepsLoading' | 'lastStartClickAt' | 'factorLoaded'>(this, {
+    makeAutoObservable<StartFlow, 'deps' | 'stepsLoading' | 'lastStartClickAt'>(this, {
       deps: false,
       steps: observable.ref,
       stepsLoading: false,
@@ -47,10 +48,6 @@ export class StartFlow {
 
   nodesOf(gameId: number): GameNode[] {
     return this.nodeCache.get(gameId)?.nodes ?? [];
-  }
-
-  nodeText(node: GameNode): string {
-    return nodeStatusText(node, this.probes.get(node.id), this.nodeDelayFactor);
   }
 
   /** The nodeDelay JSON string: successful probes only (a timeout counts as 0 and is dropped). */
@@ -99,72 +96,9 @@ export class StartFlow {
     await this.openNodePicker(game, relay);
   }
 
-  /** Reads the node list (cached 10 minutes), opens the dialog and probes every node. */
+  /** Reads the node list (cached 10 minutes), opens the dialog and probes every node (nodePicking.ts, in the steps' chunk). */
   async openNodePicker(game: { id: number; name: string }, relay?: RelayParams): Promise<void> {
-    let nodes: GameNode[];
-    try {
-      nodes = await this.loadNodes(game.id);
-    } catch (e) {
-      await this.handleStartError(e, { gameId: game.id, gameName: game.name });
-      return;
-    }
-    runInAction(() => {
-      this.nodePicker = { gameId: game.id, gameName: game.name, selectedId: null, ...(relay ? { relay } : {}) };
-    });
-    void this.loadDelayFactor();
-    await this.probeAll(nodes);
-  }
-
-  async loadNodes(gameId: number): Promise<GameNode[]> {
-    const cached = this.nodeCache.get(gameId);
-    if (cached && Date.now() - cached.at < NODE_CACHE_MS) return cached.nodes;
-    this.loadingNodes = true;
-    try {
-      const nodes = await this.deps.api.post(GamePaths.selectNode, { gameId });
-      runInAction(() => {
-        this.nodeCache.set(gameId, { nodes: Array.isArray(nodes) ? nodes : [], at: Date.now() });
-      });
-      return this.nodesOf(gameId);
-    } finally {
-      runInAction(() => {
-        this.loadingNodes = false;
-      });
-    }
-  }
-
-  /** game_node_delay_factor, read once from the common config; 1 when absent or invalid. */
-  private async loadDelayFactor(): Promise<void> {
-    if (this.factorLoaded) return;
-    this.factorLoaded = true;
-    try {
-      const cfg = await this.deps.api.post(GamePaths.configList, { groupCode: 'common_config' });
-      const f = Number(cfg?.game_node_delay_factor);
-      runInAction(() => {
-        this.nodeDelayFactor = Number.isFinite(f) && f > 0 ? f : 1;
-      });
-    } catch {
-      // default factor 1
-    }
-  }
-
-  async probeAll(nodes: GameNode[]): Promise<void> {
-    const selectable = nodes.filter((n) => n.status === 1);
-    runInAction(() => {
-      for (const n of selectable) this.probes.set(n.id, { state: 'probing' });
-    });
-    await Promise.all(
-      selectable.map(async (n) => {
-        let ping: number | null = null;
-        try {
-          ping = await this.deps.transport.probe(n.pingUrl);
-        } catch {
-          ping = null;
-        }
-        runInAction(() => {
-          this.probes.set(n.id, ping !== null && ping > 0 ? { state: 'ok', ping } : { state: 'failed' });
-        });
-      }),
-    );
+    await (await this.loadSteps()).pickNode(this, game, relay);
   }
 
   selectNode(node: GameNode): void {

@@ -9,6 +9,7 @@ import type { AppServices } from '../../../kernel/services';
 import type { GameRoomAccess, RelayParams, StartRequest } from './gameTypes';
 import { relayStartPath } from './gameTypes';
 export { relayStartPath };
+import { openNodePicker, type PickingFlow } from './nodePicking';
 import { browserAllowsStart, certificationAllowsStart, confirmRoomSwitch, type StartCheckDeps } from './startChecks';
 import { handleStartError, type StartErrorDeps } from './startErrors';
 
@@ -369,6 +370,11 @@ export class StartSteps {
 
   private setHang(h: HangState): void {
     this.hang = h;
+  }
+
+  /** The node dialog of a start (nodePicking.ts): its list read, the dialog open, the probes. */
+  pickNode(flow: PickingFlow, game: Game, relay?: RelayParams): Promise<void> {
+    return openNodePicker(this.deps, flow, game, relay);
   }
 
   // ---------------------------------------------------------------- start errors (§8.2: startErrors.ts)
