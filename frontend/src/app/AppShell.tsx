@@ -7,7 +7,7 @@ import { AdActionSlot } from '../features/activity/components/AdActionSlot';
 import { Footer } from '../features/layout/components/Footer';
 import { Header } from '../features/layout/components/Header';
 import { NavigationBridge } from '../features/layout/components/NavigationBridge';
-import { useStores } from '../stores/context';
+import { useStores } from './provides';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 
 const loadOverlays = () => import('./Overlays');

@@ -8,7 +8,7 @@ import { GameOverlays } from '../features/game/components/GameOverlays';
 import { LiveOverlays } from '../features/live/components/LiveOverlays';
 import { PlayTimeDialogs } from '../features/playtime/components/PlayTimeDialogs';
 import { PopupChain } from '../features/member/components/PopupChain';
-import { useStores } from '../stores/context';
+import { useStores } from './provides';
 
 /** The purchase dialog's code, fetched with its store on the first purchase opened. */
 const PurchaseDialog = lazy(async () => ({ default: (await import('../features/purchase/components/PurchaseDialog')).PurchaseDialog }));

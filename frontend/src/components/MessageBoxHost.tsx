@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite';
-import { useStores } from '../stores/context';
+import { useServices as useStores } from '../kernel/storeContext';
 import { Modal } from './Modal';
 
 /** Renders the oldest pending confirm/alert of the UiStore; only its buttons settle it. */

@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite';
-import { useStores } from '../stores/context';
+import { useServices as useStores } from '../kernel/storeContext';
 
 const ICONS = { success: '✓', info: 'i', warning: '!', error: '×' } as const;
 

@@ -1,7 +1,7 @@
 // The forbidden alert (core-platform.md §2.6): the server's template with its ${name}
 // placeholders filled from the values it sent, the filled values highlighted.
 import type { BanData, Forbidden } from '../api/types';
-import type { MessageBoxOptions } from '../stores/uiStore';
+import type { MessageBoxOptions } from './dialogs';
 
 /** The alert of a refused login (20101) or of a ban pushed over the socket. */
 export function forbiddenAlert(f: Pick<Forbidden, 'template' | 'values'>): MessageBoxOptions {

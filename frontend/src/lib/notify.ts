@@ -4,7 +4,7 @@
 import { randomId } from '../transport/identity';
 import { isInCar } from './browserCheck';
 import type { ReadyNotifier } from './readyNotice';
-import type { ShownQualityReport } from '../features/game/stores/gameStore';
+import type { ShownQualityReport } from '../stream/stats';
 
 export interface BrowserEffects {
   /** leave fullscreen (the ready dialog and a server-ended game) */

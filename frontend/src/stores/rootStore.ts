@@ -12,7 +12,7 @@ import { QueueStore } from '../features/game/stores/queueStore';
 import type { RoomStore } from '../features/live/stores/roomStore';
 import type { PurchasePayload, PurchaseStore } from '../features/purchase/stores/purchaseStore';
 import type { PurchaseType } from '../lib/purchase';
-import { UiStore } from './uiStore';
+import { UiStore } from '../kernel/uiStore';
 import { UserStore } from '../features/auth/stores/userStore';
 
 /** core-platform.md §4.10: the socket opens 500 ms after login */
@@ -293,11 +293,11 @@ export class RootStore {
       return;
     }
     if (code === NotificationCode.LIVE_OFFLINE && this.room?.inRoom) {
-      this.room.liveOffline(data);
+      this.room.control.liveOffline(data);
       return;
     }
     if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room?.inRoom) {
-      this.room.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
+      this.room.talk.noticeBarrage('一起玩的操控即将结束，请及时保存游戏进度');
     }
     this.notice.handle(code, data);
   }

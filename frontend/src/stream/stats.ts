@@ -130,3 +130,12 @@ export class StreamStats {
     while (this.byteTimes.length > 0 && this.byteTimes[0].t <= from) this.byteTimes.shift();
   }
 }
+
+/** A session's quality report as the player sees it after the game. */
+export interface ShownQualityReport {
+  sessionId: string;
+  gameName: string;
+  /** why the session ended (EndReason), null when not known */
+  endReason: string | null;
+  summary: QualitySummary;
+}

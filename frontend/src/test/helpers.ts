@@ -4,7 +4,7 @@ import { RootStore, SOCKET_OPEN_DELAY_MS } from '../stores/rootStore';
 import type { LiveGameState, Profile, QueueRules } from '../api/types';
 import type { RoomEventItem } from '../lib/room';
 import type { ServerPush } from '../transport/types';
-import type { ShownQualityReport } from '../features/game/stores/gameStore';
+import type { ShownQualityReport } from '../stream/stats';
 import { fail, FakeTransport } from './fakeTransport';
 
 /** Lets pending promise chains run (the fake API awaits a few times per call). */

@@ -3,12 +3,15 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { adActionOfSearch, searchWithoutAction, URL_ACTION_DELAY_MS, type AdRequest } from '../../../lib/adAction';
 import { isMemberProduct, isVvipProduct } from '../../../lib/products';
-import { useStores } from '../../../stores/context';
-import type { RootStore } from '../../../stores/rootStore';
+import { useStores } from '../stores/context';
+import type { AppServices } from '../../../kernel/services';
 import { errorMessage } from '../../../transport/apiError';
 
+/** What this store needs from the others (the root store provides it). */
+export type AdActionDeps = Pick<AppServices, 'api' | 'ui' | 'user' | 'openPurchase'>;
+
 /** Carries out an ad's or a URL's action (commerce.md §2.15); need_login asks for a login first. */
-export function runAdAction(root: RootStore, req: AdRequest): void {
+export function runAdAction(root: AdActionDeps, req: AdRequest): void {
   if (req.needLogin && !root.user.isLoggedIn) {
     root.ui.openLogin(() => runAdAction(root, { ...req, needLogin: false }));
     return;

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import type { AdSlotProps } from '../../../components/AdSlot';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { adStoreOf } from '../stores/adStore';
 import '../ads.css';
 

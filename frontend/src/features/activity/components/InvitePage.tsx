@@ -2,9 +2,9 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { InviteData, InviteRecords, InviteRewardDto } from '../../../api/types';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { errorMessage } from '../../../transport/apiError';
-import { keepInviteCode } from '../invite';
+import { keepInviteCode } from '../../../lib/inviteCode';
 import '../activity.css';
 
 function Rewards({ title, list, testId }: { title: string; list: InviteRewardDto[]; testId: string }) {

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { LotteryStore, type RecordTab } from '../stores/lotteryStore';
 import '../activity.css';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RechargeGive } from '../../../api/types';
 import { activityDisabled, activityStatus } from '../../../lib/activity';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 let cached: Promise<string> | null = null;
 

@@ -5,8 +5,11 @@
 import { makeAutoObservable, observable, reaction, runInAction } from 'mobx';
 import type { AdItem } from '../../../api/types';
 import { isClickableAd, parseAdAction, type AdRequest } from '../../../lib/adAction';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
 import { runAdAction } from '../components/AdActionRunner';
+
+/** What this store needs from the others (the root store provides it). */
+export type AdStoreDeps = Pick<AppServices, 'api' | 'ui' | 'user' | 'openPurchase'>;
 
 /** The read of the slots (the path is the server's, `facade/src/routes/ads.rs`). */
 export const AD_SLOTS_PATH = '/api/web/v1/ad/slots';
@@ -25,16 +28,16 @@ export class AdStore {
   private flushing: Promise<void> | null = null;
   private readonly stopUser: () => void;
 
-  constructor(private readonly root: RootStore) {
-    makeAutoObservable<AdStore, 'root' | 'pending' | 'flushing' | 'stopUser'>(this, {
-      root: false,
+  constructor(private readonly deps: AdStoreDeps) {
+    makeAutoObservable<AdStore, 'deps' | 'pending' | 'flushing' | 'stopUser'>(this, {
+      deps: false,
       pending: false,
       flushing: false,
       stopUser: false,
     });
     // another user (or a guest): every shown slot is read again for them
     this.stopUser = reaction(
-      () => (this.root.user.ready ? (this.root.user.profile?.uid ?? 0) : null),
+      () => (this.deps.user.ready ? (this.deps.user.profile?.uid ?? 0) : null),
       () => this.reload([...this.slots.keys()]),
     );
   }
@@ -75,7 +78,7 @@ export class AdStore {
     const keys = [...this.pending];
     this.pending = new Set();
     try {
-      const read = await this.root.api.get(AD_SLOTS_PATH, { keys: keys.join(',') });
+      const read = await this.deps.api.get(AD_SLOTS_PATH, { keys: keys.join(',') });
       runInAction(() => {
         for (const s of read) {
           this.slots.set(s.key, s.items);
@@ -116,12 +119,12 @@ export class AdStore {
     if (action === null) return;
     if (action === 'navigate') {
       const path = item.target_type === TARGET_GAME ? `/game/detail/${item.target_value.trim()}` : item.target_value;
-      if (item.need_login && !this.root.user.isLoggedIn) this.root.ui.openLogin(() => this.root.ui.navigate(path));
-      else this.root.ui.navigate(path);
+      if (item.need_login && !this.deps.user.isLoggedIn) this.deps.ui.openLogin(() => this.deps.ui.navigate(path));
+      else this.deps.ui.navigate(path);
       return;
     }
     const ad = action.action.kind === 'goodsCode' ? { id: item.id, outOfPayTimes: () => this.markOut(item.id), ordered: () => this.refreshAd(item.id) } : undefined;
-    runAdAction(this.root, ad ? { ...action, ad } : action);
+    runAdAction(this.deps, ad ? { ...action, ad } : action);
   }
 
   dispose(): void {
@@ -129,10 +132,10 @@ export class AdStore {
   }
 }
 
-const stores = new WeakMap<RootStore, AdStore>();
+const stores = new WeakMap<AdStoreDeps, AdStore>();
 
 /** The ad store of a root store, created on first use. */
-export function adStoreOf(root: RootStore): AdStore {
+export function adStoreOf(root: AdStoreDeps): AdStore {
   let s = stores.get(root);
   if (!s) {
     s = new AdStore(root);

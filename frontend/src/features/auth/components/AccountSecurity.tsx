@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { AccountSecurityStore } from '../stores/forgotPassword';
 
 const ForgotPasswordDialog = lazy(async () => ({ default: (await import('./ForgotPasswordDialog')).ForgotPasswordDialog }));

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { securityCheckOf } from '../stores/securityCheck';
 
 /**

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { InputField } from '../../../components/InputField';
 import { Modal } from '../../../components/Modal';
 import { PASSWORD_MAX_LENGTH, PasswordMessages } from '../../../lib/password';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { ForgotPasswordStore, type PasswordMode } from '../stores/forgotPassword';
 import { PhoneCodeFields } from './PhoneCodeFields';
 

@@ -2,7 +2,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import { fail } from '../../../test/fakeTransport';
 import { makeRoot } from '../../../test/helpers';
 import { CaptchaDialog } from './CaptchaDialog';

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { safeCallbackUrl } from '../../../lib/password';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * The 'login' route (§2.2): the login dialog opens; after the login the player goes to

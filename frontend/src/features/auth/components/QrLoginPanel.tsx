@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { isInCar } from '../../../lib/browserCheck';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { QrImage } from '../../purchase/components/QrImage';
 import { QR_STATE_TEXT, QrLoginStore } from '../stores/qrLogin';
 

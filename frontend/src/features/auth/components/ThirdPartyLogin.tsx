@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { OpenType, type ThirdPartyStore } from '../stores/thirdParty';
 import { PhoneCodeFields } from './PhoneCodeFields';
 

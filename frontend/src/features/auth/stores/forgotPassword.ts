@@ -3,9 +3,13 @@ import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH, validateCode, validatePhone } from '
 import { encodePassword, PASSWORD_MAX_LENGTH, validateConfirmPassword, validateNewPassword } from '../../../lib/password';
 import { errorMessage } from '../../../transport/apiError';
 import { FieldError } from './userStore';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+import type { UserStore } from './userStore';
 import { securityCheckOf } from './securityCheck';
 import type { BindingState } from '../../../api/types';
+
+/** What this store needs from the others (the root store provides it). */
+export type ForgotPasswordDeps = Pick<AppServices, 'api' | 'ui'> & { user: Pick<UserStore, 'clearLocal' | 'codeCountdown' | 'isLoggedIn' | 'sendCode' | 'sendingCode'> };
 
 /**
  * forget: a guest's forgotten password (from the login dialog); change: a logged-in player
@@ -38,10 +42,10 @@ export class ForgotPasswordStore {
   private ticket = '';
 
   constructor(
-    private readonly root: RootStore,
+    private readonly deps: ForgotPasswordDeps,
     readonly mode: PasswordMode,
   ) {
-    makeAutoObservable<ForgotPasswordStore, 'root'>(this, { root: false, mode: false });
+    makeAutoObservable<ForgotPasswordStore, 'deps'>(this, { deps: false, mode: false });
   }
 
   get title(): string {
@@ -73,21 +77,21 @@ export class ForgotPasswordStore {
   }
 
   get sendLabel(): string {
-    return this.root.user.codeCountdown > 0 ? `${this.root.user.codeCountdown}s后重新获取` : '获取验证码';
+    return this.deps.user.codeCountdown > 0 ? `${this.deps.user.codeCountdown}s后重新获取` : '获取验证码';
   }
 
   get canSend(): boolean {
-    return this.root.user.codeCountdown === 0 && !this.root.user.sendingCode;
+    return this.deps.user.codeCountdown === 0 && !this.deps.user.sendingCode;
   }
 
   /** The code by SMS (the shared 60 s countdown). */
   async sendCode(): Promise<boolean> {
     this.serverError = null;
     try {
-      return await this.root.user.sendCode(
+      return await this.deps.user.sendCode(
         this.phone,
-        () => securityCheckOf(this.root).ask(),
-        (phone, check) => this.root.api.post('/api/passport/passwordForget/sendcode', { phone, ...check }),
+        () => securityCheckOf(this.deps).ask(),
+        (phone, check) => this.deps.api.post('/api/passport/passwordForget/sendcode', { phone, ...check }),
       );
     } catch (e) {
       runInAction(() => {
@@ -106,7 +110,7 @@ export class ForgotPasswordStore {
     if (this.phoneError || this.codeError || this.submitting) return false;
     this.submitting = true;
     try {
-      const r = await this.root.api.post('/api/password/forget/verify', { cellphone: this.phone.trim(), code: this.code.trim() });
+      const r = await this.deps.api.post('/api/password/forget/verify', { cellphone: this.phone.trim(), code: this.code.trim() });
       runInAction(() => {
         this.ticket = r.ticket;
         this.step = 2;
@@ -128,19 +132,19 @@ export class ForgotPasswordStore {
     if (this.passwordError || this.confirmError || this.submitting) return false;
     this.submitting = true;
     try {
-      const r = await this.root.api.post('/api/password/forget/update', {
+      const r = await this.deps.api.post('/api/password/forget/update', {
         cellphone: this.phone.trim(),
         password: encodePassword(this.password),
         ticket: this.ticket,
       });
       runInAction(() => (this.done = true));
       if (r.first) {
-        this.root.ui.success(PASSWORD_SET);
+        this.deps.ui.success(PASSWORD_SET);
       } else {
-        this.root.ui.success(PASSWORD_CHANGED);
+        this.deps.ui.success(PASSWORD_CHANGED);
         // every login of the account ended: this tab forgets it, and the login opens
-        if (this.root.user.isLoggedIn) this.root.user.clearLocal();
-        this.root.ui.openLogin();
+        if (this.deps.user.isLoggedIn) this.deps.user.clearLocal();
+        this.deps.ui.openLogin();
       }
       return true;
     } catch (e) {
@@ -162,13 +166,13 @@ export class AccountSecurityStore {
   /** the password dialog shown, in this mode */
   mode: PasswordMode | null = null;
 
-  constructor(private readonly root: RootStore) {
-    makeAutoObservable<AccountSecurityStore, 'root'>(this, { root: false });
+  constructor(private readonly deps: ForgotPasswordDeps) {
+    makeAutoObservable<AccountSecurityStore, 'deps'>(this, { deps: false });
   }
 
   async load(): Promise<void> {
     try {
-      const b = await this.root.api.get('/api/v3/user/binding/state');
+      const b = await this.deps.api.get('/api/v3/user/binding/state');
       runInAction(() => (this.binding = b));
     } catch {
       // a guest, or a failed read: the entry offers nothing until it answers

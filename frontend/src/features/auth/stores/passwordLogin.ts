@@ -3,9 +3,13 @@ import { PHONE_MAX_LENGTH, validatePhone } from '../../../lib/validation';
 import { encodePassword, isStrongPassword, PASSWORD_MAX_LENGTH, validateLoginPassword } from '../../../lib/password';
 import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
 import type { LoginResult } from '../../../api/types';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+import type { UserStore } from './userStore';
 import type { CaptchaResult } from './userStore';
 import { securityCheckOf } from './securityCheck';
+
+/** What this store needs from the others (the root store provides it). */
+export type PasswordLoginDeps = Pick<AppServices, 'api' | 'transport' | 'ui'> & { user: Pick<UserStore, 'completeLogin' | 'showForbidden'> };
 
 /** The weak-password prompt after a login (§2.6). */
 export const WEAK_PASSWORD_PROMPT = {
@@ -30,8 +34,8 @@ export class PasswordLoginStore {
   serverError: string | null = null;
   submitting = false;
 
-  constructor(private readonly root: RootStore) {
-    makeAutoObservable<PasswordLoginStore, 'root'>(this, { root: false });
+  constructor(private readonly deps: PasswordLoginDeps) {
+    makeAutoObservable<PasswordLoginStore, 'deps'>(this, { deps: false });
   }
 
   setPhone(v: string): void {
@@ -56,10 +60,10 @@ export class PasswordLoginStore {
     const password = this.password;
     let result: LoginResult;
     try {
-      result = await this.root.api.post('/api/passport/password/login', {
+      result = await this.deps.api.post('/api/passport/password/login', {
         user_name: this.phone.trim(),
         password: encodePassword(password),
-        device_no: this.root.transport.deviceId(),
+        device_no: this.deps.transport.deviceId(),
         ...(captcha ?? {}),
       });
     } catch (e) {
@@ -68,15 +72,15 @@ export class PasswordLoginStore {
         if (e.code === ErrorCode.CAPTCHA_FAILED) this.report();
         return this.retryChecked();
       }
-      if (e instanceof ApiError && e.code === ErrorCode.ACCOUNT_FORBIDDEN) void this.root.user.showForbidden(e);
+      if (e instanceof ApiError && e.code === ErrorCode.ACCOUNT_FORBIDDEN) void this.deps.user.showForbidden(e);
       runInAction(() => (this.serverError = errorMessage(e)));
       return false;
     }
-    await this.root.user.completeLogin(result);
+    await this.deps.user.completeLogin(result);
     runInAction(() => (this.submitting = false));
     if (!isStrongPassword(password)) {
-      const go = await this.root.ui.confirm({ ...WEAK_PASSWORD_PROMPT });
-      if (go) this.root.ui.navigate(CHANGE_PASSWORD_PATH);
+      const go = await this.deps.ui.confirm({ ...WEAK_PASSWORD_PROMPT });
+      if (go) this.deps.ui.navigate(CHANGE_PASSWORD_PATH);
     }
     return true;
   }
@@ -85,7 +89,7 @@ export class PasswordLoginStore {
   private async retryChecked(): Promise<boolean> {
     let result: CaptchaResult | null;
     try {
-      result = await securityCheckOf(this.root).ask();
+      result = await securityCheckOf(this.deps).ask();
     } catch (e) {
       runInAction(() => (this.serverError = errorMessage(e)));
       return false;
@@ -95,6 +99,6 @@ export class PasswordLoginStore {
 
   /** Tells the server the check failed (§7.2). */
   private report(): void {
-    void this.root.api.post('/api/v3/senseboot/report', { third_status: 1, type: 1, phone: this.phone || null }).catch(() => undefined);
+    void this.deps.api.post('/api/v3/senseboot/report', { third_status: 1, type: 1, phone: this.phone || null }).catch(() => undefined);
   }
 }

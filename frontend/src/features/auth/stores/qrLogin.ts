@@ -1,6 +1,10 @@
 import type { LoginResult } from '../../../api/types';
 import { QrLoginState, QrTicketPoller } from '../../../lib/qrTicket';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+import type { UserStore } from './userStore';
+
+/** What this store needs from the others (the root store provides it). */
+export type QrLoginDeps = Pick<AppServices, 'api' | 'transport'> & { user: Pick<UserStore, 'completeLogin' | 'showForbidden'> };
 
 export { QR_RETRY_MS, QrLoginState } from '../../../lib/qrTicket';
 
@@ -18,17 +22,17 @@ export const QR_STATE_TEXT: Partial<Record<QrLoginState, string[]>> = {
  * forbidden alert.
  */
 export class QrLoginStore extends QrTicketPoller<LoginResult> {
-  constructor(root: RootStore) {
+  constructor(deps: QrLoginDeps) {
     super({
       fetch: async () => {
-        const qr = await root.api.get('/api/user/v1/auth/login/qrcode');
+        const qr = await deps.api.get('/api/user/v1/auth/login/qrcode');
         return { url: new URL(qr.qrcode, window.location.origin).href, ticket: qr.ticket };
       },
-      poll: (ticket) => root.api.post('/api/user/v1/auth/login/qrcode', { device_no: root.transport.deviceId(), ticket }),
-      done: async (result) => void (await root.user.completeLogin(result)),
+      poll: (ticket) => deps.api.post('/api/user/v1/auth/login/qrcode', { device_no: deps.transport.deviceId(), ticket }),
+      done: async (result) => void (await deps.user.completeLogin(result)),
       fatal: (e) => {
         if (e.code !== 20101) return false;
-        root.user.showForbidden(e);
+        deps.user.showForbidden(e);
         return true;
       },
     });

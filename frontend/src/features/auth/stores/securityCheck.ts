@@ -1,7 +1,10 @@
 import { makeAutoObservable } from 'mobx';
 import type { CaptchaRegister } from '../../../api/types';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
 import type { CaptchaResult } from './userStore';
+
+/** What this store needs from the others (the root store provides it). */
+export type SecurityCheckDeps = Pick<AppServices, 'api' | 'ui'>;
 
 /** The warning when the security check is closed unsolved (core-platform.md §4.13). */
 export const CAPTCHA_CLOSED_WARNING = '本次访问需要进行安全验证';
@@ -36,8 +39,8 @@ export class SecurityCheck {
     this.solved({ geetest_challenge: e.data.challenge, geetest_validate: e.data.validate, geetest_seccode: e.data.seccode });
   };
 
-  constructor(private readonly root: RootStore) {
-    makeAutoObservable<SecurityCheck, 'root' | 'settle' | 'onMessage'>(this, { root: false, settle: false, onMessage: false });
+  constructor(private readonly deps: SecurityCheckDeps) {
+    makeAutoObservable<SecurityCheck, 'deps' | 'settle' | 'onMessage'>(this, { deps: false, settle: false, onMessage: false });
   }
 
   /**
@@ -46,7 +49,7 @@ export class SecurityCheck {
    * shown is replaced (its asker gets null).
    */
   async ask(): Promise<CaptchaResult | null> {
-    const c = await this.root.api.get('/api/passport/captcha/senseboot/register');
+    const c = await this.deps.api.get('/api/passport/captcha/senseboot/register');
     this.finish(null);
     return new Promise((resolve) => this.show(c, resolve));
   }
@@ -66,7 +69,7 @@ export class SecurityCheck {
   close(): void {
     if (!this.captcha) return;
     this.finish(null);
-    this.root.ui.warning(CAPTCHA_CLOSED_WARNING);
+    this.deps.ui.warning(CAPTCHA_CLOSED_WARNING);
   }
 
   private finish(result: CaptchaResult | null): void {
@@ -78,10 +81,10 @@ export class SecurityCheck {
   }
 }
 
-const checks = new WeakMap<RootStore, SecurityCheck>();
+const checks = new WeakMap<SecurityCheckDeps, SecurityCheck>();
 
 /** The root's one security check. */
-export function securityCheckOf(root: RootStore): SecurityCheck {
+export function securityCheckOf(root: SecurityCheckDeps): SecurityCheck {
   let check = checks.get(root);
   if (!check) {
     check = new SecurityCheck(root);

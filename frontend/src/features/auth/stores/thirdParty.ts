@@ -1,8 +1,12 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { CODE_MAX_LENGTH, PHONE_MAX_LENGTH, validateCode, validatePhone } from '../../../lib/validation';
 import { ApiError, errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+import type { UserStore } from './userStore';
 import { securityCheckOf } from './securityCheck';
+
+/** What this store needs from the others (the root store provides it). */
+export type ThirdPartyDeps = Pick<AppServices, 'api' | 'transport' | 'ui'> & { user: Pick<UserStore, 'completeLogin' | 'sendCode' | 'showForbidden'> };
 
 /** core-platform.md §7.2: the messaging app (WeChat) and the second provider (QQ). */
 export const OpenType = { WECHAT: 3, QQ: 1 } as const;
@@ -43,8 +47,8 @@ export class ThirdPartyStore {
     void this.tokenLogin(e.data.token);
   };
 
-  constructor(private readonly root: RootStore) {
-    makeAutoObservable<ThirdPartyStore, 'root' | 'onMessage'>(this, { root: false, onMessage: false });
+  constructor(private readonly deps: ThirdPartyDeps) {
+    makeAutoObservable<ThirdPartyStore, 'deps' | 'onMessage'>(this, { deps: false, onMessage: false });
   }
 
   /** Hears the provider's callback page; returns the unsubscribe. */
@@ -60,7 +64,7 @@ export class ThirdPartyStore {
     this.url = null;
     this.error = null;
     try {
-      const r = await this.root.api.get('/api/passport/authorize/url', { open_type: openType });
+      const r = await this.deps.api.get('/api/passport/authorize/url', { open_type: openType });
       runInAction(() => {
         if (this.openType === openType) this.url = r.url;
       });
@@ -76,18 +80,18 @@ export class ThirdPartyStore {
 
   async tokenLogin(token: string): Promise<void> {
     try {
-      const result = await this.root.api.post('/api/auth/authorize/token/login', { token, device_no: this.root.transport.deviceId() });
+      const result = await this.deps.api.post('/api/auth/authorize/token/login', { token, device_no: this.deps.transport.deviceId() });
       this.close();
-      await this.root.user.completeLogin(result);
+      await this.deps.user.completeLogin(result);
     } catch (e) {
       runInAction(() => {
         if (e instanceof ApiError && e.code === PHONE_BIND_REQUIRED) {
           this.bindToken = token;
           this.close();
         } else if (e instanceof ApiError && e.code === 20101) {
-          void this.root.user.showForbidden(e);
+          void this.deps.user.showForbidden(e);
         } else {
-          this.root.ui.error(errorMessage(e));
+          this.deps.ui.error(errorMessage(e));
         }
       });
     }
@@ -107,10 +111,10 @@ export class ThirdPartyStore {
     const token = this.bindToken;
     if (!token) return;
     try {
-      await this.root.user.sendCode(
+      await this.deps.user.sendCode(
         this.phone,
-        () => securityCheckOf(this.root).ask(),
-        (phone, check) => this.root.api.post('/api/passport/authorize/bind-phone/sendcode', { phone, token, open_type: this.lastOpenType, ...check }),
+        () => securityCheckOf(this.deps).ask(),
+        (phone, check) => this.deps.api.post('/api/passport/authorize/bind-phone/sendcode', { phone, token, open_type: this.lastOpenType, ...check }),
       );
     } catch (e) {
       runInAction(() => (this.error = errorMessage(e)));
@@ -128,14 +132,14 @@ export class ThirdPartyStore {
     }
     this.submitting = true;
     try {
-      const result = await this.root.api.post('/api/passport/authorize/token/bind-phone/login', {
+      const result = await this.deps.api.post('/api/passport/authorize/token/bind-phone/login', {
         token,
         cellphone: this.phone,
         code: this.code,
-        device_no: this.root.transport.deviceId(),
+        device_no: this.deps.transport.deviceId(),
       });
       runInAction(() => (this.bindToken = null));
-      await this.root.user.completeLogin(result);
+      await this.deps.user.completeLogin(result);
     } catch (e) {
       runInAction(() => (this.error = errorMessage(e)));
     } finally {
@@ -146,7 +150,7 @@ export class ThirdPartyStore {
   /** The bind dialog closed without binding: the login failed (§2.4). */
   cancelBind(): void {
     this.bindToken = null;
-    this.root.ui.warning('已取消手机绑定，登录失败');
-    this.root.ui.closeLogin();
+    this.deps.ui.warning('已取消手机绑定，登录失败');
+    this.deps.ui.closeLogin();
   }
 }

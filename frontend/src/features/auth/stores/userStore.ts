@@ -1,9 +1,19 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, ErrorCode } from '../../../transport/apiError';
 import { validateCode, validatePhone } from '../../../lib/validation';
-import type { Forbidden, LoginResult, Profile } from '../../../api/types';
-import type { RootStore } from '../../../stores/rootStore';
-import { forgetInviteCode, keptInviteCode } from '../../activity/invite';
+import type { Forbidden, LoginResult } from '../../../api/types';
+import type { AppServices, KnownProfile } from '../../../kernel/services';
+import type { GiftGoods } from '../../../api/types';
+import { forgetInviteCode, keptInviteCode } from '../../../lib/inviteCode';
+
+/** What this store needs from the others (the root store provides it). */
+export type UserStoreDeps = Pick<AppServices, 'api' | 'transport' | 'ui'> & {
+  /** the new user's register gift (the playtime feature's dialog) */
+  playTime: { showRegisterGift(goods: GiftGoods[] | null | undefined): Promise<void> };
+  /** the root's reactions to a login and a logout (the socket, the game status, the room) */
+  onLoggedIn(): void;
+  onLoggedOut(): void;
+};
 
 export const RESEND_SECONDS = 60;
 
@@ -31,8 +41,7 @@ export interface CaptchaResult {
 /** A code send: the phone, and on a resend after 20125 the security check's result. */
 export type CodeSender = (phone: string, check?: CaptchaResult) => Promise<unknown>;
 
-/** The profile as far as it is known: after a login whose profile read failed, only uid and nickname. */
-export type KnownProfile = Pick<Profile, 'uid' | 'nickname'> & Partial<Profile>;
+export type { KnownProfile };
 
 /** The signed-in user: profile, phone-code login, logout, and the SMS resend countdown. */
 export class UserStore {
@@ -46,11 +55,11 @@ export class UserStore {
   /** the login-success and new-user flags the system popup chain takes (commerce.md §4.7) */
   justLoggedIn: { uid: number; isNew: boolean } | null = null;
   private countdownTimer: ReturnType<typeof setInterval> | null = null;
-  private readonly root: RootStore;
+  private readonly deps: UserStoreDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<UserStore, 'root' | 'countdownTimer'>(this, { root: false, countdownTimer: false });
+  constructor(deps: UserStoreDeps) {
+    this.deps = deps;
+    makeAutoObservable<UserStore, 'deps' | 'countdownTimer'>(this, { deps: false, countdownTimer: false });
   }
 
   get isLoggedIn(): boolean {
@@ -67,13 +76,13 @@ export class UserStore {
     runInAction(() => {
       this.ready = true;
     });
-    if (loggedIn) this.root.onLoggedIn();
+    if (loggedIn) this.deps.onLoggedIn();
   }
 
   /** Re-reads the profile; true when logged in. */
   async loadProfile(): Promise<boolean> {
     try {
-      const profile = await this.root.api.get('/api/user/profile');
+      const profile = await this.deps.api.get('/api/user/profile');
       runInAction(() => {
         this.profile = profile;
       });
@@ -99,7 +108,7 @@ export class UserStore {
     if (problem) throw new FieldError('phone', problem);
     if (this.codeCountdown > 0 || this.sendingCode) return false;
     this.sendingCode = true;
-    const post: CodeSender = send ?? ((p, result) => this.root.api.post('/api/passport/login/sendcode', { phone: p, ...result }));
+    const post: CodeSender = send ?? ((p, result) => this.deps.api.post('/api/passport/login/sendcode', { phone: p, ...result }));
     try {
       try {
         await post(phone.trim());
@@ -151,10 +160,10 @@ export class UserStore {
     if (codeProblem) throw new FieldError('code', codeProblem);
     this.loggingIn = true;
     try {
-      const result = await this.root.api.post('/api/passport/login', {
+      const result = await this.deps.api.post('/api/passport/login', {
         cellphone: phone.trim(),
         code: code.trim(),
-        device_no: this.root.transport.deviceId(),
+        device_no: this.deps.transport.deviceId(),
         // a landing page's invite code; bound by the server only when this login registers
         ...(keptInviteCode() ? { invite_code: keptInviteCode() } : {}),
       });
@@ -184,12 +193,12 @@ export class UserStore {
     });
     // the registration gift opens as the login dialog closes (no frame without either)
     const { gift, next } = runInAction(() => {
-      const next = this.root.ui.takeAfterLogin();
-      this.root.ui.closeLogin();
-      return { gift: this.root.playTime.showRegisterGift(result?.give_goods), next };
+      const next = this.deps.ui.takeAfterLogin();
+      this.deps.ui.closeLogin();
+      return { gift: this.deps.playTime.showRegisterGift(result?.give_goods), next };
     });
-    this.root.ui.success('登录成功');
-    this.root.onLoggedIn();
+    this.deps.ui.success('登录成功');
+    this.deps.onLoggedIn();
     // the caller continues once the gift dialog is closed (commerce.md §4.8), and so does what
     // the login was asked for, such as '开始游戏' (core-platform.md §4.13)
     await gift;
@@ -204,12 +213,12 @@ export class UserStore {
   async showForbidden(e: ApiError): Promise<void> {
     const { forbiddenAlert } = await import('../../../lib/forbidden');
     const data = e.data as Forbidden | null;
-    await this.root.ui.alert(data?.template ? forbiddenAlert(data) : { title: '温馨提示', message: e.message, confirmText: '好的' });
+    await this.deps.ui.alert(data?.template ? forbiddenAlert(data) : { title: '温馨提示', message: e.message, confirmText: '好的' });
   }
 
-  /** Server logout; the caller (RootStore.logout) handles the confirm and the running game. */
+  /** Server logout; the caller (UserStoreDeps.logout) handles the confirm and the running game. */
   async logoutRemote(): Promise<void> {
-    await this.root.api.post('/api/user/logout', { r: Math.random() });
+    await this.deps.api.post('/api/user/logout', { r: Math.random() });
   }
 
   /** The popup chain took the login flags (commerce.md §4.7 step 1). */
@@ -224,7 +233,7 @@ export class UserStore {
     this.justLoggedIn = null;
     const was = this.profile !== null;
     this.profile = null;
-    if (was) this.root.onLoggedOut();
+    if (was) this.deps.onLoggedOut();
   }
 
   dispose(): void {

@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { formatPlayTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { BACKPACK_FILTERS, BACKPACK_TABS, BackpackStore, backpackPath, canGive, cardTexts, tabOfPath } from '../stores/backpackStore';
 import '../backpack.css';
 import { Link, useNavigate, useParams } from 'react-router';
-import { exclusiveOf, exclusiveText, gameSectionPath, EXCLUSIVE_PLAY_TYPE } from '../../exclusive/exclusive';
-import { CouponItem } from '../../coupon/CouponItem';
+import { exclusiveOf, exclusiveText, gameSectionPath, EXCLUSIVE_PLAY_TYPE } from '../../exclusive/stores/exclusive';
+import { CouponItem } from '../../coupon/components/CouponItem';
 
 /**
  * /user/card and /user/card/{card,gift,coupon}: the backpack (commerce.md §2.1, §2.13): a tab by

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { yuan } from '../../../lib/purchase';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { HistoryPage } from '../../user/components/HistoryPage';
 import { BillStore, orderStateText } from '../stores/billStore';
 import '../../package/package.css';

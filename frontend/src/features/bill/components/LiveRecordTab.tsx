@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { liveRecordTexts, LiveRecordStore } from '../stores/liveRecord';
 
 /** /user/bill/liveRecord: the rooms the caller hosted, what each received and charged. */

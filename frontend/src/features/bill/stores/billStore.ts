@@ -1,5 +1,5 @@
 import type { OrderRecord } from '../../../api/types';
-import { PagedList } from '../../../stores/pagedList';
+import { PagedList } from '../../../lib/pagedList';
 import type { Api } from '../../../transport/types';
 
 export const BILL_PAGE_SIZE = 20;

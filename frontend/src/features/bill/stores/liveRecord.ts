@@ -1,5 +1,5 @@
 import type { LiveRecord } from '../../../api/types';
-import { PagedList } from '../../../stores/pagedList';
+import { PagedList } from '../../../lib/pagedList';
 import type { Api } from '../../../transport/types';
 
 export const LIVE_RECORD_PAGE_SIZE = 10;

@@ -1,10 +1,10 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { CollectButton } from '../../../components/CollectButton';
+import { CollectButton } from './CollectButton';
 import { GameImage } from '../../../components/GameImage';
 import { gameAvailability, memberBadge, platformName } from '../../../lib/gameStatus';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * /game/detail/:id: the game, its '开始游戏' button and its collect button (social.md §2.8,

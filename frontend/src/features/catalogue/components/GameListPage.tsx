@@ -2,9 +2,9 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { GameCard, gameDetailPath } from '../../../components/GameCard';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { Pagination } from './Pagination';
-import { GameSectionPage } from '../../exclusive/GameSectionPage';
+import { GameSectionPage } from '../../exclusive/components/GameSectionPage';
 
 /** /game?page=&keyword= (social.md §2.8); /game/section (the games of a category, commerce.md §2.1) shares its chunk. */
 export function GameListPage() {

@@ -1,7 +1,10 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 import { ApiError, errorMessage } from '../../../transport/apiError';
 import type { CatalogueGame, GameInfo } from '../../../api/types';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+
+/** What this store needs from the others (the root store provides it). */
+export type CatalogueDeps = Pick<AppServices, 'api'>;
 
 export const PAGE_SIZE = 24;
 export const HOME_PAGE_SIZE = 12;
@@ -30,11 +33,11 @@ export class CatalogueStore {
   readonly details = observable.map<number, DetailEntry>();
   /** only the newest list request may write the list */
   private listRequest = 0;
-  private readonly root: RootStore;
+  private readonly deps: CatalogueDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<CatalogueStore, 'root' | 'listRequest'>(this, { root: false, listRequest: false });
+  constructor(deps: CatalogueDeps) {
+    this.deps = deps;
+    makeAutoObservable<CatalogueStore, 'deps' | 'listRequest'>(this, { deps: false, listRequest: false });
   }
 
   get pageCount(): number {
@@ -50,7 +53,7 @@ export class CatalogueStore {
     this.loading = true;
     this.error = null;
     try {
-      const res = await this.root.api.get('/api/web/v1/game/list', {
+      const res = await this.deps.api.get('/api/web/v1/game/list', {
         page: p,
         page_size: PAGE_SIZE,
         keyword: kw,
@@ -80,7 +83,7 @@ export class CatalogueStore {
 
   async loadHome(): Promise<void> {
     try {
-      const res = await this.root.api.get('/api/web/v1/game/list', { page: 1, page_size: HOME_PAGE_SIZE });
+      const res = await this.deps.api.get('/api/web/v1/game/list', { page: 1, page_size: HOME_PAGE_SIZE });
       runInAction(() => {
         this.homeGames = res?.data ?? [];
       });
@@ -101,7 +104,7 @@ export class CatalogueStore {
     const existing = this.details.get(id);
     this.details.set(id, { loading: true, info: existing?.info ?? null, error: null, notFound: false });
     try {
-      const info = await this.root.api.post('/api/japi/yoo/game/info', { gameId: id, ...BANNER });
+      const info = await this.deps.api.post('/api/japi/yoo/game/info', { gameId: id, ...BANNER });
       runInAction(() => {
         this.details.set(id, { loading: false, info, error: null, notFound: false });
       });

@@ -1,7 +1,10 @@
 import { makeAutoObservable, observable, reaction, runInAction } from 'mobx';
 import type { CatalogueGame } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+
+/** What this store needs from the others (the root store provides it). */
+export type CollectDeps = Pick<AppServices, 'api' | 'ui' | 'user'>;
 
 /** social.md §2.4: the popover's lists and "Guess you like". */
 export const PLAYED_POPOVER_SIZE = 10;
@@ -64,13 +67,13 @@ export class CollectStore {
   /** games whose collect or cancel is in flight */
   readonly busy = observable.set<number>();
   error: string | null = null;
-  private readonly root: RootStore;
+  private readonly deps: CollectDeps;
   private readonly random: () => number;
 
-  constructor(root: RootStore, random: () => number = Math.random) {
-    this.root = root;
+  constructor(deps: CollectDeps, random: () => number = Math.random) {
+    this.deps = deps;
     this.random = random;
-    makeAutoObservable<CollectStore, 'root' | 'random'>(this, { root: false, random: false });
+    makeAutoObservable<CollectStore, 'deps' | 'random'>(this, { deps: false, random: false });
   }
 
   /** Another user (or none): nothing of the previous one stays. */
@@ -92,9 +95,9 @@ export class CollectStore {
 
   /** The recently played games (logged-in only); a failure is silent (social.md §8). */
   async loadPlayed(size = PLAYED_POPOVER_SIZE): Promise<void> {
-    if (!this.root.user.isLoggedIn) return;
+    if (!this.deps.user.isLoggedIn) return;
     try {
-      const res = await this.root.api.get('/api/v3/user/games/played', { page_size: size, field: 'logo' });
+      const res = await this.deps.api.get('/api/v3/user/games/played', { page_size: size, field: 'logo' });
       runInAction(() => {
         this.played = res.data;
         this.playedLoaded = true;
@@ -108,26 +111,26 @@ export class CollectStore {
 
   /** '清空记录': asks first, then empties the list ('清空成功'). */
   async clearPlayed(): Promise<boolean> {
-    const sure = await this.root.ui.confirm({ message: CollectText.CLEAR_CONFIRM });
+    const sure = await this.deps.ui.confirm({ message: CollectText.CLEAR_CONFIRM });
     if (!sure) return false;
     try {
-      await this.root.api.post('/api/user/games/played/delete', {});
+      await this.deps.api.post('/api/user/games/played/delete', {});
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
       return false;
     }
     runInAction(() => {
       this.played = [];
     });
-    this.root.ui.success(CollectText.CLEARED);
+    this.deps.ui.success(CollectText.CLEARED);
     return true;
   }
 
   /** A page of the favourites with the total. */
   async loadCollected(page = 1, size = COLLECTED_POPOVER_SIZE): Promise<void> {
-    if (!this.root.user.isLoggedIn) return;
+    if (!this.deps.user.isLoggedIn) return;
     try {
-      const res = await this.root.api.get('/api/v3/user/games/collected', { page, page_size: size, field: 'logo' });
+      const res = await this.deps.api.get('/api/v3/user/games/collected', { page, page_size: size, field: 'logo' });
       runInAction(() => {
         this.collected = res.data;
         this.collectedTotal = res.total;
@@ -147,7 +150,7 @@ export class CollectStore {
   async loadGuess(): Promise<void> {
     if (this.section.length === 0) {
       try {
-        const res = await this.root.api.get('/api/web/v1/section/game', {
+        const res = await this.deps.api.get('/api/web/v1/section/game', {
           section_key: FAVORITE_SECTION,
           field: 'logo',
           page_size: 20,
@@ -169,18 +172,18 @@ export class CollectStore {
 
   /** Collects or uncollects a game ('收藏成功' / '取消收藏成功'); a guest logs in first. */
   async toggle(game: Pick<CatalogueGame, 'id' | 'collected'>): Promise<void> {
-    if (!this.root.user.isLoggedIn) {
-      this.root.ui.openLogin();
+    if (!this.deps.user.isLoggedIn) {
+      this.deps.ui.openLogin();
       return;
     }
     if (this.busy.has(game.id)) return;
     const collect = !this.isCollected(game);
     this.busy.add(game.id);
     try {
-      if (collect) await this.root.api.post('/api/user/game/collect', { id: game.id });
-      else await this.root.api.post('/api/user/game/collect/cancel', { id: game.id });
+      if (collect) await this.deps.api.post('/api/user/game/collect', { id: game.id });
+      else await this.deps.api.post('/api/user/game/collect/cancel', { id: game.id });
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
       return;
     } finally {
       runInAction(() => this.busy.delete(game.id));
@@ -193,16 +196,16 @@ export class CollectStore {
       }
       if (collect) this.collectedLoaded = false;
     });
-    this.root.ui.success(collect ? CollectText.COLLECTED : CollectText.UNCOLLECTED);
+    this.deps.ui.success(collect ? CollectText.COLLECTED : CollectText.UNCOLLECTED);
     // the card panel's 收藏 count is the profile's
-    void this.root.user.loadProfile();
+    void this.deps.user.loadProfile();
   }
 }
 
-const stores = new WeakMap<RootStore, CollectStore>();
+const stores = new WeakMap<CollectDeps, CollectStore>();
 
 /** The one collect store of a root store, emptied when the user changes. */
-export function collectStoreOf(root: RootStore): CollectStore {
+export function collectStoreOf(root: CollectDeps): CollectStore {
   let s = stores.get(root);
   if (!s) {
     const store = new CollectStore(root);

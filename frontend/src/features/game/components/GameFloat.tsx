@@ -5,7 +5,7 @@ import { GameImage } from '../../../components/GameImage';
 import { floatIconName } from '../../../lib/gameStatus';
 import { formatHMS, formatPlayTime } from '../../../lib/time';
 import { GameStatus, Lane } from '../../../api/codes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /** The corner widget of a running game (core-platform.md §2.11). */
 export const GameFloat = observer(function GameFloat() {

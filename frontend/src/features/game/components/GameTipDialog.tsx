@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
 import { tipAd, yoodoParts } from '../../../lib/gameTip';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * '温馨提示' before a start (core-platform.md §2.14, §4.7): the game's tip, its yoodo line with

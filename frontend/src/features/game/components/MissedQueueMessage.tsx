@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /** The missed-queue message with '重新排队' (core-platform.md §2.10, §4.3). */
 export const MissedQueueMessage = observer(function MissedQueueMessage() {

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
-import type { ProbeResult } from '../../../lib/gameStatus';
+import { useStores } from '../stores/context';
+import { nodeStatusText, type ProbeResult } from '../../../lib/gameStatus';
 
 function latencyClass(p: ProbeResult | undefined): string {
   if (!p || p.state !== 'ok') return '';
@@ -54,7 +54,7 @@ export const NodeDialog = observer(function NodeDialog() {
                   <span className="node__radio" aria-hidden="true" />
                   <span className="node__name">{n.name}</span>
                   <span className={`node__status${latencyClass(game.probes.get(n.id))}`} data-testid={`node-status-${n.id}`}>
-                    {game.nodeText(n)}
+                    {nodeStatusText(n, game.probes.get(n.id), game.nodeDelayFactor)}
                   </span>
                 </button>
               </li>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatHMS } from '../../../lib/time';
 import { GameStatus } from '../../../api/codes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { browserPlayEnv, pageStorage, platformPlayApi } from '../stores/playApi';
 import { PlayStore } from '../stores/playStore';
 import { StreamView } from './StreamView';

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
 import { endReasonText } from '../../../lib/endReason';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { QualityRows } from './QualityRows';
 
 /** 本次游戏报告: the quality report of the game that just ended, until the player closes it. */

@@ -2,7 +2,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import { GameStatus } from '../../../api/codes';
 import type { RootStore } from '../../../stores/rootStore';
 import { live, loggedInRoot, settle } from '../../../test/helpers';

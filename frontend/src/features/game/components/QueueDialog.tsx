@@ -6,7 +6,7 @@ import { Modal } from '../../../components/Modal';
 import { laneName, ownWaitText, type LaneCard } from '../../../lib/lanes';
 import { formatDateTime } from '../../../lib/time';
 import { Lane } from '../../../api/codes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * The queue dialog (core-platform.md §2.7): queue name, rank, animation, the lane card, the

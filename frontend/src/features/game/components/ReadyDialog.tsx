@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { RoomText } from '../../../lib/room';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * '开始游戏' ready dialog (core-platform.md §2.10, §4.3). Its appearance leaves fullscreen and

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
 import { expectedRank } from '../../../lib/lanes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * Queue-quit retention (core-platform.md §2.8): the first product of queue_detainment_goods and

@@ -5,7 +5,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import type { RootStore } from '../../../stores/rootStore';
 import { loggedInRoot, settle } from '../../../test/helpers';
 import { GameOverlays } from './GameOverlays';

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { GameImage } from '../../../components/GameImage';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * The first-play game start guide (core-platform.md §2.14): recommended games, the measured

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { QrImage } from '../../purchase/components/QrImage';
 
 /** core-platform.md §9: the unsupported game's QR size */

@@ -3,6 +3,7 @@ import { fail } from '../../../test/fakeTransport';
 import { live, loggedInRoot, makeRoot, settle } from '../../../test/helpers';
 import { exitPathFor, readyRemainingSeconds, START_DEBOUNCE_MS } from './gameStore';
 import { GameStatus } from '../../../api/codes';
+import { nodeStatusText } from '../../../lib/gameStatus';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
 
@@ -158,7 +159,7 @@ describe('start flow', () => {
     const game = root.game;
     expect(game.nodePicker).toMatchObject({ gameId: 1, selectedId: null });
     expect(t.probed.sort()).toEqual(['/api/node/1/ping', '/api/node/2/ping']);
-    expect(NODES.map((n) => game.nodeText(n))).toEqual(['延迟16ms', '超时', '维护中']);
+    expect(NODES.map((n) => nodeStatusText(n, game.probes.get(n.id), game.nodeDelayFactor))).toEqual(['延迟16ms', '超时', '维护中']);
 
     await game.confirmNode();
     expect(root.ui.toasts.map((x) => x.message)).toContain('请选择区服');

@@ -1,7 +1,19 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
 import { NotificationCode } from '../../../api/codes';
-import type { RootStore } from '../../../stores/rootStore';
-import type { ToastType } from '../../../stores/uiStore';
+import type { AppServices } from '../../../kernel/services';
+import type { GameStore } from './gameStore';
+import type { ToastType } from '../../../kernel/uiStore';
+
+/** What this store needs from the others (the root store provides it). */
+export type NoticeStoreDeps = Pick<AppServices, 'effects' | 'ui'> & {
+  game: Pick<GameStore, 'lastEnded' | 'refresh'>;
+  /** the play-time dialogs (the playtime feature's) */
+  playTime: {
+    readonly timeUp: unknown;
+    openTimeUp(gameId: number | null, seconds?: unknown): void;
+    openUseUp(gameId?: number | null): void;
+  };
+};
 
 /** How long one barrage notice takes to cross the stream area. */
 export const BARRAGE_MS = 8000;
@@ -68,13 +80,13 @@ export class NoticeStore {
   barrage: BarrageItem[] = [];
   private nextId = 1;
   private barrageTimer: ReturnType<typeof setTimeout> | null = null;
-  private readonly root: RootStore;
+  private readonly deps: NoticeStoreDeps;
   private readonly disposers: IReactionDisposer[] = [];
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<NoticeStore, 'root' | 'nextId' | 'barrageTimer' | 'disposers'>(this, {
-      root: false,
+  constructor(deps: NoticeStoreDeps) {
+    this.deps = deps;
+    makeAutoObservable<NoticeStore, 'deps' | 'nextId' | 'barrageTimer' | 'disposers'>(this, {
+      deps: false,
       nextId: false,
       barrageTimer: false,
       disposers: false,
@@ -83,16 +95,16 @@ export class NoticeStore {
       // a session of this client ended without this client asking: on its play page, home with
       // '游戏已结束'; ran out of play time: the time-up dialog there, the use-up prompt elsewhere
       reaction(
-        () => this.root.game.lastEnded,
+        () => this.deps.game.lastEnded,
         (ended) => {
           if (!ended || ended.deliberate) return;
           const here = this.playPageGameId !== null && ended.gameId === this.playPageGameId;
           if (ended.endReason === 'time_up') {
-            if (here) this.root.playTime.openTimeUp(ended.gameId);
-            else this.root.playTime.openUseUp(ended.gameId);
+            if (here) this.deps.playTime.openTimeUp(ended.gameId);
+            else this.deps.playTime.openUseUp(ended.gameId);
             return;
           }
-          if (here && !this.root.playTime.timeUp) this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', ended.endReason);
+          if (here && !this.deps.playTime.timeUp) this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', ended.endReason);
         },
       ),
     );
@@ -122,17 +134,17 @@ export class NoticeStore {
     switch (code) {
       case NotificationCode.USER_GAME_TIME_NOT_ENOUGH:
         if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
-        else this.root.playTime.openUseUp(game);
+        else this.deps.playTime.openUseUp(game);
         return;
       case NotificationCode.USER_TIME_END:
-        void this.root.game.refresh();
-        if (this.onPlayPage) this.root.playTime.openTimeUp(game ?? this.playPageGameId, data?.scienceDuration);
-        else this.root.playTime.openUseUp(game);
+        void this.deps.game.refresh();
+        if (this.onPlayPage) this.deps.playTime.openTimeUp(game ?? this.playPageGameId, data?.scienceDuration);
+        else this.deps.playTime.openUseUp(game);
         return;
       case NotificationCode.USER_GAME_END:
-        void this.root.game.refresh();
+        void this.deps.game.refresh();
         if (this.onPlayPage && (game === null || game === this.playPageGameId)) {
-          this.root.effects.exitFullscreen();
+          this.deps.effects.exitFullscreen();
           this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', typeof data?.reason === 'string' ? data.reason : null);
         }
         return;
@@ -143,7 +155,7 @@ export class NoticeStore {
         return;
       case NotificationCode.CHILDREN_LIMIT:
         // §4.11: the limit alert with its msg and remark (the game ends a minute later)
-        void this.root.ui.alert({
+        void this.deps.ui.alert({
           title: '温馨提示',
           message: typeof data?.msg === 'string' ? data.msg : '未成年人游戏时间即将结束',
           detail: typeof data?.remark === 'string' ? data.remark : undefined,
@@ -160,9 +172,9 @@ export class NoticeStore {
     if (wasOpen) this.playPageEnded = { gameId: this.playPageGameId!, reason };
     this.setPlayPage(null);
     // a play page in its own window closes itself; in this window it goes home (core-platform.md §2.2)
-    if (wasOpen && !this.root.effects.closePlayWindow()) this.root.ui.navigate('/');
-    if (how === 'alert') void this.root.ui.alert({ title: '提示', message, confirmText: '好的' });
-    else this.root.ui.toast(how, message);
+    if (wasOpen && !this.deps.effects.closePlayWindow()) this.deps.ui.navigate('/');
+    if (how === 'alert') void this.deps.ui.alert({ title: '提示', message, confirmText: '好的' });
+    else this.deps.ui.toast(how, message);
   }
 
   // ---------------------------------------------------------------- barrage

@@ -1,10 +1,19 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
 import { GameStatus } from '../../../api/codes';
-import type { RootStore } from '../../../stores/rootStore';
+import type { GameStore } from './gameStore';
+import type { NoticeStore } from './noticeStore';
 import { mergeSummaries, PendingReports } from '../../../stream/pendingReport';
 import type { QualitySummary } from '../../../stream/stats';
 import { StreamSession, type StreamDeps, type StreamGrant } from '../../../stream/streamSession';
 import { ApiError, ErrorCode } from '../../../transport/apiError';
+
+/** What this store needs from the others (the root store provides it). */
+export type PlayStoreDeps = {
+  game: Pick<GameStore, 'live' | 'isThisClient' | 'lastEnded' | 'takeStreamGrant' | 'presentQualityReport'>;
+  notice: Pick<NoticeStore, 'playPageEnded'>;
+  /** the game's name when the session is gone (the catalogue feature's details) */
+  catalogue: { detail(id: number): { info?: { name: string } | null } | undefined };
+};
 
 /** The platform calls of the play page. */
 export interface PlayApi {
@@ -33,7 +42,7 @@ const key = (id: number | string) => String(id);
  * a picture was ever shown the quality report is sent to the platform and presented to the
  * player. Leaving the page while the game runs on (the page closes, or goes elsewhere) stops the
  * stream and keeps its figures (`PendingReports`): the game is not over yet, so whichever page
- * sees it end (a reopened play page, or the site's main window, `RootStore`) merges them into
+ * sees it end (a reopened play page, or the site's main window, `PlayStoreDeps`) merges them into
  * the one report it sends.
  */
 export class PlayStore {
@@ -45,7 +54,7 @@ export class PlayStore {
   tipIndex = 0;
   private tipTimer: ReturnType<typeof setInterval> | null = null;
   private sessionId: string | null = null;
-  private readonly root: RootStore;
+  private readonly deps: PlayStoreDeps;
   private readonly gameId: number;
   private readonly api: PlayApi;
   private readonly env: PlayEnv;
@@ -53,18 +62,18 @@ export class PlayStore {
   private readonly pending: PendingReports;
   private disposers: IReactionDisposer[] = [];
 
-  constructor(root: RootStore, gameId: number, api: PlayApi, env: PlayEnv, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
-    this.root = root;
+  constructor(deps: PlayStoreDeps, gameId: number, api: PlayApi, env: PlayEnv, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
+    this.deps = deps;
     this.gameId = gameId;
     this.api = api;
     this.env = env;
     this.storage = storage;
     this.statsVisible = readFlag(storage, STATS_VISIBLE_KEY);
     this.pending = new PendingReports(storage);
-    makeAutoObservable<PlayStore, 'sessionId' | 'root' | 'gameId' | 'api' | 'env' | 'storage' | 'pending' | 'disposers' | 'tipTimer'>(this, {
+    makeAutoObservable<PlayStore, 'sessionId' | 'deps' | 'gameId' | 'api' | 'env' | 'storage' | 'pending' | 'disposers' | 'tipTimer'>(this, {
       tipTimer: false,
       sessionId: false,
-      root: false,
+      deps: false,
       gameId: false,
       api: false,
       env: false,
@@ -79,8 +88,8 @@ export class PlayStore {
    * once confirmed (CONNECTING: the host is launching the game; PLAYING).
    */
   get target(): string | null {
-    const live = this.root.game.live;
-    if (!live || live.gameId !== this.gameId || !this.root.game.isThisClient) return null;
+    const live = this.deps.game.live;
+    if (!live || live.gameId !== this.gameId || !this.deps.game.isThisClient) return null;
     return live.status === GameStatus.CONNECTING || live.status === GameStatus.PLAYING ? key(live.id) : null;
   }
 
@@ -93,7 +102,7 @@ export class PlayStore {
   /** Follows the target from now on. */
   start(): void {
     if (this.disposers.length > 0) return;
-    const started = this.root.notice.playPageEnded;
+    const started = this.deps.notice.playPageEnded;
     void this.readLoadingTips();
     this.disposers.push(
       // the tips rotate only while one is on screen and there is another to show
@@ -110,7 +119,7 @@ export class PlayStore {
       // the platform ended the game and the page is closing (a play window closes itself at
       // once, before the session's end may have arrived): finish now, with the reason it gave
       reaction(
-        () => this.root.notice.playPageEnded,
+        () => this.deps.notice.playPageEnded,
         (ended) => {
           if (ended && ended !== started && ended.gameId === this.gameId && this.sessionId !== null) {
             this.finish(this.sessionId, { reason: ended.reason });
@@ -183,7 +192,7 @@ export class PlayStore {
         isFinalRefusal: isFinalRefusal,
       },
       // in the window that confirmed, the confirm answer's ticket saves a round trip
-      { grant: this.root.game.takeStreamGrant(id) },
+      { grant: this.deps.game.takeStreamGrant(id) },
     );
     this.session = session;
     session.start();
@@ -199,7 +208,7 @@ export class PlayStore {
     this.sessionId = null;
     const own = session?.stop() ?? null;
     // a session that goes on elsewhere (moved to another device) is not over: keep the figures
-    const live = this.root.game.live;
+    const live = this.deps.game.live;
     if (own && !over && live !== null && key(live.id) === id) {
       this.pending.save(id, own);
       return;
@@ -207,12 +216,12 @@ export class PlayStore {
     const earlier = this.pending.take(id);
     const summary = own && earlier ? mergeSummaries(earlier, own) : (own ?? earlier);
     if (!summary) return;
-    const lastEnded = this.root.game.lastEnded;
+    const lastEnded = this.deps.game.lastEnded;
     const ended = lastEnded && lastEnded.id === id ? lastEnded : null;
-    const gameName = ended?.gameName || (live && key(live.id) === id ? live.gameName : '') || (this.root.catalogue.detail(this.gameId)?.info?.name ?? '');
+    const gameName = ended?.gameName || (live && key(live.id) === id ? live.gameName : '') || (this.deps.catalogue.detail(this.gameId)?.info?.name ?? '');
     // sent after the end: the platform takes one report per session, once it is over
     void this.api.qualityReport(id, summary).catch(() => undefined);
-    this.root.game.presentQualityReport({ sessionId: id, gameName, endReason: over ? over.reason : (ended?.endReason ?? null), summary });
+    this.deps.game.presentQualityReport({ sessionId: id, gameName, endReason: over ? over.reason : (ended?.endReason ?? null), summary });
   }
 }
 

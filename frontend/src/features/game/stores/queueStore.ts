@@ -9,11 +9,18 @@ import {
   type WxNotice,
 } from '../../../lib/lanes';
 import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
-import { QUEUE_POLL_MS } from './gameStore';
+import { QUEUE_POLL_MS } from './gameTypes';
 import { GameStatus, Lane } from '../../../api/codes';
-import type { ChannelSize, ConfigGroup, FastEnterCard, Goods, QueueRules } from '../../../api/types';
-import { isMemberProduct, isVvipProduct, ProductType } from '../../../lib/products';
-import type { RootStore } from '../../../stores/rootStore';
+import type { ChannelSize, ConfigGroup, FastEnterCard, QueueRules } from '../../../api/types';
+import type { AppServices } from '../../../kernel/services';
+import type { GameStore } from './gameStore';
+import { RetentionStore, type Retention } from './retentionStore';
+export { RETENTION_LANE, RETENTION_SECTION, retentionLane, type Retention } from './retentionStore';
+
+/** What this store needs from the others (the root store provides it). */
+export type QueueStoreDeps = Pick<AppServices, 'api' | 'ui' | 'user' | 'openPurchase'> & {
+  game: Pick<GameStore, 'live' | 'isThisClient' | 'queueDialogVisible' | 'refresh' | 'cancelQueue'>;
+};
 
 const Paths = {
   channelSize: '/api/japi/yoo/game/gameChannelSize',
@@ -21,33 +28,10 @@ const Paths = {
   cardActivate: '/api/v3/user/card/activate',
   configList: '/api/japi/yoo/common/config/list',
   queueRules: '/api/japi/yoo/game/queueRules',
-  sectionGoods: '/api/web/v1/section/goods',
 } as const;
 
-/** The sku section whose first item the retention dialog advertises (core-platform.md §2.8). */
-export const RETENTION_SECTION = 'queue_detainment_goods';
-
-/** The lane the retention dialog advertises before its product is known (a VVIP product's). */
-export const RETENTION_LANE = Lane.VVIP;
-
-/** The lane a retention product leads to (commerce.md §4.9): 3 VVIP, 4 VIP, 1 otherwise. */
-export function retentionLane(productType: number | undefined): number {
-  if (productType === undefined) return RETENTION_LANE;
-  if (isVvipProduct(productType)) return Lane.VVIP;
-  if (productType === ProductType.VIP || productType === ProductType.VIP_NEW) return Lane.VIP;
-  return Lane.MEMBER;
-}
 /** A rank change re-reads the preview at most this often (ranks can move several times a second). */
 export const PREVIEW_MIN_INTERVAL_MS = 1000;
-
-/** The queue-quit retention dialog (core-platform.md §2.8) while it is open. */
-export interface Retention {
-  id: number;
-  /** expected position on the advertised lane, null until gameChannelSize answers */
-  preSort: number | null;
-  /** the advertised product: the first of queue_detainment_goods; null until read (or none) */
-  goods: Goods | null;
-}
 
 /**
  * What the queue dialog and the game float show around the rank: the lane card (carrier,
@@ -69,10 +53,6 @@ export class QueueStore {
   /** bound to the official account (no binding API yet: never) */
   wxBound = false;
   wxReserved = false;
-  retention: Retention | null = null;
-  /** settles the open retention dialog: true = stay in the queue */
-  private retentionResolve: ((stay: boolean) => void) | null = null;
-  private retentionSeq = 0;
   activatingId: string | null = null;
   private channelTimer: ReturnType<typeof setInterval> | null = null;
   private wxLoaded = false;
@@ -80,20 +60,21 @@ export class QueueStore {
   private previewRequest = 0;
   /** browser time of the last preview request */
   private previewAt = Number.NEGATIVE_INFINITY;
-  private readonly root: RootStore;
+  /** the queue-quit retention dialog (retentionStore.ts) */
+  readonly retentionDialog: RetentionStore;
+  private readonly deps: QueueStoreDeps;
   private readonly disposers: IReactionDisposer[] = [];
 
-  constructor(root: RootStore) {
-    this.root = root;
+  constructor(deps: QueueStoreDeps) {
+    this.deps = deps;
+    this.retentionDialog = new RetentionStore(deps);
     makeAutoObservable<
       QueueStore,
-      'root' | 'disposers' | 'channelTimer' | 'wxLoaded' | 'rulesLoading' | 'previewRequest' | 'previewAt' | 'retentionResolve' | 'retentionSeq'
+      'deps' | 'disposers' | 'channelTimer' | 'wxLoaded' | 'rulesLoading' | 'previewRequest' | 'previewAt'
     >(this, {
       previewAt: false,
-      retention: observable.ref,
-      retentionResolve: false,
-      retentionSeq: false,
-      root: false,
+      retentionDialog: false,
+      deps: false,
       disposers: false,
       channelTimer: false,
       wxLoaded: false,
@@ -104,7 +85,7 @@ export class QueueStore {
     this.disposers.push(
       // entering QUEUE, a new lane, or the dialog/float appearing: read cards and the preview
       reaction(
-        () => (this.queuedId !== null ? `${this.queuedId}|${this.currentLane}|${this.root.ui.queueDialogLarge}` : null),
+        () => (this.queuedId !== null ? `${this.queuedId}|${this.currentLane}|${this.deps.ui.queueDialogLarge}` : null),
         (k) => {
           if (k === null) {
             this.clear();
@@ -126,7 +107,7 @@ export class QueueStore {
       ),
       // and the queue around the player: a rank change re-reads it, at most once a second
       reaction(
-        () => (this.queuedId !== null ? this.root.game.live?.sort : undefined),
+        () => (this.queuedId !== null ? this.deps.game.live?.sort : undefined),
         (sort) => {
           if (sort !== undefined && Date.now() - this.previewAt >= PREVIEW_MIN_INTERVAL_MS) void this.loadPreview();
         },
@@ -144,13 +125,13 @@ export class QueueStore {
 
   /** The session id while this client's session is in QUEUE, else null. */
   get queuedId(): string | null {
-    const game = this.root.game;
+    const game = this.deps.game;
     const l = game.live;
     return l && game.isThisClient && l.status === GameStatus.QUEUE ? String(l.id) : null;
   }
 
   get currentLane(): number {
-    return this.root.game.live?.isFast ?? Lane.NORMAL;
+    return this.deps.game.live?.isFast ?? Lane.NORMAL;
   }
 
   /** The lane whose channel preview the upsell needs (null: no upsell on this lane). */
@@ -178,7 +159,7 @@ export class QueueStore {
       web: cfg.web,
       delayShowCodeTime: num(cfg.delay_show_code_time, 0),
       delayShowReserveTime: num(cfg.delay_show_reserve_time, 0),
-      queDuration: this.root.game.live?.queDuration ?? 0,
+      queDuration: this.deps.game.live?.queDuration ?? 0,
       bound: this.wxBound,
     });
   }
@@ -190,7 +171,7 @@ export class QueueStore {
   /** Ad slot gift_game_dialog: not for member or carrier fast entry (core-platform.md §2.7). */
   get dialogAdVisible(): boolean {
     const lane = this.currentLane;
-    return this.root.game.queueDialogVisible && lane !== Lane.MEMBER && lane !== Lane.CARRIER;
+    return this.deps.game.queueDialogVisible && lane !== Lane.MEMBER && lane !== Lane.CARRIER;
   }
 
   // ---------------------------------------------------------------- reads
@@ -200,7 +181,7 @@ export class QueueStore {
     if (this.rules !== null || this.rulesLoading) return;
     this.rulesLoading = true;
     try {
-      const rules = await this.root.api.get(Paths.queueRules);
+      const rules = await this.deps.api.get(Paths.queueRules);
       runInAction(() => {
         this.rules = rules;
       });
@@ -215,7 +196,7 @@ export class QueueStore {
     if (this.wxLoaded) return;
     this.wxLoaded = true;
     try {
-      const cfg = await this.root.api.post(Paths.configList, { groupCode: 'wx_sort_entry' });
+      const cfg = await this.deps.api.post(Paths.configList, { groupCode: 'wx_sort_entry' });
       runInAction(() => {
         this.wxConfig = cfg ?? {};
       });
@@ -227,9 +208,9 @@ export class QueueStore {
   }
 
   async loadCards(): Promise<void> {
-    if (!this.root.user.isLoggedIn) return;
+    if (!this.deps.user.isLoggedIn) return;
     try {
-      const list = await this.root.api.get(Paths.cardList, { status: 0, card_type: 1 });
+      const list = await this.deps.api.get(Paths.cardList, { status: 0, card_type: 1 });
       // fast-entry cards only (play_type 0): the time cards of the backpack are used there
       const usable = (list?.data ?? []).filter((c) => (c.status ?? 0) === 0 && (c.play_type ?? 0) === 0);
       runInAction(() => {
@@ -247,7 +228,7 @@ export class QueueStore {
     const req = ++this.previewRequest;
     this.previewAt = Date.now();
     try {
-      const size = await this.root.api.post(Paths.channelSize, { isFast: lane });
+      const size = await this.deps.api.post(Paths.channelSize, { isFast: lane });
       if (req !== this.previewRequest) return;
       runInAction(() => {
         this.preview = size;
@@ -265,16 +246,16 @@ export class QueueStore {
     if (this.activatingId !== null) return false;
     this.activatingId = String(card.id);
     try {
-      await this.root.api.post(Paths.cardActivate, { id: card.id });
-      this.root.ui.success('使用成功');
+      await this.deps.api.post(Paths.cardActivate, { id: card.id });
+      this.deps.ui.success('使用成功');
       runInAction(() => {
         this.cards = this.cards.filter((c) => String(c.id) !== String(card.id));
       });
       void this.loadCards();
-      void this.root.game.refresh();
+      void this.deps.game.refresh();
       return true;
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
       if (e instanceof ApiError && (e.code === ErrorCode.CARD_NOT_FOUND || e.code === ErrorCode.CARD_UNUSABLE)) {
         void this.loadCards();
       }
@@ -295,13 +276,13 @@ export class QueueStore {
 
   /** '立即加速': the queue acceleration purchase (commerce.md §2.10). */
   accelerate(): void {
-    this.root.openPurchase('queue_accelerate');
+    this.deps.openPurchase('queue_accelerate');
   }
 
   /** The reservation toggle of a bound user. */
   toggleReserve(): void {
     this.wxReserved = !this.wxReserved;
-    this.root.ui.success(this.wxReserved ? '预约成功' : '已取消预约');
+    this.deps.ui.success(this.wxReserved ? '预约成功' : '已取消预约');
   }
 
   /**
@@ -309,14 +290,14 @@ export class QueueStore {
    * retention dialog first ('再等等' keeps the place); then the exit confirm.
    */
   async requestExit(): Promise<void> {
-    const game = this.root.game;
+    const game = this.deps.game;
     const l = game.live;
     if (!l || l.status !== GameStatus.QUEUE) return;
     if (game.isThisClient && !isFastEntry(l.isFast)) {
       const stay = await this.askRetention();
       if (stay) return;
     }
-    const ok = await this.root.ui.confirm({
+    const ok = await this.deps.ui.confirm({
       title: '退出排队',
       message: '退出后需要重新排队，确定要退出排队吗？',
       confirmText: '立即退出',
@@ -325,61 +306,26 @@ export class QueueStore {
     if (ok) await game.cancelQueue();
   }
 
-  /** Opens the retention dialog; resolves true to stay in the queue. */
-  askRetention(): Promise<boolean> {
-    this.settleRetention(true);
-    const id = ++this.retentionSeq;
-    this.retention = { id, preSort: null, goods: null };
-    const answer = new Promise<boolean>((resolve) => {
-      this.retentionResolve = resolve;
-    });
-    void this.loadRetention(id);
-    return answer;
+  // ---------------------------------------------------------------- the retention dialog (retentionStore.ts)
+
+  get retention(): Retention | null {
+    return this.retentionDialog.retention;
   }
 
-  /** The advertised product, then the expected rank on the lane it leads to. */
-  private async loadRetention(id: number): Promise<void> {
-    let goods: Goods | null = null;
-    try {
-      const section = await this.root.api.get(Paths.sectionGoods, { section_key: RETENTION_SECTION, page_size: 1 });
-      goods = section.goods[0] ?? null;
-    } catch {
-      goods = null;
-    }
-    if (this.retention?.id !== id) return;
-    runInAction(() => {
-      if (this.retention?.id === id) this.retention = { ...this.retention, goods };
-    });
-    try {
-      const size = await this.root.api.post(Paths.channelSize, { isFast: retentionLane(goods?.type) });
-      runInAction(() => {
-        if (this.retention?.id === id) this.retention = { ...this.retention, preSort: Number(size?.preSort) || 0 };
-      });
-    } catch {
-      // the rank stays '正在计算'
-    }
-  }
-
-  /** The retention's text (commerce.md §4.9): a membership's lane, or the fast-entry lane. */
   get retentionText(): string {
-    const t = this.retention?.goods?.type;
-    return t === undefined || isMemberProduct(t) ? '可享VVIP/VIP专属加速通道' : '速进通道';
+    return this.retentionDialog.text;
   }
 
-  /** '立即加速' of the retention: the player stays queued and buys the advertised product. */
+  askRetention(): Promise<boolean> {
+    return this.retentionDialog.ask();
+  }
+
   buyRetention(): void {
-    const goods = this.retention?.goods;
-    if (!goods) return;
-    this.settleRetention(true);
-    this.root.openPurchase('queue_accelerate', { goods });
+    this.retentionDialog.buy();
   }
 
-  /** '再等等' (true) or '仍要退出' (false). */
   settleRetention(stay: boolean): void {
-    const resolve = this.retentionResolve;
-    this.retentionResolve = null;
-    this.retention = null;
-    resolve?.(stay);
+    this.retentionDialog.settle(stay);
   }
 
   // ---------------------------------------------------------------- lifecycle

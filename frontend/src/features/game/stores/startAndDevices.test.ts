@@ -95,6 +95,8 @@ describe('a game on another device (core-platform.md §4.5, §8.2)', () => {
     channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 4, clientType: 'other', id: 901 }));
     expect(root.game.isThisClient).toBe(false);
     expect(root.game.floatVisible).toBe(true);
+    // the session's actions are their own chunk, loaded when the session appears
+    await root.game.loadActions();
 
     const done = root.game.endOnOtherDevice();
     await settle();

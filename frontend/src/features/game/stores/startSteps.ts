@@ -3,11 +3,15 @@
 // hanging state of a PLAYING session (§3.3). Its own chunk, loaded by the first start (or the
 // first game played): `GameStore.loadSteps` creates it once, the game dialogs observe it.
 import { makeAutoObservable } from 'mobx';
-import { AuthType, GameStatus } from '../../../api/codes';
-import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
-import type { CatalogueGame, GameInfo, GameNode, GameTip } from '../../../api/types';
-import type { RelayParams, StartRequest } from './gameStore';
-import type { RootStore } from '../../../stores/rootStore';
+import { GameStatus } from '../../../api/codes';
+import type { CatalogueGame, GameInfo, GameNode, GameTip, LiveGameState } from '../../../api/types';
+import type { AppServices } from '../../../kernel/services';
+import type { GameRoomAccess, RelayParams, StartRequest } from './gameTypes';
+import { relayStartPath } from './gameTypes';
+export { relayStartPath };
+import { openNodePicker, type PickingFlow } from './nodePicking';
+import { browserAllowsStart, certificationAllowsStart, confirmRoomSwitch, type StartCheckDeps } from './startChecks';
+import { handleStartError, type StartErrorDeps } from './startErrors';
 
 const Paths = {
   configList: '/api/japi/yoo/common/config/list',
@@ -60,10 +64,6 @@ export interface UnsupportedGame {
   link: string;
 }
 
-/** The path of the live page's start-relay dialog for a game played only together (§4.4 step 10). */
-export function relayStartPath(game: Game, mode: number): string {
-  return `/game/live?relayGame=${game.id}&relayGameName=${encodeURIComponent(game.name)}&relayMode=${mode}`;
-}
 
 /** localStorage, or null where the browser refuses it. */
 function browserStorage(): Pick<Storage, 'getItem' | 'setItem'> | null {
@@ -73,6 +73,14 @@ function browserStorage(): Pick<Storage, 'getItem' | 'setItem'> | null {
     return null;
   }
 }
+
+/** What the start steps need (and their checks and errors: startChecks.ts, startErrors.ts). */
+export type StartStepsDeps = StartCheckDeps &
+  StartErrorDeps &
+  Pick<AppServices, 'api' | 'transport' | 'effects' | 'ui' | 'openPurchase'> &
+  Pick<GameRoomAccess, 'room'> & {
+    game: { readonly live: LiveGameState | null };
+  };
 
 export class StartSteps {
   /** the game tip of the start under way, while it is shown */
@@ -90,16 +98,16 @@ export class StartSteps {
   /** the common config's start-guide switch and latency cap, read once */
   private guideConfig: Promise<{ on: boolean; maxDelay: number }> | null = null;
   private animation: ReturnType<typeof setTimeout> | null = null;
-  private readonly root: RootStore;
+  private readonly deps: StartStepsDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<StartSteps, 'tipAnswer' | 'guideAnswer' | 'guideConfig' | 'animation' | 'root'>(this, {
+  constructor(deps: StartStepsDeps) {
+    this.deps = deps;
+    makeAutoObservable<StartSteps, 'tipAnswer' | 'guideAnswer' | 'guideConfig' | 'animation' | 'deps'>(this, {
       tipAnswer: false,
       guideAnswer: false,
       guideConfig: false,
       animation: false,
-      root: false,
+      deps: false,
     });
   }
 
@@ -110,7 +118,7 @@ export class StartSteps {
 
   /** The hanging state of the live PLAYING session when it hangs; null otherwise. */
   get hanging(): HangState | null {
-    const l = this.root.game.live;
+    const l = this.deps.game.live;
     const h = this.hang;
     return l && h && h.hook && h.sessionId === String(l.id) && l.status === GameStatus.PLAYING ? h : null;
   }
@@ -123,78 +131,18 @@ export class StartSteps {
     this.hang = null;
   }
 
-  // ---------------------------------------------------------------- browser, certification, room (steps 3–7)
+  // ---------------------------------------------------------------- browser, certification, room (steps 3–7: startChecks.ts)
 
-  /**
-   * core-platform.md §4.4 step 5, §4.9: the certification pre-check. PASS goes on; CONFIRM shows
-   * the certification dialog with '下次再说' and goes on however it closes; DENY goes on only
-   * once certified (a closed dialog ends the start silently).
-   */
-  async certificationAllowsStart(): Promise<boolean> {
-    let authType: number;
-    try {
-      authType = (await this.root.api.get('/api/v3/user/authorize/pre-check', { after_auth_check: 1 })).auth_type;
-    } catch {
-      return true; // the start's own answer (20150) asks again
-    }
-    if (authType === AuthType.PASS) return true;
-    const certified = await this.root.ui.askCertification({ skippable: authType === AuthType.CONFIRM });
-    return certified || authType === AuthType.CONFIRM;
+  certificationAllowsStart(): Promise<boolean> {
+    return certificationAllowsStart(this.deps);
   }
 
-  /**
-   * core-platform.md §4.4 step 3, §5.5: a browser the game cannot run in gets the alert and the
-   * start ends; one it may run badly in asks first ('继续游戏' goes on).
-   */
-  async browserAllowsStart(): Promise<boolean> {
-    const ua = this.root.effects.userAgent;
-    if (ua === undefined) return true;
-    const { browserVerdict, WARN_CONTINUE } = await import('../../../lib/browserVerdict');
-    const v = browserVerdict(ua);
-    if (v.kind === 'block') {
-      await this.root.ui.alert({ title: '温馨提示', message: v.message, confirmText: '好的' });
-      return false;
-    }
-    if (v.kind === 'warn') return this.root.ui.confirm({ title: '温馨提示', message: v.message, confirmText: WARN_CONTINUE });
-    return true;
+  browserAllowsStart(): Promise<boolean> {
+    return browserAllowsStart(this.deps);
   }
 
-  /**
-   * social.md §2.16 / §4.3: a relay host starting another game is asked whether everyone
-   * switches ('立即切换': the room's game changes and the new game is its relay) or the host plays
-   * alone ('自己玩': the room is exited first). A guest holding control confirms leaving the room.
-   * False when the start does not go on here.
-   */
-  async confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
-    const room = this.root.room;
-    const current = room?.info?.game;
-    if (!room || !room.inRoom || !current || current.id === game.id) return true;
-    if (room.isHost) {
-      // the user owns a relay (§4.4 step 10): a game that cannot be played in the room's mode
-      // is started alone, once the host agrees to leave the room
-      const mode = room.info?.room?.mode;
-      if (mode !== undefined && !(await this.playedInMode(game.id, mode))) return this.leaveRoomToStart();
-      const together = await this.root.ui.confirm({
-        title: '切换游戏',
-        message: `大家正在一起玩《${current.name}》，是否一起切换到新游戏？`,
-        confirmText: '立即切换',
-        cancelText: '自己玩',
-      });
-      const info = room.info?.room;
-      if (together && info) {
-        // the new game's session, started with the relay params, becomes the room's relay
-        await this.root.game.openNodePicker(game, { isApplyRelay: info.mode, isUpdatePass: 0, isShow: info.isShow });
-        return false;
-      }
-      await room.exit();
-      return true;
-    }
-    if (room.hasControl) {
-      const ok = await this.root.ui.confirm({ title: '切换游戏', message: '启动新游戏将退出当前房间，是否继续？' });
-      if (!ok) return false;
-      await room.exit();
-    }
-    return true;
+  confirmRoomSwitch(game: { id: number; name: string }): Promise<boolean> {
+    return confirmRoomSwitch(this.deps, this, game);
   }
 
   // ---------------------------------------------------------------- start guide (§2.14, §4.4)
@@ -209,13 +157,13 @@ export class StartSteps {
     const cfg = await this.readGuideConfig();
     if (!cfg.on) return true;
     const guide = await import('../../../lib/startGuide');
-    if (guide.wasShown(browserStorage()) || guide.skippedHere(this.root.effects.userAgent)) return true;
+    if (guide.wasShown(browserStorage()) || guide.skippedHere(this.deps.effects.userAgent)) return true;
     let games: CatalogueGame[];
     let nodes: GameNode[];
     try {
       const [list, all] = await Promise.all([
-        this.root.api.get(Paths.gameList, { page: 1, page_size: guide.RECOMMENDED_GAMES }),
-        this.root.api.post(Paths.nodes, {}),
+        this.deps.api.get(Paths.gameList, { page: 1, page_size: guide.RECOMMENDED_GAMES }),
+        this.deps.api.post(Paths.nodes, {}),
       ]);
       games = list.data.slice(0, guide.RECOMMENDED_GAMES);
       nodes = Array.isArray(all) ? all : [];
@@ -237,7 +185,7 @@ export class StartSteps {
   }
 
   private readGuideConfig(): Promise<{ on: boolean; maxDelay: number }> {
-    this.guideConfig ??= this.root.api.post(Paths.configList, { groupCode: 'common_config' }).then(
+    this.guideConfig ??= this.deps.api.post(Paths.configList, { groupCode: 'common_config' }).then(
       (cfg) => ({ on: cfg?.show_game_start_guide === '1', maxDelay: Number(cfg?.game_start_guide_max_delay) }),
       () => {
         this.guideConfig = null; // read again by the next start
@@ -254,7 +202,7 @@ export class StartSteps {
         .filter((n) => n.status === 1)
         .map(async (n) => {
           try {
-            return await this.root.transport.probe(n.pingUrl);
+            return await this.deps.transport.probe(n.pingUrl);
           } catch {
             return null;
           }
@@ -296,7 +244,7 @@ export class StartSteps {
   async tipAllowsStart(game: Game): Promise<boolean> {
     let tip: GameTip | null;
     try {
-      tip = await this.root.api.post(Paths.startTip, { gameId: game.id, afterAuthCheck: 1 });
+      tip = await this.deps.api.post(Paths.startTip, { gameId: game.id, afterAuthCheck: 1 });
     } catch {
       return true; // no tip to show: straight on
     }
@@ -338,7 +286,7 @@ export class StartSteps {
 
   private async gameInfo(gameId: number): Promise<GameInfo | null> {
     try {
-      return await this.root.api.post(Paths.gameInfo, { gameId, ...BANNER });
+      return await this.deps.api.post(Paths.gameInfo, { gameId, ...BANNER });
     } catch {
       return null;
     }
@@ -355,11 +303,11 @@ export class StartSteps {
     if (!info) return true;
     if (info.associatedType === 2 && info.startUrl) {
       const { openOutside } = await import('../../../lib/carMode');
-      openOutside(this.root.ui, info.startUrl, info.name);
+      openOutside(this.deps.ui, info.startUrl, info.name);
       return false;
     }
     if (!relay && info.startMode > 0) {
-      this.root.ui.navigate(relayStartPath(game, info.startMode));
+      this.deps.ui.navigate(relayStartPath(game, info.startMode));
       return false;
     }
     return true;
@@ -381,8 +329,8 @@ export class StartSteps {
    * and the game starts alone (true).
    */
   async leaveRoomToStart(): Promise<boolean> {
-    const ok = await this.root.ui.confirm({ title: '提示', message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
-    if (ok) await this.root.room?.exit();
+    const ok = await this.deps.ui.confirm({ title: '提示', message: '当前游戏暂不支持一起玩', detail: '启动游戏后将退出一起玩的游戏' });
+    if (ok) await this.deps.room?.exit();
     return ok;
   }
 
@@ -393,7 +341,7 @@ export class StartSteps {
   async showUnsupported(game: Game): Promise<void> {
     let link: string;
     try {
-      link = (await this.root.api.post(Paths.shareLinks, { gameId: game.id })).links;
+      link = (await this.deps.api.post(Paths.shareLinks, { gameId: game.id })).links;
     } catch {
       link = '';
     }
@@ -413,7 +361,7 @@ export class StartSteps {
   /** Reads gameDuration of the client's PLAYING session `id`; a failed read leaves what was known. */
   async readDuration(id: number | string): Promise<void> {
     try {
-      const d = await this.root.api.post(Paths.gameDuration, { id });
+      const d = await this.deps.api.post(Paths.gameDuration, { id });
       this.setHang({ sessionId: String(id), hook: d.hook === 1, minutes: Math.max(0, d.onHookDuration) });
     } catch {
       // the session ended meanwhile, or the network: the next read tells
@@ -424,100 +372,14 @@ export class StartSteps {
     this.hang = h;
   }
 
-  // ---------------------------------------------------------------- start errors (§8.2)
-
-  /** core-platform.md §8.2 start errors. */
-  async handleStartError(e: unknown, req: StartRequest): Promise<void> {
-    const ui = this.root.ui;
-    const game = this.root.game;
-    if (!(e instanceof ApiError)) {
-      ui.error(errorMessage(e));
-      return;
-    }
-    if (e.code === ErrorCode.NOT_LOGGED_IN) {
-      ui.openLogin(() => void game.start(req));
-      return;
-    }
-    const data = (e.data ?? {}) as { id?: number | string; gameId?: number; gameName?: string; hasGameOnline?: boolean };
-    if (data.hasGameOnline) await game.refresh();
-    switch (e.code) {
-      case ErrorCode.GAME_OTHER_CLIENT_ACTIVE: {
-        const ok = await ui.confirm({ title: '提示', message: '您正在其他设备上运行当前游戏', detail: '请退出游戏后重新启动' });
-        if (!ok || data.id === undefined) return;
-        if (await game.exitSession(data.id)) ui.success('退出游戏成功');
-        return;
-      }
-      case ErrorCode.GAME_OTHER_GAME_ACTIVE: {
-        const name = data.gameName ?? game.live?.gameName ?? '';
-        const ok = await ui.confirm({ title: '切换游戏', message: `当前正在运行《${name}》，是否退出并切换？` });
-        if (!ok || data.id === undefined) return;
-        if (await game.exitSession(data.id)) await game.start(req);
-        return;
-      }
-      case ErrorCode.GAME_CURRENT_GAME_ACTIVE:
-        ui.info(e.message || '当前游戏已在运行中');
-        if (game.live?.status === GameStatus.QUEUE) ui.setQueueDialogLarge(true);
-        return;
-      case ErrorCode.GAME_RELAY_EXIST: {
-        // social.md §8: the user is in a room; confirmed, the room is left and the start runs again
-        const ok = await ui.confirm({ title: '提示', message: e.message || '当前正在房间中，是否退出房间并启动游戏？' });
-        if (!ok) return;
-        await this.root.room?.exit();
-        await game.start(req);
-        return;
-      }
-      case ErrorCode.GAME_SHORT_OF_TIME:
-        this.root.playTime.openUseUp(req.gameId);
-        return;
-      case ErrorCode.GAME_NEED_SUBSCRIBE:
-        await this.offerSubscription(req.gameId, e.message || '该游戏需订阅后才能游玩');
-        return;
-      case ErrorCode.GAME_VIP_ONLY:
-      case ErrorCode.GAME_VVIP_ONLY:
-        await game.offerMembership(e.message || (e.code === ErrorCode.GAME_VIP_ONLY ? '该游戏为VIP会员专享' : '该游戏为VVIP会员专享'));
-        return;
-      case ErrorCode.USER_NOT_AUTH:
-        // §8.2: certify in queue mode, then the same start
-        if (await this.root.ui.askCertification({ skippable: false, queue: true })) await game.start(req);
-        return;
-      case ErrorCode.USER_IS_MINOR: {
-        const remark = (e.data as { remark?: string } | null)?.remark;
-        await ui.alert({ title: '温馨提示', message: e.message, detail: remark, confirmText: '好的' });
-        return;
-      }
-      case ErrorCode.GAME_UNSUPPORTED_CLIENT:
-        await this.showUnsupported({ id: req.gameId, name: req.gameName });
-        return;
-      case ErrorCode.GAME_RELAY_ONLY:
-        ui.navigate(relayStartPath({ id: req.gameId, name: req.gameName }, 2));
-        return;
-      case ErrorCode.GAME_NOT_SUPPORT_RELAY:
-        // §8.2: starting it leaves the room; confirmed, the game starts alone
-        if (await this.leaveRoomToStart()) await game.start({ gameId: req.gameId, gameName: req.gameName, nodeId: req.nodeId });
-        return;
-      default:
-        ui.error(errorMessage(e));
-    }
+  /** The node dialog of a start (nodePicking.ts): its list read, the dialog open, the probes. */
+  pickNode(flow: PickingFlow, game: Game, relay?: RelayParams): Promise<void> {
+    return openNodePicker(this.deps, flow, game, relay);
   }
 
-  /**
-   * The subscribe-required dialog (commerce.md §2.6): '该游戏需订阅{package}后才能游玩' with
-   * '立即订阅', which opens the subscription purchase of the game's first package.
-   */
-  private async offerSubscription(gameId: number, fallback: string): Promise<void> {
-    let title: string | null;
-    try {
-      const list = await this.root.api.get('/api/shop/goods/game-package', { game_id: gameId });
-      title = list.data[0]?.title ?? null;
-    } catch {
-      title = null;
-    }
-    const ok = await this.root.ui.confirm({
-      title: '温馨提示',
-      message: title ? `该游戏需订阅${title}后才能游玩` : fallback,
-      confirmText: '立即订阅',
-      cancelText: '取消',
-    });
-    if (ok) this.root.openPurchase('subscription', { gameId });
+  // ---------------------------------------------------------------- start errors (§8.2: startErrors.ts)
+
+  handleStartError(e: unknown, req: StartRequest): Promise<void> {
+    return handleStartError(this.deps, this, e, req);
   }
 }

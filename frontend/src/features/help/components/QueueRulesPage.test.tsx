@@ -2,7 +2,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import { makeRoot, QUEUE_RULES, settle } from '../../../test/helpers';
 import { QueueRulesPage } from './QueueRulesPage';
 

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { Lane } from '../../../api/codes';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /**
  * /help/queue: the admission order between queue lanes (weighted fair queuing with a virtual

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /** /service: the service centre (core-platform.md §2.4's 无法绑定？ and 问题反馈 lead here). */
 export function ServicePage() {

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { GameCard, gameDetailPath } from '../../../components/GameCard';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 export const HomePage = observer(function HomePage() {
   const { catalogue } = useStores();

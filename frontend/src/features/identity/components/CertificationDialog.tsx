@@ -4,7 +4,7 @@ import { isInCar } from '../../../lib/browserCheck';
 import { QrImage } from '../../purchase/components/QrImage';
 import { QR_CERT_TEXT, QrCertificationStore } from '../stores/qrCertification';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { CertificationForm, ID_NO_MAX_LENGTH } from '../stores/certification';
 
 /** core-platform.md §2.15: the certification dialog, while one is asked for. */

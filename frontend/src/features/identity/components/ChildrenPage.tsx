@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /** Youth mode's status (core-platform.md §3.1): 2 a minor. */
 const YOUTH_MINOR = 2;

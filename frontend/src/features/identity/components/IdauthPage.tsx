@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { errorMessage } from '../../../transport/apiError';
 import { CertificationForm } from '../stores/certification';
 import { CertificationFields } from './CertificationDialog';

@@ -1,6 +1,9 @@
 import { makeAutoObservable, runInAction } from 'mobx';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
 import { errorMessage } from '../../../transport/apiError';
+
+/** What this store needs from the others (the root store provides it). */
+export type CertificationDeps = Pick<AppServices, 'api' | 'ui'>;
 
 /** §5.3: the ID number's input maximum. */
 export const ID_NO_MAX_LENGTH = 18;
@@ -22,8 +25,8 @@ export class CertificationForm {
   idNo = '';
   submitting = false;
 
-  constructor(private readonly root: RootStore) {
-    makeAutoObservable<CertificationForm, 'root'>(this, { root: false });
+  constructor(private readonly deps: CertificationDeps) {
+    makeAutoObservable<CertificationForm, 'deps'>(this, { deps: false });
   }
 
   setRealName(v: string): void {
@@ -38,16 +41,16 @@ export class CertificationForm {
   async submit(): Promise<boolean> {
     const problem = certificationProblem(this.realName, this.idNo);
     if (problem) {
-      this.root.ui.warning(problem);
+      this.deps.ui.warning(problem);
       return false;
     }
     this.submitting = true;
     try {
-      await this.root.api.post('/api/user/v1/info/idauth', { real_name: this.realName.trim(), id_no: this.idNo.trim() });
-      this.root.ui.success('实名认证成功');
+      await this.deps.api.post('/api/user/v1/info/idauth', { real_name: this.realName.trim(), id_no: this.idNo.trim() });
+      this.deps.ui.success('实名认证成功');
       return true;
     } catch (e) {
-      this.root.ui.warning(errorMessage(e));
+      this.deps.ui.warning(errorMessage(e));
       return false;
     } finally {
       runInAction(() => (this.submitting = false));

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { SITE_NAME } from '../../../lib/site';
 import { memberButton } from '../../../lib/memberButton';
 import { AdSlot } from '../../../components/AdSlot';

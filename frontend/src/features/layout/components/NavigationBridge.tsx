@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 
 /** Lets store actions change page (after logout, '进入游戏', ...) through the router. */
 export function NavigationBridge() {

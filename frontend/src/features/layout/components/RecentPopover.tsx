@@ -5,7 +5,7 @@ import type { CatalogueGame } from '../../../api/types';
 import { gameDetailPath } from '../../../components/GameCard';
 import { GameImage } from '../../../components/GameImage';
 import { collectStoreOf, CollectText, type CollectStore } from '../../catalogue/stores/collectStore';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import '../../../styles/collect.css';
 
 type Tab = 'played' | 'collected';

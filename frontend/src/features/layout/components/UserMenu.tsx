@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { AdSlot } from '../../../components/AdSlot';
 import { Avatar } from '../../../components/Avatar';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { formatPlayTime } from '../../../lib/time';
 import { formatDay, isPlatformMember, memberName } from '../../../lib/member';
 import RecentPopover from './RecentPopover';

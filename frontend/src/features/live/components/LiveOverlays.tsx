@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { Modal } from '../../../components/Modal';
 import { RoomText } from '../../../lib/room';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import '../live.css';
 
 /** What every page shows of rooms: the live summary dialog and the room float. */

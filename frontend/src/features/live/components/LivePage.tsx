@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { formatHeat } from '../../../lib/room';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { LiveStore } from '../stores/liveStore';
 import { RelayDialog } from './RelayDialog';
 import '../live.css';

@@ -70,7 +70,7 @@ export const PasswordPrompt = observer(function PasswordPrompt() {
 /** The host's blacklist: paged, with remove (add is on the online list). */
 export const BlacklistDialog = observer(function BlacklistDialog({ onClose }: { onClose: () => void }) {
   const room = useLoadedRoom();
-  const list = room.blacklist;
+  const list = room.members.blacklist;
   const rows = list?.rows ?? [];
   const more = list ? rows.length < list.totalRows : false;
   return (
@@ -83,7 +83,7 @@ export const BlacklistDialog = observer(function BlacklistDialog({ onClose }: { 
             <li key={r.blackUserId} data-testid="black-item">
               <Avatar src={r.userProfile.avatar} name={r.userProfile.nickname} size={28} />
               <span>{r.userProfile.nickname}</span>
-              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.blacklistDel(r.blackUserId)}>
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.members.blacklistDel(r.blackUserId)}>
                 移除
               </button>
             </li>
@@ -91,7 +91,7 @@ export const BlacklistDialog = observer(function BlacklistDialog({ onClose }: { 
         </ul>
       )}
       {more && (
-        <button type="button" className="btn btn--ghost btn--block" onClick={() => void room.loadBlacklist(Math.floor(rows.length / 10) + 1)}>
+        <button type="button" className="btn btn--ghost btn--block" onClick={() => void room.members.loadBlacklist(Math.floor(rows.length / 10) + 1)}>
           加载更多
         </button>
       )}
@@ -106,7 +106,7 @@ export function ReportDialog({ userId, name, onClose }: { userId: number; name: 
   const [text, setText] = useState('');
   const submit = async () => {
     if (reason === null) return;
-    if (await room.report(userId, reason, text.trim())) onClose();
+    if (await room.members.report(userId, reason, text.trim())) onClose();
   };
   return (
     <Modal

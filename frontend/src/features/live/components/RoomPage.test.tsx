@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RoomEventCode } from '../../../lib/room';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import type { RootStore } from '../../../stores/rootStore';
 import { RoomPaths } from '../stores/roomStore';
 import { fail } from '../../../test/fakeTransport';

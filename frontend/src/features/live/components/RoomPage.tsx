@@ -4,7 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
 import { GameStatus } from '../../../api/codes';
 import { ApplyState, FACES, faceGlyph, formatMinSec, formatOnline, RoomLoad, RoomMode, RoomText, SeatType } from '../../../lib/room';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import type { RoomStore } from '../stores/roomStore';
 import { bindInput, canvasSink } from '../../../stream/pageInput';
 import type { StreamSession } from '../../../stream/streamSession';
@@ -129,10 +129,10 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
         </div>
         <div className="room__tools">
           <button type="button" className="btn btn--ghost btn--sm" data-testid="room-online-count" onClick={() => setTab('online')}>
-            在线 {formatOnline(room.onlineCount)}
+            在线 {formatOnline(room.members.onlineCount)}
           </button>
-          <button type="button" className="btn btn--ghost btn--sm" data-testid="barrage-toggle" aria-pressed={room.barrageOn} onClick={() => room.setBarrageOn(!room.barrageOn)}>
-            {room.barrageOn ? '关闭弹幕' : '开启弹幕'}
+          <button type="button" className="btn btn--ghost btn--sm" data-testid="barrage-toggle" aria-pressed={room.talk.barrageOn} onClick={() => room.talk.setBarrageOn(!room.talk.barrageOn)}>
+            {room.talk.barrageOn ? '关闭弹幕' : '开启弹幕'}
           </button>
           <button type="button" className="btn btn--ghost btn--sm" onClick={fullscreen}>
             全屏
@@ -147,7 +147,7 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
                 className="btn btn--ghost btn--sm"
                 data-testid="room-blacklist"
                 onClick={() => {
-                  void room.loadBlacklist(1);
+                  void room.members.loadBlacklist(1);
                   setDialog('blacklist');
                 }}
               >
@@ -170,7 +170,7 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
                 {session?.message ?? waiting}
               </div>
             )}
-            {room.barrageOn && <BarrageOverlay room={room} />}
+            {room.talk.barrageOn && <BarrageOverlay room={room} />}
           </div>
           <ControlPanel room={room} />
         </div>
@@ -179,7 +179,7 @@ const LoadedRoomPage = observer(function LoadedRoomPage({ room }: { room: RoomSt
             {(
               [
                 ['chat', '聊天'],
-                ['online', `在线(${formatOnline(room.onlineCount)})`],
+                ['online', `在线(${formatOnline(room.members.onlineCount)})`],
                 ['mike', '麦位'],
               ] as const
             ).map(([k, label]) => (
@@ -243,7 +243,7 @@ const RoomStreamView = observer(function RoomStreamView({ session, controlling }
 
 /** The barrage (§4.9): the newest lines over the stream, in §9's colours. */
 const BarrageOverlay = observer(function BarrageOverlay({ room }: { room: RoomStore }) {
-  const shown = room.barrage.slice(-8);
+  const shown = room.talk.barrage.slice(-8);
   return (
     <div className="room-barrage" data-testid="room-barrage" aria-live="polite">
       {shown.map((b, i) => (
@@ -275,10 +275,10 @@ const TURN_CHOICES: readonly [number, string][] = [
 ];
 
 const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore }) {
-  const rot = room.rotation;
+  const rot = room.control.rotation;
   const [turnSecs, setTurnSecs] = useState(() => (rot.turnSecs > 0 ? rot.turnSecs : 300));
   const applyText =
-    room.applyState === ApplyState.PENDING ? `申请中 ${room.applySecondsLeft}s` : room.applyState === ApplyState.DENIED ? `已被拒绝 ${room.applySecondsLeft}s` : '申请控制';
+    room.control.applyState === ApplyState.PENDING ? `申请中 ${room.control.applySecondsLeft}s` : room.control.applyState === ApplyState.DENIED ? `已被拒绝 ${room.control.applySecondsLeft}s` : '申请控制';
   const controller = room.info?.room.controller ?? 0;
   const guestControls = controller > 0 && controller !== room.hostUid;
   return (
@@ -297,25 +297,25 @@ const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore 
               <span className="room-control__state" data-testid="control-state">
                 你正在控制游戏
               </span>
-              <button type="button" className="btn btn--outline btn--sm" data-testid="control-return" onClick={() => void room.returnControl()}>
+              <button type="button" className="btn btn--outline btn--sm" data-testid="control-return" onClick={() => void room.control.returnControl()}>
                 归还控制权
               </button>
             </>
           ) : (
-            <button type="button" className="btn btn--primary btn--sm" data-testid="control-apply" data-state={room.applyState} disabled={room.applyState !== ApplyState.NONE} onClick={() => void room.applyControl()}>
+            <button type="button" className="btn btn--primary btn--sm" data-testid="control-apply" data-state={room.control.applyState} disabled={room.control.applyState !== ApplyState.NONE} onClick={() => void room.control.applyControl()}>
               {applyText}
             </button>
           )}
-          {room.inMikeList ? (
-            <button type="button" className="btn btn--ghost btn--sm" data-testid="mike-down" onClick={() => void room.mikeDown()}>
+          {room.seats.inMikeList ? (
+            <button type="button" className="btn btn--ghost btn--sm" data-testid="mike-down" onClick={() => void room.seats.mikeDown()}>
               下麦
             </button>
-          ) : room.canApplySeat ? (
-            <button type="button" className="btn btn--ghost btn--sm" data-testid="mike-up" onClick={() => void room.mikeUp()}>
+          ) : room.seats.canApplySeat ? (
+            <button type="button" className="btn btn--ghost btn--sm" data-testid="mike-up" onClick={() => void room.seats.mikeUp()}>
               上麦
             </button>
-          ) : room.canQueueSeat ? (
-            <button type="button" className="btn btn--ghost btn--sm" data-testid="mike-queue" onClick={() => void room.mikeQueue()}>
+          ) : room.seats.canQueueSeat ? (
+            <button type="button" className="btn btn--ghost btn--sm" data-testid="mike-queue" onClick={() => void room.seats.mikeQueue()}>
               排麦
             </button>
           ) : null}
@@ -325,12 +325,12 @@ const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore 
         <>
           <div className="room-control__row">
             {guestControls && (
-              <button type="button" className="btn btn--outline btn--sm" data-testid="control-recycle" onClick={() => void room.recycleControl()}>
+              <button type="button" className="btn btn--outline btn--sm" data-testid="control-recycle" onClick={() => void room.control.recycleControl()}>
                 收回控制权
               </button>
             )}
             <label className="room-control__toggle">
-              <input type="checkbox" data-testid="rotation-toggle" checked={rot.on} onChange={(e) => void room.setRotation(e.target.checked, turnSecs)} />
+              <input type="checkbox" data-testid="rotation-toggle" checked={rot.on} onChange={(e) => void room.control.setRotation(e.target.checked, turnSecs)} />
               轮流控制
             </label>
             <select className="input room-control__turn" data-testid="rotation-turn" aria-label="每人时长" value={turnSecs} onChange={(e) => setTurnSecs(Number(e.target.value))}>
@@ -342,13 +342,13 @@ const ControlPanel = observer(function ControlPanel({ room }: { room: RoomStore 
             </select>
           </div>
           <ul className="room-control__requests" data-testid="control-requests">
-            {(room.requests ?? []).map((r) => (
+            {(room.control.requests ?? []).map((r) => (
               <li key={r.userId} data-testid="control-request" data-uid={r.userId}>
                 <span>{r.user.nickname} 申请控制权</span>
-                <button type="button" className="btn btn--primary btn--sm" data-testid="control-assign" onClick={() => void room.assignControl(r.userId, true)}>
+                <button type="button" className="btn btn--primary btn--sm" data-testid="control-assign" onClick={() => void room.control.assignControl(r.userId, true)}>
                   同意
                 </button>
-                <button type="button" className="btn btn--ghost btn--sm" data-testid="control-deny" onClick={() => void room.assignControl(r.userId, false)}>
+                <button type="button" className="btn btn--ghost btn--sm" data-testid="control-deny" onClick={() => void room.control.assignControl(r.userId, false)}>
                   拒绝
                 </button>
               </li>
@@ -364,13 +364,13 @@ const ChatPanel = observer(function ChatPanel({ room }: { room: RoomStore }) {
   const [text, setText] = useState('');
   const [faces, setFaces] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
-  const count = room.chat.length;
+  const count = room.talk.chat.length;
   useEffect(() => {
     const el = listRef.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [count]);
   const send = async (faceId: number | null = null) => {
-    if (await room.sendChat(faceId === null ? text : '', faceId)) {
+    if (await room.talk.sendChat(faceId === null ? text : '', faceId)) {
       if (faceId === null) setText('');
       setFaces(false);
     }
@@ -378,7 +378,7 @@ const ChatPanel = observer(function ChatPanel({ room }: { room: RoomStore }) {
   return (
     <div className="room-chat">
       <ul className="room-chat__list" ref={listRef} data-testid="chat-list">
-        {room.chat.map((c) => (
+        {room.talk.chat.map((c) => (
           <li key={c.key} className={`room-chat__item room-chat__item--${c.kind}${c.own ? ' is-own' : ''}`} data-testid="chat-item">
             {c.kind === 'text' && <span className="room-chat__name">{c.nickname}：</span>}
             {c.faceId !== null && faceGlyph(c.faceId) ? <span className="room-chat__face">{faceGlyph(c.faceId)}</span> : <span className="room-chat__text">{c.text}</span>}
@@ -415,8 +415,8 @@ const ChatPanel = observer(function ChatPanel({ room }: { room: RoomStore }) {
 
 const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: RoomStore; onReport: (uid: number, name: string) => void }) {
   const { ui } = useStores();
-  const rows = room.online?.rows ?? [];
-  const total = room.online?.totalRows ?? 0;
+  const rows = room.members.online?.rows ?? [];
+  const total = room.members.online?.totalRows ?? 0;
   const pages = Math.max(1, Math.ceil(total / 20));
   return (
     <div className="room-online" data-testid="online-list">
@@ -432,10 +432,10 @@ const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: Ro
               <span className="room-online__actions">
                 {room.isHost && (
                   <>
-                    <button type="button" className="btn btn--ghost btn--sm" data-testid="invite-mike" onClick={() => void room.inviteMike(u.userId)}>
+                    <button type="button" className="btn btn--ghost btn--sm" data-testid="invite-mike" onClick={() => void room.seats.inviteMike(u.userId)}>
                       邀请上麦
                     </button>
-                    <button type="button" className="btn btn--ghost btn--sm" data-testid="invite-control" onClick={() => void room.inviteControl(u.userId)}>
+                    <button type="button" className="btn btn--ghost btn--sm" data-testid="invite-control" onClick={() => void room.control.inviteControl(u.userId)}>
                       邀请一起玩
                     </button>
                     <button
@@ -443,15 +443,15 @@ const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: Ro
                       className="btn btn--ghost btn--sm"
                       data-testid="kick"
                       onClick={async () => {
-                        if (await ui.confirm({ title: '提示', message: `确定将 ${u.nickname} 移出房间吗？` })) void room.kick(u.userId);
+                        if (await ui.confirm({ title: '提示', message: `确定将 ${u.nickname} 移出房间吗？` })) void room.members.kick(u.userId);
                       }}
                     >
                       踢出
                     </button>
-                    <button type="button" className="btn btn--ghost btn--sm" data-testid="ban-chat" onClick={() => void room.banChat(u.userId, !u.chatBanned)}>
+                    <button type="button" className="btn btn--ghost btn--sm" data-testid="ban-chat" onClick={() => void room.members.banChat(u.userId, !u.chatBanned)}>
                       {u.chatBanned ? '解除禁言' : '禁言'}
                     </button>
-                    <button type="button" className="btn btn--ghost btn--sm" data-testid="black-add" onClick={() => void room.blacklistAdd(u.userId)}>
+                    <button type="button" className="btn btn--ghost btn--sm" data-testid="black-add" onClick={() => void room.members.blacklistAdd(u.userId)}>
                       拉黑
                     </button>
                   </>
@@ -466,13 +466,13 @@ const OnlinePanel = observer(function OnlinePanel({ room, onReport }: { room: Ro
       </ul>
       {pages > 1 && (
         <div className="room-online__pages">
-          <button type="button" className="btn btn--ghost btn--sm" disabled={room.onlinePage <= 1} onClick={() => void room.loadOnline(room.onlinePage - 1)}>
+          <button type="button" className="btn btn--ghost btn--sm" disabled={room.members.onlinePage <= 1} onClick={() => void room.members.loadOnline(room.members.onlinePage - 1)}>
             上一页
           </button>
           <span>
-            {room.onlinePage}/{pages}
+            {room.members.onlinePage}/{pages}
           </span>
-          <button type="button" className="btn btn--ghost btn--sm" disabled={room.onlinePage >= pages} onClick={() => void room.loadOnline(room.onlinePage + 1)}>
+          <button type="button" className="btn btn--ghost btn--sm" disabled={room.members.onlinePage >= pages} onClick={() => void room.members.loadOnline(room.members.onlinePage + 1)}>
             下一页
           </button>
         </div>
@@ -485,8 +485,8 @@ const SEAT_TEXT: Record<string, string> = { open: '空位', closed: '已关闭',
 
 /** The mic seats: host seat, taken seats with their control mark, open/locked seats; the host's seat and queue tools. */
 const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
-  const seats = room.mike?.mikeList ?? [];
-  const queue = room.mikeQueueList ?? [];
+  const seats = room.seats.mike?.mikeList ?? [];
+  const queue = room.seats.mikeQueueList ?? [];
   const host = room.isHost;
   return (
     <div className="room-mike" data-testid="mike-list">
@@ -509,15 +509,15 @@ const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
               <span className="room-online__actions">
                 {s.user && s.userId !== null && s.userId !== undefined ? (
                   <>
-                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.operateSeat(s.userId!, 3)}>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.operateSeat(s.userId!, 3)}>
                       抱下麦
                     </button>
-                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.operateSeat(s.userId!, s.isBanVoice ? 5 : 4)}>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.operateSeat(s.userId!, s.isBanVoice ? 5 : 4)}>
                       {s.isBanVoice ? '解除禁麦' : '禁麦'}
                     </button>
                   </>
                 ) : (
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.lockSeat(s.index, s.state !== 'locked')}>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.lockSeat(s.index, s.state !== 'locked')}>
                     {s.state === 'locked' ? '解锁' : '锁麦'}
                   </button>
                 )}
@@ -526,13 +526,13 @@ const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
           </li>
         ))}
       </ul>
-      {room.mikeFull && <p className="room-mike__full">麦位已满</p>}
+      {room.seats.mikeFull && <p className="room-mike__full">麦位已满</p>}
       {host && (
         <div className="room-mike__tools">
-          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.lockAllSeats(true)}>
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.lockAllSeats(true)}>
             全部锁麦
           </button>
-          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.lockAllSeats(false)}>
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.lockAllSeats(false)}>
             全部解锁
           </button>
         </div>
@@ -542,7 +542,7 @@ const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
           <div className="room-mike__queue-head">
             <span>排麦列表（{queue.length}）</span>
             {queue.length > 0 && (
-              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueClear()}>
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.queueClear()}>
                 清空
               </button>
             )}
@@ -555,19 +555,19 @@ const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
                 </span>
                 <span className="room-online__actions">
                   {i > 0 && (
-                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueTop(u.userId)}>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.queueTop(u.userId)}>
                       置顶
                     </button>
                   )}
                   {i > 0 && (
-                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueSwitch(u.userId, queue[i - 1].userId)}>
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.queueSwitch(u.userId, queue[i - 1].userId)}>
                       上移
                     </button>
                   )}
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.inviteMike(u.userId)}>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.inviteMike(u.userId)}>
                     邀请上麦
                   </button>
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.queueRemove(u.userId)}>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.queueRemove(u.userId)}>
                     移除
                   </button>
                 </span>
@@ -576,8 +576,8 @@ const MikePanel = observer(function MikePanel({ room }: { room: RoomStore }) {
           </ul>
         </div>
       )}
-      {!host && room.mike?.isMikeReq && (
-        <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.mikeQueueCancel()}>
+      {!host && room.seats.mike?.isMikeReq && (
+        <button type="button" className="btn btn--ghost btn--sm" onClick={() => void room.seats.mikeQueueCancel()}>
           取消排麦
         </button>
       )}

@@ -2,9 +2,23 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { GameStatus } from '../../../api/codes';
 import type { DataOf } from '../../../api/types';
 import { GAME_PICKER_SIZE, ROOM_LIST_PAGE_SIZE, RoomCode, RoomText, roomFormBody, validateRoomForm, type RoomForm } from '../../../lib/room';
-import type { RootStore } from '../../../stores/rootStore';
-import { RoomPaths } from './roomStore';
+import type { AppServices } from '../../../kernel/services';
+import type { LiveGameState } from '../../../api/types';
+import type { RelayParams } from '../../game/stores/gameTypes';
+import type { RoomStore } from './roomStore';
+import { RoomPaths } from './roomTypes';
 import { ApiError, errorMessage } from '../../../transport/apiError';
+
+/** What this store needs from the others (the root store provides it). */
+export type LiveStoreDeps = Pick<AppServices, 'api' | 'ui' | 'user'> & {
+  loadRoom(): Promise<Pick<RoomStore, 'enter'>>;
+  /** the game a relay starts (the game feature's session and start flow) */
+  game: {
+    readonly live: LiveGameState | null;
+    returnToGame(): void;
+    openNodePicker(game: { id: number; name: string }, relay?: RelayParams): Promise<void>;
+  };
+};
 
 export type RoomList = DataOf<typeof RoomPaths.list, 'post'>;
 export type RoomParams = DataOf<typeof RoomPaths.params, 'post'>;
@@ -47,17 +61,17 @@ export class LiveStore {
   loading = false;
   counts: RelayCounts = {};
   dialog: RelayDialog | null = null;
-  private readonly root: RootStore;
+  private readonly deps: LiveStoreDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<LiveStore, 'root'>(this, { root: false });
+  constructor(deps: LiveStoreDeps) {
+    this.deps = deps;
+    makeAutoObservable<LiveStore, 'deps'>(this, { deps: false });
   }
 
   async loadList(page = 1): Promise<void> {
     this.loading = true;
     try {
-      const list = await this.root.api.post(RoomPaths.list, { page, size: ROOM_LIST_PAGE_SIZE });
+      const list = await this.deps.api.post(RoomPaths.list, { page, size: ROOM_LIST_PAGE_SIZE });
       runInAction(() => {
         this.list = list;
         this.page = page;
@@ -65,7 +79,7 @@ export class LiveStore {
       const gameIds = [...new Set(list.rows.map((r) => r.game.id))];
       if (gameIds.length > 0) await this.loadCounts(gameIds);
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     } finally {
       runInAction(() => (this.loading = false));
     }
@@ -73,10 +87,10 @@ export class LiveStore {
 
   async loadCounts(gameIds: number[]): Promise<void> {
     try {
-      const counts = await this.root.api.post(RoomPaths.relayCount, { gameIds });
+      const counts = await this.deps.api.post(RoomPaths.relayCount, { gameIds });
       runInAction(() => (this.counts = counts));
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     }
   }
 
@@ -91,7 +105,7 @@ export class LiveStore {
    * (core-platform.md §4.4 step 10): the dialog says so and starts in that room mode.
    */
   async openRelay(preset: PickerGame | null = null, only: { mode: number } | null = null): Promise<void> {
-    const { user, ui } = this.root;
+    const { user, ui } = this.deps;
     if (!user.isLoggedIn) {
       ui.openLogin(() => void this.openRelay(preset, only));
       return;
@@ -101,7 +115,7 @@ export class LiveStore {
       return;
     }
     try {
-      await this.root.api.post(RoomPaths.relayCheck, {});
+      await this.deps.api.post(RoomPaths.relayCheck, {});
     } catch (e) {
       if (e instanceof ApiError && e.code === RoomCode.USER_NOT_RELAY) {
         await ui.alert({ title: '温馨提示', message: e.message, confirmText: '好的' });
@@ -113,7 +127,7 @@ export class LiveStore {
     this.scheduleRelayNotice();
     let params: RoomParams;
     try {
-      params = await this.root.api.post(RoomPaths.params, {});
+      params = await this.deps.api.post(RoomPaths.params, {});
     } catch (e) {
       ui.error(errorMessage(e));
       return;
@@ -146,7 +160,7 @@ export class LiveStore {
    * flag is kept in localStorage by user id.
    */
   private scheduleRelayNotice(): void {
-    const uid = this.root.user.profile?.uid;
+    const uid = this.deps.user.profile?.uid;
     if (uid === undefined) return;
     const key = `${RELAY_NOTICE_KEY}${uid}`;
     let storage: Storage | null = null;
@@ -162,7 +176,7 @@ export class LiveStore {
       } catch {
         // private mode: shown again next time
       }
-      void this.root.ui.alert({ title: '温馨提示', message: RELAY_NOTICE_TEXT, confirmText: '好的' });
+      void this.deps.ui.alert({ title: '温馨提示', message: RELAY_NOTICE_TEXT, confirmText: '好的' });
     }, RELAY_NOTICE_DELAY_MS);
   }
 
@@ -171,7 +185,7 @@ export class LiveStore {
     if (!this.dialog) return;
     this.dialog.keyword = keyword;
     try {
-      const res = await this.root.api.get('/api/web/v1/game/list', { page: 1, page_size: GAME_PICKER_SIZE, keyword: keyword.trim(), played_first: 'true' });
+      const res = await this.deps.api.get('/api/web/v1/game/list', { page: 1, page_size: GAME_PICKER_SIZE, keyword: keyword.trim(), played_first: 'true' });
       runInAction(() => {
         const d = this.dialog;
         if (!d || d.keyword !== keyword) return;
@@ -208,12 +222,12 @@ export class LiveStore {
     const game = d.gamePreset ?? d.games.find((g) => g.id === form.gameId) ?? { id: form.gameId ?? 0, name: '' };
     let created: DataOf<typeof RoomPaths.relay, 'post'>;
     try {
-      created = await this.root.api.post(RoomPaths.relay, { ...roomFormBody(form), authType: 2 });
+      created = await this.deps.api.post(RoomPaths.relay, { ...roomFormBody(form), authType: 2 });
     } catch (e) {
       runInAction(() => d && (d.submitting = false));
       if (e instanceof ApiError && e.code === RoomCode.ROOM_NOT_EDITABLE) {
         // the name is refused: back to the server's default, submitted again
-        this.root.ui.info(e.message);
+        this.deps.ui.info(e.message);
         this.setForm({ roomName: d.params.roomName ?? '' });
         if (form.roomName !== (d.params.roomName ?? '')) await this.submitRelay();
         return;
@@ -222,8 +236,8 @@ export class LiveStore {
       if (Number.isInteger(open) && open > 0) {
         // the caller hosts an open room already: to it (its 结束直播 ends it)
         runInAction(() => (this.dialog = null));
-        this.root.ui.info((e as ApiError).message);
-        this.root.ui.navigate(`/game/live/${open}`);
+        this.deps.ui.info((e as ApiError).message);
+        this.deps.ui.navigate(`/game/live/${open}`);
         return;
       }
       runInAction(() => d && (d.error = errorMessage(e)));
@@ -237,15 +251,15 @@ export class LiveStore {
       ...(form.password ? { roomPassword: roomFormBody(form).password } : {}),
     };
     // the host enters the room at once; the game follows
-    await (await this.root.loadRoom()).enter(created.ddRid);
-    this.root.ui.navigate(`/game/live/${created.ddRid}`);
-    const live = this.root.game.live;
+    await (await this.deps.loadRoom()).enter(created.ddRid);
+    this.deps.ui.navigate(`/game/live/${created.ddRid}`);
+    const live = this.deps.game.live;
     if (live && live.gameId === game.id && live.status === GameStatus.QUEUE) {
-      this.root.ui.setQueueDialogLarge(true);
+      this.deps.ui.setQueueDialogLarge(true);
     } else if (live && live.gameId === game.id && (live.status === GameStatus.CONNECTING || live.status === GameStatus.PLAYING)) {
-      this.root.game.returnToGame();
+      this.deps.game.returnToGame();
     } else {
-      await this.root.game.openNodePicker(game, relay);
+      await this.deps.game.openNodePicker(game, relay);
     }
   }
 }

@@ -97,7 +97,7 @@ describe('RoomStore', () => {
     const { room, channel, t } = await entered();
     expect(room.load).toBe(RoomLoad.SUCCESS);
     expect(room.info?.room.roomName).toBe('一起来玩');
-    expect(room.onlineCount).toBe(3);
+    expect(room.members.onlineCount).toBe(3);
     expect(t.api.callsTo(RoomPaths.loginRelayRoom)[0].body).toEqual({ ddRid: DD, mode: 1, invitable: 1 });
     expect(channel.roomFrames).toEqual([{ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 10 }]);
   });
@@ -159,11 +159,11 @@ describe('RoomStore', () => {
     channel.push(roomBatch(DD, 'e1', [a, b]));
     channel.push(roomBatch(DD, 'e1', [b]));
     channel.push(roomBatch(DD, 'e1', [a, b, chat('第三条')]));
-    expect(room.chat.map((c) => c.text)).toEqual(['第一条', '第二条', '第三条']);
+    expect(room.talk.chat.map((c) => c.text)).toEqual(['第一条', '第二条', '第三条']);
     expect(room.offset).toBe(13);
     // another room's events are not this room's
     channel.push(roomBatch(DD + 1, 'e1', [chat('别处')]));
-    expect(room.chat).toHaveLength(3);
+    expect(room.talk.chat).toHaveLength(3);
   });
 
   // a hole in the offsets: refetch, and watch again from the refetched position
@@ -175,7 +175,7 @@ describe('RoomStore', () => {
     channel.push(roomBatch(DD, 'e1', [chat('跳过了')]));
     await settle();
     expect(t.api.callsTo(RoomPaths.info).length).toBe(infoReads + 1);
-    expect(room.chat).toHaveLength(0);
+    expect(room.talk.chat).toHaveLength(0);
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e1', afterOffset: 20 });
   });
 
@@ -189,11 +189,11 @@ describe('RoomStore', () => {
     expect([RoomPaths.info, RoomPaths.mikeList, RoomPaths.userList].map((p) => t.api.callsTo(p).length)).toEqual(reads.map((n) => n + 1));
     expect(room.epoch).toBe('e2');
     expect(room.offset).toBe(7);
-    expect(room.onlineCount).toBe(120);
+    expect(room.members.onlineCount).toBe(120);
     expect(channel.roomFrames.at(-1)).toEqual({ kind: 'watch', ddRid: DD, epoch: 'e2', afterOffset: 7 });
     nextOffset = 8;
     channel.push(roomBatch(DD, 'e2', [chat('新纪元')]));
-    expect(room.chat.map((c) => c.text)).toEqual(['新纪元']);
+    expect(room.talk.chat.map((c) => c.text)).toEqual(['新纪元']);
   });
 
   // a dropped socket: on reopen the watch resumes after the last applied offset
@@ -206,49 +206,49 @@ describe('RoomStore', () => {
     // the server resends from 13 (and a copy of 12): each shows once
     nextOffset = 12;
     channel.push(roomBatch(DD, 'e1', [chat('二'), chat('三')]));
-    expect(room.chat.map((c) => c.text)).toEqual(['一', '二', '三']);
+    expect(room.talk.chat.map((c) => c.text)).toEqual(['一', '二', '三']);
   });
 
   // targeted events reach only the users they name
   it('ignores events targeted at someone else', async () => {
     const { room, channel } = await entered();
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME + 1], desc: '被拒绝' })]));
-    expect(room.applyState).toBe(ApplyState.NONE);
+    expect(room.control.applyState).toBe(ApplyState.NONE);
     expect(room.offset).toBe(11);
   });
 
   // §4.7: applying sets 1 for 30 s; a denial sets 2 for 60 s; the 1 s tick returns to 0
   it('counts the apply state down (30 s pending, 60 s denied)', async () => {
     const { root, room, channel } = await entered();
-    await room.applyControl();
-    expect(room.applyState).toBe(ApplyState.PENDING);
-    expect(room.applySecondsLeft).toBe(30);
+    await room.control.applyControl();
+    expect(room.control.applyState).toBe(ApplyState.PENDING);
+    expect(room.control.applySecondsLeft).toBe(30);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(room.applySecondsLeft).toBe(20);
+    expect(room.control.applySecondsLeft).toBe(20);
     await vi.advanceTimersByTimeAsync(20_000);
-    expect(room.applyState).toBe(ApplyState.NONE);
+    expect(room.control.applyState).toBe(ApplyState.NONE);
 
-    await room.applyControl();
+    await room.control.applyControl();
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME], desc: '主播拒绝了你的申请' })]));
-    expect(room.applyState).toBe(ApplyState.DENIED);
-    expect(room.applySecondsLeft).toBe(60);
+    expect(room.control.applyState).toBe(ApplyState.DENIED);
+    expect(room.control.applySecondsLeft).toBe(60);
     expect(root.ui.toasts.at(-1)?.message).toBe('主播拒绝了你的申请');
     // a second application is refused while the state shows
-    expect(await room.applyControl()).toBe(false);
+    expect(await room.control.applyControl()).toBe(false);
     await vi.advanceTimersByTimeAsync(59_000);
-    expect(room.applyState).toBe(ApplyState.DENIED);
+    expect(room.control.applyState).toBe(ApplyState.DENIED);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(room.applyState).toBe(ApplyState.NONE);
+    expect(room.control.applyState).toBe(ApplyState.NONE);
   });
 
   // CONTROL_ON: state 0, and the refetched info names this user controller
   it('gains control on CONTROL_ON and loses it on CONTROL_OFF', async () => {
     const { root, room, channel, server } = await entered();
-    await room.applyControl();
+    await room.control.applyControl();
     server.controllerId = ME;
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_ON, {}, { userIds: [ME] })]));
     await settle();
-    expect(room.applyState).toBe(ApplyState.NONE);
+    expect(room.control.applyState).toBe(ApplyState.NONE);
     expect(room.hasControl).toBe(true);
     server.controllerId = HOST;
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_OFF, {}, { userIds: [ME] })]));
@@ -263,20 +263,20 @@ describe('RoomStore', () => {
     const events = [];
     for (let i = 0; i < BARRAGE_MAX + 20; i++) events.push(chat(`消息${i}`));
     channel.push(roomBatch(DD, 'e1', events));
-    expect(room.barrage).toHaveLength(BARRAGE_MAX);
-    expect(room.barrage[0].text).toBe('消息20');
+    expect(room.talk.barrage).toHaveLength(BARRAGE_MAX);
+    expect(room.talk.barrage[0].text).toBe('消息20');
     channel.push(roomBatch(DD, 'e1', [chat('[微笑.png]好', ME, '我'), ev(RoomEventCode.ROOM_ENTER, { nickname: '小明', userId: 3 })]));
-    const own = room.barrage.at(-2)!;
+    const own = room.talk.barrage.at(-2)!;
     expect(own).toMatchObject({ text: '[微笑]好', color: BarrageColor.DEFAULT, stroke: 2, strokeColor: '#F52846' });
-    expect(room.barrage.at(-1)).toMatchObject({ text: '小明 进入房间', color: '#94F7C5', stroke: 0 });
+    expect(room.talk.barrage.at(-1)).toMatchObject({ text: '小明 进入房间', color: '#94F7C5', stroke: 0 });
     // a busy room's batch: five entries carried as one event, its offsets covered without a gap
     const merged = ev(RoomEventCode.ROOM_ENTER, { nickname: '小红', userId: 4, count: 5 });
     nextOffset += 4;
     channel.push({ kind: 'roomEvents', ddRid: DD, epoch: 'e1', first: merged.offset, last: merged.offset + 4, events: [merged] });
-    expect(room.barrage.at(-1)).toMatchObject({ text: '小红 等5人进入房间' });
+    expect(room.talk.barrage.at(-1)).toMatchObject({ text: '小红 等5人进入房间' });
     channel.push(roomBatch(DD, 'e1', [chat('之后')]));
-    expect(room.barrage.at(-1)).toMatchObject({ text: '之后' });
-    expect(room.barrageOn).toBe(true);
+    expect(room.talk.barrage.at(-1)).toMatchObject({ text: '之后' });
+    expect(room.talk.barrageOn).toBe(true);
   });
 
   // CONTROL_REQUEST shows in the barrage only for the host
@@ -285,11 +285,11 @@ describe('RoomStore', () => {
     const { room, t } = await entered({ host: ME });
     t.api.on('POST', RoomPaths.banMessage, () => null);
     const before = t.api.callsTo(RoomPaths.userList).length;
-    expect(await room.banChat(30003, true)).toBe(true);
+    expect(await room.members.banChat(30003, true)).toBe(true);
     await settle();
     expect(t.api.callsTo(RoomPaths.banMessage).at(-1)?.body).toMatchObject({ ddRid: DD, userId: 30003, ban: 1 });
     expect(t.api.callsTo(RoomPaths.userList).length).toBe(before + 1);
-    expect(await room.banChat(30003, false)).toBe(true);
+    expect(await room.members.banChat(30003, false)).toBe(true);
     await settle();
     expect(t.api.callsTo(RoomPaths.banMessage).at(-1)?.body).toMatchObject({ ban: 0 });
     expect(t.api.callsTo(RoomPaths.userList).length).toBe(before + 2);
@@ -298,12 +298,12 @@ describe('RoomStore', () => {
   it('shows control requests to the host only', async () => {
     const viewer = await entered();
     viewer.channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })]));
-    expect(viewer.room.barrage).toHaveLength(0);
+    expect(viewer.room.talk.barrage).toHaveLength(0);
     viewer.root.dispose();
 
     const host = await entered({ host: ME });
     host.channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_REQUEST, { nickname: '小红' })]));
-    expect(host.room.barrage.at(-1)).toMatchObject({ text: '小红 申请控制权', color: '#FE8342' });
+    expect(host.room.talk.barrage.at(-1)).toMatchObject({ text: '小红 申请控制权', color: '#FE8342' });
   });
 
   // 2015 / 2025: the invite confirms with the spec's texts; 同意 accepts by roomSerial
@@ -351,7 +351,7 @@ describe('RoomStore', () => {
   it('prompts to bind a phone on 20007', async () => {
     const { root, room, t } = await entered();
     t.api.on('POST', RoomPaths.chatSend, () => fail(20007, 'x'));
-    const sending = room.sendChat('你好');
+    const sending = room.talk.sendChat('你好');
     await settle();
     expect(root.ui.messageBoxes[0].message).toBe('根据相关法律法规，为保障您的账户安全，体验当前功能需绑定手机号哦~');
     root.ui.messageBoxes[0].resolve(true);
@@ -364,9 +364,9 @@ describe('RoomStore', () => {
     server.rotation = { on: true, turnSecs: 300, current: null, queue: [40004, ME], turnEndsAt: T0 + 125_000 };
     await room.enter(DD);
     await settle();
-    expect(room.rotation).toEqual({ on: true, position: 2, queued: 2, secondsLeft: 125, turnSecs: 300, current: null });
+    expect(room.control.rotation).toEqual({ on: true, position: 2, queued: 2, secondsLeft: 125, turnSecs: 300, current: null });
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(room.rotation.secondsLeft).toBe(120);
+    expect(room.control.rotation.secondsLeft).toBe(120);
   });
 
   // a reload: the membership the server knows is entered again quietly; a refusal asks nothing
@@ -407,7 +407,7 @@ describe('RoomStore', () => {
     await room.loadInfo();
     expect(room.hasControl).toBe(true);
     channel.push({ kind: 'notification', code: 130133, content: '', data: '{}' });
-    expect(room.barrage.at(-1)).toMatchObject({ text: '一起玩的操控即将结束，请及时保存游戏进度', notice: true });
+    expect(room.talk.barrage.at(-1)).toMatchObject({ text: '一起玩的操控即将结束，请及时保存游戏进度', notice: true });
     channel.push({ kind: 'notification', code: 130134, content: '', data: '{}' });
     expect(room.hasControl).toBe(false);
     expect(root.ui.messageBoxes[0].message).toBe('一起玩的操控时间已结束');

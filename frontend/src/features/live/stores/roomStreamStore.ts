@@ -1,8 +1,11 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
 import { GameStatus } from '../../../api/codes';
-import type { RootStore } from '../../../stores/rootStore';
+import type { RoomStore } from './roomStore';
 import { StreamSession, type StreamDeps } from '../../../stream/streamSession';
 import { ApiError, ErrorCode } from '../../../transport/apiError';
+
+/** What this store needs from the others (the root store provides it). */
+export type RoomStreamDeps = { readonly room: Pick<RoomStore, 'inRoom' | 'gameStatus' | 'ddRid' | 'streamTicket' | 'hasControl'> | null };
 
 /** The browser facilities of the stream (the real ones in the page, fakes in tests). */
 export type RoomStreamEnv = Omit<StreamDeps, 'ticket' | 'isFinalRefusal'>;
@@ -15,19 +18,19 @@ export type RoomStreamEnv = Omit<StreamDeps, 'ticket' | 'isFinalRefusal'>;
 export class RoomStreamStore {
   session: StreamSession | null = null;
   private following: number | null = null;
-  private readonly root: RootStore;
+  private readonly deps: RoomStreamDeps;
   private readonly env: RoomStreamEnv;
   private disposer: IReactionDisposer | null = null;
 
-  constructor(root: RootStore, env: RoomStreamEnv) {
-    this.root = root;
+  constructor(deps: RoomStreamDeps, env: RoomStreamEnv) {
+    this.deps = deps;
     this.env = env;
-    makeAutoObservable<RoomStreamStore, 'following' | 'root' | 'env' | 'disposer'>(this, { following: false, root: false, env: false, disposer: false });
+    makeAutoObservable<RoomStreamStore, 'following' | 'deps' | 'env' | 'disposer'>(this, { following: false, deps: false, env: false, disposer: false });
   }
 
   /** The room whose stream shows: the room this user is in, while its game runs. */
   get target(): number | null {
-    const room = this.root.room;
+    const room = this.deps.room;
     if (!room) return null;
     const status = room.gameStatus;
     if (!room.inRoom || (status !== GameStatus.CONNECTING && status !== GameStatus.PLAYING)) return null;
@@ -48,7 +51,7 @@ export class RoomStreamStore {
     this.session?.stop();
     this.session = null;
     this.following = ddRid;
-    const room = this.root.room;
+    const room = this.deps.room;
     if (ddRid === null || !room) return;
     const session = new StreamSession(
       {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import type { RoomStore } from './roomStore';
 
 /** The room store, its code loaded on first use (null for the first render meanwhile). */

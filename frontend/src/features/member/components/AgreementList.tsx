@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { formatDay } from '../../../lib/member';
 import { yuan } from '../../../lib/purchase';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { AGREEMENT_STATE_TEXT, AgreementStore } from '../stores/agreementStore';
 
 /** The member page's auto-renewals: what renews, when and for how much, and '取消自动续费'. */

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Modal } from '../../../components/Modal';
 import { formatDay, isCarrierMember, isPlatformMember, memberName, memberStatus } from '../../../lib/member';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { MemberStore } from '../stores/memberStore';
 import '../member.css';
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { backpackPath } from '../../backpack/stores/backpackStore';
 import { EXPIRE_NEAR, EXPIRY_PRIVILEGES, POPUP_DELAY_MS, PopupChainStore } from '../popupChain';
 import '../member.css';

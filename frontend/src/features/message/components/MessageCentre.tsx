@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { CentreMessage } from '../../../api/types';
 import { cardAction, messageTime } from '../../../lib/messageTime';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import type { MessageStore } from '../stores/messageStore';
 
 /**

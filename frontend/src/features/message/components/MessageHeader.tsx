@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { createPortal } from 'react-dom';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { messageStoreOf } from '../stores/messageStore';
 import { MessageCentre } from './MessageCentre';
 import '../message.css';

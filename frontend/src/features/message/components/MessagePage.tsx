@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { Navigate } from 'react-router';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { messageStoreOf } from '../stores/messageStore';
 import { MessageCentre } from './MessageCentre';
 import '../message.css';

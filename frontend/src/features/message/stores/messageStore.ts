@@ -1,7 +1,10 @@
 import { makeAutoObservable, reaction, runInAction } from 'mobx';
 import type { CentreMessage, SenderTab } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+
+/** What this store needs from the others (the root store provides it). */
+export type MessageDeps = Pick<AppServices, 'api' | 'ui' | 'user'>;
 
 /** social.md §9: a page of messages is 10; the unread-count call ignores sender 3. */
 export const MESSAGE_PAGE_SIZE = 10;
@@ -27,11 +30,11 @@ export class MessageStore {
   loaded = false;
   /** how many views (the dialog, the page) show the list now */
   private viewers = 0;
-  private readonly root: RootStore;
+  private readonly deps: MessageDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<MessageStore, 'root' | 'viewers'>(this, { root: false, viewers: false });
+  constructor(deps: MessageDeps) {
+    this.deps = deps;
+    makeAutoObservable<MessageStore, 'deps' | 'viewers'>(this, { deps: false, viewers: false });
   }
 
   /** The header dot's figure: the sum over the tabs (social.md §3 "Unread counts"). */
@@ -55,9 +58,9 @@ export class MessageStore {
   }
 
   async loadUnread(): Promise<void> {
-    if (!this.root.user.isLoggedIn) return;
+    if (!this.deps.user.isLoggedIn) return;
     try {
-      const counts = await this.root.api.post('/api/japi/msg/center/unreadCount', { ignoreSenders: IGNORED_SENDER });
+      const counts = await this.deps.api.post('/api/japi/msg/center/unreadCount', { ignoreSenders: IGNORED_SENDER });
       runInAction(() => {
         this.tabs = counts.unreadCountVos;
       });
@@ -104,11 +107,11 @@ export class MessageStore {
   }
 
   private async loadPage(pageNo: number): Promise<void> {
-    if (!this.root.user.isLoggedIn) return;
+    if (!this.deps.user.isLoggedIn) return;
     const sender = this.sender;
     this.loading = true;
     try {
-      const page = await this.root.api.post('/api/japi/msg/center/page', {
+      const page = await this.deps.api.post('/api/japi/msg/center/page', {
         pageNo,
         pageSize: MESSAGE_PAGE_SIZE,
         ...(sender === null ? {} : { sender }),
@@ -124,7 +127,7 @@ export class MessageStore {
         this.loaded = true;
       });
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     } finally {
       runInAction(() => {
         this.loading = false;
@@ -135,14 +138,14 @@ export class MessageStore {
   /** 'mark all read': success '标记为已读成功'; the unread state is read again. */
   async markAllRead(): Promise<void> {
     try {
-      await this.root.api.post('/api/japi/msg/center/updateRead', undefined);
+      await this.deps.api.post('/api/japi/msg/center/updateRead', undefined);
       runInAction(() => {
         this.list = this.list.map((m) => ({ ...m, read: true }));
         this.tabs = this.tabs.map((t) => ({ ...t, unReadCount: 0 }));
       });
-      this.root.ui.success('标记为已读成功');
+      this.deps.ui.success('标记为已读成功');
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     }
     await this.loadUnread();
   }
@@ -150,7 +153,7 @@ export class MessageStore {
   /** 'clear all': success '清空成功', failure '清空失败'; the unread state is read again. */
   async clearAll(): Promise<void> {
     try {
-      await this.root.api.post('/api/japi/msg/center/delete', undefined);
+      await this.deps.api.post('/api/japi/msg/center/delete', undefined);
       runInAction(() => {
         this.list = [];
         this.pageNo = 0;
@@ -158,21 +161,21 @@ export class MessageStore {
         this.totalCount = 0;
         this.loaded = true;
       });
-      this.root.ui.success('清空成功');
+      this.deps.ui.success('清空成功');
     } catch {
-      this.root.ui.error('清空失败');
+      this.deps.ui.error('清空失败');
     }
     await this.loadUnread();
   }
 }
 
-const stores = new WeakMap<RootStore, MessageStore>();
+const stores = new WeakMap<MessageDeps, MessageStore>();
 
 /**
  * The one message store of a root store. Created with the header's entry: the unread counts are
  * read 300 ms later, again at each login, and on every NEW_MESSAGE push.
  */
-export function messageStoreOf(root: RootStore): MessageStore {
+export function messageStoreOf(root: MessageDeps): MessageStore {
   let s = stores.get(root);
   if (!s) {
     const store = new MessageStore(root);

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { missionStoreOf } from '../stores/missionStore';
 import { CheckinDialog } from './CheckinDialog';
 import { TaskItem } from './TaskItem';

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { missionStoreOf } from '../stores/missionStore';
 import { TaskItem } from './TaskItem';
 import '../mission.css';

@@ -2,7 +2,14 @@ import { makeAutoObservable, reaction, runInAction } from 'mobx';
 import type { MissionTask, SignInfo, TaskRewardConfig } from '../../../api/types';
 import { taskAction, TaskStatus, visibleTasks } from '../../../lib/mission';
 import { ApiError, errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+import type { SignResult } from '../../../api/types';
+
+/** What this store needs from the others (the root store provides it). */
+export type MissionDeps = Pick<AppServices, 'api' | 'ui' | 'user'> & {
+  /** the check-in's reward dialog (the playtime feature's) */
+  playTime: { showCheckin(result: SignResult): void };
+};
 
 /** Codes of commerce.md §8 the task claim switches on. */
 export const MissionCode = {
@@ -27,11 +34,11 @@ export class MissionStore {
   loaded = false;
   /** the task whose claim is in progress (others wait) */
   claiming: string | null = null;
-  private readonly root: RootStore;
+  private readonly deps: MissionDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<MissionStore, 'root'>(this, { root: false });
+  constructor(deps: MissionDeps) {
+    this.deps = deps;
+    makeAutoObservable<MissionStore, 'deps'>(this, { deps: false });
   }
 
   /** Another user (or none): nothing of the previous one stays. */
@@ -52,8 +59,8 @@ export class MissionStore {
 
   /** Opens the check-in dialog; a guest gets the login dialog first. */
   openCheckin(): void {
-    if (!this.root.user.isLoggedIn) {
-      this.root.ui.openLogin(() => this.openCheckin());
+    if (!this.deps.user.isLoggedIn) {
+      this.deps.ui.openLogin(() => this.openCheckin());
       return;
     }
     this.checkinOpen = true;
@@ -66,23 +73,23 @@ export class MissionStore {
 
   async loadInfo(): Promise<void> {
     try {
-      const info = await this.root.api.get('/api/activity/sign/info');
+      const info = await this.deps.api.get('/api/activity/sign/info');
       runInAction(() => {
         this.info = info;
       });
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     }
   }
 
   async loadRules(): Promise<void> {
     try {
-      const c = await this.root.api.get('/api/activity/content', { t: 3 });
+      const c = await this.deps.api.get('/api/activity/content', { t: 3 });
       runInAction(() => {
         this.rules = c.content;
       });
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     }
   }
 
@@ -95,16 +102,16 @@ export class MissionStore {
     if (this.signing || this.info?.sign_in_today) return;
     this.signing = true;
     try {
-      const result = await this.root.api.post('/api/activity/signin', undefined);
+      const result = await this.deps.api.post('/api/activity/signin', undefined);
       runInAction(() => {
         this.checkinOpen = false;
       });
-      await this.root.user.loadProfile();
-      this.root.playTime.showCheckin(result);
+      await this.deps.user.loadProfile();
+      this.deps.playTime.showCheckin(result);
       void this.loadInfo();
       if (this.loaded) void this.loadTasks();
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
       void this.loadInfo();
     } finally {
       runInAction(() => {
@@ -116,11 +123,11 @@ export class MissionStore {
   // ---------------------------------------------------------------- tasks
 
   async loadTasks(): Promise<void> {
-    if (!this.root.user.isLoggedIn) return;
+    if (!this.deps.user.isLoggedIn) return;
     try {
       const [tasks, config] = await Promise.all([
-        this.root.api.post('/api/japi/social/tsk/unfinished', undefined),
-        this.rewardConfig.length ? Promise.resolve(this.rewardConfig) : this.root.api.get('/api/japi/social/tsk/rewardConfig'),
+        this.deps.api.post('/api/japi/social/tsk/unfinished', undefined),
+        this.rewardConfig.length ? Promise.resolve(this.rewardConfig) : this.deps.api.get('/api/japi/social/tsk/rewardConfig'),
       ]);
       runInAction(() => {
         this.tasks = tasks;
@@ -128,7 +135,7 @@ export class MissionStore {
         this.loaded = true;
       });
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     }
   }
 
@@ -141,16 +148,16 @@ export class MissionStore {
     if (this.claiming !== null || t.status !== TaskStatus.CLAIMABLE) return;
     this.claiming = t.taskCode;
     try {
-      const r = await this.root.api.post('/api/japi/social/tsk/receive', { taskCode: t.taskCode, taskClass: t.taskClass });
-      this.root.ui.success(r.notice);
+      const r = await this.deps.api.post('/api/japi/social/tsk/receive', { taskCode: t.taskCode, taskClass: t.taskClass });
+      this.deps.ui.success(r.notice);
       runInAction(() => {
         this.tasks = this.tasks.map((x) => (x.taskCode === r.task.taskCode ? r.task : x));
       });
-      await this.root.user.loadProfile();
+      await this.deps.user.loadProfile();
     } catch (e) {
       if (e instanceof ApiError && e.code === MissionCode.PHONE_NEEDED) return;
       if (e instanceof ApiError && e.code === MissionCode.TASK_NOT_CLAIMABLE) void this.loadTasks();
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     } finally {
       runInAction(() => {
         this.claiming = null;
@@ -172,10 +179,10 @@ export class MissionStore {
   }
 }
 
-const stores = new WeakMap<RootStore, MissionStore>();
+const stores = new WeakMap<MissionDeps, MissionStore>();
 
 /** The one mission store of a root store. */
-export function missionStoreOf(root: RootStore): MissionStore {
+export function missionStoreOf(root: MissionDeps): MissionStore {
   let s = stores.get(root);
   if (!s) {
     const store = new MissionStore(root);

@@ -3,7 +3,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { yuan } from '../../../lib/purchase';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { buttonText, memberPriceShown, PACKAGES, PackageStore, playedText, type PackageKind } from '../stores/packageStore';
 import '../package.css';
 

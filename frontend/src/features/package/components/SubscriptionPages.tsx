@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { openOutside } from '../../../lib/carMode';
 import { yuan } from '../../../lib/purchase';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { SubscriptionStore } from '../stores/subscriptionStore';
 import '../package.css';
 

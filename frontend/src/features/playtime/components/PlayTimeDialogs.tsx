@@ -5,7 +5,7 @@ import { AdSlot } from '../../../components/AdSlot';
 import { Modal } from '../../../components/Modal';
 import { QrImage } from '../../purchase/components/QrImage';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import '../playtime.css';
 
 /** The play-time dialogs of commerce.md §2.9, mounted once by the app shell. */

@@ -1,7 +1,16 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 import type { FastEnterCard, GiftGoods, SignResult } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+import type { ToastType } from '../../../kernel/uiStore';
+
+/** What this store needs from the others (the root store provides it). */
+export type PlayTimeDeps = Pick<AppServices, 'api' | 'ui' | 'user' | 'openPurchase'> & {
+  /** the session that runs out of time (the game feature's) */
+  game: { readonly live: { readonly id: number | string; readonly gameId: number } | null; exitSession(id: number | string): Promise<boolean> };
+  /** the play page's closing notice (the game feature's) */
+  notice: { closePlayPage(message: string, how: 'alert' | ToastType, reason?: string | null): void };
+};
 
 /** scienceDuration of the time-up dialog, in seconds */
 export const TIME_UP_SECONDS = 60;
@@ -57,12 +66,12 @@ export class PlayTimeStore {
   private giftDone: (() => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private closing = false;
-  private readonly root: RootStore;
+  private readonly deps: PlayTimeDeps;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<PlayTimeStore, 'root' | 'giftDone' | 'timer' | 'closing'>(this, {
-      root: false,
+  constructor(deps: PlayTimeDeps) {
+    this.deps = deps;
+    makeAutoObservable<PlayTimeStore, 'deps' | 'giftDone' | 'timer' | 'closing'>(this, {
+      deps: false,
       giftDone: false,
       timer: false,
       closing: false,
@@ -134,7 +143,7 @@ export class PlayTimeStore {
 
   /** The game's usable time card (page size 1) and its yoodo rule; either may be missing. */
   private async loadUseUp(gameId: number): Promise<void> {
-    const api = this.root.api;
+    const api = this.deps.api;
     const [cards, rule] = await Promise.allSettled([
       api.get('/api/v3/user/card/available', { game_id: gameId, page_size: 1 }),
       api.post('/api/japi/yoo/game/yoodoRule', { gameId }),
@@ -151,15 +160,15 @@ export class PlayTimeStore {
     const card = this.useUpCard;
     if (!card) return;
     try {
-      await this.root.api.post('/api/v3/user/card/activate', { id: card.id });
+      await this.deps.api.post('/api/v3/user/card/activate', { id: card.id });
       runInAction(() => {
         this.useUp = null;
         this.useUpCard = null;
       });
-      this.root.ui.success('使用成功');
-      void this.root.user.loadProfile();
+      this.deps.ui.success('使用成功');
+      void this.deps.user.loadProfile();
     } catch (e) {
-      this.root.ui.error(errorMessage(e));
+      this.deps.ui.error(errorMessage(e));
     }
   }
 
@@ -173,7 +182,7 @@ export class PlayTimeStore {
     const gameId = this.useUp?.gameId ?? null;
     this.useUp = null;
     this.useUpCard = null;
-    this.root.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
+    this.deps.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
   }
 
   // ---------------------------------------------------------------- time-up dialog
@@ -190,7 +199,7 @@ export class PlayTimeStore {
   /** '去充值': buys yoodo_time_useup for the game (commerce.md §2.9); the countdown runs on. */
   recharge(): void {
     const gameId = this.timeUp?.gameId ?? null;
-    this.root.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
+    this.deps.openPurchase('yoodo_time_useup', gameId === null ? {} : { gameId });
   }
 
   /** A successful payment closes the time-up dialog (commerce.md §2.9). */
@@ -219,10 +228,10 @@ export class PlayTimeStore {
     runInAction(() => {
       this.timeUp = null;
     });
-    const game = this.root.game;
+    const game = this.deps.game;
     const live = game.live;
     if (live && (t.gameId === null || live.gameId === t.gameId)) await game.exitSession(live.id);
-    this.root.notice.closePlayPage(TIME_UP_MESSAGE, 'warning', 'time_up');
+    this.deps.notice.closePlayPage(TIME_UP_MESSAGE, 'warning', 'time_up');
   }
 
   tick(): void {

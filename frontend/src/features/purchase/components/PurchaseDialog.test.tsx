@@ -2,7 +2,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import { PurchasePaths } from '../stores/purchaseStore';
 import { fail } from '../../../test/fakeTransport';
 import { makeRoot, settle } from '../../../test/helpers';

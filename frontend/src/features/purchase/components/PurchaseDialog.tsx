@@ -1,13 +1,13 @@
 import { observer } from 'mobx-react-lite';
 import { Modal } from '../../../components/Modal';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import type { PurchaseStore } from '../stores/purchaseStore';
 import { COIN_PAY_CODE } from '../stores/purchaseStore';
 import { MAX_COUNT, MIN_COUNT, QrState, renewalUnit, yuan } from '../../../lib/purchase';
 import type { Goods } from '../../../api/types';
 import { memberName } from '../../../lib/member';
 import { QrImage } from './QrImage';
-import { CouponRow } from '../../coupon/CouponRow';
+import { CouponRow } from '../../coupon/components/CouponRow';
 import { RechargeGiveTip } from '../../activity/components/RechargeGiveTip';
 import '../purchase.css';
 

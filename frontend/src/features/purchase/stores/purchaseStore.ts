@@ -8,9 +8,6 @@ import {
   perView,
   productTitle,
   purchaseTitle,
-  QR_RETRY_MS,
-  QrCode,
-  QrState,
   qrOverlay,
   sectionKey,
   showsCount,
@@ -18,85 +15,21 @@ import {
   type PurchaseStep,
   type PurchaseType,
   type QrOverlay,
-  type QrStateCode,
 } from '../../../lib/purchase';
 import { isMemberProduct, isVvipProduct } from '../../../lib/products';
-import { AD_OUT_OF_PAY_TIMES, type AdRef } from '../../../lib/adAction';
-import { ApiError, ErrorCode, errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
-import { CouponStore } from '../../coupon/couponStore';
+import type { AdRef } from '../../../lib/adAction';
+import type { PurchasePayload } from '../../../lib/purchasePayload';
+import { errorMessage } from '../../../transport/apiError';
+import type { AppServices } from '../../../kernel/services';
+import { PurchasePayment, type PaymentDeps } from './purchasePayment';
+import { COIN_PAY_CODE, PurchasePaths, subscriptionGoods, PurchaseText, type PurchaseResult, type QrView } from './purchaseTypes';
+import { CouponStore } from '../../coupon/stores/couponStore';
 
-/** The purchase calls (commerce.md §7). */
-export const PurchasePaths = {
-  sectionGoods: '/api/web/v1/section/goods',
-  goodsItem: '/api/v3/shop/goods/item',
-  submit: '/api/payment/goods',
-  qrcode: '/api/v3/qrcode/generate',
-  polling: '/api/v3/payment/order/polling',
-  query: '/api/payment/query',
-} as const;
+export * from './purchaseTypes';
 
-/** Codes of commerce.md §8 the dialog reacts to by number. */
-export const PurchaseCode = {
-  COIN_NOT_ENOUGH: 20110,
-  NEED_PHONE: 20107,
-} as const;
-
-export const PurchaseText = {
-  EMPTY_LIST: '商品列表为空',
-  NO_PACKAGES: '获取游戏订阅包列表错误',
-  EXCHANGED: '兑换成功',
-  PAID: '支付成功',
-  COIN_SHORT_TITLE: '余额不足',
-  COIN_SHORT: '您的云游币余额不足，请先充值',
-  COIN_SHORT_OK: '去充值',
-  PHONE_TITLE: '绑定手机号',
-  PHONE_FALLBACK: '根据相关法律法规，为保障您的账户安全，体验当前功能需绑定手机号哦~',
-  PHONE_OK: '去绑定',
-  RENEW_TITLE: '确认开通',
-  RENEW_TEXT: '开通前请阅读并同意《会员服务协议》和《自动续费服务协议》',
-  RENEW_OK: '同意并支付',
-} as const;
-
-/** The pay code of paying with the platform coin (commerce.md §9). */
-export const COIN_PAY_CODE = 'yunyoubi';
-
-/** A fresh `Idempotency-Key` (1–64 visible ASCII characters, API.md). */
-export function newIdempotencyKey(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
-}
-
-/** What a dialog is opened with (commerce.md §4.1). */
-export interface PurchasePayload {
-  /** member: the category shown first; defaults to the user's (vvip when vvip, else vip) */
-  category?: MemberCategory;
-  /** member_special: show the 标准会员 / 高级会员 tabs */
-  showTab?: boolean;
-  /** yoodo_time_useup, subscription: the game */
-  gameId?: number;
-  /** detail mode: the product opened on */
-  goods?: Goods;
-  /** list mode: a section the type has none of (the daily and night packages, commerce.md §2.15) */
-  section?: string;
-  /** the section ad it is bought through (its order carries the ad's id, commerce.md §2.15) */
-  ad?: AdRef;
-}
-
-/** The QR step (commerce.md §2.5, §4.3) of one order. */
-export interface QrView {
-  state: QrStateCode;
-  /** what the QR encodes: the pay page's address; empty until generated */
-  url: string;
-  ticket: string;
-}
-
-/** The result step: what was bought. */
-export interface PurchaseResult {
-  title: string;
-  count: number;
-}
+/** What the purchase dialog needs from the others (the root store provides it). */
+export type PurchaseDeps = PaymentDeps & Pick<AppServices, 'api' | 'ui' | 'user'>;
+export type { PurchasePayload } from '../../../lib/purchasePayload';
 
 /**
  * The purchase dialog of commerce.md §2.5 and §4.1–4.5: which products (a section's goods from
@@ -113,8 +46,6 @@ export class PurchaseStore {
   /** member_special: whether both member categories are on offer */
   showTabs = false;
   step: PurchaseStep = 'list';
-  /** the step the QR was reached from (list or detail), for '返回' and '点击重新下单' */
-  private backStep: 'list' | 'detail' = 'list';
   gameId: number | null = null;
   /** the section listed instead of the type's own (payload.section) */
   sectionOverride: string | null = null;
@@ -128,35 +59,26 @@ export class PurchaseStore {
   payMethod = '';
   /** the first visible product of the carousel */
   carouselStart = 0;
-  submitting = false;
-  order: PayOrder | null = null;
-  qr: QrView | null = null;
-  result: PurchaseResult | null = null;
   /** the user-agreement checkbox; closing resets it (commerce.md §4.1) */
   agreed = false;
-  /** bumps on every close and new QR: answers of an older poll are dropped */
-  private pollGen = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  /** wakes the poll loop waiting out a retry: true = poll again, false = stop */
-  private retryWake: ((again: boolean) => void) | null = null;
-  private readonly root: RootStore;
+  private readonly deps: PurchaseDeps;
+  /** the order, its QR and poll, the result (purchasePayment.ts) */
+  readonly payment: PurchasePayment;
   /** the coupon row: the caller's coupons for the chosen product and count (commerce.md §4.6) */
   readonly coupon: CouponStore;
 
-  constructor(root: RootStore) {
-    this.root = root;
-    makeAutoObservable<PurchaseStore, 'root' | 'pollGen' | 'retryTimer' | 'retryWake'>(this, {
-      root: false,
+  constructor(deps: PurchaseDeps) {
+    this.deps = deps;
+    this.payment = new PurchasePayment(deps, this);
+    makeAutoObservable<PurchaseStore, 'deps'>(this, {
+      deps: false,
       coupon: false,
-      retryWake: false,
-      pollGen: false,
-      retryTimer: false,
+      payment: false,
       section: observable.ref,
       ad: observable.ref,
       goods: observable.ref,
-      order: observable.ref,
     });
-    this.coupon = new CouponStore(root, () => ({
+    this.coupon = new CouponStore(deps, () => ({
       active: this.isOpen && this.selected !== null,
       goodsCode: this.selected?.code ?? '',
       count: this.count,
@@ -229,7 +151,7 @@ export class PurchaseStore {
   }
 
   get qrOverlay(): QrOverlay | null {
-    return this.qr ? qrOverlay(this.qr.state) : null;
+    return this.payment.qr ? qrOverlay(this.payment.qr.state) : null;
   }
 
   get chosenLine(): string {
@@ -237,7 +159,8 @@ export class PurchaseStore {
   }
 
   get resultLine(): string {
-    return this.result ? boughtLine(this.result.title, this.result.count) : '';
+    const r = this.payment.result;
+    return r ? boughtLine(r.title, r.count) : '';
   }
 
   // ------------------------------------------------------------------ opening
@@ -247,32 +170,30 @@ export class PurchaseStore {
    * mode. The first product is preselected, count 1; members default to the user's category.
    */
   async open(type: PurchaseType, payload: PurchasePayload = {}): Promise<void> {
-    this.stopPolling();
+    this.payment.reset();
+    this.payment.result = null;
     this.type = type;
     this.gameId = payload.gameId ?? null;
     this.sectionOverride = payload.section ?? null;
     this.ad = payload.ad ?? null;
-    this.category = payload.category ?? (this.root.user.profile?.member_info?.using === 'vvip' ? 'vvip' : 'vip');
+    this.category = payload.category ?? (this.deps.user.profile?.member_info?.using === 'vvip' ? 'vvip' : 'vip');
     this.showTabs = payload.showTab ?? false;
     this.count = 1;
     this.selectedIndex = 0;
     this.carouselStart = 0;
-    this.order = null;
-    this.qr = null;
-    this.result = null;
     this.agreed = false;
     this.hidden = false;
     if (payload.goods) {
       this.section = null;
       this.goods = [payload.goods];
       this.step = 'detail';
-      this.backStep = 'detail';
+      this.payment.backStep = 'detail';
       this.pickDefaultPay();
       this.isOpen = true;
       return;
     }
     this.step = 'list';
-    this.backStep = 'list';
+    this.payment.backStep = 'list';
     this.goods = [];
     this.section = null;
     this.isOpen = true;
@@ -289,7 +210,7 @@ export class PurchaseStore {
     }
     this.loading = true;
     try {
-      const section = await this.root.api.get(PurchasePaths.sectionGoods, { section_key: key });
+      const section = await this.deps.api.get(PurchasePaths.sectionGoods, { section_key: key });
       if (!this.isOpen) return;
       runInAction(() => {
         this.loading = false;
@@ -328,7 +249,7 @@ export class PurchaseStore {
     }
     this.loading = true;
     try {
-      const list = await this.root.api.get('/api/shop/goods/game-package', { game_id: gameId });
+      const list = await this.deps.api.get('/api/shop/goods/game-package', { game_id: gameId });
       const pack = list.data[0];
       if (!pack) {
         runInAction(() => {
@@ -337,27 +258,11 @@ export class PurchaseStore {
         this.fail(PurchaseText.NO_PACKAGES);
         return;
       }
-      const item = await this.root.api.get('/api/shop/goods/game-package/item', { package_id: pack.id });
+      const item = await this.deps.api.get('/api/shop/goods/game-package/item', { package_id: pack.id });
       if (!this.isOpen) return;
       runInAction(() => {
         this.loading = false;
-        this.goods = item.speci_list.length
-          ? item.speci_list.map((s) => ({
-              ...item,
-              id: s.id,
-              code: s.goods_code,
-              goods_code: s.goods_code,
-              title: s.title,
-              face_value: s.face_value,
-              face_value_txt: s.face_value_txt,
-              retail_price: s.retail_price,
-              member_price: s.member_price,
-              crossed_price: s.crossed_price,
-              month_price: s.month_price,
-              price: s.retail_price,
-              speci_list: [],
-            }))
-          : [item];
+        this.goods = subscriptionGoods(item);
         this.selectedIndex = 0;
         this.carouselStart = 0;
         this.pickDefaultPay();
@@ -371,7 +276,7 @@ export class PurchaseStore {
   }
 
   private fail(message: string): void {
-    this.root.ui.error(message);
+    this.deps.ui.error(message);
     this.close();
   }
 
@@ -434,225 +339,50 @@ export class PurchaseStore {
     if (this.section) this.step = 'list';
   }
 
-  // ------------------------------------------------------------------ paying
+  // ------------------------------------------------------------------ paying (purchasePayment.ts)
 
-  /**
-   * '立即支付' / '立即兑换': creates the order; coins settle at once, scan pay goes to the QR. An
-   * auto-renew product asks '确认开通' first unless the agreements are ticked (commerce.md §5).
-   */
-  async submit(confirm = 0): Promise<void> {
-    const g = this.selected;
-    if (!g || this.submitting || !this.payMethod) return;
-    if (g.external.cycleable && !this.agreed) {
-      this.submitting = true;
-      const ok = await this.root.ui.confirm({ title: PurchaseText.RENEW_TITLE, message: PurchaseText.RENEW_TEXT, confirmText: PurchaseText.RENEW_OK });
-      runInAction(() => {
-        this.submitting = false;
-        if (ok) this.agreed = true;
-      });
-      if (!ok || !this.isOpen) return;
-    }
-    this.submitting = true;
-    const from: 'list' | 'detail' = this.step === 'detail' ? 'detail' : 'list';
-    let minorConfirm: string | null = null;
-    try {
-      // one key per press: a submit the network repeats makes no second order
-      const order = await this.root.api.post(
-        PurchasePaths.submit,
-        {
-          goods_id: g.id,
-          goods_num: this.count,
-          pay_method: this.payMethod,
-          confirm,
-          goods_code: g.code,
-          coupon_id: this.coupon.couponId,
-          ...(this.ad ? { ad_id: this.ad.id } : {}),
-        },
-        { idempotencyKey: newIdempotencyKey() },
-      );
-      this.ad?.ordered();
-      if (!this.isOpen) return;
-      if (order.exchanged) {
-        // paid with coins: debited and delivered in the same step
-        this.root.ui.success(PurchaseText.EXCHANGED);
-        this.afterPaid();
-        this.close();
-        return;
-      }
-      runInAction(() => {
-        this.order = order;
-        this.backStep = from;
-        this.step = 'qrcode';
-      });
-      await this.generateQr();
-    } catch (e) {
-      if (e instanceof ApiError && e.code === ErrorCode.USER_IS_MINOR_CHARGE_LIMIT) minorConfirm = e.message;
-      else await this.onSubmitError(e);
-    } finally {
-      runInAction(() => {
-        this.submitting = false;
-      });
-    }
-    if (minorConfirm !== null) {
-      // core-platform.md §8.2: the minor confirms the reminder, then the same submit again
-      const go = await this.root.ui.confirm({ title: '温馨提示', message: minorConfirm, confirmText: '确认充值' });
-      if (go && this.isOpen) await this.submit(1);
-    }
+  get submitting(): boolean {
+    return this.payment.submitting;
   }
 
-  private async onSubmitError(e: unknown): Promise<void> {
-    if (e instanceof ApiError && e.code === AD_OUT_OF_PAY_TIMES) {
-      // commerce.md §2.15: the section ad is marked out of pay times; nothing was ordered
-      this.ad?.outOfPayTimes();
-      this.root.ui.error(errorMessage(e));
-      this.close();
-      return;
-    }
-    if (e instanceof ApiError && e.code === ErrorCode.USER_IS_MINOR) {
-      // commerce.md §8: the minor pay alert
-      await this.root.ui.alert({ title: '温馨提示', message: e.message, confirmText: '好的' });
-      return;
-    }
-    if (e instanceof ApiError && e.code === PurchaseCode.COIN_NOT_ENOUGH) {
-      // commerce.md §8: recharge first; cancel reopens the pay dialog
-      this.hidden = true;
-      const recharge = await this.root.ui.confirm({
-        title: PurchaseText.COIN_SHORT_TITLE,
-        message: PurchaseText.COIN_SHORT,
-        confirmText: PurchaseText.COIN_SHORT_OK,
-      });
-      if (!this.isOpen) return;
-      if (recharge) await this.open('coin');
-      else runInAction(() => (this.hidden = false));
-      return;
-    }
-    if (e instanceof ApiError && e.code === PurchaseCode.NEED_PHONE) {
-      await this.root.ui.alert({ title: PurchaseText.PHONE_TITLE, message: e.message || PurchaseText.PHONE_FALLBACK, confirmText: PurchaseText.PHONE_OK });
-      return;
-    }
-    this.root.ui.error(errorMessage(e));
+  get order(): PayOrder | null {
+    return this.payment.order;
   }
 
-  /** Generates the QR of the order, then long-polls it (commerce.md §4.3). */
-  async generateQr(): Promise<void> {
-    const order = this.order;
-    if (!order) return;
-    this.stopPolling();
-    const gen = this.pollGen;
-    this.qr = { state: QrState.LOADING, url: '', ticket: '' };
-    try {
-      const code = await this.root.api.get(PurchasePaths.qrcode, {
-        action: 'scan_payment',
-        params: JSON.stringify({ order_no: order.order_no }),
-      });
-      if (gen !== this.pollGen) return;
-      runInAction(() => {
-        this.qr = { state: QrState.LOAD_SUCCESS, url: code.qrcode, ticket: code.ticket };
-      });
-      void this.poll(gen);
-    } catch {
-      if (gen !== this.pollGen) return;
-      runInAction(() => {
-        this.qr = { state: QrState.LOAD_FAIL, url: '', ticket: '' };
-      });
-    }
+  get qr(): QrView | null {
+    return this.payment.qr;
   }
 
-  private setQrState(state: QrStateCode): void {
-    if (this.qr) this.qr = { ...this.qr, state };
+  get result(): PurchaseResult | null {
+    return this.payment.result;
   }
 
-  /** One long poll after another until paid, timed out, cancelled or closed. */
-  private async poll(gen: number): Promise<void> {
-    while (gen === this.pollGen && this.order && this.qr) {
-      try {
-        await this.root.api.post(PurchasePaths.polling, { order_no: this.order.order_no, ticket: this.qr.ticket });
-        if (gen !== this.pollGen) return;
-        this.paid();
-        return;
-      } catch (e) {
-        if (gen !== this.pollGen) return;
-        const code = e instanceof ApiError ? e.code : null;
-        if (code === QrCode.SCAN_SUCCESS) {
-          this.setQrState(QrState.SCAN_SUCCESS);
-          continue;
-        }
-        if (code === QrCode.WAITING) continue;
-        if (code === QrCode.TIMEOUT) {
-          const data = (e as ApiError<{ status?: string } | null>).data;
-          this.setQrState(data?.status === 'invalid' ? QrState.INVALID : QrState.TIMEOUT);
-          return;
-        }
-        if (code === QrCode.CANCEL) {
-          this.setQrState(QrState.SCAN_CANCEL);
-          return;
-        }
-        // anything else: again after 10 s
-        const again = await new Promise<boolean>((resolve) => {
-          this.retryWake = resolve;
-          this.retryTimer = setTimeout(() => {
-            this.retryTimer = null;
-            this.retryWake = null;
-            resolve(true);
-          }, QR_RETRY_MS);
-        });
-        if (!again) return;
-      }
-    }
+  submit(confirm = 0): Promise<void> {
+    return this.payment.submit(confirm);
+  }
+
+  generateQr(): Promise<void> {
+    return this.payment.generateQr();
+  }
+
+  back(): void {
+    this.payment.back();
   }
 
   /** The overlay's action: '点击刷新' regenerates the QR, '点击重新下单' goes back. */
   overlayAction(): void {
     const o = this.qrOverlay;
     if (!o || !o.action) return;
-    if (o.action === 'refresh') void this.generateQr();
-    else this.back();
-  }
-
-  /** '返回' of the QR step, and '点击重新下单'. */
-  back(): void {
-    this.stopPolling();
-    this.order = null;
-    this.qr = null;
-    this.step = this.backStep === 'detail' || !this.section ? 'detail' : 'list';
-  }
-
-  /** The order is paid: the result step, the user re-read, the type's callback. */
-  private paid(): void {
-    this.stopPolling();
-    const g = this.selected;
-    this.result = { title: g?.title ?? '', count: this.count };
-    this.step = 'result';
-    this.afterPaid();
-    // the queue-card callback closes the dialog (commerce.md §4.1)
-    if (this.type === 'queue') {
-      this.root.ui.success(PurchaseText.PAID);
-      this.close();
-    }
-  }
-
-  private afterPaid(): void {
-    void this.root.user.loadProfile();
-    this.root.onPurchased(this.type);
-  }
-
-  private stopPolling(): void {
-    this.pollGen++;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    const wake = this.retryWake;
-    this.retryWake = null;
-    wake?.(false);
+    if (o.action === 'refresh') void this.payment.generateQr();
+    else this.payment.back();
   }
 
   /** Closes the dialog: every poll stops, the agreement checkbox resets (commerce.md §4.1). */
   close(): void {
-    this.stopPolling();
+    this.payment.reset();
     this.isOpen = false;
     this.hidden = false;
     this.agreed = false;
-    this.order = null;
-    this.qr = null;
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { CardTotal, NightPlay } from '../../../api/types';
 import { formatDateTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { backpackPath } from '../../backpack/stores/backpackStore';
 
 /** A daily/night package row's text (commerce.md §2.4): '已过期' at status 2, else '{expired_at} 到期'. */

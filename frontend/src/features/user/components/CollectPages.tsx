@@ -2,11 +2,11 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import type { CatalogueGame } from '../../../api/types';
-import { CollectButton } from '../../../components/CollectButton';
+import { CollectButton } from '../../catalogue/components/CollectButton';
 import { GameCard, gameDetailPath } from '../../../components/GameCard';
 import { GuessYouLike } from '../../layout/components/RecentPopover';
 import { collectStoreOf, COLLECTED_PAGE_SIZE, CollectText, PLAYED_PAGE_SIZE } from '../../catalogue/stores/collectStore';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import '../../../styles/collect.css';
 
 /** The user-centre page for a guest: log in first. */

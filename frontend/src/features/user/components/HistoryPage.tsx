@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { QualityRows } from '../../game/components/QualityRows';
 import { formatHMS } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { endReasonText } from '../../../lib/endReason';
 import { HistoryStore } from '../stores/historyStore';
 

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import type { PrivilegeRowView } from '../../../api/types';
 import { isPlatformMember } from '../../../lib/member';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { MemberPanel, useMemberStore } from '../../member/components/MemberPanel';
 import { AgreementList } from '../../member/components/AgreementList';
 import '../../member/member.css';

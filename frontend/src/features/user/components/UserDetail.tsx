@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Avatar } from '../../../components/Avatar';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { AccountSecurity } from '../../auth/components/AccountSecurity';
 import { accountCentreOf, type UcTarget } from '../stores/accountCentre';
 import '../user.css';

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Header } from '../../layout/components/Header';
-import { StoreProvider } from '../../../stores/context';
+import { StoreProvider } from '../../../kernel/storeContext';
 import { makeRoot } from '../../../test/helpers';
 import { UserPage } from './UserPage';
 

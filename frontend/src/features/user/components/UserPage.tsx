@@ -1,11 +1,11 @@
 import { observer } from 'mobx-react-lite';
 import { Suspense } from 'react';
 import { Link, useMatch } from 'react-router';
-import { lazyPage } from '../../../app/lazyPage';
+import { lazyPage } from '../../../lib/lazyPage';
 import { Avatar } from '../../../components/Avatar';
 import { isInCar } from '../../../lib/browserCheck';
 import { formatPlayTime } from '../../../lib/time';
-import { useStores } from '../../../stores/context';
+import { useStores } from '../stores/context';
 import { MemberPanel } from '../../member/components/MemberPanel';
 import { CardPanelFooter } from './CardPanelFooter';
 import { AccountSecurity } from '../../auth/components/AccountSecurity';

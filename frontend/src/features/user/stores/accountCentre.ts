@@ -3,7 +3,10 @@ import type { UcLogin } from '../../../api/types';
 import { isInCar } from '../../../lib/browserCheck';
 import { openOutside } from '../../../lib/carMode';
 import { errorMessage } from '../../../transport/apiError';
-import type { RootStore } from '../../../stores/rootStore';
+import type { AppServices } from '../../../kernel/services';
+
+/** What this store needs from the others (the root store provides it). */
+export type AccountCentreDeps = Pick<AppServices, 'api' | 'ui' | 'user'>;
 
 /** The account centre's pages (core-platform.md §2.6, §7.2): HOME, INFO or AVATAR. */
 export type UcTarget = UcLogin['target'];
@@ -37,16 +40,16 @@ export class AccountCentreStore {
   opening: UcTarget | null = null;
 
   constructor(
-    private readonly root: RootStore,
+    private readonly deps: AccountCentreDeps,
     private readonly openWindow: () => UcWindow | null = openBlank,
     private readonly userAgent: () => string = () => navigator.userAgent,
   ) {
-    makeAutoObservable<AccountCentreStore, 'root' | 'openWindow' | 'userAgent'>(this, { root: false, openWindow: false, userAgent: false });
+    makeAutoObservable<AccountCentreStore, 'deps' | 'openWindow' | 'userAgent'>(this, { deps: false, openWindow: false, userAgent: false });
   }
 
   /** Opens the account centre at `target` (AVATAR by default); a guest gets the login dialog. */
   async open(target: UcTarget = 'AVATAR'): Promise<void> {
-    const { root } = this;
+    const root = this.deps;
     if (!root.user.isLoggedIn) {
       root.ui.openLogin(() => void this.open(target));
       return;
@@ -86,7 +89,7 @@ export class AccountCentreStore {
       done = true;
       window.removeEventListener('focus', reread);
       clearInterval(watch);
-      void this.root.user.loadProfile();
+      void this.deps.user.loadProfile();
     };
     window.addEventListener('focus', reread);
     const watch = setInterval(() => {
@@ -103,10 +106,10 @@ function returnPath(): string {
   return `${window.location.pathname}${window.location.search}`;
 }
 
-const stores = new WeakMap<RootStore, AccountCentreStore>();
+const stores = new WeakMap<AccountCentreDeps, AccountCentreStore>();
 
 /** The one account-centre store of a root store. */
-export function accountCentreOf(root: RootStore): AccountCentreStore {
+export function accountCentreOf(root: AccountCentreDeps): AccountCentreStore {
   let s = stores.get(root);
   if (!s) {
     s = new AccountCentreStore(root);

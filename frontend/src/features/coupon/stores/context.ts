@@ -1,0 +1,8 @@
+// What the coupon feature's components need from the app's root store (src/app/provides.ts checks
+// that the root store provides it).
+import { storesHook } from '../../../kernel/storeContext';
+import type { AppServices } from '../../../kernel/services';
+
+export type CouponStores = AppServices;
+
+export const useStores = storesHook<CouponStores>();

@@ -1,0 +1,8 @@
+// What the user feature's components need from the app's root store (src/app/provides.ts checks
+// that the root store provides it).
+import { storesHook } from '../../../kernel/storeContext';
+import type { AppServices } from '../../../kernel/services';
+
+export type UserStores = AppServices;
+
+export const useStores = storesHook<UserStores>();
