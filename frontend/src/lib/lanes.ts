@@ -34,26 +34,17 @@ export function laneWeight(rules: QueueRules | null, lane: number): number {
   return laneRule(rules, lane)?.weight ?? 0;
 }
 
-/** The order in which a 'pre' (helpful) lane is chosen: member, carrier, VVIP, VIP, daily, night. */
-export const PRE_LANE_ORDER = [Lane.MEMBER, Lane.CARRIER, Lane.VVIP, Lane.VIP, Lane.DAILY, Lane.NIGHT] as const;
-
-/** The lanes that can be bought into from the queue dialog, in PRE_LANE_ORDER. */
-const UPSELL_LANES = [Lane.VVIP, Lane.VIP, Lane.DAILY, Lane.NIGHT] as const;
-
 /**
- * The lane the upsell card previews for a player on lane `current`: the first buyable lane of
- * PRE_LANE_ORDER that admits faster than theirs (VVIP for normal, package and VIP players). A VVIP
- * player is offered the member fast-entry lane ('立即加速' buys fast-entry time); a player who
- * owns a fast-entry card previews lane 1 (the card's lane); ultimate lanes get no upsell.
+ * The lane the upsell card previews for a player on lane `current`: the server's offer for that
+ * lane (queueRules' `upsell`: the first buyable lane that admits faster, VVIP for normal,
+ * package and VIP players, the member fast-entry lane for a VVIP player). A player who owns a
+ * fast-entry card previews lane 1 (the card's lane); ultimate lanes get no upsell.
  */
 export function preferredPreLane(rules: QueueRules | null, current: number | undefined, hasCards = false): number | null {
   const lane = current ?? Lane.NORMAL;
   if (isUltimate(lane)) return null;
   if (hasCards) return Lane.MEMBER;
-  if (!rules) return null;
-  const mine = laneWeight(rules, lane);
-  for (const l of UPSELL_LANES) if (laneWeight(rules, l) > mine) return l;
-  return Lane.MEMBER;
+  return laneRule(rules, lane)?.upsell ?? null;
 }
 
 /** core-platform.md §4.6: wait minutes = max(1, ceil(waitDuration / 60)). */

@@ -79,13 +79,13 @@ export class RecordingEffects implements BrowserEffects {
 export const QUEUE_RULES: QueueRules = {
   totalWeight: 2035,
   lanes: [
-    { isFast: 1, name: '会员速进通道', who: '持有速进时长或使用速进卡的玩家', weight: 1000, ultimate: true },
-    { isFast: 2, name: '天翼电竞宽带速进通道', who: '天翼电竞宽带会员', weight: 1000, ultimate: true },
-    { isFast: 3, name: 'VVIP专属通道', who: 'VVIP会员', weight: 20, ultimate: false },
-    { isFast: 4, name: 'VIP专属通道', who: 'VIP会员', weight: 10, ultimate: false },
-    { isFast: 5, name: '夜间畅玩包专属通道', who: '夜间畅玩包用户', weight: 2, ultimate: false },
-    { isFast: 6, name: '日间畅玩包专属通道', who: '日间畅玩包用户', weight: 2, ultimate: false },
-    { isFast: 0, name: '普通队列', who: '其他玩家', weight: 1, ultimate: false },
+    { isFast: 1, name: '会员速进通道', who: '持有速进时长或使用速进卡的玩家', weight: 1000, ultimate: true, upsell: null },
+    { isFast: 2, name: '天翼电竞宽带速进通道', who: '天翼电竞宽带会员', weight: 1000, ultimate: true, upsell: null },
+    { isFast: 3, name: 'VVIP专属通道', who: 'VVIP会员', weight: 20, ultimate: false, upsell: 1 },
+    { isFast: 4, name: 'VIP专属通道', who: 'VIP会员', weight: 10, ultimate: false, upsell: 3 },
+    { isFast: 5, name: '夜间畅玩包专属通道', who: '夜间畅玩包用户', weight: 2, ultimate: false, upsell: 3 },
+    { isFast: 6, name: '日间畅玩包专属通道', who: '日间畅玩包用户', weight: 2, ultimate: false, upsell: 3 },
+    { isFast: 0, name: '普通队列', who: '其他玩家', weight: 1, ultimate: false, upsell: 3 },
   ],
 };
 
