@@ -2,7 +2,8 @@
 # Schemathesis (PyPI, pinned) against a fresh dev server on 127.0.0.1:0, driven by the server's
 # own OpenAPI document (GET /api/openapi.json), as a logged-in player with the CSRF header.
 # Fails on any 5xx, any status code the document does not list for the path, any response
-# whose body or content type contradicts the document, or fewer cases than its floor.
+# whose body or content type contradicts the document, fewer cases than its floor, or fewer
+# operations reached (a 2xx to some case, ops/fuzz_reached.py) than its floor.
 # Installs schemathesis into target/fuzz-venv when missing (`--install`: only that). Needs
 # target/debug/yoo-server.
 # With $LOADTEST_FIGURES set (loadtest/scenarios/fuzz.toml), writes its figures there.
@@ -32,11 +33,19 @@ work=$(mktemp -d)
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  [ -n "${FUZZ_KEEP:-}" ] && cp "$work/events.ndjson" "$FUZZ_KEEP" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-RUST_LOG=warn target/debug/yoo-server --config ops/dev.toml --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/server.out" 2>"$work/server.err" &
+# The dev configuration with an operator token, so that the operators' calls are reached too.
+OPERATOR_TOKEN=fuzz-operator
+{
+  echo "operator_token_sha256 = \"$(printf %s "$OPERATOR_TOKEN" | sha256sum | cut -d' ' -f1)\""
+  # the long polls answer "still waiting" within the request timeout (10 s)
+  sed -e 's/^poll_wait_secs = .*/poll_wait_secs = 2/' -e 's/^sandbox_mismatch = .*/&\nqr_poll_wait_secs = 2/' ops/dev.toml
+} >"$work/server.toml"
+RUST_LOG=warn target/debug/yoo-server --config "$work/server.toml" --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 base=
 for _ in $(seq 1 200); do
@@ -48,20 +57,39 @@ done
 [ -n "$base" ] || { echo "the server did not print its address"; exit 1; }
 echo "server at $base"
 
-# Log in through the sandbox SMS outbox; give the player play time, a membership and cards so
-# that the generated calls reach past the start checks.
+# The world the generated calls meet, built in a fresh database, so that its ids are the small
+# numbers the document's examples give (`dto::Id`: 1, 2): the caller (uid 1), logged in through
+# the sandbox SMS outbox, with play time, a membership and cards, hosting room 1 (ddRid 1);
+# a second player (uid 2) in that room on a seat, so that the host's calls about a member reach
+# someone; a third (uid 3), whom the calls about a stranger name (blacklisting).
+login() {
+  local phone=$1 jar=$2 code
+  curl -sf -X POST "$base/api/passport/login/sendcode" -H 'content-type: application/json' -H 'x-skip-csrf: true' -d "{\"phone\":\"$phone\"}" >/dev/null
+  code=$(curl -sf "$base/api/dev/sms/outbox?phone=$phone" | sed -n 's/.*"code":"\([0-9]*\)".*/\1/p' | head -1)
+  curl -sf -c "$jar" -X POST "$base/api/passport/login" -H 'content-type: application/json' -H 'x-skip-csrf: true' \
+    -d "{\"cellphone\":\"$phone\",\"code\":\"$code\",\"device_no\":\"fuzz\"}" >/dev/null
+}
+# as_player JAR PATH BODY: a logged-in POST
+as_player() {
+  local jar=$1 sid csrf
+  sid=$(awk '$6 == "yoo_sid" {print $7}' "$jar")
+  csrf=$(awk '$6 == "_csrfToken" {print $7}' "$jar")
+  curl -sf -X POST "$base$2" -H 'content-type: application/json' -H "Cookie: yoo_sid=$sid; _csrfToken=$csrf" -H "x-csrf-token: $csrf" -d "$3" >/dev/null
+}
 phone=13900000042
 jar=$work/cookies
-curl -sf -X POST "$base/api/passport/login/sendcode" -H 'content-type: application/json' -H 'x-skip-csrf: true' -d "{\"phone\":\"$phone\"}" >/dev/null
-code=$(curl -sf "$base/api/dev/sms/outbox?phone=$phone" | sed -n 's/.*"code":"\([0-9]*\)".*/\1/p' | head -1)
-curl -sf -c "$jar" -X POST "$base/api/passport/login" -H 'content-type: application/json' -H 'x-skip-csrf: true' \
-  -d "{\"cellphone\":\"$phone\",\"code\":\"$code\",\"device_no\":\"fuzz\"}" >/dev/null
+login "$phone" "$jar"
 sid=$(awk '$6 == "yoo_sid" {print $7}' "$jar")
 csrf=$(awk '$6 == "_csrfToken" {print $7}' "$jar")
 [ -n "$sid" ] && [ -n "$csrf" ] || { echo "login failed"; exit 1; }
 for grant in '"kind":"play_time","minutes":600' '"kind":"vip","days":30' '"kind":"card","count":20'; do
   curl -sf -X POST "$base/api/dev/grant" -H 'content-type: application/json' -H 'x-skip-csrf: true' -d "{\"cellphone\":\"$phone\",$grant}" >/dev/null
 done
+login 13900000043 "$work/second"
+login 13900000044 "$work/third"
+as_player "$jar" /api/japi/yoo/v2/room/relay '{"roomName":"压测房间","gameId":1,"mode":4,"isShow":1}'
+as_player "$work/second" /api/japi/yoo/v2/room/login '{"ddRid":1}'
+as_player "$work/second" /api/japi/yoo/mike/up '{"ddRid":1}' || true
 
 started=$(date +%s)
 # One worker: with two, hypothesis describes strategies by ast.parse from two threads at once, and
@@ -72,6 +100,7 @@ set +e
   --url "$base" \
   -H "Cookie: yoo_sid=$sid; _csrfToken=$csrf" \
   -H "x-csrf-token: $csrf" \
+  -H "x-operator-token: $OPERATOR_TOKEN" \
   --checks "${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
   --exclude-path /api/user/logout \
   --phases examples,coverage,fuzzing \
@@ -90,6 +119,12 @@ echo "fuzz: $cases cases in $took s (schemathesis exit $status)"
 failures=$(sed -n 's/.* \([0-9][0-9]*\) unique failures*.*/\1/p' "$work/run.txt" | tail -1)
 tested=$(sed -n 's/^ *Tested: *\([0-9][0-9]*\).*/\1/p' "$work/run.txt" | tail -1)
 panics=$(grep -c "panicked" "$work/server.err" || true)
+# The share of operations that answered 2xx to at least one generated case (the fuzzing reaches
+# the logic, not only the input checks); the operations without one are listed.
+reached=$(python3 ops/fuzz_reached.py "$work/events.ndjson")
+echo "$reached" | tail -n +2
+reached_pct=$(echo "$reached" | head -1)
+echo "fuzz: ${reached_pct}% of the operations answered 2xx to some case"
 # The load-test harness's `command` workload (loadtest/scenarios/fuzz.toml) reads these figures.
 if [ -n "${LOADTEST_FIGURES:-}" ]; then
   printf '{"figures": [{"name": "cases", "value": %d}, {"name": "operations tested", "value": %d}, {"name": "unique failures", "value": %d}, {"name": "server panics", "value": %d}, {"name": "schemathesis exit status", "value": %d}, {"name": "wall time", "value": %d, "unit": "s"}]}\n' \
@@ -97,6 +132,9 @@ if [ -n "${LOADTEST_FIGURES:-}" ]; then
 fi
 if grep -q "panicked" "$work/server.err"; then echo "the server panicked:"; grep -A3 panicked "$work/server.err"; exit 1; fi
 [ "$status" -eq 0 ] || exit "$status"
+# The floor of that share: 71% reached on 2026-11-29 (BENCHMARKS.md); the issue's target is 80%.
+MIN_REACHED=${FUZZ_MIN_REACHED:-70}
+[ "${reached_pct%.*}" -ge "$MIN_REACHED" ] || { echo "fuzz: fewer than $MIN_REACHED% of the operations answered 2xx"; exit 1; }
 [ "${cases:-0}" -ge "$MIN_CASES" ] || { echo "fuzz: only ${cases:-0} cases, fewer than $MIN_CASES"; exit 1; }
 floor=$(( ${tested:-0} * MIN_PER_OP ))
 [ "${cases:-0}" -ge "$floor" ] || { echo "fuzz: only ${cases:-0} cases for ${tested:-0} operations, fewer than $MIN_PER_OP each"; exit 1; }

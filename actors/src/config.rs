@@ -102,6 +102,8 @@ pub struct IdentityConfig {
     pub holidays: Vec<String>,
     /// ID numbers the sandbox identity check says do not match their name (to exercise it).
     pub sandbox_mismatch: Vec<String>,
+    /// How long one poll of a QR certification waits for news before it answers 20142.
+    pub qr_poll_wait_secs: u64,
 }
 
 impl Default for IdentityConfig {
@@ -113,6 +115,7 @@ impl Default for IdentityConfig {
             required_to_play: false,
             holidays: Vec::new(),
             sandbox_mismatch: Vec::new(),
+            qr_poll_wait_secs: 25,
         }
     }
 }

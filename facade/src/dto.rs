@@ -40,6 +40,9 @@ impl PartialSchema for Id {
                     .pattern(Some(r"^\s*[+-]?[0-9]{1,18}\s*$")),
             )
             .description(Some("A number, or a string of one"))
+            // the first records of a fresh database (ops/fuzz.sh builds its world so that they
+            // are the caller's and their room's)
+            .examples([serde_json::json!(1), serde_json::json!(2)])
             .into()
     }
 }
@@ -70,6 +73,7 @@ impl PartialSchema for Flag {
             .item(ObjectBuilder::new().schema_type(Type::Integer).enum_values(Some([0, 1])))
             .item(ObjectBuilder::new().schema_type(Type::Boolean))
             .description(Some("1/0 or true/false"))
+            .examples([serde_json::json!(1)])
             .into()
     }
 }

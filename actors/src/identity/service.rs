@@ -171,8 +171,6 @@ pub fn adult_at(birth: (i64, i64, i64)) -> i64 {
     crate::beijing::day_start_of(days_from_civil(y, m, d))
 }
 
-/// How long one poll of a QR certification waits for news before it answers 20142.
-pub const QR_AUTH_POLL_WAIT: std::time::Duration = std::time::Duration::from_secs(25);
 /// How often a waiting poll looks again (the certification itself happens on the phone's call).
 const QR_AUTH_LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -203,9 +201,10 @@ impl Identities {
     }
 
     /// The screen's long poll: the certification once it is done (the ticket is spent), else
-    /// 20143 scanned (once), 20141 cancelled, 20140 over, or 20142 after [`QR_AUTH_POLL_WAIT`].
+    /// 20143 scanned (once), 20141 cancelled, 20140 over, or 20142 after the configured wait (`qr_poll_wait_secs`).
     pub async fn qr_auth_poll(&self, uid: i64, ticket: &str) -> DomainResult<IdAuth> {
-        let deadline = tokio::time::Instant::now() + QR_AUTH_POLL_WAIT;
+        let wait = std::time::Duration::from_secs(self.ctx.slot::<crate::identity::Identity>().config.qr_poll_wait_secs);
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             let look = self
                 .ctx

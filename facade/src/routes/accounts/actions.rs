@@ -15,8 +15,10 @@ use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
 pub struct AccountBody {
+    #[schema(example = "13900000042")]
     cellphone: String,
     /// freeze, ban or restore (unfreeze, lift a ban).
+    #[schema(example = "restore")]
     action: String,
     /// Shown to the player in the forbidden alert (at most 100 characters).
     #[serde(default)]

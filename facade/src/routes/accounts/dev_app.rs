@@ -58,6 +58,7 @@ pub async fn app_page(state: web::Data<AppState>, ticket: web::Path<String>) -> 
 #[derive(Deserialize, ToSchema)]
 pub struct AppForm {
     #[serde(default)]
+    #[schema(example = "13900000042")]
     cellphone: String,
 }
 

@@ -12,6 +12,7 @@ use crate::state::AppState;
 #[into_params(parameter_in = Query)]
 pub struct Outbox {
     #[serde(default)]
+    #[param(example = "13900000042")]
     phone: String,
 }
 

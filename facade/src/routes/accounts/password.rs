@@ -109,6 +109,7 @@ pub struct CaptchaReport {
     #[serde(default, rename = "type")]
     kind: i32,
     #[serde(default)]
+    #[schema(example = "13900000042")]
     phone: Option<String>,
 }
 

@@ -22,6 +22,7 @@ pub fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[into_params(parameter_in = Query)]
 pub struct OpenType {
     /// 3 the messaging app (WeChat), 1 the second provider (QQ).
+    #[param(example = 3, minimum = 1, maximum = 3)]
     open_type: i32,
 }
 
@@ -72,6 +73,7 @@ pub async fn token_login(
 #[derive(Deserialize, ToSchema)]
 pub struct BindSendCode {
     #[serde(default)]
+    #[schema(example = "13900000042")]
     phone: String,
     #[serde(default)]
     token: String,
@@ -115,6 +117,7 @@ pub struct BindLogin {
     #[serde(default)]
     token: String,
     #[serde(default)]
+    #[schema(example = "13900000042")]
     cellphone: String,
     #[serde(default)]
     code: String,

@@ -19,6 +19,7 @@ use crate::state::AppState;
 pub struct SlotsQuery {
     /// Slot keys separated by commas (1–16 keys of `a-z`, `0-9`, `_`), e.g.
     /// `header_user_pannel,header_right`.
+    #[param(example = "header_user_pannel,header_right")]
     keys: String,
 }
 
@@ -143,6 +144,7 @@ pub struct AdItemIn {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdSlotBody {
+    #[schema(example = "header_right")]
     key: String,
     /// At most 20; empty: the slot shows nothing.
     items: Vec<AdItemIn>,

@@ -109,6 +109,7 @@ pub async fn sign_in(state: web::Data<AppState>, caller: Caller) -> ApiResult<Si
 #[into_params(parameter_in = Query)]
 pub struct ContentQuery {
     /// 3: the check-in rules.
+    #[param(example = "3")]
     t: String,
 }
 

@@ -288,6 +288,7 @@ pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web
 pub struct Give {
     id: Id,
     /// The receiver's phone.
+    #[schema(example = "13900000043")]
     phone: String,
 }
 
@@ -361,11 +362,14 @@ pub async fn monthly_receive(state: web::Data<AppState>, caller: Caller) -> ApiR
 
 #[derive(Deserialize, ToSchema)]
 pub struct GrantBody {
+    #[schema(example = "13900000042")]
     cellphone: String,
+    #[schema(example = "play_time")]
     kind: String,
     #[serde(default)]
     days: Option<i64>,
     #[serde(default)]
+    #[schema(example = 60)]
     minutes: Option<i64>,
     #[serde(default)]
     count: Option<i64>,

@@ -67,6 +67,7 @@ pub fn coupon_dto(c: &storage::Coupon, usable: i64, now_ms: i64) -> CouponDto {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct CouponListQuery {
+    #[param(example = "time_300")]
     goods_code: String,
     /// 1–100.
     goods_num: i64,
@@ -337,10 +338,13 @@ pub async fn card_goods_total(
 
 #[derive(Deserialize, ToSchema)]
 pub struct CouponGrantBody {
+    #[schema(example = "13900000042")]
     cellphone: String,
     /// The coupon kind (`sid`).
+    #[schema(example = "welcome_time_3")]
     sid: String,
     /// 1–100.
+    #[schema(example = 1, minimum = 1, maximum = 100)]
     count: i64,
 }
 

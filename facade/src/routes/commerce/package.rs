@@ -88,6 +88,7 @@ pub async fn night_play_all(state: web::Data<AppState>, caller: Caller) -> ApiRe
 #[into_params(parameter_in = Query)]
 pub struct RulesQuery {
     /// daily_play or allnight_play.
+    #[param(example = "daily_play")]
     key: String,
 }
 

@@ -43,7 +43,7 @@ pub async fn apply_list(state: web::Data<AppState>, caller: Caller, body: web::J
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ControlTargetBody {
-    #[schema(example = 1)]
+    #[schema(value_type = i64, example = 500001)]
     room_serial: Id,
     #[schema(example = 2)]
     user_id: Id,
@@ -123,7 +123,7 @@ pub async fn invite_refuse(state: web::Data<AppState>, caller: Caller, body: web
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemandBody {
-    #[schema(example = 1)]
+    #[schema(value_type = i64, example = 500001)]
     room_serial: Id,
     /// Who control goes back to (the host when absent).
     #[serde(default)]
@@ -145,12 +145,13 @@ pub async fn remand(state: web::Data<AppState>, caller: Caller, body: web::Json<
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RotationBody {
-    #[schema(example = 1)]
+    #[schema(value_type = i64, example = 500001)]
     room_serial: Id,
     /// 1 on, 0 off.
     on: Flag,
     /// Each applicant's turn, 30..=3600 s (the configured `rotation_turn_secs` when absent).
     #[serde(default)]
+    #[schema(minimum = 30, maximum = 3600, example = 300)]
     turn_secs: Option<u64>,
 }
 

@@ -73,7 +73,7 @@ pub async fn black_list(state: web::Data<AppState>, caller: Caller, body: web::J
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BlackBody {
-    #[schema(example = 2)]
+    #[schema(value_type = i64, example = 3)]
     user_id: Id,
 }
 
@@ -100,6 +100,7 @@ pub async fn black_del(state: web::Data<AppState>, caller: Caller, body: web::Js
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserFlagsBody {
+    #[schema(example = "13900000042")]
     cellphone: String,
     /// 0 normal, 1 official, 3 super admin.
     #[serde(default)]

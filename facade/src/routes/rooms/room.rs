@@ -44,7 +44,7 @@ pub struct DdRid {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RoomSerial {
-    #[schema(example = 1)]
+    #[schema(value_type = i64, example = 500001)]
     pub room_serial: Id,
 }
 
@@ -282,9 +282,11 @@ pub struct UserListBody {
     dd_rid: Id,
     /// From 1 (default 1).
     #[serde(default)]
+    #[schema(minimum = 1)]
     page: Option<u32>,
     /// 1..=100 (default 20).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 100)]
     size: Option<u32>,
 }
 

@@ -1,0 +1,40 @@
+"""The share of operations a Schemathesis run reached: those that answered 2xx to at least one
+generated case, read from its ndjson report (ops/fuzz.sh). Prints the percentage on the first
+line, then one line per operation that never answered 2xx with the statuses it answered."""
+
+import collections
+import json
+import sys
+
+
+def reached(lines):
+    statuses = collections.defaultdict(collections.Counter)
+    for line in lines:
+        event = json.loads(line)
+        finished = event.get("ScenarioFinished")
+        if not finished:
+            continue
+        recorder = finished["recorder"]
+        label = recorder["label"]
+        statuses[label]  # an operation with no answer at all still counts
+        for interaction in recorder.get("interactions", {}).values():
+            response = interaction.get("response")
+            if response:
+                statuses[label][response["status_code"]] += 1
+    ok = [label for label, seen in statuses.items() if any(200 <= s < 300 for s in seen)]
+    missed = sorted((label, dict(seen)) for label, seen in statuses.items() if label not in ok)
+    pct = 100.0 * len(ok) / len(statuses) if statuses else 0.0
+    return pct, len(ok), len(statuses), missed
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as f:
+        pct, ok, total, missed = reached(f)
+    print(f"{pct:.1f}")
+    print(f"fuzz: {ok} of {total} operations answered 2xx")
+    for label, seen in missed:
+        print(f"  no 2xx: {label} {seen}")
+
+
+if __name__ == "__main__":
+    main()
