@@ -2,7 +2,7 @@
 // dropped, a gap refetches and watches again), ROOM_RESET, and what each event does to the room's
 // parts. The room store owns one; the root store hands it the socket's frames.
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApplyState, BarrageColor, eventData, eventIsFor, orderEvents, RoomEventCode, RoomText, stripNameExt, type RoomEventItem } from '../../../lib/room';
+import { BarrageColor, eventData, eventIsFor, orderEvents, RoomEventCode, RoomText, stripNameExt, type RoomEventItem } from '../../../lib/room';
 import type { RoomControl } from './roomControl';
 import type { RoomMembers } from './roomMembers';
 import type { RoomSeats } from './roomSeats';
@@ -165,7 +165,7 @@ export class RoomEvents {
         void this.room.seats.loadMike();
         void this.room.loadInfo();
         this.room.members.scheduleOnlineReload();
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         if (msg) ui.info(msg);
         return;
       case C.MIKE_QUEUE_REMOVE:
@@ -190,13 +190,14 @@ export class RoomEvents {
         this.room.talk.addBarrage(`${nickname} 申请控制权`, BarrageColor.CONTROL_REQUEST);
         return;
       case C.CONTROL_ON:
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         void this.room.loadInfo();
         void this.room.seats.loadMike();
         if (msg) ui.success(msg);
         return;
       case C.CONTROL_DENY:
-        this.room.control.setApply(ApplyState.DENIED);
+        // the mike info carries the denied state and how long it lasts (§4.7)
+        void this.room.seats.loadMike();
         if (e.desc || msg) ui.info(e.desc || msg);
         return;
       case C.CONTROL_RETURN:
@@ -205,7 +206,7 @@ export class RoomEvents {
         if (data.controlType !== 'MAIN') ui.info(`${nickname} 已归还控制权`);
         return;
       case C.CONTROL_OFF:
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         void this.room.loadInfo();
         void this.room.seats.loadMike();
         ui.info(RoomText.CONTROL_OFF);

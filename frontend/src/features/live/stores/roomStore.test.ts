@@ -8,6 +8,9 @@ const T0 = new Date('2026-01-01T12:00:00Z').getTime();
 const ME = PROFILE.uid;
 const HOST = 20002;
 const DD = 501;
+/** the test server's apply-control durations (its configuration) */
+const PENDING_MS = 45_000;
+const DENIED_MS = 90_000;
 
 let nextOffset = 1;
 const ev = (code: number, data: Record<string, unknown> = {}, more: Partial<RoomEventItem> = {}): RoomEventItem => ({
@@ -32,6 +35,10 @@ async function roomRoot(opts: { host?: number } = {}) {
     offset: 10,
     online: 3,
     controllerId: 0,
+    /** the caller's apply-control state as the server keeps it (its deadline in server ms) */
+    apply: { state: 0, until: null as number | null },
+    /** how far the server's clock is ahead of the browser's */
+    clockAheadMs: 0,
     rotation: { on: false, turnSecs: 300, current: null as number | null, queue: [] as number[], turnEndsAt: 0 },
   };
   const host = opts.host ?? HOST;
@@ -66,10 +73,11 @@ async function roomRoot(opts: { host?: number } = {}) {
     return { status: 1, gameType: 4, ...info() };
   });
   env.t.api.on('POST', RoomPaths.info, info);
-  env.t.api.on('POST', RoomPaths.mikeList, () => ({ mikeList: [], mikeStatus: 0, mikeSubStatus: 0, controlStatus: 0, isOpenMike: true, isMikeReq: false, gameStatus: 1 }));
+  env.t.api.on('POST', RoomPaths.mikeList, () => ({ mikeList: [], mikeStatus: 0, mikeSubStatus: 0, controlStatus: 0, isOpenMike: true, isMikeReq: false, gameStatus: 1, applyControl: server.apply }));
   env.t.api.on('POST', RoomPaths.userList, () => ({ totalRows: server.online, rows: [] }));
   env.t.api.on('POST', RoomPaths.controlApplyList, () => []);
-  env.t.api.on('POST', RoomPaths.controlApply, () => null);
+  // the server's configured pending time, not the spec's 30 s: the client must not assume it
+  env.t.api.on('POST', RoomPaths.controlApply, () => (server.apply = { state: 1, until: Date.now() + server.clockAheadMs + PENDING_MS }));
   env.t.api.on('POST', RoomPaths.liveDetail, (body) => ({ roomSerial: body.roomSerial, type: 0, liveDuration: 12, audienceCount: 3, giftLogList: [] }));
   env.t.api.on('POST', RoomPaths.exit, () => ({ ddRid: DD, roomSerial: host === ME ? 9001 : null }));
   const room = await env.root.loadRoom();
@@ -217,27 +225,46 @@ describe('RoomStore', () => {
     expect(room.offset).toBe(11);
   });
 
-  // §4.7: applying sets 1 for 30 s; a denial sets 2 for 60 s; the 1 s tick returns to 0
-  it('counts the apply state down (30 s pending, 60 s denied)', async () => {
-    const { root, room, channel } = await entered();
+  // §4.7: the apply state and its deadline are the server's: the apply call's answer, and after a
+  // denial the mike info's; the 1 s tick returns to 0 at the deadline
+  it('counts the apply state down to the server\'s deadlines (pending from the apply answer, denied from the mike info)', async () => {
+    const { root, room, channel, server } = await entered();
     await room.control.applyControl();
     expect(room.control.applyState).toBe(ApplyState.PENDING);
-    expect(room.control.applySecondsLeft).toBe(30);
+    expect(room.control.applySecondsLeft).toBe(45);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(room.control.applySecondsLeft).toBe(20);
-    await vi.advanceTimersByTimeAsync(20_000);
+    expect(room.control.applySecondsLeft).toBe(35);
+    await vi.advanceTimersByTimeAsync(35_000);
     expect(room.control.applyState).toBe(ApplyState.NONE);
 
     await room.control.applyControl();
+    server.apply = { state: 2, until: Date.now() + server.clockAheadMs + DENIED_MS };
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME], desc: '主播拒绝了你的申请' })]));
-    expect(room.control.applyState).toBe(ApplyState.DENIED);
-    expect(room.control.applySecondsLeft).toBe(60);
     expect(root.ui.toasts.at(-1)?.message).toBe('主播拒绝了你的申请');
+    await settle();
+    // the denial as the re-read mike info serves it
+    expect(room.control.applyState).toBe(ApplyState.DENIED);
+    expect(room.control.applySecondsLeft).toBe(90);
     // a second application is refused while the state shows
     expect(await room.control.applyControl()).toBe(false);
-    await vi.advanceTimersByTimeAsync(59_000);
+    await vi.advanceTimersByTimeAsync(89_000);
     expect(room.control.applyState).toBe(ApplyState.DENIED);
     await vi.advanceTimersByTimeAsync(1_000);
+    expect(room.control.applyState).toBe(ApplyState.NONE);
+  });
+
+  it('reads the server\'s deadline on the browser\'s clock (the skew corrected)', async () => {
+    const { root, room, server } = await entered();
+    // the server's clock is 5 minutes ahead
+    server.clockAheadMs = 300_000;
+    root.game.noteServerTime((Date.now() + server.clockAheadMs) / 1000);
+    await room.control.applyControl();
+    expect(room.control.applySecondsLeft).toBe(45);
+    // the mike info agreeing on the state moves the deadline to the server's
+    server.apply = { state: 1, until: Date.now() + server.clockAheadMs + 20_000 };
+    await room.seats.loadMike();
+    expect(room.control.applySecondsLeft).toBe(20);
+    await vi.advanceTimersByTimeAsync(20_000);
     expect(room.control.applyState).toBe(ApplyState.NONE);
   });
 
@@ -245,7 +272,9 @@ describe('RoomStore', () => {
   it('gains control on CONTROL_ON and loses it on CONTROL_OFF', async () => {
     const { root, room, channel, server } = await entered();
     await room.control.applyControl();
+    // granted: the server's apply state is over
     server.controllerId = ME;
+    server.apply = { state: 0, until: null };
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_ON, {}, { userIds: [ME] })]));
     await settle();
     expect(room.control.applyState).toBe(ApplyState.NONE);
