@@ -207,17 +207,6 @@ export function orderEvents(
   return { apply, gap: false, offset: batch.last };
 }
 
-/** The event's `data` as an object (empty when absent or not an object). */
-export function eventData(e: Pick<RoomEventItem, 'data'>): Record<string, unknown> {
-  if (!e.data) return {};
-  try {
-    const v: unknown = JSON.parse(e.data);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** Chat faces (the emoji the chat box offers; a message carries the face's id). */
 export const FACES: readonly { id: number; name: string; glyph: string }[] = [
   { id: 1, name: '微笑', glyph: '😊' },

@@ -160,20 +160,14 @@ export class RoomControl {
 
   /**
    * LIVE_OFFLINE (130134) on the live page: control and the keyboard are released (the page stops
-   * sending input), the limit alert shows, then home.
+   * sending input), the limit alert shows, then home. The frame carries no data (the server
+   * declares none for it).
    */
-  liveOffline(rawData: string): void {
-    let text = '';
-    try {
-      const d: unknown = JSON.parse(rawData);
-      if (d && typeof d === 'object' && typeof (d as { msg?: unknown }).msg === 'string') text = (d as { msg: string }).msg;
-    } catch {
-      // no text: the default
-    }
+  liveOffline(): void {
     this.clearApply();
     if (this.room.info) this.room.info.room.controller = this.room.hostUid ?? 0;
     this.deps.effects.exitFullscreen();
-    void this.deps.ui.alert({ title: '温馨提示', message: text || '一起玩的操控时间已结束', confirmText: '好的' }).then(() => this.deps.ui.navigate('/'));
+    void this.deps.ui.alert({ title: '温馨提示', message: '一起玩的操控时间已结束', confirmText: '好的' }).then(() => this.deps.ui.navigate('/'));
   }
 
   clear(): void {

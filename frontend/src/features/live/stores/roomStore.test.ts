@@ -3,6 +3,7 @@ import { fail } from '../../../test/fakeTransport';
 import { loggedInRoot, PROFILE, roomBatch, settle } from '../../../test/helpers';
 import { ApplyState, BARRAGE_MAX, BarrageColor, RoomEventCode, RoomLoad, type RoomEventItem } from '../../../lib/room';
 import { RoomPaths } from './roomStore';
+import type { RoomEventData } from '../../../api/codes';
 
 const T0 = new Date('2026-01-01T12:00:00Z').getTime();
 const ME = PROFILE.uid;
@@ -24,6 +25,9 @@ const ev = (code: number, data: Record<string, unknown> = {}, more: Partial<Room
   ts: 0,
   ...more,
 });
+/** An event whose data has the server's type for its code (a changed schema fails the type check). */
+const typed = <C extends keyof RoomEventData>(code: C, data: RoomEventData[C], more: Partial<RoomEventItem> = {}) => ev(code, data as unknown as Record<string, unknown>, more);
+const user = (userId: number, nickname: string, displayName = nickname) => ({ userId, nickname, displayName, avatar: '', status: 0, member: null });
 const chat = (text: string, userId = 30003, nickname = '观众') => ev(RoomEventCode.CHAT, { text, userId, nickname });
 
 /** A logged-in root with a scripted room server: room DD hosted by HOST, stream at epoch e1 offset 10. */
@@ -306,6 +310,33 @@ describe('RoomStore', () => {
     channel.push(roomBatch(DD, 'e1', [chat('之后')]));
     expect(room.talk.barrage.at(-1)).toMatchObject({ text: '之后' });
     expect(room.talk.barrageOn).toBe(true);
+  });
+
+  // each event's data is read as the server types it for its code (src/gen/codes.ts)
+  it('applies the events\' typed data: room info, game status, controller, rotation, gift, control return', async () => {
+    const { root, room, channel, t } = await entered();
+    channel.push(
+      roomBatch(DD, 'e1', [
+        typed(RoomEventCode.ROOM_INFO_CHANGE, { roomName: '新名字', mode: 4, isShow: 0, hasPassword: true }),
+        typed(RoomEventCode.CONTROL_CHANGE, { controller: ME, excludeUserId: [] }),
+        typed(RoomEventCode.ROTATION_CHANGE, { on: true, turnSecs: 120, current: ME, queue: [ME, 30003], turnEndsAt: T0 + 60_000 }),
+        typed(RoomEventCode.GIFT_MESSAGE, { giver: user(30003, 'nick3', '张三'), receiver: user(HOST, '主播'), giftNum: 3, giftImage: '' }),
+        typed(RoomEventCode.CONTROL_RETURN, { ...user(30003, '张三'), controlType: 'ASSISTANT' }),
+      ]),
+    );
+    const r = room.info!.room;
+    expect([r.roomName, r.mode, r.isShow, r.hasPassword]).toEqual(['新名字', 4, 0, true]);
+    expect(r.controller).toBe(ME);
+    expect(room.control.rotation).toMatchObject({ on: true, position: 1, queued: 2, secondsLeft: 60, turnSecs: 120, current: ME });
+    expect(room.talk.barrage.at(-1)).toMatchObject({ text: '张三 送给 主播 礼物 x3', color: BarrageColor.GIFT_NAME });
+    expect(root.ui.toasts.at(-1)?.message).toBe('张三 已归还控制权');
+    // the game's status follows its event; an event without its data reads the room again
+    channel.push(roomBatch(DD, 'e1', [typed(RoomEventCode.GAME_INFO_CHANGE, { status: 3 })]));
+    expect(room.info!.room.gameStatus).toBe(3);
+    await settle();
+    const infos = t.api.callsTo(RoomPaths.info).length;
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.ROTATION_CHANGE, {}, { data: '' })]));
+    expect(t.api.callsTo(RoomPaths.info).length).toBe(infos + 1);
   });
 
   // CONTROL_REQUEST shows in the barrage only for the host

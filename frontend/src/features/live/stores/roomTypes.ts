@@ -1,7 +1,7 @@
 // The room's vocabulary (social.md §7): its calls and their answers' types, the chat and barrage
 // lines, the socket's watch side, the entry options, and what the room's parts see of the room.
 // The room's stores import it; it imports none of them.
-import type { DataOf } from '../../../api/types';
+import type { DataOf, RoomUser } from '../../../api/types';
 import type { AppServices } from '../../../kernel/services';
 
 /** The room calls (social.md §7; chat, list and rotation are ours). */
@@ -136,15 +136,7 @@ export function shownText(msg: string): string {
   return /^[A-Z_]+$/.test(msg) ? '' : msg;
 }
 
-export function numberOr(v: unknown): number | null {
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-}
-
-export function nameOf(v: unknown): string {
-  if (v && typeof v === 'object') {
-    const o = v as { display_name?: unknown; displayName?: unknown; nickname?: unknown };
-    for (const x of [o.displayName, o.display_name, o.nickname]) if (typeof x === 'string' && x) return x;
-  }
-  return '';
+/** A room user's shown name: the display name, else the nickname. */
+export function nameOf(u: Pick<RoomUser, 'displayName' | 'nickname'> | null | undefined): string {
+  return u?.displayName || u?.nickname || '';
 }
