@@ -4,7 +4,7 @@
 // to first on the fast-entry lane without a reload; the others see theirs grow.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, newPlayer, newPlayerContext, openGameDetail, startOnNode, withServer as withServerOf } from './helpers.mjs';
+import { configToml, newPlayer, newPlayerContext, openGameDetail, startOnNode, settledTotal, withServer as withServerOf } from './helpers.mjs';
 
 const QUEUE_NODE = 1;
 
@@ -48,7 +48,7 @@ test('a queued player buys the acceleration by QR and moves to rank 1 on the fas
     await card.waitFor();
     await card.click();
     await dialog.getByTestId('pay-wechat').click();
-    assert.match(await dialog.getByTestId('purchase-total').innerText(), /^¥2(\.00?)?$/);
+    assert.match(await settledTotal(dialog), /^¥2(\.00?)?$/);
     await dialog.getByTestId('purchase-pay').click();
     const qr = dialog.getByTestId('purchase-qr');
     await qr.locator('svg').waitFor();

@@ -5,7 +5,7 @@
 // in the backpack.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, newPlayer, newPlayerContext, withServer as withServerOf } from './helpers.mjs';
+import { configToml, newPlayer, newPlayerContext, settledTotal, withServer as withServerOf } from './helpers.mjs';
 
 function shopConfig(dataDir) {
   return configToml({
@@ -40,7 +40,7 @@ test('a coupon applied at checkout lowers the total, is paid through the sandbox
     const row = dialog.getByTestId('coupon-row');
     await row.filter({ hasText: '2张可用' }).waitFor();
     const total = dialog.getByTestId('purchase-total');
-    const before = fenOf(await total.innerText());
+    const before = fenOf(await settledTotal(dialog));
     assert.equal(before, 1000);
 
     // the picker: none chosen, the member coupon disabled with its reason
@@ -58,7 +58,7 @@ test('a coupon applied at checkout lowers the total, is paid through the sandbox
     await picker.getByRole('option', { name: /时长满减券/ }).click();
     await row.filter({ hasText: '已优惠5元' }).waitFor();
     await total.filter({ hasText: '¥5' }).waitFor();
-    assert.equal(fenOf(await total.innerText()), 500);
+    assert.equal(fenOf(await settledTotal(dialog)), 500);
     assert.match(await dialog.locator('.purchase__saved').innerText(), /已为你节省¥5/);
 
     // choosing it again clears it; choose it once more

@@ -419,6 +419,16 @@ export async function assertTappable(page, locator, what) {
   assert.ok(reached, `${what} is not covered by another element`);
 }
 
+/**
+ * The purchase dialog's total once the server has answered for the current selection (the
+ * element is `data-pending` until then): its text.
+ */
+export async function settledTotal(dialog) {
+  const total = dialog.locator('[data-testid="purchase-total"]:not([data-pending])');
+  await total.waitFor();
+  return total.innerText();
+}
+
 /** Fails when the page scrolls sideways (something wider than the viewport). */
 export async function assertNoSidewaysScroll(page, where) {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));

@@ -6,7 +6,7 @@
 // would) and holds VVIP for the same days; the banner goes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configToml, grant, login, newPlayer, newPlayerContext, withServer as withServerOf } from './helpers.mjs';
+import { configToml, grant, login, newPlayer, newPlayerContext, settledTotal, withServer as withServerOf } from './helpers.mjs';
 
 const withServer = (tag, body) =>
   withServerOf(tag, (dataDir) => configToml({ bind: '127.0.0.1:0', dataDir, nodes: [{ id: 1, name: '排队一区', machines: [] }] }), body);
@@ -57,7 +57,7 @@ test('the card notice after a login, and the VIP → VVIP upgrade paid on the sa
     const up = dialog.getByTestId('purchase-upgrade');
     await up.waitFor();
     assert.match(await up.innerText(), /标准VIP剩余3天[\s\S]*可享0\.65元\/天升级高级VVIP/);
-    assert.match(await dialog.getByTestId('purchase-total').innerText(), /1\.95/);
+    assert.match(await settledTotal(dialog), /1\.95/);
     await dialog.getByTestId('pay-wechat').click();
     await dialog.getByTestId('purchase-pay').click();
     const agree = page2.getByRole('button', { name: '同意并支付' });

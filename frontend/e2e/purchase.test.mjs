@@ -4,7 +4,7 @@
 // coin exchange without coins shows the recharge prompt of 20110.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertNoSidewaysScroll, assertTappable, configToml, newPlayer, newPlayerContext, withServer as withServerOf } from './helpers.mjs';
+import { assertNoSidewaysScroll, assertTappable, configToml, newPlayer, newPlayerContext, settledTotal, withServer as withServerOf } from './helpers.mjs';
 
 function shopConfig(dataDir) {
   return configToml({
@@ -45,7 +45,7 @@ test('time by QR: the sandbox pay page confirms, the dialog shows 支付成功 a
     await card.click();
     const title = (await card.locator('.goods-card__title').innerText()).trim();
     await dialog.getByTestId('pay-wechat').click();
-    const total = await dialog.getByTestId('purchase-total').innerText();
+    const total = await settledTotal(dialog);
     assert.match(total, /^¥\d+(\.\d{1,2})?$/);
     await dialog.getByTestId('purchase-pay').click();
 

@@ -7,6 +7,8 @@ import type { components, paths } from '../gen/api';
 type Schemas = components['schemas'];
 
 export type Profile = Schemas['Profile'];
+/** A room's user as the room's answers and events carry them (social.md §3). */
+export type RoomUser = Schemas['RoomUserDto'];
 export type MemberInfo = Schemas['MemberInfo'];
 export type LoginResult = Schemas['LoginResult'];
 /** data of 20101 (core-platform.md §2.6): the forbidden alert's template and its values. */

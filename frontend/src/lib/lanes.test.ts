@@ -3,7 +3,7 @@ import { giftLayout } from '../features/playtime/stores/playTimeStore';
 import { floatIconName } from './gameStatus';
 import { QUEUE_RULES } from '../test/helpers';
 import { chooseLaneCard, expectedRank, laneName, ownWaitText, preferredPreLane, upsellText, waitMinutes, wxNotice } from './lanes';
-import { formatDateTime, formatPlayTime } from './time';
+import { formatPlayTime } from './time';
 
 const card = (id: number, title = '速进卡') => ({ id, goods_title: title, expires_at: 0, status: 0, card_type: 1, play_type: 0, minutes: 0, source: 'shop', near_expiration: false, remain_give_times: 0 });
 const preview = { preSort: 4, waitDuration: 125, isFast: 3 };
@@ -120,11 +120,6 @@ describe('formats', () => {
     [undefined, '0分钟'],
   ])('play time %s min -> %s', (minutes, text) => {
     expect(formatPlayTime(minutes)).toBe(text);
-  });
-
-  it('card expiry as YYYY-MM-DD HH:mm in UTC+8', () => {
-    expect(formatDateTime(Date.UTC(2025, 5, 30, 15, 59, 59))).toBe('2025-06-30 23:59');
-    expect(formatDateTime(Date.UTC(2025, 11, 31, 16, 5))).toBe('2026-01-01 00:05');
   });
 
   it('the float icon name carries the fast-lane flag', () => {

@@ -2,6 +2,7 @@
 // The header's button is lib/memberButton.ts (on the home page); its helpers are re-exported.
 
 export { isCarrierMember, isPlatformMember, memberButton, type MemberButton } from './memberButton';
+import { formatDate } from './time';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -26,13 +27,6 @@ export function daysToExpiry(expiredAt: number, now: number): number {
 /** Days since expiry (§4.7): whole days rounded down. */
 export function daysSinceExpiry(expiredAt: number, now: number): number {
   return Math.max(0, Math.floor((now - expiredAt) / DAY_MS));
-}
-
-/** 'YYYY-MM-DD' of ms in UTC+8. */
-export function formatDay(ms: number): string {
-  const d = new Date(ms + 8 * 3600 * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
 export interface MemberItemLike {
@@ -66,7 +60,7 @@ export function memberStatus(
     const n = daysToExpiry(info.items[0].expired_at, now);
     return { kind: 'near', text: `${memberName(using.type)} ${n === 0 ? '今天' : `${n}天后`} 即将到期` };
   }
-  if (using) return { kind: 'active', text: `${memberName(using.type)} ${formatDay(using.expired_at)} 到期` };
+  if (using) return { kind: 'active', text: `${memberName(using.type)} ${formatDate(using.expired_at)} 到期` };
   return { kind: 'none', text: '您还不是会员，开通会员享受专属特权~' };
 }
 

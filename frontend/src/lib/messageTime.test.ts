@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardAction, messageTime } from './messageTime';
 
-/** ms of a Beijing wall-clock time */
-const beijing = (y: number, mo: number, d: number, h: number, mi: number) => Date.UTC(y, mo - 1, d, h - 8, mi);
+import { beijingMs as beijing } from './time';
 
 describe('messageTime (social.md §2.9)', () => {
   const now = beijing(2026, 11, 27, 20, 30);

@@ -1,8 +1,7 @@
 // The message centre's display rules (social.md §2.9): an item's time, and where a card
 // message's "go now" leads.
 
-/** China has one time zone and no daylight saving: UTC+8 (the sendTime's zone). */
-const BEIJING_OFFSET_MS = 8 * 3600 * 1000;
+import { beijingTime } from './time';
 
 /**
  * The time shown for a message sent at `sendTime` ('YYYY-MM-DD HH:mm:ss', Beijing time) at
@@ -13,9 +12,9 @@ export function messageTime(sendTime: string, nowMs: number): string {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})/.exec(sendTime);
   if (!m) return sendTime;
   const [, y, mo, d, h, mi] = m;
-  const now = new Date(nowMs + BEIJING_OFFSET_MS);
-  const sameYear = Number(y) === now.getUTCFullYear();
-  if (sameYear && Number(mo) === now.getUTCMonth() + 1 && Number(d) === now.getUTCDate()) return `${h}:${mi}`;
+  const now = beijingTime(nowMs);
+  const sameYear = Number(y) === now.year;
+  if (sameYear && Number(mo) === now.month && Number(d) === now.day) return `${h}:${mi}`;
   if (sameYear) return `${mo}-${d} ${h}:${mi}`;
   return `${y}-${mo}-${d} ${h}:${mi}`;
 }

@@ -9,11 +9,9 @@ export const RoomMode = { RELAY: 2, HAND: 4 } as const;
 export const RoomLoad = { LOADING: 0, SUCCESS: 1, ERROR: 2 } as const;
 export type RoomLoadState = (typeof RoomLoad)[keyof typeof RoomLoad];
 
-/** Apply-control state (§4.7): none, pending (30 s), denied (60 s). */
+/** Apply-control state (§4.7): none, pending, denied; how long each lasts is the server's (its `until`). */
 export const ApplyState = { NONE: 0, PENDING: 1, DENIED: 2 } as const;
 export type ApplyStateCode = (typeof ApplyState)[keyof typeof ApplyState];
-export const APPLY_PENDING_SECONDS = 30;
-export const APPLY_DENIED_SECONDS = 60;
 
 /** Mike actions (§9): apply with control, leave the seat. */
 export const MikeAction = { APPLY_CONTROL: 2, DOWN: 3 } as const;
@@ -207,17 +205,6 @@ export function orderEvents(
   if (batch.first > at + 1) return { apply: [], gap: true, offset: at };
   const apply = batch.events.filter((e) => e.offset > at && e.offset <= batch.last).sort((a, b) => a.offset - b.offset);
   return { apply, gap: false, offset: batch.last };
-}
-
-/** The event's `data` as an object (empty when absent or not an object). */
-export function eventData(e: Pick<RoomEventItem, 'data'>): Record<string, unknown> {
-  if (!e.data) return {};
-  try {
-    const v: unknown = JSON.parse(e.data);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** Chat faces (the emoji the chat box offers; a message carries the face's id). */

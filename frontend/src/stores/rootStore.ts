@@ -4,8 +4,7 @@ import { ApiError, ErrorCode, errorMessage } from '../transport/apiError';
 import type { Api, EnvelopeInfo, PushChannel, ServerPush, Transport } from '../transport/types';
 import { CatalogueStore } from '../features/catalogue/stores/catalogueStore';
 import { GameStore } from '../features/game/stores/gameStore';
-import { NotificationCode } from '../api/codes';
-import type { GameState } from '../api/types';
+import { NotificationCode, notificationData } from '../api/codes';
 import { NoticeStore } from '../features/game/stores/noticeStore';
 import { PlayTimeStore } from '../features/playtime/stores/playTimeStore';
 import { QueueStore } from '../features/game/stores/queueStore';
@@ -274,13 +273,8 @@ export class RootStore {
       return;
     }
     if (code === NotificationCode.USER_GAME_STATUS_CHANGE) {
-      let state: GameState | null;
-      try {
-        state = JSON.parse(data) as GameState;
-      } catch {
-        state = null;
-      }
-      if (state && typeof state === 'object' && typeof state.hasGameOnline === 'boolean') {
+      const state = notificationData(NotificationCode.USER_GAME_STATUS_CHANGE, data);
+      if (state && typeof state.hasGameOnline === 'boolean') {
         this.game.applyServerEvent(state);
       } else {
         void this.game.refresh();
@@ -293,7 +287,7 @@ export class RootStore {
       return;
     }
     if (code === NotificationCode.LIVE_OFFLINE && this.room?.inRoom) {
-      this.room.control.liveOffline(data);
+      this.room.control.liveOffline();
       return;
     }
     if (code === NotificationCode.LIVE_CONTROL_OFFLINE_SOON && this.room?.inRoom) {

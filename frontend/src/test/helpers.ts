@@ -155,3 +155,27 @@ export function roomBatch(ddRid: number, epoch: string, events: RoomEventItem[])
   const offsets = events.map((e) => e.offset);
   return { kind: 'roomEvents', ddRid, epoch, first: Math.min(...offsets), last: Math.max(...offsets), events };
 }
+
+/** What the fake coupon/check needs of a product: its code, its prices, an upgrade's days. */
+export interface PricedGoods {
+  code: string;
+  price: number;
+  retail_price: number;
+  up?: { up_days: number } | null;
+}
+
+/**
+ * The server's coupon/check for the given products, as the facade answers it without a coupon:
+ * the caller's unit price × the units (an upgrade's days whatever goods_num says), the retail
+ * total and the savings, in fen; an unknown code is refused as the server refuses it.
+ */
+export function answerCouponCheck(t: FakeTransport, goods: readonly PricedGoods[]): void {
+  t.api.on('GET', '/api/v3/payment/coupon/check', (q: { goods_code: string; goods_num: number }) => {
+    const g = goods.find((x) => x.code === q.goods_code);
+    if (!g) fail(20180, '商品不存在或已下架');
+    const units = g.up?.up_days ?? q.goods_num;
+    const pay = g.price * units;
+    const retail = g.retail_price * units;
+    return { use_coupons: [], discount_money: 0, month_price: 0, pay_money: pay, usable_num: 0, unit_price: g.price, retail_total: retail, savings: Math.max(0, retail - pay) };
+  });
+}

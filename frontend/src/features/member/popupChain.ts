@@ -3,7 +3,8 @@
 // per user. The rules are plain functions; PopupChainStore runs them against the server.
 import { makeAutoObservable, runInAction } from 'mobx';
 import type { CardNotice, MemberExpire, MemberInfoView, NoticeItem } from '../../api/types';
-import { formatDay, memberName } from '../../lib/member';
+import { memberName } from '../../lib/member';
+import { beijingDayEnd, formatDate } from '../../lib/time';
 import type { Api } from '../../transport/types';
 
 export type { CardNotice, MemberExpire, NoticeItem };
@@ -19,18 +20,12 @@ export const EXPIRY_PRIVILEGES = ['专属时长', '会员通道', '专属挂机'
 export const CHAIN_KEY = 'yoo_popup_chain';
 
 const DAY_MS = 24 * 3600 * 1000;
-const CST_MS = 8 * 3600 * 1000;
 const MEMBERSHIPS = ['vip', 'vvip', 'hvip', 'tyvip', 'tyschvip'];
 
-/** The last millisecond of the UTC+8 day of `ms` ('expired_at 23:59:59'). */
-export function endOfDay(ms: number): number {
-  return Math.floor((ms + CST_MS) / DAY_MS) * DAY_MS + DAY_MS - 1 - CST_MS;
-}
-
 /** Near-expiry days (§4.7): floor(|end of the expiry day − now| in days). */
-export const nearDays = (expiredAt: number, now: number): number => Math.floor(Math.abs(endOfDay(expiredAt) - now) / DAY_MS);
+export const nearDays = (expiredAt: number, now: number): number => Math.floor(Math.abs(beijingDayEnd(expiredAt) - now) / DAY_MS);
 /** Expired days (§4.7): ceil(|end of the expiry day − now| in days). */
-export const lapsedDays = (expiredAt: number, now: number): number => Math.ceil(Math.abs(endOfDay(expiredAt) - now) / DAY_MS);
+export const lapsedDays = (expiredAt: number, now: number): number => Math.ceil(Math.abs(beijingDayEnd(expiredAt) - now) / DAY_MS);
 
 /** The member expiry popup to show. */
 export interface ExpiryPopup {
@@ -67,7 +62,7 @@ export function expiryPopup(view: MemberInfoView, configs: MemberExpire[], now: 
   if (using) {
     const c = config(EXPIRE_NEAR);
     const days = nearDays(using.expired_at, now);
-    const joinedToday = info.join_at != null && formatDay(info.join_at) === formatDay(now);
+    const joinedToday = info.join_at != null && formatDate(info.join_at) === formatDate(now);
     if (!c || !c.dayStep.includes(days) || joinedToday) return null;
     const name = memberName(using.type);
     return {
@@ -106,7 +101,7 @@ export function cardPopup(notice: CardNotice): CardPopup | null {
 
 type DayStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
-/** The UTC+8 day the chain last ran for `uid`, per the record. */
+/** The Beijing day the chain last ran for `uid`, per the record. */
 function lastRun(storage: DayStorage | null, uid: number): string | undefined {
   try {
     const record = JSON.parse(storage?.getItem(CHAIN_KEY) ?? '{}') as Record<string, string>;
@@ -156,11 +151,11 @@ export class PopupChainStore {
   }
 
   /**
-   * Runs the chain for `uid` after a login (§4.7): once per UTC+8 day; the member expiry popup
+   * Runs the chain for `uid` after a login (§4.7): once per Beijing day; the member expiry popup
    * if it applies, else straight on to the card notices. False when it already ran today.
    */
   async run(uid: number, isNew: boolean): Promise<boolean> {
-    if (!claimDay(this.deps.storage, uid, formatDay(this.deps.now()))) return false;
+    if (!claimDay(this.deps.storage, uid, formatDate(this.deps.now()))) return false;
     this.isNew = isNew;
     const popup = await this.loadExpiry();
     if (popup) {

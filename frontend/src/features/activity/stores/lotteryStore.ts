@@ -49,7 +49,7 @@ export class LotteryStore {
     return this.lottery?.chances ?? null;
   }
 
-  /** 0 not started, 1 ongoing, 2 ended: from the times, read as UTC+8, at the server's time (§4.13). */
+  /** 0 not started, 1 ongoing, 2 ended: from the times, read as Beijing time (lib/time), at the server's time (§4.13). */
   get status(): number {
     const l = this.lottery;
     return l ? activityStatus(l.startTime, l.endTime, l.sys_time) : ActivityStatus.ENDED;

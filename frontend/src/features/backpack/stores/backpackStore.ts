@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import type { BackpackCard, CardTotal, ExclusiveCard } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
 import type { Api } from '../../../transport/types';
+import { formatDateTimeSeconds, formatHMS } from '../../../lib/time';
 
 export type { BackpackCard, CardTotal };
 
@@ -47,22 +48,13 @@ export function canGive(c: BackpackCard): boolean {
   return c.status === 0 && c.remain_give_times > 0;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
 const DAY_MS = 86_400_000;
-const CST_MS = 8 * 3_600_000;
-
-/** YYYY-MM-DD HH:mm:ss of a time in UTC+8 (the spec's clock for expiries). */
-export function cstDateTime(ms: number): string {
-  const d = new Date(ms + CST_MS);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
 
 /** The near-expiry countdown: 'D天H小时' with at least a day left, else HH:mm:ss. */
 export function countdownText(leftMs: number): string {
   const left = Math.max(0, leftMs);
   if (left >= DAY_MS) return `${Math.floor(left / DAY_MS)}天${Math.floor((left % DAY_MS) / 3_600_000)}小时`;
-  const s = Math.floor(left / 1000);
-  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return formatHMS(left / 1000);
 }
 
 /** The texts of a card item (commerce.md §2.13). */
@@ -73,8 +65,8 @@ export function cardTexts(
   const description = c.play_type === 0 ? '排队时使用，立即进入快速通道' : `${c.minutes}分钟${PLAY_TYPE_TEXT[c.play_type] ?? ''}，使用后加入账户`;
   let expiry: string;
   if (c.status === 0 && c.near_expiration) expiry = `${countdownText(c.expires_at - nowMs)}后过期`;
-  else if (c.status === 1 && c.used_at != null) expiry = `使用于 ${cstDateTime(c.used_at)}`;
-  else expiry = `有效期至 ${cstDateTime(c.expires_at)}`;
+  else if (c.status === 1 && c.used_at != null) expiry = `使用于 ${formatDateTimeSeconds(c.used_at)}`;
+  else expiry = `有效期至 ${formatDateTimeSeconds(c.expires_at)}`;
   return {
     title: c.goods_title,
     description,

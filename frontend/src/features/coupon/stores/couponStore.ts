@@ -35,9 +35,11 @@ export interface CouponTarget {
 }
 
 /**
- * The coupon row of the purchase dialog (commerce.md §2.5 item 7, §4.6): the caller's coupons for
- * the chosen product and count, the chosen coupon and the server's summary with it (the price the
- * submit charges). A changed product, count or coupon re-checks the summary with coupon_id.
+ * The coupon row of the purchase dialog (commerce.md §2.5 item 7, §4.6) and the dialog's price:
+ * the caller's coupons for the chosen product and count, the chosen coupon and the server's
+ * summary with it (coupon/check: the price the submit charges, the savings). Every caller gets
+ * the summary (a guest's without the coupon list); a changed product, count, login or coupon
+ * checks again, and until the answer for that selection is in there is no current summary.
  */
 export class CouponStore {
   coupons: Coupon[] = [];
@@ -67,34 +69,37 @@ export class CouponStore {
     this.stop = reaction(
       () => {
         const t = this.target();
-        return t.active && this.deps.user.isLoggedIn ? `${t.goodsCode}|${t.count}` : '';
+        return t.active ? this.selection(t) : '';
       },
       (key) => {
-        if (key) void this.load(true);
-        else this.reset();
+        if (!key) this.reset();
+        else if (this.deps.user.isLoggedIn) void this.load(true);
+        else {
+          // a guest has no coupons: the summary alone
+          this.clearCoupons();
+          void this.check();
+        }
       },
       { fireImmediately: true },
     );
   }
 
+  /** Who asks about which product and count (a login changes the price). */
+  private selection(t: CouponTarget): string {
+    return `${this.deps.user.isLoggedIn ? 1 : 0}|${t.goodsCode}|${t.count}`;
+  }
+
   private key(): string {
-    const t = this.target();
-    return `${t.goodsCode}|${t.count}|${this.chosenId ?? 0}`;
+    return `${this.selection(this.target())}|${this.chosenId ?? 0}`;
   }
 
   get chosen(): Coupon | null {
     return this.coupons.find((c) => c.id === this.chosenId) ?? null;
   }
 
-  /** The summary when it is of the current product, count and coupon. */
+  /** The summary when it is of the current caller, product, count and coupon; null while pending. */
   get current(): CouponSummary | null {
-    return this.summary && this.summaryKey === this.key() ? this.summary : null;
-  }
-
-  /** The coupon price in fen when a coupon is chosen and checked, else null (§4.5 rule 2). */
-  get payFen(): number | null {
-    const s = this.current;
-    return s && this.chosenId !== null ? s.pay_money : null;
+    return this.summary && this.target().active && this.summaryKey === this.key() ? this.summary : null;
   }
 
   get rowText(): string {
@@ -140,12 +145,17 @@ export class CouponStore {
       await this.check();
     } catch {
       if (gen !== this.gen) return;
-      runInAction(() => {
-        this.coupons = [];
-        this.usableNum = 0;
-        this.chosenId = null;
-      });
+      this.clearCoupons();
+      // the price is still the server's: without a coupon
+      await this.check();
     }
+  }
+
+  private clearCoupons(): void {
+    this.coupons = [];
+    this.usableNum = 0;
+    this.chosenId = null;
+    this.pickerOpen = false;
   }
 
   /** Re-checks the summary with the chosen coupon (§4.6). */
@@ -176,12 +186,9 @@ export class CouponStore {
 
   reset(): void {
     this.gen++;
-    this.coupons = [];
-    this.usableNum = 0;
-    this.chosenId = null;
+    this.clearCoupons();
     this.summary = null;
     this.summaryKey = '';
-    this.pickerOpen = false;
   }
 
   dispose(): void {

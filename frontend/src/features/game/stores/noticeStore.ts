@@ -1,5 +1,5 @@
 import { makeAutoObservable, reaction, type IReactionDisposer } from 'mobx';
-import { NotificationCode } from '../../../api/codes';
+import { NotificationCode, notificationData, type NotificationData } from '../../../api/codes';
 import type { AppServices } from '../../../kernel/services';
 import type { GameStore } from './gameStore';
 import type { ToastType } from '../../../kernel/uiStore';
@@ -33,12 +33,15 @@ export interface BarrageItem {
   text: string;
 }
 
+/** The time-short notice's data (130123): its minutes left are the barrage's. */
+type TimeShort = NotificationData[typeof NotificationCode.USER_GAME_TIME_NOT_ENOUGH];
+
 /** The barrage text of a notice code (core-platform.md §4.11), or null if it is no barrage. */
-export function barrageText(code: number, data: Record<string, unknown> | null): string | null {
+export function barrageText(code: number, timeShort: Pick<TimeShort, 'left'> | null = null): string | null {
   switch (code) {
     case NotificationCode.USER_GAME_TIME_NOT_ENOUGH: {
-      const left = Number(data?.left);
-      const minutes = Number.isFinite(left) && left > 0 ? Math.ceil(left) : 10;
+      const left = timeShort?.left ?? 0;
+      const minutes = left > 0 ? Math.ceil(left) : 10;
       return `游戏时长不足${minutes}分钟，请及时补充`;
     }
     case NotificationCode.GAME_OFFLINE_SOON:
@@ -52,15 +55,8 @@ export function barrageText(code: number, data: Record<string, unknown> | null):
   }
 }
 
-function parseData(data: string): Record<string, unknown> | null {
-  if (!data) return null;
-  try {
-    const v: unknown = JSON.parse(data);
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+/** A notice's game: its gameId when it names one. */
+const gameOf = (data: { gameId: number } | null): number | null => (data && data.gameId > 0 ? data.gameId : null);
 
 /**
  * Notices during play (core-platform.md §4.11, §2.14): the barrage across the top of the stream,
@@ -126,42 +122,49 @@ export class NoticeStore {
 
   // ---------------------------------------------------------------- dispatch
 
-  /** A NOTIFICATION frame other than 130122. */
+  /** A NOTIFICATION frame other than 130122; its data typed by its code. */
   handle(code: number, rawData: string): void {
-    const data = parseData(rawData);
-    const gameId = Number(data?.gameId);
-    const game = Number.isFinite(gameId) && gameId > 0 ? gameId : null;
+    const N = NotificationCode;
     switch (code) {
-      case NotificationCode.USER_GAME_TIME_NOT_ENOUGH:
+      case N.USER_GAME_TIME_NOT_ENOUGH: {
+        const data = notificationData(N.USER_GAME_TIME_NOT_ENOUGH, rawData);
         if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
-        else this.deps.playTime.openUseUp(game);
+        else this.deps.playTime.openUseUp(gameOf(data));
         return;
-      case NotificationCode.USER_TIME_END:
+      }
+      case N.USER_TIME_END: {
+        const data = notificationData(N.USER_TIME_END, rawData);
         void this.deps.game.refresh();
-        if (this.onPlayPage) this.deps.playTime.openTimeUp(game ?? this.playPageGameId, data?.scienceDuration);
-        else this.deps.playTime.openUseUp(game);
+        if (this.onPlayPage) this.deps.playTime.openTimeUp(gameOf(data) ?? this.playPageGameId, data?.scienceDuration);
+        else this.deps.playTime.openUseUp(gameOf(data));
         return;
-      case NotificationCode.USER_GAME_END:
+      }
+      case N.USER_GAME_END: {
+        const data = notificationData(N.USER_GAME_END, rawData);
+        const game = gameOf(data);
         void this.deps.game.refresh();
         if (this.onPlayPage && (game === null || game === this.playPageGameId)) {
           this.deps.effects.exitFullscreen();
-          this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', typeof data?.reason === 'string' ? data.reason : null);
+          this.closePlayPage(GAME_ENDED_MESSAGE, 'alert', data?.reason ?? null);
         }
         return;
-      case NotificationCode.GAME_OFFLINE_SOON:
-      case NotificationCode.LIVE_CONTROL_OFFLINE_SOON:
-      case NotificationCode.LIGHT_PACKAGE_END_SOON:
-        if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
+      }
+      case N.GAME_OFFLINE_SOON:
+      case N.LIVE_CONTROL_OFFLINE_SOON:
+      case N.LIGHT_PACKAGE_END_SOON:
+        if (this.onPlayPage) this.pushBarrage(code, barrageText(code)!);
         return;
-      case NotificationCode.CHILDREN_LIMIT:
+      case N.CHILDREN_LIMIT: {
         // §4.11: the limit alert with its msg and remark (the game ends a minute later)
+        const data = notificationData(N.CHILDREN_LIMIT, rawData);
         void this.deps.ui.alert({
           title: '温馨提示',
-          message: typeof data?.msg === 'string' ? data.msg : '未成年人游戏时间即将结束',
-          detail: typeof data?.remark === 'string' ? data.remark : undefined,
+          message: data?.msg || '未成年人游戏时间即将结束',
+          detail: data?.remark || undefined,
           confirmText: '好的',
         });
         return;
+      }
       default:
     }
   }

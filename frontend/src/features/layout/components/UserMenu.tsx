@@ -5,7 +5,8 @@ import { AdSlot } from '../../../components/AdSlot';
 import { Avatar } from '../../../components/Avatar';
 import { useStores } from '../stores/context';
 import { formatPlayTime } from '../../../lib/time';
-import { formatDay, isPlatformMember, memberName } from '../../../lib/member';
+import { formatDate } from '../../../lib/time';
+import { isPlatformMember, memberName } from '../../../lib/member';
 import RecentPopover from './RecentPopover';
 
 /**
@@ -66,7 +67,7 @@ const UserMenu = observer(function UserMenu() {
               </div>
             </div>
             <div className="user-menu__asset" data-testid="user-member">
-              <span>{using ? `${memberName(using)} ${expiry ? `${formatDay(expiry)} 到期` : ''}` : '开通标准会员 每天免费领1小时游戏时长'}</span>
+              <span>{using ? `${memberName(using)} ${expiry ? `${formatDate(expiry)} 到期` : ''}` : '开通标准会员 每天免费领1小时游戏时长'}</span>
               <button
                 type="button"
                 className="user-menu__buy"

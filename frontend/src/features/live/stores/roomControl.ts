@@ -3,13 +3,13 @@
 // the end of a controller's time (LIVE_OFFLINE). The 1 s tick also moves the rotation's clock.
 import { makeAutoObservable, runInAction } from 'mobx';
 import type { BodyOf } from '../../../api/types';
-import { APPLY_DENIED_SECONDS, APPLY_PENDING_SECONDS, ApplyState, RoomText, secondsLeft, type ApplyStateCode } from '../../../lib/room';
+import { ApplyState, RoomText, secondsLeft, type ApplyStateCode } from '../../../lib/room';
 import { answerInvite } from './roomRefusals';
-import { RoomPaths, type ControlApplies, type MikeInfo, type RoomCore, type RoomDeps } from './roomTypes';
+import { RoomPaths, type ApplyControl, type ControlApplies, type RoomCore, type RoomDeps } from './roomTypes';
 
 export class RoomControl {
   applyState: ApplyStateCode = ApplyState.NONE;
-  /** ms (Date.now) at which the apply state goes back to 0 */
+  /** ms (Date.now) at which the apply state goes back to 0: the server's `until` on this clock */
   applyUntil = 0;
   nowMs = Date.now();
   /** the host's control request list */
@@ -41,11 +41,23 @@ export class RoomControl {
 
   // ---------------------------------------------------------------- apply-control countdown (§4.7)
 
-  setApply(state: ApplyStateCode): void {
-    this.applyState = state;
+  /** No apply state any more (control granted, taken back or left with the seat). */
+  clearApply(): void {
+    this.applyState = ApplyState.NONE;
+    this.applyUntil = 0;
+  }
+
+  /**
+   * The server's apply state (§4.7: the apply call's answer, the mike info's `applyControl`) wins
+   * over the local one, with its deadline (server ms, moved onto this clock by the skew): how
+   * long a state lasts is the server's configuration, not the browser's.
+   */
+  fromServer(a: ApplyControl | null | undefined): void {
+    if (!a) return;
+    const state = a.state === ApplyState.PENDING || a.state === ApplyState.DENIED ? a.state : ApplyState.NONE;
     this.nowMs = Date.now();
-    this.applyUntil =
-      state === ApplyState.PENDING ? this.nowMs + APPLY_PENDING_SECONDS * 1000 : state === ApplyState.DENIED ? this.nowMs + APPLY_DENIED_SECONDS * 1000 : 0;
+    this.applyState = state;
+    this.applyUntil = state !== ApplyState.NONE && a.until ? a.until - this.deps.game.skewMs : 0;
   }
 
   /** The 1 s tick: the apply state expires, the rotation's time left moves. */
@@ -78,17 +90,13 @@ export class RoomControl {
     }
   }
 
-  /** Apply for control (§4.7: state 1 for 30 s). */
+  /** Apply for control (§4.7): the answer is the pending state and its deadline. */
   async applyControl(): Promise<boolean> {
     const serial = this.room.roomSerial;
     if (serial === null || this.applyState !== ApplyState.NONE) return false;
     return this.room.act(async () => {
       const a = await this.deps.api.post(RoomPaths.controlApply, { roomSerial: serial });
-      runInAction(() => {
-        this.setApply(ApplyState.PENDING);
-        // the server's deadline (its clock) when it gave one
-        if (a?.until) this.applyUntil = a.until - this.deps.game.skewMs;
-      });
+      this.fromServer(a);
     });
   }
 
@@ -127,7 +135,7 @@ export class RoomControl {
     return this.room.act(
       () => this.deps.api.post(RoomPaths.controlRemand, { roomSerial: serial, remandUserId: uid }),
       () => {
-        this.setApply(ApplyState.NONE);
+        this.clearApply();
         this.afterControl();
       },
     );
@@ -152,28 +160,14 @@ export class RoomControl {
 
   /**
    * LIVE_OFFLINE (130134) on the live page: control and the keyboard are released (the page stops
-   * sending input), the limit alert shows, then home.
+   * sending input), the limit alert shows, then home. The frame carries no data (the server
+   * declares none for it).
    */
-  liveOffline(rawData: string): void {
-    let text = '';
-    try {
-      const d: unknown = JSON.parse(rawData);
-      if (d && typeof d === 'object' && typeof (d as { msg?: unknown }).msg === 'string') text = (d as { msg: string }).msg;
-    } catch {
-      // no text: the default
-    }
-    this.setApply(ApplyState.NONE);
+  liveOffline(): void {
+    this.clearApply();
     if (this.room.info) this.room.info.room.controller = this.room.hostUid ?? 0;
     this.deps.effects.exitFullscreen();
-    void this.deps.ui.alert({ title: '温馨提示', message: text || '一起玩的操控时间已结束', confirmText: '好的' }).then(() => this.deps.ui.navigate('/'));
-  }
-
-  /** The mike list's apply state (§4.7) wins over the local one, with its deadline. */
-  fromServer(a: MikeInfo['applyControl']): void {
-    if (a && a.state !== this.applyState) {
-      this.applyState = a.state === ApplyState.PENDING || a.state === ApplyState.DENIED ? a.state : ApplyState.NONE;
-      this.applyUntil = a.until ? a.until - this.deps.game.skewMs : 0;
-    }
+    void this.deps.ui.alert({ title: '温馨提示', message: '一起玩的操控时间已结束', confirmText: '好的' }).then(() => this.deps.ui.navigate('/'));
   }
 
   clear(): void {

@@ -2,12 +2,13 @@
 // dropped, a gap refetches and watches again), ROOM_RESET, and what each event does to the room's
 // parts. The room store owns one; the root store hands it the socket's frames.
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApplyState, BarrageColor, eventData, eventIsFor, orderEvents, RoomEventCode, RoomText, stripNameExt, type RoomEventItem } from '../../../lib/room';
+import { eventData } from '../../../api/codes';
+import { BarrageColor, eventIsFor, orderEvents, RoomEventCode, RoomText, stripNameExt, type RoomEventItem } from '../../../lib/room';
 import type { RoomControl } from './roomControl';
 import type { RoomMembers } from './roomMembers';
 import type { RoomSeats } from './roomSeats';
 import type { RoomTalk } from './roomTalk';
-import { nameOf, numberOr, REENTRY_MIN_MS, shownText, type RoomDeps, type RoomInfo } from './roomTypes';
+import { nameOf, REENTRY_MIN_MS, shownText, type RoomDeps, type RoomInfo } from './roomTypes';
 
 /** The room as its events change it (RoomStore). */
 export interface EventRoom {
@@ -89,36 +90,39 @@ export class RoomEvents {
     this.room.sendWatch();
   }
 
-  /** One event of §4.8 (plus our chat), already known to be next in order. */
+  /** One event of §4.8 (plus our chat), already known to be next in order; its data typed by its code. */
   private applyEvent(e: RoomEventItem): void {
     if (!eventIsFor(e, this.room.uid)) return;
-    const data = eventData(e);
-    const nickname = typeof data.nickname === 'string' ? data.nickname : '';
     const ui = this.deps.ui;
     const msg = shownText(e.msg);
     const C = RoomEventCode;
     switch (e.code) {
-      case C.ROOM_INFO_CHANGE:
+      case C.ROOM_INFO_CHANGE: {
         // the host refetches; others apply the data directly (§4.8)
-        if (this.room.isHost || !this.room.info) {
+        const d = eventData(C.ROOM_INFO_CHANGE, e.data);
+        if (this.room.isHost || !this.room.info || !d) {
           void this.room.loadInfo();
           return;
         }
-        if (typeof data.roomName === 'string') this.room.info.room.roomName = data.roomName;
-        if (typeof data.mode === 'number') this.room.info.room.mode = data.mode;
-        if (typeof data.isShow === 'number') this.room.info.room.isShow = data.isShow;
-        if (typeof data.hasPassword === 'boolean') this.room.info.room.hasPassword = data.hasPassword;
+        const room = this.room.info.room;
+        room.roomName = d.roomName;
+        room.mode = d.mode;
+        room.isShow = d.isShow;
+        room.hasPassword = d.hasPassword;
         return;
+      }
       case C.GAME_INFO_CHANGE: {
-        const status = Number(data.status);
-        if (this.room.info && Number.isFinite(status)) this.room.info.room.gameStatus = status;
+        const d = eventData(C.GAME_INFO_CHANGE, e.data);
+        if (this.room.info && d) this.room.info.room.gameStatus = d.status;
         void this.room.followGame();
         return;
       }
-      case C.ROTATION_CHANGE:
-        if (this.room.info && data && typeof data.on === 'boolean') this.room.info.room.rotation = data as unknown as typeof this.room.info.room.rotation;
+      case C.ROTATION_CHANGE: {
+        const rotation = eventData(C.ROTATION_CHANGE, e.data);
+        if (this.room.info && rotation) this.room.info.room.rotation = rotation;
         else void this.room.loadInfo();
         return;
+      }
       case C.ROOM_END:
         this.room.roomEnded();
         return;
@@ -126,17 +130,21 @@ export class RoomEvents {
         void this.room.seats.loadMike();
         if (this.room.isHost) void this.room.seats.loadMikeQueue();
         return;
-      case C.CONTROL_CHANGE:
-        if (this.room.info && typeof data.controller === 'number') this.room.info.room.controller = data.controller;
+      case C.CONTROL_CHANGE: {
+        const d = eventData(C.CONTROL_CHANGE, e.data);
+        if (this.room.info && d) this.room.info.room.controller = d.controller;
         void this.room.seats.loadMike();
         if (this.room.isHost) void this.room.control.loadRequests();
         return;
+      }
       case C.ROOM_ENTER: {
         // a busy room's batch carries its entries as one event: `count` entered
-        const count = Number(data.count) > 1 ? Number(data.count) : 1;
+        const d = eventData(C.ROOM_ENTER, e.data);
+        const nickname = d?.nickname ?? '';
+        const count = d && d.count > 1 ? d.count : 1;
         const text = count > 1 ? `${nickname} 等${count}人进入房间` : `${nickname} 进入房间`;
         this.room.members.scheduleOnlineReload();
-        this.room.talk.addChat(e, { kind: 'enter', nickname, text, userId: numberOr(data.userId) });
+        this.room.talk.addChat(e, { kind: 'enter', nickname, text, userId: d?.userId ?? null });
         this.room.talk.addBarrage(text, BarrageColor.ENTER);
         return;
       }
@@ -144,9 +152,10 @@ export class RoomEvents {
         this.room.members.scheduleOnlineReload();
         return;
       case C.GIFT_MESSAGE: {
-        const giver = nameOf(data.giver);
-        const receiver = nameOf(data.receiver);
-        const num = Number(data.giftNum) > 0 ? Number(data.giftNum) : 1;
+        const d = eventData(C.GIFT_MESSAGE, e.data);
+        const giver = nameOf(d?.giver);
+        const receiver = nameOf(d?.receiver);
+        const num = d && d.giftNum > 0 ? d.giftNum : 1;
         const text = `${giver} 送给 ${receiver} 礼物 x${num}`;
         this.room.talk.addChat(e, { kind: 'gift', nickname: giver, text, userId: null });
         this.room.talk.addBarrage(text, BarrageColor.GIFT_NAME);
@@ -165,7 +174,7 @@ export class RoomEvents {
         void this.room.seats.loadMike();
         void this.room.loadInfo();
         this.room.members.scheduleOnlineReload();
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         if (msg) ui.info(msg);
         return;
       case C.MIKE_QUEUE_REMOVE:
@@ -184,28 +193,33 @@ export class RoomEvents {
       case C.INVITE_DENY:
         if (msg) ui.info(msg);
         return;
-      case C.CONTROL_REQUEST:
+      case C.CONTROL_REQUEST: {
         if (!this.room.isHost) return;
         void this.room.control.loadRequests();
+        const nickname = eventData(C.CONTROL_REQUEST, e.data)?.nickname ?? '';
         this.room.talk.addBarrage(`${nickname} 申请控制权`, BarrageColor.CONTROL_REQUEST);
         return;
+      }
       case C.CONTROL_ON:
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         void this.room.loadInfo();
         void this.room.seats.loadMike();
         if (msg) ui.success(msg);
         return;
       case C.CONTROL_DENY:
-        this.room.control.setApply(ApplyState.DENIED);
+        // the mike info carries the denied state and how long it lasts (§4.7)
+        void this.room.seats.loadMike();
         if (e.desc || msg) ui.info(e.desc || msg);
         return;
-      case C.CONTROL_RETURN:
+      case C.CONTROL_RETURN: {
+        const d = eventData(C.CONTROL_RETURN, e.data);
         void this.room.loadInfo();
         void this.room.seats.loadMike();
-        if (data.controlType !== 'MAIN') ui.info(`${nickname} 已归还控制权`);
+        if (d?.controlType !== 'MAIN') ui.info(`${d?.nickname ?? ''} 已归还控制权`);
         return;
+      }
       case C.CONTROL_OFF:
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         void this.room.loadInfo();
         void this.room.seats.loadMike();
         ui.info(RoomText.CONTROL_OFF);
@@ -218,11 +232,11 @@ export class RoomEvents {
         this.room.kickedOut(e.code, msg || '你已被移出该房间');
         return;
       case C.CHAT: {
-        const text = typeof data.text === 'string' ? stripNameExt(data.text) : '';
-        const faceId = numberOr(data.faceId);
-        const userId = numberOr(data.userId);
+        const d = eventData(C.CHAT, e.data);
+        const text = d ? stripNameExt(d.text) : '';
+        const userId = d?.userId ?? null;
         const own = userId !== null && userId === this.room.uid;
-        this.room.talk.addChat(e, { kind: 'text', nickname, text, userId, faceId });
+        this.room.talk.addChat(e, { kind: 'text', nickname: d?.nickname ?? '', text, userId, faceId: d?.faceId ?? null });
         if (text) this.room.talk.addBarrage(text, BarrageColor.DEFAULT, own);
         return;
       }

@@ -1,13 +1,13 @@
 // The room's seats and voice (social.md §4.6): the mike list and the host's seat queue, applying
 // for and leaving a seat, the host's seat operations and locks, mike invitations.
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApplyState, MIKE_FULL, MIKE_IN_LIST, MikeAction, CONTROL_RECYCLABLE, RoomText } from '../../../lib/room';
+import { MIKE_FULL, MIKE_IN_LIST, MikeAction, CONTROL_RECYCLABLE, RoomText } from '../../../lib/room';
 import { answerInvite } from './roomRefusals';
-import { RoomPaths, type MikeInfo, type MikeQueue, type RoomCore, type RoomDeps } from './roomTypes';
+import { RoomPaths, type ApplyControl, type MikeInfo, type MikeQueue, type RoomCore, type RoomDeps } from './roomTypes';
 
 /** The seat side of the room the seats need: the control's apply state follows the mike list. */
 export type SeatsRoom = RoomCore & {
-  readonly control: RoomCore['control'] & { fromServer(apply: MikeInfo['applyControl']): void };
+  readonly control: RoomCore['control'] & { fromServer(apply: ApplyControl): void };
 };
 
 export class RoomSeats {
@@ -147,7 +147,7 @@ export class RoomSeats {
     return this.room.act(
       () => this.deps.api.post(RoomPaths.mikeUpOrDown, { ddRid, action: MikeAction.DOWN }),
       () => {
-        this.room.control.setApply(ApplyState.NONE);
+        this.room.control.clearApply();
         void this.loadMike();
       },
     );

@@ -3,11 +3,15 @@ import { fail } from '../../../test/fakeTransport';
 import { loggedInRoot, PROFILE, roomBatch, settle } from '../../../test/helpers';
 import { ApplyState, BARRAGE_MAX, BarrageColor, RoomEventCode, RoomLoad, type RoomEventItem } from '../../../lib/room';
 import { RoomPaths } from './roomStore';
+import type { RoomEventData } from '../../../api/codes';
 
 const T0 = new Date('2026-01-01T12:00:00Z').getTime();
 const ME = PROFILE.uid;
 const HOST = 20002;
 const DD = 501;
+/** the test server's apply-control durations (its configuration) */
+const PENDING_MS = 45_000;
+const DENIED_MS = 90_000;
 
 let nextOffset = 1;
 const ev = (code: number, data: Record<string, unknown> = {}, more: Partial<RoomEventItem> = {}): RoomEventItem => ({
@@ -21,6 +25,9 @@ const ev = (code: number, data: Record<string, unknown> = {}, more: Partial<Room
   ts: 0,
   ...more,
 });
+/** An event whose data has the server's type for its code (a changed schema fails the type check). */
+const typed = <C extends keyof RoomEventData>(code: C, data: RoomEventData[C], more: Partial<RoomEventItem> = {}) => ev(code, data as unknown as Record<string, unknown>, more);
+const user = (userId: number, nickname: string, displayName = nickname) => ({ userId, nickname, displayName, avatar: '', status: 0, member: null });
 const chat = (text: string, userId = 30003, nickname = '观众') => ev(RoomEventCode.CHAT, { text, userId, nickname });
 
 /** A logged-in root with a scripted room server: room DD hosted by HOST, stream at epoch e1 offset 10. */
@@ -32,6 +39,10 @@ async function roomRoot(opts: { host?: number } = {}) {
     offset: 10,
     online: 3,
     controllerId: 0,
+    /** the caller's apply-control state as the server keeps it (its deadline in server ms) */
+    apply: { state: 0, until: null as number | null },
+    /** how far the server's clock is ahead of the browser's */
+    clockAheadMs: 0,
     rotation: { on: false, turnSecs: 300, current: null as number | null, queue: [] as number[], turnEndsAt: 0 },
   };
   const host = opts.host ?? HOST;
@@ -66,10 +77,11 @@ async function roomRoot(opts: { host?: number } = {}) {
     return { status: 1, gameType: 4, ...info() };
   });
   env.t.api.on('POST', RoomPaths.info, info);
-  env.t.api.on('POST', RoomPaths.mikeList, () => ({ mikeList: [], mikeStatus: 0, mikeSubStatus: 0, controlStatus: 0, isOpenMike: true, isMikeReq: false, gameStatus: 1 }));
+  env.t.api.on('POST', RoomPaths.mikeList, () => ({ mikeList: [], mikeStatus: 0, mikeSubStatus: 0, controlStatus: 0, isOpenMike: true, isMikeReq: false, gameStatus: 1, applyControl: server.apply }));
   env.t.api.on('POST', RoomPaths.userList, () => ({ totalRows: server.online, rows: [] }));
   env.t.api.on('POST', RoomPaths.controlApplyList, () => []);
-  env.t.api.on('POST', RoomPaths.controlApply, () => null);
+  // the server's configured pending time, not the spec's 30 s: the client must not assume it
+  env.t.api.on('POST', RoomPaths.controlApply, () => (server.apply = { state: 1, until: Date.now() + server.clockAheadMs + PENDING_MS }));
   env.t.api.on('POST', RoomPaths.liveDetail, (body) => ({ roomSerial: body.roomSerial, type: 0, liveDuration: 12, audienceCount: 3, giftLogList: [] }));
   env.t.api.on('POST', RoomPaths.exit, () => ({ ddRid: DD, roomSerial: host === ME ? 9001 : null }));
   const room = await env.root.loadRoom();
@@ -217,27 +229,46 @@ describe('RoomStore', () => {
     expect(room.offset).toBe(11);
   });
 
-  // §4.7: applying sets 1 for 30 s; a denial sets 2 for 60 s; the 1 s tick returns to 0
-  it('counts the apply state down (30 s pending, 60 s denied)', async () => {
-    const { root, room, channel } = await entered();
+  // §4.7: the apply state and its deadline are the server's: the apply call's answer, and after a
+  // denial the mike info's; the 1 s tick returns to 0 at the deadline
+  it('counts the apply state down to the server\'s deadlines (pending from the apply answer, denied from the mike info)', async () => {
+    const { root, room, channel, server } = await entered();
     await room.control.applyControl();
     expect(room.control.applyState).toBe(ApplyState.PENDING);
-    expect(room.control.applySecondsLeft).toBe(30);
+    expect(room.control.applySecondsLeft).toBe(45);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(room.control.applySecondsLeft).toBe(20);
-    await vi.advanceTimersByTimeAsync(20_000);
+    expect(room.control.applySecondsLeft).toBe(35);
+    await vi.advanceTimersByTimeAsync(35_000);
     expect(room.control.applyState).toBe(ApplyState.NONE);
 
     await room.control.applyControl();
+    server.apply = { state: 2, until: Date.now() + server.clockAheadMs + DENIED_MS };
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_DENY, {}, { userIds: [ME], desc: '主播拒绝了你的申请' })]));
-    expect(room.control.applyState).toBe(ApplyState.DENIED);
-    expect(room.control.applySecondsLeft).toBe(60);
     expect(root.ui.toasts.at(-1)?.message).toBe('主播拒绝了你的申请');
+    await settle();
+    // the denial as the re-read mike info serves it
+    expect(room.control.applyState).toBe(ApplyState.DENIED);
+    expect(room.control.applySecondsLeft).toBe(90);
     // a second application is refused while the state shows
     expect(await room.control.applyControl()).toBe(false);
-    await vi.advanceTimersByTimeAsync(59_000);
+    await vi.advanceTimersByTimeAsync(89_000);
     expect(room.control.applyState).toBe(ApplyState.DENIED);
     await vi.advanceTimersByTimeAsync(1_000);
+    expect(room.control.applyState).toBe(ApplyState.NONE);
+  });
+
+  it('reads the server\'s deadline on the browser\'s clock (the skew corrected)', async () => {
+    const { root, room, server } = await entered();
+    // the server's clock is 5 minutes ahead
+    server.clockAheadMs = 300_000;
+    root.game.noteServerTime((Date.now() + server.clockAheadMs) / 1000);
+    await room.control.applyControl();
+    expect(room.control.applySecondsLeft).toBe(45);
+    // the mike info agreeing on the state moves the deadline to the server's
+    server.apply = { state: 1, until: Date.now() + server.clockAheadMs + 20_000 };
+    await room.seats.loadMike();
+    expect(room.control.applySecondsLeft).toBe(20);
+    await vi.advanceTimersByTimeAsync(20_000);
     expect(room.control.applyState).toBe(ApplyState.NONE);
   });
 
@@ -245,7 +276,9 @@ describe('RoomStore', () => {
   it('gains control on CONTROL_ON and loses it on CONTROL_OFF', async () => {
     const { root, room, channel, server } = await entered();
     await room.control.applyControl();
+    // granted: the server's apply state is over
     server.controllerId = ME;
+    server.apply = { state: 0, until: null };
     channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.CONTROL_ON, {}, { userIds: [ME] })]));
     await settle();
     expect(room.control.applyState).toBe(ApplyState.NONE);
@@ -277,6 +310,33 @@ describe('RoomStore', () => {
     channel.push(roomBatch(DD, 'e1', [chat('之后')]));
     expect(room.talk.barrage.at(-1)).toMatchObject({ text: '之后' });
     expect(room.talk.barrageOn).toBe(true);
+  });
+
+  // each event's data is read as the server types it for its code (src/gen/codes.ts)
+  it('applies the events\' typed data: room info, game status, controller, rotation, gift, control return', async () => {
+    const { root, room, channel, t } = await entered();
+    channel.push(
+      roomBatch(DD, 'e1', [
+        typed(RoomEventCode.ROOM_INFO_CHANGE, { roomName: '新名字', mode: 4, isShow: 0, hasPassword: true }),
+        typed(RoomEventCode.CONTROL_CHANGE, { controller: ME, excludeUserId: [] }),
+        typed(RoomEventCode.ROTATION_CHANGE, { on: true, turnSecs: 120, current: ME, queue: [ME, 30003], turnEndsAt: T0 + 60_000 }),
+        typed(RoomEventCode.GIFT_MESSAGE, { giver: user(30003, 'nick3', '张三'), receiver: user(HOST, '主播'), giftNum: 3, giftImage: '' }),
+        typed(RoomEventCode.CONTROL_RETURN, { ...user(30003, '张三'), controlType: 'ASSISTANT' }),
+      ]),
+    );
+    const r = room.info!.room;
+    expect([r.roomName, r.mode, r.isShow, r.hasPassword]).toEqual(['新名字', 4, 0, true]);
+    expect(r.controller).toBe(ME);
+    expect(room.control.rotation).toMatchObject({ on: true, position: 1, queued: 2, secondsLeft: 60, turnSecs: 120, current: ME });
+    expect(room.talk.barrage.at(-1)).toMatchObject({ text: '张三 送给 主播 礼物 x3', color: BarrageColor.GIFT_NAME });
+    expect(root.ui.toasts.at(-1)?.message).toBe('张三 已归还控制权');
+    // the game's status follows its event; an event without its data reads the room again
+    channel.push(roomBatch(DD, 'e1', [typed(RoomEventCode.GAME_INFO_CHANGE, { status: 3 })]));
+    expect(room.info!.room.gameStatus).toBe(3);
+    await settle();
+    const infos = t.api.callsTo(RoomPaths.info).length;
+    channel.push(roomBatch(DD, 'e1', [ev(RoomEventCode.ROTATION_CHANGE, {}, { data: '' })]));
+    expect(t.api.callsTo(RoomPaths.info).length).toBe(infos + 1);
   });
 
   // CONTROL_REQUEST shows in the barrage only for the host

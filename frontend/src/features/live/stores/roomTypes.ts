@@ -1,9 +1,8 @@
 // The room's vocabulary (social.md §7): its calls and their answers' types, the chat and barrage
 // lines, the socket's watch side, the entry options, and what the room's parts see of the room.
 // The room's stores import it; it imports none of them.
-import type { DataOf } from '../../../api/types';
+import type { DataOf, RoomUser } from '../../../api/types';
 import type { AppServices } from '../../../kernel/services';
-import type { ApplyStateCode } from '../../../lib/room';
 
 /** The room calls (social.md §7; chat, list and rotation are ours). */
 export const RoomPaths = {
@@ -56,6 +55,8 @@ export const RoomPaths = {
 export type RoomEntry = DataOf<typeof RoomPaths.loginRelayRoom, 'post'>;
 export type RoomInfo = DataOf<typeof RoomPaths.info, 'post'>;
 export type MikeInfo = DataOf<typeof RoomPaths.mikeList, 'post'>;
+/** The apply-control state and its deadline (server ms) as the apply call and the mike info serve it. */
+export type ApplyControl = DataOf<typeof RoomPaths.controlApply, 'post'>;
 export type RoomUserPage = DataOf<typeof RoomPaths.userList, 'post'>;
 export type ControlApplies = DataOf<typeof RoomPaths.controlApplyList, 'post'>;
 export type MikeQueue = DataOf<typeof RoomPaths.mikeReqList, 'post'>;
@@ -121,7 +122,7 @@ export interface RoomCore {
   act(fn: () => Promise<unknown>, after?: () => void): Promise<boolean>;
   loadInfo(): Promise<void>;
   readonly seats: { loadMike(): Promise<void> };
-  readonly control: { setApply(state: ApplyStateCode): void; loadRequests(): Promise<void> };
+  readonly control: { clearApply(): void; loadRequests(): Promise<void> };
 }
 
 /** What the room store needs from the others (the root store provides it). */
@@ -135,15 +136,7 @@ export function shownText(msg: string): string {
   return /^[A-Z_]+$/.test(msg) ? '' : msg;
 }
 
-export function numberOr(v: unknown): number | null {
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-}
-
-export function nameOf(v: unknown): string {
-  if (v && typeof v === 'object') {
-    const o = v as { display_name?: unknown; displayName?: unknown; nickname?: unknown };
-    for (const x of [o.displayName, o.display_name, o.nickname]) if (typeof x === 'string' && x) return x;
-  }
-  return '';
+/** A room user's shown name: the display name, else the nickname. */
+export function nameOf(u: Pick<RoomUser, 'displayName' | 'nickname'> | null | undefined): string {
+  return u?.displayName || u?.nickname || '';
 }

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
-import { formatDay } from '../../../lib/member';
+import { formatDate } from '../../../lib/time';
 import { yuan } from '../../../lib/purchase';
 import { useStores } from '../stores/context';
 import { AGREEMENT_STATE_TEXT, AgreementStore } from '../stores/agreementStore';
@@ -29,7 +29,7 @@ export const AgreementList = observer(function AgreementList() {
             <div>
               <div className="agreements__name">{a.title}</div>
               <div className="agreements__meta">
-                {AGREEMENT_STATE_TEXT[a.state]} · 下次扣费 {formatDay(a.next_at)} · ¥{yuan(a.amount_fen)}/期
+                {AGREEMENT_STATE_TEXT[a.state]} · 下次扣费 {formatDate(a.next_at)} · ¥{yuan(a.amount_fen)}/期
               </div>
             </div>
             <button

@@ -2,7 +2,8 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Modal } from '../../../components/Modal';
-import { formatDay, isCarrierMember, isPlatformMember, memberName, memberStatus } from '../../../lib/member';
+import { formatDate } from '../../../lib/time';
+import { isCarrierMember, isPlatformMember, memberName, memberStatus } from '../../../lib/member';
 import { useStores } from '../stores/context';
 import { MemberStore } from '../stores/memberStore';
 import '../member.css';
@@ -58,7 +59,7 @@ export const MemberPanel = observer(function MemberPanel() {
               {info.member_info.items.map((i) => (
                 <li key={i.type} data-testid="member-item">
                   <span>{memberName(i.type)}</span>
-                  <span>{formatDay(i.expired_at)} 到期</span>
+                  <span>{formatDate(i.expired_at)} 到期</span>
                   {isCarrierMember(i.type) && (
                     <button type="button" className="btn btn--ghost btn--sm" onClick={() => navigate('/user/member')}>
                       查看

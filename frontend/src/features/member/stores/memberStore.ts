@@ -3,6 +3,7 @@ import type { Goods, MemberInfoView, MemberPlaytime, PrivilegeTable } from '../.
 import { errorMessage } from '../../../transport/apiError';
 import type { Api } from '../../../transport/types';
 import { grantHours, isCarrierMember, memberName } from '../../../lib/member';
+import { formatSlashDateTime } from '../../../lib/time';
 
 export interface MemberEffects {
   toast(type: 'success' | 'error' | 'info', message: string): void;
@@ -67,7 +68,7 @@ export class MemberStore {
         this.grant = {
           title: carrier ? `${memberName(using)}专享` : `${memberName(using)}每日专享`,
           hours: grantHours(got.play_time),
-          note: carrier ? `使用有效期至 ${new Date(got.expires_at).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai' })}` : '限当天使用，次日0点失效',
+          note: carrier ? `使用有效期至 ${formatSlashDateTime(got.expires_at)}` : '限当天使用，次日0点失效',
         };
       });
       await this.fx.refreshUser();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StoreProvider } from '../../../kernel/storeContext';
 import { PurchasePaths } from '../stores/purchaseStore';
 import { fail } from '../../../test/fakeTransport';
-import { makeRoot, settle } from '../../../test/helpers';
+import { answerCouponCheck, makeRoot, settle, type PricedGoods } from '../../../test/helpers';
 import { QrState } from '../../../lib/purchase';
 import { PurchaseDialog } from './PurchaseDialog';
 
@@ -39,6 +39,7 @@ function goods(id: number, over: Record<string, unknown> = {}) {
 async function mount(sections: Record<string, unknown[]>) {
   const env = await makeRoot({ loggedIn: true });
   env.t.api.on('GET', PurchasePaths.sectionGoods, (q: { section_key: string }) => ({ section_key: q.section_key, name: '', instruction: '', goods: sections[q.section_key] ?? [] }));
+  answerCouponCheck(env.t, Object.values(sections).flat() as PricedGoods[]);
   const host = document.createElement('div');
   document.body.appendChild(host);
   const root: Root = createRoot(host);
@@ -83,6 +84,12 @@ describe('the purchase dialog (commerce.md §2.5)', () => {
       set.call(input, '3');
       input.dispatchEvent(new Event('input', { bubbles: true }));
     });
+    // the server's total for 3 is not in yet: pending, not a figure computed here
+    expect(m.$('purchase-total')!.textContent).toBe('¥…');
+    expect(m.$('purchase-total')!.dataset.pending).toBe('true');
+    expect(m.host.textContent).not.toContain('已为你节省');
+    await act(() => settle(60));
+    expect(m.$('purchase-total')!.dataset.pending).toBeUndefined();
     expect(m.$('purchase-total')!.textContent).toBe('¥30');
     expect(m.host.textContent).toContain('已为你节省¥6');
     expect(m.$('purchase-pay')!.textContent).toBe('立即支付');

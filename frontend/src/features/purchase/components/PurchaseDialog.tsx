@@ -14,6 +14,9 @@ import '../purchase.css';
 /** The QR's size on the payment step (commerce.md §9). */
 const QR_PX = 210;
 
+/** The total's figure: yuan, or '…' while the server's price is pending. */
+const totalText = (fen: number | null): string => (fen === null ? '…' : yuan(fen));
+
 /**
  * The purchase dialog of commerce.md §2.5: the list (or one product's detail), the QR step with
  * its status overlay, and the result. Reads the purchase store only; every request is the store's.
@@ -233,14 +236,15 @@ const Controls = observer(function Controls({ p }: { p: PurchaseStore }) {
       </div>
       <div className="purchase__total">
         <span className="purchase__label">合计应付</span>
-        <span className="purchase__amount" data-testid="purchase-total">
+        {/* the server's total for this selection; '…' until it has answered */}
+        <span className="purchase__amount" data-testid="purchase-total" data-pending={p.totalFen === null ? 'true' : undefined}>
           {p.payMethod === COIN_PAY_CODE ? (
             <>
-              <b>{yuan(p.totalFen)}</b> 云游币
+              <b>{totalText(p.totalFen)}</b> 云游币
             </>
           ) : (
             <>
-              ¥<b>{yuan(p.totalFen)}</b>
+              ¥<b>{totalText(p.totalFen)}</b>
             </>
           )}
         </span>

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../../../test/fakeTransport';
-import { makeRoot, settle } from '../../../test/helpers';
+import { answerCouponCheck, makeRoot, settle, type PricedGoods } from '../../../test/helpers';
+import { CouponPaths } from '../../coupon/stores/couponStore';
 import { QR_RETRY_MS, QrState } from '../../../lib/purchase';
 import { PurchasePaths, PurchaseText } from './purchaseStore';
 
@@ -53,6 +54,7 @@ async function setup(opts: { member?: string | null; loggedIn?: boolean } = {}) 
     instruction: '',
     goods: SECTIONS[q.section_key] ?? [],
   }));
+  answerCouponCheck(t, Object.values(SECTIONS).flat() as PricedGoods[]);
   let orders = 0;
   t.api.on('POST', PurchasePaths.submit, (b: { pay_method: string }) => {
     orders++;
@@ -104,8 +106,61 @@ describe('opening (commerce.md §4.1, §2.5)', () => {
       p.setCount(input);
       expect(p.count).toBe(want);
     }
+    await settle(60);
     expect(p.totalFen).toBe(1200 * 2);
     expect(p.savedFen).toBe(1600 * 2 - 1200 * 2);
+    root.dispose();
+  });
+
+  it('the total and the savings are the server\'s answer for the selection: pending until it is in, never computed here', async () => {
+    const { p, t, root } = await opened('time');
+    // the server's figures (not price × count: the rule is its own)
+    const answers: { q: { goods_code: string; goods_num: number; coupon_id?: number }; resolve: (v: unknown) => void }[] = [];
+    t.api.on('GET', CouponPaths.check, (q) => new Promise((resolve) => answers.push({ q, resolve })));
+    const summary = (pay: number, savings: number) => ({ use_coupons: [], discount_money: 0, month_price: 0, pay_money: pay, usable_num: 0, unit_price: 1, retail_total: pay + savings, savings });
+    p.setCount(3);
+    await settle(60);
+    expect(p.totalFen).toBeNull();
+    expect(p.savedFen).toBe(0);
+    expect(answers.at(-1)!.q).toMatchObject({ goods_code: 'g1', goods_num: 3 });
+    const forThree = answers.at(-1)!;
+    p.setCount(4);
+    await settle(60);
+    // the answer for 3 arrives after 4 was asked for: not shown
+    forThree.resolve(summary(1111, 22));
+    await settle(60);
+    expect(p.totalFen).toBeNull();
+    answers.at(-1)!.resolve(summary(1777, 333));
+    await settle(60);
+    expect(p.totalFen).toBe(1777);
+    expect(p.savedFen).toBe(333);
+    // another product: pending again until its answer
+    p.select(2);
+    await settle(60);
+    expect(p.totalFen).toBeNull();
+    expect(answers.at(-1)!.q).toMatchObject({ goods_code: 'g5', goods_num: 4 });
+    answers.at(-1)!.resolve(summary(999, 0));
+    await settle(60);
+    expect(p.totalFen).toBe(999);
+    expect(p.savedFen).toBe(0);
+    root.dispose();
+  });
+
+  it('a guest gets the server\'s total too: checked without a coupon, no coupon list read', async () => {
+    // the root opens the dialog for a logged-in user; the store itself prices for any caller
+    const { t, root } = await setup({ loggedIn: false });
+    const p = await root.loadPurchase();
+    await p.open('time');
+    await settle(60);
+    expect(p.totalFen).toBe(600);
+    expect(p.savedFen).toBe(200);
+    expect(t.api.callsTo(CouponPaths.list)).toHaveLength(0);
+    const checks = t.api.callsTo(CouponPaths.check);
+    expect(checks.at(-1)!.body).toEqual({ goods_code: 'g1', goods_num: 1 });
+    p.setCount(2);
+    await settle(60);
+    expect(p.totalFen).toBe(1200);
+    expect(p.savedFen).toBe(400);
     root.dispose();
   });
 
@@ -236,6 +291,7 @@ describe('opening (commerce.md §4.1, §2.5)', () => {
   it('an upgrade opens on its detail: 会员升级, the days left are what is bought and shown, no quantity', async () => {
     const env = await setup({ member: 'vip' });
     const up = goods(201, { type: 21, title: 'VIP升级VVIP', price: 65, retail_price: 65, up: { up_from: 'vip', up_to: 'vvip', up_days: 10, unit_price: 65 } });
+    answerCouponCheck(env.t, [up as PricedGoods]);
     env.root.openPurchase('member', { goods: up as never, category: 'vvip' });
     await settle(60);
     const p = env.root.purchase!;

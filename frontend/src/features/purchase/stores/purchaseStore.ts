@@ -1,5 +1,5 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import type { Goods, PayMethod, PayOrder, SectionGoods } from '../../../api/types';
+import type { CouponSummary, Goods, PayMethod, PayOrder, SectionGoods } from '../../../api/types';
 import {
   boughtLine,
   chosenLine,
@@ -124,14 +124,17 @@ export class PurchaseStore {
   }
 
   /**
-   * The payable total in fen (commerce.md §4.5): the unit price the server gives this user
-   * (first price of an auto-renew goods, member price, or retail) × count.
+   * The server's price of the current product, count and coupon (coupon/check, commerce.md §4.5:
+   * the unit price it gives this caller × the units, the coupon off); null until the answer for
+   * this selection is in.
    */
-  get totalFen(): number {
-    const g = this.selected;
-    if (!g) return 0;
-    // the coupon price comes before the unit price × count (§4.5)
-    return this.coupon.payFen ?? g.price * this.units;
+  get quote(): CouponSummary | null {
+    return this.selected ? this.coupon.current : null;
+  }
+
+  /** The payable total in fen as the server answered it; null while pending. */
+  get totalFen(): number | null {
+    return this.quote?.pay_money ?? null;
   }
 
   /** The units bought: the count, or an upgrade's days left (the server buys those, §2.5). */
@@ -139,11 +142,9 @@ export class PurchaseStore {
     return this.selected?.up?.up_days ?? this.count;
   }
 
-  /** Savings in fen: retail × count − total. */
+  /** Savings in fen as the server answered them ('已为你节省'); 0 while pending. */
   get savedFen(): number {
-    const g = this.selected;
-    if (!g) return 0;
-    return Math.max(0, g.retail_price * this.units - this.totalFen);
+    return this.quote?.savings ?? 0;
   }
 
   get payText(): string {
