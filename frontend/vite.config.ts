@@ -70,7 +70,26 @@ export default defineConfig(({ mode }) => ({
   resolve: mode === 'production' ? { alias: [{ find: /^react-router$/, replacement: path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs') }] } : {},
   // the manifest (dist/.vite/manifest.json, never served) tells scripts/check-bundle.mjs which
   // chunks the home page loads
-  build: { outDir: 'dist', sourcemap: false, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    manifest: true,
+    rollupOptions: {
+      output: {
+        // What every page runs (the libraries, the codes, the store context) in one chunk:
+        // left to itself the bundler splits them into several small ones the home route loads
+        // all of, each with its own overhead (issue 7's budget: check-bundle.mjs)
+        advancedChunks: {
+          groups: [
+            {
+              name: 'shell',
+              test: /node_modules[\\/](mobx|mobx-react-lite|react|react-dom|scheduler|react-router)[\\/]|src[\\/](api[\\/]codes|gen[\\/]codes|kernel[\\/]storeContext|components[\\/]GameImage|transport[\\/]apiError)/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': { target: server, changeOrigin: true },

@@ -116,7 +116,8 @@ pub fn is_hashed_asset(dist: &Path, file: &Path) -> bool {
     let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
-    let stem = name.split('.').next().unwrap_or("");
+    // the name without its extension: a chunk's name may have dots of its own (mobx.esm-HASH.js)
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
     // Vite's hash is the last 8 characters after a '-' (the hash itself may contain '-')
     stem.len() > 9
         && stem.as_bytes()[stem.len() - 9] == b'-'
@@ -159,4 +160,26 @@ async fn serve(req: &HttpRequest, file: &Path, dist: &Path) -> Option<HttpRespon
         headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     }
     Some(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    // Vite's NAME-HASH.EXT under assets/, dots in the name included; nothing else.
+    #[test]
+    fn hashed_assets_are_told_by_their_name() {
+        let dist = Path::new("/d");
+        for (file, hashed) in [
+            ("/d/assets/index-BsEEG1gn.js", true),
+            ("/d/assets/mobx.esm-D8ISizGe.js", true),
+            ("/d/assets/index-MyCQaSoF.css", true),
+            ("/d/assets/to-binary-DTVmIpGW.js", true),
+            ("/d/assets/logo.svg", false),
+            ("/d/index.html", false),
+            ("/d/covers/index-BsEEG1gn.js", false),
+        ] {
+            assert_eq!(super::is_hashed_asset(dist, Path::new(file)), hashed, "{file}");
+        }
+    }
 }

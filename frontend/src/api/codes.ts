@@ -4,11 +4,11 @@
 // The session statuses (core-platform.md §4.1), the queue lanes (isFast, §4.6; their names and
 // weights come from queueRules) and the notification codes (§4.11): the server's own lists,
 // generated into src/gen/codes.ts (scripts/gen-api.mjs, from the document's x-push-codes).
-import { GameStatus } from '../gen/codes';
+import { GameStatus, Lane, NotificationCode, RoomEventCode } from '../gen/codes';
 import type { NotificationData, RoomEventData } from '../gen/codes';
 
-export { GameStatus, Lane, NotificationCode, RoomEventCode } from '../gen/codes';
-export type { NotificationData, RoomEventData } from '../gen/codes';
+export { GameStatus, Lane, NotificationCode, RoomEventCode };
+export type { NotificationData, RoomEventData };
 export type GameStatusCode = (typeof GameStatus)[keyof typeof GameStatus];
 
 /** core-platform.md §4.9: the certification pre-check's answers. */

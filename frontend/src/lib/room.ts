@@ -45,9 +45,8 @@ export const RoomCode = {
   LIVE_OFFLINE: 130134,
 } as const;
 
-/** Room event codes (§4.8, §9) and our own: 3000 chat, 3001 rotation change, 3002 room end: the
- * server's list (src/gen/codes.ts, generated from the document's x-push-codes). */
-export { RoomEventCode } from '../gen/codes';
+// The room event codes (§4.8, §9, and our own 3000 chat, 3001 rotation change, 3002 room end) are
+// the server's list: RoomEventCode of api/codes.ts (generated into src/gen/codes.ts).
 
 /** Report reasons (§9), ids 0–6. */
 export const REPORT_REASONS: readonly { id: number; name: string }[] = [

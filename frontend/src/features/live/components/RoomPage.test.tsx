@@ -2,7 +2,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RoomEventCode } from '../../../lib/room';
+import { RoomEventCode } from '../../../api/codes';
 import { StoreProvider } from '../../../kernel/storeContext';
 import type { RootStore } from '../../../stores/rootStore';
 import { RoomPaths } from '../stores/roomStore';

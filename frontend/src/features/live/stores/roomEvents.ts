@@ -3,7 +3,8 @@
 // parts. The room store owns one; the root store hands it the socket's frames.
 import { makeAutoObservable, runInAction } from 'mobx';
 import { eventData } from '../../../api/codes';
-import { BarrageColor, eventIsFor, orderEvents, RoomEventCode, RoomText, stripNameExt, type RoomEventItem } from '../../../lib/room';
+import { RoomEventCode } from '../../../api/codes';
+import { BarrageColor, eventIsFor, orderEvents, RoomText, stripNameExt, type RoomEventItem } from '../../../lib/room';
 import type { RoomControl } from './roomControl';
 import type { RoomMembers } from './roomMembers';
 import type { RoomSeats } from './roomSeats';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail } from '../../../test/fakeTransport';
 import { loggedInRoot, PROFILE, roomBatch, settle } from '../../../test/helpers';
-import { ApplyState, BARRAGE_MAX, BarrageColor, RoomEventCode, RoomLoad, type RoomEventItem } from '../../../lib/room';
+import { RoomEventCode } from '../../../api/codes';
+import { ApplyState, BARRAGE_MAX, BarrageColor, RoomLoad, type RoomEventItem } from '../../../lib/room';
 import { RoomPaths } from './roomStore';
 import type { RoomEventData } from '../../../api/codes';
 
