@@ -659,6 +659,16 @@ impl Play {
         Ok((records, total))
     }
 
+    /// What a linked host last reported of one of its slots, and the session it named (None:
+    /// no such host or slot): what the platform has taken in of the host's reports (tests wait
+    /// on it instead of waiting a while).
+    pub fn host_slot(&self, node_id: i64, host: &str, slot: u32) -> Option<(crate::play::hosts::SlotState, Option<i64>)> {
+        let shared = self.ctx.play_state().nodes.get(&node_id)?.clone();
+        let table = shared.hosts.lock();
+        let entry = table.slot(&crate::play::hosts::machine_id(host, slot))?;
+        Some((entry.reported, entry.reported_session))
+    }
+
     /// (free, out) machines of a node, for tests and metrics.
     pub async fn machine_stats(&self, node_id: i64) -> DomainResult<(usize, usize)> {
         let q = self.ctx.queue(node_id)?;

@@ -78,6 +78,18 @@ struct TestHost {
     beating: Arc<std::sync::atomic::AtomicBool>,
 }
 
+/// Waits until the platform has taken in the host's report of `slot` (its host table says
+/// `state`): what a test observes before asserting that something did not happen.
+async fn taken_in(srv: &facade::Running, host: &str, slot: u32, state: actors::play::hosts::SlotState) {
+    for _ in 0..1000 {
+        if srv.platform.play.host_slot(1, host, slot).map(|(s, _)| s) == Some(state) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("the platform never took in {host}/{slot} as {state:?}");
+}
+
 fn slot(slot: u32, phase: SlotPhase, session_id: Option<i64>) -> SlotReport {
     SlotReport { slot, phase, session_id }
 }
@@ -257,7 +269,7 @@ async fn a_host_links_and_serves_sessions() {
         })
     );
     host.report(slot(0, SlotPhase::Launching, Some(id))).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    taken_in(&srv, "h1", 0, actors::play::hosts::SlotState::Launching).await;
     let (_, r) = a.post("/api/japi/yoo/game/floatBall", json!({})).await;
     assert_eq!(
         r["data"]["status"], 4,
@@ -289,7 +301,7 @@ async fn a_host_links_and_serves_sessions() {
     assert_eq!(code(&r), 0, "{r}");
     assert_eq!(host.next().await, Some(PlatformMsg::End { slot: 0, session_id: id }));
     host.report(slot(0, SlotPhase::Resetting, Some(id))).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    taken_in(&srv, "h1", 0, actors::play::hosts::SlotState::Resetting).await;
     let (_, r) = b.post("/api/japi/yoo/game/floatBall", json!({})).await;
     assert_eq!(r["data"]["status"], 1, "still queued while the slot resets");
     host.report(slot(0, SlotPhase::Free, None)).await;
@@ -438,8 +450,15 @@ async fn a_silent_or_gone_host_loses_its_machines() {
     // It links again under its name; its link closing takes the machine at once.
     let (again, answer) = connect(srv.addr, hello("h1", 1, SECRET, now_ms(), vec![slot(0, SlotPhase::Free, None)])).await;
     assert!(matches!(answer, Some(PlatformMsg::Welcome { .. })), "{answer:?}");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(srv.platform.play.machine_stats(1).await.unwrap(), (1, 0));
+    let mut back = false;
+    for _ in 0..1000 {
+        if srv.platform.play.machine_stats(1).await.unwrap() == (1, 0) {
+            back = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(back, "the relinked host's free slot is back in the pool");
     again.out.lock().await.send(Message::Close(None)).await.unwrap();
     drop(again);
     let mut gone = false;
