@@ -63,7 +63,9 @@ fn games(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<
 impl CollectRepo for SqliteCollect {
     fn record_played(&self, uid: i64, game_id: i64, at_ms: i64) -> Result<()> {
         let mut conn = self.db.lock();
-        let tx = conn.transaction().db()?;
+        // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
+        // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
         tx.execute(
             "INSERT OR REPLACE INTO played_games (uid, game_id, played_at) VALUES (?1, ?2, ?3)",
             params![uid, game_id, at_ms],
@@ -97,7 +99,9 @@ impl CollectRepo for SqliteCollect {
 
     fn collect(&self, uid: i64, game_id: i64, at_ms: i64) -> Result<bool> {
         let mut conn = self.db.lock();
-        let tx = conn.transaction().db()?;
+        // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
+        // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
         let exists: bool = tx
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1 AND deleted = 0)",

@@ -88,7 +88,9 @@ impl GameRepo for SqliteGames {
 
     fn upsert_all(&self, games: &[Game]) -> Result<()> {
         let mut conn = self.db.lock();
-        let tx = conn.transaction().db()?;
+        // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
+        // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
         {
             let mut stmt = tx
                 .prepare_cached(&format!(

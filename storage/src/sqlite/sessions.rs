@@ -165,7 +165,9 @@ impl GameSessionRepo for SqliteSessions {
 
     fn add_quality(&self, q: &QualityReport) -> Result<()> {
         let mut conn = self.db.lock();
-        let tx = conn.transaction().db()?;
+        // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
+        // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
         let owner: Option<i64> = tx
             .query_row("SELECT uid FROM game_sessions WHERE id = ?1", [q.session_id], |row| row.get(0))
             .optional()

@@ -84,7 +84,9 @@ impl UserRepo for SqliteUsers {
 
     fn mark_card_notice(&self, uid: i64, now: i64) -> Result<i64> {
         let mut conn = self.db.lock();
-        let tx = conn.transaction().db()?;
+        // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
+        // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
         let before: Option<i64> = tx
             .query_row("SELECT card_notice_at FROM users WHERE uid = ?1", [uid], |r| r.get(0))
             .optional()
