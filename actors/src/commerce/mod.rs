@@ -5,7 +5,8 @@
 //! - `coupon`: the coupon rules (§4.6, §5) and the activities' status (§4.13).
 //! - `tiers`: the merchant cart's tier prices (§4.5).
 //! - `order`: the order state machine and what a QR poll answers.
-//! - `mission`: check-in and tasks (their rules, the platform's calls, the task event hook).
+//! - `fulfil`: what an order's fulfilment triggers (`storage::activity::OrderRules`, decided by
+//!   `activity::rules`).
 //! - here: [`Shop`], what the platform's commerce calls share (the payment provider, the QR
 //!   tickets, the order watchers that wake long polls), and [`OrderDesk`], the actor that owns
 //!   the orders' expiry timers (engine timers on tokio time, re-armed from storage when it
