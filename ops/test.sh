@@ -145,12 +145,6 @@ step "wait: vendor/actix-http's build" foreground vendor-build
 step "frontend: unit tests" bash ops/frontend.sh test:unit
 step "contract: a field renamed on the server fails the frontend's type check" bash ops/frontend.sh check:contract
 
-# The browser tests wait on real time far more than they compute (a file of them uses about half
-# a core): they run in the background, three files at a time (E2E_WORKERS), each with its own
-# server, browser and temp dir, the longest first (package.json), beside the Rust tests, the
-# operators' checks and Schemathesis; the last step waits for them.
-export E2E_WORKERS=${E2E_WORKERS:-3}
-background e2e bash ops/frontend.sh e2e
 
 rust_tests() {
   if cargo nextest --version >/dev/null 2>&1; then
@@ -164,6 +158,15 @@ rust_tests() {
   fi
 }
 step "rust: every crate's tests" rust_tests
+
+# The browser tests wait on real time far more than they compute (a file of them uses about half
+# a core): they run in the background, three files at a time (E2E_WORKERS), each with its own
+# server, browser and temp dir, the longest first (package.json), beside the operators' checks
+# and Schemathesis; the last step waits for them. Not beside the Rust tests: those include
+# stress tests (a thousand purchases at once) whose server must not share the cores with three
+# browsers.
+export E2E_WORKERS=${E2E_WORKERS:-3}
+background e2e bash ops/frontend.sh e2e
 
 step "operators: Prometheus rules and their tests, dashboards, the live /metrics and every query" \
   bash ops/prometheus/check.sh
