@@ -83,3 +83,9 @@ impl ToSchema for Flag {}
 /// The body of a call that takes none: anything.
 #[derive(ToSchema)]
 pub struct Empty {}
+
+/// A type's entry in the OpenAPI document's components: its name and its schema (for shapes no
+/// route names, such as the data of pushed frames).
+pub fn component<T: utoipa::ToSchema + utoipa::PartialSchema>() -> (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>) {
+    (T::name().into_owned(), T::schema())
+}

@@ -53,9 +53,17 @@ pub struct Running {
     pub done: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
-/// Opens storage, starts the domain and binds the HTTP server. Production mode refuses to start
-/// without real provider settings: no sandbox provider exists there.
-pub async fn start(config: ServerConfig) -> Result<Running, String> {
+/// What every worker's app is built from: the shared state, the OpenAPI document and the
+/// Prometheus handle.
+#[derive(Clone)]
+struct Parts {
+    state: web::Data<AppState>,
+    document: web::Data<openapi::Document>,
+    prometheus: metrics_exporter_prometheus::PrometheusHandle,
+}
+
+/// Checks the configuration, opens storage and starts the domain: everything but the socket.
+async fn assemble(config: &ServerConfig) -> Result<Parts, String> {
     config.check()?;
     if config.mode == Mode::Production {
         return Err(
@@ -63,7 +71,6 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
                 .into(),
         );
     }
-    let prometheus = observe::prometheus().clone();
     let dir = config.data_dir.clone();
     let store = tokio::task::spawn_blocking(move || storage::Store::open_sqlite(&dir))
         .await
@@ -74,7 +81,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         .rooms
         .set_room_wire(std::sync::Arc::new(routes::rooms::wire::ProtoRoomWire));
     let state = web::Data::new(AppState {
-        platform: platform.clone(),
+        platform,
         mode: config.mode,
         frontend_dir: config.frontend_dir.clone(),
         security: security::Policy::new(
@@ -87,45 +94,72 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         operator_token_sha256: config.operator_token_sha256.as_ref().map(|h| h.to_ascii_lowercase()),
     });
     let document = web::Data::new(openapi::Document::new(&openapi::document(config.mode == Mode::Dev))?);
-    let clock = state.platform.clock();
-    let server = HttpServer::new(move || {
-        // runs on each worker thread: its envelopes' `ts` is the platform's time
-        envelope::use_clock(clock);
-        let mut app = App::new()
-            .app_data(state.clone())
-            .app_data(web::Data::new(prometheus.clone()))
-            .app_data(document.clone())
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(64 * 1024)
-                    .error_handler(|e, _| envelope::json_refusal(&e).into()),
-            )
-            .app_data(web::QueryConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
-            .app_data(web::FormConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
-            .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
-            .wrap_fn(|req, srv| {
-                let started = std::time::Instant::now();
-                let fut = srv.call(req);
-                async move {
-                    let res = fut.await?;
-                    observe::record_request(&res, started.elapsed());
-                    Ok(res)
-                }
-            })
-            .wrap(actix_web::middleware::from_fn(openapi::method_not_allowed))
-            .wrap(security::Security::new(state.security.clone()))
-            .into_utoipa_app()
-            .service(openapi::serve)
-            .configure(routes::table);
-        if state.mode == Mode::Dev {
-            app = app.configure(routes::dev_table).configure(routes::dev_pages);
-        }
-        app.into_app().default_service(web::to(routes::static_files::fallback))
+    Ok(Parts {
+        state,
+        document,
+        prometheus: observe::prometheus().clone(),
     })
-    .workers(config.workers.max(1))
-    .shutdown_timeout(3)
-    .bind(config.bind)
-    .map_err(|e| format!("cannot bind {}: {e}", config.bind))?;
+}
+
+/// The app one worker serves (the server's and the in-process tests' alike).
+fn app(
+    parts: Parts,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    // runs on each worker thread: its envelopes' `ts` is the platform's time
+    envelope::use_clock(parts.state.platform.clock());
+    let mode = parts.state.mode;
+    let security = parts.state.security.clone();
+    let mut app = App::new()
+        .app_data(parts.state)
+        .app_data(web::Data::new(parts.prometheus))
+        .app_data(parts.document)
+        .app_data(
+            web::JsonConfig::default()
+                .limit(64 * 1024)
+                .error_handler(|e, _| envelope::json_refusal(&e).into()),
+        )
+        .app_data(web::QueryConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
+        .app_data(web::FormConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
+        .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
+        .wrap_fn(|req, srv| {
+            let started = std::time::Instant::now();
+            let fut = srv.call(req);
+            async move {
+                let res = fut.await?;
+                observe::record_request(&res, started.elapsed());
+                Ok(res)
+            }
+        })
+        .wrap(actix_web::middleware::from_fn(openapi::method_not_allowed))
+        .wrap(security::Security::new(security))
+        .into_utoipa_app()
+        .service(openapi::serve)
+        .configure(routes::table);
+    if mode == Mode::Dev {
+        app = app.configure(routes::dev_table).configure(routes::dev_pages);
+    }
+    app.into_app().default_service(web::to(routes::static_files::fallback))
+}
+
+/// Opens storage, starts the domain and binds the HTTP server. Production mode refuses to start
+/// without real provider settings: no sandbox provider exists there.
+pub async fn start(config: ServerConfig) -> Result<Running, String> {
+    let parts = assemble(&config).await?;
+    let platform = parts.state.platform.clone();
+    let worker_parts = parts.clone();
+    let server = HttpServer::new(move || app(worker_parts.clone()))
+        .workers(config.workers.max(1))
+        .shutdown_timeout(3)
+        .bind(config.bind)
+        .map_err(|e| format!("cannot bind {}: {e}", config.bind))?;
     let addr = server.addrs().first().copied().ok_or("no address bound")?;
     if let Some(sandbox) = platform.commerce.sandbox_pay() {
         sandbox.set_transport(routes::commerce::dev_pay::LoopbackNotices::new(addr));
@@ -142,6 +176,47 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         platform,
         done,
     })
+}
+
+/// The same platform and app as [`start`], served in this thread without a socket: requests go
+/// through `call` (actix's test service), so a test may pause tokio's clock and still speak HTTP.
+/// The sandboxes that call the site back over loopback (payment notices, the account centre)
+/// have no address to call here: tests of those use [`start`].
+pub struct InProcess {
+    pub platform: Platform,
+    service: std::rc::Rc<dyn Fn(actix_http::Request) -> InProcessReply>,
+}
+
+type InProcessReply =
+    std::pin::Pin<Box<dyn std::future::Future<Output = (actix_web::http::StatusCode, actix_web::http::header::HeaderMap, web::Bytes)>>>;
+
+impl InProcess {
+    pub async fn start(config: ServerConfig) -> Result<InProcess, String> {
+        let parts = assemble(&config).await?;
+        let platform = parts.state.platform.clone();
+        let service = std::rc::Rc::new(actix_web::test::init_service(app(parts)).await);
+        Ok(InProcess {
+            platform,
+            service: std::rc::Rc::new(move |req| {
+                let service = service.clone();
+                Box::pin(async move {
+                    let res = match service.call(req).await {
+                        Ok(res) => res.map_into_boxed_body(),
+                        Err(e) => actix_web::dev::ServiceResponse::from_err(e, actix_web::test::TestRequest::default().to_http_request())
+                            .map_into_boxed_body(),
+                    };
+                    let (status, headers) = (res.status(), res.headers().clone());
+                    let body = actix_web::body::to_bytes(res.into_body()).await.unwrap_or_default();
+                    (status, headers, body)
+                })
+            }),
+        })
+    }
+
+    /// Serves one request (built with `actix_web::test::TestRequest`): status, headers, body.
+    pub async fn call(&self, req: actix_http::Request) -> (actix_web::http::StatusCode, actix_web::http::header::HeaderMap, web::Bytes) {
+        (self.service)(req).await
+    }
 }
 
 impl proto::Notification {

@@ -162,13 +162,12 @@ pub struct Invite {
     pub advanced_at: Option<i64>,
 }
 
-/// What binding an invite did.
+/// What recording an invite did (the facts the store can tell; whether an invite may be bound
+/// at all is the domain's rule, `actors::activity::rules::invite_allowed`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BindOutcome {
     /// Recorded; the inviter got the basic reward.
     Bound(Invite),
-    /// The code is the invitee's own.
-    SelfInvite,
     /// The invitee was invited already.
     AlreadyInvited,
     /// No user has this code.

@@ -41,7 +41,7 @@ impl Accounts {
         // malformed or unknown one, their own, or a second invite binds nothing.
         if created && !origin.invite_code.trim().is_empty() {
             match self.activity().bind_invite(uid, origin.invite_code.trim()).await {
-                Ok(outcome) => done.invite_bound = matches!(outcome, storage::activity::BindOutcome::Bound(_)),
+                Ok(outcome) => done.invite_bound = matches!(outcome, crate::activity::service::InviteBinding::Bound(_)),
                 Err(e) => tracing::warn!(invitee = uid, error = %e, "invite not bound"),
             }
         }

@@ -44,6 +44,12 @@ pub fn invite_advanced(p: Purchase, invite_open: bool) -> bool {
     invite_open && p.with_money && p.paid_fen > 0
 }
 
+/// Whether a new user's invite code may bind them to its inviter (§4.13): not their own code.
+/// (An unknown inviter and a second invite are facts the store reports.)
+pub fn invite_allowed(invitee: i64, inviter: i64) -> bool {
+    invitee != inviter
+}
+
 /// An activity's status (§4.13): 0 not started, 1 ongoing, 2 ended.
 pub const NOT_STARTED: i32 = 0;
 pub const ONGOING: i32 = 1;
@@ -123,6 +129,12 @@ mod tests {
             .into_iter()
             .map(|(min_fen, bonus_coins)| RechargeTier { min_fen, bonus_coins })
             .collect()
+    }
+
+    #[test]
+    fn an_invite_binds_to_anyone_but_oneself() {
+        assert!(invite_allowed(2, 1));
+        assert!(!invite_allowed(7, 7));
     }
 
     #[test]

@@ -93,18 +93,39 @@ impl Activities {
 
     /// Records that a new user registered with an invite code (the inviter gets the basic
     /// reward); a malformed or unknown code, the user's own, or a second invite is refused.
-    pub async fn bind_invite(&self, invitee: i64, code: &str) -> DomainResult<BindOutcome> {
+    pub async fn bind_invite(&self, invitee: i64, code: &str) -> DomainResult<InviteBinding> {
         let Some(inviter) = invite_uid(code) else {
-            return Ok(BindOutcome::UnknownInviter);
+            return Ok(InviteBinding::UnknownInviter);
         };
+        if !super::rules::invite_allowed(invitee, inviter) {
+            return Ok(InviteBinding::SelfInvite);
+        }
         let now = self.ctx.clock.now_ms();
-        self.ctx.db(move |s| s.activity.bind_invite(invitee, inviter, now)).await
+        let recorded = self.ctx.db(move |s| s.activity.bind_invite(invitee, inviter, now)).await?;
+        Ok(match recorded {
+            BindOutcome::Bound(invite) => InviteBinding::Bound(invite),
+            BindOutcome::AlreadyInvited => InviteBinding::AlreadyInvited,
+            BindOutcome::UnknownInviter => InviteBinding::UnknownInviter,
+        })
     }
 
     /// A page of the users the caller invited.
     pub async fn invites(&self, uid: i64, offset: u64, limit: u32) -> DomainResult<(Vec<Invite>, u64)> {
         self.ctx.db(move |s| s.activity.invites(uid, offset, limit)).await
     }
+}
+
+/// What binding an invite code did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InviteBinding {
+    /// Recorded; the inviter got the basic reward.
+    Bound(Invite),
+    /// The code is the invitee's own.
+    SelfInvite,
+    /// The invitee was invited already.
+    AlreadyInvited,
+    /// The code is malformed or no user has it.
+    UnknownInviter,
 }
 
 /// The calls of the activity feature: activities, missions, ads.

@@ -658,3 +658,58 @@ async fn security_headers_and_secure_cookies() {
     assert!(cookies.iter().all(|c| !c.contains("Secure")), "{cookies:?}");
     stop(srv, dir).await;
 }
+
+/// The limits lift when their time has passed, over HTTP on paused time (the server in this
+/// thread, `facade::InProcess`): the resend interval answers 20114 with the seconds left until
+/// the last of them and lets the next code go at 60 s; a phone locked by ten wrong guesses stays
+/// locked (20117) until its hour ends, then gets a code and logs in with it.
+#[actix_rt::test]
+async fn the_limits_lift_when_their_time_has_passed() {
+    let dir = temp_dir("abuse-time");
+    let srv = std::rc::Rc::new(facade::InProcess::start(strict(&dir)).await.unwrap());
+    tokio::time::pause();
+    let mut c = Client::in_process(&srv, "attacker");
+    let phone = "13700000301";
+    let send = async |c: &mut Client| c.post("/api/passport/login/sendcode", json!({"phone": phone})).await.1;
+    assert_eq!(code(&send(&mut c).await), 0);
+    tokio::time::advance(Duration::from_secs(59)).await;
+    let r = send(&mut c).await;
+    assert_eq!((code(&r), r["data"]["retry_after"].as_u64()), (20114, Some(1)), "{r}");
+    tokio::time::advance(Duration::from_secs(1)).await;
+    assert_eq!(code(&send(&mut c).await), 0, "the next code at 60 s");
+
+    // Ten wrong guesses across two codes lock the phone for an hour.
+    let mut guesses = 0;
+    for round in 0..2 {
+        if round > 0 {
+            tokio::time::advance(Duration::from_secs(60)).await;
+            assert_eq!(code(&send(&mut c).await), 0);
+        }
+        for _ in 0..5 {
+            let (_, r) = c
+                .post(
+                    "/api/passport/login",
+                    json!({"cellphone": phone, "code": "000000", "device_no": "x"}),
+                )
+                .await;
+            guesses += 1;
+            assert!([20113, 20117].contains(&code(&r)), "{r}");
+        }
+    }
+    assert_eq!(guesses, 10);
+    let locked = send(&mut c).await;
+    assert_eq!(code(&locked), 20117, "{locked}");
+    let left = locked["data"]["retry_after"].as_u64().unwrap();
+    assert!((3500..=3600).contains(&left), "{locked}");
+    tokio::time::advance(Duration::from_secs(left - 1)).await;
+    assert_eq!(code(&send(&mut c).await), 20117, "a second before the hour ends");
+    tokio::time::advance(Duration::from_secs(1)).await;
+    assert_eq!(code(&send(&mut c).await), 0, "the hour has ended");
+    let real = outbox_code(&mut c, phone).await.unwrap();
+    let (_, r) = c
+        .post("/api/passport/login", json!({"cellphone": phone, "code": real, "device_no": "x"}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    assert!(c.cookies.contains_key("yoo_sid"), "logged in");
+    let _ = std::fs::remove_dir_all(&dir);
+}

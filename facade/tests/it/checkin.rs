@@ -8,7 +8,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{code, config_with, ledger_holds, profile, temp_dir, Client};
+use common::{code, config_with, ledger_holds, ledger_holds_in, profile, temp_dir, Client};
 use futures_util::future::join_all;
 use serde_json::{json, Value};
 
@@ -154,29 +154,57 @@ async fn check_in_once_a_day_with_streak_reward_and_ledger() {
     ledger_holds(&srv, uid);
     ledger_holds(&srv, buid);
 
-    // Midnight on paused time: the next day's check-in makes a streak of 2.
+    srv.handle.stop(true).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The streak over HTTP on paused time, the server in this thread (`facade::InProcess`): the
+/// next day's check-in makes a streak of 2 and the daily task claimable again, day 3 doubles
+/// the reward, a missed day starts again from 1.
+#[actix_rt::test]
+async fn the_streak_runs_across_midnight_and_breaks_after_a_missed_day() {
+    let dir = temp_dir("checkin-midnight");
+    let srv = std::rc::Rc::new(facade::InProcess::start(config_with(&dir, 0, 60, "")).await.unwrap());
     tokio::time::pause();
+    let mut a = Client::in_process(&srv, "dev-a");
+    a.login("15600000104").await;
+    let sign = async |c: &mut Client| c.post("/api/activity/signin", json!({})).await.1;
+    let info = async |c: &mut Client| c.get("/api/activity/sign/info").await.1["data"].clone();
+    let first = sign(&mut a).await;
+    assert_eq!(first["data"]["count"], 1, "{first}");
+    let first_reward = first["data"]["reward_play_time"].as_i64().unwrap();
+
     tokio::time::advance(Duration::from_secs(24 * 3600)).await;
-    let p = &srv.platform;
-    let info = p.activity.checkin_info(uid).await.unwrap();
-    assert_eq!((info.count, info.sign_in_today), (1, false), "yesterday's streak stands");
-    let second = p.activity.check_in(uid).await.unwrap();
-    assert_eq!(second.count, 2);
-    assert_eq!(p.activity.check_in(uid).await, Err(actors::DomainError::CheckedInToday));
-    // A new day: the daily task is claimable again.
-    let t = p.activity.task(uid, "daily_sign_in").await.unwrap();
-    assert_eq!(t.progress.status, 1);
-    // Day 3 doubles.
+    let i = info(&mut a).await;
+    assert_eq!(
+        (i["count"].as_i64(), i["sign_in_today"].as_bool()),
+        (Some(1), Some(false)),
+        "yesterday's streak stands: {i}"
+    );
+    let second = sign(&mut a).await;
+    assert_eq!(second["data"]["count"], 2, "{second}");
+    assert_eq!(code(&sign(&mut a).await), 140203, "once a day");
+    assert_eq!(find(&tasks(&mut a).await, "daily_sign_in")["status"], 1, "the daily task again");
+
     tokio::time::advance(Duration::from_secs(24 * 3600)).await;
-    let third = p.activity.check_in(uid).await.unwrap();
-    assert_eq!(third.count, 3);
-    assert_eq!(third.reward_play_time, third.reward_play_time_origin * 2, "{third:?}");
-    // A missed day starts again.
+    let third = sign(&mut a).await;
+    let d = &third["data"];
+    assert_eq!(d["count"], 3, "{third}");
+    assert_eq!(
+        d["reward_play_time"].as_i64().unwrap(),
+        2 * d["reward_play_time_origin"].as_i64().unwrap(),
+        "day 3 doubles: {third}"
+    );
+
     tokio::time::advance(Duration::from_secs(2 * 24 * 3600)).await;
-    assert_eq!(p.activity.checkin_info(uid).await.unwrap().count, 0, "the streak broke");
-    let again = p.activity.check_in(uid).await.unwrap();
-    assert_eq!((again.count, again.reward_play_time), (1, first_reward));
-    ledger_holds(&srv, uid);
+    assert_eq!(info(&mut a).await["count"], 0, "the streak broke");
+    let again = sign(&mut a).await;
+    assert_eq!(
+        (again["data"]["count"].as_i64(), again["data"]["reward_play_time"].as_i64()),
+        (Some(1), Some(first_reward))
+    );
+    ledger_holds_in(&srv.platform, profile(&mut a).await["uid"].as_i64().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A game start moves the gameStart task (a real start, not a button), which is then claimed.

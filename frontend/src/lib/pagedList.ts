@@ -7,9 +7,16 @@ export interface Page<T> {
   total: number;
 }
 
+/** How a list reads its pages. */
+export interface PagedListOptions {
+  /** A page after the first that comes back empty is re-read one page earlier (a list whose
+   * rows go away as they are used, like the backpack's unused cards). */
+  stepBackWhenEmpty?: boolean;
+}
+
 /**
- * A list read a page at a time (the bills, the played sessions): the rows of the page shown,
- * the total, loading and the error. A slow answer for an older page is dropped.
+ * A list read a page at a time (the bills, the played sessions, the backpack): the rows of the
+ * page shown, the total, loading and the error. A slow answer for an older page is dropped.
  */
 export class PagedList<T> {
   items: T[] = [];
@@ -23,14 +30,16 @@ export class PagedList<T> {
   constructor(
     private readonly fetchPage: (page: number, pageSize: number) => Promise<Page<T>>,
     readonly pageSize: number,
+    private readonly options: PagedListOptions = {},
   ) {
-    makeObservable<PagedList<T>, 'generation'>(this, {
+    makeObservable<PagedList<T>, 'generation' | 'options'>(this, {
       items: observable,
       total: observable,
       page: observable,
       loading: observable,
       error: observable,
       generation: false,
+      options: false,
       pages: computed,
       load: action,
     });
@@ -46,6 +55,11 @@ export class PagedList<T> {
     this.error = null;
     try {
       const r = await this.fetchPage(page, this.pageSize);
+      if (gen !== this.generation) return;
+      if (this.options.stepBackWhenEmpty && r.data.length === 0 && page > 1) {
+        await this.load(page - 1);
+        return;
+      }
       runInAction(() => {
         if (gen !== this.generation) return;
         this.items = r.data;

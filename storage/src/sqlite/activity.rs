@@ -408,9 +408,6 @@ impl ActivityRepo for SqliteActivity {
 
     fn bind_invite(&self, invitee: i64, inviter: i64, now: i64) -> Result<BindOutcome> {
         self.db.write(|tx| {
-            if invitee == inviter {
-                return Ok(BindOutcome::SelfInvite);
-            }
             if !user_exists(tx, invitee)? {
                 return Err(Error::NotFound);
             }
@@ -560,7 +557,6 @@ mod tests {
         let (s, _dir) = store("invite");
         let a = s.users.get_or_create_by_phone("13900000001", "a", 0).unwrap().0.uid;
         let b = s.users.get_or_create_by_phone("13900000002", "b", 0).unwrap().0.uid;
-        assert_eq!(s.activity.bind_invite(a, a, 1).unwrap(), BindOutcome::SelfInvite);
         assert_eq!(s.activity.bind_invite(b, 9999, 1).unwrap(), BindOutcome::UnknownInviter);
         assert!(matches!(s.activity.bind_invite(b, a, 1).unwrap(), BindOutcome::Bound(_)));
         assert_eq!(s.activity.bind_invite(b, a, 2).unwrap(), BindOutcome::AlreadyInvited);

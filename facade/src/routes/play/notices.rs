@@ -7,7 +7,7 @@
 use actors::view::{Notice, USER_GAME_STATUS_CHANGE};
 use serde::Serialize;
 use utoipa::openapi::{RefOr, Schema};
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::ToSchema;
 
 use super::dto::EndReasonDto;
 
@@ -96,15 +96,12 @@ pub fn data_schema(code: i32) -> Option<&'static str> {
 
 /// Every data schema, for the OpenAPI document's components.
 pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
-    fn one<T: ToSchema + PartialSchema>() -> (String, RefOr<Schema>) {
-        (T::name().into_owned(), T::schema())
-    }
     vec![
-        one::<TimeShortData>(),
-        one::<GameEndData>(),
-        one::<TimeUpData>(),
-        one::<RelayEndData>(),
-        one::<ChildrenLimitData>(),
+        crate::dto::component::<TimeShortData>(),
+        crate::dto::component::<GameEndData>(),
+        crate::dto::component::<TimeUpData>(),
+        crate::dto::component::<RelayEndData>(),
+        crate::dto::component::<ChildrenLimitData>(),
     ]
 }
 

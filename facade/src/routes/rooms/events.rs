@@ -7,7 +7,7 @@
 use actors::rooms::events::RoomEventKind;
 use serde::Serialize;
 use utoipa::openapi::{RefOr, Schema};
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::ToSchema;
 
 use super::dto::{room_user, rotation, RoomUserDto, RotationDto};
 
@@ -240,26 +240,23 @@ pub fn data_schema(code: i32) -> &'static str {
 
 /// Every data schema, for the OpenAPI document's components.
 pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
-    fn one<T: ToSchema + PartialSchema>() -> (String, RefOr<Schema>) {
-        (T::name().into_owned(), T::schema())
-    }
     vec![
-        one::<RoomUserDto>(),
-        one::<RoomInfoChangeData>(),
-        one::<GameInfoChangeData>(),
-        one::<ControlChangeData>(),
-        one::<RoomEnterData>(),
-        one::<RoomLeaveData>(),
-        one::<UserIdData>(),
-        one::<WelcomeData>(),
-        one::<GiftData>(),
-        one::<SeatData>(),
-        one::<OnData>(),
-        one::<ControlReturnData>(),
-        one::<ChatData>(),
-        one::<RotationDto>(),
-        one::<RoomEndData>(),
-        one::<NoData>(),
+        crate::dto::component::<RoomUserDto>(),
+        crate::dto::component::<RoomInfoChangeData>(),
+        crate::dto::component::<GameInfoChangeData>(),
+        crate::dto::component::<ControlChangeData>(),
+        crate::dto::component::<RoomEnterData>(),
+        crate::dto::component::<RoomLeaveData>(),
+        crate::dto::component::<UserIdData>(),
+        crate::dto::component::<WelcomeData>(),
+        crate::dto::component::<GiftData>(),
+        crate::dto::component::<SeatData>(),
+        crate::dto::component::<OnData>(),
+        crate::dto::component::<ControlReturnData>(),
+        crate::dto::component::<ChatData>(),
+        crate::dto::component::<RotationDto>(),
+        crate::dto::component::<RoomEndData>(),
+        crate::dto::component::<NoData>(),
     ]
 }
 

@@ -66,21 +66,46 @@ status = 0
 
 pub struct Client {
     pub base: String,
-    http: awc::Client,
+    transport: Transport,
     pub cookies: HashMap<String, String>,
     pub device: String,
     /// Extra headers sent with every request (a user agent, an operator token).
     pub headers: Vec<(String, String)>,
 }
 
+/// Over a real socket, or in this thread through the same app ([`facade::InProcess`]), where a
+/// test may pause tokio's clock.
+enum Transport {
+    Http(awc::Client),
+    InProcess(std::rc::Rc<facade::InProcess>),
+}
+
 impl Client {
     pub fn new(addr: std::net::SocketAddr, device: &str) -> Self {
         Client {
             base: format!("http://{addr}"),
-            http: awc::Client::default(),
+            transport: Transport::Http(awc::Client::default()),
             cookies: HashMap::new(),
             device: device.into(),
             headers: vec![],
+        }
+    }
+
+    /// A client of an in-process server: the same calls, no socket.
+    pub fn in_process(srv: &std::rc::Rc<facade::InProcess>, device: &str) -> Self {
+        Client {
+            base: String::new(),
+            transport: Transport::InProcess(srv.clone()),
+            cookies: HashMap::new(),
+            device: device.into(),
+            headers: vec![],
+        }
+    }
+
+    fn http(&self) -> &awc::Client {
+        match &self.transport {
+            Transport::Http(c) => c,
+            Transport::InProcess(_) => panic!("an in-process server has no socket"),
         }
     }
 
@@ -88,8 +113,8 @@ impl Client {
         self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ")
     }
 
-    fn keep_cookies<S>(&mut self, resp: &awc::ClientResponse<S>) {
-        for v in resp.headers().get_all("set-cookie") {
+    fn keep_cookies<'a>(&mut self, set_cookies: impl Iterator<Item = &'a actix_web::http::header::HeaderValue>) {
+        for v in set_cookies {
             let s = v.to_str().unwrap();
             let pair = s.split(';').next().unwrap();
             let (k, val) = pair.split_once('=').unwrap();
@@ -101,46 +126,69 @@ impl Client {
         }
     }
 
+    /// The browser's headers: cookies, the device (on a POST), the CSRF token from its cookie
+    /// (else x-skip-csrf), and the extra ones.
+    fn browser_headers(&self, post: bool) -> Vec<(String, String)> {
+        let mut h = vec![("cookie".to_string(), self.cookie_header())];
+        if post {
+            h.push(("Yoo-Uuid".to_string(), self.device.clone()));
+        }
+        h.extend(self.headers.iter().cloned());
+        h.push(match self.cookies.get("_csrfToken") {
+            Some(t) => ("x-csrf-token".into(), t.clone()),
+            None => ("x-skip-csrf".into(), "true".into()),
+        });
+        h
+    }
+
+    /// One request with the browser's headers: (HTTP status, envelope).
+    async fn send(&mut self, method: actix_web::http::Method, path: &str, body: Option<&str>) -> (u16, Value) {
+        let headers = self.browser_headers(body.is_some());
+        let (status, set_cookies, bytes) = match &self.transport {
+            Transport::Http(http) => {
+                let mut req = http.request(method, format!("{}{path}", self.base));
+                for (k, v) in &headers {
+                    req = req.insert_header((k.as_str(), v.as_str()));
+                }
+                let mut resp = match body {
+                    Some(b) => {
+                        req.insert_header(("content-type", "application/json"))
+                            .send_body(b.to_string())
+                            .await
+                    }
+                    None => req.send().await,
+                }
+                .unwrap();
+                let set: Vec<_> = resp.headers().get_all("set-cookie").cloned().collect();
+                (resp.status().as_u16(), set, resp.body().await.unwrap())
+            }
+            Transport::InProcess(srv) => {
+                let mut req = actix_web::test::TestRequest::default()
+                    .method(method)
+                    .uri(path)
+                    .peer_addr("127.0.0.1:40000".parse().unwrap());
+                for (k, v) in headers {
+                    req = req.insert_header((k, v));
+                }
+                if let Some(b) = body {
+                    req = req.insert_header(("content-type", "application/json")).set_payload(b.to_string());
+                }
+                let (status, h, bytes) = srv.call(req.to_request()).await;
+                (status.as_u16(), h.get_all("set-cookie").cloned().collect(), bytes)
+            }
+        };
+        self.keep_cookies(set_cookies.iter());
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
     /// GET returning (HTTP status, envelope), with the browser's CSRF header like every call.
     pub async fn get(&mut self, path: &str) -> (u16, Value) {
-        let mut req = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .insert_header(("cookie", self.cookie_header()));
-        for (k, v) in &self.headers {
-            req = req.insert_header((k.as_str(), v.as_str()));
-        }
-        req = match self.cookies.get("_csrfToken") {
-            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
-            None => req.insert_header(("x-skip-csrf", "true")),
-        };
-        let mut resp = req.send().await.unwrap();
-        self.keep_cookies(&resp);
-        let status = resp.status().as_u16();
-        let body = resp.body().await.unwrap();
-        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+        self.send(actix_web::http::Method::GET, path, None).await
     }
 
     /// POST a raw body with the browser's headers (CSRF from the cookie, else x-skip-csrf).
     pub async fn post_raw(&mut self, path: &str, body: &str) -> (u16, Value) {
-        let mut req = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .insert_header(("cookie", self.cookie_header()))
-            .insert_header(("content-type", "application/json"))
-            .insert_header(("Yoo-Uuid", self.device.clone()));
-        for (k, v) in &self.headers {
-            req = req.insert_header((k.as_str(), v.as_str()));
-        }
-        req = match self.cookies.get("_csrfToken") {
-            Some(t) => req.insert_header(("x-csrf-token", t.clone())),
-            None => req.insert_header(("x-skip-csrf", "true")),
-        };
-        let mut resp = req.send_body(body.to_string()).await.unwrap();
-        self.keep_cookies(&resp);
-        let status = resp.status().as_u16();
-        let body = resp.body().await.unwrap();
-        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+        self.send(actix_web::http::Method::POST, path, Some(body)).await
     }
 
     pub async fn post(&mut self, path: &str, body: Value) -> (u16, Value) {
@@ -167,7 +215,7 @@ impl Client {
         let (_, t) = self.get("/api/fetchToken").await;
         let token = t["data"]["access_token"].as_str().unwrap().to_string();
         let (_, framed) = self
-            .http
+            .http()
             .ws(format!("{}/echo?access_token={token}", self.base))
             .connect()
             .await
@@ -321,7 +369,11 @@ pub async fn uid(c: &mut Client) -> i64 {
 
 /// Fails the test unless the user's ledger replays to every balance they hold.
 pub fn ledger_holds(srv: &facade::Running, uid: i64) {
-    let diff = srv.platform.store().commerce.ledger_mismatches(uid).unwrap();
+    ledger_holds_in(&srv.platform, uid);
+}
+
+pub fn ledger_holds_in(platform: &actors::Platform, uid: i64) {
+    let diff = platform.store().commerce.ledger_mismatches(uid).unwrap();
     assert!(diff.is_empty(), "the ledger replays to the balances: {diff:?}");
 }
 

@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import type { BackpackCard, CardTotal, ExclusiveCard } from '../../../api/types';
 import { errorMessage } from '../../../transport/apiError';
 import type { Api } from '../../../transport/types';
+import { PagedList } from '../../../lib/pagedList';
 import { formatDateTimeSeconds, formatHMS } from '../../../lib/time';
 
 export type { BackpackCard, CardTotal };
@@ -91,30 +92,62 @@ export interface BackpackDeps {
 export class BackpackStore {
   tab: CardType = 1;
   filter: CardFilter = 0;
-  items: BackpackCard[] = [];
-  total = 0;
-  page = 1;
+  /** the page of cards shown (a page emptied by using its last card steps back one) */
+  readonly list: PagedList<BackpackCard>;
   totals: CardTotal | null = null;
   /** the exclusive cards' categories and minutes left */
   exclusive: ExclusiveCard[] = [];
-  loading = false;
-  error: string | null = null;
   /** the card being used */
   using: number | null = null;
   /** browser clock of the near-expiry countdowns */
   nowMs = Date.now();
   private readonly api: Api;
   private readonly deps: BackpackDeps;
-  private generation = 0;
 
   constructor(api: Api, deps: BackpackDeps) {
     this.api = api;
     this.deps = deps;
-    makeAutoObservable<BackpackStore, 'api' | 'deps' | 'generation'>(this, { api: false, deps: false, generation: false });
+    this.list = new PagedList(
+      async (page, pageSize) => {
+        const r = await this.api.get('/api/v3/user/card/list', {
+          status: String(this.filter),
+          page: String(page),
+          page_size: String(pageSize),
+          card_type: String(this.tab),
+        });
+        runInAction(() => {
+          this.nowMs = Date.now();
+        });
+        return r;
+      },
+      BACKPACK_PAGE_SIZE,
+      { stepBackWhenEmpty: true },
+    );
+    makeAutoObservable<BackpackStore, 'api' | 'deps'>(this, { api: false, deps: false, list: false });
+  }
+
+  get items(): BackpackCard[] {
+    return this.list.items;
+  }
+
+  get total(): number {
+    return this.list.total;
+  }
+
+  get page(): number {
+    return this.list.page;
   }
 
   get pages(): number {
-    return Math.max(1, Math.ceil(this.total / BACKPACK_PAGE_SIZE));
+    return this.list.pages;
+  }
+
+  get loading(): boolean {
+    return this.list.loading;
+  }
+
+  get error(): string | null {
+    return this.list.error;
   }
 
   /** The count a tab shows: only on the unused filter. */
@@ -161,37 +194,8 @@ export class BackpackStore {
   }
 
   /** One page; a page after the first that comes back empty is re-read one page earlier. */
-  async load(page = this.page): Promise<void> {
-    const gen = ++this.generation;
-    this.loading = true;
-    this.error = null;
-    try {
-      const list = await this.api.get('/api/v3/user/card/list', {
-        status: String(this.filter),
-        page: String(page),
-        page_size: String(BACKPACK_PAGE_SIZE),
-        card_type: String(this.tab),
-      });
-      if (gen !== this.generation) return;
-      if (list.data.length === 0 && page > 1) {
-        await this.load(page - 1);
-        return;
-      }
-      runInAction(() => {
-        this.items = list.data;
-        this.total = list.total;
-        this.page = page;
-        this.nowMs = Date.now();
-      });
-    } catch (e) {
-      runInAction(() => {
-        if (gen === this.generation) this.error = errorMessage(e);
-      });
-    } finally {
-      runInAction(() => {
-        if (gen === this.generation) this.loading = false;
-      });
-    }
+  load(page = this.page): Promise<void> {
+    return this.list.load(page);
   }
 
   /** '赠送': gives the card to the user of `phone`, then re-reads the list and the counts. */
