@@ -33,7 +33,7 @@ work=$(mktemp -d)
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  [ -n "${FUZZ_KEEP:-}" ] && cp "$work/events.ndjson" "$FUZZ_KEEP" 2>/dev/null || true
+  [ -n "${FUZZ_KEEP:-}" ] && cat "$work/events.ndjson" "$work/viewer.ndjson" "$work/host.ndjson" "$work/leaving.ndjson" >"$FUZZ_KEEP" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -42,8 +42,13 @@ trap cleanup EXIT
 OPERATOR_TOKEN=fuzz-operator
 {
   echo "operator_token_sha256 = \"$(printf %s "$OPERATOR_TOKEN" | sha256sum | cut -d' ' -f1)\""
-  # the long polls answer "still waiting" within the request timeout (10 s)
-  sed -e 's/^poll_wait_secs = .*/poll_wait_secs = 2/' -e 's/^sandbox_mismatch = .*/&\nqr_poll_wait_secs = 2/' ops/dev.toml
+  # the long polls answer "still waiting" within the request timeout (10 s); the room's members,
+  # who hold no socket, keep their places for the whole run (the reconnect window); node 1 has
+  # static machines instead of game hosts (none runs here): a start gets a machine at once, so
+  # the calls of a ready and a playing session are reached
+  sed -e 's/^poll_wait_secs = .*/poll_wait_secs = 2/' -e 's/^sandbox_mismatch = .*/&\nqr_poll_wait_secs = 2/' \
+    -e 's/^reconnect_secs = .*/reconnect_secs = 900/' \
+    -e 's/^host_secret = "dev-host-secret-node-1"$/machines = ["f1", "f2", "f3", "f4"]/' ops/dev.toml
 } >"$work/server.toml"
 RUST_LOG=warn target/debug/yoo-server --config "$work/server.toml" --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
@@ -60,8 +65,10 @@ echo "server at $base"
 # The world the generated calls meet, built in a fresh database, so that its ids are the small
 # numbers the document's examples give (`dto::Id`: 1, 2): the caller (uid 1), logged in through
 # the sandbox SMS outbox, with play time, a membership and cards, hosting room 1 (ddRid 1);
-# a second player (uid 2) in that room on a seat, so that the host's calls about a member reach
-# someone; a third (uid 3), whom the calls about a stranger name (blacklisting).
+# a second player (uid 2) in that room, so that the host's calls about a member reach
+# someone; a third (uid 3) in it too, whom the host invites to a seat and whom the calls about a
+# stranger name (blacklisting); a fourth (uid 4) in it, whom the host puts out. No session yet:
+# the caller's first start makes session 1.
 login() {
   local phone=$1 jar=$2 code
   curl -sf -X POST "$base/api/passport/login/sendcode" -H 'content-type: application/json' -H 'x-skip-csrf: true' -d "{\"phone\":\"$phone\"}" >/dev/null
@@ -89,39 +96,63 @@ login 13900000043 "$work/second"
 login 13900000044 "$work/third"
 as_player "$jar" /api/japi/yoo/v2/room/relay '{"roomName":"压测房间","gameId":1,"mode":4,"isShow":1}'
 as_player "$work/second" /api/japi/yoo/v2/room/login '{"ddRid":1}'
-as_player "$work/second" /api/japi/yoo/mike/up '{"ddRid":1}' || true
+as_player "$work/third" /api/japi/yoo/v2/room/login '{"ddRid":1}'
+login 13900000045 "$work/fourth"
+as_player "$work/fourth" /api/japi/yoo/v2/room/login '{"ddRid":1}'
 
 started=$(date +%s)
 # One worker: with two, hypothesis describes strategies by ast.parse from two threads at once, and
 # this CPython 3.11 mistracks the AST recursion depth in threaded programs (python/cpython#106905):
 # "SystemError: AST constructor recursion depth mismatch" stopped the run.
-set +e
-"$VENV/bin/schemathesis" run "$base/api/openapi.json" \
-  --url "$base" \
-  -H "Cookie: yoo_sid=$sid; _csrfToken=$csrf" \
-  -H "x-csrf-token: $csrf" \
-  -H "x-operator-token: $OPERATOR_TOKEN" \
-  --checks "${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
-  --exclude-path /api/user/logout \
-  --phases examples,coverage,fuzzing \
-  --max-examples "$EXAMPLES" \
-  --seed "${FUZZ_SEED:-7}" \
-  --workers 1 \
-  --request-timeout 10 \
-  --suppress-health-check all \
-  --report ndjson --report-ndjson-path "$work/events.ndjson" \
-  --no-color 2>&1 | tee "$work/run.txt"
-status=${PIPESTATUS[0]}
-set -e
+# fuzz_as NAME JAR EXAMPLES [ARGS...]: one Schemathesis run with the login in JAR (a curl cookie
+# jar), its report in $work/NAME.ndjson and its output in $work/NAME.txt; the exit status is kept
+# in `status` (the first that failed).
+status=0
+fuzz_as() {
+  local name=$1 jar=$2 examples=$3 sid csrf s
+  shift 3
+  sid=$(awk '$6 == "yoo_sid" {print $7}' "$jar")
+  csrf=$(awk '$6 == "_csrfToken" {print $7}' "$jar")
+  set +e
+  "$VENV/bin/schemathesis" run "$base/api/openapi.json" \
+    --url "$base" \
+    -H "Cookie: yoo_sid=$sid; _csrfToken=$csrf" \
+    -H "x-csrf-token: $csrf" \
+    "$@" \
+    --checks "${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
+    --phases examples,coverage,fuzzing \
+    --max-examples "$examples" \
+    --seed "${FUZZ_SEED:-7}" \
+    --workers 1 \
+    --request-timeout 10 \
+    --suppress-health-check all \
+    --report ndjson --report-ndjson-path "$work/$name.ndjson" \
+    --no-color 2>&1 | tee "$work/$name.txt"
+  s=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -ne 0 ] || status=$s
+}
+# The room's calls as the viewer on a seat, first, while the room is as the world left it: what a
+# viewer may do (take or leave a seat, apply for control, report) is refused to the host. Fewer
+# cases than the caller's: the caller's run tries the inputs. Opening a room of their own or
+# leaving would end the viewer's membership: those two last.
+fuzz_as viewer "$work/second" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex '^/api/japi/yoo/(?!game/|v2/room/(relay|exit)$)'
+# The room's calls as its host, while the viewer and the third player are in it (in the full run
+# below, the host's game calls may end the room before its turn).
+fuzz_as host "$jar" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex '^/api/japi/yoo/(blacklist|control|mike|mikeReq|report|room)/'
+# Every operation as the caller (the room's host, an operator too).
+fuzz_as events "$jar" "$EXAMPLES" -H "x-operator-token: $OPERATOR_TOKEN" --exclude-path /api/user/logout
+# The viewer leaves.
+fuzz_as leaving "$work/second" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex '^/api/japi/yoo/v2/room/exit$'
 took=$(( $(date +%s) - started ))
-cases=$(sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' "$work/run.txt" | tail -1)
+cases=$(cat "$work/events.txt" "$work/viewer.txt" "$work/host.txt" "$work/leaving.txt" | sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 echo "fuzz: $cases cases in $took s (schemathesis exit $status)"
-failures=$(sed -n 's/.* \([0-9][0-9]*\) unique failures*.*/\1/p' "$work/run.txt" | tail -1)
-tested=$(sed -n 's/^ *Tested: *\([0-9][0-9]*\).*/\1/p' "$work/run.txt" | tail -1)
+failures=$(cat "$work/events.txt" "$work/viewer.txt" "$work/host.txt" "$work/leaving.txt" | sed -n 's/.* \([0-9][0-9]*\) unique failures*.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+tested=$(sed -n 's/^ *Tested: *\([0-9][0-9]*\).*/\1/p' "$work/events.txt" | tail -1)
 panics=$(grep -c "panicked" "$work/server.err" || true)
 # The share of operations that answered 2xx to at least one generated case (the fuzzing reaches
 # the logic, not only the input checks); the operations without one are listed.
-reached=$(python3 ops/fuzz_reached.py "$work/events.ndjson")
+reached=$(python3 ops/fuzz_reached.py "$work/events.ndjson" "$work/viewer.ndjson" "$work/host.ndjson" "$work/leaving.ndjson")
 echo "$reached" | tail -n +2
 reached_pct=$(echo "$reached" | head -1)
 echo "fuzz: ${reached_pct}% of the operations answered 2xx to some case"
@@ -132,8 +163,9 @@ if [ -n "${LOADTEST_FIGURES:-}" ]; then
 fi
 if grep -q "panicked" "$work/server.err"; then echo "the server panicked:"; grep -A3 panicked "$work/server.err"; exit 1; fi
 [ "$status" -eq 0 ] || exit "$status"
-# The floor of that share: 71% reached on 2026-11-29 (BENCHMARKS.md); the issue's target is 80%.
-MIN_REACHED=${FUZZ_MIN_REACHED:-70}
+# The floor of that share: 79.4% reached on 2026-11-29 (BENCHMARKS.md; the runs vary by a few
+# operations, as one consumes what another would have answered); the issue's target is 80%.
+MIN_REACHED=${FUZZ_MIN_REACHED:-77}
 [ "${reached_pct%.*}" -ge "$MIN_REACHED" ] || { echo "fuzz: fewer than $MIN_REACHED% of the operations answered 2xx"; exit 1; }
 [ "${cases:-0}" -ge "$MIN_CASES" ] || { echo "fuzz: only ${cases:-0} cases, fewer than $MIN_CASES"; exit 1; }
 floor=$(( ${tested:-0} * MIN_PER_OP ))

@@ -1,10 +1,14 @@
-"""The share of operations a Schemathesis run reached: those that answered 2xx to at least one
-generated case, read from its ndjson report (ops/fuzz.sh). Prints the percentage on the first
+"""The share of operations Schemathesis runs reached: those that answered 2xx to at least one
+generated case in any of the runs, read from their ndjson reports (ops/fuzz.sh: the caller's
+run and the viewer's). Prints the percentage on the first
 line, then one line per operation that never answered 2xx with the statuses it answered."""
 
 import collections
 import json
 import sys
+
+# The WebSocket endpoints: a GET that upgrades (101) or is refused; no HTTP case can answer 2xx.
+UPGRADES = {"GET /echo", "GET /api/host/link"}
 
 
 def reached(lines):
@@ -28,10 +32,16 @@ def reached(lines):
 
 
 def main():
-    with open(sys.argv[1], encoding="utf-8") as f:
-        pct, ok, total, missed = reached(f)
+    lines = []
+    for path in sys.argv[1:]:
+        with open(path, encoding="utf-8") as f:
+            lines.extend(f)
+    pct, ok, total, missed = reached(lines)
     print(f"{pct:.1f}")
     print(f"fuzz: {ok} of {total} operations answered 2xx")
+    http = total - sum(1 for label, _ in missed if label in UPGRADES)
+    if http != total and http:
+        print(f"fuzz: {ok} of the {http} that are not WebSocket upgrades ({100.0 * ok / http:.1f}%)")
     for label, seen in missed:
         print(f"  no 2xx: {label} {seen}")
 

@@ -71,6 +71,8 @@ async fn assemble(config: &ServerConfig) -> Result<Parts, String> {
                 .into(),
         );
     }
+    // the recorder is installed before the domain starts: its gauges are set as it starts
+    let prometheus = observe::prometheus().clone();
     let dir = config.data_dir.clone();
     let store = tokio::task::spawn_blocking(move || storage::Store::open_sqlite(&dir))
         .await
@@ -97,7 +99,7 @@ async fn assemble(config: &ServerConfig) -> Result<Parts, String> {
     Ok(Parts {
         state,
         document,
-        prometheus: observe::prometheus().clone(),
+        prometheus,
     })
 }
 

@@ -15,7 +15,8 @@ use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
 pub struct AccountBody {
-    #[schema(example = "13900000042")]
+    /// The account's phone (the example names a player other than the fuzzing caller).
+    #[schema(example = "13900000044")]
     cellphone: String,
     /// freeze, ban or restore (unfreeze, lift a ban).
     #[schema(example = "restore")]

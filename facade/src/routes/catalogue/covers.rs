@@ -71,7 +71,7 @@ fn svg(body: String) -> HttpResponse {
 refusals!(CoverRefusals: common::input(), common::internal(), DomainError::UnknownGame);
 
 /// A game's art: `cover.svg`, `vertical.svg`, `square.svg` or `logo.svg`.
-#[utoipa::path(params(("id" = String, Path), ("file" = String, Path)),
+#[utoipa::path(params(("id" = String, Path, description = "The game", example = "1"), ("file" = String, Path, description = "cover.svg, vertical.svg, square.svg or logo.svg", example = "logo.svg")),
     responses((status = 200, description = "SVG", body = String, content_type = "image/svg+xml"), CoverRefusals))]
 #[get("/covers/{id}/{file}")]
 pub async fn game_cover(state: web::Data<AppState>, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {

@@ -70,6 +70,7 @@ pub struct CouponListQuery {
     #[param(example = "time_300")]
     goods_code: String,
     /// 1–100.
+    #[param(example = 1, minimum = 1, maximum = 100)]
     goods_num: i64,
     /// The coupon selected (listed like the others).
     #[serde(default)]
@@ -114,7 +115,7 @@ pub async fn coupon_list(state: web::Data<AppState>, caller: MaybeCaller, q: web
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ActivityQuery {
-    #[param(value_type = i64)]
+    #[param(value_type = i64, example = 1)]
     activity_id: Id,
 }
 
@@ -239,7 +240,7 @@ pub async fn activity_item(state: web::Data<AppState>, caller: MaybeCaller, q: w
 
 #[derive(Deserialize, ToSchema)]
 pub struct ReceiveBody {
-    #[schema(value_type = i64)]
+    #[schema(value_type = i64, example = 1)]
     activity_id: Id,
 }
 
@@ -268,9 +269,10 @@ pub async fn activity_receive(state: web::Data<AppState>, caller: Caller, body: 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ActivityCheckQuery {
-    #[param(value_type = i64)]
+    #[param(value_type = i64, example = 1)]
     activity_id: Id,
     /// Comma-separated goods codes.
+    #[param(example = "time_300")]
     goods_codes: String,
 }
 

@@ -118,8 +118,10 @@ pub async fn goods_list(state: web::Data<AppState>, caller: Caller, q: web::Quer
 #[derive(Deserialize, ToSchema)]
 pub struct GroupSubmitBody {
     /// wechat, alipay or bank (or their numbers 0, 1, 20).
+    #[schema(example = "alipay")]
     pay_method: PayMethodIn,
     /// A JSON string of `[{id, num}]`.
+    #[schema(example = "[{\"id\": 1, \"num\": 10}]")]
     goods: String,
     /// 1: the minor confirmed the charge reminder (20160) and submits again.
     #[serde(default)]

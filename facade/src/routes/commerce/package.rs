@@ -177,6 +177,8 @@ pub async fn game_package(state: web::Data<AppState>, caller: MaybeCaller, q: we
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PackageItemQuery {
+    /// The package (a goods of type 9 without a parent).
+    #[param(example = 401)]
     package_id: i64,
 }
 

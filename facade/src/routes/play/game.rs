@@ -439,7 +439,7 @@ pub struct Pong {
 refusals!(NodePingRefusals: common::input(), common::internal(), DomainError::UnknownNode, DomainError::NodeMaintenance);
 
 /// The latency probe each node answers (its `pingUrl`).
-#[utoipa::path(params(("id" = String, Path, description = "The node id"), Ping), responses((status = 200, body = Envelope<Pong>), NodePingRefusals))]
+#[utoipa::path(params(("id" = String, Path, description = "The node id", example = "1"), Ping), responses((status = 200, body = Envelope<Pong>), NodePingRefusals))]
 #[get("/api/node/{id}/ping")]
 pub async fn node_ping(state: web::Data<AppState>, path: web::Path<String>, q: web::Query<Ping>) -> ApiResult<Pong> {
     let id: i64 = path.parse().map_err(|_| ApiError::from(actors::DomainError::UnknownNode))?;

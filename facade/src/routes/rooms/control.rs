@@ -45,7 +45,7 @@ pub async fn apply_list(state: web::Data<AppState>, caller: Caller, body: web::J
 pub struct ControlTargetBody {
     #[schema(value_type = i64, example = 500001)]
     room_serial: Id,
-    #[schema(example = 2)]
+    #[schema(value_type = i64, example = 2)]
     user_id: Id,
 }
 

@@ -38,6 +38,7 @@ pub struct UpBody {
     action: Option<i32>,
     /// A seat index (1..=7); the first open seat when absent.
     #[serde(default)]
+    #[schema(example = 2, minimum = 1, maximum = 7)]
     seat: Option<usize>,
 }
 
@@ -79,7 +80,8 @@ pub async fn up_or_down(state: web::Data<AppState>, caller: Caller, body: web::J
 pub struct MikeTargetBody {
     #[schema(example = 1)]
     pub dd_rid: Id,
-    #[schema(example = 2)]
+    /// A member of the room (the caller's target).
+    #[schema(value_type = i64, example = 3)]
     pub user_id: Id,
 }
 
@@ -122,7 +124,7 @@ pub async fn invite_refuse(state: web::Data<AppState>, caller: Caller, body: web
 pub struct OperateBody {
     #[schema(example = 1)]
     dd_rid: Id,
-    #[schema(example = 2)]
+    #[schema(value_type = i64, example = 2)]
     user_id: Id,
     /// 1 move up onto a free seat, 3 take down, 4 ban the seat's voice, 5 lift the ban.
     #[schema(example = 3)]
@@ -206,7 +208,7 @@ pub async fn lock_all(state: web::Data<AppState>, caller: Caller, body: web::Jso
 pub struct BanMessageBody {
     #[schema(example = 1)]
     dd_rid: Id,
-    #[schema(example = 2)]
+    #[schema(value_type = i64, example = 2)]
     user_id: Id,
     /// 1 ban (default), 0 lift the ban.
     #[serde(default)]
@@ -296,9 +298,9 @@ pub async fn req_top(state: web::Data<AppState>, caller: Caller, body: web::Json
 pub struct SwitchBody {
     #[schema(example = 1)]
     dd_rid: Id,
-    #[schema(example = 2)]
+    #[schema(value_type = i64, example = 2)]
     user_id: Id,
-    #[schema(example = 3)]
+    #[schema(value_type = i64, example = 3)]
     target_user_id: Id,
 }
 

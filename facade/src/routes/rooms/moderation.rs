@@ -6,7 +6,6 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::dto::{self, BlackPage};
-use super::mike::MikeTargetBody;
 use super::room::PageBody;
 use crate::auth::Caller;
 use crate::dto::Id;
@@ -15,11 +14,22 @@ use crate::state::AppState;
 
 refusals!(KickRefusals: common::input(), common::logged_in(), common::room(), DomainError::TargetNotInRoom);
 
+/// The member a host puts out.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KickBody {
+    #[schema(example = 1)]
+    dd_rid: Id,
+    /// A member of the room.
+    #[schema(value_type = i64, example = 4)]
+    user_id: Id,
+}
+
 /// `blacklist/kick` (host): puts a member out (KICK_OUT 2031 to them); they may not come back
 /// for 10 minutes (130205).
-#[utoipa::path(operation_id = "moderation_kick", request_body = MikeTargetBody, responses((status = 200, body = Envelope<Null>), KickRefusals))]
+#[utoipa::path(operation_id = "moderation_kick", request_body = KickBody, responses((status = 200, body = Envelope<Null>), KickRefusals))]
 #[post("/api/japi/yoo/blacklist/kick")]
-pub async fn kick(state: web::Data<AppState>, caller: Caller, body: web::Json<MikeTargetBody>) -> ApiResult<Null> {
+pub async fn kick(state: web::Data<AppState>, caller: Caller, body: web::Json<KickBody>) -> ApiResult<Null> {
     state.platform.rooms.kick(caller.0.uid, body.dd_rid.0, body.user_id.0).await?;
     Ok(ok(Null))
 }
@@ -100,7 +110,9 @@ pub async fn black_del(state: web::Data<AppState>, caller: Caller, body: web::Js
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserFlagsBody {
-    #[schema(example = "13900000042")]
+    /// The user's phone (the example names a player other than the fuzzing caller, whose room a
+    /// minor's flag would close).
+    #[schema(example = "13900000044")]
     cellphone: String,
     /// 0 normal, 1 official, 3 super admin.
     #[serde(default)]
