@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Schemathesis (PyPI, pinned) against a fresh dev server on 127.0.0.1:0, driven by the server's
-# own OpenAPI document (GET /api/openapi.json), as a logged-in player with the CSRF header.
+# own OpenAPI document (GET /api/openapi.json), as the players of a world it builds first (a run
+# each, with the CSRF header).
 # Fails on any 5xx, any status code the document does not list for the path, any response
 # whose body or content type contradicts the document, fewer cases than its floor, or fewer
 # operations reached (a 2xx to some case, ops/fuzz_reached.py) than its floor.
@@ -30,10 +31,12 @@ fi
 [ -x target/debug/yoo-server ] || cargo build -q -p facade --bin yoo-server
 
 work=$(mktemp -d)
+# the Schemathesis runs made so far (fuzz_as), each with $work/NAME.ndjson and $work/NAME.txt
+RUNS=()
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  [ -n "${FUZZ_KEEP:-}" ] && cat "$work/events.ndjson" "$work/viewer.ndjson" "$work/host.ndjson" "$work/leaving.ndjson" >"$FUZZ_KEEP" 2>/dev/null || true
+  [ -n "${FUZZ_KEEP:-}" ] && for r in "${RUNS[@]}"; do cat "$work/$r.ndjson"; done >"$FUZZ_KEEP" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -67,7 +70,9 @@ echo "server at $base"
 # the sandbox SMS outbox, with play time, a membership and cards, hosting room 1 (ddRid 1);
 # a second player (uid 2) in that room, so that the host's calls about a member reach
 # someone; a third (uid 3) in it too, whom the host invites to a seat and whom the calls about a
-# stranger name (blacklisting); a fourth (uid 4) in it, whom the host puts out. No session yet:
+# stranger name (blacklisting); a fourth (uid 4) in it, whom the host puts out; a fifth (uid 5)
+# with session 1 on a machine of node 1 (static machines: no game host runs here), whose calls
+# the player's run makes. The caller's first start makes session 2. No session yet:
 # the caller's first start makes session 1.
 login() {
   local phone=$1 jar=$2 code
@@ -89,7 +94,10 @@ login "$phone" "$jar"
 sid=$(awk '$6 == "yoo_sid" {print $7}' "$jar")
 csrf=$(awk '$6 == "_csrfToken" {print $7}' "$jar")
 [ -n "$sid" ] && [ -n "$csrf" ] || { echo "login failed"; exit 1; }
-for grant in '"kind":"play_time","minutes":600' '"kind":"vip","days":30' '"kind":"card","count":20'; do
+# (three time cards first, each to be given once: cards 1 and 2, the examples' ids, are used
+# outside a queue; card 3 is the one given)
+time_card='"kind":"time_card","minutes":60,"days":30,"count":1'
+for grant in '"kind":"play_time","minutes":600' '"kind":"vip","days":30' "$time_card" "$time_card" "$time_card" '"kind":"card","count":20'; do
   curl -sf -X POST "$base/api/dev/grant" -H 'content-type: application/json' -H 'x-skip-csrf: true' -d "{\"cellphone\":\"$phone\",$grant}" >/dev/null
 done
 login 13900000043 "$work/second"
@@ -99,6 +107,8 @@ as_player "$work/second" /api/japi/yoo/v2/room/login '{"ddRid":1}'
 as_player "$work/third" /api/japi/yoo/v2/room/login '{"ddRid":1}'
 login 13900000045 "$work/fourth"
 as_player "$work/fourth" /api/japi/yoo/v2/room/login '{"ddRid":1}'
+login 13900000046 "$work/player"
+as_player "$work/player" /api/japi/yoo/game/start '{"gameId":2}'
 
 started=$(date +%s)
 # One worker: with two, hypothesis describes strategies by ast.parse from two threads at once, and
@@ -111,16 +121,17 @@ status=0
 fuzz_as() {
   local name=$1 jar=$2 examples=$3 sid csrf s
   shift 3
+  RUNS+=("$name")
   sid=$(awk '$6 == "yoo_sid" {print $7}' "$jar")
   csrf=$(awk '$6 == "_csrfToken" {print $7}' "$jar")
   set +e
-  "$VENV/bin/schemathesis" run "$base/api/openapi.json" \
+  "$VENV/bin/schemathesis" --config-file ops/schemathesis.toml run "$base/api/openapi.json" \
     --url "$base" \
     -H "Cookie: yoo_sid=$sid; _csrfToken=$csrf" \
     -H "x-csrf-token: $csrf" \
     "$@" \
     --checks "${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
-    --phases examples,coverage,fuzzing \
+    --phases "${PHASES:-examples,coverage,fuzzing}" \
     --max-examples "$examples" \
     --seed "${FUZZ_SEED:-7}" \
     --workers 1 \
@@ -132,7 +143,11 @@ fuzz_as() {
   set -e
   [ "$status" -ne 0 ] || status=$s
 }
-# The room's calls as the viewer on a seat, first, while the room is as the world left it: what a
+# The session's calls as the fifth player, first, while session 1 is ready: confirm it, then its
+# duration, quality reports and stream tickets (leaving it and cancelling it are the caller's).
+fuzz_as player "$work/player" "${FUZZ_OTHER_EXAMPLES:-10}" \
+  --include-path-regex '^/api/japi/yoo/game/(confirmConnect|gameDuration|qualityReport|streamTicket)$'
+# The room's calls as the viewer, while the room is as the world left it: what a
 # viewer may do (take or leave a seat, apply for control, report) is refused to the host. Fewer
 # cases than the caller's: the caller's run tries the inputs. Opening a room of their own or
 # leaving would end the viewer's membership: those two last.
@@ -140,19 +155,28 @@ fuzz_as viewer "$work/second" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex 
 # The room's calls as its host, while the viewer and the third player are in it (in the full run
 # below, the host's game calls may end the room before its turn).
 fuzz_as host "$jar" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex '^/api/japi/yoo/(blacklist|control|mike|mikeReq|report|room)/'
-# Every operation as the caller (the room's host, an operator too).
-fuzz_as events "$jar" "$EXAMPLES" -H "x-operator-token: $OPERATOR_TOKEN" --exclude-path /api/user/logout
+# Every operation as the caller (the room's host, an operator too) but the game change, which
+# starts a session numbered past the examples whenever it is tried, so that the caller's own
+# start never succeeded and its later calls named none of its sessions.
+PHASES=examples,coverage,fuzzing,stateful fuzz_as events "$jar" "$EXAMPLES" -H "x-operator-token: $OPERATOR_TOKEN" --exclude-path /api/user/logout \
+  --exclude-path /api/japi/yoo/game/changeGame
+# The game change as the third player.
+fuzz_as change "$work/third" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path /api/japi/yoo/game/changeGame
+# The fifth player leaves their game.
+fuzz_as player_leaves "$work/player" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex '^/api/japi/yoo/game/over$'
 # The viewer leaves.
 fuzz_as leaving "$work/second" "${FUZZ_OTHER_EXAMPLES:-10}" --include-path-regex '^/api/japi/yoo/v2/room/exit$'
 took=$(( $(date +%s) - started ))
-cases=$(cat "$work/events.txt" "$work/viewer.txt" "$work/host.txt" "$work/leaving.txt" | sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+cases=$(for r in "${RUNS[@]}"; do cat "$work/$r.txt"; done | sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 echo "fuzz: $cases cases in $took s (schemathesis exit $status)"
-failures=$(cat "$work/events.txt" "$work/viewer.txt" "$work/host.txt" "$work/leaving.txt" | sed -n 's/.* \([0-9][0-9]*\) unique failures*.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+failures=$(for r in "${RUNS[@]}"; do cat "$work/$r.txt"; done | sed -n 's/.* \([0-9][0-9]*\) unique failures*.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 tested=$(sed -n 's/^ *Tested: *\([0-9][0-9]*\).*/\1/p' "$work/events.txt" | tail -1)
 panics=$(grep -c "panicked" "$work/server.err" || true)
 # The share of operations that answered 2xx to at least one generated case (the fuzzing reaches
 # the logic, not only the input checks); the operations without one are listed.
-reached=$(python3 ops/fuzz_reached.py "$work/events.ndjson" "$work/viewer.ndjson" "$work/host.ndjson" "$work/leaving.ndjson")
+reports=()
+for r in "${RUNS[@]}"; do reports+=("$work/$r.ndjson"); done
+reached=$(python3 ops/fuzz_reached.py "${reports[@]}")
 echo "$reached" | tail -n +2
 reached_pct=$(echo "$reached" | head -1)
 echo "fuzz: ${reached_pct}% of the operations answered 2xx to some case"
@@ -163,9 +187,10 @@ if [ -n "${LOADTEST_FIGURES:-}" ]; then
 fi
 if grep -q "panicked" "$work/server.err"; then echo "the server panicked:"; grep -A3 panicked "$work/server.err"; exit 1; fi
 [ "$status" -eq 0 ] || exit "$status"
-# The floor of that share: 79.4% reached on 2026-11-29 (BENCHMARKS.md; the runs vary by a few
-# operations, as one consumes what another would have answered); the issue's target is 80%.
-MIN_REACHED=${FUZZ_MIN_REACHED:-77}
+# The floor of that share: 80.9–81.4% reached on 2026-11-29 (BENCHMARKS.md; the issue's target
+# is 80%); runs of the same seed vary by an operation or two (one call consumes the state another
+# would have answered, on the server's timing), so the floor leaves that much room.
+MIN_REACHED=${FUZZ_MIN_REACHED:-79}
 [ "${reached_pct%.*}" -ge "$MIN_REACHED" ] || { echo "fuzz: fewer than $MIN_REACHED% of the operations answered 2xx"; exit 1; }
 [ "${cases:-0}" -ge "$MIN_CASES" ] || { echo "fuzz: only ${cases:-0} cases, fewer than $MIN_CASES"; exit 1; }
 floor=$(( ${tested:-0} * MIN_PER_OP ))

@@ -20,11 +20,21 @@ def reached(lines):
             continue
         recorder = finished["recorder"]
         label = recorder["label"]
-        statuses[label]  # an operation with no answer at all still counts
-        for interaction in recorder.get("interactions", {}).values():
+        cases = recorder.get("cases", {})
+        stateful = finished.get("phase") == "stateful"
+        if not stateful:
+            statuses[label]  # an operation with no answer at all still counts
+        for case_id, interaction in recorder.get("interactions", {}).items():
             response = interaction.get("response")
-            if response:
-                statuses[label][response["status_code"]] += 1
+            if not response:
+                continue
+            if stateful:
+                # a stateful scenario chains operations: each call counts for its own
+                case = cases.get(case_id, {}).get("value", {})
+                if "method" not in case:
+                    continue
+                label = f"{case['method']} {case['path']}"
+            statuses[label][response["status_code"]] += 1
     ok = [label for label, seen in statuses.items() if any(200 <= s < 300 for s in seen)]
     missed = sorted((label, dict(seen)) for label, seen in statuses.items() if label not in ok)
     pct = 100.0 * len(ok) / len(statuses) if statuses else 0.0

@@ -89,3 +89,19 @@ pub struct Empty {}
 pub fn component<T: utoipa::ToSchema + utoipa::PartialSchema>() -> (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>) {
     (T::name().into_owned(), T::schema())
 }
+
+/// An OpenAPI link a feature declares beside its routes: an answer of the operation `from` with
+/// HTTP status `status` gives the value the operation `to` needs (a runtime expression such as
+/// `$response.body#/data/id` for a body field or a query parameter). The OpenAPI assembly puts it
+/// in that response of `from`; clients and Schemathesis's stateful phase follow it.
+pub struct ResponseLink {
+    pub from: &'static str,
+    /// "200", or a refusal's status whose data names the resource (a start refused because a
+    /// game already runs names that session).
+    pub status: &'static str,
+    pub to: &'static str,
+    /// Body fields of `to`, each with its expression.
+    pub body: &'static [(&'static str, &'static str)],
+    /// Query or path parameters of `to`, each with its expression.
+    pub parameters: &'static [(&'static str, &'static str)],
+}

@@ -32,7 +32,47 @@ pub fn document(dev: bool) -> OpenApi {
     let (_, mut api) = app.split_for_parts();
     collect_codes(&mut api);
     push_codes(&mut api);
+    add_links(&mut api, &routes::links());
     api
+}
+
+/// Puts each feature's links in the response of the operation they start from (200, or the
+/// refusal's status they name), named after the operation they lead to. A link naming an operation the document lacks is a programming
+/// error (`every_link_names_operations_of_the_document`).
+fn add_links(api: &mut OpenApi, links: &[crate::dto::ResponseLink]) {
+    use utoipa::openapi::link::LinkBuilder;
+    for link in links {
+        let Some(op) = operations_mut(api).find(|op| op.operation_id.as_deref() == Some(link.from)) else {
+            continue;
+        };
+        let Some(RefOr::T(ok)) = op.responses.responses.get_mut(link.status) else {
+            continue;
+        };
+        let mut built = LinkBuilder::new().operation_id(link.to);
+        for (name, expression) in link.parameters {
+            built = built.parameter(*name, *expression);
+        }
+        if !link.body.is_empty() {
+            let body: serde_json::Map<String, Value> = link.body.iter().map(|(k, v)| ((*k).to_string(), Value::from(*v))).collect();
+            built = built.request_body(Some(Value::Object(body)));
+        }
+        ok.links.insert(link.to.to_string(), RefOr::T(built.build()));
+    }
+}
+
+/// Every operation of the document.
+fn operations_mut(api: &mut OpenApi) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    api.paths.paths.values_mut().flat_map(|item| {
+        [
+            item.get.as_mut(),
+            item.post.as_mut(),
+            item.put.as_mut(),
+            item.delete.as_mut(),
+            item.patch.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+    })
 }
 
 /// The codes the client switches on, from the server's own lists, in the document's
@@ -245,5 +285,44 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), n, "duplicate operationIds");
+    }
+
+    // Each link starts from an operation of the document, in its 200 response, and leads to an
+    // operation of the document whose body or parameters have the fields it fills.
+    #[test]
+    fn every_link_names_operations_of_the_document() {
+        let links = crate::routes::links();
+        assert!(!links.is_empty());
+        let doc = serde_json::to_value(super::document(true)).unwrap();
+        let ops: Vec<&serde_json::Value> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .collect();
+        let op = |id: &str| {
+            *ops.iter()
+                .find(|op| op["operationId"] == id)
+                .unwrap_or_else(|| panic!("no operation {id}"))
+        };
+        let schemas = &doc["components"]["schemas"];
+        for link in &links {
+            let placed = &op(link.from)["responses"][link.status]["links"][link.to];
+            assert_eq!(placed["operationId"], link.to, "{} → {}", link.from, link.to);
+            let to = op(link.to);
+            for (field, _) in link.body {
+                let body = &to["requestBody"]["content"]["application/json"]["schema"]["$ref"];
+                let name = body.as_str().unwrap().rsplit('/').next().unwrap();
+                assert!(
+                    schemas[name]["properties"].get(*field).is_some(),
+                    "{} has no body field {field}",
+                    link.to
+                );
+            }
+            for (name, _) in link.parameters {
+                let params = to["parameters"].as_array().unwrap();
+                assert!(params.iter().any(|p| p["name"] == *name), "{} has no parameter {name}", link.to);
+            }
+        }
     }
 }

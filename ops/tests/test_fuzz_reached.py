@@ -23,6 +23,22 @@ class Reached(unittest.TestCase):
         self.assertEqual(missed, [("POST /c", {404: 1, 409: 1})])
         self.assertAlmostEqual(pct, 200 / 3)
 
+    def test_a_stateful_scenario_counts_for_each_operation_it_called(self):
+        scenario = {
+            "phase": "stateful",
+            "recorder": {
+                "label": "Stateful tests",
+                "cases": {
+                    "a": {"value": {"method": "POST", "path": "/start"}},
+                    "b": {"value": {"method": "POST", "path": "/over"}},
+                },
+                "interactions": {"a": {"response": {"status_code": 200}}, "b": {"response": {"status_code": 200}}},
+            },
+        }
+        lines = [finished("POST /over", 404), json.dumps({"ScenarioFinished": scenario})]
+        _, ok, total, missed = fuzz_reached.reached(lines)
+        self.assertEqual((ok, total, missed), (2, 2, []))
+
     def test_an_operation_without_answers_counts_as_missed(self):
         _, ok, total, missed = fuzz_reached.reached([finished("GET /echo")])
         self.assertEqual((ok, total, missed), (0, 1, [("GET /echo", {})]))

@@ -39,6 +39,11 @@ pub fn table(cfg: &mut ServiceConfig) {
     site::routes(cfg);
 }
 
+/// The links between operations each feature declares (the OpenAPI document's response links).
+pub fn links() -> Vec<crate::dto::ResponseLink> {
+    [play::links(), commerce::links()].into_iter().flatten().collect()
+}
+
 /// The dev-mode routes of the document: each feature's operator calls without the token and its
 /// sandboxes.
 pub fn dev_table(cfg: &mut ServiceConfig) {

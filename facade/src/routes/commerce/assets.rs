@@ -286,8 +286,8 @@ pub async fn card_activate(state: web::Data<AppState>, caller: Caller, body: web
 
 #[derive(Deserialize, ToSchema)]
 pub struct Give {
-    /// The card (the caller's, unused).
-    #[schema(value_type = i64, example = 20)]
+    /// The card (the caller's, unused, with gives left).
+    #[schema(value_type = i64, example = 3)]
     id: Id,
     /// The receiver's phone.
     #[schema(example = "13900000043")]

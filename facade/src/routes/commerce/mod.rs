@@ -20,6 +20,29 @@ pub mod shop;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::dto::ResponseLink;
+
+/// A submitted coupon group is the order its query and its record name.
+pub fn links() -> Vec<ResponseLink> {
+    const ORDER_NO: &str = "$response.body#/data/order/order_no";
+    vec![
+        ResponseLink {
+            from: "group_submit",
+            status: "200",
+            to: "group_query",
+            body: &[],
+            parameters: &[("deposit_order_id", ORDER_NO)],
+        },
+        ResponseLink {
+            from: "group_submit",
+            status: "200",
+            to: "group_record",
+            body: &[],
+            parameters: &[("order_no", ORDER_NO)],
+        },
+    ]
+}
+
 /// The feature's routes in every mode.
 pub fn routes(cfg: &mut ServiceConfig) {
     cfg.service(assets::card_list)

@@ -12,6 +12,42 @@ pub mod tips;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::dto::ResponseLink;
+
+/// A session a start (or a change of game) answers is the one the session's calls name, and so
+/// is the one a start refused with 130117 or 130116 names (a game already runs: `data.id`); a
+/// confirmed one is named again by the playing session's calls.
+pub fn links() -> Vec<ResponseLink> {
+    const STARTED: &[(&str, &str)] = &[("id", "$response.body#/data/id")];
+    const CONFIRMED: &[(&str, &str)] = &[("id", "$request.body#/id")];
+    let of = |from, status, to, body| ResponseLink {
+        from,
+        status,
+        to,
+        body,
+        parameters: &[],
+    };
+    let session_calls = [
+        "confirm_connect",
+        "cancel_confirm",
+        "cancel_queue",
+        "stream_ticket",
+        "quality_report",
+        "game_duration",
+        "over",
+    ];
+    let mut all = vec![];
+    for (from, status) in [("start", "200"), ("start", "409"), ("change_game", "200")] {
+        for to in session_calls {
+            all.push(of(from, status, to, STARTED));
+        }
+    }
+    for to in ["stream_ticket", "quality_report", "game_duration", "over"] {
+        all.push(of("confirm_connect", "200", to, CONFIRMED));
+    }
+    all
+}
+
 /// The feature's routes in every mode.
 pub fn routes(cfg: &mut ServiceConfig) {
     cfg.service(game::select_node)
