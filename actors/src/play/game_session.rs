@@ -200,6 +200,9 @@ pub enum SessionMsg {
     Cut,
     /// The game took its controller's input (its game host said so): not hanging.
     Input,
+    /// Restored after a restart on a game host's slot, the session holds it again (its host
+    /// linked): where its stream is served.
+    Adopted(Arc<crate::view::StreamTarget>),
     /// Move the session to another device (cross-screen).
     Move(String, RpcReplyPort<SessionView>),
     Get(RpcReplyPort<SessionView>),
@@ -269,7 +272,14 @@ impl Actor for GameSessionActor {
                 st.timers
                     .set(SessionTimer::Connect, self.ctx.config.connect_delay(), &me, SessionMsg::Connected)
             }
-            Phase::Connecting { .. } => {}
+            // restored on a game host's slot: its first frame makes it PLAYING, within the
+            // launch timeout as after a launch
+            Phase::Connecting { .. } => st.timers.set(
+                SessionTimer::Connect,
+                self.ctx.config.launch_timeout(),
+                &me,
+                SessionMsg::LaunchLapsed,
+            ),
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
             Phase::Ended(_) => {}
         }
@@ -365,6 +375,10 @@ impl Actor for GameSessionActor {
             }
             SessionMsg::Get(reply) => {
                 let _ = reply.send(st.view.clone());
+            }
+            SessionMsg::Adopted(target) => {
+                tracing::info!(session_id = st.view.id, host = %target.host, slot = target.slot, "session adopted on its game host's slot after the restart");
+                st.view.stream = Some(target);
             }
             SessionMsg::Input => {
                 // remembered, not pushed: the client asks (gameDuration) when it wants to know

@@ -25,6 +25,12 @@
 //! Launch, so the host never runs the game with the wrong one. It is forgotten with the session
 //! (a new hand-over starts with the player).
 //!
+//! After a platform restart (a crash, a deploy) the games on the hosts' slots go on: a session
+//! restored on a slot of a host not linked yet waits for it ([`HostTable::await_host`]); the
+//! host's hello finds the slot held by that session (and the report settles it as for any held
+//! slot: its game still running keeps it, a game that went ends it); a host that does not come
+//! back within the host timeout loses the session ([`HostTable::given_up`], HostLost).
+//!
 //! A host's reports are trusted for its own slots only, and a report that contradicts what the
 //! platform knows is settled the platform's way: a slot busy with a session the platform does not
 //! hold there is ended; a held slot whose game stops without a word ends its session.
@@ -169,6 +175,9 @@ pub enum HostEffect {
     Input(i64),
     /// The link of a lost host is closed.
     Close(Arc<dyn HostSink>),
+    /// A session restored after a restart holds the machine again (its host linked): it learns
+    /// where its stream is served.
+    Adopted(i64, MachineId),
 }
 
 impl std::fmt::Debug for HostEffect {
@@ -181,6 +190,7 @@ impl std::fmt::Debug for HostEffect {
             HostEffect::End(s, r) => write!(f, "End({s}, {r:?})"),
             HostEffect::Input(s) => write!(f, "Input({s})"),
             HostEffect::Close(_) => write!(f, "Close"),
+            HostEffect::Adopted(s, m) => write!(f, "Adopted({s}, {m})"),
         }
     }
 }
@@ -226,6 +236,9 @@ pub struct HostTable {
     hosts: BTreeMap<Arc<str>, HostEntry>,
     /// Each host machine's host and slot.
     machines: HashMap<MachineId, (Arc<str>, u32)>,
+    /// Sessions restored on a slot whose host has not linked again yet: the slot's machine → the
+    /// session and when it is given up.
+    awaiting: HashMap<MachineId, (i64, Instant)>,
     next_link: u64,
 }
 
@@ -266,6 +279,14 @@ impl HostTable {
         {
             return Err(HostRefusal::Duplicate);
         }
+        // A session restored on one of these slots holds it again; the reports below settle it.
+        let mut adopted = vec![];
+        for s in slots.values_mut() {
+            if let Some((session_id, _)) = self.awaiting.remove(&s.machine) {
+                s.usage = Usage::Held(session_id);
+                adopted.push(HostEffect::Adopted(session_id, s.machine.clone()));
+            }
+        }
         self.next_link += 1;
         let link = HostLink {
             node_id: h.node_id,
@@ -288,6 +309,7 @@ impl HostTable {
             },
         );
         let mut effects = vec![HostEffect::Command(sink, HostCommand::Welcome)];
+        effects.extend(adopted);
         let mut seen = std::collections::HashSet::new();
         for r in h.slots {
             if seen.insert(r.slot) {
@@ -509,6 +531,12 @@ impl HostTable {
     /// comes back when the host reports it Free. None: not a host machine (a static one, freed
     /// at once by the caller).
     pub fn release(&mut self, machine: &MachineId, session_id: i64) -> Option<Vec<HostEffect>> {
+        if self.awaiting.get(machine).is_some_and(|(id, _)| *id == session_id) {
+            // ended before its host came back: the host ends the game when it links (a slot
+            // busy with a session the platform does not hold)
+            self.awaiting.remove(machine);
+            return Some(vec![HostEffect::Withdraw(machine.clone())]);
+        }
         let (host, slot) = self.machines.get(machine).cloned()?;
         let Some(h) = self.hosts.get_mut(&host) else { return Some(vec![]) };
         let sink = h.sink.clone();
@@ -568,7 +596,43 @@ impl HostTable {
 
     /// When the next host falls silent, if none is heard before.
     pub fn next_silence(&self, timeout: Duration) -> Option<Instant> {
-        self.hosts.values().map(|h| h.last_heard + timeout).min()
+        let hosts = self.hosts.values().map(|h| h.last_heard + timeout);
+        hosts.chain(self.awaiting.values().map(|(_, until)| *until)).min()
+    }
+
+    /// A session restored after a restart on `machine`, a slot of a host not linked yet: the
+    /// slot is the session's when the host links before `until`. False: the machine is a linked
+    /// host's (the caller claims it the usual way) or awaited by another session.
+    pub fn await_host(&mut self, machine: &MachineId, session_id: i64, until: Instant) -> bool {
+        if self.machines.contains_key(machine) {
+            return false;
+        }
+        match self.awaiting.get(machine) {
+            Some((other, _)) if *other != session_id => false,
+            _ => {
+                self.awaiting.insert(machine.clone(), (session_id, until));
+                true
+            }
+        }
+    }
+
+    /// The restored sessions whose host did not come back by `now`: they end (HostLost) and their
+    /// machines are no longer counted.
+    pub fn given_up(&mut self, now: Instant) -> Vec<HostEffect> {
+        let lapsed: Vec<MachineId> = self
+            .awaiting
+            .iter()
+            .filter(|(_, (_, until))| *until <= now)
+            .map(|(m, _)| m.clone())
+            .collect();
+        let mut effects = vec![];
+        for m in lapsed {
+            if let Some((id, _)) = self.awaiting.remove(&m) {
+                effects.push(HostEffect::Withdraw(m));
+                effects.push(HostEffect::End(id, EndReason::HostLost));
+            }
+        }
+        effects
     }
 
     /// Where a machine's stream is served; None for a static machine.
@@ -667,6 +731,72 @@ mod tests {
 
     fn m(s: &str) -> MachineId {
         s.to_string()
+    }
+
+    // After a restart, sessions restored on the slots of a host not linked yet wait for it: its
+    // hello finds the playing session's slot held (the game goes on: Connected, which a PLAYING
+    // session ignores), the READY session's free slot held and out of the pool, and a slot whose
+    // game went ends its session; a session whose host does not come back by its deadline ends
+    // (HostLost), and one that ended meanwhile is forgotten.
+    #[test]
+    fn restored_sessions_keep_their_slots_when_their_host_links_again() {
+        let mut t = HostTable::default();
+        let now = Instant::now();
+        let until = now + Duration::from_secs(10);
+        assert!(t.await_host(&m("h-00"), 7, until));
+        assert!(t.await_host(&m("h-01"), 8, until));
+        assert!(t.await_host(&m("h-02"), 9, until));
+        assert!(!t.await_host(&m("h-00"), 99, until), "another session's slot");
+        assert!(t.await_host(&m("g-00"), 10, until));
+        assert!(t.await_host(&m("g-01"), 11, until));
+        assert_eq!(t.next_silence(Duration::from_secs(60)), Some(until));
+        assert_eq!(
+            t.release(&m("g-01"), 11),
+            Some(vec![HostEffect::Withdraw(m("g-01"))]),
+            "ended before its host came back"
+        );
+        let (_, effects) = t
+            .hello(
+                hello(
+                    "h",
+                    vec![
+                        report(0, SlotState::Playing, Some(7)),
+                        report(1, SlotState::Free, None),
+                        report(2, SlotState::Broken, None),
+                    ],
+                ),
+                sink(),
+                now,
+                &[],
+            )
+            .unwrap();
+        assert_eq!(
+            effects,
+            vec![
+                cmd(HostCommand::Welcome),
+                HostEffect::Adopted(7, m("h-00")),
+                HostEffect::Adopted(8, m("h-01")),
+                HostEffect::Adopted(9, m("h-02")),
+                HostEffect::Connected(7),
+                HostEffect::End(9, EndReason::GameExited),
+            ]
+        );
+        assert_eq!(t.slot(&m("h-00")).unwrap().usage, Usage::Held(7));
+        assert_eq!(t.slot(&m("h-01")).unwrap().usage, Usage::Held(8));
+        assert_eq!(
+            t.pool_parts().0,
+            Vec::<MachineId>::new(),
+            "no slot of a restored session in the pool"
+        );
+        assert!(!t.await_host(&m("h-01"), 8, until), "a linked host's slot is claimed the usual way");
+        // Host g never comes back.
+        assert_eq!(t.given_up(until - Duration::from_millis(1)), vec![]);
+        assert_eq!(
+            t.given_up(until),
+            vec![HostEffect::Withdraw(m("g-00")), HostEffect::End(10, EndReason::HostLost)]
+        );
+        assert_eq!(t.given_up(until + Duration::from_secs(1)), vec![]);
+        assert_eq!(t.next_silence(Duration::from_secs(60)), Some(now + Duration::from_secs(60)));
     }
 
     // A hello welcomes the host first; its free slots join the pool and a slot still running a

@@ -504,6 +504,15 @@ impl Actor for QueueActor {
             }
             QueueMsg::HostSilence => {
                 let now = tokio::time::Instant::now();
+                let given_up = st.shared.hosts.lock().given_up(now);
+                if !given_up.is_empty() {
+                    tracing::warn!(
+                        node_id = st.node_id,
+                        sessions = given_up.len(),
+                        "game hosts not back after the restart; their sessions end"
+                    );
+                    self.carry_out(&me, st, given_up).await;
+                }
                 let silent = st.shared.hosts.lock().silent(now, self.ctx.config.host_timeout(), st.node_id);
                 for link in silent {
                     tracing::warn!(node_id = st.node_id, host = %link.host, "game host silent; its machines left the pool");
@@ -514,7 +523,17 @@ impl Actor for QueueActor {
                 self.watch_hosts(&me, st);
             }
             QueueMsg::Claim(machine, session_id, reply) => {
-                let claimed = st.machines.claim(&machine);
+                let mut claimed = st.machines.claim(&machine);
+                if !claimed && !st.statics.contains(&machine) {
+                    // A slot of a game host that has not linked again since the restart: the
+                    // session waits for it (its game may still run there).
+                    let until = tokio::time::Instant::now() + self.ctx.config.host_timeout();
+                    claimed = st.shared.hosts.lock().await_host(&machine, session_id, until);
+                    if claimed {
+                        st.machines.add_out(machine.clone());
+                        self.watch_hosts(&me, st);
+                    }
+                }
                 if claimed {
                     st.holders.insert(machine, session_id);
                 }
@@ -685,6 +704,11 @@ impl QueueActor {
                 HostEffect::End(id, reason) => self.tell_session(id, SessionMsg::Stopped(reason)),
                 HostEffect::Input(id) => self.tell_session(id, SessionMsg::Input),
                 HostEffect::Close(sink) => sink.close(),
+                HostEffect::Adopted(id, machine) => {
+                    if let Some(target) = st.shared.hosts.lock().stream_target(&machine, st.node_id) {
+                        self.tell_session(id, SessionMsg::Adopted(Arc::new(target)));
+                    }
+                }
             }
         }
         if joined {

@@ -746,6 +746,10 @@ impl Play {
             return Err(DomainError::WrongState);
         }
         let meta = ctx.game_meta(r.game_id).await?;
+        // a game host's slot (not a static machine of the configuration): its game is the
+        // catalogue entry's host game, launched there at the confirm
+        let on_host = !ctx.config.nodes.iter().any(|n| n.id == r.node_id && n.machines.contains(&machine));
+        let host_game = on_host.then(|| meta.host_game.clone());
         let node_name: Arc<str> = ctx.node_name(r.node_id).unwrap_or_default().into();
         let full = ctx.config.connect_countdown();
         let elapsed = std::time::Duration::from_millis((now - r.ready_at.unwrap_or(now)).max(0) as u64);
@@ -779,7 +783,7 @@ impl Play {
             countdown: full.saturating_sub(elapsed),
             fresh: false,
             play_minutes: r.play_minutes,
-            host_game: None,
+            host_game,
             cutoff: r.cutoff_at,
         };
         ctx.sessions()

@@ -49,7 +49,11 @@ async fn platform(name: &str) -> (Platform, std::path::PathBuf) {
 async fn platform_with(name: &str, hang_after_secs: u64) -> (Platform, std::path::PathBuf) {
     let dir = temp_dir(name);
     let store = storage::Store::open_sqlite(&dir).unwrap();
-    let config = DomainConfig {
+    (Platform::start(store, config(hang_after_secs)).await.unwrap(), dir)
+}
+
+fn config(hang_after_secs: u64) -> DomainConfig {
+    DomainConfig {
         connect_countdown_secs: 10,
         connect_delay_ms: 500,
         rank_refresh_ms: 250,
@@ -62,8 +66,18 @@ async fn platform_with(name: &str, hang_after_secs: u64) -> (Platform, std::path
         }],
         hang_after_secs,
         ..DomainConfig::default()
-    };
-    (Platform::start(store, config).await.unwrap(), dir)
+    }
+}
+
+/// The platform again on the same store, as after a `kill -9` and a start `down_ms` later.
+async fn restart(p: &Platform, dir: &std::path::Path, down_ms: u64) -> Platform {
+    p.halt();
+    settle().await;
+    tokio::time::advance(Duration::from_millis(down_ms)).await;
+    let store = storage::Store::open_sqlite(dir).unwrap();
+    Platform::start(store, config(DomainConfig::default().hang_after_secs))
+        .await
+        .unwrap()
 }
 
 fn free(slot: u32) -> SlotReport {
@@ -601,5 +615,111 @@ async fn control_goes_to_the_sessions_host_and_slot() {
         "{:?}",
         ha.last()
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A platform restart (a crash: the hosts are told nothing) ends no game whose host still runs
+/// it: the host links again and reports its slots, the PLAYING session goes on playing on its
+/// slot (its stream reachable, charging resumed, nothing charged for the downtime), the READY
+/// one keeps its slot and its confirm launches the game there; nothing is ended on the host and
+/// the slots stay out of the pool.
+#[tokio::test(start_paused = true)]
+async fn a_restart_ends_no_game_whose_host_links_again() {
+    let (p1, dir) = platform("restart-adopt").await;
+    let a = user(&p1, "13800000001").await;
+    let b = user(&p1, "13800000002").await;
+    let (link1, _) = link(&p1, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
+    let va = p1.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p1.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p1.play.host_event(
+        &link1,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
+    settle().await;
+    let vb = p1.play.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p1, b).await.status, Status::Ready);
+    beat(&p1, &link1, 3, &[slot(0, SlotState::Playing, va.id), free(1)]).await;
+    let before = p1.store().sessions.get(va.id).unwrap().unwrap().play_minutes;
+    assert!(before >= 2, "{before}");
+
+    // Down for 5 seconds, the host keeping the game running; it links again a second after the
+    // start (within the host timeout, counted from the start).
+    let p2 = restart(&p1, &dir, 5000).await;
+    pass(1000).await;
+    assert_eq!(
+        p2.store().sessions.get(va.id).unwrap().unwrap().play_minutes,
+        before,
+        "nothing charged while down or while the host has not linked"
+    );
+    let (link2, host2) = link(&p2, hello("h", vec![slot(0, SlotState::Playing, va.id), free(1)], ALL_GAMES)).await;
+    settle().await;
+    assert_eq!(online(&p2, a).await.status, Status::Playing, "the game goes on");
+    assert_eq!(online(&p2, b).await.status, Status::Ready, "the ready machine is kept");
+    assert!(
+        !host2.commands().iter().any(|c| matches!(c, HostCommand::End { .. })),
+        "nothing ended on the host: {:?}",
+        host2.commands()
+    );
+    assert_eq!(p2.play.machine_stats(1).await.unwrap(), (0, 2), "both slots held, none in the pool");
+    let (_, target) = p2.play.stream_of(a, va.id).await.expect("a fresh stream ticket");
+    assert_eq!((&*target.host, target.slot), ("h", 0));
+    beat(&p2, &link2, 3, &[slot(0, SlotState::Playing, va.id), free(1)]).await;
+    assert!(
+        p2.store().sessions.get(va.id).unwrap().unwrap().play_minutes > before,
+        "charging resumed with the game"
+    );
+    p2.play.session_op(b, SessionOp::Confirm, vb.id).await.unwrap();
+    settle().await;
+    assert_eq!(
+        host2.last(),
+        Some(HostCommand::Launch {
+            slot: 1,
+            session_id: vb.id,
+            uid: b,
+            game: "neverball".into()
+        }),
+        "the ready player's confirm launches on the slot kept for them"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A session restored on a host that does not link again within the host timeout ends as host
+/// lost (not as a restart), and its player is told so.
+#[tokio::test(start_paused = true)]
+async fn a_restored_session_whose_host_does_not_come_back_ends_as_host_lost() {
+    let (p1, dir) = platform("restart-lost").await;
+    let a = user(&p1, "13800000001").await;
+    let (link1, _) = link(&p1, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p1.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p1.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
+    p1.play.host_event(
+        &link1,
+        HostEvent::FirstFrame {
+            slot: 0,
+            session_id: va.id,
+        },
+    );
+    settle().await;
+    let p2 = restart(&p1, &dir, 1000).await;
+    let rec = Arc::new(Recorder::default());
+    p2.play.connect(a, rec.clone()).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p2, a).await.status, Status::Playing, "waiting for its host");
+    tokio::time::advance(Duration::from_millis(hostlink::HOST_TIMEOUT_MS - 50)).await;
+    settle().await;
+    assert_eq!(online(&p2, a).await.status, Status::Playing, "not yet");
+    tokio::time::advance(Duration::from_millis(100)).await;
+    settle().await;
+    assert_eq!(p2.play.game_state(a).await.unwrap(), GameState::None);
+    assert!(rec.notice_list().contains(&Notice::GameEnd {
+        game_id: 1,
+        reason: EndReason::HostLost
+    }));
     let _ = std::fs::remove_dir_all(dir);
 }
