@@ -618,6 +618,18 @@ async fn control_goes_to_the_sessions_host_and_slot() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `uid`'s game 1 started, confirmed and showing its first frame on `slot` (the head of the
+/// queue gets the slot, a free one of the linked host).
+async fn playing(p: &Platform, link: &HostLink, uid: i64, slot: u32) -> actors::view::SessionView {
+    let v = p.play.start_game(uid, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    p.play.session_op(uid, SessionOp::Confirm, v.id).await.unwrap();
+    p.play.host_event(link, HostEvent::FirstFrame { slot, session_id: v.id });
+    settle().await;
+    assert_eq!(online(p, uid).await.status, Status::Playing);
+    v
+}
+
 /// A platform restart (a crash: the hosts are told nothing) ends no game whose host still runs
 /// it: the host links again and reports its slots, the PLAYING session goes on playing on its
 /// slot (its stream reachable, charging resumed, nothing charged for the downtime), the READY
@@ -629,17 +641,7 @@ async fn a_restart_ends_no_game_whose_host_links_again() {
     let a = user(&p1, "13800000001").await;
     let b = user(&p1, "13800000002").await;
     let (link1, _) = link(&p1, hello("h", vec![free(0), free(1)], ALL_GAMES)).await;
-    let va = p1.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
-    settle().await;
-    p1.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p1.play.host_event(
-        &link1,
-        HostEvent::FirstFrame {
-            slot: 0,
-            session_id: va.id,
-        },
-    );
-    settle().await;
+    let va = playing(&p1, &link1, a, 0).await;
     let vb = p1.play.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
     settle().await;
     assert_eq!(online(&p1, b).await.status, Status::Ready);
@@ -695,17 +697,7 @@ async fn a_restored_session_whose_host_does_not_come_back_ends_as_host_lost() {
     let (p1, dir) = platform("restart-lost").await;
     let a = user(&p1, "13800000001").await;
     let (link1, _) = link(&p1, hello("h", vec![free(0)], ALL_GAMES)).await;
-    let va = p1.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
-    settle().await;
-    p1.play.session_op(a, SessionOp::Confirm, va.id).await.unwrap();
-    p1.play.host_event(
-        &link1,
-        HostEvent::FirstFrame {
-            slot: 0,
-            session_id: va.id,
-        },
-    );
-    settle().await;
+    playing(&p1, &link1, a, 0).await;
     let p2 = restart(&p1, &dir, 1000).await;
     let rec = Arc::new(Recorder::default());
     p2.play.connect(a, rec.clone()).await.unwrap();
