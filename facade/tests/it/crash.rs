@@ -1,5 +1,6 @@
 //! `kill -9` of the real server process loses nobody's place: the same players in the same
-//! order and lanes, READY countdowns less the downtime, PLAYING sessions on their machines.
+//! order and lanes, READY countdowns less the downtime, PLAYING sessions on their machines, and
+//! a game a game host still runs goes on when the host links to the restarted server.
 
 use crate::common;
 
@@ -37,6 +38,11 @@ fn spawn(config: &Path) -> (Proc, std::net::SocketAddr) {
 }
 
 fn write_config(dir: &Path) -> PathBuf {
+    write_config_with(dir, r#"machines = ["m1", "m2"]"#)
+}
+
+/// The server's configuration with node 1's machines line (`machines = [..]` or a host secret).
+fn write_config_with(dir: &Path, node_machines: &str) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("server.toml");
     std::fs::write(
@@ -59,7 +65,7 @@ rank_refresh_ms = 100
 id = 1
 name = "测试一区"
 status = 1
-machines = ["m1", "m2"]
+{node_machines}
 "#,
             dir.join("data").display()
         ),
@@ -248,5 +254,84 @@ async fn kill_9_keeps_orders_and_their_expiry() {
     let store = storage::Store::open_sqlite(&dir.join("data")).unwrap();
     let uid = store.users.find_by_phone("13600000101").unwrap().unwrap().uid;
     assert_eq!(store.commerce.ledger_mismatches(uid).unwrap(), vec![]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The server SIGKILLed while a game host runs a player's game and another player is READY on
+/// its other slot; started again, the host links to it (reporting its slots as they stand, as
+/// `yoo-gamehost` does within the host timeout) and both keep their games: the player is still
+/// PLAYING in the same session and gets a fresh stream ticket, the READY one keeps the slot and
+/// their confirm launches the game there; the host is told to end nothing.
+#[actix_rt::test]
+async fn kill_9_ends_no_game_its_host_still_runs() {
+    use crate::hosts::{connect, hello, now_ms, slot, SECRET};
+    use hostlink::{PlatformMsg, SlotPhase};
+    let dir = temp_dir("crash-host");
+    let config = write_config_with(&dir, &format!("host_secret = \"{SECRET}\""));
+    let (server, addr) = spawn(&config);
+    let free = |n| slot(n, SlotPhase::Free, None);
+    let (mut host, welcome) = connect(addr, hello("h", 1, SECRET, now_ms(), vec![free(0), free(1)])).await;
+    assert!(matches!(welcome, Some(PlatformMsg::Welcome { .. })), "{welcome:?}");
+    let mut a = Client::new(addr, "dev-a");
+    let mut b = Client::new(addr, "dev-b");
+    a.login("13600000101").await;
+    b.login("13600000102").await;
+    let start = json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"});
+    let (_, r) = a.post("/api/japi/yoo/game/start", start.clone()).await;
+    assert_eq!(r["code"], 0, "{r}");
+    let id = state(&mut a).await["id"].clone();
+    let (_, r) = a.post("/api/japi/yoo/game/confirmConnect", json!({"id": id})).await;
+    assert_eq!(r["code"], 0, "{r}");
+    let launched = host.next().await;
+    assert!(matches!(launched, Some(PlatformMsg::Launch { slot: 0, .. })), "{launched:?}");
+    let session = id.as_i64().unwrap();
+    host.report(slot(0, SlotPhase::Playing, Some(session))).await;
+    host.say(&hostlink::HostMsg::FirstFrame {
+        slot: 0,
+        session_id: session,
+    })
+    .await;
+    for _ in 0..100 {
+        if state(&mut a).await["status"] == 5 {
+            break;
+        }
+        actix_rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(state(&mut a).await["status"], 5, "playing");
+    let (_, r) = b.post("/api/japi/yoo/game/start", start).await;
+    assert_eq!(r["code"], 0, "{r}");
+    assert_eq!(state(&mut b).await["status"], 3, "ready on the other slot");
+    let b_id = state(&mut b).await["id"].clone();
+
+    drop(server); // SIGKILL
+    let (_server, addr) = spawn(&config);
+    let (mut host, welcome) = connect(
+        addr,
+        hello("h", 1, SECRET, now_ms(), vec![slot(0, SlotPhase::Playing, Some(session)), free(1)]),
+    )
+    .await;
+    assert!(matches!(welcome, Some(PlatformMsg::Welcome { .. })), "{welcome:?}");
+    // The players' logins outlive the process; their browsers call the new address.
+    for c in [&mut a, &mut b] {
+        c.base = format!("http://{addr}");
+    }
+    let s = state(&mut a).await;
+    assert_eq!(
+        (s["id"].clone(), s["status"].as_i64()),
+        (id.clone(), Some(5)),
+        "the same game, playing: {s}"
+    );
+    let (_, t) = a.post("/api/japi/yoo/game/streamTicket", json!({"id": id})).await;
+    assert_eq!(t["code"], 0, "a fresh ticket for the player's stream: {t}");
+    assert_eq!(t["data"]["streamUrl"], "ws://127.0.0.1:1/h");
+    let s = state(&mut b).await;
+    assert_eq!((s["id"].clone(), s["status"].as_i64()), (b_id.clone(), Some(3)), "still ready: {s}");
+    let (_, r) = b.post("/api/japi/yoo/game/confirmConnect", json!({"id": b_id})).await;
+    assert_eq!(r["code"], 0, "{r}");
+    let next = host.next().await;
+    assert!(
+        matches!(next, Some(PlatformMsg::Launch { slot: 1, session_id, .. }) if session_id == b_id.as_i64().unwrap()),
+        "the first word to the host launches the ready player's game on their slot, nothing was ended: {next:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

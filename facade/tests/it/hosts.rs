@@ -20,7 +20,7 @@ use parking_lot::Mutex;
 use prost::Message as _;
 use serde_json::{json, Value};
 
-const SECRET: &str = "test-host-secret-node-1";
+pub(crate) const SECRET: &str = "test-host-secret-node-1";
 
 fn config(dir: &std::path::Path) -> ServerConfig {
     ServerConfig::parse(&format!(
@@ -59,7 +59,7 @@ async fn server(name: &str) -> (facade::Running, std::path::PathBuf) {
     (facade::start(config(&dir)).await.unwrap(), dir)
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -70,7 +70,7 @@ type Framed = actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>;
 
 /// The host's side of a link, as `yoo-gamehost` would run it: it reports its slots, heartbeats
 /// every `HEARTBEAT_MS` with their states while `beating`, and keeps what the platform says.
-struct TestHost {
+pub(crate) struct TestHost {
     /// The link's writing half, shared with the heartbeat task (both on the test's thread).
     out: Rc<tokio::sync::Mutex<SplitSink<Framed, Message>>>,
     input: SplitStream<Framed>,
@@ -90,11 +90,11 @@ async fn taken_in(srv: &facade::Running, host: &str, slot: u32, state: actors::p
     panic!("the platform never took in {host}/{slot} as {state:?}");
 }
 
-fn slot(slot: u32, phase: SlotPhase, session_id: Option<i64>) -> SlotReport {
+pub(crate) fn slot(slot: u32, phase: SlotPhase, session_id: Option<i64>) -> SlotReport {
     SlotReport { slot, phase, session_id }
 }
 
-fn hello(name: &str, node_id: i64, secret: &str, ts_ms: i64, slots: Vec<SlotReport>) -> Hello {
+pub(crate) fn hello(name: &str, node_id: i64, secret: &str, ts_ms: i64, slots: Vec<SlotReport>) -> Hello {
     Hello {
         version: LINK_VERSION,
         node_id,
@@ -110,7 +110,7 @@ fn hello(name: &str, node_id: i64, secret: &str, ts_ms: i64, slots: Vec<SlotRepo
 }
 
 /// Opens a link and sends `hello`; returns the host and the platform's first answer.
-async fn connect(addr: std::net::SocketAddr, hello: Hello) -> (TestHost, Option<PlatformMsg>) {
+pub(crate) async fn connect(addr: std::net::SocketAddr, hello: Hello) -> (TestHost, Option<PlatformMsg>) {
     let (_, framed) = awc::Client::default()
         .ws(format!("http://{addr}/api/host/link"))
         .connect()
@@ -133,7 +133,7 @@ async fn connect(addr: std::net::SocketAddr, hello: Hello) -> (TestHost, Option<
 }
 
 impl TestHost {
-    async fn say(&self, msg: &HostMsg) {
+    pub(crate) async fn say(&self, msg: &HostMsg) {
         self.out
             .lock()
             .await
@@ -163,7 +163,7 @@ impl TestHost {
     }
 
     /// Reports a slot's new state (and heartbeats it from now on).
-    async fn report(&self, r: SlotReport) {
+    pub(crate) async fn report(&self, r: SlotReport) {
         if let Some(s) = self.slots.lock().iter_mut().find(|s| s.slot == r.slot) {
             *s = r.clone();
         }
@@ -171,7 +171,7 @@ impl TestHost {
     }
 
     /// The platform's next message; None when the link closed.
-    async fn next(&mut self) -> Option<PlatformMsg> {
+    pub(crate) async fn next(&mut self) -> Option<PlatformMsg> {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.input.next())
                 .await
