@@ -236,10 +236,19 @@ pub struct HostTable {
     hosts: BTreeMap<Arc<str>, HostEntry>,
     /// Each host machine's host and slot.
     machines: HashMap<MachineId, (Arc<str>, u32)>,
-    /// Sessions restored on a slot whose host has not linked again yet: the slot's machine → the
-    /// session and when it is given up.
-    awaiting: HashMap<MachineId, (i64, Instant)>,
+    /// Sessions restored on a slot whose host has not linked again yet, by the slot's machine.
+    awaiting: HashMap<MachineId, Awaiting>,
     next_link: u64,
+}
+
+/// A session restored on a slot of a host not linked yet.
+struct Awaiting {
+    session_id: i64,
+    /// When it is given up.
+    until: Instant,
+    /// A launch asked before the host linked (a READY player confirmed): (uid, game), sent
+    /// with the hello.
+    launch: Option<(i64, String)>,
 }
 
 /// The machine id of a host's slot.
@@ -281,10 +290,14 @@ impl HostTable {
         }
         // A session restored on one of these slots holds it again; the reports below settle it.
         let mut adopted = vec![];
+        let mut launches = vec![];
         for s in slots.values_mut() {
-            if let Some((session_id, _)) = self.awaiting.remove(&s.machine) {
-                s.usage = Usage::Held(session_id);
-                adopted.push(HostEffect::Adopted(session_id, s.machine.clone()));
+            if let Some(a) = self.awaiting.remove(&s.machine) {
+                s.usage = Usage::Held(a.session_id);
+                adopted.push(HostEffect::Adopted(a.session_id, s.machine.clone()));
+                if let Some((uid, game)) = a.launch {
+                    launches.push((s.machine.clone(), a.session_id, uid, game));
+                }
             }
         }
         self.next_link += 1;
@@ -315,6 +328,9 @@ impl HostTable {
             if seen.insert(r.slot) {
                 self.report(&name, r, &mut effects);
             }
+        }
+        for (machine, session_id, uid, game) in launches {
+            effects.extend(self.launch(&machine, session_id, uid, &game));
         }
         Ok((link, effects))
     }
@@ -488,6 +504,11 @@ impl HostTable {
     /// The session confirmed: its game is launched on its slot, or the session ends at once when
     /// the host cannot run that game.
     pub fn launch(&mut self, machine: &MachineId, session_id: i64, uid: i64, game: &str) -> Vec<HostEffect> {
+        if let Some(a) = self.awaiting.get_mut(machine).filter(|a| a.session_id == session_id) {
+            // confirmed before the host linked again after a restart: launched with its hello
+            a.launch = Some((uid, game.to_string()));
+            return vec![];
+        }
         let Some((host, slot)) = self.machines.get(machine).cloned() else {
             return vec![HostEffect::End(session_id, EndReason::HostLost)];
         };
@@ -531,7 +552,7 @@ impl HostTable {
     /// comes back when the host reports it Free. None: not a host machine (a static one, freed
     /// at once by the caller).
     pub fn release(&mut self, machine: &MachineId, session_id: i64) -> Option<Vec<HostEffect>> {
-        if self.awaiting.get(machine).is_some_and(|(id, _)| *id == session_id) {
+        if self.awaiting.get(machine).is_some_and(|a| a.session_id == session_id) {
             // ended before its host came back: the host ends the game when it links (a slot
             // busy with a session the platform does not hold)
             self.awaiting.remove(machine);
@@ -597,7 +618,7 @@ impl HostTable {
     /// When the next host falls silent, if none is heard before.
     pub fn next_silence(&self, timeout: Duration) -> Option<Instant> {
         let hosts = self.hosts.values().map(|h| h.last_heard + timeout);
-        hosts.chain(self.awaiting.values().map(|(_, until)| *until)).min()
+        hosts.chain(self.awaiting.values().map(|a| a.until)).min()
     }
 
     /// A session restored after a restart on `machine`, a slot of a host not linked yet: the
@@ -608,9 +629,14 @@ impl HostTable {
             return false;
         }
         match self.awaiting.get(machine) {
-            Some((other, _)) if *other != session_id => false,
+            Some(other) if other.session_id != session_id => false,
             _ => {
-                self.awaiting.insert(machine.clone(), (session_id, until));
+                let awaiting = Awaiting {
+                    session_id,
+                    until,
+                    launch: None,
+                };
+                self.awaiting.insert(machine.clone(), awaiting);
                 true
             }
         }
@@ -622,14 +648,14 @@ impl HostTable {
         let lapsed: Vec<MachineId> = self
             .awaiting
             .iter()
-            .filter(|(_, (_, until))| *until <= now)
+            .filter(|(_, a)| a.until <= now)
             .map(|(m, _)| m.clone())
             .collect();
         let mut effects = vec![];
         for m in lapsed {
-            if let Some((id, _)) = self.awaiting.remove(&m) {
+            if let Some(a) = self.awaiting.remove(&m) {
                 effects.push(HostEffect::Withdraw(m));
-                effects.push(HostEffect::End(id, EndReason::HostLost));
+                effects.push(HostEffect::End(a.session_id, EndReason::HostLost));
             }
         }
         effects
@@ -751,6 +777,11 @@ mod tests {
         assert!(t.await_host(&m("g-01"), 11, until));
         assert_eq!(t.next_silence(Duration::from_secs(60)), Some(until));
         assert_eq!(
+            t.launch(&m("h-01"), 8, 42, "neverball"),
+            vec![],
+            "confirmed before the host links: kept for its hello"
+        );
+        assert_eq!(
             t.release(&m("g-01"), 11),
             Some(vec![HostEffect::Withdraw(m("g-01"))]),
             "ended before its host came back"
@@ -779,6 +810,12 @@ mod tests {
                 HostEffect::Adopted(9, m("h-02")),
                 HostEffect::Connected(7),
                 HostEffect::End(9, EndReason::GameExited),
+                cmd(HostCommand::Launch {
+                    slot: 1,
+                    session_id: 8,
+                    uid: 42,
+                    game: "neverball".into()
+                }),
             ]
         );
         assert_eq!(t.slot(&m("h-00")).unwrap().usage, Usage::Held(7));

@@ -168,15 +168,7 @@ async fn a_free_slot_goes_to_the_head_and_playing_waits_for_the_first_frame() {
     let (_, ticket_target) = p.play.stream_of(a, va.id).await.expect("a ticket while connecting");
     assert_eq!(ticket_target, target);
 
-    p.play.host_event(
-        &link,
-        HostEvent::FirstFrame {
-            slot: 0,
-            session_id: va.id,
-        },
-    );
-    settle().await;
-    assert_eq!(online(&p, a).await.status, Status::Playing);
+    first_frame(&p, &link, 0, a, va.id).await;
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -618,15 +610,20 @@ async fn control_goes_to_the_sessions_host_and_slot() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The host encodes the first frame of `session_id`'s game on `slot`: `uid` is PLAYING.
+async fn first_frame(p: &Platform, link: &HostLink, slot: u32, uid: i64, session_id: i64) {
+    p.play.host_event(link, HostEvent::FirstFrame { slot, session_id });
+    settle().await;
+    assert_eq!(online(p, uid).await.status, Status::Playing);
+}
+
 /// `uid`'s game 1 started, confirmed and showing its first frame on `slot` (the head of the
 /// queue gets the slot, a free one of the linked host).
 async fn playing(p: &Platform, link: &HostLink, uid: i64, slot: u32) -> actors::view::SessionView {
     let v = p.play.start_game(uid, "dev-a", 1, Some(1), &[]).await.unwrap();
     settle().await;
     p.play.session_op(uid, SessionOp::Confirm, v.id).await.unwrap();
-    p.play.host_event(link, HostEvent::FirstFrame { slot, session_id: v.id });
-    settle().await;
-    assert_eq!(online(p, uid).await.status, Status::Playing);
+    first_frame(p, link, slot, uid, v.id).await;
     v
 }
 
@@ -713,5 +710,39 @@ async fn a_restored_session_whose_host_does_not_come_back_ends_as_host_lost() {
         game_id: 1,
         reason: EndReason::HostLost
     }));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A READY player who confirms after the restart but before their host has linked again is
+/// launched on their slot with the host's hello (not ended for a host it does not know yet), and
+/// plays at its first frame.
+#[tokio::test(start_paused = true)]
+async fn a_confirm_before_the_host_links_again_launches_with_its_hello() {
+    let (p1, dir) = platform("restart-confirm").await;
+    let b = user(&p1, "13800000002").await;
+    link(&p1, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let vb = p1.play.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p1, b).await.status, Status::Ready);
+    let p2 = restart(&p1, &dir, 1000).await;
+    settle().await;
+    p2.play.session_op(b, SessionOp::Confirm, vb.id).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p2, b).await.status, Status::Connecting);
+    let (link2, host2) = link(&p2, hello("h", vec![free(0)], ALL_GAMES)).await;
+    settle().await;
+    assert_eq!(
+        host2.commands(),
+        vec![
+            HostCommand::Welcome,
+            HostCommand::Launch {
+                slot: 0,
+                session_id: vb.id,
+                uid: b,
+                game: "neverball".into()
+            }
+        ]
+    );
+    first_frame(&p2, &link2, 0, b, vb.id).await;
     let _ = std::fs::remove_dir_all(dir);
 }
