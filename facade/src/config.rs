@@ -22,8 +22,13 @@ pub struct ServerConfig {
     pub mode: Mode,
     #[serde(default = "default_bind")]
     pub bind: SocketAddr,
+    /// The SQLite store's directory (`storage.kind = "sqlite"`, the default).
     #[serde(default = "default_data_dir")]
     pub data_dir: PathBuf,
+    /// Which store: the embedded SQLite file in `data_dir` (one process), or PostgreSQL (shared
+    /// by several processes and machines).
+    #[serde(default)]
+    pub storage: StorageConfig,
     /// The built frontend (`frontend/dist`); the server answers 404 for pages without it.
     #[serde(default = "default_frontend_dir")]
     pub frontend_dir: PathBuf,
@@ -86,6 +91,42 @@ pub struct ServerConfig {
     pub account_centre: actors::config::AccountCentreConfig,
 }
 
+/// `[storage]`: the store's kind, and PostgreSQL's address and pool.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageConfig {
+    #[serde(default)]
+    pub kind: StorageKind,
+    /// PostgreSQL's `postgres://user[:password]@host:port/database`.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// PostgreSQL connections this process keeps at most.
+    #[serde(default = "default_pool_size")]
+    pub pool_size: usize,
+}
+
+impl Default for StorageConfig {
+    fn default() -> StorageConfig {
+        StorageConfig {
+            kind: StorageKind::default(),
+            url: None,
+            pool_size: default_pool_size(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageKind {
+    #[default]
+    Sqlite,
+    Postgres,
+}
+
+fn default_pool_size() -> usize {
+    16
+}
+
 fn default_bind() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 8080))
 }
@@ -135,6 +176,23 @@ impl ServerConfig {
         toml::from_str(text).map_err(|e| format!("bad configuration: {e}"))
     }
 
+    /// Where the store is, as `[storage]` and `data_dir` say.
+    pub fn store_at(&self) -> Result<storage::StoreAt, String> {
+        match self.storage.kind {
+            StorageKind::Sqlite => Ok(storage::StoreAt::Sqlite(self.data_dir.clone())),
+            StorageKind::Postgres => {
+                let url = self.storage.url.clone().ok_or("[storage] kind = \"postgres\" needs its url")?;
+                if self.storage.pool_size == 0 {
+                    return Err("[storage] pool_size must be at least 1".into());
+                }
+                Ok(storage::StoreAt::Postgres {
+                    url,
+                    pool_size: self.storage.pool_size,
+                })
+            }
+        }
+    }
+
     /// The embedded dev defaults (the same as `ops/dev.toml`), for `--dev`.
     pub fn dev_default() -> ServerConfig {
         ServerConfig::parse(include_str!("../../ops/dev.toml")).expect("ops/dev.toml parses")
@@ -144,6 +202,7 @@ impl ServerConfig {
     /// production a node with neither static machines nor a host secret (no machine could ever
     /// serve it) or with a secret shorter than [`MIN_HOST_SECRET`].
     pub fn check(&self) -> Result<(), String> {
+        self.store_at()?;
         if let Some(h) = &self.operator_token_sha256 {
             if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err("operator_token_sha256 must be 64 hex digits (the SHA-256 of the operator token)".into());

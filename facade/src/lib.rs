@@ -73,11 +73,14 @@ async fn assemble(config: &ServerConfig) -> Result<Parts, String> {
     }
     // the recorder is installed before the domain starts: its gauges are set as it starts
     let prometheus = observe::prometheus().clone();
-    let dir = config.data_dir.clone();
-    let store = tokio::task::spawn_blocking(move || storage::Store::open_sqlite(&dir))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| format!("cannot open the database in {}: {e}", config.data_dir.display()))?;
+    let at = config.store_at()?;
+    let store = {
+        let at = at.clone();
+        tokio::task::spawn_blocking(move || at.open())
+    }
+    .await
+    .map_err(|e| e.to_string())?
+    .map_err(|e| format!("cannot open the database {at}: {e}"))?;
     let platform = Platform::start(store, config.domain()).await?;
     platform
         .rooms

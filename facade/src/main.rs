@@ -12,6 +12,12 @@
 //! /api/ops/account`, with the operator token from `$YOO_OPERATOR_TOKEN`) to freeze, ban or
 //! restore an account: the server ends its logins and its game. Exit status 0 when done, 1 when
 //! the server refused (its envelope is printed), 2 on bad usage or no server.
+//!
+//! `yoo-server store copy --from (sqlite:DIR | postgres://...) --to (sqlite:DIR | postgres://...)`:
+//! moves a site's data into a new store (SQLite to PostgreSQL, say), as one snapshot of the
+//! source written in one transaction; the target must hold no user yet. Exit status 0 when
+//! copied (the rows by table are printed), 1 when the copy failed (nothing was written), 2 on
+//! bad usage.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -58,6 +64,24 @@ struct Serve {
 enum Command {
     /// Freezes, bans or restores an account on the running server (the operator's command).
     Account(AccountCmd),
+    /// The store's own commands (the operator's).
+    Store {
+        #[command(subcommand)]
+        action: StoreCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum StoreCmd {
+    /// Copies every row of one store into a new one (SQLite to PostgreSQL, say).
+    Copy {
+        /// The source: `sqlite:DIR` (the directory of yoo.db) or a `postgres://` url.
+        #[arg(long)]
+        from: String,
+        /// The target, a new database: `sqlite:DIR` or a `postgres://` url.
+        #[arg(long)]
+        to: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -93,8 +117,12 @@ struct AccountCmd {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let cli = Cli::parse();
-    if let Some(Command::Account(cmd)) = cli.command {
-        std::process::exit(account(cmd).await);
+    match cli.command {
+        Some(Command::Account(cmd)) => std::process::exit(account(cmd).await),
+        Some(Command::Store {
+            action: StoreCmd::Copy { from, to },
+        }) => std::process::exit(store_copy(&from, &to).await),
+        None => {}
     }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
@@ -182,6 +210,38 @@ fn release_free_memory_periodically() {
     });
     if let Err(e) = spawned {
         tracing::warn!(error = %e, "memory trimming thread not started");
+    }
+}
+
+/// `yoo-server store copy`: the exit status.
+async fn store_copy(from: &str, to: &str) -> i32 {
+    let (Some(from), Some(to)) = (storage::StoreAt::parse(from, 2), storage::StoreAt::parse(to, 2)) else {
+        eprintln!("yoo-server store copy: --from and --to are sqlite:DIR or postgres://USER@HOST:PORT/DB");
+        return 2;
+    };
+    let shown = (from.to_string(), to.to_string());
+    match tokio::task::spawn_blocking(move || from.copy_to(&to)).await {
+        Ok(Ok(report)) => {
+            for (table, rows) in &report.rows {
+                println!("{table}\t{rows}");
+            }
+            println!(
+                "copied {} rows of {} tables from {} to {}",
+                report.rows.values().sum::<u64>(),
+                report.rows.len(),
+                shown.0,
+                shown.1
+            );
+            0
+        }
+        Ok(Err(e)) => {
+            eprintln!("yoo-server store copy: {e}; nothing was written to {}", shown.1);
+            1
+        }
+        Err(e) => {
+            eprintln!("yoo-server store copy: {e}");
+            1
+        }
     }
 }
 

@@ -41,9 +41,14 @@ pub mod missions;
 pub mod model;
 pub mod passwords;
 pub mod repo;
+mod repos;
 pub mod seed;
 pub mod seed_coupons;
-mod sqlite;
+mod sql;
+#[cfg(test)]
+mod suite;
+#[cfg(any(test, feature = "conformance"))]
+pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod tips;
@@ -57,6 +62,7 @@ pub use model::{
 pub use repo::{
     AssetRepo, CommerceRepo, CouponRepo, GameRepo, GameSessionRepo, LoginSessionRepo, NodeRepo, PackageRepo, RoomRepo, SmsRepo, UserRepo,
 };
+pub use repos::copy::CopyReport;
 
 /// Every repository of one backend, cheap to clone and share between threads.
 #[derive(Clone)]
@@ -84,11 +90,78 @@ pub struct Store {
     pub collect: Arc<dyn collect::CollectRepo>,
 }
 
+/// Where a store is: what `[storage]` of the server's configuration names, and what the
+/// `store copy` command reads and writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreAt {
+    /// The embedded SQLite file `yoo.db` in this directory.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL database, with at most `pool_size` connections from this process.
+    Postgres { url: String, pool_size: usize },
+}
+
+impl StoreAt {
+    /// Opens (migrating and seeding) the store.
+    pub fn open(&self) -> Result<Store> {
+        match self {
+            StoreAt::Sqlite(dir) => Store::open_sqlite(dir),
+            StoreAt::Postgres { url, pool_size } => Store::open_postgres(url, *pool_size),
+        }
+    }
+
+    /// Copies every row of this store into `to`, a new database (one that holds no user yet):
+    /// both are opened first (migrated to this build's schema), the source read as one
+    /// snapshot, the target written in one transaction. Rows copied by table.
+    pub fn copy_to(&self, to: &StoreAt) -> Result<repos::copy::CopyReport> {
+        drop(self.open()?);
+        drop(to.open()?);
+        repos::copy::copy(&repos::db_at(self)?, &repos::db_at(to)?)
+    }
+
+    /// Reads `sqlite:DIR` or a `postgres://` url (`pool_size` connections).
+    pub fn parse(text: &str, pool_size: usize) -> Option<StoreAt> {
+        if let Some(dir) = text.strip_prefix("sqlite:") {
+            return Some(StoreAt::Sqlite(dir.into()));
+        }
+        (text.starts_with("postgres://") || text.starts_with("postgresql://")).then(|| StoreAt::Postgres {
+            url: text.to_owned(),
+            pool_size,
+        })
+    }
+}
+
+/// For logs: the directory, or the url without its password.
+impl std::fmt::Display for StoreAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreAt::Sqlite(dir) => write!(f, "sqlite:{}", dir.display()),
+            StoreAt::Postgres { url, .. } => {
+                let shown = match (url.find("://"), url.rfind('@')) {
+                    (Some(scheme), Some(at)) if url[scheme + 3..at].contains(':') => {
+                        let user_end = scheme + 3 + url[scheme + 3..at].find(':').unwrap_or(0);
+                        format!("{}:***{}", &url[..user_end], &url[at..])
+                    }
+                    _ => url.clone(),
+                };
+                f.write_str(&shown)
+            }
+        }
+    }
+}
+
 impl Store {
     /// Opens (creating) the SQLite database file `dir/yoo.db` (creating dir), runs migrations
     /// (upgrading a database written by an older build in place), and seeds the catalogue when
     /// the games table is empty (and the nodes when the nodes table is empty).
     pub fn open_sqlite(dir: &std::path::Path) -> Result<Store> {
-        sqlite::open(dir)
+        repos::open_sqlite(dir)
+    }
+
+    /// Opens the PostgreSQL database at `url` (`postgres://user@host:port/dbname`) with a pool
+    /// of at most `pool_size` connections, runs its migrations (refusing a database a newer
+    /// build wrote, or one it cannot migrate) and seeds it when empty, as [`Store::open_sqlite`]
+    /// does. Several processes may open one database: migrations run once, under a lock.
+    pub fn open_postgres(url: &str, pool_size: usize) -> Result<Store> {
+        repos::open_pg(url, pool_size)
     }
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::sqlite::{migrations, DB_FILE};
+use crate::repos::{migrations, DB_FILE};
 use crate::{conformance, Error, GameSessionRecord, LoginSession, Store, User};
 
 /// A directory under the system temp dir, removed when dropped.
@@ -45,148 +45,26 @@ fn schema_version(dir: &Path) -> i64 {
 }
 
 // The shop, orders, callbacks, coin payment and the ledger of every asset write.
-#[test]
-fn commerce() {
-    let dir = TempDir::new("commerce");
-    conformance::commerce(&open(dir.path()));
-}
-
 // Coin purchases and one key's orders and settlements race on one connection and across two.
-#[test]
-fn commerce_races() {
-    let dir = TempDir::new("commerce-races");
-    conformance::commerce_races(&[open(dir.path())]);
-    let dir = TempDir::new("commerce-races-2");
-    conformance::commerce_races(&[open(dir.path()), open(dir.path())]);
-}
-
 // Users: get_or_create is idempotent and unique per phone.
-#[test]
-fn users() {
-    let dir = TempDir::new("users");
-    conformance::users(&open(dir.path()));
-}
-
 // Login sessions: expiry, duplicate tokens, deletes.
-#[test]
-fn login_sessions() {
-    let dir = TempDir::new("logins");
-    conformance::login_sessions(&open(dir.path()));
-}
-
 // SMS guards and counters: defaults, writes, refusals, windows, prune.
-#[test]
-fn sms_guards() {
-    let dir = TempDir::new("sms");
-    conformance::sms_guards(&open(dir.path()));
-}
-
 // SMS guard updates are atomic under concurrent callers on one connection.
-#[test]
-fn sms_races() {
-    let dir = TempDir::new("sms-races");
-    conformance::sms_races(&[open(dir.path())]);
-}
-
 // ... and across connections (two stores on one file, as two processes would be).
-#[test]
-fn sms_races_across_connections() {
-    let dir = TempDir::new("sms-races-2");
-    conformance::sms_races(&[open(dir.path()), open(dir.path())]);
-}
-
 // The seeded catalogue: paging, search, deleted games.
-#[test]
-fn catalogue() {
-    let dir = TempDir::new("catalogue");
-    conformance::catalogue(&open(dir.path()));
-}
-
 // Nodes: seeded list, get, upsert.
-#[test]
-fn nodes() {
-    let dir = TempDir::new("nodes");
-    conformance::nodes(&open(dir.path()));
-}
-
 // Game sessions: lifecycle updates and listings.
-#[test]
-fn game_sessions() {
-    let dir = TempDir::new("sessions");
-    conformance::game_sessions(&open(dir.path()));
-}
-
 // Quality reports: once per session, its own player's; the played sessions with their reports.
-#[test]
-fn quality_reports() {
-    let dir = TempDir::new("quality");
-    conformance::quality_reports(&open(dir.path()));
-}
-
 // Queue places and max_admitted_tag.
-#[test]
-fn session_places() {
-    let dir = TempDir::new("places");
-    conformance::session_places(&open(dir.path()));
-}
-
 // Play time: adding, the charge order, packages, replays, play_minutes.
-#[test]
-fn play_time() {
-    let dir = TempDir::new("play-time");
-    conformance::play_time(&open(dir.path()));
-}
-
 // Entitlements: grant, extend, expiry boundary.
-#[test]
-fn entitlements() {
-    let dir = TempDir::new("entitlements");
-    conformance::entitlements(&open(dir.path()));
-}
-
 // Fast-entry cards: order, expiry, conditions of use.
-#[test]
-fn fast_enter_cards() {
-    let dir = TempDir::new("cards");
-    conformance::fast_enter_cards(&open(dir.path()));
-}
-
 // Time cards: use adds play time of the card's type with its ledger entry, once.
-#[test]
-fn time_cards() {
-    let dir = TempDir::new("time-cards");
-    conformance::time_cards(&open(dir.path()));
-}
-
 // Monthly claims: once per user and month.
-#[test]
-fn monthly_claims() {
-    let dir = TempDir::new("claims");
-    conformance::monthly_claims(&open(dir.path()));
-}
-
 // Racing spenders on one store (one connection per repository).
-#[test]
-fn asset_races() {
-    let dir = TempDir::new("races");
-    conformance::asset_races(&[open(dir.path())]);
-}
-
 // Racing spenders on two stores opened on one file: separate connections, so only SQLite's write
 // lock keeps them apart.
-#[test]
-fn asset_races_across_connections() {
-    let dir = TempDir::new("races-2");
-    conformance::asset_races(&[open(dir.path()), open(dir.path())]);
-}
-
 // Data survives reopening the same directory, and the seed runs once.
-#[test]
-fn persistence() {
-    let dir = TempDir::new("persistence");
-    conformance::persistence(&|| open(dir.path()));
-}
-
 // Opening creates missing directories, the file yoo.db in WAL mode, and the latest schema, once.
 #[test]
 fn open_creates_the_database_once() {
@@ -517,31 +395,7 @@ fn unusable_dir_is_a_backend_error() {
 }
 
 // Rooms: ids and serials, one open room per host, updates, the relay lookup, blacklists, reports.
-#[test]
-fn rooms() {
-    let dir = TempDir::new("rooms");
-    conformance::rooms(&open(dir.path()));
-}
-
 // Users' operator flags (status, minor, relay_banned): default off, set and read back.
-#[test]
-fn user_flags() {
-    let dir = TempDir::new("user-flags");
-    conformance::user_flags(&open(dir.path()));
-}
-
-#[test]
-fn agreements() {
-    let dir = TempDir::new("user-flags");
-    conformance::agreements(&open(dir.path()));
-}
-
-#[test]
-fn tips() {
-    let dir = TempDir::new("tips");
-    conformance::tips(&open(dir.path()));
-}
-
 // The whole-database ledger check passes after grants and finds a balance changed behind the
 // ledger's back.
 #[test]
@@ -608,16 +462,4 @@ fn passwords() {
     assert_eq!(store.passwords.hash(a.uid).unwrap().as_deref(), Some("h2"));
     assert_eq!(store.passwords.hash(b.uid).unwrap(), None);
     assert!(matches!(store.passwords.set(987_654, "h", None, 0), Err(crate::Error::NotFound)));
-}
-
-#[test]
-fn messages() {
-    let dir = TempDir::new("messages");
-    conformance::messages(&open(dir.path()));
-}
-
-#[test]
-fn collect() {
-    let dir = TempDir::new("collect");
-    conformance::collect(&open(dir.path()));
 }

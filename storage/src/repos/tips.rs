@@ -1,8 +1,8 @@
 //! Game tips and loading tips (`tips.rs` of the crate root has the trait).
 
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::sql::{params, OptionalExt};
 
-use super::{Db, SqlResultExt};
+use super::Db;
 use crate::tips::{GameTip, TipRepo};
 use crate::Result;
 
@@ -44,22 +44,21 @@ INSERT INTO loading_tips (position, tip) VALUES
     (5, '开通会员可享专属排队通道，更快进入游戏');
 ";
 
-pub(crate) struct SqliteTips {
+pub(crate) struct SqlTips {
     db: Db,
 }
 
-impl SqliteTips {
-    pub(crate) fn new(conn: Connection) -> SqliteTips {
-        SqliteTips { db: Db::new(conn) }
+impl SqlTips {
+    pub(crate) fn new(db: Db) -> SqlTips {
+        SqlTips { db }
     }
 }
 
-impl TipRepo for SqliteTips {
+impl TipRepo for SqlTips {
     fn game_tip(&self, game_id: i64) -> Result<Option<GameTip>> {
         self.db
-            .lock()
-            .prepare_cached("SELECT game_id, tip, ad_id, updated_at FROM game_tips WHERE game_id = ?1")
-            .db()?
+            .lock()?
+            .prepare_cached("SELECT game_id, tip, ad_id, updated_at FROM game_tips WHERE game_id = ?1")?
             .query_row([game_id], |r| {
                 Ok(GameTip {
                     game_id: r.get(0)?,
@@ -69,41 +68,38 @@ impl TipRepo for SqliteTips {
                 })
             })
             .optional()
-            .db()
     }
 
     fn set_game_tip(&self, tip: &GameTip) -> Result<()> {
         self.db.write(|tx| {
             if tip.tip.is_empty() {
-                tx.execute("DELETE FROM game_tips WHERE game_id = ?1", [tip.game_id]).db()?;
+                tx.execute("DELETE FROM game_tips WHERE game_id = ?1", [tip.game_id])?;
             } else {
                 tx.execute(
                     "INSERT INTO game_tips (game_id, tip, ad_id, updated_at) VALUES (?1, ?2, ?3, ?4)
                      ON CONFLICT (game_id) DO UPDATE SET tip = ?2, ad_id = ?3, updated_at = ?4",
                     params![tip.game_id, tip.tip, tip.ad_id, tip.updated_at],
-                )
-                .db()?;
+                )?;
             }
             Ok(())
         })
     }
 
     fn loading_tips(&self) -> Result<Vec<String>> {
-        let conn = self.db.lock();
-        let mut stmt = conn.prepare_cached("SELECT tip FROM loading_tips ORDER BY position").db()?;
-        let tips = stmt.query_map([], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached("SELECT tip FROM loading_tips ORDER BY position")?;
+        let tips = stmt.query_map((), |r| r.get(0))?.collect::<Result<_>>()?;
         Ok(tips)
     }
 
     fn set_loading_tips(&self, tips: &[String]) -> Result<()> {
         self.db.write(|tx| {
-            tx.execute("DELETE FROM loading_tips", []).db()?;
+            tx.execute("DELETE FROM loading_tips", ())?;
             for (i, tip) in tips.iter().enumerate() {
                 tx.execute(
                     "INSERT INTO loading_tips (position, tip) VALUES (?1, ?2)",
                     params![i as i64 + 1, tip],
-                )
-                .db()?;
+                )?;
             }
             Ok(())
         })

@@ -1,8 +1,8 @@
 //! The message centre (`messages.rs` of the crate root has the trait and the model).
 
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{to_u64, Db, SqlResultExt};
+use super::{to_u64, Db};
 use crate::messages::{Message, MessagePage, MessageRepo, NewMessage, SenderSummary};
 use crate::{Error, Result};
 
@@ -31,13 +31,13 @@ CREATE TABLE message_marks (
 );
 ";
 
-pub(crate) struct SqliteMessages {
+pub(crate) struct SqlMessages {
     db: Db,
 }
 
-impl SqliteMessages {
-    pub(crate) fn new(conn: Connection) -> SqliteMessages {
-        SqliteMessages { db: Db::new(conn) }
+impl SqlMessages {
+    pub(crate) fn new(db: Db) -> SqlMessages {
+        SqlMessages { db }
     }
 }
 
@@ -49,20 +49,16 @@ struct Marks {
     joined_at: i64,
 }
 
-fn marks(conn: &Connection, uid: i64) -> Result<Marks> {
+fn marks(conn: &Conn<'_>, uid: i64) -> Result<Marks> {
     let (read_upto, cleared_upto) = conn
-        .prepare_cached("SELECT read_upto, cleared_upto FROM message_marks WHERE uid = ?1")
-        .db()?
+        .prepare_cached("SELECT read_upto, cleared_upto FROM message_marks WHERE uid = ?1")?
         .query_row([uid], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()
-        .db()?
+        .optional()?
         .unwrap_or((0, 0));
     let joined_at = conn
-        .prepare_cached("SELECT created_at FROM users WHERE uid = ?1")
-        .db()?
+        .prepare_cached("SELECT created_at FROM users WHERE uid = ?1")?
         .query_row([uid], |r| r.get(0))
-        .optional()
-        .db()?
+        .optional()?
         .unwrap_or(i64::MAX);
     Ok(Marks {
         read_upto,
@@ -74,10 +70,10 @@ fn marks(conn: &Connection, uid: i64) -> Result<Marks> {
 /// The reader's messages: ?1 uid, ?2 cleared_upto, ?3 joined_at.
 const VISIBLE: &str = "(uid = ?1 OR (uid = 0 AND id > ?2 AND sent_at >= ?3))";
 /// Whether the reader read a row: ?4 read_upto.
-const READ: &str = "(CASE WHEN uid = 0 THEN id <= ?4 ELSE is_read END)";
+const READ: &str = "(CASE WHEN uid = 0 THEN id <= ?4 ELSE is_read <> 0 END)";
 const COLUMNS: &str = "id, sender, name, image, content, link, tep_param, sent_at";
 
-fn message(r: &rusqlite::Row<'_>, read: bool) -> rusqlite::Result<Message> {
+fn message(r: &Row, read: bool) -> Result<Message> {
     Ok(Message {
         id: r.get(0)?,
         message: NewMessage {
@@ -93,27 +89,26 @@ fn message(r: &rusqlite::Row<'_>, read: bool) -> rusqlite::Result<Message> {
     })
 }
 
-fn insert(tx: &rusqlite::Transaction<'_>, uid: i64, m: &NewMessage) -> Result<Message> {
-    tx.execute(
+fn insert(tx: &Conn<'_>, uid: i64, m: &NewMessage) -> Result<Message> {
+    let id: i64 = tx.query_row(
         "INSERT INTO messages (uid, sender, name, image, content, link, tep_param, sent_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
         params![uid, m.sender, m.name, m.image, m.content, m.link, m.tep_param, m.sent_at],
-    )
-    .db()?;
+        |r| r.get(0),
+    )?;
     Ok(Message {
-        id: tx.last_insert_rowid(),
+        id,
         message: m.clone(),
         read: false,
     })
 }
 
 /// The newest announcement's id (0: none).
-fn newest_announcement(tx: &rusqlite::Transaction<'_>) -> Result<i64> {
-    tx.query_row("SELECT COALESCE(MAX(id), 0) FROM messages WHERE uid = 0", [], |r| r.get(0))
-        .db()
+fn newest_announcement(tx: &Conn<'_>) -> Result<i64> {
+    tx.query_row("SELECT COALESCE(MAX(id), 0) FROM messages WHERE uid = 0", (), |r| r.get(0))
 }
 
-impl MessageRepo for SqliteMessages {
+impl MessageRepo for SqlMessages {
     fn send(&self, uid: i64, message: &NewMessage) -> Result<Message> {
         if uid <= 0 {
             // uid 0 is the announcements' row owner: nobody's own message goes there
@@ -127,30 +122,28 @@ impl MessageRepo for SqliteMessages {
     }
 
     fn page(&self, uid: i64, sender: Option<i32>, offset: u64, limit: u64) -> Result<MessagePage> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let m = marks(&conn, uid)?;
-        let by_sender = if sender.is_some() { "AND sender = ?5" } else { "AND ?5 IS NULL" };
+        let by_sender = if sender.is_some() {
+            "AND sender = ?5"
+        } else {
+            "AND CAST(?5 AS TEXT) IS NULL"
+        };
         let total: i64 = conn
-            .prepare_cached(&format!("SELECT COUNT(*) FROM messages WHERE {VISIBLE} {by_sender}"))
-            .db()?
-            .query_row(params![uid, m.cleared_upto, m.joined_at, m.read_upto, sender], |r| r.get(0))
-            .db()?;
+            .prepare_cached(&format!("SELECT COUNT(*) FROM messages WHERE {VISIBLE} {by_sender}"))?
+            .query_row(params![uid, m.cleared_upto, m.joined_at, m.read_upto, sender], |r| r.get(0))?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS}, {READ} FROM messages WHERE {VISIBLE} {by_sender}
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS}, {READ} FROM messages WHERE {VISIBLE} {by_sender}
                  ORDER BY id DESC LIMIT ?6 OFFSET ?7"
-            ))
-            .db()?;
+        ))?;
         let messages = stmt
             .query_map(params![uid, m.cleared_upto, m.joined_at, m.read_upto, sender, limit, offset], |r| {
                 let read: bool = r.get(8)?;
                 message(r, read)
-            })
-            .db()?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .db()?;
+            })?
+            .collect::<Result<Vec<_>>>()?;
         Ok(MessagePage {
             messages,
             total: to_u64(total)?,
@@ -158,24 +151,21 @@ impl MessageRepo for SqliteMessages {
     }
 
     fn summary(&self, uid: i64) -> Result<Vec<SenderSummary>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let m = marks(&conn, uid)?;
         let groups: Vec<(i32, i64, i64)> = conn
             .prepare_cached(&format!(
-                "SELECT sender, SUM(NOT {READ}), MAX(id) FROM messages WHERE {VISIBLE} GROUP BY sender ORDER BY sender"
-            ))
-            .db()?
+                "SELECT sender, SUM(CASE WHEN {READ} THEN 0 ELSE 1 END), MAX(id) FROM messages WHERE {VISIBLE} GROUP BY sender ORDER BY sender"
+            ))?
             .query_map(params![uid, m.cleared_upto, m.joined_at, m.read_upto], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
-        let mut last = conn.prepare_cached("SELECT name, sent_at FROM messages WHERE id = ?1").db()?;
+            })?
+            .collect::<Result<_>>()?;
+        let mut last = conn.prepare_cached("SELECT name, sent_at FROM messages WHERE id = ?1")?;
         groups
             .into_iter()
             .map(|(sender, unread, newest)| {
-                let (last_name, last_sent_at) = last.query_row([newest], |r| Ok((r.get(0)?, r.get(1)?))).db()?;
+                let (last_name, last_sent_at) = last.query_row([newest], |r| Ok((r.get(0)?, r.get(1)?)))?;
                 Ok(SenderSummary {
                     sender,
                     unread: to_u64(unread)?,
@@ -190,22 +180,17 @@ impl MessageRepo for SqliteMessages {
         self.db.write(|tx| {
             let m = marks(tx, uid)?;
             let newest = newest_announcement(tx)?;
-            let announcements: i64 = tx
-                .query_row(
-                    "SELECT COUNT(*) FROM messages WHERE uid = 0 AND id > MAX(?1, ?2) AND sent_at >= ?3",
-                    params![m.read_upto, m.cleared_upto, m.joined_at],
-                    |r| r.get(0),
-                )
-                .db()?;
-            let own = tx
-                .execute("UPDATE messages SET is_read = 1 WHERE uid = ?1 AND is_read = 0", [uid])
-                .db()?;
+            let announcements: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM messages WHERE uid = 0 AND id > MAX(?1, ?2) AND sent_at >= ?3",
+                params![m.read_upto, m.cleared_upto, m.joined_at],
+                |r| r.get(0),
+            )?;
+            let own = tx.execute("UPDATE messages SET is_read = 1 WHERE uid = ?1 AND is_read = 0", [uid])?;
             tx.execute(
                 "INSERT INTO message_marks (uid, read_upto) VALUES (?1, ?2)
-                 ON CONFLICT (uid) DO UPDATE SET read_upto = MAX(read_upto, ?2)",
+                 ON CONFLICT (uid) DO UPDATE SET read_upto = MAX(message_marks.read_upto, ?2)",
                 params![uid, newest],
-            )
-            .db()?;
+            )?;
             Ok(own as u64 + to_u64(announcements)?)
         })
     }
@@ -214,20 +199,17 @@ impl MessageRepo for SqliteMessages {
         self.db.write(|tx| {
             let m = marks(tx, uid)?;
             let newest = newest_announcement(tx)?;
-            let announcements: i64 = tx
-                .query_row(
-                    "SELECT COUNT(*) FROM messages WHERE uid = 0 AND id > ?1 AND sent_at >= ?2",
-                    params![m.cleared_upto, m.joined_at],
-                    |r| r.get(0),
-                )
-                .db()?;
-            let own = tx.execute("DELETE FROM messages WHERE uid = ?1", [uid]).db()?;
+            let announcements: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM messages WHERE uid = 0 AND id > ?1 AND sent_at >= ?2",
+                params![m.cleared_upto, m.joined_at],
+                |r| r.get(0),
+            )?;
+            let own = tx.execute("DELETE FROM messages WHERE uid = ?1", [uid])?;
             tx.execute(
                 "INSERT INTO message_marks (uid, read_upto, cleared_upto) VALUES (?1, ?2, ?2)
-                 ON CONFLICT (uid) DO UPDATE SET read_upto = MAX(read_upto, ?2), cleared_upto = MAX(cleared_upto, ?2)",
+                 ON CONFLICT (uid) DO UPDATE SET read_upto = MAX(message_marks.read_upto, ?2), cleared_upto = MAX(message_marks.cleared_upto, ?2)",
                 params![uid, newest],
-            )
-            .db()?;
+            )?;
             Ok(own as u64 + to_u64(announcements)?)
         })
     }

@@ -1,9 +1,7 @@
 //! Versioned schema migrations. `schema_version` holds one row per applied migration; migration
 //! N is `MIGRATIONS[N - 1]`, and each runs in its own transaction together with its version row.
 
-use rusqlite::{Connection, TransactionBehavior};
-
-use super::SqlResultExt;
+use crate::sql::Db;
 use crate::{Error, Result};
 
 /// Every migration, oldest first. Released entries never change: a new schema is a new entry.
@@ -492,26 +490,39 @@ CREATE TABLE task_reward_config (
 pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
 
 /// Brings the database up to [`LATEST`]; refuses a database written by a newer build.
-/// Each step re-reads the version under the write lock, so concurrent openers apply it once.
-pub(crate) fn run(conn: &mut Connection) -> Result<()> {
-    conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
-        .db()?;
+/// Each step re-reads the version inside its own write transaction (SQLite: under the write
+/// lock; PostgreSQL: under a transaction-scoped advisory lock), so concurrent openers, also
+/// other processes, apply it once. PostgreSQL runs the same migrations, numbered alike, with
+/// the schema's types rewritten (`sql::pg::schema`).
+pub(crate) fn run(db: &Db) -> Result<()> {
+    db.lock()?
+        .execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")?;
+    let pg = db.is_pg();
     loop {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
-        let current: i64 = tx
-            .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |row| row.get(0))
-            .db()?;
-        if current > LATEST {
-            return Err(Error::Backend(format!(
-                "database schema version {current} is newer than this build's {LATEST}"
-            )));
-        }
-        let Some(sql) = usize::try_from(current).ok().and_then(|i| MIGRATIONS.get(i)) else {
+        let done = db.write(|tx| {
+            if pg {
+                tx.execute_batch("SELECT pg_advisory_xact_lock(7007001)")?;
+            }
+            let current: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", (), |row| row.get(0))?;
+            if current > LATEST {
+                return Err(Error::Backend(format!(
+                    "database schema version {current} is newer than this build's {LATEST}"
+                )));
+            }
+            let Some(sql) = usize::try_from(current).ok().and_then(|i| MIGRATIONS.get(i)) else {
+                return Ok(true);
+            };
+            if pg {
+                tx.execute_batch(&crate::sql::pg::schema(sql))?;
+            } else {
+                tx.execute_batch(sql)?;
+            }
+            tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [current + 1])?;
+            Ok(false)
+        })?;
+        if done {
             return Ok(());
-        };
-        tx.execute_batch(sql).db()?;
-        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [current + 1]).db()?;
-        tx.commit().db()?;
+        }
     }
 }
 

@@ -3,9 +3,9 @@
 //! that several repositories make (grants of what goods grant, entitlements, cards) live here so
 //! that each writes its entry the one way.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{assets, SqlResultExt};
+use super::assets;
 use crate::model::{Asset, Entitlement, FastEnterCard, GoodsGrant, LedgerEntry};
 use crate::{Error, Result};
 
@@ -18,7 +18,7 @@ pub(crate) const CARD_TITLE: &str = "速进卡";
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// The stored balance of an asset (0 when there is nothing).
-pub(crate) fn balance(conn: &Connection, uid: i64, asset: &Asset) -> Result<i64> {
+pub(crate) fn balance(conn: &Conn<'_>, uid: i64, asset: &Asset) -> Result<i64> {
     let sql = match asset {
         Asset::Coins => "SELECT coins FROM wallets WHERE uid = ?1",
         Asset::Yoodo => "SELECT yoodo FROM wallets WHERE uid = ?1",
@@ -30,18 +30,17 @@ pub(crate) fn balance(conn: &Connection, uid: i64, asset: &Asset) -> Result<i64>
         Asset::Coupons => "SELECT COUNT(*) FROM coupons WHERE uid = ?1 AND status = 0",
         Asset::RedeemKeys => "SELECT COUNT(*) FROM redeem_keys WHERE buyer_uid = ?1 AND status = 1",
     };
-    let mut stmt = conn.prepare_cached(sql).db()?;
+    let mut stmt = conn.prepare_cached(sql)?;
     let value: Option<i64> = match asset {
         Asset::Entitlement(kind) => stmt.query_row(params![uid, kind], |r| r.get(0)),
         _ => stmt.query_row(params![uid], |r| r.get(0)),
     }
-    .optional()
-    .db()?;
+    .optional()?;
     Ok(value.unwrap_or(0))
 }
 
 /// Appends the entry of a change of `delta` to `asset`, reading the balance after it.
-pub(crate) fn append(conn: &Connection, uid: i64, asset: &Asset, delta: i64, reason: &str, reference: &str, now: i64) -> Result<()> {
+pub(crate) fn append(conn: &Conn<'_>, uid: i64, asset: &Asset, delta: i64, reason: &str, reference: &str, now: i64) -> Result<()> {
     if delta == 0 {
         return Ok(());
     }
@@ -49,28 +48,25 @@ pub(crate) fn append(conn: &Connection, uid: i64, asset: &Asset, delta: i64, rea
     conn.prepare_cached(
         "INSERT INTO ledger (uid, asset, delta, balance_after, reason, reference, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )
-    .db()?
-    .execute(params![uid, asset.key(), delta, after, reason, reference, now])
-    .db()?;
+    )?
+    .execute(params![uid, asset.key(), delta, after, reason, reference, now])?;
     Ok(())
 }
 
 /// The stored run of an entitlement: (starts_at, expires_at), if any.
-pub(crate) fn entitlement_run(conn: &Connection, uid: i64, kind: &str) -> Result<Option<(i64, i64)>> {
+pub(crate) fn entitlement_run(conn: &Conn<'_>, uid: i64, kind: &str) -> Result<Option<(i64, i64)>> {
     conn.query_row(
         "SELECT starts_at, expires_at FROM entitlements WHERE uid = ?1 AND kind = ?2",
         params![uid, kind],
         |row| Ok((row.get(0)?, row.get(1)?)),
     )
     .optional()
-    .db()
 }
 
 /// Extends (or starts) an entitlement by `duration_ms` and writes its entry: an active one
 /// (`expires_at > now`) is extended keeping its `starts_at`, otherwise a new run starts now.
 pub(crate) fn extend_entitlement(
-    conn: &Connection,
+    conn: &Conn<'_>,
     uid: i64,
     kind: &str,
     duration_ms: i64,
@@ -95,8 +91,7 @@ pub(crate) fn extend_entitlement(
          ON CONFLICT (uid, kind) DO UPDATE
              SET starts_at = excluded.starts_at, expires_at = excluded.expires_at",
         params![uid, kind, starts_at, expires_at],
-    )
-    .db()?;
+    )?;
     append(
         conn,
         uid,
@@ -115,22 +110,19 @@ pub(crate) fn extend_entitlement(
 }
 
 /// Adds play minutes (each >= 0) and writes their entries; NotFound if no such user.
-pub(crate) fn add_play_time(conn: &Connection, uid: i64, free: i64, paid: i64, reason: &str, reference: &str, now: i64) -> Result<()> {
+pub(crate) fn add_play_time(conn: &Conn<'_>, uid: i64, free: i64, paid: i64, reason: &str, reference: &str, now: i64) -> Result<()> {
     if free < 0 || paid < 0 {
         return Err(Error::Conflict(format!("negative play time (free {free}, paid {paid})")));
     }
-    let added = conn
-        .execute(
-            "UPDATE users SET play_time_free = play_time_free + ?2, play_time_paid = play_time_paid + ?3
+    let added = conn.execute(
+        "UPDATE users SET play_time_free = play_time_free + ?2, play_time_paid = play_time_paid + ?3
              WHERE uid = ?1 AND play_time_free <= ?4 - ?2 AND play_time_paid <= ?4 - ?3",
-            params![uid, free, paid, i64::MAX],
-        )
-        .db()?;
+        params![uid, free, paid, i64::MAX],
+    )?;
     if added == 0 {
         let known: Option<i64> = conn
             .query_row("SELECT uid FROM users WHERE uid = ?1", [uid], |r| r.get(0))
-            .optional()
-            .db()?;
+            .optional()?;
         return Err(match known {
             None => Error::NotFound,
             Some(_) => Error::Conflict("play time would overflow".to_owned()),
@@ -141,27 +133,16 @@ pub(crate) fn add_play_time(conn: &Connection, uid: i64, free: i64, paid: i64, r
 }
 
 /// Adds to a wallet (creating it) and writes the entry; Conflict on overflow.
-pub(crate) fn credit_wallet(
-    conn: &Connection,
-    uid: i64,
-    asset: &Asset,
-    amount: i64,
-    reason: &str,
-    reference: &str,
-    now: i64,
-) -> Result<()> {
+pub(crate) fn credit_wallet(conn: &Conn<'_>, uid: i64, asset: &Asset, amount: i64, reason: &str, reference: &str, now: i64) -> Result<()> {
     let column = wallet_column(asset)?;
     if amount < 0 {
         return Err(Error::Conflict(format!("negative credit {amount}")));
     }
-    conn.execute("INSERT INTO wallets (uid) VALUES (?1) ON CONFLICT (uid) DO NOTHING", [uid])
-        .db()?;
-    let changed = conn
-        .execute(
-            &format!("UPDATE wallets SET {column} = {column} + ?2 WHERE uid = ?1 AND {column} <= ?3 - ?2"),
-            params![uid, amount, i64::MAX],
-        )
-        .db()?;
+    conn.execute("INSERT INTO wallets (uid) VALUES (?1) ON CONFLICT (uid) DO NOTHING", [uid])?;
+    let changed = conn.execute(
+        &format!("UPDATE wallets SET {column} = {column} + ?2 WHERE uid = ?1 AND {column} <= ?3 - ?2"),
+        params![uid, amount, i64::MAX],
+    )?;
     if changed == 0 {
         return Err(Error::Conflict(format!("{column} would overflow")));
     }
@@ -170,15 +151,7 @@ pub(crate) fn credit_wallet(
 
 /// Takes `amount` from a wallet if it holds that much, and writes the entry; false (nothing
 /// written) when it does not.
-pub(crate) fn debit_wallet(
-    conn: &Connection,
-    uid: i64,
-    asset: &Asset,
-    amount: i64,
-    reason: &str,
-    reference: &str,
-    now: i64,
-) -> Result<bool> {
+pub(crate) fn debit_wallet(conn: &Conn<'_>, uid: i64, asset: &Asset, amount: i64, reason: &str, reference: &str, now: i64) -> Result<bool> {
     let column = wallet_column(asset)?;
     if amount < 0 {
         return Err(Error::Conflict(format!("negative debit {amount}")));
@@ -186,12 +159,10 @@ pub(crate) fn debit_wallet(
     if amount == 0 {
         return Ok(true);
     }
-    let changed = conn
-        .execute(
-            &format!("UPDATE wallets SET {column} = {column} - ?2 WHERE uid = ?1 AND {column} >= ?2"),
-            params![uid, amount],
-        )
-        .db()?;
+    let changed = conn.execute(
+        &format!("UPDATE wallets SET {column} = {column} - ?2 WHERE uid = ?1 AND {column} >= ?2"),
+        params![uid, amount],
+    )?;
     if changed == 0 {
         return Ok(false);
     }
@@ -210,7 +181,7 @@ fn wallet_column(asset: &Asset) -> Result<&'static str> {
 /// Gives `count` new unused cards (`card`: their title and expiry) and writes one entry for them;
 /// `source` is the cards' source and the entry's reason.
 pub(crate) fn add_cards(
-    conn: &Connection,
+    conn: &Conn<'_>,
     uid: i64,
     count: i64,
     card: (&str, i64),
@@ -230,7 +201,7 @@ pub(crate) fn add_cards(
 }
 
 /// Applies what goods grant, with the entries.
-pub(crate) fn apply_grant(conn: &Connection, uid: i64, grant: &GoodsGrant, reason: &str, reference: &str, now: i64) -> Result<()> {
+pub(crate) fn apply_grant(conn: &Conn<'_>, uid: i64, grant: &GoodsGrant, reason: &str, reference: &str, now: i64) -> Result<()> {
     match grant {
         GoodsGrant::Entitlement { kind, days } => {
             let ms = days
@@ -256,7 +227,7 @@ pub(crate) fn apply_grant(conn: &Connection, uid: i64, grant: &GoodsGrant, reaso
 /// Takes up to `duration_ms` from the end of a running entitlement (never before `now`) and
 /// writes its entry; one that has ended (or never was) is left as it is.
 pub(crate) fn shorten_entitlement(
-    conn: &Connection,
+    conn: &Conn<'_>,
     uid: i64,
     kind: &str,
     duration_ms: i64,
@@ -274,8 +245,7 @@ pub(crate) fn shorten_entitlement(
     conn.execute(
         "UPDATE entitlements SET expires_at = ?3 WHERE uid = ?1 AND kind = ?2",
         params![uid, kind, expires_at],
-    )
-    .db()?;
+    )?;
     append(
         conn,
         uid,
@@ -287,7 +257,7 @@ pub(crate) fn shorten_entitlement(
     )
 }
 
-fn entry_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
+fn entry_from_row(row: &Row) -> Result<LedgerEntry> {
     Ok(LedgerEntry {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -301,16 +271,15 @@ fn entry_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
 }
 
 /// The user's entries, oldest first.
-pub(crate) fn entries(conn: &Connection, uid: i64) -> Result<Vec<LedgerEntry>> {
-    let mut stmt = conn
-        .prepare_cached("SELECT id, uid, asset, delta, balance_after, reason, reference, at FROM ledger WHERE uid = ?1 ORDER BY id")
-        .db()?;
-    let rows = stmt.query_map([uid], entry_from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+pub(crate) fn entries(conn: &Conn<'_>, uid: i64) -> Result<Vec<LedgerEntry>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, uid, asset, delta, balance_after, reason, reference, at FROM ledger WHERE uid = ?1 ORDER BY id")?;
+    let rows = stmt.query_map([uid], entry_from_row)?.collect::<Result<_>>()?;
     Ok(rows)
 }
 
 /// Every asset the user has a balance or an entry of, replayed against the stored balance.
-pub(crate) fn mismatches(conn: &Connection, uid: i64) -> Result<Vec<(String, i64, i64)>> {
+pub(crate) fn mismatches(conn: &Conn<'_>, uid: i64) -> Result<Vec<(String, i64, i64)>> {
     let mut replayed: std::collections::BTreeMap<String, (i64, i64)> = Default::default();
     for e in entries(conn, uid)? {
         let r = replayed.entry(e.asset.clone()).or_default();
@@ -327,8 +296,8 @@ pub(crate) fn mismatches(conn: &Connection, uid: i64) -> Result<Vec<(String, i64
         Asset::Coupons,
         Asset::RedeemKeys,
     ];
-    let mut stmt = conn.prepare_cached("SELECT kind FROM entitlements WHERE uid = ?1").db()?;
-    let kinds: Vec<String> = stmt.query_map([uid], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;
+    let mut stmt = conn.prepare_cached("SELECT kind FROM entitlements WHERE uid = ?1")?;
+    let kinds: Vec<String> = stmt.query_map([uid], |r| r.get(0))?.collect::<Result<_>>()?;
     assets.extend(kinds.into_iter().map(Asset::Entitlement));
     for key in replayed.keys() {
         if let Some(a) = Asset::from_key(key) {

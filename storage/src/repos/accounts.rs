@@ -1,8 +1,8 @@
 //! Account states and forced session ends (`crate::accounts`).
 
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::sql::{params, Conn, OptionalExt};
 
-use super::{Db, SqlResultExt};
+use super::Db;
 use crate::accounts::{
     AccountRepo, AccountState, Certification, LoginDevice, ACCOUNT_BANNED, ACCOUNT_FROZEN, REVOKED_BAN, REVOKED_FROZEN, REVOKED_KICK_OUT,
 };
@@ -47,43 +47,39 @@ CREATE TABLE third_party_logins (
 );
 ";
 
-pub(crate) struct SqliteAccounts {
+pub(crate) struct SqlAccounts {
     db: Db,
 }
 
-impl SqliteAccounts {
-    pub(crate) fn new(conn: Connection) -> SqliteAccounts {
-        SqliteAccounts { db: Db::new(conn) }
+impl SqlAccounts {
+    pub(crate) fn new(db: Db) -> SqlAccounts {
+        SqlAccounts { db }
     }
 }
 
 /// Marks sessions ended with `why`; returns their token hashes in the order given.
-fn revoke(tx: &Connection, hashes: &[String], why: &str) -> Result<()> {
-    let mut stmt = tx
-        .prepare_cached("UPDATE login_sessions SET revoked = ?2 WHERE token_hash = ?1")
-        .db()?;
+fn revoke(tx: &Conn<'_>, hashes: &[String], why: &str) -> Result<()> {
+    let mut stmt = tx.prepare_cached("UPDATE login_sessions SET revoked = ?2 WHERE token_hash = ?1")?;
     for h in hashes {
-        stmt.execute(params![h, why]).db()?;
+        stmt.execute(params![h, why])?;
     }
     Ok(())
 }
 
-fn live_sessions(tx: &Connection, uid: i64, now: i64) -> Result<Vec<String>> {
-    let mut stmt = tx
-        .prepare_cached(
-            "SELECT token_hash FROM login_sessions
+fn live_sessions(tx: &Conn<'_>, uid: i64, now: i64) -> Result<Vec<String>> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT token_hash FROM login_sessions
              WHERE uid = ?1 AND revoked IS NULL AND expires_at > ?2 ORDER BY created_at, token_hash",
-        )
-        .db()?;
-    let rows = stmt.query_map(params![uid, now], |r| r.get(0)).db()?;
-    rows.collect::<rusqlite::Result<Vec<String>>>().db()
+    )?;
+    let rows = stmt.query_map(params![uid, now], |r| r.get(0))?;
+    rows.collect::<Result<Vec<String>>>()
 }
 
-impl AccountRepo for SqliteAccounts {
+impl AccountRepo for SqlAccounts {
     fn state(&self, uid: i64) -> Result<AccountState> {
         let found = self
             .db
-            .lock()
+            .lock()?
             .query_row(
                 "SELECT account_state, account_reason, account_until FROM users WHERE uid = ?1",
                 [uid],
@@ -95,19 +91,16 @@ impl AccountRepo for SqliteAccounts {
                     })
                 },
             )
-            .optional()
-            .db()?;
+            .optional()?;
         Ok(found.unwrap_or_default())
     }
 
     fn set_state(&self, uid: i64, state: &AccountState, now: i64) -> Result<Vec<String>> {
         self.db.write(|tx| {
-            let changed = tx
-                .execute(
-                    "UPDATE users SET account_state = ?2, account_reason = ?3, account_until = ?4 WHERE uid = ?1",
-                    params![uid, state.state, state.reason, state.until],
-                )
-                .db()?;
+            let changed = tx.execute(
+                "UPDATE users SET account_state = ?2, account_reason = ?3, account_until = ?4 WHERE uid = ?1",
+                params![uid, state.state, state.reason, state.until],
+            )?;
             if changed == 0 {
                 return Err(Error::NotFound);
             }
@@ -125,27 +118,25 @@ impl AccountRepo for SqliteAccounts {
     fn revoked_login(&self, token_hash: &str, now: i64) -> Result<Option<(String, i64)>> {
         let found: Option<(Option<String>, i64)> = self
             .db
-            .lock()
+            .lock()?
             .query_row(
                 "SELECT revoked, uid FROM login_sessions WHERE token_hash = ?1 AND expires_at > ?2",
                 params![token_hash, now],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()
-            .db()?;
+            .optional()?;
         Ok(found.and_then(|(why, uid)| why.map(|w| (w, uid))))
     }
 
     fn third_party_uid(&self, open_type: i32, openid: &str) -> Result<Option<i64>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(
                 "SELECT uid FROM third_party_logins WHERE open_type = ?1 AND openid = ?2",
                 params![open_type, openid],
                 |r| r.get(0),
             )
             .optional()
-            .db()
     }
 
     fn bind_third_party(&self, open_type: i32, openid: &str, uid: i64, now: i64) -> Result<i64> {
@@ -154,71 +145,60 @@ impl AccountRepo for SqliteAccounts {
                 "INSERT INTO third_party_logins (open_type, openid, uid, created_at) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (open_type, openid) DO NOTHING",
                 params![open_type, openid, uid, now],
-            )
-            .db()?;
+            )?;
             tx.query_row(
                 "SELECT uid FROM third_party_logins WHERE open_type = ?1 AND openid = ?2",
                 params![open_type, openid],
                 |r| r.get(0),
             )
-            .db()
         })
     }
 
     fn record_device(&self, token_hash: &str, uid: i64, d: &LoginDevice, now: i64) -> Result<()> {
-        self.db
-            .lock()
+        self.db.lock()?
             .execute(
                 "INSERT OR IGNORE INTO login_devices (token_hash, uid, uuid, channel, cafe_gid, cafe_mac, cafe_pc_name, cafe_boot_id, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![token_hash, uid, d.uuid, d.channel, d.cafe_gid, d.cafe_mac, d.cafe_pc_name, d.cafe_boot_id, now],
-            )
-            .db()?;
+            )?;
         Ok(())
     }
 
     fn devices(&self, uid: i64, now: i64) -> Result<Vec<(i64, LoginDevice)>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT d.created_at, d.uuid, d.channel, d.cafe_gid, d.cafe_mac, d.cafe_pc_name, d.cafe_boot_id
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT d.created_at, d.uuid, d.channel, d.cafe_gid, d.cafe_mac, d.cafe_pc_name, d.cafe_boot_id
                  FROM login_devices d JOIN login_sessions s ON s.token_hash = d.token_hash
                  WHERE d.uid = ?1 AND s.revoked IS NULL AND s.expires_at > ?2 ORDER BY d.created_at DESC",
-            )
-            .db()?;
-        let rows = stmt
-            .query_map(params![uid, now], |r| {
-                Ok((
-                    r.get(0)?,
-                    LoginDevice {
-                        uuid: r.get(1)?,
-                        channel: r.get(2)?,
-                        cafe_gid: r.get(3)?,
-                        cafe_mac: r.get(4)?,
-                        cafe_pc_name: r.get(5)?,
-                        cafe_boot_id: r.get(6)?,
-                    },
-                ))
-            })
-            .db()?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        )?;
+        let rows = stmt.query_map(params![uid, now], |r| {
+            Ok((
+                r.get(0)?,
+                LoginDevice {
+                    uuid: r.get(1)?,
+                    channel: r.get(2)?,
+                    cafe_gid: r.get(3)?,
+                    cafe_mac: r.get(4)?,
+                    cafe_pc_name: r.get(5)?,
+                    cafe_boot_id: r.get(6)?,
+                },
+            ))
+        })?;
+        rows.collect::<Result<Vec<_>>>()
     }
 
     fn paid_since(&self, uid: i64, since: i64) -> Result<i64> {
-        self.db
-            .lock()
-            .query_row(
-                "SELECT COALESCE(SUM(amount_fen), 0) FROM orders
+        self.db.lock()?.query_row(
+            "SELECT COALESCE(SUM(amount_fen), 0) FROM orders
                  WHERE uid = ?1 AND state IN ('paid', 'fulfilled', 'refunded') AND paid_at >= ?2 AND pay_method <> 'yunyoubi'",
-                params![uid, since],
-                |r| r.get(0),
-            )
-            .db()
+            params![uid, since],
+            |r| r.get(0),
+        )
     }
 
     fn certification(&self, uid: i64) -> Result<Option<Certification>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(
                 "SELECT uid, name_sealed, id_sealed, adult_at, certified_at, recerts_left FROM certifications WHERE uid = ?1",
                 [uid],
@@ -234,15 +214,13 @@ impl AccountRepo for SqliteAccounts {
                 },
             )
             .optional()
-            .db()
     }
 
     fn certify(&self, c: &Certification) -> Result<Certification> {
         self.db.write(|tx| {
             let left: Option<i32> = tx
                 .query_row("SELECT recerts_left FROM certifications WHERE uid = ?1", [c.uid], |r| r.get(0))
-                .optional()
-                .db()?;
+                .optional()?;
             let recerts_left = match left {
                 None => c.recerts_left,
                 Some(n) if n > 0 => n - 1,
@@ -254,8 +232,7 @@ impl AccountRepo for SqliteAccounts {
                  ON CONFLICT (uid) DO UPDATE SET name_sealed = ?2, id_sealed = ?3, adult_at = ?4, certified_at = ?5,
                      recerts_left = ?6",
                 params![c.uid, c.name_sealed, c.id_sealed, c.adult_at, c.certified_at, recerts_left],
-            )
-            .db()?;
+            )?;
             Ok(Certification { recerts_left, ..c.clone() })
         })
     }

@@ -2,9 +2,9 @@
 //! write runs in one `BEGIN IMMEDIATE` transaction and every order transition is a conditional
 //! `UPDATE ... WHERE state = ...`, so a repeated or late call finds nothing to change.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{ledger, to_u64, Db, SqlResultExt};
+use super::{ledger, to_u64, Db};
 use crate::activity::OrderRules;
 use crate::model::{Asset, Goods, GoodsGrant, LedgerEntry, LedgerMismatch, NewOrder, Order, OrderState, PaymentCallback, Settled, Wallet};
 use crate::repo::CommerceRepo;
@@ -17,17 +17,17 @@ const GOODS_COLUMNS: &str = "id, code, goods_type, title, name, image, label, de
 const ORDER_COLUMNS: &str = "order_no, uid, goods_id, goods_code, goods_type, title, count, amount_fen, retail_total, pay_method, \
      coupon_id, grant_kind, grant_amount, idem_key, state, created_at, expires_at, scanned_at, paid_at, fulfilled_at, closed_at, trade_no";
 
-pub(crate) struct SqliteCommerce {
+pub(crate) struct SqlCommerce {
     db: Db,
 }
 
-impl SqliteCommerce {
-    pub(crate) fn new(conn: Connection) -> SqliteCommerce {
-        SqliteCommerce { db: Db::new(conn) }
+impl SqlCommerce {
+    pub(crate) fn new(db: Db) -> SqlCommerce {
+        SqlCommerce { db }
     }
 }
 
-fn goods_from_row(row: &Row<'_>) -> rusqlite::Result<Goods> {
+fn goods_from_row(row: &Row) -> Result<Goods> {
     let kind: String = row.get(17)?;
     let amount: i64 = row.get(18)?;
     Ok(Goods {
@@ -55,7 +55,7 @@ fn goods_from_row(row: &Row<'_>) -> rusqlite::Result<Goods> {
     })
 }
 
-fn order_from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
+fn order_from_row(row: &Row) -> Result<Order> {
     let kind: String = row.get(11)?;
     let amount: i64 = row.get(12)?;
     let state: String = row.get(14)?;
@@ -77,7 +77,7 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
             created_at: row.get(15)?,
             expires_at: row.get(16)?,
         },
-        state: OrderState::parse(&state).ok_or_else(|| rusqlite::Error::InvalidColumnType(14, state, rusqlite::types::Type::Text))?,
+        state: OrderState::parse(&state).ok_or_else(|| Error::Backend(format!("order state {state}")))?,
         scanned_at: row.get(17)?,
         paid_at: row.get(18)?,
         fulfilled_at: row.get(19)?,
@@ -86,7 +86,7 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
     })
 }
 
-fn callback_from_row(row: &Row<'_>) -> rusqlite::Result<PaymentCallback> {
+fn callback_from_row(row: &Row) -> Result<PaymentCallback> {
     Ok(PaymentCallback {
         id: row.get(0)?,
         order_no: row.get(1)?,
@@ -98,35 +98,26 @@ fn callback_from_row(row: &Row<'_>) -> rusqlite::Result<PaymentCallback> {
     })
 }
 
-fn collect<T>(
-    conn: &Connection,
-    sql: &str,
-    params: impl rusqlite::Params,
-    from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
-) -> Result<Vec<T>> {
-    let mut stmt = conn.prepare_cached(sql).db()?;
-    let rows = stmt.query_map(params, from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+fn collect<T>(conn: &Conn<'_>, sql: &str, params: impl crate::sql::Params, from_row: fn(&Row) -> Result<T>) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, from_row)?.collect::<Result<_>>()?;
     Ok(rows)
 }
 
-pub(crate) fn order_in(conn: &Connection, order_no: &str) -> Result<Option<Order>> {
-    conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE order_no = ?1"))
-        .db()?
+pub(crate) fn order_in(conn: &Conn<'_>, order_no: &str) -> Result<Option<Order>> {
+    conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE order_no = ?1"))?
         .query_row([order_no], order_from_row)
         .optional()
-        .db()
 }
 
-pub(crate) fn order_by_key(conn: &Connection, uid: i64, idem_key: &str) -> Result<Option<Order>> {
-    conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1 AND idem_key = ?2"))
-        .db()?
+pub(crate) fn order_by_key(conn: &Conn<'_>, uid: i64, idem_key: &str) -> Result<Option<Order>> {
+    conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1 AND idem_key = ?2"))?
         .query_row(params![uid, idem_key], order_from_row)
         .optional()
-        .db()
 }
 
 /// Inserts the order unless its key has one; returns the key's order and whether it is new.
-pub(crate) fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -> Result<(Order, bool)> {
+pub(crate) fn insert_order(conn: &Conn<'_>, o: &NewOrder, state: OrderState) -> Result<(Order, bool)> {
     if !(1..=100).contains(&o.count) || o.amount_fen < 0 {
         return Err(Error::Conflict(format!(
             "order count {} or amount {} out of range",
@@ -139,8 +130,7 @@ pub(crate) fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -
             "INSERT INTO orders ({ORDER_COLUMNS}) VALUES
              (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, NULL, NULL, NULL, NULL, NULL)
              ON CONFLICT (uid, idem_key) DO NOTHING"
-        ))
-        .db()?
+        ))?
         .execute(params![
             o.order_no,
             o.uid,
@@ -159,8 +149,7 @@ pub(crate) fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -
             state.as_str(),
             o.created_at,
             o.expires_at
-        ])
-        .db()?;
+        ])?;
     if let (1, Some(coupon)) = (inserted, o.coupon_id) {
         super::coupons::reserve(conn, coupon, o.uid, &o.order_no, o.created_at)?;
     }
@@ -171,7 +160,7 @@ pub(crate) fn insert_order(conn: &Connection, o: &NewOrder, state: OrderState) -
 /// created → paid → fulfilled for a paid order, granting what it grants, in the caller's
 /// transaction. `from` is the state the order must be in.
 fn pay_and_fulfil(
-    conn: &Connection,
+    conn: &Conn<'_>,
     order: &Order,
     from: OrderState,
     trade_no: &str,
@@ -180,12 +169,10 @@ fn pay_and_fulfil(
     rules: &dyn OrderRules,
 ) -> Result<Order> {
     let no = &order.order.order_no;
-    let paid = conn
-        .execute(
-            "UPDATE orders SET state = 'paid', paid_at = ?2, trade_no = ?3, closed_at = NULL WHERE order_no = ?1 AND state = ?4",
-            params![no, paid_at, trade_no, from.as_str()],
-        )
-        .db()?;
+    let paid = conn.execute(
+        "UPDATE orders SET state = 'paid', paid_at = ?2, trade_no = ?3, closed_at = NULL WHERE order_no = ?1 AND state = ?4",
+        params![no, paid_at, trade_no, from.as_str()],
+    )?;
     if paid != 1 {
         return Err(Error::Conflict(format!("order {no} changed meanwhile")));
     }
@@ -195,12 +182,10 @@ fn pay_and_fulfil(
     }
     super::activity::on_order_fulfilled(conn, order, now, rules)?;
     super::agreements::on_order_fulfilled(conn, order, now)?;
-    let fulfilled = conn
-        .execute(
-            "UPDATE orders SET state = 'fulfilled', fulfilled_at = ?2 WHERE order_no = ?1 AND state = 'paid'",
-            params![no, now],
-        )
-        .db()?;
+    let fulfilled = conn.execute(
+        "UPDATE orders SET state = 'fulfilled', fulfilled_at = ?2 WHERE order_no = ?1 AND state = 'paid'",
+        params![no, now],
+    )?;
     if fulfilled != 1 {
         return Err(Error::Conflict(format!("order {no} changed meanwhile")));
     }
@@ -209,7 +194,7 @@ fn pay_and_fulfil(
 
 /// Creates an order paid with coins and fulfils it, in the caller's transaction: the debit,
 /// the grant and their ledger entries, or (the coins short) an error that rolls it all back.
-pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64, rules: &dyn OrderRules) -> Result<Settled> {
+pub(crate) fn pay_with_coins_in(tx: &Conn<'_>, o: &NewOrder, now: i64, rules: &dyn OrderRules) -> Result<Settled> {
     let (order, created) = insert_order(tx, o, OrderState::Created)?;
     if !created {
         return match order.state {
@@ -225,9 +210,9 @@ pub(crate) fn pay_with_coins_in(tx: &Connection, o: &NewOrder, now: i64, rules: 
     pay_and_fulfil(tx, &order, OrderState::Created, &format!("coins:{no}"), now, now, rules).map(Settled::Fulfilled)
 }
 
-impl CommerceRepo for SqliteCommerce {
+impl CommerceRepo for SqlCommerce {
     fn section(&self, section_key: &str) -> Result<Vec<(Goods, Vec<Goods>)>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let top = collect(
             &conn,
             &format!(
@@ -258,27 +243,25 @@ impl CommerceRepo for SqliteCommerce {
 
     fn goods(&self, id: i64) -> Result<Option<Goods>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(&format!("SELECT {GOODS_COLUMNS} FROM goods WHERE id = ?1"), [id], goods_from_row)
             .optional()
-            .db()
     }
 
     fn goods_by_code(&self, code: &str) -> Result<Option<Goods>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(
                 &format!("SELECT {GOODS_COLUMNS} FROM goods WHERE code = ?1"),
                 [code],
                 goods_from_row,
             )
             .optional()
-            .db()
     }
 
     fn speci(&self, parent_id: i64) -> Result<Vec<Goods>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             &format!("SELECT {GOODS_COLUMNS} FROM goods WHERE parent_id = ?1 AND on_sale = 1 ORDER BY sort_order, id"),
             [parent_id],
             goods_from_row,
@@ -294,8 +277,10 @@ impl CommerceRepo for SqliteCommerce {
                 let (kind, amount) = g.grant.to_parts();
                 tx.execute(
                     &format!(
-                        "INSERT OR REPLACE INTO goods ({GOODS_COLUMNS}) VALUES
-                         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
+                        "INSERT INTO goods ({GOODS_COLUMNS}) VALUES
+                         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
+                         ON CONFLICT (id) DO UPDATE SET {}",
+                        crate::sql::update_all(GOODS_COLUMNS, "id")
                     ),
                     params![
                         g.id,
@@ -321,38 +306,35 @@ impl CommerceRepo for SqliteCommerce {
                         g.on_sale,
                         g.sort_order
                     ],
-                )
-                .db()?;
+                )?;
             }
             for (key, goods_id, sort) in sections {
                 tx.execute(
                     "INSERT INTO goods_sections (section_key, goods_id, sort_order) VALUES (?1, ?2, ?3)
                      ON CONFLICT (section_key, goods_id) DO UPDATE SET sort_order = excluded.sort_order",
                     params![key, goods_id, sort],
-                )
-                .db()?;
+                )?;
             }
             Ok(())
         })
     }
 
     fn goods_count(&self) -> Result<u64> {
-        let n: i64 = self.db.lock().query_row("SELECT COUNT(*) FROM goods", [], |r| r.get(0)).db()?;
+        let n: i64 = self.db.lock()?.query_row("SELECT COUNT(*) FROM goods", (), |r| r.get(0))?;
         to_u64(n)
     }
 
     fn wallet(&self, uid: i64) -> Result<Wallet> {
         Ok(self
             .db
-            .lock()
+            .lock()?
             .query_row("SELECT coins, yoodo FROM wallets WHERE uid = ?1", [uid], |r| {
                 Ok(Wallet {
                     coins: r.get(0)?,
                     yoodo: r.get(1)?,
                 })
             })
-            .optional()
-            .db()?
+            .optional()?
             .unwrap_or_default())
     }
 
@@ -360,8 +342,7 @@ impl CommerceRepo for SqliteCommerce {
         self.db.write(|tx| {
             let known: Option<i64> = tx
                 .query_row("SELECT uid FROM users WHERE uid = ?1", [uid], |r| r.get(0))
-                .optional()
-                .db()?;
+                .optional()?;
             if known.is_none() {
                 return Err(Error::NotFound);
             }
@@ -381,36 +362,34 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn order(&self, order_no: &str) -> Result<Option<Order>> {
-        order_in(&self.db.lock(), order_no)
+        order_in(&self.db.lock()?, order_no)
     }
 
     fn orders(&self, uid: i64, goods_type: Option<i32>, offset: u64, limit: u32) -> Result<(Vec<Order>, u64)> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
         let rows = collect(
             &conn,
             &format!(
-                "SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1 AND (?2 IS NULL OR goods_type = ?2)
+                "SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR goods_type = ?2)
                  ORDER BY created_at DESC, order_no DESC LIMIT ?3 OFFSET ?4"
             ),
             params![uid, goods_type, limit, offset],
             order_from_row,
         )?;
-        let total: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM orders WHERE uid = ?1 AND (?2 IS NULL OR goods_type = ?2)",
-                params![uid, goods_type],
-                |r| r.get(0),
-            )
-            .db()?;
+        let total: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM orders WHERE uid = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR goods_type = ?2)",
+            params![uid, goods_type],
+            |r| r.get(0),
+        )?;
         Ok((rows, to_u64(total)?))
     }
 
     fn open_orders(&self) -> Result<Vec<Order>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             &format!("SELECT {ORDER_COLUMNS} FROM orders WHERE state = 'created' ORDER BY expires_at, order_no"),
-            [],
+            (),
             order_from_row,
         )
     }
@@ -420,8 +399,7 @@ impl CommerceRepo for SqliteCommerce {
             tx.execute(
                 "UPDATE orders SET scanned_at = ?2 WHERE order_no = ?1 AND state = 'created' AND scanned_at IS NULL",
                 params![order_no, now],
-            )
-            .db()?;
+            )?;
             order_in(tx, order_no)?.ok_or(Error::NotFound)
         })
     }
@@ -451,12 +429,10 @@ impl CommerceRepo for SqliteCommerce {
 
     fn expire(&self, order_no: &str, now: i64) -> Result<bool> {
         self.db.write(|tx| {
-            let n = tx
-                .execute(
-                    "UPDATE orders SET state = 'expired', closed_at = ?2 WHERE order_no = ?1 AND state = 'created' AND expires_at <= ?2",
-                    params![order_no, now],
-                )
-                .db()?;
+            let n = tx.execute(
+                "UPDATE orders SET state = 'expired', closed_at = ?2 WHERE order_no = ?1 AND state = 'created' AND expires_at <= ?2",
+                params![order_no, now],
+            )?;
             if n == 1 {
                 super::coupons::release(tx, order_no)?;
             }
@@ -466,12 +442,10 @@ impl CommerceRepo for SqliteCommerce {
 
     fn cancel(&self, order_no: &str, now: i64) -> Result<bool> {
         self.db.write(|tx| {
-            let n = tx
-                .execute(
-                    "UPDATE orders SET state = 'cancelled', closed_at = ?2 WHERE order_no = ?1 AND state = 'created'",
-                    params![order_no, now],
-                )
-                .db()?;
+            let n = tx.execute(
+                "UPDATE orders SET state = 'cancelled', closed_at = ?2 WHERE order_no = ?1 AND state = 'created'",
+                params![order_no, now],
+            )?;
             if n == 1 {
                 super::coupons::release(tx, order_no)?;
             }
@@ -480,19 +454,16 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn log_callback(&self, order_no: &str, provider: &str, payload: &str, accepted: bool, outcome: &str, now: i64) -> Result<()> {
-        self.db
-            .lock()
-            .execute(
-                "INSERT INTO payment_callbacks (order_no, provider, payload, accepted, outcome, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![order_no, provider, payload, accepted, outcome, now],
-            )
-            .db()?;
+        self.db.lock()?.execute(
+            "INSERT INTO payment_callbacks (order_no, provider, payload, accepted, outcome, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![order_no, provider, payload, accepted, outcome, now],
+        )?;
         Ok(())
     }
 
     fn callbacks(&self, order_no: &str) -> Result<Vec<PaymentCallback>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             "SELECT id, order_no, provider, payload, accepted, outcome, at FROM payment_callbacks WHERE order_no = ?1 ORDER BY id",
             [order_no],
             callback_from_row,
@@ -500,7 +471,7 @@ impl CommerceRepo for SqliteCommerce {
     }
 
     fn ledger(&self, uid: i64) -> Result<Vec<LedgerEntry>> {
-        ledger::entries(&self.db.lock(), uid)
+        ledger::entries(&self.db.lock()?, uid)
     }
 
     fn ledger_mismatches(&self, uid: i64) -> Result<Vec<(String, i64, i64)>> {
@@ -510,8 +481,8 @@ impl CommerceRepo for SqliteCommerce {
 
     fn ledger_check_all(&self) -> Result<(u64, Vec<LedgerMismatch>)> {
         self.db.write(|tx| {
-            let mut stmt = tx.prepare("SELECT DISTINCT uid FROM ledger ORDER BY uid").db()?;
-            let uids: Vec<i64> = stmt.query_map([], |r| r.get(0)).db()?.collect::<rusqlite::Result<_>>().db()?;
+            let mut stmt = tx.prepare_cached("SELECT DISTINCT uid FROM ledger ORDER BY uid")?;
+            let uids: Vec<i64> = stmt.query_map((), |r| r.get(0))?.collect::<Result<_>>()?;
             let mut out = vec![];
             for &uid in &uids {
                 out.extend(

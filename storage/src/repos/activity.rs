@@ -3,9 +3,9 @@
 //! one after the other and a prize's stock is taken by a conditional `UPDATE`. The order hook
 //! (`on_order_fulfilled`) runs inside the transaction that fulfils an order.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{ledger, to_u64, Db, SqlResultExt};
+use super::{ledger, to_u64, Db};
 use crate::activity::{
     pick_prize, ActivityRepo, BindOutcome, DrawOutcome, Invite, InviteConfig, InviteReward, Lottery, LotteryDraw, LotteryItem, OrderFacts,
     OrderRules, RechargeGive, RechargeTier,
@@ -95,17 +95,17 @@ INSERT INTO invite_rewards (level, sort_order, name, grant_kind, grant_amount) V
     ('advanced', 2, '速进卡2张', 'cards', 2);
 ";
 
-pub(crate) struct SqliteActivity {
+pub(crate) struct SqlActivity {
     db: Db,
 }
 
-impl SqliteActivity {
-    pub(crate) fn new(conn: Connection) -> SqliteActivity {
-        SqliteActivity { db: Db::new(conn) }
+impl SqlActivity {
+    pub(crate) fn new(db: Db) -> SqlActivity {
+        SqlActivity { db }
     }
 }
 
-fn item_from_row(row: &Row<'_>) -> rusqlite::Result<LotteryItem> {
+fn item_from_row(row: &Row) -> Result<LotteryItem> {
     let kind: Option<String> = row.get(5)?;
     let amount: i64 = row.get(6)?;
     Ok(LotteryItem {
@@ -118,7 +118,7 @@ fn item_from_row(row: &Row<'_>) -> rusqlite::Result<LotteryItem> {
     })
 }
 
-fn draw_from_row(row: &Row<'_>) -> rusqlite::Result<LotteryDraw> {
+fn draw_from_row(row: &Row) -> Result<LotteryDraw> {
     Ok(LotteryDraw {
         id: row.get(0)?,
         lottery_id: row.get(1)?,
@@ -130,7 +130,7 @@ fn draw_from_row(row: &Row<'_>) -> rusqlite::Result<LotteryDraw> {
     })
 }
 
-fn invite_from_row(row: &Row<'_>) -> rusqlite::Result<Invite> {
+fn invite_from_row(row: &Row) -> Result<Invite> {
     Ok(Invite {
         invitee: row.get(0)?,
         invitee_phone: row.get(1)?,
@@ -144,25 +144,22 @@ fn invite_from_row(row: &Row<'_>) -> rusqlite::Result<Invite> {
 const DRAW_COLUMNS: &str = "d.id, d.lottery_id, d.uid, u.cellphone, d.item_id, d.item_name, d.at";
 const INVITE_COLUMNS: &str = "i.invitee, u.cellphone, i.inviter, i.at, i.basic_at, i.advanced_at";
 
-fn lottery_in(conn: &Connection, id: i64) -> Result<Option<Lottery>> {
+fn lottery_in(conn: &Conn<'_>, id: i64) -> Result<Option<Lottery>> {
     let head = conn
         .query_row(
             "SELECT id, title, daily_chances, starts_at, ends_at FROM lotteries WHERE id = ?1",
             [id],
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
-        .optional()
-        .db()?;
+        .optional()?;
     let Some((id, title, daily_chances, starts_at, ends_at)) = head else {
         return Ok(None);
     };
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT id, name, image, weight, stock, grant_kind, grant_amount FROM lottery_items
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, name, image, weight, stock, grant_kind, grant_amount FROM lottery_items
              WHERE lottery_id = ?1 ORDER BY sort_order, id",
-        )
-        .db()?;
-    let items = stmt.query_map([id], item_from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+    )?;
+    let items = stmt.query_map([id], item_from_row)?.collect::<Result<_>>()?;
     Ok(Some(Lottery {
         id,
         title,
@@ -173,10 +170,8 @@ fn lottery_in(conn: &Connection, id: i64) -> Result<Option<Lottery>> {
     }))
 }
 
-fn rewards(conn: &Connection, level: &str) -> Result<Vec<InviteReward>> {
-    let mut stmt = conn
-        .prepare_cached("SELECT name, grant_kind, grant_amount FROM invite_rewards WHERE level = ?1 ORDER BY sort_order")
-        .db()?;
+fn rewards(conn: &Conn<'_>, level: &str) -> Result<Vec<InviteReward>> {
+    let mut stmt = conn.prepare_cached("SELECT name, grant_kind, grant_amount FROM invite_rewards WHERE level = ?1 ORDER BY sort_order")?;
     let rows = stmt
         .query_map([level], |r| {
             let kind: String = r.get(1)?;
@@ -184,18 +179,15 @@ fn rewards(conn: &Connection, level: &str) -> Result<Vec<InviteReward>> {
                 name: r.get(0)?,
                 grant: GoodsGrant::from_parts(&kind, r.get(2)?),
             })
-        })
-        .db()?
-        .collect::<rusqlite::Result<_>>()
-        .db()?;
+        })?
+        .collect::<Result<_>>()?;
     Ok(rows)
 }
 
-fn user_exists(conn: &Connection, uid: i64) -> Result<bool> {
+fn user_exists(conn: &Conn<'_>, uid: i64) -> Result<bool> {
     Ok(conn
         .query_row("SELECT 1 FROM users WHERE uid = ?1", [uid], |r| r.get::<_, i64>(0))
-        .optional()
-        .db()?
+        .optional()?
         .is_some())
 }
 
@@ -203,7 +195,7 @@ fn user_exists(conn: &Connection, uid: i64) -> Result<bool> {
 /// decision the domain's `rules` (the recharge gift of a coin recharge, the inviter's advanced
 /// reward at the invitee's first purchase paid with money), written here: the gift once per
 /// order, the advanced reward once per invitee.
-pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rules: &dyn OrderRules) -> Result<()> {
+pub(crate) fn on_order_fulfilled(conn: &Conn<'_>, order: &Order, now: i64, rules: &dyn OrderRules) -> Result<()> {
     let o = &order.order;
     let coin_shop = conn
         .query_row(
@@ -211,8 +203,7 @@ pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rul
             [o.goods_id],
             |r| r.get::<_, i64>(0),
         )
-        .optional()
-        .db()?
+        .optional()?
         .is_some();
     let running: Option<i64> = conn
         .query_row(
@@ -220,8 +211,7 @@ pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rul
             [now],
             |r| r.get(0),
         )
-        .optional()
-        .db()?;
+        .optional()?;
     let recharge_tiers = match running {
         Some(_) => Some(recharge_tiers(conn)?),
         None => None,
@@ -230,8 +220,7 @@ pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rul
         .query_row("SELECT 1 FROM invites WHERE invitee = ?1 AND advanced_at IS NULL", [o.uid], |r| {
             r.get::<_, i64>(0)
         })
-        .optional()
-        .db()?
+        .optional()?
         .is_some();
     let facts = OrderFacts {
         coin_shop,
@@ -241,28 +230,22 @@ pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rul
     let follow = rules.follow_ups(order, &facts);
     if follow.recharge_bonus > 0 {
         let bonus = follow.recharge_bonus;
-        let inserted = conn
-            .execute(
-                "INSERT INTO activity_recharge_gifts (order_no, uid, paid_fen, bonus, at) VALUES (?1, ?2, ?3, ?4, ?5)
+        let inserted = conn.execute(
+            "INSERT INTO activity_recharge_gifts (order_no, uid, paid_fen, bonus, at) VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (order_no) DO NOTHING",
-                params![o.order_no, o.uid, o.amount_fen, bonus, now],
-            )
-            .db()?;
+            params![o.order_no, o.uid, o.amount_fen, bonus, now],
+        )?;
         if inserted == 1 {
             ledger::apply_grant(conn, o.uid, &GoodsGrant::Coins { amount: bonus }, "recharge_give", &o.order_no, now)?;
         }
     }
     if follow.invite_advanced {
-        let first = conn
-            .execute(
-                "UPDATE invites SET advanced_at = ?2 WHERE invitee = ?1 AND advanced_at IS NULL",
-                params![o.uid, now],
-            )
-            .db()?;
+        let first = conn.execute(
+            "UPDATE invites SET advanced_at = ?2 WHERE invitee = ?1 AND advanced_at IS NULL",
+            params![o.uid, now],
+        )?;
         if first == 1 {
-            let inviter: i64 = conn
-                .query_row("SELECT inviter FROM invites WHERE invitee = ?1", [o.uid], |r| r.get(0))
-                .db()?;
+            let inviter: i64 = conn.query_row("SELECT inviter FROM invites WHERE invitee = ?1", [o.uid], |r| r.get(0))?;
             let reference = format!("invite:{}:advanced", o.uid);
             for r in rewards(conn, "advanced")? {
                 ledger::apply_grant(conn, inviter, &r.grant, "invite_advanced", &reference, now)?;
@@ -272,43 +255,37 @@ pub(crate) fn on_order_fulfilled(conn: &Connection, order: &Order, now: i64, rul
     Ok(())
 }
 
-fn recharge_tiers(conn: &Connection) -> Result<Vec<RechargeTier>> {
-    let mut stmt = conn
-        .prepare_cached("SELECT min_fen, bonus_coins FROM activity_recharge_tiers ORDER BY min_fen")
-        .db()?;
+fn recharge_tiers(conn: &Conn<'_>) -> Result<Vec<RechargeTier>> {
+    let mut stmt = conn.prepare_cached("SELECT min_fen, bonus_coins FROM activity_recharge_tiers ORDER BY min_fen")?;
     let rows = stmt
-        .query_map([], |r| {
+        .query_map((), |r| {
             Ok(RechargeTier {
                 min_fen: r.get(0)?,
                 bonus_coins: r.get(1)?,
             })
-        })
-        .db()?
-        .collect::<rusqlite::Result<_>>()
-        .db()?;
+        })?
+        .collect::<Result<_>>()?;
     Ok(rows)
 }
 
-fn count_today(conn: &Connection, uid: i64, lottery_id: i64, day_start: i64) -> Result<i64> {
+fn count_today(conn: &Conn<'_>, uid: i64, lottery_id: i64, day_start: i64) -> Result<i64> {
     conn.query_row(
         "SELECT COUNT(*) FROM lottery_draws WHERE lottery_id = ?1 AND uid = ?2 AND at >= ?3",
         params![lottery_id, uid, day_start],
         |r| r.get(0),
     )
-    .db()
 }
 
-impl ActivityRepo for SqliteActivity {
+impl ActivityRepo for SqlActivity {
     fn recharge_give(&self) -> Result<Option<RechargeGive>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let head = conn
             .query_row(
                 "SELECT title, starts_at, ends_at FROM activity_recharge ORDER BY id LIMIT 1",
-                [],
+                (),
                 |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()
-            .db()?;
+            .optional()?;
         let Some((title, starts_at, ends_at)) = head else {
             return Ok(None);
         };
@@ -321,7 +298,7 @@ impl ActivityRepo for SqliteActivity {
     }
 
     fn lottery(&self, id: i64) -> Result<Option<Lottery>> {
-        lottery_in(&self.db.lock(), id)
+        lottery_in(&self.db.lock()?, id)
     }
 
     fn draw(&self, uid: i64, lottery_id: i64, day_start: i64, roll: u64, now: i64) -> Result<DrawOutcome> {
@@ -343,63 +320,52 @@ impl ActivityRepo for SqliteActivity {
             };
             let item = &lottery.items[n];
             if item.stock.is_some() {
-                let taken = tx
-                    .execute("UPDATE lottery_items SET stock = stock - 1 WHERE id = ?1 AND stock > 0", [item.id])
-                    .db()?;
+                let taken = tx.execute("UPDATE lottery_items SET stock = stock - 1 WHERE id = ?1 AND stock > 0", [item.id])?;
                 if taken != 1 {
                     return Ok(DrawOutcome::SoldOut);
                 }
             }
-            tx.execute(
-                "INSERT INTO lottery_draws (lottery_id, uid, item_id, item_name, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            let id: i64 = tx.query_row(
+                "INSERT INTO lottery_draws (lottery_id, uid, item_id, item_name, at) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
                 params![lottery_id, uid, item.id, item.name, now],
-            )
-            .db()?;
-            let id = tx.last_insert_rowid();
+                |r| r.get(0),
+            )?;
             if let Some(grant) = &item.grant {
                 ledger::apply_grant(tx, uid, grant, "lottery", &format!("lottery:{id}"), now)?;
             }
-            let draw = tx
-                .query_row(
-                    &format!("SELECT {DRAW_COLUMNS} FROM lottery_draws d JOIN users u ON u.uid = d.uid WHERE d.id = ?1"),
-                    [id],
-                    draw_from_row,
-                )
-                .db()?;
+            let draw = tx.query_row(
+                &format!("SELECT {DRAW_COLUMNS} FROM lottery_draws d JOIN users u ON u.uid = d.uid WHERE d.id = ?1"),
+                [id],
+                draw_from_row,
+            )?;
             Ok(DrawOutcome::Won(draw))
         })
     }
 
     fn draws_today(&self, uid: i64, lottery_id: i64, day_start: i64) -> Result<i64> {
-        count_today(&self.db.lock(), uid, lottery_id, day_start)
+        count_today(&self.db.lock()?, uid, lottery_id, day_start)
     }
 
     fn draws(&self, lottery_id: i64, uid: Option<i64>, offset: u64, limit: u32) -> Result<(Vec<LotteryDraw>, u64)> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {DRAW_COLUMNS} FROM lottery_draws d JOIN users u ON u.uid = d.uid
-                 WHERE d.lottery_id = ?1 AND (?2 IS NULL OR d.uid = ?2) ORDER BY d.id DESC LIMIT ?3 OFFSET ?4"
-            ))
-            .db()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {DRAW_COLUMNS} FROM lottery_draws d JOIN users u ON u.uid = d.uid
+                 WHERE d.lottery_id = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR d.uid = ?2) ORDER BY d.id DESC LIMIT ?3 OFFSET ?4"
+        ))?;
         let rows = stmt
-            .query_map(params![lottery_id, uid, limit, offset], draw_from_row)
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
-        let total: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM lottery_draws WHERE lottery_id = ?1 AND (?2 IS NULL OR uid = ?2)",
-                params![lottery_id, uid],
-                |r| r.get(0),
-            )
-            .db()?;
+            .query_map(params![lottery_id, uid, limit, offset], draw_from_row)?
+            .collect::<Result<_>>()?;
+        let total: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM lottery_draws WHERE lottery_id = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR uid = ?2)",
+            params![lottery_id, uid],
+            |r| r.get(0),
+        )?;
         Ok((rows, to_u64(total)?))
     }
 
     fn invite_config(&self) -> Result<InviteConfig> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         Ok(InviteConfig {
             basic: rewards(&conn, "basic")?,
             advanced: rewards(&conn, "advanced")?,
@@ -414,12 +380,10 @@ impl ActivityRepo for SqliteActivity {
             if !user_exists(tx, inviter)? {
                 return Ok(BindOutcome::UnknownInviter);
             }
-            let inserted = tx
-                .execute(
-                    "INSERT INTO invites (invitee, inviter, at, basic_at) VALUES (?1, ?2, ?3, ?3) ON CONFLICT (invitee) DO NOTHING",
-                    params![invitee, inviter, now],
-                )
-                .db()?;
+            let inserted = tx.execute(
+                "INSERT INTO invites (invitee, inviter, at, basic_at) VALUES (?1, ?2, ?3, ?3) ON CONFLICT (invitee) DO NOTHING",
+                params![invitee, inviter, now],
+            )?;
             if inserted != 1 {
                 return Ok(BindOutcome::AlreadyInvited);
             }
@@ -427,47 +391,38 @@ impl ActivityRepo for SqliteActivity {
             for r in rewards(tx, "basic")? {
                 ledger::apply_grant(tx, inviter, &r.grant, "invite_basic", &reference, now)?;
             }
-            let invite = tx
-                .query_row(
-                    &format!("SELECT {INVITE_COLUMNS} FROM invites i JOIN users u ON u.uid = i.invitee WHERE i.invitee = ?1"),
-                    [invitee],
-                    invite_from_row,
-                )
-                .db()?;
+            let invite = tx.query_row(
+                &format!("SELECT {INVITE_COLUMNS} FROM invites i JOIN users u ON u.uid = i.invitee WHERE i.invitee = ?1"),
+                [invitee],
+                invite_from_row,
+            )?;
             Ok(BindOutcome::Bound(invite))
         })
     }
 
     fn invites(&self, inviter: i64, offset: u64, limit: u32) -> Result<(Vec<Invite>, u64)> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {INVITE_COLUMNS} FROM invites i JOIN users u ON u.uid = i.invitee
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {INVITE_COLUMNS} FROM invites i JOIN users u ON u.uid = i.invitee
                  WHERE i.inviter = ?1 ORDER BY i.at DESC, i.invitee DESC LIMIT ?2 OFFSET ?3"
-            ))
-            .db()?;
+        ))?;
         let rows = stmt
-            .query_map(params![inviter, limit, offset], invite_from_row)
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
-        let total: i64 = conn
-            .query_row("SELECT COUNT(*) FROM invites WHERE inviter = ?1", [inviter], |r| r.get(0))
-            .db()?;
+            .query_map(params![inviter, limit, offset], invite_from_row)?
+            .collect::<Result<_>>()?;
+        let total: i64 = conn.query_row("SELECT COUNT(*) FROM invites WHERE inviter = ?1", [inviter], |r| r.get(0))?;
         Ok((rows, to_u64(total)?))
     }
 
     fn invite_of(&self, invitee: i64) -> Result<Option<Invite>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(
                 &format!("SELECT {INVITE_COLUMNS} FROM invites i JOIN users u ON u.uid = i.invitee WHERE i.invitee = ?1"),
                 [invitee],
                 invite_from_row,
             )
             .optional()
-            .db()
     }
 }
 
@@ -526,7 +481,7 @@ mod tests {
         assert_eq!(won, 5);
         assert_eq!(outcomes.iter().filter(|o| **o == DrawOutcome::SoldOut).count(), 55);
         let stock: i64 = raw
-            .query_row("SELECT stock FROM lottery_items WHERE id = 102", [], |r| r.get(0))
+            .query_row("SELECT stock FROM lottery_items WHERE id = 102", (), |r| r.get(0))
             .unwrap();
         assert_eq!(stock, 0);
         for uid in uids {

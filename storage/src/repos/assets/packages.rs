@@ -1,18 +1,17 @@
 //! The daily and night packages' history: an entitlement's latest run (kept after it ends) and
 //! the minutes charged under a package window.
 
-use rusqlite::{params, OptionalExtension};
+use crate::sql::{params, OptionalExt};
 
-use super::{entitlement_from_row, SqliteAssets};
+use super::{entitlement_from_row, SqlAssets};
 use crate::model::Entitlement;
 use crate::repo::PackageRepo;
-use crate::sqlite::SqlResultExt;
 use crate::Result;
 
-impl PackageRepo for SqliteAssets {
+impl PackageRepo for SqlAssets {
     fn latest_entitlement(&self, uid: i64, kind: &str) -> Result<Option<Entitlement>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(
                 "SELECT uid, kind, starts_at, expires_at FROM entitlements
                  WHERE uid = ?1 AND kind = ?2 ORDER BY expires_at DESC LIMIT 1",
@@ -20,24 +19,20 @@ impl PackageRepo for SqliteAssets {
                 entitlement_from_row,
             )
             .optional()
-            .db()
     }
 
     fn package_minutes(&self, uid: i64, from: i64, to: i64, (start, end): (i64, i64)) -> Result<i64> {
         // The hour of the day in UTC+8 of each charge; a window past midnight wraps.
-        self.db
-            .lock()
-            .query_row(
-                "SELECT COUNT(*) FROM play_charges
+        self.db.lock()?.query_row(
+            "SELECT COUNT(*) FROM play_charges
                  WHERE uid = ?1 AND package = 1 AND charged_at >= ?2 AND charged_at < ?3
                    AND (CASE WHEN ?4 <= ?5
                         THEN ((charged_at + 28800000) % 86400000) / 3600000 BETWEEN ?4 AND ?5 - 1
                         ELSE ((charged_at + 28800000) % 86400000) / 3600000 >= ?4
                           OR ((charged_at + 28800000) % 86400000) / 3600000 < ?5 END)",
-                params![uid, from, to, start, end],
-                |r| r.get(0),
-            )
-            .db()
+            params![uid, from, to, start, end],
+            |r| r.get(0),
+        )
     }
 }
 
@@ -45,9 +40,10 @@ impl PackageRepo for SqliteAssets {
 mod tests {
     use rusqlite::{params, Connection};
 
-    use super::SqliteAssets;
+    use super::SqlAssets;
     use crate::repo::PackageRepo;
-    use crate::sqlite::migrations;
+    use crate::repos::migrations;
+    use crate::sql::Db;
 
     const HOUR: i64 = 3600 * 1000;
     /// 2026-11-23 00:00 UTC+8.
@@ -57,8 +53,10 @@ mod tests {
     /// UTC+8 (the night window wraps past midnight); the latest run survives its end.
     #[test]
     fn package_minutes_by_window_and_latest_run() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        migrations::run(&mut conn).unwrap();
+        let db = Db::lite(Connection::open_in_memory().unwrap());
+        migrations::run(&db).unwrap();
+        let Db::Lite(conn) = db else { unreachable!() };
+        let conn = conn.into_inner();
         conn.pragma_update(None, "foreign_keys", false).unwrap();
         let at = |h: i64| MIDNIGHT_CST + h * HOUR;
         let charges = [
@@ -82,7 +80,7 @@ mod tests {
             [],
         )
         .unwrap();
-        let repo = SqliteAssets::new(conn);
+        let repo = SqlAssets::new(Db::lite(conn));
         let day = repo.package_minutes(1, at(0), at(48), (8, 24)).unwrap();
         assert_eq!(day, 3, "08:00, 12:00 and 23:00 under a package");
         let night = repo.package_minutes(1, at(0), at(48), (23, 7)).unwrap();

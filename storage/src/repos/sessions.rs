@@ -1,6 +1,6 @@
-use rusqlite::{params, Connection, OptionalExtension, Params, Row};
+use crate::sql::{params, OptionalExt, Params, Row};
 
-use super::{Db, SqlResultExt};
+use super::Db;
 use crate::model::{GameSessionRecord, NewGameSession, Played, QualityReport};
 use crate::repo::GameSessionRepo;
 use crate::{Error, Result};
@@ -12,26 +12,24 @@ const COLUMNS: &str = "id, uid, game_id, node_id, device_no, status, machine_id,
 /// The status of a session just stored: QUEUE.
 const QUEUE: i32 = 1;
 
-pub(crate) struct SqliteSessions {
+pub(crate) struct SqlSessions {
     db: Db,
 }
 
-impl SqliteSessions {
-    pub(crate) fn new(conn: Connection) -> SqliteSessions {
-        SqliteSessions { db: Db::new(conn) }
+impl SqlSessions {
+    pub(crate) fn new(db: Db) -> SqlSessions {
+        SqlSessions { db }
     }
 
     fn query(&self, filter_and_order: &str, params: impl Params) -> Result<Vec<GameSessionRecord>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM game_sessions {filter_and_order}"))
-            .db()?;
-        let records = stmt.query_map(params, from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM game_sessions {filter_and_order}"))?;
+        let records = stmt.query_map(params, from_row)?.collect::<Result<_>>()?;
         Ok(records)
     }
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<GameSessionRecord> {
+fn from_row(row: &Row) -> Result<GameSessionRecord> {
     Ok(GameSessionRecord {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -53,17 +51,17 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<GameSessionRecord> {
     })
 }
 
-impl GameSessionRepo for SqliteSessions {
+impl GameSessionRepo for SqlSessions {
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord> {
-        let conn = self.db.lock();
-        conn.execute(
+        let conn = self.db.lock()?;
+        let id: i64 = conn.query_row(
             "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane, cutoff_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
             params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane, s.cutoff_at],
-        )
-        .db()?;
+            |r| r.get(0),
+        )?;
         Ok(GameSessionRecord {
-            id: conn.last_insert_rowid(),
+            id,
             uid: s.uid,
             game_id: s.game_id,
             node_id: s.node_id,
@@ -84,36 +82,32 @@ impl GameSessionRepo for SqliteSessions {
     }
 
     fn update(&self, r: &GameSessionRecord) -> Result<()> {
-        let changed = self
-            .db
-            .lock()
-            .execute(
-                "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
+        let changed = self.db.lock()?.execute(
+            "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
                      status = ?6, machine_id = ?7, created_at = ?8, ready_at = ?9,
                      playing_at = ?10, ended_at = ?11, end_reason = ?12, lane = ?13, tag = ?14,
                      seq = ?15, play_minutes = ?16, cutoff_at = ?17
                  WHERE id = ?1",
-                params![
-                    r.id,
-                    r.uid,
-                    r.game_id,
-                    r.node_id,
-                    r.device_no,
-                    r.status,
-                    r.machine_id,
-                    r.created_at,
-                    r.ready_at,
-                    r.playing_at,
-                    r.ended_at,
-                    r.end_reason,
-                    r.lane,
-                    r.tag,
-                    r.seq,
-                    r.play_minutes,
-                    r.cutoff_at,
-                ],
-            )
-            .db()?;
+            params![
+                r.id,
+                r.uid,
+                r.game_id,
+                r.node_id,
+                r.device_no,
+                r.status,
+                r.machine_id,
+                r.created_at,
+                r.ready_at,
+                r.playing_at,
+                r.ended_at,
+                r.end_reason,
+                r.lane,
+                r.tag,
+                r.seq,
+                r.play_minutes,
+                r.cutoff_at,
+            ],
+        )?;
         if changed == 0 {
             return Err(Error::NotFound);
         }
@@ -122,10 +116,9 @@ impl GameSessionRepo for SqliteSessions {
 
     fn get(&self, id: i64) -> Result<Option<GameSessionRecord>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(&format!("SELECT {COLUMNS} FROM game_sessions WHERE id = ?1"), [id], from_row)
             .optional()
-            .db()
     }
 
     fn list_by_user(&self, uid: i64, limit: u32) -> Result<Vec<GameSessionRecord>> {
@@ -133,18 +126,14 @@ impl GameSessionRepo for SqliteSessions {
     }
 
     fn list_open(&self) -> Result<Vec<GameSessionRecord>> {
-        self.query("WHERE ended_at IS NULL ORDER BY id", [])
+        self.query("WHERE ended_at IS NULL ORDER BY id", ())
     }
 
     fn set_place(&self, id: i64, lane: i32, tag: i64, seq: i64) -> Result<()> {
-        let changed = self
-            .db
-            .lock()
-            .execute(
-                "UPDATE game_sessions SET lane = ?2, tag = ?3, seq = ?4 WHERE id = ?1",
-                params![id, lane, tag, seq],
-            )
-            .db()?;
+        let changed = self.db.lock()?.execute(
+            "UPDATE game_sessions SET lane = ?2, tag = ?3, seq = ?4 WHERE id = ?1",
+            params![id, lane, tag, seq],
+        )?;
         if changed == 0 {
             return Err(Error::NotFound);
         }
@@ -153,36 +142,31 @@ impl GameSessionRepo for SqliteSessions {
 
     fn max_admitted_tag(&self, node_id: i64) -> Result<Option<i64>> {
         self.db
-            .lock()
+            .lock()?
             .prepare_cached(
                 "SELECT MAX(tag) FROM game_sessions
                  WHERE node_id = ?1 AND ready_at IS NOT NULL",
-            )
-            .db()?
+            )?
             .query_row(params![node_id], |row| row.get(0))
-            .db()
     }
 
     fn add_quality(&self, q: &QualityReport) -> Result<()> {
-        let mut conn = self.db.lock();
         // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
         // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
-        let owner: Option<i64> = tx
-            .query_row("SELECT uid FROM game_sessions WHERE id = ?1", [q.session_id], |row| row.get(0))
-            .optional()
-            .db()?;
-        match owner {
-            None => return Err(Error::NotFound),
-            Some(uid) if uid != q.uid => return Err(Error::Conflict("the session is another user's".into())),
-            Some(_) => {}
-        }
-        let added = tx
-            .execute(
+        self.db.write(|tx| {
+            let owner: Option<i64> = tx
+                .query_row("SELECT uid FROM game_sessions WHERE id = ?1", [q.session_id], |row| row.get(0))
+                .optional()?;
+            match owner {
+                None => return Err(Error::NotFound),
+                Some(uid) if uid != q.uid => return Err(Error::Conflict("the session is another user's".into())),
+                Some(_) => {}
+            }
+            let added = tx.execute(
                 "INSERT INTO quality_reports (session_id, uid, played_secs, latency_p50_ms, latency_p95_ms, fps, drops,
-                     reconnects, reported_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                 ON CONFLICT (session_id) DO NOTHING",
+                         reconnects, reported_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                     ON CONFLICT (session_id) DO NOTHING",
                 params![
                     q.session_id,
                     q.uid,
@@ -194,47 +178,42 @@ impl GameSessionRepo for SqliteSessions {
                     q.reconnects,
                     q.reported_at
                 ],
-            )
-            .db()?;
-        if added == 0 {
-            return Err(Error::Conflict("the session has a quality report".into()));
-        }
-        tx.commit().db()
+            )?;
+            if added == 0 {
+                return Err(Error::Conflict("the session has a quality report".into()));
+            }
+            Ok(())
+        })
     }
 
     fn quality(&self, session_id: i64) -> Result<Option<QualityReport>> {
         self.db
-            .lock()
+            .lock()?
             .query_row(
                 &format!("SELECT {QUALITY_COLUMNS} FROM quality_reports q WHERE q.session_id = ?1"),
                 [session_id],
                 |row| quality_from(row, 0),
             )
             .optional()
-            .db()
     }
 
     fn played(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<Played>, u64)> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let total: i64 = conn
-            .prepare_cached("SELECT COUNT(*) FROM game_sessions WHERE uid = ?1 AND playing_at IS NOT NULL")
-            .db()?
-            .query_row([uid], |row| row.get(0))
-            .db()?;
+            .prepare_cached("SELECT COUNT(*) FROM game_sessions WHERE uid = ?1 AND playing_at IS NOT NULL")?
+            .query_row([uid], |row| row.get(0))?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
         let columns = COLUMNS
             .split(", ")
             .map(|c| format!("s.{}", c.trim()))
             .collect::<Vec<_>>()
             .join(", ");
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {columns}, q.session_id, {QUALITY_COLUMNS} FROM game_sessions s
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {columns}, q.session_id, {QUALITY_COLUMNS} FROM game_sessions s
                  LEFT JOIN quality_reports q ON q.session_id = s.id
                  WHERE s.uid = ?1 AND s.playing_at IS NOT NULL
                  ORDER BY s.playing_at DESC, s.id DESC LIMIT ?2 OFFSET ?3"
-            ))
-            .db()?;
+        ))?;
         let rows = stmt
             .query_map(params![uid, limit, offset], |row| {
                 let record = from_row(row)?;
@@ -244,10 +223,8 @@ impl GameSessionRepo for SqliteSessions {
                     None => None,
                 };
                 Ok((record, quality))
-            })
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
+            })?
+            .collect::<Result<_>>()?;
         Ok((rows, super::to_u64(total)?))
     }
 }
@@ -259,7 +236,7 @@ const QUALITY_COLUMNS: &str =
     "q.session_id, q.uid, q.played_secs, q.latency_p50_ms, q.latency_p95_ms, q.fps, q.drops, q.reconnects, q.reported_at";
 
 /// A quality report from the row's columns starting at `at`.
-fn quality_from(row: &Row<'_>, at: usize) -> rusqlite::Result<QualityReport> {
+fn quality_from(row: &Row, at: usize) -> Result<QualityReport> {
     Ok(QualityReport {
         session_id: row.get(at)?,
         uid: row.get(at + 1)?,

@@ -2,9 +2,9 @@
 //! tier prices, coupon-group orders' lines and their redeem keys. Every write is one
 //! transaction; a key's moves are conditional updates.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{commerce, coupons, ledger, Db, SqlResultExt};
+use super::{commerce, coupons, ledger, Db};
 use crate::merchant::{
     GroupItem, MerchantGoods, MerchantRepo, NewGroupOrder, RedeemKey, Tier, GROUP_GOODS_CODE, GROUP_GOODS_ID, GROUP_GOODS_TYPE, KEY_ISSUED,
     KEY_PENDING, KEY_REDEEMED_STATE,
@@ -70,20 +70,20 @@ INSERT INTO merchant_tiers VALUES
     (2, 1, 9, 2700), (2, 10, 99, 2500), (2, 100, 999, 2300);
 ";
 
-pub(crate) struct SqliteMerchant {
+pub(crate) struct SqlMerchant {
     db: Db,
 }
 
-impl SqliteMerchant {
-    pub(crate) fn new(conn: Connection) -> SqliteMerchant {
-        SqliteMerchant { db: Db::new(conn) }
+impl SqlMerchant {
+    pub(crate) fn new(db: Db) -> SqlMerchant {
+        SqlMerchant { db }
     }
 }
 
 const GOODS_COLUMNS: &str =
     "id, name, skin, sid, coupon_title, goods_code, goods_types, face_value, min_order_money, valid_days, on_sale, sort_order";
 
-fn goods_from_row(row: &Row<'_>) -> rusqlite::Result<MerchantGoods> {
+fn goods_from_row(row: &Row) -> Result<MerchantGoods> {
     let types: String = row.get(6)?;
     let title: String = row.get(4)?;
     Ok(MerchantGoods {
@@ -106,10 +106,8 @@ fn goods_from_row(row: &Row<'_>) -> rusqlite::Result<MerchantGoods> {
     })
 }
 
-fn tiers(conn: &Connection, goods_id: i64) -> Result<Vec<Tier>> {
-    let mut stmt = conn
-        .prepare_cached("SELECT min_num, max_num, price FROM merchant_tiers WHERE goods_id = ?1 ORDER BY min_num")
-        .db()?;
+fn tiers(conn: &Conn<'_>, goods_id: i64) -> Result<Vec<Tier>> {
+    let mut stmt = conn.prepare_cached("SELECT min_num, max_num, price FROM merchant_tiers WHERE goods_id = ?1 ORDER BY min_num")?;
     let rows = stmt
         .query_map([goods_id], |r| {
             Ok(Tier {
@@ -117,16 +115,14 @@ fn tiers(conn: &Connection, goods_id: i64) -> Result<Vec<Tier>> {
                 max_num: r.get(1)?,
                 price: r.get(2)?,
             })
-        })
-        .db()?
-        .collect::<rusqlite::Result<_>>()
-        .db()?;
+        })?
+        .collect::<Result<_>>()?;
     Ok(rows)
 }
 
 const KEY_COLUMNS: &str = "k.key, k.order_no, k.goods_id, g.name, k.buyer_uid, k.status, k.redeemed_by, k.redeemed_at, k.coupon_id";
 
-fn key_from_row(row: &Row<'_>) -> rusqlite::Result<RedeemKey> {
+fn key_from_row(row: &Row) -> Result<RedeemKey> {
     Ok(RedeemKey {
         key: row.get(0)?,
         order_no: row.get(1)?,
@@ -140,13 +136,12 @@ fn key_from_row(row: &Row<'_>) -> rusqlite::Result<RedeemKey> {
     })
 }
 
-fn key_in(conn: &Connection, key: &str) -> Result<Option<(RedeemKey, CouponSpec)>> {
+fn key_in(conn: &Conn<'_>, key: &str) -> Result<Option<(RedeemKey, CouponSpec)>> {
     let sql = format!(
         "SELECT {KEY_COLUMNS}, {} FROM redeem_keys k JOIN merchant_goods g ON g.id = k.goods_id WHERE k.key = ?1",
         GOODS_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect::<Vec<_>>().join(", ")
     );
-    conn.prepare_cached(&sql)
-        .db()?
+    conn.prepare_cached(&sql)?
         .query_row([key], |r| {
             let k = key_from_row(r)?;
             // The goods' columns follow the key's nine.
@@ -164,33 +159,28 @@ fn key_in(conn: &Connection, key: &str) -> Result<Option<(RedeemKey, CouponSpec)
             Ok((k, spec))
         })
         .optional()
-        .db()
 }
 
 /// The goods row coupon-group orders name, written the first time one is made.
-fn ensure_group_goods(conn: &Connection) -> Result<()> {
+fn ensure_group_goods(conn: &Conn<'_>) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO goods (id, code, goods_type, title, name, image, label, description, introduction, give_goods_name,
                             face_value_txt, face_value, retail_price, member_price, crossed_price, cycleable, first_price,
                             grant_kind, grant_amount, parent_id, on_sale, sort_order)
          VALUES (?1, ?2, ?3, '卡券团购', '卡券团购', '', '', '', '', '', '', 0, 0, 0, 0, 0, 0, 'redeem_keys', 0, NULL, 0, 0)
          ON CONFLICT (id) DO NOTHING",
-    )
-    .db()?
-    .execute(params![GROUP_GOODS_ID, GROUP_GOODS_CODE, GROUP_GOODS_TYPE])
-    .db()?;
+    )?
+    .execute(params![GROUP_GOODS_ID, GROUP_GOODS_CODE, GROUP_GOODS_TYPE])?;
     Ok(())
 }
 
 /// The fulfilling transaction of a coupon-group order (`ledger::apply_grant`): its `count`
 /// pending keys become redeemable, with the buyer's entry. Conflict when the order does not
 /// hold exactly that many pending keys (the transaction rolls back).
-pub(crate) fn issue_keys(conn: &Connection, uid: i64, order_no: &str, count: i64, reason: &str, now: i64) -> Result<()> {
+pub(crate) fn issue_keys(conn: &Conn<'_>, uid: i64, order_no: &str, count: i64, reason: &str, now: i64) -> Result<()> {
     let n = conn
-        .prepare_cached("UPDATE redeem_keys SET status = ?3 WHERE order_no = ?1 AND buyer_uid = ?2 AND status = ?4")
-        .db()?
-        .execute(params![order_no, uid, KEY_ISSUED, KEY_PENDING])
-        .db()?;
+        .prepare_cached("UPDATE redeem_keys SET status = ?3 WHERE order_no = ?1 AND buyer_uid = ?2 AND status = ?4")?
+        .execute(params![order_no, uid, KEY_ISSUED, KEY_PENDING])?;
     if i64::try_from(n).ok() != Some(count) {
         return Err(Error::Conflict(format!(
             "order {order_no} holds {n} pending keys, {count} expected"
@@ -199,15 +189,13 @@ pub(crate) fn issue_keys(conn: &Connection, uid: i64, order_no: &str, count: i64
     ledger::append(conn, uid, &Asset::RedeemKeys, count, reason, order_no, now)
 }
 
-impl MerchantRepo for SqliteMerchant {
+impl MerchantRepo for SqlMerchant {
     fn merchant_goods(&self) -> Result<Vec<MerchantGoods>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {GOODS_COLUMNS} FROM merchant_goods WHERE on_sale = 1 ORDER BY sort_order, id"
-            ))
-            .db()?;
-        let goods: Vec<MerchantGoods> = stmt.query_map([], goods_from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {GOODS_COLUMNS} FROM merchant_goods WHERE on_sale = 1 ORDER BY sort_order, id"
+        ))?;
+        let goods: Vec<MerchantGoods> = stmt.query_map((), goods_from_row)?.collect::<Result<_>>()?;
         drop(stmt);
         goods
             .into_iter()
@@ -227,26 +215,23 @@ impl MerchantRepo for SqliteMerchant {
             }
             let no = &order.order.order_no;
             for i in &o.items {
-                tx.prepare_cached("INSERT INTO coupon_group_items (order_no, goods_id, name, num, unit_price) VALUES (?1, ?2, ?3, ?4, ?5)")
-                    .db()?
-                    .execute(params![no, i.goods_id, i.name, i.num, i.unit_price])
-                    .db()?;
+                tx.prepare_cached(
+                    "INSERT INTO coupon_group_items (order_no, goods_id, name, num, unit_price) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![no, i.goods_id, i.name, i.num, i.unit_price])?;
             }
             for (key, goods_id) in &o.keys {
-                tx.prepare_cached("INSERT INTO redeem_keys (key, order_no, goods_id, buyer_uid, status) VALUES (?1, ?2, ?3, ?4, ?5)")
-                    .db()?
-                    .execute(params![key, no, goods_id, o.order.uid, KEY_PENDING])
-                    .db()?;
+                tx.prepare_cached("INSERT INTO redeem_keys (key, order_no, goods_id, buyer_uid, status) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                    .execute(params![key, no, goods_id, o.order.uid, KEY_PENDING])?;
             }
             Ok((order, true))
         })
     }
 
     fn group_items(&self, order_no: &str) -> Result<Vec<GroupItem>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached("SELECT goods_id, name, num, unit_price FROM coupon_group_items WHERE order_no = ?1 ORDER BY goods_id")
-            .db()?;
+        let conn = self.db.lock()?;
+        let mut stmt =
+            conn.prepare_cached("SELECT goods_id, name, num, unit_price FROM coupon_group_items WHERE order_no = ?1 ORDER BY goods_id")?;
         let rows = stmt
             .query_map([order_no], |r| {
                 Ok(GroupItem {
@@ -255,41 +240,31 @@ impl MerchantRepo for SqliteMerchant {
                     num: r.get(2)?,
                     unit_price: r.get(3)?,
                 })
-            })
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
+            })?
+            .collect::<Result<_>>()?;
         Ok(rows)
     }
 
     fn group_keys(&self, order_no: &str) -> Result<Vec<RedeemKey>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {KEY_COLUMNS} FROM redeem_keys k JOIN merchant_goods g ON g.id = k.goods_id
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {KEY_COLUMNS} FROM redeem_keys k JOIN merchant_goods g ON g.id = k.goods_id
                  WHERE k.order_no = ?1 ORDER BY k.goods_id, k.rowid"
-            ))
-            .db()?;
-        let rows = stmt
-            .query_map([order_no], key_from_row)
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
+        ))?;
+        let rows = stmt.query_map([order_no], key_from_row)?.collect::<Result<_>>()?;
         Ok(rows)
     }
 
     fn redeem_key_of(&self, key: &str) -> Result<Option<(RedeemKey, CouponSpec)>> {
-        key_in(&self.db.lock(), key)
+        key_in(&self.db.lock()?, key)
     }
 
     fn redeem(&self, key: &str, uid: i64, expires_at: i64, now: i64) -> Result<(RedeemKey, Coupon)> {
         self.db.write(|tx| {
             let (k, spec) = key_in(tx, key)?.ok_or(Error::NotFound)?;
             let n = tx
-                .prepare_cached("UPDATE redeem_keys SET status = ?2, redeemed_by = ?3, redeemed_at = ?4 WHERE key = ?1 AND status = ?5")
-                .db()?
-                .execute(params![key, KEY_REDEEMED_STATE, uid, now, KEY_ISSUED])
-                .db()?;
+                .prepare_cached("UPDATE redeem_keys SET status = ?2, redeemed_by = ?3, redeemed_at = ?4 WHERE key = ?1 AND status = ?5")?
+                .execute(params![key, KEY_REDEEMED_STATE, uid, now, KEY_ISSUED])?;
             if n != 1 {
                 return Err(match k.status {
                     KEY_REDEEMED_STATE => Error::Refused(crate::Refusal::KeyRedeemed),
@@ -300,8 +275,7 @@ impl MerchantRepo for SqliteMerchant {
             let coupon = coupons::insert(tx, uid, &[(spec, expires_at)], "redeem", now)?
                 .pop()
                 .ok_or(Error::NotFound)?;
-            tx.execute("UPDATE redeem_keys SET coupon_id = ?2 WHERE key = ?1", params![key, coupon.id])
-                .db()?;
+            tx.execute("UPDATE redeem_keys SET coupon_id = ?2 WHERE key = ?1", params![key, coupon.id])?;
             let (k, _) = key_in(tx, key)?.ok_or(Error::NotFound)?;
             Ok((k, coupon))
         })
@@ -315,11 +289,11 @@ mod tests {
     /// The migration seeds what `merchant::seed_goods` describes.
     #[test]
     fn the_migration_seeds_the_goods() {
-        let conn = Connection::open_in_memory().unwrap();
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
         conn.execute_batch("CREATE TABLE users (uid INTEGER PRIMARY KEY); CREATE TABLE orders (order_no TEXT PRIMARY KEY);")
             .unwrap();
         conn.execute_batch(MIGRATION).unwrap();
-        let m = SqliteMerchant::new(conn);
+        let m = SqlMerchant::new(Db::lite(conn));
         assert_eq!(m.merchant_goods().unwrap(), crate::merchant::seed_goods());
     }
 }

@@ -3,9 +3,9 @@
 //! a claim is a conditional `UPDATE ... WHERE status = 1`, and each grant writes its ledger
 //! entry in the same transaction.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{ledger, Db, SqlResultExt};
+use super::{ledger, Db};
 use crate::missions::{CheckIn, CheckinReward, MissionRepo, TaskDef, TaskProgress, TaskRewardConfig, TaskStep};
 use crate::{Error, Result};
 
@@ -16,18 +16,18 @@ const DONE: i32 = 2;
 /// Claimable.
 const CLAIMABLE: i32 = 1;
 
-pub(crate) struct SqliteMissions {
+pub(crate) struct SqlMissions {
     db: Db,
 }
 
-impl SqliteMissions {
-    pub(crate) fn new(conn: Connection) -> SqliteMissions {
-        SqliteMissions { db: Db::new(conn) }
+impl SqlMissions {
+    pub(crate) fn new(db: Db) -> SqlMissions {
+        SqlMissions { db }
     }
 
     /// Seeds the configuration when none is stored yet.
     pub(crate) fn seed_if_empty(&self) -> Result<()> {
-        let count: i64 = self.db.lock().query_row("SELECT COUNT(*) FROM tasks", [], |r| r.get(0)).db()?;
+        let count: i64 = self.db.lock()?.query_row("SELECT COUNT(*) FROM tasks", (), |r| r.get(0))?;
         if count == 0 {
             self.seed(
                 &crate::missions::seed_rewards(),
@@ -39,7 +39,7 @@ impl SqliteMissions {
     }
 }
 
-fn task_from_row(row: &Row<'_>) -> rusqlite::Result<TaskDef> {
+fn task_from_row(row: &Row) -> Result<TaskDef> {
     Ok(TaskDef {
         task_code: row.get(0)?,
         task_type: row.get(1)?,
@@ -53,7 +53,7 @@ fn task_from_row(row: &Row<'_>) -> rusqlite::Result<TaskDef> {
     })
 }
 
-fn checkin_from_row(row: &Row<'_>) -> rusqlite::Result<CheckIn> {
+fn checkin_from_row(row: &Row) -> Result<CheckIn> {
     Ok(CheckIn {
         uid: row.get(0)?,
         day: row.get(1)?,
@@ -64,9 +64,8 @@ fn checkin_from_row(row: &Row<'_>) -> rusqlite::Result<CheckIn> {
     })
 }
 
-fn progress_of(conn: &Connection, uid: i64, task_code: &str, period: i64) -> Result<Option<TaskProgress>> {
-    conn.prepare_cached("SELECT progress, status FROM task_progress WHERE uid = ?1 AND task_code = ?2 AND period = ?3")
-        .db()?
+fn progress_of(conn: &Conn<'_>, uid: i64, task_code: &str, period: i64) -> Result<Option<TaskProgress>> {
+    conn.prepare_cached("SELECT progress, status FROM task_progress WHERE uid = ?1 AND task_code = ?2 AND period = ?3")?
         .query_row(params![uid, task_code, period], |r| {
             Ok(TaskProgress {
                 progress: r.get(0)?,
@@ -74,38 +73,31 @@ fn progress_of(conn: &Connection, uid: i64, task_code: &str, period: i64) -> Res
             })
         })
         .optional()
-        .db()
 }
 
-impl MissionRepo for SqliteMissions {
+impl MissionRepo for SqlMissions {
     fn checkin_rewards(&self) -> Result<Vec<CheckinReward>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached("SELECT day, play_time, origin_play_time FROM checkin_rewards ORDER BY day")
-            .db()?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(CheckinReward {
-                    day: r.get(0)?,
-                    play_time: r.get(1)?,
-                    origin_play_time: r.get(2)?,
-                })
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached("SELECT day, play_time, origin_play_time FROM checkin_rewards ORDER BY day")?;
+        let rows = stmt.query_map((), |r| {
+            Ok(CheckinReward {
+                day: r.get(0)?,
+                play_time: r.get(1)?,
+                origin_play_time: r.get(2)?,
             })
-            .db()?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        })?;
+        rows.collect::<Result<Vec<_>>>()
     }
 
     fn last_checkin(&self, uid: i64, day: i64) -> Result<Option<CheckIn>> {
         self.db
-            .lock()
+            .lock()?
             .prepare_cached(
                 "SELECT uid, day, streak, reward, origin, at FROM checkins WHERE uid = ?1 AND day <= ?2
                  ORDER BY day DESC LIMIT 1",
-            )
-            .db()?
+            )?
             .query_row(params![uid, day], checkin_from_row)
             .optional()
-            .db()
     }
 
     fn check_in(&self, c: &CheckIn) -> Result<()> {
@@ -113,25 +105,21 @@ impl MissionRepo for SqliteMissions {
             return Err(Error::Conflict(format!("bad check-in {c:?}")));
         }
         self.db.write(|tx| {
-            tx.prepare_cached("INSERT INTO checkins (uid, day, streak, reward, origin, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-                .db()?
-                .execute(params![c.uid, c.day, c.streak, c.reward, c.origin, c.at])
-                .db()?;
+            tx.prepare_cached("INSERT INTO checkins (uid, day, streak, reward, origin, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+                .execute(params![c.uid, c.day, c.streak, c.reward, c.origin, c.at])?;
             ledger::add_play_time(tx, c.uid, c.reward, 0, "checkin", &format!("checkin:{}", c.day), c.at)
         })
     }
 
     fn tasks(&self) -> Result<Vec<TaskDef>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks ORDER BY sort, task_code"))
-            .db()?;
-        let rows = stmt.query_map([], task_from_row).db()?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks ORDER BY sort, task_code"))?;
+        let rows = stmt.query_map((), task_from_row)?;
+        rows.collect::<Result<Vec<_>>>()
     }
 
     fn task_progress(&self, uid: i64, periods: &[(String, i64)]) -> Result<Vec<(String, TaskProgress)>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let mut out = Vec::new();
         for (code, period) in periods {
             if let Some(p) = progress_of(&conn, uid, code, *period)? {
@@ -144,11 +132,9 @@ impl MissionRepo for SqliteMissions {
     fn advance(&self, uid: i64, task_type: &str, amount: i64, day: i64, now: i64, step: TaskStep) -> Result<()> {
         self.db.write(|tx| {
             let defs: Vec<TaskDef> = {
-                let mut stmt = tx
-                    .prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks WHERE task_type = ?1"))
-                    .db()?;
-                let rows = stmt.query_map([task_type], task_from_row).db()?;
-                rows.collect::<rusqlite::Result<Vec<_>>>().db()?
+                let mut stmt = tx.prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks WHERE task_type = ?1"))?;
+                let rows = stmt.query_map([task_type], task_from_row)?;
+                rows.collect::<Result<Vec<_>>>()?
             };
             for def in defs {
                 let period = if def.task_class == 1 { day } else { 0 };
@@ -163,10 +149,8 @@ impl MissionRepo for SqliteMissions {
                      ON CONFLICT (uid, task_code, period) DO UPDATE
                          SET progress = excluded.progress, status = excluded.status, updated_at = excluded.updated_at
                          WHERE task_progress.status < 2",
-                )
-                .db()?
-                .execute(params![uid, def.task_code, period, after.progress, after.status, now])
-                .db()?;
+                )?
+                .execute(params![uid, def.task_code, period, after.progress, after.status, now])?;
             }
             Ok(())
         })
@@ -175,20 +159,16 @@ impl MissionRepo for SqliteMissions {
     fn claim(&self, uid: i64, task_code: &str, period: i64, now: i64) -> Result<TaskDef> {
         self.db.write(|tx| {
             let def = tx
-                .prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks WHERE task_code = ?1"))
-                .db()?
+                .prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks WHERE task_code = ?1"))?
                 .query_row([task_code], task_from_row)
-                .optional()
-                .db()?
+                .optional()?
                 .ok_or(Error::NotFound)?;
             let moved = tx
                 .prepare_cached(
                     "UPDATE task_progress SET status = ?4, updated_at = ?5
                      WHERE uid = ?1 AND task_code = ?2 AND period = ?3 AND status = ?6",
-                )
-                .db()?
-                .execute(params![uid, task_code, period, DONE, now, CLAIMABLE])
-                .db()?;
+                )?
+                .execute(params![uid, task_code, period, DONE, now, CLAIMABLE])?;
             if moved == 0 {
                 return Err(Error::Conflict(format!("task {task_code} not claimable")));
             }
@@ -198,35 +178,35 @@ impl MissionRepo for SqliteMissions {
     }
 
     fn reward_config(&self) -> Result<Vec<TaskRewardConfig>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached("SELECT key, icon, title, descr FROM task_reward_config ORDER BY key")
-            .db()?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(TaskRewardConfig {
-                    key: r.get(0)?,
-                    icon: r.get(1)?,
-                    title: r.get(2)?,
-                    desc: r.get(3)?,
-                })
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached("SELECT key, icon, title, descr FROM task_reward_config ORDER BY key")?;
+        let rows = stmt.query_map((), |r| {
+            Ok(TaskRewardConfig {
+                key: r.get(0)?,
+                icon: r.get(1)?,
+                title: r.get(2)?,
+                desc: r.get(3)?,
             })
-            .db()?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        })?;
+        rows.collect::<Result<Vec<_>>>()
     }
 
     fn seed(&self, rewards: &[CheckinReward], tasks: &[TaskDef], config: &[TaskRewardConfig]) -> Result<()> {
         self.db.write(|tx| {
             for r in rewards {
                 tx.execute(
-                    "INSERT OR REPLACE INTO checkin_rewards (day, play_time, origin_play_time) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO checkin_rewards (day, play_time, origin_play_time) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (day) DO UPDATE SET play_time = excluded.play_time, origin_play_time = excluded.origin_play_time",
                     params![r.day, r.play_time, r.origin_play_time],
-                )
-                .db()?;
+                )?;
             }
             for t in tasks {
                 tx.execute(
-                    &format!("INSERT OR REPLACE INTO tasks ({TASK_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+                    &format!(
+                        "INSERT INTO tasks ({TASK_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                         ON CONFLICT (task_code) DO UPDATE SET {}",
+                        crate::sql::update_all(TASK_COLUMNS, "task_code")
+                    ),
                     params![
                         t.task_code,
                         t.task_type,
@@ -238,15 +218,14 @@ impl MissionRepo for SqliteMissions {
                         t.reward_minutes,
                         t.sort
                     ],
-                )
-                .db()?;
+                )?;
             }
             for c in config {
                 tx.execute(
-                    "INSERT OR REPLACE INTO task_reward_config (key, icon, title, descr) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO task_reward_config (key, icon, title, descr) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (key) DO UPDATE SET icon = excluded.icon, title = excluded.title, descr = excluded.descr",
                     params![c.key, c.icon, c.title, c.desc],
-                )
-                .db()?;
+                )?;
             }
             Ok(())
         })

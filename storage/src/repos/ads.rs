@@ -3,9 +3,9 @@
 //! transaction that creates it; the first app login is marked and granted in one transaction
 //! with its ledger entry.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{commerce, ledger, Db, SqlResultExt};
+use super::{commerce, ledger, Db};
 use crate::ads::{Ad, AdRepo, AdSpec};
 use crate::model::{NewOrder, Order, OrderState, Settled};
 use crate::{Error, Result};
@@ -53,20 +53,20 @@ INSERT INTO ads (slot, title, target_title, image, target_type, target_value, ne
     ('gift_game_float', '日卡畅玩 白天不限时长', '日卡畅玩', '', 3, 'buyDailyPackage', 1, 1, 0);
 ";
 
-pub(crate) struct SqliteAds {
+pub(crate) struct SqlAds {
     db: Db,
 }
 
-impl SqliteAds {
-    pub(crate) fn new(conn: Connection) -> SqliteAds {
-        SqliteAds { db: Db::new(conn) }
+impl SqlAds {
+    pub(crate) fn new(db: Db) -> SqlAds {
+        SqlAds { db }
     }
 }
 
 const AD_COLUMNS: &str =
     "id, slot, title, target_title, image, target_type, target_value, need_login, sort_order, start_at, end_at, pay_times, retired";
 
-fn ad_from_row(row: &Row<'_>) -> rusqlite::Result<Ad> {
+fn ad_from_row(row: &Row) -> Result<Ad> {
     Ok(Ad {
         id: row.get(0)?,
         slot: row.get(1)?,
@@ -87,40 +87,34 @@ fn ad_from_row(row: &Row<'_>) -> rusqlite::Result<Ad> {
     })
 }
 
-fn ad_in(conn: &Connection, id: i64) -> Result<Option<Ad>> {
-    conn.prepare_cached(&format!("SELECT {AD_COLUMNS} FROM ads WHERE id = ?1"))
-        .db()?
+fn ad_in(conn: &Conn<'_>, id: i64) -> Result<Option<Ad>> {
+    conn.prepare_cached(&format!("SELECT {AD_COLUMNS} FROM ads WHERE id = ?1"))?
         .query_row([id], ad_from_row)
         .optional()
-        .db()
 }
 
-fn slot_in(conn: &Connection, slot: &str) -> Result<Vec<Ad>> {
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT {AD_COLUMNS} FROM ads WHERE slot = ?1 AND retired = 0 ORDER BY sort_order, id"
-        ))
-        .db()?;
-    let rows = stmt.query_map([slot], ad_from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+fn slot_in(conn: &Conn<'_>, slot: &str) -> Result<Vec<Ad>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {AD_COLUMNS} FROM ads WHERE slot = ?1 AND retired = 0 ORDER BY sort_order, id"
+    ))?;
+    let rows = stmt.query_map([slot], ad_from_row)?.collect::<Result<_>>()?;
     Ok(rows)
 }
 
 /// The user's orders of the ad that count against its limit: paid, fulfilled, or created and
 /// still payable at `now`.
-fn used(conn: &Connection, uid: i64, ad_id: i64, now: i64) -> Result<i64> {
+fn used(conn: &Conn<'_>, uid: i64, ad_id: i64, now: i64) -> Result<i64> {
     conn.prepare_cached(
         "SELECT COUNT(*) FROM ad_orders a JOIN orders o ON o.order_no = a.order_no
          WHERE a.uid = ?1 AND a.ad_id = ?2
            AND (o.state IN ('paid', 'fulfilled') OR (o.state = 'created' AND o.expires_at > ?3))",
-    )
-    .db()?
+    )?
     .query_row(params![uid, ad_id, now], |r| r.get(0))
-    .db()
 }
 
 /// Refuses a new order through the ad when the user's orders reached its limit; an order of
 /// the same key passes (it is answered again, not made).
-fn admit(conn: &Connection, o: &NewOrder, ad_id: i64) -> Result<()> {
+fn admit(conn: &Conn<'_>, o: &NewOrder, ad_id: i64) -> Result<()> {
     if commerce::order_by_key(conn, o.uid, &o.idem_key)?.is_some() {
         return Ok(());
     }
@@ -131,17 +125,15 @@ fn admit(conn: &Connection, o: &NewOrder, ad_id: i64) -> Result<()> {
     Ok(())
 }
 
-fn link(conn: &Connection, order: &Order, ad_id: i64) -> Result<()> {
-    conn.prepare_cached("INSERT INTO ad_orders (order_no, ad_id, uid) VALUES (?1, ?2, ?3) ON CONFLICT (order_no) DO NOTHING")
-        .db()?
-        .execute(params![order.order.order_no, ad_id, order.order.uid])
-        .db()?;
+fn link(conn: &Conn<'_>, order: &Order, ad_id: i64) -> Result<()> {
+    conn.prepare_cached("INSERT INTO ad_orders (order_no, ad_id, uid) VALUES (?1, ?2, ?3) ON CONFLICT (order_no) DO NOTHING")?
+        .execute(params![order.order.order_no, ad_id, order.order.uid])?;
     Ok(())
 }
 
-impl AdRepo for SqliteAds {
+impl AdRepo for SqlAds {
     fn live(&self, slots: &[String], now: i64) -> Result<Vec<Ad>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let mut out = vec![];
         for slot in slots {
             out.extend(slot_in(&conn, slot)?.into_iter().filter(|a| a.live(now)));
@@ -150,7 +142,7 @@ impl AdRepo for SqliteAds {
     }
 
     fn ad(&self, id: i64) -> Result<Option<Ad>> {
-        ad_in(&self.db.lock(), id)
+        ad_in(&self.db.lock()?, id)
     }
 
     fn set_slot(&self, slot: &str, items: &[AdSpec]) -> Result<Vec<Ad>> {
@@ -162,7 +154,7 @@ impl AdRepo for SqliteAds {
                 }
             }
             for a in before.iter().filter(|a| !items.iter().any(|i| i.id == Some(a.id))) {
-                tx.execute("UPDATE ads SET retired = 1 WHERE id = ?1", [a.id]).db()?;
+                tx.execute("UPDATE ads SET retired = 1 WHERE id = ?1", [a.id])?;
             }
             for i in items {
                 match i.id {
@@ -200,15 +192,14 @@ impl AdRepo for SqliteAds {
                             i.pay_times
                         ],
                     ),
-                }
-                .db()?;
+                }?;
             }
             slot_in(tx, slot)
         })
     }
 
     fn pay_times(&self, uid: i64, ads: &[i64], now: i64) -> Result<Vec<(i64, i64)>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         ads.iter().map(|&id| Ok((id, used(&conn, uid, id, now)?))).collect()
     }
 
@@ -236,25 +227,20 @@ impl AdRepo for SqliteAds {
 
     fn app_logged_in(&self, uid: i64) -> Result<bool> {
         self.db
-            .lock()
-            .prepare_cached("SELECT 1 FROM app_logins WHERE uid = ?1")
-            .db()?
+            .lock()?
+            .prepare_cached("SELECT 1 FROM app_logins WHERE uid = ?1")?
             .query_row([uid], |_| Ok(()))
             .optional()
-            .db()
             .map(|r| r.is_some())
     }
 
     fn first_app_login(&self, uid: i64, minutes: i64, now: i64) -> Result<bool> {
         let minutes = minutes.max(0);
         self.db.write(|tx| {
-            let first = tx
-                .execute(
-                    "INSERT INTO app_logins (uid, first_at, granted) VALUES (?1, ?2, ?3) ON CONFLICT (uid) DO NOTHING",
-                    params![uid, now, minutes],
-                )
-                .db()?
-                == 1;
+            let first = tx.execute(
+                "INSERT INTO app_logins (uid, first_at, granted) VALUES (?1, ?2, ?3) ON CONFLICT (uid) DO NOTHING",
+                params![uid, now, minutes],
+            )? == 1;
             if first && minutes > 0 {
                 ledger::add_play_time(tx, uid, minutes, 0, "first_app_login", &format!("app:{uid}"), now)?;
             }

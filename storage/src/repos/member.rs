@@ -1,8 +1,8 @@
 //! The member play-time grants and lapsed memberships (`crate::member`).
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
-use super::{ledger, Db, SqlResultExt};
+use super::{ledger, Db};
 use crate::member::{MemberGrant, MemberRepo};
 use crate::model::{Asset, Entitlement};
 use crate::{Error, Result};
@@ -10,17 +10,17 @@ use crate::{Error, Result};
 const REASON: &str = "member_grant";
 const EXPIRED: &str = "member_grant_expired";
 
-pub(crate) struct SqliteMember {
+pub(crate) struct SqlMember {
     db: Db,
 }
 
-impl SqliteMember {
-    pub(crate) fn new(conn: Connection) -> SqliteMember {
-        SqliteMember { db: Db::new(conn) }
+impl SqlMember {
+    pub(crate) fn new(db: Db) -> SqlMember {
+        SqlMember { db }
     }
 }
 
-fn grant_from_row(row: &Row<'_>) -> rusqlite::Result<MemberGrant> {
+fn grant_from_row(row: &Row) -> Result<MemberGrant> {
     Ok(MemberGrant {
         uid: row.get(0)?,
         kind: row.get(1)?,
@@ -33,17 +33,16 @@ fn grant_from_row(row: &Row<'_>) -> rusqlite::Result<MemberGrant> {
 
 const COLUMNS: &str = "uid, kind, period, minutes, expires_at, claimed_at";
 
-fn grant_in(conn: &Connection, uid: i64, kind: &str, period: &str) -> Result<Option<MemberGrant>> {
+fn grant_in(conn: &Conn<'_>, uid: i64, kind: &str, period: &str) -> Result<Option<MemberGrant>> {
     conn.query_row(
         &format!("SELECT {COLUMNS} FROM member_grants WHERE uid = ?1 AND kind = ?2 AND period = ?3"),
         params![uid, kind, period],
         grant_from_row,
     )
     .optional()
-    .db()
 }
 
-impl MemberRepo for SqliteMember {
+impl MemberRepo for SqlMember {
     fn claim_grant(&self, uid: i64, kind: &str, period: &str, minutes: i64, expires_at: i64, now: i64) -> Result<(MemberGrant, bool)> {
         if minutes <= 0 {
             return Err(Error::Conflict(format!("member grant of {minutes} minutes")));
@@ -56,8 +55,7 @@ impl MemberRepo for SqliteMember {
                 "INSERT INTO member_grants (uid, kind, period, minutes, expires_at, claimed_at, expired)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0)",
                 params![uid, kind, period, minutes, expires_at, now],
-            )
-            .db()?;
+            )?;
             let reference = format!("member:{kind}:{period}");
             ledger::add_play_time(tx, uid, minutes, 0, REASON, &reference, now)?;
             let g = grant_in(tx, uid, kind, period)?.ok_or(Error::NotFound)?;
@@ -69,11 +67,9 @@ impl MemberRepo for SqliteMember {
         // a read first, so that the common case (nothing due) takes no write lock
         let due: i64 = self
             .db
-            .lock()
-            .prepare_cached("SELECT COUNT(*) FROM member_grants WHERE uid = ?1 AND expired = 0 AND expires_at <= ?2")
-            .db()?
-            .query_row(params![uid, now], |r| r.get(0))
-            .db()?;
+            .lock()?
+            .prepare_cached("SELECT COUNT(*) FROM member_grants WHERE uid = ?1 AND expired = 0 AND expires_at <= ?2")?
+            .query_row(params![uid, now], |r| r.get(0))?;
         if due == 0 {
             return Ok(0);
         }
@@ -81,12 +77,9 @@ impl MemberRepo for SqliteMember {
             let due: Vec<MemberGrant> = tx
                 .prepare_cached(&format!(
                     "SELECT {COLUMNS} FROM member_grants WHERE uid = ?1 AND expired = 0 AND expires_at <= ?2 ORDER BY expires_at"
-                ))
-                .db()?
-                .query_map(params![uid, now], grant_from_row)
-                .db()?
-                .collect::<rusqlite::Result<_>>()
-                .db()?;
+                ))?
+                .query_map(params![uid, now], grant_from_row)?
+                .collect::<Result<_>>()?;
             let mut taken = 0;
             for g in due {
                 let free = ledger::balance(tx, uid, &Asset::PlayFree)?;
@@ -94,14 +87,12 @@ impl MemberRepo for SqliteMember {
                 tx.execute(
                     "UPDATE member_grants SET expired = 1 WHERE uid = ?1 AND kind = ?2 AND period = ?3",
                     params![uid, g.kind, g.period],
-                )
-                .db()?;
+                )?;
                 if take > 0 {
                     tx.execute(
                         "UPDATE users SET play_time_free = play_time_free - ?2 WHERE uid = ?1 AND play_time_free >= ?2",
                         params![uid, take],
-                    )
-                    .db()?;
+                    )?;
                     let reference = format!("member:{}:{}", g.kind, g.period);
                     ledger::append(tx, uid, &Asset::PlayFree, -take, EXPIRED, &reference, now)?;
                     taken += take;
@@ -112,24 +103,20 @@ impl MemberRepo for SqliteMember {
     }
 
     fn grants(&self, uid: i64) -> Result<Vec<MemberGrant>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM member_grants WHERE uid = ?1 ORDER BY claimed_at, kind"
-            ))
-            .db()?;
-        let rows = stmt.query_map([uid], grant_from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM member_grants WHERE uid = ?1 ORDER BY claimed_at, kind"
+        ))?;
+        let rows = stmt.query_map([uid], grant_from_row)?.collect::<Result<_>>()?;
         Ok(rows)
     }
 
     fn lapsed(&self, uid: i64, kinds: &[&str], now: i64) -> Result<Vec<Entitlement>> {
-        let conn = self.db.lock();
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT uid, kind, starts_at, expires_at FROM entitlements
+        let conn = self.db.lock()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT uid, kind, starts_at, expires_at FROM entitlements
                  WHERE uid = ?1 AND expires_at <= ?2 AND expires_at > 0 ORDER BY expires_at DESC, kind",
-            )
-            .db()?;
+        )?;
         let rows: Vec<Entitlement> = stmt
             .query_map(params![uid, now], |row| {
                 Ok(Entitlement {
@@ -138,10 +125,8 @@ impl MemberRepo for SqliteMember {
                     starts_at: row.get(2)?,
                     expires_at: row.get(3)?,
                 })
-            })
-            .db()?
-            .collect::<rusqlite::Result<_>>()
-            .db()?;
+            })?
+            .collect::<Result<_>>()?;
         Ok(rows.into_iter().filter(|e| kinds.contains(&e.kind.as_str())).collect())
     }
 }

@@ -1,10 +1,10 @@
 //! Recently played games, favourites and game sections (`collect.rs` of the crate root has the
 //! trait).
 
-use rusqlite::{params, params_from_iter, Connection};
+use crate::sql::{params, Conn};
 
 use super::games::{from_row, COLUMNS, LISTED};
-use super::{to_u64, Db, SqlResultExt};
+use super::{to_u64, Db};
 use crate::collect::{CollectRepo, PLAYED_KEPT};
 use crate::model::Game;
 use crate::{Error, Result};
@@ -44,44 +44,43 @@ INSERT INTO game_sections (section_key, game_id, position) VALUES
     ('favorite_game', 15, 7), ('favorite_game', 17, 8);
 ";
 
-pub(crate) struct SqliteCollect {
+pub(crate) struct SqlCollect {
     db: Db,
 }
 
-impl SqliteCollect {
-    pub(crate) fn new(conn: Connection) -> SqliteCollect {
-        SqliteCollect { db: Db::new(conn) }
+impl SqlCollect {
+    pub(crate) fn new(db: Db) -> SqlCollect {
+        SqlCollect { db }
     }
 }
 
-fn games(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<Vec<Game>> {
-    let mut stmt = conn.prepare_cached(sql).db()?;
-    let rows = stmt.query_map(params, from_row).db()?;
-    rows.collect::<rusqlite::Result<_>>().db()
+fn games(conn: &Conn<'_>, sql: &str, params: impl crate::sql::Params) -> Result<Vec<Game>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, from_row)?;
+    rows.collect::<Result<_>>()
 }
 
-impl CollectRepo for SqliteCollect {
+impl CollectRepo for SqlCollect {
     fn record_played(&self, uid: i64, game_id: i64, at_ms: i64) -> Result<()> {
-        let mut conn = self.db.lock();
         // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
         // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
-        tx.execute(
-            "INSERT OR REPLACE INTO played_games (uid, game_id, played_at) VALUES (?1, ?2, ?3)",
-            params![uid, game_id, at_ms],
-        )
-        .db()?;
-        tx.execute(
-            "DELETE FROM played_games WHERE uid = ?1 AND rowid NOT IN (
-                 SELECT rowid FROM played_games WHERE uid = ?1 ORDER BY played_at DESC, rowid DESC LIMIT ?2)",
-            params![uid, PLAYED_KEPT],
-        )
-        .db()?;
-        tx.commit().db()
+        self.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO played_games (uid, game_id, played_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (uid, game_id) DO UPDATE SET played_at = excluded.played_at",
+                params![uid, game_id, at_ms],
+            )?;
+            tx.execute(
+                "DELETE FROM played_games WHERE uid = ?1 AND rowid NOT IN (
+                     SELECT rowid FROM played_games WHERE uid = ?1 ORDER BY played_at DESC, rowid DESC LIMIT ?2)",
+                params![uid, PLAYED_KEPT],
+            )?;
+            Ok(())
+        })
     }
 
     fn played(&self, uid: i64, limit: u32) -> Result<Vec<Game>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         games(
             &conn,
             &format!(
@@ -93,53 +92,45 @@ impl CollectRepo for SqliteCollect {
     }
 
     fn clear_played(&self, uid: i64) -> Result<u64> {
-        let n = self.db.lock().execute("DELETE FROM played_games WHERE uid = ?1", [uid]).db()?;
+        let n = self.db.lock()?.execute("DELETE FROM played_games WHERE uid = ?1", [uid])?;
         Ok(n as u64)
     }
 
     fn collect(&self, uid: i64, game_id: i64, at_ms: i64) -> Result<bool> {
-        let mut conn = self.db.lock();
         // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY)
         // when another connection wrote meanwhile; busy_timeout only waits for a lock taken up front
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).db()?;
-        let exists: bool = tx
-            .query_row(
+        self.db.write(|tx| {
+            let exists: bool = tx.query_row(
                 "SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1 AND deleted = 0)",
                 [game_id],
                 |r| r.get(0),
-            )
-            .db()?;
-        if !exists {
-            return Err(Error::NotFound);
-        }
-        let n = tx
-            .execute(
+            )?;
+            if !exists {
+                return Err(Error::NotFound);
+            }
+            let n = tx.execute(
                 "INSERT OR IGNORE INTO collected_games (uid, game_id, created_at) VALUES (?1, ?2, ?3)",
                 params![uid, game_id, at_ms],
-            )
-            .db()?;
-        tx.commit().db()?;
-        Ok(n == 1)
+            )?;
+            Ok(n == 1)
+        })
     }
 
     fn uncollect(&self, uid: i64, game_id: i64) -> Result<bool> {
         let n = self
             .db
-            .lock()
-            .execute("DELETE FROM collected_games WHERE uid = ?1 AND game_id = ?2", params![uid, game_id])
-            .db()?;
+            .lock()?
+            .execute("DELETE FROM collected_games WHERE uid = ?1 AND game_id = ?2", params![uid, game_id])?;
         Ok(n == 1)
     }
 
     fn collected(&self, uid: i64, offset: u64, limit: u32) -> Result<(Vec<Game>, u64)> {
-        let conn = self.db.lock();
-        let total: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM collected_games c JOIN games g ON g.id = c.game_id WHERE c.uid = ?1 AND g.deleted = 0",
-                [uid],
-                |r| r.get(0),
-            )
-            .db()?;
+        let conn = self.db.lock()?;
+        let total: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM collected_games c JOIN games g ON g.id = c.game_id WHERE c.uid = ?1 AND g.deleted = 0",
+            [uid],
+            |r| r.get(0),
+        )?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
         let list = games(
             &conn,
@@ -156,20 +147,18 @@ impl CollectRepo for SqliteCollect {
         if game_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         let marks = vec!["?"; game_ids.len()].join(",");
-        let mut stmt = conn
-            .prepare(&format!(
-                "SELECT game_id FROM collected_games WHERE uid = ? AND game_id IN ({marks}) ORDER BY game_id"
-            ))
-            .db()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT game_id FROM collected_games WHERE uid = ? AND game_id IN ({marks}) ORDER BY game_id"
+        ))?;
         let values = std::iter::once(uid).chain(game_ids.iter().copied());
-        let ids = stmt.query_map(params_from_iter(values), |r| r.get(0)).db()?;
-        ids.collect::<rusqlite::Result<_>>().db()
+        let ids = stmt.query_map(values.map(crate::sql::Value::Int).collect::<Vec<_>>(), |r| r.get(0))?;
+        ids.collect::<Result<_>>()
     }
 
     fn section_games(&self, section_key: &str, limit: u32) -> Result<Vec<Game>> {
-        let conn = self.db.lock();
+        let conn = self.db.lock()?;
         games(
             &conn,
             &format!(
@@ -183,10 +172,8 @@ impl CollectRepo for SqliteCollect {
     fn list_played_first(&self, uid: i64, keyword: Option<&str>, page: u32, page_size: u32) -> Result<(Vec<Game>, u64)> {
         let keyword = keyword.map(str::trim).filter(|k| !k.is_empty());
         let offset = i64::from(page.max(1) - 1).saturating_mul(i64::from(page_size));
-        let conn = self.db.lock();
-        let total: i64 = conn
-            .query_row(&format!("SELECT COUNT(*) FROM games WHERE {LISTED}"), [keyword], |row| row.get(0))
-            .db()?;
+        let conn = self.db.lock()?;
+        let total: i64 = conn.query_row(&format!("SELECT COUNT(*) FROM games WHERE {LISTED}"), [keyword], |row| row.get(0))?;
         let list = games(
             &conn,
             &format!(

@@ -3,11 +3,11 @@
 //! another connection, and the writes themselves are conditional statements besides. Each change
 //! of a balance appends its ledger entry (`ledger.rs`) in the same transaction.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{params, Conn, OptionalExt, Row};
 
 mod packages;
 
-use super::{ledger, users, Db, SqlResultExt};
+use super::{ledger, users, Db};
 use crate::model::{Asset, Entitlement, FastEnterCard, MonthlyClaim, NewTimeCard, PlayCharge, User};
 use crate::repo::AssetRepo;
 use crate::{Error, Result};
@@ -27,17 +27,17 @@ const EXCLUSIVE: i32 = 4;
 /// The source of the cards a monthly claim creates.
 const MONTHLY: &str = "monthly";
 
-pub(crate) struct SqliteAssets {
+pub(crate) struct SqlAssets {
     db: Db,
 }
 
-impl SqliteAssets {
-    pub(crate) fn new(conn: Connection) -> SqliteAssets {
-        SqliteAssets { db: Db::new(conn) }
+impl SqlAssets {
+    pub(crate) fn new(db: Db) -> SqlAssets {
+        SqlAssets { db }
     }
 }
 
-fn card_from_row(row: &Row<'_>) -> rusqlite::Result<FastEnterCard> {
+fn card_from_row(row: &Row) -> Result<FastEnterCard> {
     Ok(FastEnterCard {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -56,7 +56,7 @@ fn card_from_row(row: &Row<'_>) -> rusqlite::Result<FastEnterCard> {
     })
 }
 
-fn charge_from_row(row: &Row<'_>) -> rusqlite::Result<PlayCharge> {
+fn charge_from_row(row: &Row) -> Result<PlayCharge> {
     Ok(PlayCharge {
         session_id: row.get(0)?,
         minute: row.get(1)?,
@@ -68,7 +68,7 @@ fn charge_from_row(row: &Row<'_>) -> rusqlite::Result<PlayCharge> {
     })
 }
 
-fn entitlement_from_row(row: &Row<'_>) -> rusqlite::Result<Entitlement> {
+fn entitlement_from_row(row: &Row) -> Result<Entitlement> {
     Ok(Entitlement {
         uid: row.get(0)?,
         kind: row.get(1)?,
@@ -77,7 +77,7 @@ fn entitlement_from_row(row: &Row<'_>) -> rusqlite::Result<Entitlement> {
     })
 }
 
-fn claim_from_row(row: &Row<'_>) -> rusqlite::Result<MonthlyClaim> {
+fn claim_from_row(row: &Row) -> Result<MonthlyClaim> {
     Ok(MonthlyClaim {
         uid: row.get(0)?,
         month: row.get(1)?,
@@ -87,32 +87,23 @@ fn claim_from_row(row: &Row<'_>) -> rusqlite::Result<MonthlyClaim> {
 }
 
 /// The user, or NotFound.
-fn user(conn: &Connection, uid: i64) -> Result<User> {
+fn user(conn: &Conn<'_>, uid: i64) -> Result<User> {
     conn.query_row(
         &format!("SELECT {} FROM users WHERE uid = ?1", users::COLUMNS),
         [uid],
         users::from_row,
     )
-    .db()
 }
 
-pub(crate) fn insert_card(
-    conn: &Connection,
-    uid: i64,
-    goods_title: &str,
-    expires_at: i64,
-    source: &str,
-    now: i64,
-) -> Result<FastEnterCard> {
-    conn.prepare_cached(
+pub(crate) fn insert_card(conn: &Conn<'_>, uid: i64, goods_title: &str, expires_at: i64, source: &str, now: i64) -> Result<FastEnterCard> {
+    let id: i64 = conn.query_row(
         "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )
-    .db()?
-    .execute(params![uid, goods_title, UNUSED, expires_at, now, source])
-    .db()?;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+        params![uid, goods_title, UNUSED, expires_at, now, source],
+        |r| r.get(0),
+    )?;
     Ok(FastEnterCard {
-        id: conn.last_insert_rowid(),
+        id,
         uid,
         goods_title: goods_title.to_owned(),
         status: UNUSED,
@@ -130,14 +121,9 @@ pub(crate) fn insert_card(
 }
 
 /// Runs a SELECT over one table and collects its rows.
-fn collect<T>(
-    conn: &Connection,
-    sql: &str,
-    params: impl rusqlite::Params,
-    from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
-) -> Result<Vec<T>> {
-    let mut stmt = conn.prepare_cached(sql).db()?;
-    let rows = stmt.query_map(params, from_row).db()?.collect::<rusqlite::Result<_>>().db()?;
+fn collect<T>(conn: &Conn<'_>, sql: &str, params: impl crate::sql::Params, from_row: fn(&Row) -> Result<T>) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, from_row)?.collect::<Result<_>>()?;
     Ok(rows)
 }
 
@@ -145,7 +131,7 @@ fn another_user(what: &str) -> Error {
     Error::Conflict(format!("{what} belongs to another user"))
 }
 
-impl AssetRepo for SqliteAssets {
+impl AssetRepo for SqlAssets {
     fn add_play_time(&self, uid: i64, free: i64, paid: i64, now: i64) -> Result<User> {
         if free < 0 || paid < 0 {
             return Err(Error::Conflict(format!("negative play time (free {free}, paid {paid})")));
@@ -170,8 +156,7 @@ impl AssetRepo for SqliteAssets {
                     params![session_id, minute],
                     charge_from_row,
                 )
-                .optional()
-                .db()?;
+                .optional()?;
             if let Some(charge) = first {
                 if charge.uid != uid {
                     return Err(another_user("the play charge"));
@@ -181,8 +166,7 @@ impl AssetRepo for SqliteAssets {
 
             let owner: Option<i64> = tx
                 .query_row("SELECT uid FROM game_sessions WHERE id = ?1", [session_id], |row| row.get(0))
-                .optional()
-                .db()?;
+                .optional()?;
             match owner {
                 None => return Err(Error::NotFound),
                 Some(owner) if owner != uid => return Err(another_user("the game session")),
@@ -211,8 +195,7 @@ impl AssetRepo for SqliteAssets {
                     params![uid, free, paid],
                     users::from_row,
                 )
-                .optional()
-                .db()?
+                .optional()?
                 .ok_or_else(|| Error::Conflict("no play time".to_owned()))?;
             let reference = format!("session:{session_id}:{minute}");
             ledger::append(tx, uid, &Asset::PlayFree, -free, "play_minute", &reference, now)?;
@@ -229,13 +212,11 @@ impl AssetRepo for SqliteAssets {
             tx.execute(
                 &format!("INSERT INTO play_charges ({CHARGE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
                 params![session_id, minute, uid, free, paid, package, now],
-            )
-            .db()?;
+            )?;
             tx.execute(
                 "UPDATE game_sessions SET play_minutes = MAX(play_minutes, ?2) WHERE id = ?1",
                 params![session_id, played],
-            )
-            .db()?;
+            )?;
             Ok((charge, after, false))
         })
     }
@@ -250,7 +231,7 @@ impl AssetRepo for SqliteAssets {
 
     fn entitlements(&self, uid: i64, now: i64) -> Result<Vec<Entitlement>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             "SELECT uid, kind, starts_at, expires_at FROM entitlements
              WHERE uid = ?1 AND expires_at > ?2 ORDER BY kind",
             params![uid, now],
@@ -267,7 +248,7 @@ impl AssetRepo for SqliteAssets {
 
     fn cards(&self, uid: i64, now: i64) -> Result<Vec<FastEnterCard>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             &format!(
                 "SELECT {CARD_COLUMNS} FROM fast_enter_cards
                  WHERE uid = ?1 AND status = ?2 AND expires_at > ?3 AND play_type = 0 ORDER BY expires_at, id"
@@ -289,19 +270,16 @@ impl AssetRepo for SqliteAssets {
                     params![card_id, uid, session_id, now, UNUSED],
                     card_from_row,
                 )
-                .optional()
-                .db()?;
+                .optional()?;
             if let Some(card) = used {
                 ledger::append(tx, uid, &Asset::Cards, -1, "card_use", &format!("session:{session_id}"), now)?;
                 return Ok(card);
             }
-            let card = tx
-                .query_row(
-                    &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
-                    params![card_id, uid],
-                    card_from_row,
-                )
-                .db()?;
+            let card = tx.query_row(
+                &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
+                params![card_id, uid],
+                card_from_row,
+            )?;
             let why = match card.status {
                 UNUSED | 2 => "expired",
                 1 => "already used",
@@ -335,8 +313,7 @@ impl AssetRepo for SqliteAssets {
                     ),
                     params![uid, goods_title, UNUSED, expires_at, now, play_type, minutes, give_times],
                     card_from_row,
-                )
-                .db()?;
+                )?;
             ledger::append(tx, uid, &Asset::TimeCards, 1, "grant", &format!("card:{}", card.id), now)?;
             Ok(card)
         })
@@ -358,39 +335,35 @@ impl AssetRepo for SqliteAssets {
                     params![card_id, uid, now, UNUSED, to_phone],
                     card_from_row,
                 )
-                .optional()
-                .db()?;
+                .optional()?;
             let Some(given) = given else {
                 tx.query_row(
                     "SELECT id FROM fast_enter_cards WHERE id = ?1 AND uid = ?2",
                     params![card_id, uid],
                     |r| r.get::<_, i64>(0),
-                )
-                .db()?;
+                )?;
                 return Err(Error::Conflict(format!("card {card_id} cannot be given")));
             };
-            let received = tx
-                .query_row(
-                    &format!(
-                        "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source, play_type, minutes,
+            let received = tx.query_row(
+                &format!(
+                    "INSERT INTO fast_enter_cards (uid, goods_title, status, expires_at, created_at, source, play_type, minutes,
                              remain_give_times, given_from)
                          SELECT uid, ?2, ?3, ?4, ?5, 'gift', ?6, ?7, ?8, ?9 FROM users WHERE uid = ?1
                          RETURNING {CARD_COLUMNS}"
-                    ),
-                    params![
-                        to_uid,
-                        given.goods_title,
-                        UNUSED,
-                        given.expires_at,
-                        now,
-                        given.play_type,
-                        given.minutes,
-                        given.remain_give_times - 1,
-                        from_phone
-                    ],
-                    card_from_row,
-                )
-                .db()?;
+                ),
+                params![
+                    to_uid,
+                    given.goods_title,
+                    UNUSED,
+                    given.expires_at,
+                    now,
+                    given.play_type,
+                    given.minutes,
+                    given.remain_give_times - 1,
+                    from_phone
+                ],
+                card_from_row,
+            )?;
             let asset = if given.play_type == 0 { Asset::Cards } else { Asset::TimeCards };
             let reference = format!("card:{card_id}");
             ledger::append(tx, uid, &asset, -1, "card_give", &reference, now)?;
@@ -401,7 +374,7 @@ impl AssetRepo for SqliteAssets {
 
     fn backpack(&self, uid: i64) -> Result<Vec<FastEnterCard>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE uid = ?1 ORDER BY id DESC"),
             params![uid],
             card_from_row,
@@ -420,8 +393,7 @@ impl AssetRepo for SqliteAssets {
                     params![card_id, uid, now, UNUSED, PAID, FREE],
                     card_from_row,
                 )
-                .optional()
-                .db()?;
+                .optional()?;
             if let Some(card) = used {
                 let (free, paid) = if card.play_type == FREE {
                     (card.minutes, 0)
@@ -433,13 +405,11 @@ impl AssetRepo for SqliteAssets {
                 let user = user(tx, uid)?;
                 return Ok((card, user));
             }
-            let card = tx
-                .query_row(
-                    &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
-                    params![card_id, uid],
-                    card_from_row,
-                )
-                .db()?;
+            let card = tx.query_row(
+                &format!("SELECT {CARD_COLUMNS} FROM fast_enter_cards WHERE id = ?1 AND uid = ?2"),
+                params![card_id, uid],
+                card_from_row,
+            )?;
             let why = match (card.play_type, card.status) {
                 (0, _) => "not a time card",
                 (EXCLUSIVE, UNUSED) if card.expires_at > now => "exclusive time has no balance here",
@@ -465,14 +435,12 @@ impl AssetRepo for SqliteAssets {
             return Err(Error::Conflict(format!("negative card count {cards}")));
         }
         self.db.write(|tx| {
-            let claimed = tx
-                .execute(
-                    "INSERT INTO monthly_claims (uid, month, cards, claimed_at)
+            let claimed = tx.execute(
+                "INSERT INTO monthly_claims (uid, month, cards, claimed_at)
                      VALUES (?1, ?2, ?3, ?4)
                      ON CONFLICT (uid, month) DO NOTHING",
-                    params![uid, month, cards, now],
-                )
-                .db()?;
+                params![uid, month, cards, now],
+            )?;
             if claimed == 0 {
                 return Err(Error::Conflict(format!("month {month} already claimed")));
             }
@@ -489,7 +457,7 @@ impl AssetRepo for SqliteAssets {
 
     fn monthly_claims(&self, uid: i64) -> Result<Vec<MonthlyClaim>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             "SELECT uid, month, cards, claimed_at FROM monthly_claims
              WHERE uid = ?1 ORDER BY claimed_at DESC, month DESC",
             [uid],
@@ -505,8 +473,7 @@ impl AssetRepo for SqliteAssets {
                     params![card_id, uid],
                     card_from_row,
                 )
-                .optional()
-                .db()?
+                .optional()?
                 .ok_or(Error::NotFound)?;
             if card.play_type != EXCLUSIVE || card.status != UNUSED {
                 return Err(Error::Conflict(format!("card {card_id} is not an unused exclusive card")));
@@ -515,15 +482,14 @@ impl AssetRepo for SqliteAssets {
                 "INSERT INTO exclusive_cards (card_id, game_category_id) VALUES (?1, ?2)
                  ON CONFLICT (card_id) DO UPDATE SET game_category_id = excluded.game_category_id",
                 params![card_id, game_category_id],
-            )
-            .db()?;
+            )?;
             Ok(())
         })
     }
 
     fn exclusive_cards(&self, uid: i64, now: i64) -> Result<Vec<(i64, i64, i64)>> {
         collect(
-            &self.db.lock(),
+            &self.db.lock()?,
             "SELECT e.card_id, e.game_category_id, c.minutes - e.used_minutes
              FROM exclusive_cards e JOIN fast_enter_cards c ON c.id = e.card_id
              WHERE c.uid = ?1 AND c.status = ?2 AND c.expires_at > ?3 AND e.used_minutes < c.minutes
@@ -537,7 +503,7 @@ impl AssetRepo for SqliteAssets {
 /// Charges one minute of a game session to the user's usable exclusive card of the session's
 /// game category, if there is one (soonest expiry first): its used minutes grow by one, and the
 /// card becomes used (with its ledger entry) when none are left. True if a card paid.
-fn charge_exclusive(tx: &Connection, uid: i64, session_id: i64, now: i64) -> Result<bool> {
+fn charge_exclusive(tx: &Conn<'_>, uid: i64, session_id: i64, now: i64) -> Result<bool> {
     let card: Option<(i64, i64, i64)> = tx
         .query_row(
             "SELECT c.id, c.minutes, e.used_minutes FROM fast_enter_cards c
@@ -550,22 +516,19 @@ fn charge_exclusive(tx: &Connection, uid: i64, session_id: i64, now: i64) -> Res
             params![uid, session_id, UNUSED, EXCLUSIVE, now],
             |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
         )
-        .optional()
-        .db()?;
+        .optional()?;
     let Some((card_id, minutes, used)) = card else {
         return Ok(false);
     };
     tx.execute(
         "UPDATE exclusive_cards SET used_minutes = used_minutes + 1 WHERE card_id = ?1",
         [card_id],
-    )
-    .db()?;
+    )?;
     if used + 1 >= minutes {
         tx.execute(
             "UPDATE fast_enter_cards SET status = 1, used_at = ?2, used_session = ?3 WHERE id = ?1",
             params![card_id, now, session_id],
-        )
-        .db()?;
+        )?;
         ledger::append(tx, uid, &Asset::TimeCards, -1, "card_use", &format!("card:{card_id}"), now)?;
     }
     Ok(true)
