@@ -157,6 +157,7 @@ rust_tests() {
     cargo test --workspace
   fi
 }
+step "PostgreSQL for the storage tests (installed and started where missing)" bash ops/postgres.sh
 step "rust: every crate's tests" rust_tests
 
 

@@ -249,3 +249,50 @@ mod copy {
         assert_eq!(to.users.get(carol.uid).unwrap(), Some(carol));
     }
 }
+
+/// PostgreSQL's own checks: a database a newer build migrated is refused, not misread, and
+/// several processes opening a new database at once migrate it once.
+mod postgres_only {
+    use crate::testing::{Fresh, FreshPostgres};
+    use crate::{Error, Store};
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let db = FreshPostgres::new("newer");
+        let store = db.open();
+        drop(store);
+        let pool = crate::sql::pg::Pool::connect(db.url(), 1).unwrap();
+        pool.get()
+            .unwrap()
+            .batch("INSERT INTO schema_version (version) VALUES (99)")
+            .unwrap();
+        match Store::open_postgres(db.url(), 2) {
+            Err(Error::Backend(message)) => assert!(message.contains("99"), "{message}"),
+            Err(other) => panic!("expected a backend error, got {other:?}"),
+            Ok(_) => panic!("expected a backend error, the store opened"),
+        }
+    }
+
+    #[test]
+    fn concurrent_openers_migrate_once() {
+        let db = FreshPostgres::new("openers");
+        let stores: Vec<Store> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4).map(|_| s.spawn(|| db.open())).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let pool = crate::sql::pg::Pool::connect(db.url(), 1).unwrap();
+        let versions: Vec<i64> = crate::sql::Db::Pg(pool)
+            .lock()
+            .unwrap()
+            .query_map("SELECT version FROM schema_version ORDER BY version", (), |r| r.get(0))
+            .unwrap()
+            .collect::<crate::Result<_>>()
+            .unwrap();
+        assert_eq!(versions, (1..=crate::repos::migrations::LATEST).collect::<Vec<_>>());
+        let seeded = stores[0].games.count().unwrap();
+        assert!(seeded > 0);
+        for s in &stores {
+            assert_eq!(s.games.count().unwrap(), seeded, "the catalogue seeded once");
+        }
+    }
+}

@@ -70,9 +70,16 @@ impl FreshPostgres {
         &self.url
     }
 
+    /// Runs `sql` on the server's maintenance database, on a thread of its own (so that an
+    /// async test may create and drop its database too).
     fn admin(sql: &str) {
-        let pool = crate::sql::pg::Pool::connect(&postgres_server(), 1).expect("connect to the test PostgreSQL server");
-        pool.get().and_then(|mut c| c.batch(sql)).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let sql = sql.to_owned();
+        std::thread::spawn(move || {
+            let pool = crate::sql::pg::Pool::connect(&postgres_server(), 1).expect("connect to the test PostgreSQL server");
+            pool.get().and_then(|mut c| c.batch(&sql)).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        })
+        .join()
+        .expect("the test server answers");
     }
 }
 

@@ -10,9 +10,10 @@ use std::process::{Child, Command, Stdio};
 
 use common::{temp_dir, Client};
 use serde_json::{json, Value};
+use storage::testing::{Fresh, FreshPostgres};
 
 /// A server process; SIGKILLed on drop.
-struct Proc(Child);
+pub(crate) struct Proc(Child);
 
 impl Drop for Proc {
     fn drop(&mut self) {
@@ -21,7 +22,7 @@ impl Drop for Proc {
     }
 }
 
-fn spawn(config: &Path) -> (Proc, std::net::SocketAddr) {
+pub(crate) fn spawn(config: &Path) -> (Proc, std::net::SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yoo-server"))
         .arg("--config")
         .arg(config)
@@ -42,7 +43,7 @@ fn write_config(dir: &Path) -> PathBuf {
 }
 
 /// The server's configuration with node 1's machines line (`machines = [..]` or a host secret).
-fn write_config_with(dir: &Path, node_machines: &str) -> PathBuf {
+pub(crate) fn write_config_with(dir: &Path, node_machines: &str) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("server.toml");
     std::fs::write(
@@ -88,8 +89,33 @@ fn remaining(s: &Value) -> f64 {
 #[actix_rt::test]
 async fn kill_9_loses_no_place() {
     let dir = temp_dir("crash");
-    let config = write_config(&dir);
-    let (server, addr) = spawn(&config);
+    loses_no_place(&write_config(&dir)).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// The same on PostgreSQL: the store several processes share keeps what SQLite keeps.
+#[actix_rt::test]
+async fn kill_9_loses_no_place_on_postgres() {
+    let dir = temp_dir("crash-pg");
+    let db = FreshPostgres::new("crash");
+    loses_no_place(&on_postgres(&write_config(&dir), db.url())).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The configuration at `config` with the store moved to the PostgreSQL database at `url`.
+pub(crate) fn on_postgres(config: &Path, url: &str) -> PathBuf {
+    let text = std::fs::read_to_string(config).unwrap();
+    let path = config.with_file_name("server-pg.toml");
+    std::fs::write(
+        &path,
+        format!("{text}\n[storage]\nkind = \"postgres\"\nurl = \"{url}\"\npool_size = 4\n"),
+    )
+    .unwrap();
+    path
+}
+
+async fn loses_no_place(config: &Path) {
+    let (server, addr) = spawn(config);
     let mut players: Vec<Client> = (0..6).map(|i| Client::new(addr, &format!("dev-{i}"))).collect();
     for (i, p) in players.iter_mut().enumerate() {
         p.login(&format!("1360000000{i}")).await;
@@ -140,7 +166,7 @@ async fn kill_9_loses_no_place() {
     assert_eq!(balance_before, 59, "minute 0 charged as play began");
 
     drop(server); // SIGKILL: no shutdown code runs
-    let (_server, addr) = spawn(&config);
+    let (_server, addr) = spawn(config);
     for (i, p) in players.iter_mut().enumerate() {
         p.base = format!("http://{addr}");
         let after = state(p).await;
@@ -176,7 +202,6 @@ async fn kill_9_loses_no_place() {
     for (i, p) in players.iter_mut().enumerate().take(5).skip(2) {
         assert_eq!(state(p).await["sort"].as_i64(), Some(i as i64 - 1));
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 // `kill -9` keeps the money path whole: a paid order stays fulfilled, granted once; an unpaid

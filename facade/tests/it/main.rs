@@ -35,5 +35,6 @@ mod shop_prices;
 mod sms_check;
 mod start_modes;
 mod static_files;
+mod store_move;
 mod third_party;
 mod tips;

@@ -491,18 +491,15 @@ pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
 
 /// Brings the database up to [`LATEST`]; refuses a database written by a newer build.
 /// Each step re-reads the version inside its own write transaction (SQLite: under the write
-/// lock; PostgreSQL: under a transaction-scoped advisory lock), so concurrent openers, also
-/// other processes, apply it once. PostgreSQL runs the same migrations, numbered alike, with
-/// the schema's types rewritten (`sql::pg::schema`).
+/// lock), so concurrent openers, also other processes, apply it once; on PostgreSQL the
+/// opener holds the store's opening lock (`repos::build`) around all of it. PostgreSQL runs
+/// the same migrations, numbered alike, with the schema's types rewritten (`sql::pg::schema`).
 pub(crate) fn run(db: &Db) -> Result<()> {
     db.lock()?
         .execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")?;
     let pg = db.is_pg();
     loop {
         let done = db.write(|tx| {
-            if pg {
-                tx.execute_batch("SELECT pg_advisory_xact_lock(7007001)")?;
-            }
             let current: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", (), |row| row.get(0))?;
             if current > LATEST {
                 return Err(Error::Backend(format!(

@@ -71,6 +71,25 @@ pub(crate) fn db_at(at: &crate::StoreAt) -> Result<Db> {
 /// Migrates, seeds an empty catalogue, nodes and shop, and builds every repository, each on a
 /// [`Db`] of its own from `db`.
 fn build(db: &mut dyn FnMut() -> Result<Db>) -> Result<Store> {
+    // PostgreSQL: one opener at a time migrates and seeds, also across processes (a session
+    // lock, held on a connection of its own until the seeds are in; SQLite's write lock does
+    // this for each step there).
+    let opening = db()?;
+    let lock = opening.lock()?;
+    if opening.is_pg() {
+        lock.execute_batch(&format!("SELECT pg_advisory_lock({OPENING_LOCK})"))?;
+    }
+    let store = migrate_and_seed(db);
+    if opening.is_pg() {
+        lock.execute_batch(&format!("SELECT pg_advisory_unlock({OPENING_LOCK})"))?;
+    }
+    store
+}
+
+/// The key of PostgreSQL's advisory lock that openers take (see [`build`]).
+const OPENING_LOCK: i64 = 7_007_001;
+
+fn migrate_and_seed(db: &mut dyn FnMut() -> Result<Db>) -> Result<Store> {
     let first = db()?;
     migrations::run(&first)?;
 

@@ -126,7 +126,8 @@ impl Pool {
             },
         );
         let pool = deadpool_postgres::Pool::builder(manager)
-            .max_size(size.max(1))
+            // Two at least: opening holds one for its lock while migrating on another.
+            .max_size(size.max(2))
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .wait_timeout(Some(Duration::from_secs(30)))
             .create_timeout(Some(Duration::from_secs(10)))
