@@ -25,10 +25,18 @@ pub type MachineId = String;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Phase {
-    Ready { machine: MachineId },
-    Connecting { machine: MachineId },
-    Playing { machine: MachineId },
+    Ready {
+        machine: MachineId,
+    },
+    Connecting {
+        machine: MachineId,
+    },
+    Playing {
+        machine: MachineId,
+    },
     Ended(EndReason),
+    /// Back in the queue at its place: its machine was lost before the player could use it.
+    Requeued,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -63,6 +71,8 @@ pub enum Effect {
     Changed,
     /// The session is over: write, push, stop.
     End(EndReason),
+    /// The session goes back to its node's queue at the place it had, and the actor stops.
+    Requeue,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +93,7 @@ impl SessionMachine {
         use Effect::*;
         use Phase::*;
         let (next, effects) = match (&self.phase, event) {
-            (Ended(_), _) => return Err(DomainError::UnknownSession),
+            (Ended(_) | Requeued, _) => return Err(DomainError::UnknownSession),
             (Ready { machine }, Event::CountdownLapsed) => {
                 (Ended(EndReason::Missed), vec![FreeMachine(machine.clone()), End(EndReason::Missed)])
             }
@@ -100,6 +110,11 @@ impl SessionMachine {
                 vec![CancelCountdown, FreeMachine(machine.clone()), End(EndReason::Over)],
             ),
             (Playing { machine }, Event::TimeUp) => (Ended(EndReason::TimeUp), vec![FreeMachine(machine.clone()), End(EndReason::TimeUp)]),
+            // A machine lost before the player could use it: no fault of theirs, so they wait
+            // again at the head of their lane rather than lose their turn.
+            (Ready { machine }, Event::Stopped(EndReason::HostLost)) => {
+                (Requeued, vec![CancelCountdown, FreeMachine(machine.clone()), Requeue])
+            }
             (Ready { machine } | Connecting { machine } | Playing { machine }, Event::Stopped(reason)) => {
                 (Ended(reason), vec![CancelCountdown, FreeMachine(machine.clone()), End(reason)])
             }
@@ -114,7 +129,7 @@ impl SessionMachine {
             Phase::Ready { .. } => Some(Status::Ready),
             Phase::Connecting { .. } => Some(Status::Connecting),
             Phase::Playing { .. } => Some(Status::Playing),
-            Phase::Ended(_) => None,
+            Phase::Ended(_) | Phase::Requeued => None,
         }
     }
 }
@@ -177,6 +192,9 @@ pub struct SessionInit {
     /// When the game is cut whatever its state (`play::cuts`): the actor keeps the cut from
     /// the hand-over (or the restore) on.
     pub cutoff: Option<i64>,
+    /// The queue place the session was admitted from (to go back to if its machine is lost
+    /// while READY).
+    pub place: Option<crate::play::lanes::Place>,
 }
 
 pub enum SessionMsg {
@@ -244,6 +262,10 @@ pub struct SessionActorState {
     fresh: Option<i64>,
     /// The host game launched on confirm (a game host's slot); None on a static machine.
     host_game: Option<Arc<str>>,
+    /// The queue place it was admitted from.
+    place: Option<crate::play::lanes::Place>,
+    /// When its game is cut (kept for a return to the queue).
+    cutoff: Option<i64>,
 }
 
 impl Actor for GameSessionActor {
@@ -262,6 +284,8 @@ impl Actor for GameSessionActor {
             out_of_time: false,
             fresh: None,
             host_game: init.host_game.clone(),
+            place: init.place,
+            cutoff: init.cutoff,
         };
         count_state(None, st.machine.status());
         match &init.phase {
@@ -281,7 +305,7 @@ impl Actor for GameSessionActor {
                 SessionMsg::LaunchLapsed,
             ),
             Phase::Playing { .. } => self.schedule_minute(&me, &mut st),
-            Phase::Ended(_) => {}
+            Phase::Ended(_) | Phase::Requeued => {}
         }
         if let Some(at) = init.cutoff {
             let lead = self.ctx.play_state().ports.gate.cut_notice().map(|n| n.lead_ms);
@@ -548,18 +572,52 @@ impl GameSessionActor {
                     self.push(st);
                 }
                 Effect::End(reason) => {
-                    st.timers.cancel(&SessionTimer::Countdown);
-                    st.timers.cancel(&SessionTimer::Connect);
-                    st.timers.cancel(&SessionTimer::PlayMinute);
-                    st.timers.cancel(&SessionTimer::TimeUp);
-                    st.timers.cancel(&SessionTimer::CutNotice);
-                    st.timers.cancel(&SessionTimer::Cut);
+                    Self::cancel_all(st);
                     self.ctx.end_session(st.uid, st.view.id, st.view.game_id, reason, now).await;
+                    me.stop(None);
+                }
+                Effect::Requeue => {
+                    Self::cancel_all(st);
+                    let back = st.place.map(|place| crate::play::queue::QueueMsg::Requeue {
+                        waiting: crate::play::queue::Waiting {
+                            session_id: st.view.id,
+                            uid: st.uid,
+                            game_id: st.view.game_id,
+                            device_no: st.view.device_no.clone(),
+                            since_ms: st.view.queued_at_ms,
+                            cutoff: st.cutoff,
+                            ..Default::default()
+                        },
+                        place,
+                    });
+                    let sent = match (back, self.ctx.queue(st.view.node_id)) {
+                        (Some(msg), Ok(q)) => q.send_message(msg).is_ok(),
+                        _ => false,
+                    };
+                    if !sent {
+                        // No place to go back to (or no queue): the session ends as it did.
+                        self.ctx
+                            .end_session(st.uid, st.view.id, st.view.game_id, EndReason::HostLost, now)
+                            .await;
+                    }
                     me.stop(None);
                 }
             }
         }
         Ok(())
+    }
+
+    fn cancel_all(st: &mut SessionActorState) {
+        for t in [
+            SessionTimer::Countdown,
+            SessionTimer::Connect,
+            SessionTimer::PlayMinute,
+            SessionTimer::TimeUp,
+            SessionTimer::CutNotice,
+            SessionTimer::Cut,
+        ] {
+            st.timers.cancel(&t);
+        }
     }
 
     /// Updates the view to the machine's phase.
@@ -591,7 +649,7 @@ impl GameSessionActor {
     async fn persist(&self, st: &SessionActorState, now: i64) {
         let machine = match &st.machine.phase {
             Phase::Ready { machine } | Phase::Connecting { machine } | Phase::Playing { machine } => Some(machine.clone()),
-            Phase::Ended(_) => None,
+            Phase::Ended(_) | Phase::Requeued => None,
         };
         let (id, status, ready_at, playing_at) = (st.view.id, st.view.status as i32, st.view.ready_at_ms, st.view.playing_at_ms);
         let ok = self
@@ -669,6 +727,11 @@ mod tests {
             for reason in [GameExited, HostLost] {
                 let mut all = events.to_vec();
                 all.push(Stopped(reason));
+                if events.is_empty() && reason == HostLost {
+                    // READY, the machine lost before the player could use it: back in the queue.
+                    check(&all, Phase::Requeued, Ok(vec![CancelCountdown, FreeMachine(m("a")), Requeue]));
+                    continue;
+                }
                 check(
                     &all,
                     Phase::Ended(reason),
@@ -676,6 +739,9 @@ mod tests {
                 );
             }
         }
+        let mut requeued = SessionMachine::ready(m("a"));
+        requeued.on(Stopped(HostLost)).unwrap();
+        assert_eq!(requeued.on(Confirm), Err(DomainError::UnknownSession), "the actor is done with it");
     }
 
     #[test]

@@ -270,6 +270,25 @@ impl<T> LaneQueue<T> {
         Some((place, item))
     }
 
+    /// Puts an entry back at the place it had (a player admitted to a machine that was lost
+    /// before they could use it): it goes in among its lane by its join sequence, so it is
+    /// ahead of everyone of its lane who joined after it, and, its tag being older than any
+    /// given since, it is admitted first. Returns the rank. An id already waiting is moved.
+    pub fn reinsert(&mut self, id: i64, place: Place, item: T) -> u64 {
+        if self.index.contains_key(&id) {
+            self.remove(id);
+        }
+        let l = place.lane.index();
+        let at = match self.lanes[l].binary_search_by(|(p, _)| p.seq.cmp(&place.seq)) {
+            Ok(at) | Err(at) => at,
+        };
+        self.lanes[l].insert(at, (place, id));
+        self.last_tag[l] = self.last_tag[l].max(place.tag);
+        self.next_seq = self.next_seq.max(place.seq + 1);
+        self.index.insert(id, (place.lane, place.seq, item));
+        self.rank_of_place(&place)
+    }
+
     /// Rebuilds a queue from stored places (after a restart): `virtual_time` is the largest tag
     /// admitted before. Entries keep their tags and sequence numbers, so the order is the same.
     /// Places written by queues that were kept per game (before a node had one queue) can share
@@ -547,6 +566,34 @@ mod tests {
         assert_eq!(q.push(100, Lane::Vip, 0), r.push(100, Lane::Vip, 0));
         assert_eq!(q.push(101, Lane::Normal, 0), r.push(101, Lane::Normal, 0));
         assert_eq!(order(&q), order(&r));
+    }
+
+    /// A player admitted and put back (their machine was lost before they could use it) is
+    /// the next admitted: ahead of their lane's later joiners and of every other lane, and
+    /// behind no one who joined their lane before them.
+    #[test]
+    fn a_reinserted_player_is_admitted_next() {
+        let mut q = LaneQueue::default();
+        for id in 1..=6 {
+            q.push(id, if id % 2 == 0 { Lane::Vip } else { Lane::Normal }, id);
+        }
+        let (id, place, item) = q.pop_front().unwrap();
+        for id in 7..=9 {
+            q.push(id, Lane::Normal, id);
+        }
+        assert_eq!(q.reinsert(id, place, item), 1, "first again");
+        assert_eq!(q.place(id), Some(place));
+        assert_eq!(q.pop_front().map(|(i, p, _)| (i, p)), Some((id, place)));
+        // Put back behind an earlier joiner of its lane that still waits: second, not first.
+        let mut q = LaneQueue::default();
+        q.push(1, Lane::Normal, ());
+        q.push(2, Lane::Normal, ());
+        let second = q.place(2).unwrap();
+        q.remove(2);
+        q.push(3, Lane::Normal, ());
+        assert_eq!(q.reinsert(2, second, ()), 2);
+        let order: Vec<i64> = q.in_order().map(|(_, id, _)| id).collect();
+        assert_eq!(order, vec![1, 2, 3]);
     }
 
     /// Places stored by queues kept per game share sequence numbers; restored into one node

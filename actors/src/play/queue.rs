@@ -178,6 +178,9 @@ pub enum QueueMsg {
     Enqueue(Waiting, Lane, GameMeta, RpcReplyPort<DomainResult<SessionView>>),
     /// Leave the queue; replies whether the session was still in it.
     Remove(i64, RpcReplyPort<bool>),
+    /// A READY session whose machine was lost before its player could use it (its game host
+    /// did not come back) comes back at the place it was admitted from.
+    Requeue { waiting: Waiting, place: Place },
     /// Move a waiting session to another device (cross-screen); replies whether it waits here.
     Move(i64, String, RpcReplyPort<Option<SessionView>>),
     /// Move a waiting session to a better lane; replies with the new view, None if not waiting.
@@ -388,6 +391,40 @@ impl Actor for QueueActor {
                     // A machine that was free is this player's at once (they are alone).
                     self.admit(&me, st, false).await;
                 }
+            }
+            QueueMsg::Requeue { waiting, place } => {
+                let (id, uid, cutoff) = (waiting.session_id, waiting.uid, waiting.cutoff);
+                let stored = self
+                    .ctx
+                    .update_record(id, |r: &mut GameSessionRecord| {
+                        r.status = Status::Queue as i32;
+                        r.machine_id = None;
+                        r.ready_at = None;
+                    })
+                    .await;
+                if !stored {
+                    tracing::error!(session_id = id, "the return to the queue was not stored");
+                }
+                let rank = st.queue.reinsert(id, place, waiting);
+                st.by_uid.insert(uid, id);
+                if let Some(w) = st.queue.get_mut(id) {
+                    w.told = rank;
+                }
+                tracing::info!(
+                    node_id = st.node_id,
+                    session_id = id,
+                    rank,
+                    "machine lost while READY: back at the head of its lane"
+                );
+                self.watch(st, uid);
+                // The player sees the queue again at once; READY follows when a machine frees.
+                let view = self.view(st, id, rank);
+                self.ctx.bus.publish(&uid, &Push::GameStatus(GameState::Online(view)));
+                self.changed(&me, st);
+                if let Some(at) = cutoff {
+                    self.add_cut(&me, st, id, at);
+                }
+                self.admit(&me, st, true).await;
             }
             QueueMsg::Remove(id, reply) => {
                 let removed = st.queue.remove(id);
@@ -793,6 +830,7 @@ impl QueueActor {
                 play_minutes: 0,
                 host_game,
                 cutoff: w.cutoff,
+                place: Some(place),
             };
             match self.ctx.sessions().get_or_start(&SessionKey::new(id, init)).await {
                 Ok(_) => {

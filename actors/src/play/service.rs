@@ -785,6 +785,7 @@ impl Play {
             play_minutes: r.play_minutes,
             host_game,
             cutoff: r.cutoff_at,
+            place: (r.status == 3).then(|| crate::play::queue::restored(r).1),
         };
         ctx.sessions()
             .get_or_start(&SessionKey::new(r.id, init))

@@ -473,11 +473,11 @@ async fn closed_links_duplicates_and_missing_games() {
     assert_eq!(online(&p, a).await.status, Status::Ready);
     p.play.host_gone(link);
     settle().await;
-    assert_eq!(p.play.game_state(a).await.unwrap(), GameState::None);
-    assert_eq!(
-        p.store().sessions.get(va.id).unwrap().unwrap().end_reason.as_deref(),
-        Some("host_lost")
-    );
+    // READY on a host that went away: back in the queue, first, not ended.
+    let back = online(&p, a).await;
+    assert_eq!((back.id, back.status, back.sort), (va.id, Status::Queue, 1));
+    let stored = p.store().sessions.get(va.id).unwrap().unwrap();
+    assert_eq!((stored.status, stored.end_reason), (1, None));
     assert_eq!(p.play.machine_stats(1).await.unwrap(), (0, 0));
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -744,5 +744,87 @@ async fn a_confirm_before_the_host_links_again_launches_with_its_hello() {
         ]
     );
     first_frame(&p2, &link2, 0, b, vb.id).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A READY player whose machine's host does not link again after a restart lost the machine
+/// through no fault of theirs: they wait again at the head of their lane (ahead of those who
+/// waited behind them), stored so, and the next free machine is theirs with a full ready
+/// countdown.
+#[tokio::test(start_paused = true)]
+async fn a_ready_player_whose_host_does_not_come_back_waits_first_again() {
+    let (p1, dir) = platform("restart-requeue").await;
+    let a = user(&p1, "13800000001").await;
+    let b = user(&p1, "13800000002").await;
+    link(&p1, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p1.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p1, a).await.status, Status::Ready);
+    let vb = p1.play.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    assert_eq!((online(&p1, b).await.status, online(&p1, b).await.sort), (Status::Queue, 1));
+
+    let p2 = restart(&p1, &dir, 1000).await;
+    let rec = Arc::new(Recorder::default());
+    p2.play.connect(a, rec.clone()).await.unwrap();
+    settle().await;
+    assert_eq!(online(&p2, a).await.status, Status::Ready, "waiting for its host");
+    tokio::time::advance(Duration::from_millis(hostlink::HOST_TIMEOUT_MS + 50)).await;
+    settle().await;
+    let back = online(&p2, a).await;
+    assert_eq!(
+        (back.id, back.status, back.sort),
+        (va.id, Status::Queue, 1),
+        "first again: {back:?}"
+    );
+    assert_eq!(online(&p2, b).await.sort, 2, "the one behind stays behind");
+    assert!(
+        !rec.notice_list().iter().any(|n| matches!(n, Notice::GameEnd { .. })),
+        "not ended: {:?}",
+        rec.notice_list()
+    );
+    let stored = p2.store().sessions.get(va.id).unwrap().unwrap();
+    assert_eq!((stored.status, stored.machine_id.as_deref(), stored.ended_at), (1, None, None));
+
+    // The next machine that frees is theirs, with the whole ready countdown again.
+    let (g, _) = link(&p2, hello("g", vec![free(0)], ALL_GAMES)).await;
+    settle().await;
+    let ready = online(&p2, a).await;
+    assert_eq!((ready.id, ready.status), (va.id, Status::Ready));
+    assert_eq!(ready.connect_countdown_secs, 10);
+    assert_eq!(online(&p2, b).await.id, vb.id);
+    assert_eq!(online(&p2, b).await.sort, 1);
+    beat(&p2, &g, 9, &[free(0)]).await;
+    assert_eq!(
+        online(&p2, a).await.status,
+        Status::Ready,
+        "the countdown began again at the hand-over"
+    );
+
+    // And it survives another restart in that order.
+    let p3 = restart(&p2, &dir, 500).await;
+    settle().await;
+    assert_eq!(online(&p3, b).await.status, Status::Queue);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The same without a restart: a READY player's host falls silent before they confirm; they
+/// wait first again instead of losing their turn.
+#[tokio::test(start_paused = true)]
+async fn a_ready_player_whose_host_falls_silent_waits_first_again() {
+    let (p, dir) = platform("silent-requeue").await;
+    let a = user(&p, "13800000001").await;
+    let b = user(&p, "13800000002").await;
+    let (link, _) = link(&p, hello("h", vec![free(0)], ALL_GAMES)).await;
+    let va = p.play.start_game(a, "dev-a", 1, Some(1), &[]).await.unwrap();
+    p.play.start_game(b, "dev-b", 1, Some(1), &[]).await.unwrap();
+    settle().await;
+    beat(&p, &link, 2, &[free(0)]).await;
+    assert_eq!(online(&p, a).await.status, Status::Ready);
+    tokio::time::advance(Duration::from_millis(hostlink::HOST_TIMEOUT_MS + 50)).await;
+    settle().await;
+    let back = online(&p, a).await;
+    assert_eq!((back.id, back.status, back.sort), (va.id, Status::Queue, 1), "{back:?}");
+    assert_eq!(online(&p, b).await.sort, 2);
     let _ = std::fs::remove_dir_all(dir);
 }

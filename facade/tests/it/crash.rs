@@ -161,8 +161,16 @@ async fn loses_no_place(config: &Path) {
         assert_eq!((s["status"].as_i64(), s["sort"].as_i64()), (Some(1), Some(expected_rank(i))), "{s}");
     }
     assert_eq!(before[5]["isFast"], 4);
-    let (_, p0) = players[0].get("/api/user/profile").await;
-    let balance_before = p0["data"]["play_time_total"].clone();
+    // Minute 0 is charged as play begins, just after the PLAYING push.
+    let mut balance_before = Value::Null;
+    for _ in 0..100 {
+        let (_, p0) = players[0].get("/api/user/profile").await;
+        balance_before = p0["data"]["play_time_total"].clone();
+        if balance_before == 59 {
+            break;
+        }
+        actix_rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     assert_eq!(balance_before, 59, "minute 0 charged as play began");
 
     drop(server); // SIGKILL: no shutdown code runs
