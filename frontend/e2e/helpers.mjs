@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +77,18 @@ export function configToml({ bind, dataDir, game = {}, sms = {}, nodes }) {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** A port free on 127.0.0.1 now: for a server that must come back at the same address. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** A temp dir with a data dir; `cleanup()` removes it. */

@@ -16,6 +16,8 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 OUT=$(mkdir -p "${1:-/tmp/yoo-purchases}" && cd "${1:-/tmp/yoo-purchases}" && pwd)
 RATE=${RATE:-500} SECS=${SECS:-20} PLAYERS=${PLAYERS:-500} WORKERS=${WORKERS:-2} BUILD=${BUILD:-1}
 GOODS=${GOODS:-time_300}
+# STORE=sqlite|postgres: the server's store (loadtest/bench/store.sh).
+. "$(dirname "$0")/store.sh"
 
 if [ "$BUILD" = 1 ]; then
   cargo build --release -p facade --bin yoo-server
@@ -44,9 +46,10 @@ name = "压测一区"
 status = 1
 machines = ["m01"]
 TOML
+store_toml >> "$OUT/server.toml"
 RUST_LOG=warn target/release/yoo-server --config "$OUT/server.toml" > "$OUT/server.out" 2> "$OUT/server.err" &
 server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
+trap 'kill "$server" 2>/dev/null || true; store_drop' EXIT
 for _ in $(seq 50); do
   grep -q "listening on" "$OUT/server.out" 2>/dev/null && break
   sleep 0.2

@@ -11,6 +11,9 @@
 # PASSWORD_RATE=0: password logins a second during the window (issue 11's side load).
 # SCENARIO=FILE: `loadtest run FILE` (its settings and thresholds) instead of the flags above;
 # the server still gets MACHINES machines, which must match the file's.
+# STORE=sqlite|postgres: the server's store (loadtest/bench/store.sh).
+# RESTART=1: afterwards the server is killed (-9) with its players still waiting and started
+# again on the same store: the time until it serves again, and how many it restored.
 # SETTLE: seconds before each memory reading; idle player actors stop up to 20 s after their last
 # call and the trim pass runs every 10 s, so less than 30 s reads memory that is about to go.
 # Build first, the server on its own (built together with the harness, cargo unifies awc's
@@ -32,6 +35,8 @@ PERF=${PERF:-0}
 SETTLE=${SETTLE:-40}
 PASSWORD_RATE=${PASSWORD_RATE:-0}
 SCENARIO=${SCENARIO:-}
+RESTART=${RESTART:-0}
+. "$(dirname "$0")/store.sh"
 
 rm -rf "$OUT" && mkdir -p "$OUT"
 machines=$(seq -f '"m%04g"' 1 "$MACHINES" | paste -sd, -)
@@ -60,10 +65,11 @@ name = "压测一区"
 status = 1
 machines = [$machines]
 TOML
+store_toml >> "$OUT/server.toml"
 
 RUST_LOG=warn target/release/yoo-server --config "$OUT/server.toml" > "$OUT/server.out" 2> "$OUT/server.err" &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
+trap 'kill $SERVER 2>/dev/null || true; store_drop' EXIT
 for _ in $(seq 50); do
   grep -q "listening on" "$OUT/server.out" 2>/dev/null && break
   sleep 0.2
@@ -87,4 +93,19 @@ fi
 status=${PIPESTATUS[0]}
 set -e
 echo "server peak: $(grep -E 'VmHWM' /proc/$SERVER/status)"
+if [ "$RESTART" = 1 ]; then
+  waiting=$(curl -s "$URL/metrics" | awk '/^yoo_players_waiting/ { s += $2 } END { print s + 0 }')
+  kill -9 "$SERVER"
+  wait "$SERVER" 2>/dev/null || true
+  started=$(date +%s.%N)
+  RUST_LOG=warn,actors=info target/release/yoo-server --config "$OUT/server.toml" > "$OUT/server2.out" 2> "$OUT/server2.err" &
+  SERVER=$!
+  for _ in $(seq 1500); do
+    grep -q "listening on" "$OUT/server2.out" 2>/dev/null && break
+    sleep 0.02
+  done
+  serving=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+  restored=$(grep -o 'restored the sessions live at the last stop.*' "$OUT/server2.err" | head -1)
+  echo "restart ($STORE): $waiting waiting at the kill; serving again after $serving s; $restored" | tee -a "$OUT/report.txt"
+fi
 exit "$status"
