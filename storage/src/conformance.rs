@@ -2254,3 +2254,145 @@ pub fn collect(store: &Store) {
     assert_eq!(store.collect.section_games("favorite_game", 2).expect("section").len(), 2);
     assert!(store.collect.section_games("no_such_section", 20).expect("section").is_empty());
 }
+
+/// The money races beyond one user's coins, as many processes would run them: a thousand coin
+/// purchases by twenty buyers at once (each buyer's coins cover exactly thirty of their fifty:
+/// no balance below zero, no purchase lost, the ledger replaying to every balance); one coupon
+/// held by many orders at once (one holds it, the rest are refused); an ad's purchase limit
+/// under many purchases at once (exactly its limit made).
+pub fn money_races(stores: &[Store]) {
+    const BUYERS: usize = 20;
+    const BUYS: usize = 50;
+    const COVERED: usize = 30;
+    const THREADS: usize = 40;
+    let store = &stores[0];
+    let on = |i: usize| &stores[i % stores.len()];
+    let buyers: Vec<i64> = (0..BUYERS).map(|b| user(store, &format!("1360000{b:04}")).uid).collect();
+    for &uid in &buyers {
+        store
+            .commerce
+            .grant(
+                uid,
+                &[GoodsGrant::Coins {
+                    amount: (COVERED * 10) as i64,
+                }],
+                "grant",
+                "",
+                1_000,
+            )
+            .expect("coins");
+    }
+    // Thread t buys for buyers t % 20: each buyer's 50 purchases spread over two threads.
+    let paid = race(THREADS, |t| {
+        let mut outcomes = Vec::new();
+        for k in 0..(BUYERS * BUYS / THREADS) {
+            let uid = buyers[t % BUYERS];
+            let n = t * 1_000 + k;
+            let mut o = order(
+                uid,
+                &format!("M{n}"),
+                &format!("m{n}"),
+                10,
+                GoodsGrant::PlayTime { minutes: 1 },
+                2_000,
+            );
+            o.pay_method = "yunyoubi".to_owned();
+            outcomes.push(on(t).commerce.pay_with_coins(&o, 2_000, &crate::activity::NoFollowUps));
+        }
+        outcomes
+    });
+    let all: Vec<&Result<Settled>> = paid.iter().flatten().collect();
+    assert_eq!(all.len(), BUYERS * BUYS, "a thousand purchases");
+    assert_eq!(
+        all.iter().filter(|r| r.is_ok()).count(),
+        BUYERS * COVERED,
+        "exactly what the coins cover"
+    );
+    assert!(all
+        .iter()
+        .all(|r| r.is_ok() || **r == Err(Error::Refused(crate::Refusal::InsufficientCoins))));
+    for &uid in &buyers {
+        assert_eq!(store.commerce.wallet(uid).expect("wallet").coins, 0);
+        assert_eq!(store.users.get(uid).expect("get").expect("buyer").play_time_paid, COVERED as i64);
+        assert_ledger_matches(store, uid);
+    }
+
+    // One coupon, sixteen orders holding it at once: one holds it.
+    let holder = buyers[0];
+    let spec = crate::model::CouponSpec {
+        sid: "race".to_owned(),
+        title: "满减券".to_owned(),
+        goods_code: String::new(),
+        goods_types: vec![],
+        face_value: 100,
+        min_order_money: 0,
+        supermarket: false,
+        valid_days: 7,
+    };
+    let coupon = store
+        .coupons
+        .grant_coupons(holder, &[(spec, 10_000_000)], "grant", 3_000)
+        .expect("coupon")[0]
+        .clone();
+    let held = race(16, |i| {
+        let mut o = order(
+            holder,
+            &format!("C{i}"),
+            &format!("c{i}"),
+            500,
+            GoodsGrant::PlayTime { minutes: 60 },
+            3_000,
+        );
+        o.coupon_id = Some(coupon.id);
+        on(i).commerce.create_order(&o)
+    });
+    assert_eq!(held.iter().filter(|r| r.is_ok()).count(), 1, "one order holds the coupon: {held:?}");
+    assert!(held
+        .iter()
+        .all(|r| r.is_ok() || *r == Err(Error::Refused(crate::Refusal::CouponUnusable))));
+
+    // An ad of limit 3, twenty purchases through it at once, coins covering all: three made.
+    let ad = store
+        .ads
+        .set_slot(
+            "header_right",
+            &[crate::ads::AdSpec {
+                id: None,
+                title: "畅玩时长 限购3次".to_owned(),
+                target_title: String::new(),
+                image: String::new(),
+                target_type: 5,
+                target_value: "time_300".to_owned(),
+                need_login: true,
+                sort_order: 1,
+                start_at: 0,
+                end_at: 0,
+                pay_times: 3,
+            }],
+        )
+        .expect("ad")[0]
+        .id;
+    let shopper = user(store, "13600009999").uid;
+    store
+        .commerce
+        .grant(shopper, &[GoodsGrant::Coins { amount: 20 * 10 }], "grant", "", 4_000)
+        .expect("coins");
+    let through_ad = race(20, |i| {
+        let mut o = order(
+            shopper,
+            &format!("A{i}"),
+            &format!("a{i}"),
+            10,
+            GoodsGrant::PlayTime { minutes: 1 },
+            4_000,
+        );
+        o.pay_method = "yunyoubi".to_owned();
+        on(i).ads.pay_with_coins(&o, ad, 4_000, &crate::activity::NoFollowUps)
+    });
+    assert_eq!(through_ad.iter().filter(|r| r.is_ok()).count(), 3, "the ad's limit: {through_ad:?}");
+    assert!(through_ad
+        .iter()
+        .all(|r| r.is_ok() || *r == Err(Error::Refused(crate::Refusal::AdPayTimesUsed))));
+    assert_eq!(store.commerce.wallet(shopper).expect("wallet").coins, 20 * 10 - 3 * 10);
+    assert_ledger_matches(store, shopper);
+}

@@ -102,6 +102,14 @@ macro_rules! suite {
             conformance::commerce_races(&two(&fresh("commerce_races_2")));
         }
         #[test]
+        fn money_races() {
+            conformance::money_races(&[fresh("money_races").open()]);
+        }
+        #[test]
+        fn money_races_across_processes() {
+            conformance::money_races(&two(&fresh("money_races_2")));
+        }
+        #[test]
         fn persistence() {
             let db = fresh("persistence");
             conformance::persistence(&|| db.open());
