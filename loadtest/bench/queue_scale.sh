@@ -94,18 +94,19 @@ status=${PIPESTATUS[0]}
 set -e
 echo "server peak: $(grep -E 'VmHWM' /proc/$SERVER/status)"
 if [ "$RESTART" = 1 ]; then
-  waiting=$(curl -s "$URL/metrics" | awk '/^yoo_players_waiting/ { s += $2 } END { print s + 0 }')
+  waiting=$(curl -s "$URL/metrics" | awk '/^yoo_players_waiting/ { s += $2 } END { print s + 0 }' || true)
   kill -9 "$SERVER"
   wait "$SERVER" 2>/dev/null || true
   started=$(date +%s.%N)
-  RUST_LOG=warn,actors=info target/release/yoo-server --config "$OUT/server.toml" > "$OUT/server2.out" 2> "$OUT/server2.err" &
+  RUST_LOG=warn,actors::play::service=info target/release/yoo-server --config "$OUT/server.toml" > "$OUT/server2.out" 2> "$OUT/server2.err" &
   SERVER=$!
-  for _ in $(seq 1500); do
+  for _ in $(seq 6000); do
     grep -q "listening on" "$OUT/server2.out" 2>/dev/null && break
     sleep 0.02
   done
   serving=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-  restored=$(grep -o 'restored the sessions live at the last stop.*' "$OUT/server2.err" | head -1)
+  # the server logs to stdout, coloured
+  restored=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/server2.out" | grep -o 'waiting=[0-9]* active=[0-9]*' | head -1 || true)
   echo "restart ($STORE): $waiting waiting at the kill; serving again after $serving s; $restored" | tee -a "$OUT/report.txt"
 fi
 exit "$status"

@@ -72,6 +72,17 @@ impl FreshPostgres {
 
     /// Runs `sql` on the server's maintenance database, on a thread of its own (so that an
     /// async test may create and drop its database too).
+    /// Runs `sql` as it is on this database (a test's own changes behind the store's back).
+    pub fn execute(&self, sql: &str) {
+        let (url, sql) = (self.url.clone(), sql.to_owned());
+        std::thread::spawn(move || {
+            let pool = crate::sql::pg::Pool::connect(&url, 2).expect("connect to the test database");
+            pool.get().and_then(|mut c| c.batch(&sql)).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        })
+        .join()
+        .expect("the test database answers");
+    }
+
     fn admin(sql: &str) {
         let sql = sql.to_owned();
         std::thread::spawn(move || {

@@ -16,6 +16,43 @@ async fn state(c: &mut Client) -> Value {
     r["data"].clone()
 }
 
+/// The server does not start on a PostgreSQL it cannot use: one a newer build migrated, or one
+/// that does not answer; it says why and exits.
+#[actix_rt::test]
+async fn the_server_refuses_a_postgres_it_cannot_migrate() {
+    let dir = temp_dir("refuse");
+    let config = write_config_with(&dir, "machines = []");
+    let db = FreshPostgres::new("refuse");
+    let url = db.url().to_owned();
+    // opened (migrated) off the test's async thread, as the server opens it off its own
+    std::thread::spawn(move || drop(storage::Store::open_postgres(&url, 2).unwrap()))
+        .join()
+        .unwrap();
+    db.execute("INSERT INTO schema_version (version) VALUES (999)");
+    let refused = |config: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_yoo-server"))
+            .arg("--config")
+            .arg(config)
+            .env("RUST_LOG", "warn")
+            .output()
+            .unwrap()
+    };
+    let newer = refused(&on_postgres(&config, db.url()));
+    let err = String::from_utf8_lossy(&newer.stderr);
+    assert!(!newer.status.success(), "{newer:?}");
+    assert!(err.contains("999") && err.contains("newer"), "{err}");
+    assert!(!String::from_utf8_lossy(&newer.stdout).contains("listening"));
+
+    let nobody = refused(&on_postgres(&config, "postgres://postgres@127.0.0.1:1/none"));
+    let err = String::from_utf8_lossy(&nobody.stderr);
+    assert!(!nobody.status.success(), "{nobody:?}");
+    assert!(
+        err.contains("cannot open the database postgres://postgres@127.0.0.1:1/none"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A profile without the server's clock.
 fn without_time(profile: &Value) -> Value {
     let mut p = profile.clone();

@@ -39,11 +39,21 @@ pub(super) fn execute_batch(conn: &Connection, sql: &str) -> Result<()> {
 }
 
 pub(super) fn rows(conn: &Connection, sql: &str, params: &[Value]) -> Result<Vec<Row>> {
+    read(conn, sql, params, usize::MAX)
+}
+
+/// The first row only: the statement stops there.
+pub(super) fn first(conn: &Connection, sql: &str, params: &[Value]) -> Result<Option<Row>> {
+    Ok(read(conn, sql, params, 1)?.pop())
+}
+
+fn read(conn: &Connection, sql: &str, params: &[Value], at_most: usize) -> Result<Vec<Row>> {
     let mut stmt = conn.prepare_cached(sql).map_err(error)?;
     let width = stmt.column_count();
     let mut rows = stmt.query(rusqlite::params_from_iter(params)).map_err(error)?;
     let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(error)? {
+    while out.len() < at_most {
+        let Some(row) = rows.next().map_err(error)? else { break };
         let mut values = Vec::with_capacity(width);
         for i in 0..width {
             values.push(value_of(row.get_ref(i).map_err(error)?)?);

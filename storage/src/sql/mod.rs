@@ -131,10 +131,15 @@ impl Conn<'_> {
         }
     }
 
-    /// The first row mapped by `f`; [`Error::NotFound`] when there is none.
+    /// The first row mapped by `f` (the rest are not read); [`Error::NotFound`] when there is
+    /// none.
     pub(crate) fn query_row<T>(&self, sql: &str, params: impl Params, f: impl FnOnce(&Row) -> Result<T>) -> Result<T> {
-        match self.rows(sql, params)?.first() {
-            Some(row) => f(row),
+        let first = match &self.0 {
+            Inner::Lite(c) => lite::first(c, sql, &params.values())?,
+            Inner::Pg(c) => c.borrow_mut().first(sql, &params.values())?,
+        };
+        match first {
+            Some(row) => f(&row),
             None => Err(Error::NotFound),
         }
     }

@@ -1,20 +1,22 @@
-//! The PostgreSQL engine under [`super::Conn`]: tokio-postgres connections in a deadpool pool,
-//! driven by a small runtime of the store's own.
+//! The PostgreSQL engine under [`super::Conn`]: tokio-postgres connections through its blocking
+//! client (`postgres`), in a pool of the store's own.
 //!
 //! The repository traits are synchronous and run on the caller's blocking threads
-//! (`spawn_blocking`), so each statement is handed to the store's runtime and waited for; the
-//! connections' I/O tasks live on that runtime and never on the caller's. Statements are
-//! rewritten once (`dialect::to_pg`, cached) and prepared once per connection.
+//! (`spawn_blocking`). The blocking client drives its connection on the calling thread, so a
+//! statement costs one round trip to the server and no hop between threads (the first version
+//! handed every statement to a runtime of the store's own and waited: twice the latency per
+//! statement, BENCHMARKS.md). Statements are rewritten once (`dialect::to_pg`, cached) and
+//! prepared once per connection.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
-use deadpool_postgres::{Manager, ManagerConfig, Object, RecyclingMethod};
-use tokio_postgres::error::SqlState;
-use tokio_postgres::types::{FromSql, IsNull, ToSql, Type};
-use tokio_postgres::NoTls;
+use parking_lot::{Condvar, Mutex};
+use postgres::error::SqlState;
+use postgres::types::{FromSql, IsNull, ToSql, Type};
+use postgres::{NoTls, Statement};
 
 use super::{dialect, Row, Value};
 use crate::{Error, Result};
@@ -53,7 +55,7 @@ impl ToSql for Value {
         true
     }
 
-    tokio_postgres::types::to_sql_checked!();
+    postgres::types::to_sql_checked!();
 }
 
 impl<'a> FromSql<'a> for Value {
@@ -80,63 +82,69 @@ impl<'a> FromSql<'a> for Value {
     }
 }
 
-/// The store's runtime; shut down without waiting when the last pool handle goes, which may
-/// happen on an async thread (where dropping a runtime would panic).
-struct Rt(Option<tokio::runtime::Runtime>);
-
-impl Rt {
-    fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
-        self.0.as_ref().expect("runtime lives until drop").block_on(f)
-    }
-}
-
-impl Drop for Rt {
-    fn drop(&mut self) {
-        if let Some(rt) = self.0.take() {
-            rt.shutdown_background();
-        }
-    }
-}
-
-/// A pool of connections to one database, shared by every repository of a store.
+/// A pool of connections to one database, shared by every repository of a store: at most
+/// `size` open, handed out one caller at a time, a broken one dropped and replaced.
 #[derive(Clone)]
-pub(crate) struct Pool {
-    pool: deadpool_postgres::Pool,
-    rt: Arc<Rt>,
+pub(crate) struct Pool(Arc<PoolInner>);
+
+struct PoolInner {
+    config: postgres::Config,
+    size: usize,
+    idle: Mutex<Idle>,
+    freed: Condvar,
+    /// One write transaction at a time from this process (see [`Pool::retrying`]).
+    writer: Mutex<()>,
+}
+
+#[derive(Default)]
+struct Idle {
+    clients: Vec<Pooled>,
+    /// Connections open, idle or in use.
+    open: usize,
+}
+
+/// A blocking client owns a small runtime, which may not be dropped on an async thread (a
+/// store can be dropped on one): clients that go are dropped on a thread of their own.
+fn discard(clients: Vec<Pooled>) {
+    if !clients.is_empty() {
+        let _ = std::thread::Builder::new()
+            .name("yoo-postgres-close".into())
+            .spawn(move || drop(clients));
+    }
+}
+
+impl Drop for PoolInner {
+    fn drop(&mut self) {
+        discard(std::mem::take(&mut self.idle.get_mut().clients));
+    }
+}
+
+/// A connection with the statements prepared on it.
+struct Pooled {
+    client: postgres::Client,
+    statements: HashMap<(Arc<str>, Vec<Type>), Statement>,
 }
 
 /// How many times a transaction the server could not serialize is run again.
 const RETRIES: u32 = 50;
+/// How long a caller waits for a connection when all are in use.
+const WAIT: Duration = Duration::from_secs(30);
+/// Prepared statements kept per connection (cleared when full).
+const STATEMENTS: usize = 1024;
 
 impl Pool {
     /// Connects to `url` (`postgres://user@host:port/db`) with at most `size` connections.
     pub(crate) fn connect(url: &str, size: usize) -> Result<Pool> {
-        let config: tokio_postgres::Config = url.parse().map_err(|e| Error::Backend(format!("postgres url: {e}")))?;
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("yoo-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::Backend(format!("postgres runtime: {e}")))?;
-        let manager = Manager::from_config(
+        let mut config: postgres::Config = url.parse().map_err(|e| Error::Backend(format!("postgres url: {e}")))?;
+        config.connect_timeout(Duration::from_secs(10));
+        let pool = Pool(Arc::new(PoolInner {
             config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = deadpool_postgres::Pool::builder(manager)
             // Two at least: opening holds one for its lock while migrating on another.
-            .max_size(size.max(2))
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .wait_timeout(Some(Duration::from_secs(30)))
-            .create_timeout(Some(Duration::from_secs(10)))
-            .build()
-            .map_err(|e| Error::Backend(format!("postgres pool: {e}")))?;
-        let pool = Pool {
-            pool,
-            rt: Arc::new(Rt(Some(rt))),
-        };
+            size: size.max(2),
+            idle: Mutex::default(),
+            freed: Condvar::new(),
+            writer: Mutex::new(()),
+        }));
         // Fail now, with the reason, rather than at the first call.
         pool.get()?.execute_batch("SELECT 1")?;
         Ok(pool)
@@ -144,21 +152,57 @@ impl Pool {
 
     /// A connection from the pool (waiting for one when all are in use).
     pub(crate) fn get(&self) -> Result<Client> {
-        let obj = self
-            .rt
-            .block_on(self.pool.get())
-            .map_err(|e| Error::Backend(format!("postgres connection: {e}")))?;
-        Ok(Client {
-            obj: Some(obj),
-            rt: self.rt.clone(),
+        let deadline = Instant::now() + WAIT;
+        let mut idle = self.0.idle.lock();
+        loop {
+            while let Some(p) = idle.clients.pop() {
+                if p.client.is_closed() {
+                    idle.open -= 1;
+                    discard(vec![p]);
+                    continue;
+                }
+                return Ok(self.client(p));
+            }
+            if idle.open < self.0.size {
+                idle.open += 1;
+                drop(idle);
+                return match self.0.config.connect(NoTls) {
+                    Ok(client) => Ok(self.client(Pooled {
+                        client,
+                        statements: HashMap::new(),
+                    })),
+                    Err(e) => {
+                        self.0.idle.lock().open -= 1;
+                        self.0.freed.notify_one();
+                        Err(Error::Backend(format!("postgres connection: {e}")))
+                    }
+                };
+            }
+            if self.0.freed.wait_until(&mut idle, deadline).timed_out() {
+                return Err(Error::Backend(format!("no postgres connection free within {WAIT:?}")));
+            }
+        }
+    }
+
+    fn client(&self, pooled: Pooled) -> Client {
+        Client {
+            pooled: Some(pooled),
+            pool: self.0.clone(),
             retryable: false,
             in_tx: false,
-        })
+        }
     }
 
     /// Runs `attempt` until it succeeds, fails for good, or runs out of retries; `attempt`
     /// returns its outcome and whether a failure was the server's serialization failure.
+    ///
+    /// The writes of one process run one at a time, as SQLite's do: SERIALIZABLE keeps them
+    /// right whatever runs beside them, but concurrent writers of one process would mostly
+    /// collide on PostgreSQL's page-level predicate locks (two inserts into one index page
+    /// conflict though they touch different rows) and spend their time in retries
+    /// (BENCHMARKS.md); so only other processes' writes can make one retry.
     pub(super) fn retrying<T>(&self, mut attempt: impl FnMut() -> Result<(Result<T>, bool)>) -> Result<T> {
+        let _one_writer = self.0.writer.lock();
         let mut tries = 0;
         loop {
             let (out, retryable) = attempt()?;
@@ -174,22 +218,29 @@ impl Pool {
     }
 }
 
-/// One pooled connection in use. A connection dropped inside a transaction (a panic on the
-/// way) is closed rather than handed to the next caller half-way through.
+/// One pooled connection in use, back to the pool when dropped. A connection dropped inside a
+/// transaction (a panic on the way) is closed rather than handed to the next caller half-way
+/// through.
 pub(crate) struct Client {
-    obj: Option<Object>,
-    rt: Arc<Rt>,
+    pooled: Option<Pooled>,
+    pool: Arc<PoolInner>,
     retryable: bool,
     in_tx: bool,
 }
 
 impl Drop for Client {
     fn drop(&mut self) {
-        if self.in_tx {
-            if let Some(obj) = self.obj.take() {
-                drop(Object::take(obj));
-            }
+        let Some(p) = self.pooled.take() else { return };
+        let mut idle = self.pool.idle.lock();
+        if self.in_tx || p.client.is_closed() {
+            idle.open -= 1;
+            drop(idle);
+            discard(vec![p]);
+        } else {
+            idle.clients.push(p);
+            drop(idle);
         }
+        self.pool.freed.notify_one();
     }
 }
 
@@ -209,11 +260,6 @@ fn translated(sql: &str) -> Arc<str> {
     t
 }
 
-/// The statement of `sql` (rewritten) for these parameters, prepared once per connection.
-async fn prepared(obj: &Object, sql: &str, params: &[Value]) -> std::result::Result<tokio_postgres::Statement, tokio_postgres::Error> {
-    obj.prepare_typed_cached(&translated(sql), &param_types(params)).await
-}
-
 fn refs(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
     params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
 }
@@ -227,7 +273,7 @@ fn param_types(params: &[Value]) -> Vec<Type> {
         .iter()
         .map(|p| match p {
             Value::Null => UNSPECIFIED
-                .get_or_init(|| Type::new("unspecified".to_owned(), 0, tokio_postgres::types::Kind::Pseudo, String::new()))
+                .get_or_init(|| Type::new("unspecified".to_owned(), 0, postgres::types::Kind::Pseudo, String::new()))
                 .clone(),
             Value::Int(_) => Type::INT8,
             Value::Real(_) => Type::FLOAT8,
@@ -243,15 +289,15 @@ pub(crate) fn schema(sql: &str) -> String {
 }
 
 impl Client {
-    fn obj(&self) -> &Object {
-        self.obj.as_ref().expect("a client holds its connection until dropped")
+    fn pooled(&mut self) -> &mut Pooled {
+        self.pooled.as_mut().expect("a client holds its connection until dropped")
     }
 
     pub(super) fn retryable(&self) -> bool {
         self.retryable
     }
 
-    fn failed(&mut self, e: tokio_postgres::Error) -> Error {
+    fn failed(&mut self, e: postgres::Error) -> Error {
         let code = e.code().cloned();
         let text = match e.as_db_error() {
             Some(db) => format!("{}: {}", db.code().code(), db.message()),
@@ -283,8 +329,7 @@ impl Client {
 
     pub(super) fn execute_batch(&mut self, sql: &str) -> Result<()> {
         let upper = sql.trim_start().get(..6).unwrap_or("").to_ascii_uppercase();
-        let out = self.rt.block_on(self.obj().batch_execute(sql));
-        match out {
+        match self.pooled().client.batch_execute(sql) {
             Ok(()) => {
                 match upper.as_str() {
                     "BEGIN " => self.in_tx = true,
@@ -297,22 +342,40 @@ impl Client {
         }
     }
 
+    /// The statement of `sql` (rewritten) for these parameters, prepared once per connection.
+    fn prepared(&mut self, sql: &str, params: &[Value]) -> std::result::Result<Statement, postgres::Error> {
+        let key = (translated(sql), param_types(params));
+        let p = self.pooled();
+        if let Some(s) = p.statements.get(&key) {
+            return Ok(s.clone());
+        }
+        let s = p.client.prepare_typed(&key.0, &key.1)?;
+        if p.statements.len() >= STATEMENTS {
+            p.statements.clear();
+        }
+        p.statements.insert(key, s.clone());
+        Ok(s)
+    }
+
     pub(super) fn execute(&mut self, sql: &str, params: &[Value]) -> Result<usize> {
-        let obj = self.obj();
         let out = self
-            .rt
-            .block_on(async { obj.execute(&prepared(obj, sql, params).await?, &refs(params)).await });
+            .prepared(sql, params)
+            .and_then(|stmt| self.pooled().client.execute(&stmt, &refs(params)));
         match out {
             Ok(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
             Err(e) => Err(self.failed(e)),
         }
     }
 
+    /// The first row (the server sends them all; the rest are dropped).
+    pub(super) fn first(&mut self, sql: &str, params: &[Value]) -> Result<Option<Row>> {
+        Ok(self.rows(sql, params)?.into_iter().next())
+    }
+
     pub(super) fn rows(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>> {
-        let obj = self.obj();
         let out = self
-            .rt
-            .block_on(async { obj.query(&prepared(obj, sql, params).await?, &refs(params)).await });
+            .prepared(sql, params)
+            .and_then(|stmt| self.pooled().client.query(&stmt, &refs(params)));
         let rows = match out {
             Ok(rows) => rows,
             Err(e) => return Err(self.failed(e)),
