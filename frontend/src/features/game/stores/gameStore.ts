@@ -5,7 +5,6 @@ import type { StreamGrant } from '../../../stream/streamSession';
 import {
   GamePaths,
   isLive,
-  isRequeue,
   key,
   readyRemainingSeconds,
   SKEW_THRESHOLD_MS,
@@ -179,8 +178,6 @@ export class GameStore {
    * Applies a GameState from the server (a floatBall/start/confirm answer or a 130122 push).
    * Within one session the status only moves forward (QUEUE, READY, CONNECTING, PLAYING), and an
    * ended session stays ended: answers and pushes can cross on the wire, and the older one loses.
-   * The one move back the server makes is READY to QUEUE (the machine was lost before the player
-   * could use it: they wait first again); it is told from a stale answer by the server's clock.
    */
   applyServerEvent(next: GameState | null | undefined): void {
     const incoming: GameState = next && typeof next === 'object' ? next : { hasGameOnline: false };
@@ -189,10 +186,7 @@ export class GameStore {
     if (isLive(incoming)) {
       const id = key(incoming.id);
       if (this.endedIds.has(id)) return;
-      if (prev && key(prev.id) === id && incoming.status < prev.status) {
-        if (!isRequeue(prev, incoming)) return;
-        this.deps.ui.setQueueDialogLarge(true);
-      }
+      if (prev && key(prev.id) === id && incoming.status < prev.status) return;
       if (prev && key(prev.id) !== id) this.endSession(prev, prevThisClient, null);
       if (!prev || key(prev.id) !== id) {
         // a new session: its dialogs start afresh

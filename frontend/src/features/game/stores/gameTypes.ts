@@ -82,15 +82,6 @@ export function isLive(s: GameState | null): s is LiveGameState {
   return s !== null && s.hasGameOnline === true;
 }
 
-/**
- * A READY session the server put back in the queue (its machine was lost before the player
- * could use it; they wait first again): a QUEUE state of the same session produced after the
- * READY one, by the server's clock in both. Any other move back is a stale answer.
- */
-export function isRequeue(prev: LiveGameState, next: LiveGameState): boolean {
-  return prev.status === GameStatus.READY && next.status === GameStatus.QUEUE && next.serverTime > prev.serverTime;
-}
-
 /** The call that ends a session in a given status (core-platform.md §4.5). */
 export function exitPathFor(status: number | undefined): ExitPath {
   if (status === GameStatus.QUEUE) return GamePaths.cancelQue;
