@@ -24,7 +24,7 @@ import {
   startServer,
   stopServer,
 } from './helpers.mjs';
-import { canvasGridInPage, changedSamples, isBlank } from './streamProbe.mjs';
+import { assertLiveAndChanging } from './streamProbe.mjs';
 
 const NODE_ID = 1;
 const SECRET = 'e2e-host-secret-node-1';
@@ -69,18 +69,6 @@ async function floatBall(page) {
   });
 }
 
-async function assertLiveAndChanging(play, what) {
-  const deadline = Date.now() + 45_000;
-  let last = null;
-  while (Date.now() < deadline) {
-    const a = await play.evaluate(canvasGridInPage);
-    await play.waitForTimeout(1000);
-    const b = await play.evaluate(canvasGridInPage);
-    last = { blankA: a && isBlank(a), blankB: b && isBlank(b), changed: a && b ? changedSamples(a, b) : 0 };
-    if (a && b && !last.blankA && !last.blankB && last.changed > 0) return;
-  }
-  assert.fail(`${what}: the picture is blank or still: ${JSON.stringify(last)}`);
-}
 
 function assertHostPrerequisites() {
   assertPrerequisites();

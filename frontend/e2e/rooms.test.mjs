@@ -29,7 +29,7 @@ import {
   startServerWith,
   stopServer,
 } from './helpers.mjs';
-import { canvasGridInPage, canvasPixelInPage, changedSamples, IDLE, isBlank, keyBlockCentre, sameColour } from './streamProbe.mjs';
+import { IDLE, assertLiveAndChanging, canvasPixelInPage, keyBlockCentre, sameColour } from './streamProbe.mjs';
 
 const NODE_ID = 1;
 const SECRET = 'e2e-host-secret-rooms';
@@ -77,19 +77,6 @@ async function player(browser, base, phone, contextOptions = {}) {
   return { ctx, page };
 }
 
-/** Waits until the room page's canvas shows a picture that changes. */
-async function assertLiveAndChanging(page, what) {
-  const deadline = Date.now() + 45_000;
-  let last = null;
-  while (Date.now() < deadline) {
-    const a = await page.evaluate(canvasGridInPage);
-    await page.waitForTimeout(1000);
-    const b = await page.evaluate(canvasGridInPage);
-    last = { blankA: a && isBlank(a), blankB: b && isBlank(b), changed: a && b ? changedSamples(a, b) : 0 };
-    if (a && b && !last.blankA && !last.blankB && last.changed > 0) return;
-  }
-  assert.fail(`${what}: the picture is blank or still: ${JSON.stringify(last)}`);
-}
 
 async function colourAt(page, point) {
   return page.evaluate(canvasPixelInPage, point);

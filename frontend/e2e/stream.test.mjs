@@ -31,7 +31,7 @@ import {
   startServerWith,
   stopServer,
 } from './helpers.mjs';
-import { buttonBlockCentre, canvasGridInPage, canvasPixelInPage, changedSamples, IDLE, isBlank, keyBlockCentre, sameColour } from './streamProbe.mjs';
+import { IDLE, assertLiveAndChanging, buttonBlockCentre, canvasPixelInPage, keyBlockCentre, sameColour } from './streamProbe.mjs';
 
 const NODE_ID = 1;
 const SECRET = 'e2e-host-secret-node-1';
@@ -95,19 +95,6 @@ async function enterGame(ctx, page) {
   return play;
 }
 
-/** Waits until the canvas is not blank and changes between two looks a second apart. */
-async function assertLiveAndChanging(play, what) {
-  const deadline = Date.now() + 45_000;
-  let last = null;
-  while (Date.now() < deadline) {
-    const a = await play.evaluate(canvasGridInPage);
-    await play.waitForTimeout(1000);
-    const b = await play.evaluate(canvasGridInPage);
-    last = { blankA: a && isBlank(a), blankB: b && isBlank(b), changed: a && b ? changedSamples(a, b) : 0 };
-    if (a && b && !last.blankA && !last.blankB && last.changed > 0) return;
-  }
-  assert.fail(`${what}: the picture is blank or still: ${JSON.stringify(last)}`);
-}
 
 /** Polls the canvas colour at a picture point until `ok(colour)`. */
 async function waitForColour(play, point, ok, what, within = 10_000) {

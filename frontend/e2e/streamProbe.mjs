@@ -168,3 +168,20 @@ export function percentile(values, p) {
   const s = [...values].sort((x, y) => x - y);
   return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)];
 }
+
+/**
+ * Waits (up to 45 s) until the page's stream canvas is not blank and changes between two looks
+ * a second apart; fails with `what` and the last look otherwise.
+ */
+export async function assertLiveAndChanging(page, what) {
+  const deadline = Date.now() + 45_000;
+  let last = null;
+  while (Date.now() < deadline) {
+    const a = await page.evaluate(canvasGridInPage);
+    await page.waitForTimeout(1000);
+    const b = await page.evaluate(canvasGridInPage);
+    last = { blankA: a && isBlank(a), blankB: b && isBlank(b), changed: a && b ? changedSamples(a, b) : 0 };
+    if (a && b && !last.blankA && !last.blankB && last.changed > 0) return;
+  }
+  throw new Error(`${what}: the picture is blank or still: ${JSON.stringify(last)}`);
+}
