@@ -77,6 +77,10 @@ pub struct SessionView {
     pub is_fast: i32,
     /// Exact rank while in QUEUE, 1 = next to get a machine; 0 otherwise.
     pub sort: u64,
+    /// How many times the platform put the session back in the queue because its machine was
+    /// lost while READY: a state with more is newer than any with fewer (the one move back in
+    /// status a client must not take for a stale answer).
+    pub requeues: u32,
     /// Where the game's stream is served, when the machine is a game host's slot (None while
     /// queued and on the static machines of the configuration).
     pub stream: Option<Arc<StreamTarget>>,

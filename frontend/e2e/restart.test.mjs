@@ -2,18 +2,13 @@
 // SIGKILL and started again at the same address, a real yoo-gamehost left running.
 // 1. A plays the test pattern: after the restart the same play window still shows the same game,
 //    the picture moving, and A's session is the same one, PLAYING; no end was shown.
+// 2. The host is killed too: A was READY on its only slot and B waited behind; the server starts
+//    again without the host, and once the host timeout passes A waits first again (B second),
+//    not ended; the host started again hands its slot to A (the ready dialog), not to B.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { test } from 'node:test';
 import {
-  assertPrerequisites,
-  configToml,
   dumpFailure,
-  freePort,
-  hostBin,
-  hostConfigToml,
   launchBrowser,
   login,
   makeTempDir,
@@ -24,56 +19,10 @@ import {
   startServer,
   stopServer,
 } from './helpers.mjs';
+import { assertHostPrerequisites, floatBall, kill9, NODE_ID, PATTERN_GAME, startStack } from './restartStack.mjs';
 import { assertLiveAndChanging } from './streamProbe.mjs';
 
-const NODE_ID = 1;
-const SECRET = 'e2e-host-secret-node-1';
-const PATTERN_GAME = 4;
-const SCREEN = [640, 360];
-
-/** A server at a fixed address (so that pages and the host find it again after a restart). */
-async function startStack(tmp, log) {
-  const port = await freePort();
-  const configPath = path.join(tmp.dir, 'config.toml');
-  await writeFile(
-    configPath,
-    configToml({
-      bind: `127.0.0.1:${port}`,
-      dataDir: tmp.dataDir,
-      game: { connect_countdown_secs: 120 },
-      nodes: [{ id: NODE_ID, name: '测试一区', hostSecret: SECRET }],
-    }),
-  );
-  const server = await startServer(configPath, log);
-  const stateDir = path.join(tmp.dir, 'host-state');
-  await mkdir(stateDir, { recursive: true });
-  const hostConfig = path.join(tmp.dir, 'host.toml');
-  await writeFile(hostConfig, hostConfigToml({ nodeId: NODE_ID, host: 'e2e', secret: SECRET, platform: server.url, stateDir, slots: 1, screen: SCREEN }));
-  const host = await startHost(hostConfig, log);
-  return { server, host, hostConfig, configPath };
-}
-
-/** SIGKILL, and wait for the process to be gone. */
-async function kill9(proc) {
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGKILL');
-  await exited;
-}
-
-/** The player's game state, as their page's own API calls see it (the page's cookies). */
-async function floatBall(page) {
-  return page.evaluate(async () => {
-    const csrf = document.cookie.match(/(?:^|; )_csrfToken=([^;]*)/)?.[1] ?? '';
-    const r = await fetch('/api/japi/yoo/game/floatBall', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) }, body: '{}' });
-    return (await r.json()).data;
-  });
-}
-
-
-function assertHostPrerequisites() {
-  assertPrerequisites();
-  assert.ok(existsSync(hostBin), `game host binary not found at ${hostBin}: run \`cargo build -p gamehost\` (make test does)`);
-}
+const rankText = (n) => `排队中，当前第 ${n} 位`;
 
 test('the platform killed and started again: the same player in the same game, the picture moving', { timeout: 300_000 }, async () => {
   assertHostPrerequisites();
@@ -129,6 +78,67 @@ test('the platform killed and started again: the same player in the same game, t
   } finally {
     await browser?.close().catch(() => undefined);
     await stopServer(stack?.host.proc);
+    await stopServer(server);
+    await tmp.cleanup();
+  }
+});
+
+test('the platform and the host killed: the READY player waits first again and gets the machine back', { timeout: 300_000 }, async () => {
+  assertHostPrerequisites();
+  const tmp = await makeTempDir('yoo-e2e-restart-host-');
+  const log = [];
+  let server = null;
+  let host = null;
+  let browser = null;
+  const pages = {};
+  try {
+    const stack = await startStack(tmp, log);
+    server = stack.server.proc;
+    host = stack.host.proc;
+    const base = stack.server.url;
+    browser = await launchBrowser();
+    const ctxA = await newPlayerContext(browser);
+    const ctxB = await newPlayerContext(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const a = (pages.A = await ctxA.newPage());
+    const b = (pages.B = await ctxB.newPage());
+    await a.goto(`${base}/`);
+    await login(a, base, '13900000131');
+    await openGameDetail(a, PATTERN_GAME);
+    await startOnNode(a, NODE_ID);
+    await a.getByTestId('ready-dialog').waitFor({ timeout: 30_000 });
+    await b.goto(`${base}/`);
+    await login(b, base, '13900000132');
+    await openGameDetail(b, PATTERN_GAME);
+    await startOnNode(b, NODE_ID);
+    await b.getByTestId('queue-rank').filter({ hasText: rankText(1) }).waitFor();
+    const readyA = await floatBall(a);
+    assert.equal(readyA.status, 3);
+
+    // --- both killed (the platform first: it learns nothing of the host going); the platform
+    // comes back alone and waits the host timeout for it
+    await kill9(server);
+    await kill9(host);
+    host = null;
+    server = (await startServer(stack.configPath, log)).proc;
+
+    // after the host timeout A waits first again (not ended), B second
+    await a.getByTestId('queue-rank').filter({ hasText: rankText(1) }).waitFor({ timeout: 20_000 });
+    await b.getByTestId('queue-rank').filter({ hasText: rankText(2) }).waitFor({ timeout: 20_000 });
+    const back = await floatBall(a);
+    assert.deepEqual([back.id, back.status], [readyA.id, 1], JSON.stringify(back));
+    assert.equal(await a.getByTestId('quality-report').count(), 0, 'not ended');
+
+    // the host starts again: its slot goes to A (the ready dialog), B still waits first
+    host = (await startHost(stack.hostConfig, log)).proc;
+    await a.getByTestId('ready-dialog').waitFor({ timeout: 30_000 });
+    await b.getByTestId('queue-rank').filter({ hasText: rankText(1) }).waitFor({ timeout: 20_000 });
+    assert.equal((await floatBall(a)).status, 3);
+  } catch (e) {
+    await dumpFailure('restart-host', pages, log);
+    throw e;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await stopServer(host);
     await stopServer(server);
     await tmp.cleanup();
   }

@@ -293,6 +293,7 @@ pub fn game_sessions(store: &Store) {
             seq: 0,
             play_minutes: 0,
             cutoff_at: None,
+            requeues: 0,
         }
     );
     let other = store.sessions.insert(&new_session(bob, 3, 1_500)).expect("insert");
@@ -314,6 +315,16 @@ pub fn game_sessions(store: &Store) {
         .update(&GameSessionRecord { status: 3, ..cut.clone() })
         .expect("update");
     assert_eq!(store.sessions.get(cut.id).expect("get").and_then(|r| r.cutoff_at), Some(9_000));
+    // A return to the queue is counted and kept.
+    store
+        .sessions
+        .update(&GameSessionRecord {
+            status: 1,
+            requeues: 2,
+            ..cut.clone()
+        })
+        .expect("requeue");
+    assert_eq!(store.sessions.get(cut.id).expect("get").map(|r| r.requeues), Some(2));
     store
         .sessions
         .update(&GameSessionRecord {

@@ -142,6 +142,9 @@ pub struct GameSessionRecord {
     pub play_minutes: i64,
     /// When the game must end whatever its state (ms), as inserted.
     pub cutoff_at: Option<i64>,
+    /// How many times the session went back to the queue after its machine was lost while
+    /// READY; 0 at insert.
+    pub requeues: i64,
 }
 
 /// What the play page measured of one session's stream, reported once when the session is over.

@@ -312,6 +312,7 @@ fn version_1_database_upgrades_in_place() {
         seq: 0,
         play_minutes: 0,
         cutoff_at: None,
+        requeues: 0,
     };
     let queued = GameSessionRecord {
         id: 2,

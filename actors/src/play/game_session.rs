@@ -586,6 +586,7 @@ impl GameSessionActor {
                             device_no: st.view.device_no.clone(),
                             since_ms: st.view.queued_at_ms,
                             cutoff: st.cutoff,
+                            requeues: st.view.requeues.saturating_add(1),
                             ..Default::default()
                         },
                         place,

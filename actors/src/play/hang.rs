@@ -70,6 +70,7 @@ mod tests {
             last_input_ms: last_input,
             is_fast: 0,
             sort: 0,
+            requeues: 0,
             stream: None,
         }
     }

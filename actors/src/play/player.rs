@@ -411,6 +411,7 @@ mod tests {
             last_input_ms: None,
             is_fast: 0,
             sort: 1,
+            requeues: 0,
             stream: None,
         }
     }

@@ -85,6 +85,8 @@ pub struct Waiting {
     pub listed: bool,
     /// When the game is cut whatever its state (ms; `play::cuts`).
     pub cutoff: Option<i64>,
+    /// How many times the session came back after its machine was lost while READY.
+    pub requeues: u32,
 }
 
 /// What a queue shows of a game in every view, and the host game it launches.
@@ -163,6 +165,7 @@ pub fn restored(r: &GameSessionRecord) -> Restored {
         device_no: r.device_no.as_str().into(),
         since_ms: r.created_at,
         cutoff: r.cutoff_at,
+        requeues: r.requeues.clamp(0, i64::from(u32::MAX)) as u32,
         ..Waiting::default()
     };
     let place = Place {
@@ -393,13 +396,14 @@ impl Actor for QueueActor {
                 }
             }
             QueueMsg::Requeue { waiting, place } => {
-                let (id, uid, cutoff) = (waiting.session_id, waiting.uid, waiting.cutoff);
+                let (id, uid, cutoff, requeues) = (waiting.session_id, waiting.uid, waiting.cutoff, waiting.requeues);
                 let stored = self
                     .ctx
-                    .update_record(id, |r: &mut GameSessionRecord| {
+                    .update_record(id, move |r: &mut GameSessionRecord| {
                         r.status = Status::Queue as i32;
                         r.machine_id = None;
                         r.ready_at = None;
+                        r.requeues = i64::from(requeues);
                     })
                     .await;
                 if !stored {
@@ -1048,6 +1052,7 @@ fn view_parts(
         last_input_ms: None,
         is_fast: place.lane.code(),
         sort: rank,
+        requeues: w.requeues,
         stream: None,
     }
 }

@@ -774,6 +774,7 @@ impl Play {
             last_input_ms: None,
             is_fast: r.lane,
             sort: 0,
+            requeues: r.requeues.clamp(0, i64::from(u32::MAX)) as u32,
             stream: None,
         };
         let init = SessionInit {

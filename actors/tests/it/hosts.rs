@@ -773,9 +773,9 @@ async fn a_ready_player_whose_host_does_not_come_back_waits_first_again() {
     settle().await;
     let back = online(&p2, a).await;
     assert_eq!(
-        (back.id, back.status, back.sort),
-        (va.id, Status::Queue, 1),
-        "first again: {back:?}"
+        (back.id, back.status, back.sort, back.requeues),
+        (va.id, Status::Queue, 1, 1),
+        "first again, the return counted: {back:?}"
     );
     assert_eq!(online(&p2, b).await.sort, 2, "the one behind stays behind");
     assert!(
@@ -784,13 +784,16 @@ async fn a_ready_player_whose_host_does_not_come_back_waits_first_again() {
         rec.notice_list()
     );
     let stored = p2.store().sessions.get(va.id).unwrap().unwrap();
-    assert_eq!((stored.status, stored.machine_id.as_deref(), stored.ended_at), (1, None, None));
+    assert_eq!(
+        (stored.status, stored.machine_id.as_deref(), stored.ended_at, stored.requeues),
+        (1, None, None, 1)
+    );
 
     // The next machine that frees is theirs, with the whole ready countdown again.
     let (g, _) = link(&p2, hello("g", vec![free(0)], ALL_GAMES)).await;
     settle().await;
     let ready = online(&p2, a).await;
-    assert_eq!((ready.id, ready.status), (va.id, Status::Ready));
+    assert_eq!((ready.id, ready.status, ready.requeues), (va.id, Status::Ready, 1));
     assert_eq!(ready.connect_countdown_secs, 10);
     assert_eq!(online(&p2, b).await.id, vb.id);
     assert_eq!(online(&p2, b).await.sort, 1);
@@ -805,6 +808,7 @@ async fn a_ready_player_whose_host_does_not_come_back_waits_first_again() {
     let p3 = restart(&p2, &dir, 500).await;
     settle().await;
     assert_eq!(online(&p3, b).await.status, Status::Queue);
+    assert_eq!(online(&p3, a).await.requeues, 1, "the count survives a restart");
     let _ = std::fs::remove_dir_all(dir);
 }
 

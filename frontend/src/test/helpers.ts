@@ -142,6 +142,7 @@ export function live(partial: Partial<LiveGameState> & { status: number }): Live
     onlineDuration: 0,
     isFast: 0,
     sort: 0,
+    requeues: 0,
     queDuration: 0,
     nodeId: 1,
     nodeName: '测试一区',

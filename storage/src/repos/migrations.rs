@@ -30,7 +30,14 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::messages::MIGRATION,
     super::collect::MIGRATION,
     SESSION_CUTOFF,
+    SESSION_REQUEUES,
 ];
+
+/// How many times a session went back to the queue because its machine was lost while READY:
+/// the client tells that return from a stale answer by it, across restarts too.
+const SESSION_REQUEUES: &str = "
+ALTER TABLE game_sessions ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;
+";
 
 /// A session's cut time: a minor's game ends when their play window closes, and the time is
 /// kept with the session so that a restart restores the cut with it.

@@ -7,7 +7,7 @@ use crate::{Error, Result};
 
 const COLUMNS: &str = "id, uid, game_id, node_id, device_no, status, machine_id, created_at, \
                        ready_at, playing_at, ended_at, end_reason, lane, tag, seq, play_minutes, \
-                       cutoff_at";
+                       cutoff_at, requeues";
 
 /// The status of a session just stored: QUEUE.
 const QUEUE: i32 = 1;
@@ -48,6 +48,7 @@ fn from_row(row: &Row) -> Result<GameSessionRecord> {
         seq: row.get(14)?,
         play_minutes: row.get(15)?,
         cutoff_at: row.get(16)?,
+        requeues: row.get(17)?,
     })
 }
 
@@ -78,6 +79,7 @@ impl GameSessionRepo for SqlSessions {
             seq: 0,
             play_minutes: 0,
             cutoff_at: s.cutoff_at,
+            requeues: 0,
         })
     }
 
@@ -86,7 +88,7 @@ impl GameSessionRepo for SqlSessions {
             "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
                      status = ?6, machine_id = ?7, created_at = ?8, ready_at = ?9,
                      playing_at = ?10, ended_at = ?11, end_reason = ?12, lane = ?13, tag = ?14,
-                     seq = ?15, play_minutes = ?16, cutoff_at = ?17
+                     seq = ?15, play_minutes = ?16, cutoff_at = ?17, requeues = ?18
                  WHERE id = ?1",
             params![
                 r.id,
@@ -106,6 +108,7 @@ impl GameSessionRepo for SqlSessions {
                 r.seq,
                 r.play_minutes,
                 r.cutoff_at,
+                r.requeues,
             ],
         )?;
         if changed == 0 {
@@ -230,7 +233,7 @@ impl GameSessionRepo for SqlSessions {
 }
 
 /// How many columns `COLUMNS` selects.
-const SESSION_COLUMNS: usize = 17;
+const SESSION_COLUMNS: usize = 18;
 
 const QUALITY_COLUMNS: &str =
     "q.session_id, q.uid, q.played_secs, q.latency_p50_ms, q.latency_p95_ms, q.fps, q.drops, q.reconnects, q.reported_at";

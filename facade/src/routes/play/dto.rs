@@ -58,6 +58,10 @@ pub struct LiveState<'a> {
     pub is_fast: i32,
     /// Exact rank while in QUEUE, 1 = next.
     pub sort: u64,
+    /// How many times the platform put the session back in the queue because its machine was
+    /// lost while READY. Within one session a state with more requeues is newer than any with
+    /// fewer; with as many, the status only moves forward.
+    pub requeues: u32,
     /// Seconds spent in the queue.
     pub que_duration: u64,
     pub node_id: i64,
@@ -162,6 +166,7 @@ fn live_state<'a>(v: &'a SessionView, device_no: &str, now_ms: i64) -> LiveState
         online_duration: if v.status == Status::Playing { secs(v.playing_at_ms) } else { 0 },
         is_fast: v.is_fast,
         sort: v.sort,
+        requeues: v.requeues,
         que_duration: if v.status == Status::Queue { secs(Some(v.queued_at_ms)) } else { 0 },
         node_id: v.node_id,
         node_name: Cow::Borrowed(&v.node_name),

@@ -14,6 +14,33 @@ describe('game state from pushes', () => {
   });
   afterEach(() => vi.useRealTimers());
 
+  it('a READY session the server puts back in the queue waits again; a stale QUEUE answer does not undo READY', async () => {
+    const { root, channel } = await loggedInRoot();
+    const game = root.game;
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 2 }));
+    channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 60, responseTime: T0 }));
+    expect(game.readyDialogVisible).toBe(true);
+    // an answer read before the READY push, arriving after it (a later serverTime, as a start
+    // answer serialised late would have): dropped
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 1, serverTime: T0 + 50 }));
+    expect(game.status).toBe(GameStatus.READY);
+    // the machine was lost: the server puts the session back first in the queue
+    root.ui.setQueueDialogLarge(false);
+    channel.pushGameState(live({ status: GameStatus.QUEUE, sort: 1, requeues: 1 }));
+    expect(game.status).toBe(GameStatus.QUEUE);
+    expect(game.readyDialogVisible).toBe(false);
+    expect(game.queueDialogVisible).toBe(true);
+    expect(game.live?.sort).toBe(1);
+    expect(game.lastEnded).toBeNull();
+    // a stale READY of before the return does not undo it either
+    channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 60, responseTime: T0 }));
+    expect(game.status).toBe(GameStatus.QUEUE);
+    // and READY again when a machine frees
+    channel.pushGameState(live({ status: GameStatus.READY, connectCountdown: 60, responseTime: T0 + 30, requeues: 1 }));
+    expect(game.readyDialogVisible).toBe(true);
+    root.dispose();
+  });
+
   it('QUEUE rank changes, READY with its countdown, CONNECTING, PLAYING and the end, all pushed', async () => {
     const { root, channel, navigations, t } = await loggedInRoot();
     const game = root.game;

@@ -5,6 +5,7 @@ import type { StreamGrant } from '../../../stream/streamSession';
 import {
   GamePaths,
   isLive,
+  isNewer,
   key,
   readyRemainingSeconds,
   SKEW_THRESHOLD_MS,
@@ -50,6 +51,11 @@ export class GameStore {
   lastEnded: EndedSession | null = null;
   /** the quality report of the game that just ended, until the player closes it */
   qualityReport: ShownQualityReport | null = null;
+  /**
+   * The game whose play page this window is opening ('进入游戏' or '返回游戏' in this window),
+   * from the click until the page mounts: a notice for it that comes first waits for the page.
+   */
+  playPageOpening: number | null = null;
   /** bumped at every applied state: a floatBall answer older than a push is dropped */
   private version = 0;
   /** sessions known to have ended: a late state for them must not revive them */
@@ -178,6 +184,8 @@ export class GameStore {
    * Applies a GameState from the server (a floatBall/start/confirm answer or a 130122 push).
    * Within one session the status only moves forward (QUEUE, READY, CONNECTING, PLAYING), and an
    * ended session stays ended: answers and pushes can cross on the wire, and the older one loses.
+   * The one move back is the server's: a READY session whose machine was lost waits again, first
+   * in its lane, with one more `requeues` (`isNewer`); its queue dialog opens again.
    */
   applyServerEvent(next: GameState | null | undefined): void {
     const incoming: GameState = next && typeof next === 'object' ? next : { hasGameOnline: false };
@@ -186,7 +194,10 @@ export class GameStore {
     if (isLive(incoming)) {
       const id = key(incoming.id);
       if (this.endedIds.has(id)) return;
-      if (prev && key(prev.id) === id && incoming.status < prev.status) return;
+      if (prev && key(prev.id) === id) {
+        if (!isNewer(incoming, prev)) return;
+        if (incoming.requeues > prev.requeues) this.deps.ui.setQueueDialogLarge(true);
+      }
       if (prev && key(prev.id) !== id) this.endSession(prev, prevThisClient, null);
       if (!prev || key(prev.id) !== id) {
         // a new session: its dialogs start afresh
@@ -326,6 +337,7 @@ export class GameStore {
     const l = this.live;
     if (!l) return;
     const win = this.deps.effects.openPlayWindow();
+    if (!win) this.playPageOpening = l.gameId;
     await (await this.loadActions()).confirmConnect(l, win);
   }
 
@@ -336,7 +348,14 @@ export class GameStore {
       this.deps.ui.info('游戏已结束');
       return;
     }
-    this.showPlayPage(l.gameId, this.deps.effects.openPlayWindow());
+    const win = this.deps.effects.openPlayWindow();
+    if (!win) this.playPageOpening = l.gameId;
+    this.showPlayPage(l.gameId, win);
+  }
+
+  /** The play page of `gameId` mounted, or opening it failed (null): nothing is opening any more. */
+  playPageSettled(): void {
+    this.playPageOpening = null;
   }
 
   showPlayPage(gameId: number, win: PlayWindow | null): void {
@@ -379,6 +398,7 @@ export class GameStore {
     this.actions?.reset();
     this.lastEnded = null;
     this.qualityReport = null;
+    this.playPageOpening = null;
     this.version++;
   }
 

@@ -82,6 +82,15 @@ export function isLive(s: GameState | null): s is LiveGameState {
   return s !== null && s.hasGameOnline === true;
 }
 
+/**
+ * Whether `next` is a later state of `prev`'s session than `prev`: more returns to the queue
+ * (the server put a READY session back after losing its machine), or as many and a status as far
+ * or further. Anything else is a stale answer that crossed a newer push on the wire.
+ */
+export function isNewer(next: LiveGameState, prev: LiveGameState): boolean {
+  return next.requeues > prev.requeues || (next.requeues === prev.requeues && next.status >= prev.status);
+}
+
 /** The call that ends a session in a given status (core-platform.md §4.5). */
 export function exitPathFor(status: number | undefined): ExitPath {
   if (status === GameStatus.QUEUE) return GamePaths.cancelQue;

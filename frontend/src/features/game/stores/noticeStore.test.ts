@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { live, loggedInRoot, settle } from '../../../test/helpers';
 import { GameStatus } from '../../../api/codes';
+import { fail } from '../../../test/fakeTransport';
 import { BARRAGE_MAX_WAITING, BARRAGE_MS, barrageText } from './noticeStore';
 
 const T0 = new Date('2025-06-01T12:00:00Z').getTime();
@@ -58,6 +59,44 @@ describe('play page notices (core-platform.md §4.11)', () => {
     channel.push(note(130467));
     expect(root.notice.barrage).toHaveLength(0);
     expect(root.playTime.useUp).toBeNull();
+    root.dispose();
+  });
+
+  it('a time-short notice that comes while this window opens the play page crosses it when it mounts', async () => {
+    const { root, channel, navigations, t } = await loggedInRoot();
+    channel.pushGameState(live({ status: GameStatus.READY, gameId: 1, connectCountdown: 30 }));
+    // the first minute is charged as the game starts: its notice comes before the confirm's answer
+    t.api.on('POST', '/api/japi/yoo/game/confirmConnect', () => {
+      channel.push(note(130123, { left: 1, gameId: 1 }));
+      channel.push(note(130467));
+      return live({ status: GameStatus.PLAYING, gameId: 1 });
+    });
+    await root.game.confirmConnect();
+    expect(navigations).toEqual(['/game/play?gameId=1']);
+    expect(root.playTime.useUp).toBeNull();
+    expect(root.notice.barrage).toHaveLength(0);
+    root.notice.setPlayPage(1);
+    expect(root.notice.barrage.map((b) => b.text)).toEqual(['游戏时长不足1分钟，请及时补充', '畅玩包即将到期，到期后将消耗游戏时长']);
+    expect(root.game.playPageOpening).toBeNull();
+    // once the page is up and gone again, the off-page path is back: the use-up prompt
+    root.notice.setPlayPage(null);
+    channel.push(note(130123, { left: 1, gameId: 1 }));
+    expect(root.playTime.useUp).not.toBeNull();
+    root.dispose();
+  });
+
+  it('a refused confirm opens nothing: a later time-short notice off the play page is the use-up prompt', async () => {
+    const { root, channel, navigations, t } = await loggedInRoot();
+    channel.pushGameState(live({ status: GameStatus.READY, gameId: 1, connectCountdown: 30 }));
+    t.api.on('POST', '/api/japi/yoo/game/confirmConnect', () => {
+      fail(130100, '游戏已结束');
+    });
+    t.api.on('POST', '/api/japi/yoo/game/floatBall', () => live({ status: GameStatus.PLAYING, gameId: 1 }));
+    await root.game.confirmConnect();
+    expect(navigations).toEqual([]);
+    expect(root.game.playPageOpening).toBeNull();
+    channel.push(note(130123, { left: 3, gameId: 1 }));
+    expect(root.playTime.useUp).not.toBeNull();
     root.dispose();
   });
 

@@ -6,7 +6,7 @@ import type { ToastType } from '../../../kernel/uiStore';
 
 /** What this store needs from the others (the root store provides it). */
 export type NoticeStoreDeps = Pick<AppServices, 'effects' | 'ui'> & {
-  game: Pick<GameStore, 'lastEnded' | 'refresh'>;
+  game: Pick<GameStore, 'lastEnded' | 'refresh' | 'playPageOpening' | 'playPageSettled'>;
   /** the play-time dialogs (the playtime feature's) */
   playTime: {
     readonly timeUp: unknown;
@@ -75,15 +75,18 @@ export class NoticeStore {
   /** the notice crossing the screen first, then those waiting */
   barrage: BarrageItem[] = [];
   private nextId = 1;
+  /** barrage notices for the play page this window is opening, shown when it mounts */
+  private held: { gameId: number; code: number; text: string }[] = [];
   private barrageTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly deps: NoticeStoreDeps;
   private readonly disposers: IReactionDisposer[] = [];
 
   constructor(deps: NoticeStoreDeps) {
     this.deps = deps;
-    makeAutoObservable<NoticeStore, 'deps' | 'nextId' | 'barrageTimer' | 'disposers'>(this, {
+    makeAutoObservable<NoticeStore, 'deps' | 'nextId' | 'held' | 'barrageTimer' | 'disposers'>(this, {
       deps: false,
       nextId: false,
+      held: false,
       barrageTimer: false,
       disposers: false,
     });
@@ -117,7 +120,26 @@ export class NoticeStore {
   /** The play page mounts (a game id) and unmounts (null). */
   setPlayPage(gameId: number | null): void {
     this.playPageGameId = gameId;
-    if (gameId === null) this.clearBarrage();
+    if (gameId === null) {
+      this.clearBarrage();
+      return;
+    }
+    this.deps.game.playPageSettled();
+    const held = this.held.filter((h) => h.gameId === gameId);
+    this.held = [];
+    for (const h of held) this.pushBarrage(h.code, h.text);
+  }
+
+  /**
+   * A barrage notice of `gameId` that came while this window was opening that game's play page
+   * (the first minute is charged when the game starts, before the page is up): it waits for the
+   * page instead of taking the off-page path.
+   */
+  private holdForOpeningPage(gameId: number | null, code: number, text: string): boolean {
+    const opening = this.deps.game.playPageOpening;
+    if (opening === null || (gameId !== null && gameId !== opening)) return false;
+    if (!this.held.some((h) => h.text === text)) this.held.push({ gameId: opening, code, text });
+    return true;
   }
 
   // ---------------------------------------------------------------- dispatch
@@ -128,8 +150,9 @@ export class NoticeStore {
     switch (code) {
       case N.USER_GAME_TIME_NOT_ENOUGH: {
         const data = notificationData(N.USER_GAME_TIME_NOT_ENOUGH, rawData);
-        if (this.onPlayPage) this.pushBarrage(code, barrageText(code, data)!);
-        else this.deps.playTime.openUseUp(gameOf(data));
+        const text = barrageText(code, data)!;
+        if (this.onPlayPage) this.pushBarrage(code, text);
+        else if (!this.holdForOpeningPage(gameOf(data), code, text)) this.deps.playTime.openUseUp(gameOf(data));
         return;
       }
       case N.USER_TIME_END: {
@@ -153,6 +176,7 @@ export class NoticeStore {
       case N.LIVE_CONTROL_OFFLINE_SOON:
       case N.LIGHT_PACKAGE_END_SOON:
         if (this.onPlayPage) this.pushBarrage(code, barrageText(code)!);
+        else this.holdForOpeningPage(null, code, barrageText(code)!);
         return;
       case N.CHILDREN_LIMIT: {
         // §4.11: the limit alert with its msg and remark (the game ends a minute later)
@@ -209,6 +233,7 @@ export class NoticeStore {
   }
 
   reset(): void {
+    this.held = [];
     this.clearBarrage();
   }
 

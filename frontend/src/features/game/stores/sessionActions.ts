@@ -23,6 +23,8 @@ export type SessionActionsDeps = Pick<AppServices, 'api' | 'ui' | 'effects'> &
       offerMembership(message: string, detail?: string): Promise<void>;
       /** the play page of `gameId`, in the window the click opened (or this one) */
       showPlayPage(gameId: number, win: PlayWindow | null): void;
+      /** opening the play page failed: nothing is opening any more */
+      playPageSettled(): void;
     };
   };
 
@@ -102,6 +104,7 @@ export class SessionActions {
       this.deps.game.showPlayPage(l.gameId, win);
     } catch (e) {
       win?.close();
+      this.deps.game.playPageSettled();
       this.deps.ui.error(errorMessage(e));
       await this.deps.game.refresh();
     }
