@@ -11,7 +11,8 @@
 //   - next picture: from the kill to the first picture decoded after it;
 //   - longest gap: the longest time without a decoded picture from the kill to a second after
 //     the adoption (what a player would see as a stall);
-//   - adopted: from the kill to the session reading PLAYING again through the page's own API.
+//   - adopted: from the kill to the session reading PLAYING again through the page's own API;
+//   - and for scale, the longest gap of the same game in the 2.5 s of play before the kill.
 // Prints each restart and p50/max of each figure. Loopback only; every wait has a deadline and
 // the script stops everything it started.
 //
@@ -35,6 +36,14 @@ const PLAY_BETWEEN_MS = 3000;
 const ADOPT_DEADLINE_MS = 20_000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The longest time without a picture from `from` to `to` (ms), the bounds counting as pictures. */
+function longestGap(times, from, to) {
+  const inWindow = [from, ...times.filter((t) => t > from && t <= to), to];
+  let gap = 0;
+  for (let k = 1; k < inWindow.length; k++) gap = Math.max(gap, inWindow[k] - inWindow[k - 1]);
+  return gap;
+}
 
 /** The probe's picture times of a play page, on the wall clock (ms). */
 async function pictureTimes(play) {
@@ -86,6 +95,7 @@ try {
   const next = [];
   const gaps = [];
   const adopted = [];
+  const calm = [];
   for (let r = 1; r <= RESTARTS; r++) {
     await sleep(PLAY_BETWEEN_MS);
     const killedAt = Date.now();
@@ -109,18 +119,19 @@ try {
       const times = await pictureTimes(p.play);
       const after = times.filter((t) => t > killedAt);
       assert.ok(after.length > 0, `restart ${r}: no picture after the kill in game ${p.session}`);
-      const inWindow = [killedAt, ...times.filter((t) => t > killedAt && t <= until)];
-      let gap = 0;
-      for (let k = 1; k < inWindow.length; k++) gap = Math.max(gap, inWindow[k] - inWindow[k - 1]);
+      const gap = longestGap(times, killedAt, until);
+      const before = longestGap(times, killedAt - PLAY_BETWEEN_MS + 500, killedAt);
+      calm.push(before);
       next.push(after[0] - killedAt);
       gaps.push(gap);
       adopted.push(adoptedAt[i] - killedAt);
-      line.push(`game ${p.session}: next picture ${Math.round(after[0] - killedAt)} ms, longest gap ${Math.round(gap)} ms, adopted ${adoptedAt[i] - killedAt} ms`);
+      line.push(`game ${p.session}: next picture ${Math.round(after[0] - killedAt)} ms, longest gap ${Math.round(gap)} ms (${Math.round(before)} ms before the kill), adopted ${adoptedAt[i] - killedAt} ms`);
     }
     console.log(`restart ${r}: ${line.join('; ')}`);
   }
   console.log(`next picture after the kill: ${stats(next)} (${next.length} games x restarts)`);
   console.log(`longest picture gap through a restart: ${stats(gaps)}`);
+  console.log(`longest picture gap in the play before each kill: ${stats(calm)}`);
   console.log(`session adopted (PLAYING, same id, through the page's API): ${stats(adopted)}`);
 } catch (e) {
   console.error(e);
