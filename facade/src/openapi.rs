@@ -13,6 +13,7 @@
 use actix_web::http::Method;
 use actix_web::{get, web, HttpResponse, ResponseError};
 use serde_json::Value;
+use std::collections::HashMap;
 use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, RefOr};
@@ -190,46 +191,54 @@ fn collect_codes(api: &mut OpenApi) {
 }
 
 /// The served document, serialized once at start, and the methods each documented path answers.
+/// Every request asks (`method_not_allowed`), so the literal paths are one hash lookup and only
+/// the paths with a `{x}` segment are scanned, in the document's (sorted) order.
 pub struct Document {
     pub json: String,
-    routes: Vec<(Vec<String>, Vec<Method>)>,
+    literal: HashMap<String, Vec<Method>>,
+    templated: Vec<(Vec<String>, Vec<Method>)>,
 }
 
 impl Document {
     pub fn new(api: &OpenApi) -> Result<Document, String> {
-        let routes = api
-            .paths
-            .paths
-            .iter()
-            .map(|(path, item)| {
-                let segments = path.split('/').map(str::to_string).collect();
-                let methods = [
-                    (item.get.is_some(), Method::GET),
-                    (item.post.is_some(), Method::POST),
-                    (item.put.is_some(), Method::PUT),
-                    (item.delete.is_some(), Method::DELETE),
-                    (item.patch.is_some(), Method::PATCH),
-                ];
-                (segments, methods.into_iter().filter(|(on, _)| *on).map(|(_, m)| m).collect())
-            })
-            .collect();
+        let mut literal = HashMap::new();
+        let mut templated = Vec::new();
+        for (path, item) in &api.paths.paths {
+            let methods = [
+                (item.get.is_some(), Method::GET),
+                (item.post.is_some(), Method::POST),
+                (item.put.is_some(), Method::PUT),
+                (item.delete.is_some(), Method::DELETE),
+                (item.patch.is_some(), Method::PATCH),
+            ];
+            let methods: Vec<Method> = methods.into_iter().filter(|(on, _)| *on).map(|(_, m)| m).collect();
+            if path.contains('{') {
+                templated.push((path.split('/').map(str::to_string).collect(), methods));
+            } else {
+                literal.insert(path.clone(), methods);
+            }
+        }
         Ok(Document {
             json: api.to_json().map_err(|e| e.to_string())?,
-            routes,
+            literal,
+            templated,
         })
     }
 
     /// The methods the documented path matching `path` answers, if one matches (`{x}` matches
-    /// any one non-empty segment).
+    /// any one non-empty segment; a literal path wins over a template).
     pub fn allowed(&self, path: &str) -> Option<&[Method]> {
-        let asked = || path.split('/');
-        self.routes
+        if let Some(methods) = self.literal.get(path) {
+            return Some(methods);
+        }
+        let asked: Vec<&str> = path.split('/').collect();
+        self.templated
             .iter()
             .find(|(template, _)| {
-                template.len() == asked().count()
+                template.len() == asked.len()
                     && template
                         .iter()
-                        .zip(asked())
+                        .zip(&asked)
                         .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
             })
             .map(|(_, methods)| methods.as_slice())
@@ -268,6 +277,20 @@ pub async fn method_not_allowed(
 
 #[cfg(test)]
 mod tests {
+    // The methods of a documented path: a literal path by its name, a templated one segment by
+    // segment (an empty segment fills no `{x}`), nothing for an undocumented path.
+    #[test]
+    fn allowed_finds_literal_and_templated_paths() {
+        use actix_web::http::Method;
+        let doc = super::Document::new(&super::document(true)).unwrap();
+        assert_eq!(doc.allowed("/api/japi/yoo/game/floatBall"), Some(&[Method::POST][..]));
+        assert_eq!(doc.allowed("/api/node/7/ping"), Some(&[Method::GET][..]));
+        assert_eq!(doc.allowed("/api/payment/notify/sandbox"), Some(&[Method::POST][..]));
+        assert_eq!(doc.allowed("/api/node//ping"), None);
+        assert_eq!(doc.allowed("/api/node/7/ping/more"), None);
+        assert_eq!(doc.allowed("/api/no/such/path"), None);
+    }
+
     // Every operation has its own operationId (the frontend's type generator refuses a document
     // where two handlers share a function name): handlers of the same name in two route files
     // set one.
