@@ -401,6 +401,23 @@ export async function startOnNode(page, nodeId) {
   await dialog.waitFor({ state: 'detached' });
 }
 
+/**
+ * On `page` (a fresh page of a player's context): log in with `phone`, start `gameId` on
+ * `nodeId`, wait for the ready dialog, enter, and wait until the play window (the default: a
+ * new window) shows a playing stream. Resolves with that window.
+ */
+export async function playInNewWindow(page, base, phone, gameId, nodeId, { readyTimeout = 30_000 } = {}) {
+  await page.goto(`${base}/`);
+  await login(page, base, phone);
+  await openGameDetail(page, gameId);
+  await startOnNode(page, nodeId);
+  const ready = page.getByTestId('ready-dialog');
+  await ready.waitFor({ timeout: readyTimeout });
+  const [play] = await Promise.all([page.context().waitForEvent('page'), ready.getByTestId('ready-enter').click()]);
+  await play.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
+  return play;
+}
+
 /** Counts NOTIFICATION frames a page's WebSocket receives (Envelope field 1 = 3: bytes 08 03). */
 export function watchNotifications(page) {
   const counter = { count: 0 };

@@ -14,6 +14,7 @@ import {
   makeTempDir,
   newPlayerContext,
   openGameDetail,
+  playInNewWindow,
   startHost,
   startOnNode,
   startServer,
@@ -39,15 +40,7 @@ test('the platform killed and started again: the same player in the same game, t
     browser = await launchBrowser();
     const ctx = await newPlayerContext(browser);
     const a = (pages.A = await ctx.newPage());
-    await a.goto(`${base}/`);
-    await login(a, base, '13900000121');
-    await openGameDetail(a, PATTERN_GAME);
-    await startOnNode(a, NODE_ID);
-    const ready = a.getByTestId('ready-dialog');
-    await ready.waitFor({ timeout: 30_000 });
-    const [play] = await Promise.all([ctx.waitForEvent('page'), ready.getByTestId('ready-enter').click()]);
-    pages.play = play;
-    await play.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
+    const play = (pages.play = await playInNewWindow(a, base, '13900000121', PATTERN_GAME, NODE_ID));
     await assertLiveAndChanging(play, 'the test pattern before the restart');
     const before = await floatBall(a);
     assert.equal(before.status, 5, JSON.stringify(before));

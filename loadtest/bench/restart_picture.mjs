@@ -24,9 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const e2e = path.resolve(here, '../../frontend/e2e');
-const { launchBrowser, login, makeTempDir, newPlayerContext, openGameDetail, startOnNode, startServer, stopServer } = await import(
-  path.join(e2e, 'helpers.mjs')
-);
+const { launchBrowser, makeTempDir, newPlayerContext, playInNewWindow, startServer, stopServer } = await import(path.join(e2e, 'helpers.mjs'));
 const { installFrameProbe, percentile } = await import(path.join(e2e, 'streamProbe.mjs'));
 const { assertHostPrerequisites, floatBall, kill9, NODE_ID, PATTERN_GAME, startStack } = await import(path.join(e2e, 'restartStack.mjs'));
 
@@ -55,14 +53,7 @@ async function player(browser, base, phone) {
   const ctx = await newPlayerContext(browser);
   await ctx.addInitScript(installFrameProbe);
   const page = await ctx.newPage();
-  await page.goto(`${base}/`);
-  await login(page, base, phone);
-  await openGameDetail(page, PATTERN_GAME);
-  await startOnNode(page, NODE_ID);
-  const ready = page.getByTestId('ready-dialog');
-  await ready.waitFor({ timeout: 30_000 });
-  const [play] = await Promise.all([ctx.waitForEvent('page'), ready.getByTestId('ready-enter').click()]);
-  await play.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
+  const play = await playInNewWindow(page, base, phone, PATTERN_GAME, NODE_ID);
   const state = await floatBall(page);
   assert.equal(state.status, 5, JSON.stringify(state));
   return { page, play, session: state.id };

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const e2e = path.resolve(here, '../../frontend/e2e');
-const { launchBrowser, login, newPlayerContext, openGameDetail, startOnNode } = await import(path.join(e2e, 'helpers.mjs'));
+const { launchBrowser, newPlayerContext, playInNewWindow } = await import(path.join(e2e, 'helpers.mjs'));
 const { installFrameProbe, percentile } = await import(path.join(e2e, 'streamProbe.mjs'));
 
 const BASE = process.env.BASE;
@@ -85,14 +85,7 @@ async function newPlayer(browser) {
   await ctx.addInitScript(installFrameProbe);
   const page = await ctx.newPage();
   const phone = `139100${String(process.pid % 100).padStart(2, '0')}${String(++phoneSeq).padStart(3, '0')}`;
-  await page.goto(`${BASE}/`);
-  await login(page, BASE, phone);
-  await openGameDetail(page, PATTERN_GAME);
-  await startOnNode(page, NODE_ID);
-  const ready = page.getByTestId('ready-dialog');
-  await ready.waitFor({ timeout: 60_000 });
-  const [play] = await Promise.all([ctx.waitForEvent('page'), ready.getByTestId('ready-enter').click()]);
-  await play.locator('[data-testid=stream-canvas][data-phase=playing]').waitFor({ timeout: 60_000 });
+  const play = await playInNewWindow(page, BASE, phone, PATTERN_GAME, NODE_ID, { readyTimeout: 60_000 });
   return { ctx, page, play };
 }
 

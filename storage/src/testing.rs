@@ -70,28 +70,27 @@ impl FreshPostgres {
         &self.url
     }
 
-    /// Runs `sql` on the server's maintenance database, on a thread of its own (so that an
-    /// async test may create and drop its database too).
     /// Runs `sql` as it is on this database (a test's own changes behind the store's back).
     pub fn execute(&self, sql: &str) {
-        let (url, sql) = (self.url.clone(), sql.to_owned());
-        std::thread::spawn(move || {
-            let pool = crate::sql::pg::Pool::connect(&url, 2).expect("connect to the test database");
-            pool.get().and_then(|mut c| c.batch(&sql)).unwrap_or_else(|e| panic!("{sql}: {e}"));
-        })
-        .join()
-        .expect("the test database answers");
+        run_on(&self.url, sql);
     }
 
+    /// Runs `sql` on the server's maintenance database.
     fn admin(sql: &str) {
-        let sql = sql.to_owned();
-        std::thread::spawn(move || {
-            let pool = crate::sql::pg::Pool::connect(&postgres_server(), 1).expect("connect to the test PostgreSQL server");
-            pool.get().and_then(|mut c| c.batch(&sql)).unwrap_or_else(|e| panic!("{sql}: {e}"));
-        })
-        .join()
-        .expect("the test server answers");
+        run_on(&postgres_server(), sql);
     }
+}
+
+/// Runs `sql` on the database at `url`, on a thread of its own (the blocking client may not run
+/// on an async test's thread), and panics with the statement if it fails.
+fn run_on(url: &str, sql: &str) {
+    let (url, sql) = (url.to_owned(), sql.to_owned());
+    std::thread::spawn(move || {
+        let pool = crate::sql::pg::Pool::connect(&url, 2).unwrap_or_else(|e| panic!("connect to {url}: {e}"));
+        pool.get().and_then(|mut c| c.batch(&sql)).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    })
+    .join()
+    .expect("the test database answers");
 }
 
 impl Fresh for FreshPostgres {

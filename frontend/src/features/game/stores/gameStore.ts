@@ -224,6 +224,8 @@ export class GameStore {
   private endSession(prev: LiveGameState, wasThisClient: boolean, endReason: string | null): void {
     const id = key(prev.id);
     this.endedIds.add(id);
+    // a play page that never mounted (the player went elsewhere first) holds nothing back any more
+    if (this.playPageOpening === prev.gameId) this.playPageOpening = null;
     if (!wasThisClient) return;
     const deliberate = this.deliberateIds.has(id);
     this.lastEnded = { id, gameId: prev.gameId, gameName: prev.gameName, endReason, deliberate };

@@ -85,6 +85,17 @@ describe('play page notices (core-platform.md §4.11)', () => {
     root.dispose();
   });
 
+  it('a play page that never mounts holds nothing back once its game ends', async () => {
+    const { root, channel, t } = await loggedInRoot();
+    channel.pushGameState(live({ status: GameStatus.READY, gameId: 1, connectCountdown: 30 }));
+    t.api.on('POST', '/api/japi/yoo/game/confirmConnect', () => live({ status: GameStatus.PLAYING, gameId: 1 }));
+    await root.game.confirmConnect();
+    expect(root.game.playPageOpening).toBe(1);
+    channel.pushGameState({ hasGameOnline: false, id: 101, gameId: 1, endReason: 'over' });
+    expect(root.game.playPageOpening).toBeNull();
+    root.dispose();
+  });
+
   it('a refused confirm opens nothing: a later time-short notice off the play page is the use-up prompt', async () => {
     const { root, channel, navigations, t } = await loggedInRoot();
     channel.pushGameState(live({ status: GameStatus.READY, gameId: 1, connectCountdown: 30 }));
