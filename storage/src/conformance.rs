@@ -380,6 +380,128 @@ pub fn game_sessions(store: &Store) {
 
 /// A session's quality report is stored once, for its own player; the played sessions list
 /// newest first with their reports, paged, and leaves out the sessions that never played.
+/// Owners' epochs: each claim of a name takes the next one; a write fenced by the current epoch
+/// lands, one fenced by an older epoch (or a name never claimed) is refused and writes nothing,
+/// and an unfenced write is not checked.
+pub fn ownership(store: &Store) {
+    use crate::ownership::{fenced, Fence, Ownership};
+
+    assert_eq!(store.ownership.get("queue:1").expect("get"), None);
+    assert_eq!(store.ownership.claim("queue:1", "p1", 1_000).expect("claim"), 1);
+    assert_eq!(store.ownership.claim("room:7", "p1", 1_100).expect("claim"), 1);
+    assert_eq!(store.ownership.claim("queue:1", "p2", 2_000).expect("claim"), 2);
+    assert_eq!(
+        store.ownership.get("queue:1").expect("get"),
+        Some(Ownership {
+            name: "queue:1".into(),
+            epoch: 2,
+            owner: "p2".into(),
+            claimed_at: 2_000
+        })
+    );
+    let names: Vec<(String, i64)> = store
+        .ownership
+        .list()
+        .expect("list")
+        .into_iter()
+        .map(|o| (o.name, o.epoch))
+        .collect();
+    assert_eq!(names, vec![("queue:1".to_owned(), 2), ("room:7".to_owned(), 1)]);
+
+    let alice = user(store, "13700000031").uid;
+    let mut rec = fenced(&Fence::new("queue:1", 2), || store.sessions.insert(&new_session(alice, 1, 1_000))).expect("fenced insert");
+    rec.play_minutes = 3;
+    fenced(&Fence::new("queue:1", 2), || store.sessions.update(&rec)).expect("current epoch");
+    let mut stale = rec.clone();
+    stale.play_minutes = 99;
+    for fence in [Fence::new("queue:1", 1), Fence::new("queue:9", 1), Fence::new("room:7", 2)] {
+        match fenced(&fence, || store.sessions.update(&stale)) {
+            Err(Error::Fenced(_)) => {}
+            other => panic!("a write fenced by {fence:?} gave {other:?}"),
+        }
+        assert!(matches!(
+            fenced(&fence, || store.sessions.set_place(rec.id, 1, 5, 5)),
+            Err(Error::Fenced(_))
+        ));
+        assert!(matches!(
+            fenced(&fence, || store.sessions.insert(&new_session(alice, 2, 2_000))),
+            Err(Error::Fenced(_))
+        ));
+    }
+    assert_eq!(
+        store.sessions.get(rec.id).expect("get"),
+        Some(rec.clone()),
+        "no fenced-out write landed"
+    );
+    assert_eq!(store.sessions.list_by_user(alice, 10).expect("list").len(), 1);
+    // nested: the inner fence rules inside, the outer one after
+    fenced(&Fence::new("queue:1", 1), || {
+        fenced(&Fence::new("queue:1", 2), || store.sessions.set_place(rec.id, 0, 1, 1)).expect("inner fence");
+        assert!(matches!(store.sessions.set_place(rec.id, 0, 2, 2), Err(Error::Fenced(_))));
+    });
+    stale.play_minutes = 4;
+    store.sessions.update(&stale).expect("an unfenced write is not checked");
+}
+
+/// A paused owner cannot write after another has claimed: the old owner writes as fast as it
+/// can (on one store) while the new one claims (on the other) and then reads; every write of
+/// the old epoch either landed before the claim (and the new owner read it) or was refused, and
+/// none lands after. Ten owners in turn; run on one store and on two, as two processes would.
+pub fn fencing_races(stores: &[Store]) {
+    use crate::ownership::{fenced, Fence};
+    use std::sync::atomic::{AtomicI64, Ordering};
+
+    let alice = user(&stores[0], "13700000032").uid;
+    let mut epoch = stores[0].ownership.claim("queue:1", "p0", 0).expect("claim");
+    let rec = fenced(&Fence::new("queue:1", epoch), || {
+        stores[0].sessions.insert(&new_session(alice, 1, 1_000))
+    })
+    .expect("insert");
+    let mut written = 0;
+    for round in 1..=10 {
+        let (old, new) = (&stores[round % stores.len()], &stores[(round + 1) % stores.len()]);
+        let fence = Fence::new("queue:1", epoch);
+        let landed = AtomicI64::new(written);
+        let read_by_new = std::thread::scope(|scope| {
+            let writer = scope.spawn(|| {
+                let mut r = rec.clone();
+                for n in written + 1..=written + 100_000 {
+                    r.play_minutes = n;
+                    match fenced(&fence, || old.sessions.update(&r)) {
+                        Ok(()) => landed.store(n, Ordering::SeqCst),
+                        Err(Error::Fenced(_)) => return n,
+                        Err(e) => panic!("write {n}: {e}"),
+                    }
+                    // a breath between writes: SQLite's busy handler sleeps between its tries,
+                    // and a writer that never lets go would starve the claim (not the race here)
+                    std::thread::sleep(std::time::Duration::from_micros(50));
+                }
+                panic!("the old owner was never fenced out");
+            });
+            while landed.load(Ordering::SeqCst) < written + 20 {
+                std::thread::yield_now();
+            }
+            let next = new.ownership.claim("queue:1", &format!("p{round}"), round as i64).expect("claim");
+            assert_eq!(next, epoch + 1);
+            epoch = next;
+            let read = new.sessions.get(rec.id).expect("get").expect("session").play_minutes;
+            let refused_at = writer.join().expect("writer");
+            assert!(
+                refused_at > read,
+                "round {round}: the refused write {refused_at} comes after what the new owner read ({read})"
+            );
+            read
+        });
+        assert_eq!(
+            landed.load(Ordering::SeqCst),
+            read_by_new,
+            "round {round}: the last write that landed is the one the new owner read"
+        );
+        assert_eq!(new.sessions.get(rec.id).expect("get").expect("session").play_minutes, read_by_new);
+        written = read_by_new;
+    }
+}
+
 pub fn quality_reports(store: &Store) {
     let alice = user(store, "13700000011").uid;
     let bob = user(store, "13700000012").uid;

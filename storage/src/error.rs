@@ -18,6 +18,11 @@ pub enum Error {
     /// domain answers each with its own code (typed, never by matching a text).
     #[error("refused: {0:?}")]
     Refused(Refusal),
+    /// A write fenced by an owner's epoch that is no longer the thing's current one: another
+    /// process has claimed it since (`ownership`). Nothing was written; the writer is no longer
+    /// the owner and must stop. The text is for logs.
+    #[error("fenced: {0}")]
+    Fenced(String),
 }
 
 /// Why a write was refused by a rule it checks atomically with the write itself.

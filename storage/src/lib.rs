@@ -18,6 +18,7 @@
 //!   upgraded in place on open), one file per repository.
 //! - `messages`: the message centre (each user's messages; announcements stored once for all).
 //! - `collect`: recently played games, favourites and the game sections.
+//! - `ownership`: the owners' epochs in a cluster and the fence of an owner's writes.
 //! - `tips`: the game tips shown before a start and the play page's loading tips.
 //! - `seed`: the catalogue of games, the nodes and the shop written into an empty database.
 //! - `conformance`: what every backend must do, as functions over a [`Store`] (tests, and the
@@ -39,6 +40,7 @@ pub mod merchant;
 pub mod messages;
 pub mod missions;
 pub mod model;
+pub mod ownership;
 pub mod passwords;
 pub mod repo;
 mod repos;
@@ -88,6 +90,7 @@ pub struct Store {
     pub tips: Arc<dyn tips::TipRepo>,
     pub messages: Arc<dyn messages::MessageRepo>,
     pub collect: Arc<dyn collect::CollectRepo>,
+    pub ownership: Arc<dyn ownership::OwnershipRepo>,
 }
 
 /// Where a store is: what `[storage]` of the server's configuration names, and what the

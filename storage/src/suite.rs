@@ -54,6 +54,18 @@ macro_rules! suite {
             conformance::game_sessions(&fresh("sessions").open());
         }
         #[test]
+        fn ownership() {
+            conformance::ownership(&fresh("ownership").open());
+        }
+        #[test]
+        fn fencing_races() {
+            conformance::fencing_races(&[fresh("fencing").open()]);
+        }
+        #[test]
+        fn fencing_races_across_processes() {
+            conformance::fencing_races(&two(&fresh("fencing_2")));
+        }
+        #[test]
         fn quality_reports() {
             conformance::quality_reports(&fresh("quality").open());
         }

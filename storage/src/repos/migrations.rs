@@ -31,6 +31,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::collect::MIGRATION,
     SESSION_CUTOFF,
     SESSION_REQUEUES,
+    super::ownership::MIGRATION,
 ];
 
 /// How many times a session went back to the queue because its machine was lost while READY:

@@ -21,6 +21,7 @@ mod messages;
 pub(crate) mod migrations;
 mod missions;
 mod nodes;
+mod ownership;
 mod passwords;
 mod rooms;
 mod sessions;
@@ -135,6 +136,7 @@ fn migrate_and_seed(db: &mut dyn FnMut() -> Result<Db>) -> Result<Store> {
         tips: Arc::new(tips::SqlTips::new(db()?)),
         messages: Arc::new(messages::SqlMessages::new(db()?)),
         collect: Arc::new(collect::SqlCollect::new(db()?)),
+        ownership: Arc::new(ownership::SqlOwnership::new(db()?)),
     })
 }
 

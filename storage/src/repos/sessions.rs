@@ -54,13 +54,15 @@ fn from_row(row: &Row) -> Result<GameSessionRecord> {
 
 impl GameSessionRepo for SqlSessions {
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord> {
-        let conn = self.db.lock()?;
-        let id: i64 = conn.query_row(
-            "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane, cutoff_at)
+        // each write of a session is a transaction: a node queue's owner fences them
+        let id: i64 = self.db.write(|conn| {
+            conn.query_row(
+                "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane, cutoff_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
-            params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane, s.cutoff_at],
-            |r| r.get(0),
-        )?;
+                params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane, s.cutoff_at],
+                |r| r.get(0),
+            )
+        })?;
         Ok(GameSessionRecord {
             id,
             uid: s.uid,
@@ -84,33 +86,35 @@ impl GameSessionRepo for SqlSessions {
     }
 
     fn update(&self, r: &GameSessionRecord) -> Result<()> {
-        let changed = self.db.lock()?.execute(
-            "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
+        let changed = self.db.write(|tx| {
+            tx.execute(
+                "UPDATE game_sessions SET uid = ?2, game_id = ?3, node_id = ?4, device_no = ?5,
                      status = ?6, machine_id = ?7, created_at = ?8, ready_at = ?9,
                      playing_at = ?10, ended_at = ?11, end_reason = ?12, lane = ?13, tag = ?14,
                      seq = ?15, play_minutes = ?16, cutoff_at = ?17, requeues = ?18
                  WHERE id = ?1",
-            params![
-                r.id,
-                r.uid,
-                r.game_id,
-                r.node_id,
-                r.device_no,
-                r.status,
-                r.machine_id,
-                r.created_at,
-                r.ready_at,
-                r.playing_at,
-                r.ended_at,
-                r.end_reason,
-                r.lane,
-                r.tag,
-                r.seq,
-                r.play_minutes,
-                r.cutoff_at,
-                r.requeues,
-            ],
-        )?;
+                params![
+                    r.id,
+                    r.uid,
+                    r.game_id,
+                    r.node_id,
+                    r.device_no,
+                    r.status,
+                    r.machine_id,
+                    r.created_at,
+                    r.ready_at,
+                    r.playing_at,
+                    r.ended_at,
+                    r.end_reason,
+                    r.lane,
+                    r.tag,
+                    r.seq,
+                    r.play_minutes,
+                    r.cutoff_at,
+                    r.requeues,
+                ],
+            )
+        })?;
         if changed == 0 {
             return Err(Error::NotFound);
         }
@@ -133,10 +137,12 @@ impl GameSessionRepo for SqlSessions {
     }
 
     fn set_place(&self, id: i64, lane: i32, tag: i64, seq: i64) -> Result<()> {
-        let changed = self.db.lock()?.execute(
-            "UPDATE game_sessions SET lane = ?2, tag = ?3, seq = ?4 WHERE id = ?1",
-            params![id, lane, tag, seq],
-        )?;
+        let changed = self.db.write(|tx| {
+            tx.execute(
+                "UPDATE game_sessions SET lane = ?2, tag = ?3, seq = ?4 WHERE id = ?1",
+                params![id, lane, tag, seq],
+            )
+        })?;
         if changed == 0 {
             return Err(Error::NotFound);
         }

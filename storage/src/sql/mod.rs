@@ -62,7 +62,31 @@ impl Db {
     /// Runs `f` as one transaction, committed if it succeeds and rolled back otherwise. On
     /// PostgreSQL it runs SERIALIZABLE and is run again (a bounded number of times) when the
     /// server could not serialize it; `f` must therefore touch nothing but the database.
+    ///
+    /// Inside [`crate::ownership::fenced`], the transaction first checks the fence: the
+    /// ownership row still at the fence's epoch, held until the commit (PostgreSQL `FOR SHARE`;
+    /// SQLite's one writer holds everything), else [`Error::Fenced`] and nothing is written.
     pub(crate) fn write<T>(&self, mut f: impl FnMut(&Conn<'_>) -> Result<T>) -> Result<T> {
+        match crate::ownership::current() {
+            None => self.write_unfenced(f),
+            Some(fence) => self.write_unfenced(|tx| {
+                let sql = if self.is_pg() {
+                    "SELECT epoch FROM ownership WHERE name = ?1 FOR SHARE"
+                } else {
+                    "SELECT epoch FROM ownership WHERE name = ?1"
+                };
+                let epoch: Option<i64> = tx.query_row(sql, [&*fence.name], |r| r.get(0)).optional()?;
+                if epoch != Some(fence.epoch) {
+                    metrics::counter!("yoo_store_fenced_total").increment(1);
+                    return Err(Error::Fenced(format!("{} at epoch {} (now {epoch:?})", fence.name, fence.epoch)));
+                }
+                f(tx)
+            }),
+        }
+    }
+
+    /// [`Db::write`] whatever the thread's fence (the claim that moves it).
+    pub(crate) fn write_unfenced<T>(&self, mut f: impl FnMut(&Conn<'_>) -> Result<T>) -> Result<T> {
         match self {
             Db::Lite(conn) => {
                 let conn = Conn(Inner::Lite(conn.lock()));
