@@ -158,6 +158,7 @@ rust_tests() {
   fi
 }
 step "PostgreSQL for the storage tests (installed and started where missing)" bash ops/postgres.sh
+step "redis-server for the cluster tests (installed where missing)" bash ops/redis.sh
 step "rust: every crate's tests" rust_tests
 
 
