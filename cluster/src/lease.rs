@@ -16,6 +16,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use std::future::Future;
+use std::pin::Pin;
+
 use parking_lot::Mutex;
 use redis::aio::ConnectionManager;
 use redis::Script;
@@ -47,6 +50,84 @@ end
 return 0
 ";
 
+/// A future of a lease backend's call.
+pub type Call<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
+
+/// Where leases are kept: Redis ([`RedisLeases`]), or a simulated Redis in the deterministic
+/// tests (`crate::sim`). Keys are full Redis keys; values are `process:nonce`.
+pub trait Backend: Send + Sync + 'static {
+    /// `SET key value NX PX ttl`: whether it was set.
+    fn set_nx(&self, key: String, value: String, ttl_ms: u64) -> Call<'_, bool>;
+    /// Extends each key that still holds its value; whether each was.
+    fn renew(&self, held: Vec<(String, String)>, ttl_ms: u64) -> Call<'_, Vec<bool>>;
+    /// Deletes the key if it holds the value.
+    fn release(&self, key: String, value: String) -> Call<'_, ()>;
+    /// The key's value.
+    fn get(&self, key: String) -> Call<'_, Option<String>>;
+}
+
+/// Leases in Redis, on a connection of their own.
+pub struct RedisLeases {
+    conn: ConnectionManager,
+    renew: Script,
+    release: Script,
+}
+
+impl RedisLeases {
+    pub fn connect(config: &ClusterConfig) -> Result<RedisLeases> {
+        Ok(RedisLeases {
+            conn: crate::redis::connect(config)?,
+            renew: Script::new(RENEW),
+            release: Script::new(RELEASE),
+        })
+    }
+}
+
+impl Backend for RedisLeases {
+    fn set_nx(&self, key: String, value: String, ttl_ms: u64) -> Call<'_, bool> {
+        Box::pin(async move {
+            let mut conn = self.conn.clone();
+            let set: Option<String> = redis::cmd("SET")
+                .arg(key)
+                .arg(value)
+                .arg("NX")
+                .arg("PX")
+                .arg(ttl_ms)
+                .query_async(&mut conn)
+                .await?;
+            Ok(set.is_some())
+        })
+    }
+
+    fn renew(&self, held: Vec<(String, String)>, ttl_ms: u64) -> Call<'_, Vec<bool>> {
+        Box::pin(async move {
+            let mut call = self.renew.prepare_invoke();
+            call.arg(ttl_ms);
+            for (key, value) in &held {
+                call.key(key).arg(value);
+            }
+            let mut conn = self.conn.clone();
+            let kept: Vec<i64> = call.invoke_async(&mut conn).await?;
+            Ok(kept.into_iter().map(|k| k == 1).collect())
+        })
+    }
+
+    fn release(&self, key: String, value: String) -> Call<'_, ()> {
+        Box::pin(async move {
+            let mut conn = self.conn.clone();
+            let _: i64 = self.release.key(key).arg(value).invoke_async(&mut conn).await?;
+            Ok(())
+        })
+    }
+
+    fn get(&self, key: String) -> Call<'_, Option<String>> {
+        Box::pin(async move {
+            let mut conn = self.conn.clone();
+            Ok(redis::cmd("GET").arg(key).query_async(&mut conn).await?)
+        })
+    }
+}
+
 /// This process's leases.
 #[derive(Clone)]
 pub struct Leases {
@@ -54,7 +135,7 @@ pub struct Leases {
 }
 
 struct Inner {
-    conn: ConnectionManager,
+    backend: Arc<dyn Backend>,
     keys: Keys,
     process: String,
     ttl: Duration,
@@ -63,8 +144,6 @@ struct Inner {
     held: Mutex<HashMap<String, Held>>,
     /// Wakes the expiry task when a lease is taken (its end may be the earliest now).
     taken: Arc<Notify>,
-    renew: Script,
-    release: Script,
 }
 
 struct Held {
@@ -107,8 +186,13 @@ impl Leases {
     /// This process's leases on the cluster's Redis, and the task that renews them (it stops
     /// when the last clone of the returned value is dropped).
     pub fn start(config: &ClusterConfig) -> Result<Leases> {
+        Ok(Leases::with_backend(config, Arc::new(RedisLeases::connect(config)?)))
+    }
+
+    /// [`Leases::start`] on another backend (the simulated Redis of the deterministic tests).
+    pub fn with_backend(config: &ClusterConfig, backend: Arc<dyn Backend>) -> Leases {
         let inner = Arc::new(Inner {
-            conn: crate::redis::connect(config)?,
+            backend,
             keys: Keys::new(&config.prefix),
             process: config.process_id.clone(),
             ttl: config.ttl,
@@ -116,12 +200,10 @@ impl Leases {
             renew_every: config.renew_every(),
             held: Mutex::new(HashMap::new()),
             taken: Arc::new(Notify::new()),
-            renew: Script::new(RENEW),
-            release: Script::new(RELEASE),
         });
         tokio::spawn(renewals(Arc::downgrade(&inner)));
         tokio::spawn(expiries(Arc::downgrade(&inner), inner.taken.clone()));
-        Ok(Leases { inner })
+        Leases { inner }
     }
 
     /// Takes the lease on `name` if no one holds it; `None` when another does (or this process
@@ -133,16 +215,11 @@ impl Leases {
         }
         let value = format!("{}:{:016x}", inner.process, rand::random::<u64>());
         let sent = Instant::now();
-        let mut conn = inner.conn.clone();
-        let set: Option<String> = redis::cmd("SET")
-            .arg(inner.keys.lease(name))
-            .arg(&value)
-            .arg("NX")
-            .arg("PX")
-            .arg(inner.ttl.as_millis() as u64)
-            .query_async(&mut conn)
+        let set = inner
+            .backend
+            .set_nx(inner.keys.lease(name), value.clone(), inner.ttl.as_millis() as u64)
             .await?;
-        if set.is_none() {
+        if !set {
             return Ok(None);
         }
         let (tx, rx) = watch::channel(false);
@@ -178,20 +255,13 @@ impl Leases {
         if let Some(h) = mine {
             lose(&lease.name, h, Why::Released);
         }
-        let mut conn = inner.conn.clone();
-        let _: i64 = inner
-            .release
-            .key(inner.keys.lease(&lease.name))
-            .arg(&lease.value)
-            .invoke_async(&mut conn)
-            .await?;
+        inner.backend.release(inner.keys.lease(&lease.name), lease.value.clone()).await?;
         Ok(())
     }
 
     /// The process that holds the lease on `name` now, as Redis says.
     pub async fn holder(&self, name: &str) -> Result<Option<String>> {
-        let mut conn = self.inner.conn.clone();
-        let value: Option<String> = redis::cmd("GET").arg(self.inner.keys.lease(name)).query_async(&mut conn).await?;
+        let value = self.inner.backend.get(self.inner.keys.lease(name)).await?;
         Ok(value.and_then(|v| v.split_once(':').map(|(p, _)| p.to_owned())))
     }
 
@@ -214,6 +284,11 @@ impl Leases {
 impl Lease {
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The value Redis holds for this holder (`process:nonce`).
+    pub fn value(&self) -> &str {
+        &self.value
     }
 
     /// Whether the holder may still act as the owner: the lease is still this holder's and
@@ -289,13 +364,8 @@ async fn renew(inner: &Inner) {
         return;
     }
     let sent = Instant::now();
-    let mut call = inner.renew.prepare_invoke();
-    call.arg(inner.ttl.as_millis() as u64);
-    for (name, value) in &names {
-        call.key(inner.keys.lease(name)).arg(value);
-    }
-    let mut conn = inner.conn.clone();
-    let answers: Vec<i64> = match call.invoke_async(&mut conn).await {
+    let keys = names.iter().map(|(n, v)| (inner.keys.lease(n), v.clone())).collect();
+    let answers = match inner.backend.renew(keys, inner.ttl.as_millis() as u64).await {
         Ok(a) => a,
         Err(e) => {
             metrics::counter!("yoo_cluster_lease_renewal_failures_total").increment(1);
@@ -309,7 +379,7 @@ async fn renew(inner: &Inner) {
         let Some(h) = held.get_mut(name).filter(|h| &h.value == value) else {
             continue; // released meanwhile
         };
-        if kept == 1 {
+        if kept {
             h.valid_until = h.valid_until.max(sent + inner.ttl - inner.margin);
         } else if let Some(h) = held.remove(name) {
             refused.push((name.clone(), h));

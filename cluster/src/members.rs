@@ -4,6 +4,7 @@
 //! `yoo_cluster_process_up{process}`).
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
 use parking_lot::RwLock;
@@ -52,6 +53,8 @@ struct Inner {
     config: ClusterConfig,
     beat: Script,
     live: RwLock<Vec<Member>>,
+    /// Set by [`Members::leave`]: no more beats.
+    left: AtomicBool,
 }
 
 impl Members {
@@ -64,6 +67,7 @@ impl Members {
             config: config.clone(),
             beat: Script::new(BEAT),
             live: RwLock::new(Vec::new()),
+            left: AtomicBool::new(false),
         });
         if let Err(e) = beat(&inner).await {
             tracing::warn!(error = %e, "the first heartbeat failed: Redis not answering yet");
@@ -86,6 +90,7 @@ impl Members {
     /// Leaves the cluster at once (a clean stop): the others see this process gone at their
     /// next beat instead of after the TTL.
     pub async fn leave(&self) -> Result<()> {
+        self.inner.left.store(true, Ordering::SeqCst);
         let mut conn = self.inner.conn.clone();
         let _: i64 = redis::cmd("DEL")
             .arg(self.inner.keys.process(&self.inner.config.process_id))
@@ -103,6 +108,9 @@ async fn keep(inner: Weak<Inner>) {
     loop {
         tokio::time::sleep_until(next).await;
         let Some(inner) = inner.upgrade() else { return };
+        if inner.left.load(Ordering::SeqCst) {
+            return;
+        }
         if let Err(e) = beat(&inner).await {
             metrics::counter!("yoo_cluster_heartbeat_failures_total").increment(1);
             tracing::warn!(error = %e, "heartbeat failed");

@@ -29,6 +29,10 @@ pub struct ServerConfig {
     /// by several processes and machines).
     #[serde(default)]
     pub storage: StorageConfig,
+    /// Several processes as one site (`../shared/CLUSTER.md`): where the cluster's Redis is and
+    /// who this process is. Absent (the default, `make run`): one process, no Redis.
+    #[serde(default)]
+    pub cluster: Option<ClusterSection>,
     /// The built frontend (`frontend/dist`); the server answers 404 for pages without it.
     #[serde(default = "default_frontend_dir")]
     pub frontend_dir: PathBuf,
@@ -111,6 +115,47 @@ impl Default for StorageConfig {
             kind: StorageKind::default(),
             url: None,
             pool_size: default_pool_size(),
+        }
+    }
+}
+
+/// `[cluster]`: this process in a cluster of several on one Redis and one PostgreSQL store.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSection {
+    /// `redis://host:port/db`
+    pub redis_url: String,
+    /// This process's name, unique in the cluster (no `:`).
+    pub process_id: String,
+    /// Where the other processes reach this one; by default the address it is bound to.
+    #[serde(default)]
+    pub advertise: Option<String>,
+    /// Prefix of the cluster's Redis keys.
+    #[serde(default = "default_cluster_prefix")]
+    pub prefix: String,
+    /// How long a lease and a heartbeat last unrenewed (renewed every third of it).
+    #[serde(default = "default_lease_ttl_ms")]
+    pub lease_ttl_ms: u64,
+}
+
+fn default_cluster_prefix() -> String {
+    "yoo".into()
+}
+fn default_lease_ttl_ms() -> u64 {
+    cluster::ClusterConfig::TTL.as_millis() as u64
+}
+
+impl ClusterSection {
+    /// The cluster's settings for this process, bound at `bound`.
+    pub fn config(&self, bound: SocketAddr) -> cluster::ClusterConfig {
+        cluster::ClusterConfig {
+            prefix: self.prefix.clone(),
+            ttl: std::time::Duration::from_millis(self.lease_ttl_ms),
+            ..cluster::ClusterConfig::new(
+                &self.redis_url,
+                &self.process_id,
+                &self.advertise.clone().unwrap_or_else(|| bound.to_string()),
+            )
         }
     }
 }
@@ -203,6 +248,12 @@ impl ServerConfig {
     /// serve it) or with a secret shorter than [`MIN_HOST_SECRET`].
     pub fn check(&self) -> Result<(), String> {
         self.store_at()?;
+        if let Some(c) = &self.cluster {
+            if self.storage.kind != StorageKind::Postgres {
+                return Err("[cluster] needs the store its processes share: [storage] kind = \"postgres\"".into());
+            }
+            c.config(self.bind).check()?;
+        }
         if let Some(h) = &self.operator_token_sha256 {
             if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err("operator_token_sha256 must be 64 hex digits (the SHA-256 of the operator token)".into());
@@ -288,6 +339,39 @@ mod tests {
         for bad in ["", "abc", &"zz".repeat(32), &"ab".repeat(33)] {
             assert!(with(bad).check().is_err(), "{bad}");
         }
+    }
+
+    // [cluster]: on the shared store only, a process id without ':', a Redis URL; the
+    // advertised address defaults to the bound one.
+    #[test]
+    fn the_cluster_section_is_checked() {
+        let parse = |t: &str| ServerConfig::parse(&format!("mode = \"dev\"\nbind = \"127.0.0.1:8081\"\n{t}")).unwrap();
+        let pg = "[storage]\nkind = \"postgres\"\nurl = \"postgres://postgres@127.0.0.1:5432/yoo\"\n";
+        let ok = parse(&format!(
+            "{pg}[cluster]\nredis_url = \"redis://127.0.0.1:6379/\"\nprocess_id = \"p1\"\n"
+        ));
+        assert_eq!(ok.check(), Ok(()));
+        let c = ok.cluster.as_ref().unwrap().config(ok.bind);
+        assert_eq!(
+            (c.advertise.as_str(), c.prefix.as_str(), c.ttl.as_millis()),
+            ("127.0.0.1:8081", "yoo", 3_000)
+        );
+        assert!(parse("[cluster]\nredis_url = \"redis://127.0.0.1:6379/\"\nprocess_id = \"p1\"\n")
+            .check()
+            .unwrap_err()
+            .contains("kind = \"postgres\""));
+        for bad in [
+            "redis_url = \"redis://127.0.0.1:6379/\"\nprocess_id = \"p:1\"",
+            "redis_url = \"127.0.0.1:6379\"\nprocess_id = \"p1\"",
+            "redis_url = \"redis://127.0.0.1:6379/\"\nprocess_id = \"p1\"\nlease_ttl_ms = 10",
+        ] {
+            assert!(parse(&format!("{pg}[cluster]\n{bad}\n")).check().is_err(), "{bad}");
+        }
+        assert!(
+            ServerConfig::parse("mode = \"dev\"\n[cluster]\nredis_url = \"redis://x/\"\n").is_err(),
+            "process_id is needed"
+        );
+        assert!(ServerConfig::dev_default().cluster.is_none(), "make run is one process");
     }
 
     // The account centre's secret: never empty; production needs its own.

@@ -51,6 +51,8 @@ pub struct Running {
     pub platform: Platform,
     /// Resolves when the server has stopped.
     pub done: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// This process's membership of its cluster (`[cluster]`), beating while it is kept.
+    pub members: Option<cluster::Members>,
 }
 
 /// What every worker's app is built from: the shared state, the OpenAPI document and the
@@ -172,6 +174,10 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     if let Some(sandbox) = platform.accounts.uc_sandbox() {
         sandbox.set_transport(routes::accounts::dev_uc::LoopbackUc::new(addr));
     }
+    let members = match &config.cluster {
+        Some(c) => Some(cluster::Members::start(&c.config(addr)).await.map_err(|e| e.to_string())?),
+        None => None,
+    };
     let server = server.run();
     let handle = server.handle();
     let done = tokio::spawn(server);
@@ -180,6 +186,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         handle,
         platform,
         done,
+        members,
     })
 }
 

@@ -169,11 +169,16 @@ async fn main() {
     println!("yoo-server listening on http://{}", running.addr);
     release_free_memory_periodically();
     let handle = running.handle.clone();
+    let members = running.members.clone();
     tokio::spawn(async move {
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
+        }
+        if let Some(m) = members {
+            // the other processes see this one gone at once, not after the TTL
+            let _ = m.leave().await;
         }
         handle.stop(true).await;
     });

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use storage::testing::{Fresh, FreshPostgres};
 
 /// A server process; SIGKILLed on drop.
-pub(crate) struct Proc(Child);
+pub(crate) struct Proc(pub(crate) Child);
 
 impl Drop for Proc {
     fn drop(&mut self) {

@@ -11,6 +11,7 @@ mod agreements;
 mod api;
 mod backpack;
 mod checkin;
+mod cluster;
 mod collect;
 mod commerce;
 mod common;
