@@ -31,9 +31,13 @@ pub(crate) fn spawn(config: &Path) -> (Proc, std::net::SocketAddr) {
         .stderr(Stdio::null())
         .spawn()
         .expect("server starts");
-    let stdout = child.stdout.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // the log's warnings come first on the same output
     let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
+    while !line.contains("listening on") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the server stopped before listening");
+    }
     let addr = line.trim().rsplit("http://").next().unwrap().parse().expect("listening line");
     (Proc(child), addr)
 }
