@@ -9,8 +9,11 @@
 //!   extends only the holder's value, released by compare-and-delete), held only until the last
 //!   renewal's send time + TTL − a margin on the monotonic clock (a slow renewal fails closed).
 //!   The fencing epoch that makes a lease safe is the store's (`storage::ownership`).
+//! - `broadcast.rs`: a message to every process (pub/sub on one channel, at most once: a
+//!   process that subscribes again is told it may have missed some).
 //! - `testing.rs`: a `redis-server` of a test's own on a free port (feature `testing`).
 
+pub mod broadcast;
 pub mod lease;
 pub mod members;
 pub mod redis;
@@ -19,6 +22,7 @@ pub mod testing;
 
 use std::time::Duration;
 
+pub use broadcast::Broadcast;
 pub use lease::{Lease, Leases};
 pub use members::{Member, Members};
 

@@ -155,3 +155,52 @@ fn signal(pid: u32, sig: &str) {
         .success();
     assert!(ok, "kill -{sig} {pid}");
 }
+
+#[tokio::test]
+async fn a_broadcast_reaches_every_process_and_a_resubscription_is_a_gap() {
+    use cluster::broadcast::{OnGap, OnMessage};
+    use std::sync::{Arc, Mutex};
+
+    let mut redis = RedisServer::start();
+    let got: Vec<Arc<Mutex<Vec<String>>>> = (0..3).map(|_| Arc::default()).collect();
+    let gaps: Vec<Arc<std::sync::atomic::AtomicUsize>> = (0..3).map(|_| Arc::default()).collect();
+    let procs: Vec<cluster::Broadcast> = (0..3)
+        .map(|i| {
+            let (g, n) = (got[i].clone(), gaps[i].clone());
+            let on_message: OnMessage = Arc::new(move |m| g.lock().unwrap().push(String::from_utf8_lossy(m).into_owned()));
+            let on_gap: OnGap = Arc::new(move || {
+                n.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            });
+            cluster::Broadcast::start(&config(&redis, &format!("p{i}")), "logins", on_message, on_gap).unwrap()
+        })
+        .collect();
+    let all_subscribed = |want: usize| gaps.iter().all(|n| n.load(std::sync::atomic::Ordering::SeqCst) >= want);
+    let started = Instant::now();
+    while !all_subscribed(1) {
+        assert!(started.elapsed() < Duration::from_secs(5), "not all subscribed");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(procs[0].publish(b"logout abc").await.unwrap(), 3);
+    let started = Instant::now();
+    while got.iter().any(|g| g.lock().unwrap().is_empty()) {
+        assert!(started.elapsed() < Duration::from_secs(5), "not delivered everywhere");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    for g in &got {
+        assert_eq!(*g.lock().unwrap(), ["logout abc"]);
+    }
+    // Redis restarts: every process subscribes again and is told it may have missed messages
+    redis.restart();
+    let started = Instant::now();
+    while !all_subscribed(2) {
+        assert!(started.elapsed() < Duration::from_secs(5), "not all subscribed again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let reached = loop {
+        if let Ok(n) = procs[2].publish(b"ban 7").await {
+            break n;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(reached, 3);
+}

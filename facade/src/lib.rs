@@ -17,13 +17,15 @@
 //!   every refusal to code and text), `dto` (the shapes every feature shares: ids, flags, the
 //!   empty body), `sandbox` (the dev sandboxes' pages and loopback), `config` (the TOML
 //!   configuration, dev defaults in `ops/dev.toml`), `security` (the security headers and the
-//!   request-body deadline), `observe` (the Prometheus recorder and the per-route metrics) and
-//!   `proto` (types generated from `proto/yoo.proto`).
+//!   request-body deadline), `observe` (the Prometheus recorder and the per-route metrics),
+//!   `proto` (types generated from `proto/yoo.proto`) and `joined` (this process's part in a
+//!   cluster: membership, the broadcast of ended logins).
 
 pub mod auth;
 pub mod config;
 pub mod dto;
 pub mod envelope;
+pub mod joined;
 pub mod observe;
 pub mod openapi;
 pub mod proto;
@@ -51,8 +53,8 @@ pub struct Running {
     pub platform: Platform,
     /// Resolves when the server has stopped.
     pub done: tokio::task::JoinHandle<std::io::Result<()>>,
-    /// This process's membership of its cluster (`[cluster]`), beating while it is kept.
-    pub members: Option<cluster::Members>,
+    /// This process's part in its cluster (`[cluster]`), kept while it runs.
+    pub cluster: Option<std::sync::Arc<joined::Joined>>,
 }
 
 /// What every worker's app is built from: the shared state, the OpenAPI document and the
@@ -174,15 +176,15 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     if let Some(sandbox) = platform.accounts.uc_sandbox() {
         sandbox.set_transport(routes::accounts::dev_uc::LoopbackUc::new(addr));
     }
-    let members = match &config.cluster {
+    let cluster = match &config.cluster {
         Some(c) => {
-            // what this build shares: the store, the membership; the node queues and rooms are
-            // not yet owned by one process of the cluster (issue 24 goes on)
+            // what this build shares: the store, the membership, the ends of logins; the node
+            // queues and rooms are not yet owned by one process of the cluster (issue 24 goes on)
             tracing::warn!(
                 process = %c.process_id,
-                "[cluster]: membership and the shared store only; every process still runs every node queue and room"
+                "[cluster]: the store, membership and login ends are shared; every process still runs every node queue and room"
             );
-            Some(cluster::Members::start(&c.config(addr)).await.map_err(|e| e.to_string())?)
+            Some(std::sync::Arc::new(joined::Joined::join(&c.config(addr), &platform).await?))
         }
         None => None,
     };
@@ -194,7 +196,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
         handle,
         platform,
         done,
-        members,
+        cluster,
     })
 }
 

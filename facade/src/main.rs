@@ -169,7 +169,7 @@ async fn main() {
     println!("yoo-server listening on http://{}", running.addr);
     release_free_memory_periodically();
     let handle = running.handle.clone();
-    let members = running.members.clone();
+    let members = running.cluster.as_ref().map(|c| c.members.clone());
     tokio::spawn(async move {
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
         tokio::select! {

@@ -254,6 +254,8 @@ pub struct Passport {
     /// session's own end. `logout` leaves a tombstone (`None`) at once, which a read that began
     /// before it cannot overwrite.
     sessions: Mutex<HashMap<String, (Option<LoginSession>, i64)>>,
+    /// The other processes of a cluster, told of every login ended here (none: one process).
+    peers: parking_lot::RwLock<Option<Arc<dyn LoginPeers>>>,
     /// App-QR login tickets (`qr_login`).
     qr: qr_login::QrLogins,
     /// The third-party login provider (`third_party`).
@@ -270,6 +272,21 @@ pub struct Passport {
 const SESSION_FRESH_MS: i64 = 10_000;
 /// The most sessions remembered; beyond, the memory starts again empty.
 const SESSIONS_REMEMBERED: usize = 50_000;
+
+/// How logins ended, as the other processes of a cluster repeat it on their sockets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// A logout or a password change: the sockets close.
+    Closed,
+    /// An operator's action or a newer login: each socket gets the AUTHORIZATION frame first.
+    By(LoginEnd),
+}
+
+/// The other processes of a cluster (the facade's broadcast): told of every login ended in
+/// this one, so that none of them still serves it from memory or keeps its sockets open.
+pub trait LoginPeers: Send + Sync {
+    fn ended(&self, token_hashes: &[String], how: &Ended);
+}
 
 pub use crate::phone::validate_phone;
 
@@ -304,6 +321,7 @@ impl Passport {
             sockets: Mutex::new(HashMap::new()),
             pruned_at: AtomicI64::new(0),
             sessions: Mutex::new(HashMap::new()),
+            peers: parking_lot::RwLock::new(None),
             qr: qr_login::QrLogins::default(),
             third_party: third_party::ThirdParty::default(),
             passwords: password::Passwords::default(),
@@ -601,16 +619,65 @@ impl Passport {
         !token.is_empty() && token.len() <= 128 && secret_hash(token) == session.csrf_hash
     }
 
-    /// Ends a login: its session, its unredeemed socket tokens, and at once its open sockets.
+    /// Ends a login: its session, its unredeemed socket tokens, and at once its open sockets,
+    /// here and in every other process of a cluster.
     pub async fn logout(&self, session: &LoginSession) -> DomainResult<()> {
         let store = self.store.clone();
         let t = session.token_hash.clone();
-        let now = self.clock.now_ms();
-        self.sessions.lock().insert(session.token_hash.clone(), (None, now));
+        let ended = [session.token_hash.clone()];
+        self.sessions.lock().insert(session.token_hash.clone(), (None, self.clock.now_ms()));
         blocking(move || store.logins.delete(&t)).await?;
-        self.socket_tokens.lock().retain(|_, s| s.login != session.token_hash);
-        self.close_sockets(&session.token_hash);
+        self.logins_ended(&ended, &Ended::Closed);
         Ok(())
+    }
+
+    /// Logins whose stored sessions are gone, ended in this process: forgotten here (a
+    /// tombstone each, their socket tokens void, their sockets ended or closed) and announced to
+    /// the other processes of a cluster, which forget them the same way.
+    pub(crate) fn logins_ended(&self, token_hashes: &[String], how: &Ended) {
+        if token_hashes.is_empty() {
+            return;
+        }
+        self.ended_elsewhere(token_hashes, how);
+        let peers = self.peers.read().clone();
+        if let Some(p) = peers {
+            p.ended(token_hashes, how);
+        }
+    }
+
+    /// Logins another process of the cluster ended: forgotten here as they were there (their
+    /// stored sessions are gone already).
+    pub fn ended_elsewhere(&self, token_hashes: &[String], how: &Ended) {
+        let now = self.clock.now_ms();
+        {
+            let mut remembered = self.sessions.lock();
+            for h in token_hashes {
+                remembered.insert(h.clone(), (None, now));
+            }
+        }
+        self.socket_tokens.lock().retain(|_, t| !token_hashes.contains(&t.login));
+        for h in token_hashes {
+            let Some(key) = LoginKey::of(h) else { continue };
+            let sockets = self.sockets.lock().remove(&key).unwrap_or_default();
+            for s in &sockets {
+                match how {
+                    Ended::Closed => s.close(),
+                    Ended::By(why) => s.end(why),
+                }
+            }
+        }
+    }
+
+    /// Forgets every login session read lately: the next call of each reads the store again.
+    /// For a process of a cluster that may have missed another's announcements (its
+    /// subscription dropped).
+    pub fn forget_remembered(&self) {
+        self.sessions.lock().clear();
+    }
+
+    /// Tells the other processes of a cluster of the logins ended here.
+    pub fn set_peers(&self, peers: Arc<dyn LoginPeers>) {
+        *self.peers.write() = Some(peers);
     }
 
     /// Closes every open socket of a login (the login ended); returns how many.

@@ -10,19 +10,28 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use cluster::testing::RedisServer;
-use common::{get_text, temp_dir};
+use common::{code, get_text, temp_dir, Client};
+use serde_json::json;
 use storage::testing::{Fresh, FreshPostgres};
 
 /// The heartbeat's TTL in these tests (renewed every 200 ms).
 const TTL_MS: u64 = 600;
 
+/// The operator token of these tests' servers.
+const OPERATOR_TOKEN: &str = "a-cluster-operator-token";
+
 fn cluster_config(dir: &Path, pg: &str, redis: &RedisServer, process: &str) -> PathBuf {
     let config = on_postgres(&write_config_with(dir, r#"machines = ["m1"]"#), pg);
     let text = std::fs::read_to_string(&config).unwrap();
+    // top-level keys go before the first table
+    let token = format!(
+        "operator_token_sha256 = \"{}\"\n",
+        actors::accounts::passport::secret_hash(OPERATOR_TOKEN)
+    );
     std::fs::write(
         &config,
         format!(
-            "{text}[cluster]\nredis_url = \"{}\"\nprocess_id = \"{process}\"\nlease_ttl_ms = {TTL_MS}\n",
+            "{token}{text}[cluster]\nredis_url = \"{}\"\nprocess_id = \"{process}\"\nlease_ttl_ms = {TTL_MS}\n",
             redis.url()
         ),
     )
@@ -101,5 +110,68 @@ async fn every_process_shows_the_live_processes_and_a_killed_one_drops_out() {
     assert_eq!(gauge(&text, "yoo_cluster_process_up{process=\"p2\"}"), Some(0.0));
     assert_eq!(gauge(&text, "yoo_cluster_process_up{process=\"p1\"}"), Some(1.0));
     drop(stopped);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A login that ends on one process ends on every other at once, though they remembered it
+/// (each trusts a session it read for 10 s): a logout on p1 refuses the same cookie on p2 at
+/// its next call; an operator's ban on p2 ends the login p1 remembered, saying why.
+#[actix_rt::test]
+async fn a_logout_or_a_ban_on_one_process_reaches_every_other_at_once() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_logins");
+    let dir = temp_dir("cluster-logins");
+    let (_p1, a1) = spawn(&cluster_config(&dir.join("p1"), db.url(), &redis, "p1"));
+    let (_p2, a2) = spawn(&cluster_config(&dir.join("p2"), db.url(), &redis, "p2"));
+    for addr in [a1, a2] {
+        metrics_until(addr, Duration::from_secs(5), |t| gauge(t, "yoo_cluster_processes") == Some(2.0)).await;
+    }
+
+    // logged in on p1; p2 serves the same cookie (and now remembers the session)
+    let mut on_p1 = Client::new(a1, "dev-a");
+    on_p1.login("13700000001").await;
+    let mut on_p2 = Client::new(a2, "dev-a");
+    on_p2.cookies = on_p1.cookies.clone();
+    for c in [&mut on_p1, &mut on_p2] {
+        let (_, me) = c.get("/api/user/profile").await;
+        assert_eq!(code(&me), 0, "{me}");
+    }
+    let (_, out) = on_p1.post("/api/user/logout", json!({})).await;
+    assert_eq!(code(&out), 0, "{out}");
+    // the announcement crosses Redis while the answer comes back: bounded, not slept (p2
+    // would serve the session from its memory for 10 s without it)
+    let started = Instant::now();
+    while code(&on_p2.get("/api/user/profile").await.1) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(2), "p2 still serves the login p1 ended");
+        actix_rt::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // logged in again on p2, remembered by p1; banned through p2's operator route
+    let mut b2 = Client::new(a2, "dev-b");
+    b2.login("13700000002").await;
+    let mut b1 = Client::new(a1, "dev-b");
+    b1.cookies = b2.cookies.clone();
+    let (_, me) = b1.get("/api/user/profile").await;
+    assert_eq!(code(&me), 0, "{me}");
+    let mut resp = awc::Client::default()
+        .post(format!("http://{a2}/api/ops/account"))
+        .insert_header(("x-skip-csrf", "true"))
+        .insert_header(("x-operator-token", OPERATOR_TOKEN))
+        .send_json(&json!({"cellphone": "13700000002", "action": "ban", "reason": "使用外挂"}))
+        .await
+        .unwrap();
+    let banned: serde_json::Value = serde_json::from_slice(&resp.body().await.unwrap()).unwrap();
+    assert_eq!(code(&banned), 0, "{banned}");
+    let started = Instant::now();
+    loop {
+        let (_, me) = b1.get("/api/user/profile").await;
+        if code(&me) == 20101 {
+            assert_eq!(me["data"]["values"]["reason"], "使用外挂", "{me}");
+            break;
+        }
+        assert_eq!(code(&me), 0, "{me}");
+        assert!(started.elapsed() < Duration::from_secs(2), "p1 still serves the banned login");
+        actix_rt::time::sleep(Duration::from_millis(20)).await;
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -8,7 +8,7 @@ use storage::accounts::{AccountState, ACCOUNT_BANNED, ACCOUNT_FROZEN, ACCOUNT_NO
 
 use storage::{LoginSession, User};
 
-use super::{random_hex, secret_hash, LoginKey, NewLogin, Passport, SESSION_TTL_MS};
+use super::{random_hex, secret_hash, NewLogin, Passport, SESSION_TTL_MS};
 use crate::ctx::blocking;
 use crate::error::{DomainError, DomainResult};
 
@@ -141,27 +141,14 @@ impl Passport {
         Ok(())
     }
 
-    /// Ends logins by force, here and now: no cached session survives, their socket tokens
-    /// are void, and every open socket gets the AUTHORIZATION frame, then closes.
+    /// Ends logins by force, here and now and in every process of a cluster: no cached
+    /// session survives, their socket tokens are void, and every open socket gets the
+    /// AUTHORIZATION frame, then closes.
     fn end_logins(&self, token_hashes: &[String], why: &LoginEnd) {
         if token_hashes.is_empty() {
             return;
         }
-        let now = self.clock.now_ms();
-        {
-            let mut remembered = self.sessions.lock();
-            for h in token_hashes {
-                remembered.insert(h.clone(), (None, now));
-            }
-        }
-        self.socket_tokens.lock().retain(|_, t| !token_hashes.contains(&t.login));
-        for h in token_hashes {
-            let Some(key) = LoginKey::of(h) else { continue };
-            let sockets = self.sockets.lock().remove(&key).unwrap_or_default();
-            for s in &sockets {
-                s.end(why);
-            }
-        }
+        self.logins_ended(token_hashes, &super::Ended::By(why.clone()));
         metrics::counter!("yoo_logins_ended_total", "reason" => why.status()).increment(token_hashes.len() as u64);
     }
 

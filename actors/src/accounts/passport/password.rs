@@ -560,23 +560,13 @@ impl Passport {
         Ok(PasswordSet { first, ended: ended.len() })
     }
 
-    /// Ends logins a password change ended: no cached session survives, their socket tokens
-    /// are void, their sockets close.
+    /// Ends logins a password change ended, here and in every process of a cluster: no cached
+    /// session survives, their socket tokens are void, their sockets close.
     fn end_logins_for_password(&self, token_hashes: &[String]) {
         if token_hashes.is_empty() {
             return;
         }
-        let now = self.clock.now_ms();
-        {
-            let mut remembered = self.sessions.lock();
-            for h in token_hashes {
-                remembered.insert(h.clone(), (None, now));
-            }
-        }
-        self.socket_tokens.lock().retain(|_, t| !token_hashes.contains(&t.login));
-        for h in token_hashes {
-            self.close_sockets(h);
-        }
+        self.logins_ended(token_hashes, &super::Ended::Closed);
         metrics::counter!("yoo_logins_ended_total", "reason" => storage::passwords::REVOKED_PASSWORD).increment(token_hashes.len() as u64);
     }
 

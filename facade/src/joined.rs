@@ -1,0 +1,121 @@
+//! This process's part in a cluster (`[cluster]`): its membership, and the broadcast that tells
+//! every process of the logins ended in one (a logout, a ban, a kick, a password change), so that
+//! none serves them from its memory of login sessions or keeps their sockets open. The domain
+//! names the peers (`accounts::passport::LoginPeers`); the message's text is this module's.
+
+use std::sync::Arc;
+
+use actors::accounts::passport::{Ended, LoginEnd, LoginPeers};
+use actors::Platform;
+use serde::{Deserialize, Serialize};
+
+/// What a process of a cluster keeps while it runs.
+pub struct Joined {
+    pub members: cluster::Members,
+    pub logins: Arc<cluster::Broadcast>,
+}
+
+impl Joined {
+    pub async fn join(config: &cluster::ClusterConfig, platform: &Platform) -> Result<Joined, String> {
+        let members = cluster::Members::start(config).await.map_err(|e| e.to_string())?;
+        let (on_message, on_gap) = (platform.clone(), platform.clone());
+        let logins = Arc::new(
+            cluster::Broadcast::start(
+                config,
+                "logins",
+                Arc::new(move |bytes: &[u8]| match serde_json::from_slice::<LoginsEnded>(bytes) {
+                    Ok(m) => on_message.passport().ended_elsewhere(&m.token_hashes, &m.how()),
+                    Err(e) => tracing::warn!(error = %e, "a login broadcast that does not parse"),
+                }),
+                // missed announcements cannot be told apart: forget every remembered session
+                Arc::new(move || on_gap.passport().forget_remembered()),
+            )
+            .map_err(|e| e.to_string())?,
+        );
+        platform.passport().set_peers(Arc::new(Announce(logins.clone())));
+        Ok(Joined { members, logins })
+    }
+}
+
+/// The broadcast's message.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct LoginsEnded {
+    token_hashes: Vec<String>,
+    /// `closed`, `kick_out`, `frozen`, `ban`
+    kind: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    until: i64,
+}
+
+impl LoginsEnded {
+    fn of(token_hashes: &[String], how: &Ended) -> LoginsEnded {
+        let (kind, reason, until) = match how {
+            Ended::Closed => ("closed", String::new(), 0),
+            Ended::By(LoginEnd::KickOut) => ("kick_out", String::new(), 0),
+            Ended::By(LoginEnd::Frozen) => ("frozen", String::new(), 0),
+            Ended::By(LoginEnd::Ban { reason, until }) => ("ban", reason.clone(), *until),
+        };
+        LoginsEnded {
+            token_hashes: token_hashes.to_vec(),
+            kind: kind.into(),
+            reason,
+            until,
+        }
+    }
+
+    fn how(&self) -> Ended {
+        match self.kind.as_str() {
+            "kick_out" => Ended::By(LoginEnd::KickOut),
+            "frozen" => Ended::By(LoginEnd::Frozen),
+            "ban" => Ended::By(LoginEnd::Ban {
+                reason: self.reason.clone(),
+                until: self.until,
+            }),
+            _ => Ended::Closed,
+        }
+    }
+}
+
+/// Publishes the logins ended here (not waiting for Redis: a failed publish is logged; the
+/// other processes then serve those sessions from memory for at most the 10 s they are trusted).
+struct Announce(Arc<cluster::Broadcast>);
+
+impl LoginPeers for Announce {
+    fn ended(&self, token_hashes: &[String], how: &Ended) {
+        let Ok(bytes) = serde_json::to_vec(&LoginsEnded::of(token_hashes, how)) else {
+            return;
+        };
+        let bc = self.0.clone();
+        tokio::spawn(async move {
+            if let Err(e) = bc.publish(&bytes).await {
+                metrics::counter!("yoo_cluster_login_broadcast_failures_total").increment(1);
+                tracing::warn!(error = %e, "logins ended here not announced to the cluster");
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_way_a_login_ends_crosses_the_broadcast() {
+        let hashes = vec!["a".repeat(64), "b".repeat(64)];
+        for how in [
+            Ended::Closed,
+            Ended::By(LoginEnd::KickOut),
+            Ended::By(LoginEnd::Frozen),
+            Ended::By(LoginEnd::Ban {
+                reason: "外挂".into(),
+                until: 1_700_000_000_000,
+            }),
+        ] {
+            let text = serde_json::to_vec(&LoginsEnded::of(&hashes, &how)).unwrap();
+            let back: LoginsEnded = serde_json::from_slice(&text).unwrap();
+            assert_eq!((back.token_hashes.clone(), back.how()), (hashes.clone(), how));
+        }
+    }
+}
