@@ -11,6 +11,7 @@
 //!   The fencing epoch that makes a lease safe is the store's (`storage::ownership`).
 //! - `broadcast.rs`: a message to every process (pub/sub on one channel, at most once: a
 //!   process that subscribes again is told it may have missed some).
+//! - `tickets.rs`: short-lived values any process redeems once (`SET PX`, `GETDEL`).
 //! - `testing.rs`: a `redis-server` of a test's own on a free port (feature `testing`).
 
 pub mod broadcast;
@@ -19,12 +20,14 @@ pub mod members;
 pub mod redis;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod tickets;
 
 use std::time::Duration;
 
 pub use broadcast::Broadcast;
 pub use lease::{Lease, Leases};
 pub use members::{Member, Members};
+pub use tickets::Tickets;
 
 /// `[cluster]` of the server's configuration: where the cluster's Redis is and who this process
 /// is; its presence turns the cluster on.

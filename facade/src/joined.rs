@@ -1,18 +1,23 @@
-//! This process's part in a cluster (`[cluster]`): its membership, and the broadcast that tells
+//! This process's part in a cluster (`[cluster]`): its membership; the broadcast that tells
 //! every process of the logins ended in one (a logout, a ban, a kick, a password change), so that
-//! none serves them from its memory of login sessions or keeps their sockets open. The domain
-//! names the peers (`accounts::passport::LoginPeers`); the message's text is this module's.
+//! none serves them from its memory of login sessions or keeps their sockets open; and the socket
+//! tokens kept as the cluster's tickets, so that a socket may reach another process than its
+//! `fetchToken` did. The domain names the ports (`accounts::passport::LoginPeers`,
+//! `SharedSocketTokens`); the texts crossing Redis are this module's.
 
 use std::sync::Arc;
 
-use actors::accounts::passport::{Ended, LoginEnd, LoginPeers};
+use actors::accounts::passport::{Ended, LoginEnd, LoginPeers, SharedSocketTokens, SocketGrant};
+use actors::DomainError;
 use actors::Platform;
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 /// What a process of a cluster keeps while it runs.
 pub struct Joined {
     pub members: cluster::Members,
     pub logins: Arc<cluster::Broadcast>,
+    pub tickets: cluster::Tickets,
 }
 
 impl Joined {
@@ -33,7 +38,9 @@ impl Joined {
             .map_err(|e| e.to_string())?,
         );
         platform.passport().set_peers(Arc::new(Announce(logins.clone())));
-        Ok(Joined { members, logins })
+        let tickets = cluster::Tickets::start(config).map_err(|e| e.to_string())?;
+        platform.passport().set_shared_tokens(Arc::new(SocketTickets(tickets.clone())));
+        Ok(Joined { members, logins, tickets })
     }
 }
 
@@ -94,6 +101,50 @@ impl LoginPeers for Announce {
                 tracing::warn!(error = %e, "logins ended here not announced to the cluster");
             }
         });
+    }
+}
+
+/// Socket tokens as the cluster's tickets: the grant as JSON, taken once by whichever process
+/// the socket reaches. Redis not answering refuses the token (the client fetches another).
+struct SocketTickets(cluster::Tickets);
+
+#[derive(Serialize, Deserialize)]
+struct Grant {
+    uid: i64,
+    login: String,
+    device_no: String,
+}
+
+fn unavailable(e: cluster::Error) -> DomainError {
+    DomainError::Internal(format!("socket tokens: {e}"))
+}
+
+impl SharedSocketTokens for SocketTickets {
+    fn put(&self, token: String, grant: SocketGrant, ttl_ms: i64) -> BoxFuture<'_, Result<(), DomainError>> {
+        Box::pin(async move {
+            let g = Grant {
+                uid: grant.uid,
+                login: grant.login,
+                device_no: grant.device_no,
+            };
+            let bytes = serde_json::to_vec(&g).map_err(|e| DomainError::Internal(e.to_string()))?;
+            let ttl = std::time::Duration::from_millis(ttl_ms.max(1) as u64);
+            self.0.put("socket", &token, &bytes, ttl).await.map_err(unavailable)
+        })
+    }
+
+    fn take(&self, token: String) -> BoxFuture<'_, Result<Option<SocketGrant>, DomainError>> {
+        Box::pin(async move {
+            let Some(bytes) = self.0.take("socket", &token).await.map_err(unavailable)? else {
+                return Ok(None);
+            };
+            let g: Grant = serde_json::from_slice(&bytes).map_err(|e| DomainError::Internal(e.to_string()))?;
+            Ok(Some(SocketGrant {
+                uid: g.uid,
+                login: g.login,
+                device_no: g.device_no,
+            }))
+        })
     }
 }
 

@@ -256,6 +256,8 @@ pub struct Passport {
     sessions: Mutex<HashMap<String, (Option<LoginSession>, i64)>>,
     /// The other processes of a cluster, told of every login ended here (none: one process).
     peers: parking_lot::RwLock<Option<Arc<dyn LoginPeers>>>,
+    /// Where socket tokens wait in a cluster, for any process to redeem (none: this memory).
+    shared_tokens: parking_lot::RwLock<Option<Arc<dyn SharedSocketTokens>>>,
     /// App-QR login tickets (`qr_login`).
     qr: qr_login::QrLogins,
     /// The third-party login provider (`third_party`).
@@ -280,6 +282,14 @@ pub enum Ended {
     Closed,
     /// An operator's action or a newer login: each socket gets the AUTHORIZATION frame first.
     By(LoginEnd),
+}
+
+/// Socket tokens kept where every process of a cluster redeems them (the facade's Redis
+/// tickets): the front door may send a client's socket to another process than its
+/// `fetchToken`. Each token is redeemed once.
+pub trait SharedSocketTokens: Send + Sync {
+    fn put(&self, token: String, grant: SocketGrant, ttl_ms: i64) -> futures_util::future::BoxFuture<'_, DomainResult<()>>;
+    fn take(&self, token: String) -> futures_util::future::BoxFuture<'_, DomainResult<Option<SocketGrant>>>;
 }
 
 /// The other processes of a cluster (the facade's broadcast): told of every login ended in
@@ -322,6 +332,7 @@ impl Passport {
             pruned_at: AtomicI64::new(0),
             sessions: Mutex::new(HashMap::new()),
             peers: parking_lot::RwLock::new(None),
+            shared_tokens: parking_lot::RwLock::new(None),
             qr: qr_login::QrLogins::default(),
             third_party: third_party::ThirdParty::default(),
             passwords: password::Passwords::default(),
@@ -723,10 +734,21 @@ impl Passport {
             .ok_or(DomainError::NotLoggedIn)
     }
 
-    /// A single-use token that opens one WebSocket within a minute (kept in memory only).
-    pub fn issue_socket_token(&self, session: &LoginSession) -> String {
+    /// A single-use token that opens one WebSocket within a minute: kept in this process's
+    /// memory, or in a cluster where every process can redeem it.
+    pub async fn issue_socket_token(&self, session: &LoginSession) -> DomainResult<String> {
         let now = self.clock.now_ms();
         let token = random_hex(24);
+        let shared = self.shared_tokens.read().clone();
+        if let Some(shared) = shared {
+            let grant = SocketGrant {
+                uid: session.uid,
+                login: session.token_hash.clone(),
+                device_no: session.device_no.clone(),
+            };
+            shared.put(token.clone(), grant, SOCKET_TOKEN_TTL_MS).await?;
+            return Ok(token);
+        }
         let mut tokens = self.socket_tokens.lock();
         tokens.retain(|_, t| t.expires_at > now);
         tokens.insert(
@@ -738,20 +760,34 @@ impl Passport {
                 expires_at: now + SOCKET_TOKEN_TTL_MS,
             },
         );
-        token
+        Ok(token)
     }
 
     /// Redeems a socket token (the login it was issued for may have ended since: check it).
-    pub fn redeem_socket_token(&self, token: &str) -> DomainResult<SocketGrant> {
+    pub async fn redeem_socket_token(&self, token: &str) -> DomainResult<SocketGrant> {
         let now = self.clock.now_ms();
-        match self.socket_tokens.lock().remove(token) {
-            Some(t) if t.expires_at > now => Ok(SocketGrant {
-                uid: t.uid,
-                login: t.login,
-                device_no: t.device_no,
-            }),
+        let local = self.socket_tokens.lock().remove(token);
+        match local {
+            Some(t) if t.expires_at > now => {
+                return Ok(SocketGrant {
+                    uid: t.uid,
+                    login: t.login,
+                    device_no: t.device_no,
+                })
+            }
+            Some(_) => return Err(DomainError::NotLoggedIn),
+            None => {}
+        }
+        let shared = self.shared_tokens.read().clone();
+        match shared {
+            Some(shared) if !token.is_empty() && token.len() <= 64 => shared.take(token.to_owned()).await?.ok_or(DomainError::NotLoggedIn),
             _ => Err(DomainError::NotLoggedIn),
         }
+    }
+
+    /// Keeps socket tokens where every process of the cluster can redeem them.
+    pub fn set_shared_tokens(&self, tokens: Arc<dyn SharedSocketTokens>) {
+        *self.shared_tokens.write() = Some(tokens);
     }
 }
 

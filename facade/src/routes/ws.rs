@@ -270,7 +270,7 @@ pub async fn echo(
         return Err(ApiError::csrf());
     }
     let passport = state.platform.passport();
-    let grant = passport.redeem_socket_token(&q.access_token)?;
+    let grant = passport.redeem_socket_token(&q.access_token).await?;
     let key = LoginKey::of(&grant.login).ok_or_else(ApiError::not_logged_in)?;
     let mut response = actix_http::ws::handshake(req.head()).map_err(|_| ApiError::bad_request())?;
     let sink = Arc::new(Sink {

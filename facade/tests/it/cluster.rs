@@ -175,3 +175,30 @@ async fn a_logout_or_a_ban_on_one_process_reaches_every_other_at_once() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A socket token fetched from one process opens a socket on another (the front door spreads a
+/// client's calls without sticky sessions), once: the same token is refused after, on either.
+#[actix_rt::test]
+async fn a_socket_token_from_one_process_opens_a_socket_on_another_once() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_tokens");
+    let dir = temp_dir("cluster-tokens");
+    let (_p1, a1) = spawn(&cluster_config(&dir.join("p1"), db.url(), &redis, "p1"));
+    let (_p2, a2) = spawn(&cluster_config(&dir.join("p2"), db.url(), &redis, "p2"));
+    let mut c = Client::new(a1, "dev-a");
+    c.login("13700000003").await;
+    let token = c.socket_token().await;
+    let mut socket = Client::socket_at(&format!("http://{a2}"), &token)
+        .await
+        .expect("p2 redeems p1's token");
+    // a live socket of the protocol: the player's state first, then it answers a ping
+    assert_eq!(socket.next_state(5).await["hasGameOnline"], false);
+    socket.ping().await;
+    let pong = socket.next(5).await;
+    assert_eq!(pong.r#type, facade::proto::MessageType::Pong as i32);
+    for base in [format!("http://{a2}"), format!("http://{a1}")] {
+        assert!(Client::socket_at(&base, &token).await.is_none(), "a token opens one socket");
+    }
+    assert!(Client::socket_at(&format!("http://{a2}"), "not-a-token").await.is_none());
+    let _ = std::fs::remove_dir_all(dir);
+}

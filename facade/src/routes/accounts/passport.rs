@@ -200,7 +200,7 @@ refusals!(FetchTokenRefusals: common::logged_in());
 #[utoipa::path(responses((status = 200, body = Envelope<SocketToken>), FetchTokenRefusals))]
 #[get("/api/fetchToken")]
 pub async fn fetch_token(state: web::Data<AppState>, caller: Caller) -> ApiResult<SocketToken> {
-    let token = state.platform.passport().issue_socket_token(&caller.0);
+    let token = state.platform.passport().issue_socket_token(&caller.0).await?;
     Ok(ok(SocketToken {
         access_token: token,
         expires_in: actors::accounts::passport::SOCKET_TOKEN_TTL_MS / 1000,

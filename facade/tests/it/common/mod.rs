@@ -212,15 +212,25 @@ impl Client {
     }
 
     pub async fn socket(&mut self) -> Socket {
+        let token = self.socket_token().await;
+        let base = self.base.clone();
+        Client::socket_at(&base, &token).await.expect("the socket opens")
+    }
+
+    /// A socket token (`/api/fetchToken`).
+    pub async fn socket_token(&mut self) -> String {
         let (_, t) = self.get("/api/fetchToken").await;
-        let token = t["data"]["access_token"].as_str().unwrap().to_string();
-        let (_, framed) = self
-            .http()
-            .ws(format!("{}/echo?access_token={token}", self.base))
+        t["data"]["access_token"].as_str().unwrap().to_string()
+    }
+
+    /// A socket opened at `base` (`http://addr`) with `token`; None when the server refuses it.
+    pub async fn socket_at(base: &str, token: &str) -> Option<Socket> {
+        let (_, framed) = awc::Client::default()
+            .ws(format!("{base}/echo?access_token={token}"))
             .connect()
             .await
-            .unwrap();
-        Socket { framed }
+            .ok()?;
+        Some(Socket { framed })
     }
 }
 
