@@ -11,6 +11,7 @@
 //!   The fencing epoch that makes a lease safe is the store's (`storage::ownership`).
 //! - `broadcast.rs`: a message to every process (pub/sub on one channel, at most once: a
 //!   process that subscribes again is told it may have missed some).
+//! - `runs.rs`: runs of counted events by key (count, first time), shared (one script).
 //! - `tickets.rs`: short-lived values any process redeems once (`SET PX`, `GETDEL`).
 //! - `testing.rs`: a `redis-server` of a test's own on a free port (feature `testing`).
 
@@ -18,6 +19,7 @@ pub mod broadcast;
 pub mod lease;
 pub mod members;
 pub mod redis;
+pub mod runs;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tickets;
@@ -27,6 +29,7 @@ use std::time::Duration;
 pub use broadcast::Broadcast;
 pub use lease::{Lease, Leases};
 pub use members::{Member, Members};
+pub use runs::Runs;
 pub use tickets::Tickets;
 
 /// `[cluster]` of the server's configuration: where the cluster's Redis is and who this process

@@ -2,12 +2,13 @@
 //! every process of the logins ended in one (a logout, a ban, a kick, a password change), so that
 //! none serves them from its memory of login sessions or keeps their sockets open; and the socket
 //! tokens kept as the cluster's tickets, so that a socket may reach another process than its
-//! `fetchToken` did. The domain names the ports (`accounts::passport::LoginPeers`,
+//! `fetchToken` did; and the counts of the security checks (password failures, code requests),
+//! so that the processes together allow what one would. The domain names the ports (`accounts::passport::LoginPeers`,
 //! `SharedSocketTokens`); the texts crossing Redis are this module's.
 
 use std::sync::Arc;
 
-use actors::accounts::passport::{Ended, LoginEnd, LoginPeers, SharedSocketTokens, SocketGrant};
+use actors::accounts::passport::{Ended, Failures, LoginEnd, LoginPeers, SharedRuns, SharedSocketTokens, SocketGrant};
 use actors::DomainError;
 use actors::Platform;
 use futures_util::future::BoxFuture;
@@ -40,6 +41,8 @@ impl Joined {
         platform.passport().set_peers(Arc::new(Announce(logins.clone())));
         let tickets = cluster::Tickets::start(config).map_err(|e| e.to_string())?;
         platform.passport().set_shared_tokens(Arc::new(SocketTickets(tickets.clone())));
+        let runs = cluster::Runs::start(config).map_err(|e| e.to_string())?;
+        platform.passport().set_shared_runs(Arc::new(RedisRuns(runs)));
         Ok(Joined { members, logins, tickets })
     }
 }
@@ -116,7 +119,7 @@ struct Grant {
 }
 
 fn unavailable(e: cluster::Error) -> DomainError {
-    DomainError::Internal(format!("socket tokens: {e}"))
+    DomainError::Internal(format!("the cluster's Redis: {e}"))
 }
 
 impl SharedSocketTokens for SocketTickets {
@@ -145,6 +148,27 @@ impl SharedSocketTokens for SocketTickets {
                 device_no: g.device_no,
             }))
         })
+    }
+}
+
+/// The password failures and code requests counted in Redis, for every process alike. Redis
+/// not answering refuses the call (a security check that cannot count does not let it pass).
+struct RedisRuns(cluster::Runs);
+
+impl SharedRuns for RedisRuns {
+    fn get(&self, keys: Vec<String>) -> BoxFuture<'_, Result<Vec<Failures>, DomainError>> {
+        Box::pin(async move {
+            let runs = self.0.get(&keys).await.map_err(unavailable)?;
+            Ok(runs.into_iter().map(|(count, since)| Failures { count, since }).collect())
+        })
+    }
+
+    fn count(&self, keys: Vec<String>, now: i64, window_ms: i64) -> BoxFuture<'_, Result<(), DomainError>> {
+        Box::pin(async move { self.0.count(&keys, now, window_ms).await.map_err(unavailable) })
+    }
+
+    fn clear(&self, key: String) -> BoxFuture<'_, Result<(), DomainError>> {
+        Box::pin(async move { self.0.clear(&key).await.map_err(unavailable) })
     }
 }
 

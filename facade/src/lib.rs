@@ -182,7 +182,7 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
             // queues and rooms are not yet owned by one process of the cluster (issue 24 goes on)
             tracing::warn!(
                 process = %c.process_id,
-                "[cluster]: the store, membership, login ends and socket tokens are shared; every process still runs every node queue and room"
+                "[cluster]: the store, membership, login ends, socket tokens and security counts are shared; every process still runs every node queue and room"
             );
             Some(std::sync::Arc::new(joined::Joined::join(&c.config(addr), &platform).await?))
         }

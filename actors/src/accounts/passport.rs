@@ -267,7 +267,8 @@ pub struct Passport {
     passwords: password::Passwords,
     /// Code requests by phone and address, for the security check in front of SMS codes
     /// (`code_check`).
-    code_checks: code_check::CodeChecks,
+    /// Password login failures and SMS code requests by phone and address (`runs`).
+    runs: runs::Runs,
 }
 
 /// How long a login session read from storage is trusted without reading it again.
@@ -336,7 +337,7 @@ impl Passport {
             qr: qr_login::QrLogins::default(),
             third_party: third_party::ThirdParty::default(),
             passwords: password::Passwords::default(),
-            code_checks: code_check::CodeChecks::default(),
+            runs: runs::Runs::default(),
         }
     }
 
@@ -419,7 +420,7 @@ impl Passport {
     /// A send past the security check and within every SMS limit, delivered as `delivery` says.
     async fn send_code_inner(&self, phone: &str, ip: Option<&str>, captcha: &CaptchaAnswer, delivery: Delivery) -> DomainResult<()> {
         validate_phone(phone)?;
-        self.code_check(phone, ip, captcha)?;
+        self.code_check(phone, ip, captcha).await?;
         let now = self.clock.now_ms();
         self.prune_now_and_then(now);
         let code = format!("{:06}", rand::rng().random_range(0..1_000_000));
@@ -525,7 +526,7 @@ impl Passport {
             })
             .await?;
         match verdict {
-            Verdict::Ok => self.code_used(cellphone),
+            Verdict::Ok => self.code_used(cellphone).await?,
             Verdict::Wrong => return Err(DomainError::CodeWrong),
             Verdict::Locked(at) => {
                 return Err(DomainError::LoginLocked {
@@ -783,6 +784,11 @@ impl Passport {
             Some(shared) if !token.is_empty() && token.len() <= 64 => shared.take(token.to_owned()).await?.ok_or(DomainError::NotLoggedIn),
             _ => Err(DomainError::NotLoggedIn),
         }
+    }
+
+    /// Counts password failures and code requests where every process of the cluster does.
+    pub fn set_shared_runs(&self, runs: Arc<dyn SharedRuns>) {
+        self.runs.share(runs);
     }
 
     /// Keeps socket tokens where every process of the cluster can redeem them.
@@ -1139,7 +1145,10 @@ mod accounts;
 mod code_check;
 mod password;
 mod qr_login;
+mod runs;
 mod third_party;
 pub use accounts::{AccountAction, LoginEnd, MAX_LOGINS};
+pub use password::Failures;
 pub use password::{is_strong_password, BindingState, PasswordLogin, PasswordSet, FORGET_TICKET_TTL_MS};
 pub use qr_login::{QrLoginState, QrPoll, QR_LOGIN_TTL_MS, QR_POLL_WAIT};
+pub use runs::SharedRuns;

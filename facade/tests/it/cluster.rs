@@ -202,3 +202,51 @@ async fn a_socket_token_from_one_process_opens_a_socket_on_another_once() {
     assert!(Client::socket_at(&format!("http://{a2}"), "not-a-token").await.is_none());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The security checks count across processes: three wrong passwords of one phone, one on each
+/// of three processes, open the check on all of them (three processes alone would each allow
+/// three); as do three code requests from one address when its threshold is two.
+#[actix_rt::test]
+async fn three_processes_do_not_triple_a_security_threshold() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_limits");
+    let dir = temp_dir("cluster-limits");
+    let procs: Vec<(Proc, std::net::SocketAddr)> = ["p1", "p2", "p3"]
+        .iter()
+        .map(|p| {
+            let config = cluster_config(&dir.join(p), db.url(), &redis, p);
+            // the code requests' threshold on (the shared test configuration turns it off)
+            let text = std::fs::read_to_string(&config)
+                .unwrap()
+                .replace("captcha_ip_per_hour = 0", "captcha_ip_per_hour = 2");
+            std::fs::write(&config, text).unwrap();
+            spawn(&config)
+        })
+        .collect();
+    let wrong = json!({"user_name": "13700000004", "password": "d3Jvbmch", "device_no": "pw"});
+    for (_, addr) in &procs {
+        let (_, r) = Client::new(*addr, "guest")
+            .post("/api/passport/password/login", wrong.clone())
+            .await;
+        assert_eq!(code(&r), 20120, "a wrong password, counted: {r}");
+    }
+    for (_, addr) in &procs {
+        let (_, r) = Client::new(*addr, "guest")
+            .post("/api/passport/password/login", wrong.clone())
+            .await;
+        assert_eq!(code(&r), 20125, "the check is open on every process: {r}");
+    }
+    // SMS codes from one address (127.0.0.1): two requests pass (on two processes), the third
+    // needs the check, on the third process
+    for (i, (_, addr)) in procs[..2].iter().enumerate() {
+        let (_, r) = Client::new(*addr, "guest")
+            .post("/api/passport/login/sendcode", json!({"phone": format!("1370000001{i}")}))
+            .await;
+        assert_eq!(code(&r), 0, "{r}");
+    }
+    let (_, r) = Client::new(procs[2].1, "guest")
+        .post("/api/passport/login/sendcode", json!({"phone": "13700000012"}))
+        .await;
+    assert_eq!(code(&r), 20125, "the third request, on the third process: {r}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,20 +14,13 @@
 //! - 0 turns either threshold off. A request the phone or code rules refuse (20116, 20111) is
 //!   not counted; an in-process request (no address) counts only against its phone.
 //!
-//! The counts live in memory, like the password failures: a restart forgets them (the SMS
-//! limits, which survive it, still bound what gets sent).
-
-use std::collections::HashMap;
-
-use parking_lot::Mutex;
+//! The counts are `runs`' (memory, like the password failures: a restart forgets them, the SMS
+//! limits, which survive it, still bound what gets sent; shared by the processes of a cluster).
 
 use super::password::{gate, Failures};
 use super::{Passport, SmsLimits};
 use crate::accounts::captcha::CaptchaAnswer;
 use crate::error::DomainResult;
-
-/// Request records kept at most (beyond, the runs that aged out go, then all).
-const RECORDS_MAX: usize = 200_000;
 
 /// Whether a code request needs a solved security check: the phone's or the address's live
 /// requests reached their threshold (a threshold of 0 is off). Pure.
@@ -36,44 +29,18 @@ pub fn code_check_needed(l: &SmsLimits, phone: Failures, address: Failures, now:
     over(l.captcha_phone_per_hour, phone) || over(l.captcha_ip_per_hour, address)
 }
 
-/// The code requests of phones and addresses (module doc).
-#[derive(Default)]
-pub(super) struct CodeChecks {
-    /// `phone:{phone}` and `ip:{address}` to their current run.
-    requests: Mutex<HashMap<String, Failures>>,
-}
-
-impl CodeChecks {
-    fn of(&self, key: &str) -> Failures {
-        self.requests.lock().get(key).copied().unwrap_or_default()
-    }
-
-    fn count(&self, keys: &[String], now: i64) {
-        let mut map = self.requests.lock();
-        if map.len() >= RECORDS_MAX {
-            map.retain(|_, f| f.live(now) > 0);
-            if map.len() >= RECORDS_MAX {
-                map.clear();
-            }
-        }
-        for k in keys {
-            map.entry(k.clone()).or_default().fail(now);
-        }
-    }
-}
-
 impl Passport {
     /// The check in front of a code request of a valid phone: open, 20125 or 20128 (module
     /// doc); an admitted request is counted.
-    pub(super) fn code_check(&self, phone: &str, ip: Option<&str>, captcha: &CaptchaAnswer) -> DomainResult<()> {
+    pub(super) async fn code_check(&self, phone: &str, ip: Option<&str>, captcha: &CaptchaAnswer) -> DomainResult<()> {
         let now = self.clock.now_ms();
-        let checks = &self.code_checks;
-        let mut keys = vec![format!("phone:{phone}")];
+        let mut keys = vec![format!("code:phone:{phone}")];
         if let Some(ip) = ip {
-            keys.push(format!("ip:{ip}"));
+            keys.push(format!("code:ip:{ip}"));
         }
-        let address = keys.get(1).map(|k| checks.of(k)).unwrap_or_default();
-        let needed = code_check_needed(&self.limits, checks.of(&keys[0]), address, now);
+        let runs = self.runs.get(&keys).await?;
+        let address = runs.get(1).copied().unwrap_or_default();
+        let needed = code_check_needed(&self.limits, runs[0], address, now);
         let passed = gate(needed, captcha, |a| self.verify_captcha(a, now));
         let outcome = match &passed {
             Ok(()) if needed => "solved",
@@ -83,13 +50,12 @@ impl Passport {
         };
         metrics::counter!("yoo_sms_code_checks_total", "outcome" => outcome).increment(1);
         passed?;
-        checks.count(&keys, now);
-        Ok(())
+        self.runs.count(&keys, now).await
     }
 
     /// A code of the phone was used: its requests start again.
-    pub(super) fn code_used(&self, phone: &str) {
-        self.code_checks.requests.lock().remove(&format!("phone:{phone}"));
+    pub(super) async fn code_used(&self, phone: &str) -> DomainResult<()> {
+        self.runs.clear(&format!("code:phone:{phone}")).await
     }
 }
 

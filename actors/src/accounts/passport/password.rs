@@ -355,7 +355,6 @@ pub struct PasswordSet {
 /// The passport's password state.
 pub(super) struct Passwords {
     pool: HashPool,
-    failures: Mutex<HashMap<String, Failures>>,
     tickets: Mutex<HashMap<String, Ticket>>,
     captcha: Arc<dyn CaptchaProvider>,
     sandbox: Option<Arc<SandboxCaptcha>>,
@@ -366,19 +365,9 @@ impl Default for Passwords {
         let sandbox = Arc::new(SandboxCaptcha::default());
         Passwords {
             pool: HashPool::per_core(),
-            failures: Mutex::new(HashMap::new()),
             tickets: Mutex::new(HashMap::new()),
             captcha: sandbox.clone(),
             sandbox: Some(sandbox),
-        }
-    }
-}
-
-fn prune_failures(map: &mut HashMap<String, Failures>, now: i64) {
-    if map.len() >= RECORDS_MAX {
-        map.retain(|_, f| f.live(now) > 0);
-        if map.len() >= RECORDS_MAX {
-            map.clear();
         }
     }
 }
@@ -407,10 +396,6 @@ impl Passport {
         self.passwords.pool.run(f).await
     }
 
-    fn failures_of(&self, key: &str) -> Failures {
-        self.passwords.failures.lock().get(key).copied().unwrap_or_default()
-    }
-
     /// Logs in with the phone and password (module doc).
     pub async fn password_login(&self, l: &PasswordLogin) -> DomainResult<(User, NewLogin)> {
         let phone = l.user_name.trim();
@@ -419,8 +404,9 @@ impl Passport {
             return Err(DomainError::PasswordEmpty);
         }
         let now = self.clock.now_ms();
-        let (phone_key, ip_key) = (format!("phone:{phone}"), format!("ip:{}", l.ip));
-        let needed = captcha_needed(self.failures_of(&phone_key), self.failures_of(&ip_key), now);
+        let keys = [format!("pw:phone:{phone}"), format!("pw:ip:{}", l.ip)];
+        let runs = self.runs.get(&keys).await?;
+        let needed = captcha_needed(runs[0], runs[1], now);
         gate(needed, &l.captcha, |a| self.passwords.captcha.verify(a, now))?;
 
         let store = self.store.clone();
@@ -442,14 +428,11 @@ impl Passport {
         let typed = password.clone().unwrap_or_default();
         let right = self.hash_work(move || verify_password(&typed, &hash)).await?;
         let (Some(user), true, Some(_)) = (user, right, password) else {
-            let mut failures = self.passwords.failures.lock();
-            prune_failures(&mut failures, now);
-            failures.entry(phone_key).or_default().fail(now);
-            failures.entry(ip_key).or_default().fail(now);
+            self.runs.count(&keys, now).await?;
             metrics::counter!("yoo_password_logins_total", "outcome" => "wrong").increment(1);
             return Err(DomainError::PasswordWrong);
         };
-        self.passwords.failures.lock().remove(&phone_key);
+        self.runs.clear(&keys[0]).await?;
         metrics::counter!("yoo_password_logins_total", "outcome" => "ok").increment(1);
         let device: String = l.device_no.chars().take(64).collect();
         self.login_uid(user.uid, &device).await
@@ -479,10 +462,7 @@ impl Passport {
             .update_guard(phone, vec![], move |g, _| (true, check_code(&limits, g, &hash, now)))
             .await?;
         match verdict {
-            Verdict::Ok => {
-                self.code_used(phone);
-                Ok(())
-            }
+            Verdict::Ok => self.code_used(phone).await,
             Verdict::Wrong => Err(DomainError::CodeWrong),
             Verdict::Locked(at) => Err(DomainError::LoginLocked {
                 retry_after_secs: secs_until(at, now),
@@ -555,7 +535,7 @@ impl Passport {
         let Some((first, ended)) = outcome else {
             return Err(DomainError::PasswordTicketInvalid);
         };
-        self.passwords.failures.lock().remove(&format!("phone:{phone}"));
+        self.runs.clear(&format!("pw:phone:{phone}")).await?;
         self.end_logins_for_password(&ended);
         Ok(PasswordSet { first, ended: ended.len() })
     }
