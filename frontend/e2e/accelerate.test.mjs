@@ -19,7 +19,8 @@ function queueConfig(dataDir) {
 
 const rankText = (n) => `排队中，当前第 ${n} 位`;
 
-test('a queued player buys the acceleration by QR and moves to rank 1 on the fast lane', { timeout: 110_000 }, async () => {
+// ~30 s alone; beside the two heaviest files of the suite it once took more than 110 s
+test('a queued player buys the acceleration by QR and moves to rank 1 on the fast lane', { timeout: 180_000 }, async () => {
   await withServerOf('accelerate', queueConfig, async ({ base, browser, pages }) => {
     // two players queue first on the machineless node
     const ahead = [];
