@@ -28,7 +28,7 @@ const devicesConfig = (dataDir) =>
     nodes: [{ id: NODE, name: '测试一区', machines: ['d-01'] }],
   });
 
-test('a game on another device is ended from the float and from 开始游戏 (130115)', { timeout: 110_000 }, async () => {
+test('a game on another device is ended from the float and from 开始游戏 (130115)', { timeout: 180_000 }, async () => {
   await withServer('devices', devicesConfig, async ({ base, browser, pages }) => {
     const ctxA = await newPlayerContext(browser);
     const ctxB = await newPlayerContext(browser);

@@ -40,7 +40,7 @@ async function assertLoggedIn(page, who) {
   assert.equal(await page.getByTestId('header-login').count(), 0, `${who} shows the 登录 button after the restart`);
 }
 
-test('two players share one machine: play, queue, push, missed queue, restart', { timeout: 110_000 }, async () => {
+test('two players share one machine: play, queue, push, missed queue, restart', { timeout: 180_000 }, async () => {
   assertPrerequisites();
   const tmp = await makeTempDir();
   const log = [];

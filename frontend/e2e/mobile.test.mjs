@@ -34,7 +34,7 @@ function mobileConfig(dataDir) {
 
 const withServer = (tag, body) => withServerOf(tag, mobileConfig, body);
 
-test('a phone at 390x844: log in from 开始游戏, queue, float, exit confirm, ready dialog', { timeout: 110_000 }, async () => {
+test('a phone at 390x844: log in from 开始游戏, queue, float, exit confirm, ready dialog', { timeout: 180_000 }, async () => {
   await withServer('mobile', async ({ base, browser, pages }) => {
     const ctx = await newPlayerContext(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
     const page = (pages.phone = await ctx.newPage());

@@ -33,7 +33,7 @@ const player = (browser, base, phone, initScript) => newPlayer(browser, base, ph
 
 const rankText = (n) => `排队中，当前第 ${n} 位`;
 
-test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the player to rank 1', { timeout: 110_000 }, async () => {
+test('lanes: upsell, a VVIP joins ahead, retention, a fast-entry card moves the player to rank 1', { timeout: 180_000 }, async () => {
   await withServer('lanes', async ({ base, browser, pages }) => {
     const PHONE_P = '13900000011';
     const PHONE_V = '13900000012';
