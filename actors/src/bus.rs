@@ -32,6 +32,9 @@ pub trait PushBus: Send + Sync {
     fn unsubscribe(&self, sub: &SubscriptionId<i64>);
     /// The sockets `uid` has on this process.
     fn subscribers(&self, uid: &i64) -> usize;
+    /// In a cluster: asks the process that owns `uid`'s session to push its state (a socket
+    /// opened here, where it is not owned). One process owns everything: nothing to ask.
+    fn ask_state(&self, _uid: &i64) {}
 }
 
 impl dyn PushBus {
@@ -50,6 +53,13 @@ impl dyn PushBus {
 /// The bus of one process.
 #[derive(Default)]
 pub struct LocalBus(Bus<Push, i64>);
+
+impl LocalBus {
+    /// The users with a socket here.
+    pub fn topics(&self) -> Vec<i64> {
+        self.0.topics()
+    }
+}
 
 impl PushBus for LocalBus {
     fn publish(&self, uid: &i64, push: &Push) -> usize {

@@ -7,6 +7,11 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DomainConfig {
+    /// In a cluster: every node queue is owned by the holder of its lease, taken by the process
+    /// (`Play::take_node`), not started by the platform itself. Set by `[cluster]`, never read
+    /// from the game section.
+    #[serde(skip)]
+    pub leased: bool,
     /// Seconds a player has to confirm a READY machine before the place is missed.
     pub connect_countdown_secs: u64,
     /// Milliseconds from confirming to PLAYING on a static machine (a game host's slot plays
@@ -242,6 +247,7 @@ fn one() -> i32 {
 impl Default for DomainConfig {
     fn default() -> Self {
         DomainConfig {
+            leased: false,
             connect_countdown_secs: 60,
             connect_delay_ms: 1000,
             launch_timeout_secs: 60,

@@ -42,6 +42,32 @@ impl Slots {
     }
 }
 
+tokio::task_local! {
+    /// The fence of the owner whose actor runs on this task now (a cluster's node queue, its
+    /// sessions): every storage call it makes through [`Ctx::db`] is fenced by it.
+    static FENCE: Option<storage::ownership::Fence>;
+}
+
+/// Runs `fut` as the owner holding `fence`: the durable writes its storage calls make are
+/// refused once another process has claimed the thing (`storage::ownership`). `None` runs it
+/// unfenced (one process owns everything).
+pub async fn as_owner<F: std::future::Future>(fence: Option<storage::ownership::Fence>, fut: F) -> F::Output {
+    FENCE.scope(fence, fut).await
+}
+
+/// The fence the current task's storage calls carry, if any.
+pub fn current_fence() -> Option<storage::ownership::Fence> {
+    FENCE.try_with(|f| f.clone()).ok().flatten()
+}
+
+/// Runs `f` fenced by the current task's fence, if it has one.
+fn with_fence<T>(fence: Option<storage::ownership::Fence>, f: impl FnOnce() -> T) -> T {
+    match fence {
+        Some(fence) => storage::ownership::fenced(&fence, f),
+        None => f(),
+    }
+}
+
 /// Runs a blocking storage call on tokio's blocking threads; a storage error becomes
 /// [`DomainError::Internal`] (through `From<storage::Error>`), as does a panicked call.
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> storage::Result<T> + Send + 'static) -> DomainResult<T> {
@@ -77,9 +103,10 @@ impl Ctx {
     }
 
     /// A storage call on the blocking threads, given the store.
+    /// Fenced when it runs inside [`as_owner`].
     pub async fn db<T: Send + 'static>(&self, f: impl FnOnce(&Store) -> storage::Result<T> + Send + 'static) -> DomainResult<T> {
-        let s = self.store.clone();
-        blocking(move || f(&s)).await
+        let (s, fence) = (self.store.clone(), current_fence());
+        blocking(move || with_fence(fence, || f(&s))).await
     }
 
     /// [`Ctx::db`], with the storage result handed back as it is.
@@ -87,8 +114,8 @@ impl Ctx {
         &self,
         f: impl FnOnce(&Store) -> storage::Result<T> + Send + 'static,
     ) -> DomainResult<storage::Result<T>> {
-        let s = self.store.clone();
-        blocking_raw(move || f(&s)).await
+        let (s, fence) = (self.store.clone(), current_fence());
+        blocking_raw(move || with_fence(fence, || f(&s))).await
     }
 
     /// The name of a configured node.

@@ -314,6 +314,11 @@ pub enum DomainError {
     /// A payment notice that does not verify (bad signature, malformed, unknown provider) (20186).
     #[error("payment notice refused: {0}")]
     PaymentNoticeRefused(String),
+    /// In a cluster: another process owns this queue or room (`queue:1`), or no process does
+    /// for the moment of a takeover. The facade forwards the call to the owner, or refuses it
+    /// with a retry; nothing was changed here.
+    #[error("not the owner of {0}")]
+    NotOwner(String),
     /// Storage or an actor failed; the call changed nothing the user can see.
     #[error("internal: {0}")]
     Internal(String),
@@ -426,7 +431,11 @@ pub enum ProfileFault {
 
 impl From<storage::Error> for DomainError {
     fn from(e: storage::Error) -> Self {
-        DomainError::Internal(format!("storage: {e}"))
+        match e {
+            // a write under an old epoch: another process has claimed the thing since
+            storage::Error::Fenced(name) => DomainError::NotOwner(name),
+            e => DomainError::Internal(format!("storage: {e}")),
+        }
     }
 }
 

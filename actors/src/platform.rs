@@ -39,6 +39,16 @@ use crate::rooms::service::Rooms;
 use crate::rooms::{RoomsCtx, RoomsShared};
 use storage::GameSessionRecord;
 
+/// The sandbox payment provider the configuration describes.
+fn sandbox_payment(config: &DomainConfig) -> Arc<dyn PaymentProvider> {
+    let pay = &config.payment;
+    let plan = DeliveryPlan {
+        delivery: pay.sandbox_delivery,
+        delay_ms: pay.sandbox_delay_ms,
+    };
+    Arc::new(SandboxPay::new(pay.sandbox_key.as_bytes(), plan))
+}
+
 #[derive(Clone)]
 pub struct Platform {
     pub(crate) ctx: Arc<Ctx>,
@@ -64,13 +74,15 @@ impl Platform {
 
     /// Starts the domain with this SMS provider and the sandbox payment provider.
     pub async fn start_with(store: Store, config: DomainConfig, sms: Arc<dyn SmsProvider>) -> Result<Platform, String> {
-        let pay = &config.payment;
-        let plan = DeliveryPlan {
-            delivery: pay.sandbox_delivery,
-            delay_ms: pay.sandbox_delay_ms,
-        };
-        let payment: Arc<dyn PaymentProvider> = Arc::new(SandboxPay::new(pay.sandbox_key.as_bytes(), plan));
+        let payment = sandbox_payment(&config);
         Platform::start_with_providers(store, config, sms, payment, Arc::new(LocalBus::default())).await
+    }
+
+    /// Starts the domain with the sandbox providers and this push bus (a cluster's).
+    pub async fn start_on_bus(store: Store, config: DomainConfig, bus: Arc<dyn PushBus>) -> Result<Platform, String> {
+        let sms: Arc<dyn SmsProvider> = Arc::new(SandboxSms::new(config.sms_fail_numbers.clone()));
+        let payment = sandbox_payment(&config);
+        Platform::start_with_providers(store, config, sms, payment, bus).await
     }
 
     /// Starts the domain with these providers and this push bus (`bus::LocalBus` for one
@@ -138,25 +150,21 @@ impl Platform {
             (GameSessionActor { ctx: c.clone() }, init)
         });
         let c = ctx.clone();
-        type NodeArgs = (Arc<str>, Vec<MachineId>, Arc<std::sync::atomic::AtomicBool>, Arc<NodeShared>);
+        type NodeArgs = (Arc<str>, Vec<MachineId>, Arc<NodeShared>);
         let nodes: std::collections::HashMap<i64, NodeArgs> = config
             .nodes
             .iter()
             .map(|n| {
                 let shared = ctx.play_state().nodes.get(&n.id).cloned().unwrap_or_default();
-                (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), Arc::default(), shared))
+                (n.id, (Arc::from(n.name.as_str()), n.machines.clone(), shared))
             })
             .collect();
         let queues: Factory<i64, QueueActor> = Arc::new(move |node| {
-            let (name, machines, started, shared) = nodes
-                .get(node)
-                .cloned()
-                .unwrap_or_else(|| (Arc::from(""), vec![], Arc::default(), Arc::default()));
+            let (name, machines, shared) = nodes.get(node).cloned().unwrap_or_else(|| (Arc::from(""), vec![], Arc::default()));
             let args = QueueArgs {
                 node_id: *node,
                 node_name: name,
                 machines,
-                started,
                 shared,
             };
             (QueueActor { ctx: c.clone() }, args)
@@ -180,8 +188,11 @@ impl Platform {
             .rooms_state()
             .rooms
             .set(Registry::new("rooms", policy, parent.clone(), rooms).await.map_err(err)?);
-        for n in &config.nodes {
-            ctx.play_state().queues.get().expect("set above").get_or_start(&n.id).await?;
+        // In a cluster each node's queue starts where its lease is won (`Play::take_node`).
+        if !config.leased {
+            for n in &config.nodes {
+                ctx.play_state().queues.get().expect("set above").get_or_start(&n.id).await?;
+            }
         }
         let shop = Arc::new(crate::commerce::Shop::new(payment));
         let _ = ctx.slot::<CommerceShared>().shop.set(shop.clone());
@@ -202,7 +213,9 @@ impl Platform {
         ctx.slot::<CommerceShared>().desk.get().expect("set above").get_or_start(&0).await?;
         let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
         let platform = Platform::assemble(ctx, passport, root);
-        platform.play.restore(open, now).await?;
+        if !platform.ctx.config.leased {
+            platform.play.restore(open, now).await?;
+        }
         platform.rooms.restore_rooms().await?;
         if let Err(e) = platform.commerce.reconcile_orders().await {
             tracing::warn!(error = %e, "open orders not reconciled with the payment provider");

@@ -94,6 +94,19 @@ impl fmt::Display for SmallStr {
     }
 }
 
+impl serde::Serialize for SmallStr {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SmallStr {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SmallStr, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Ok(SmallStr::new(&s))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

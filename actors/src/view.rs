@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 /// Session status codes of core-platform.md §4.1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     Queue = 1,
     Ready = 3,
@@ -12,7 +14,7 @@ pub enum Status {
 }
 
 /// Why a session ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {
     /// The ready countdown lapsed without a confirm.
     Missed,
@@ -55,7 +57,7 @@ impl EndReason {
 
 /// A live session as its player sees it. The names are shared with the queue (a rank push
 /// copies no string).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionView {
     pub id: i64,
     pub game_id: i64,
@@ -87,7 +89,7 @@ pub struct SessionView {
 }
 
 /// The player's game state: what floatBall answers and USER_GAME_STATUS_CHANGE carries.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum GameState {
     /// A session is live.
     Online(SessionView),
@@ -98,12 +100,12 @@ pub enum GameState {
 }
 
 /// Something pushed to every socket of one user.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Push {
     /// USER_GAME_STATUS_CHANGE (130122) with the new state.
     GameStatus(GameState),
     /// The login session behind the socket ended (logout elsewhere): the socket closes.
-    Authorization { status: &'static str },
+    Authorization { status: Arc<str> },
     /// A notice of core-platform.md §4.11; the facade renders its data.
     Notice(Notice),
     /// What the player holds changed (a purchase, a grant): the client re-reads it
@@ -115,7 +117,7 @@ pub enum Push {
 }
 
 /// What to re-read after a change of holdings (commerce.md §4.14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Changed {
     /// BALANCE_NOTIFICATION: the balances (coins, yoodo, play time, cards).
     Balance,
@@ -127,7 +129,7 @@ pub enum Changed {
 
 /// The notices of core-platform.md §4.11 the domain sends, typed: the facade alone turns them
 /// into the wire's code, name and JSON data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Notice {
     /// USER_GAME_TIME_NOT_ENOUGH (130123): under 10 minutes of play time left while playing.
     TimeShort { game_id: i64, left_minutes: i64 },
@@ -141,7 +143,7 @@ pub enum Notice {
     RelayEnd { dd_rid: i64, room_serial: i64 },
     /// CHILDREN_LIMIT (130135): a minor's play window is closing; the game ends (core-platform.md
     /// §4.11: the limit alert with `msg` and `remark`).
-    ChildrenLimit { msg: &'static str, remark: &'static str },
+    ChildrenLimit { msg: Arc<str>, remark: Arc<str> },
 }
 
 impl Notice {
@@ -161,7 +163,10 @@ impl Notice {
                 science_duration_secs: 60,
             },
             Notice::RelayEnd { dd_rid: 1, room_serial: 1 },
-            Notice::ChildrenLimit { msg: "", remark: "" },
+            Notice::ChildrenLimit {
+                msg: "".into(),
+                remark: "".into(),
+            },
         ];
         for n in &all {
             // no wildcard: a notice added to the enum must be added above
@@ -232,7 +237,7 @@ pub const USER_TIME_END: i32 = 130125;
 pub const USER_RELAY_END: i32 = 130447;
 
 /// Where a session's stream is served: the facade signs a ticket for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StreamTarget {
     pub node_id: i64,
     pub host: Arc<str>,

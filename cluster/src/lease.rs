@@ -259,6 +259,20 @@ impl Leases {
         Ok(())
     }
 
+    /// Gives back every lease this process holds (a process stopping: the others take its
+    /// things at once instead of after the TTL).
+    pub async fn release_all(&self) {
+        let inner = &self.inner;
+        let all: Vec<(String, Held)> = inner.held.lock().drain().collect();
+        for (name, h) in all {
+            let value = h.value.clone();
+            lose(&name, h, Why::Released);
+            if let Err(e) = inner.backend.release(inner.keys.lease(&name), value).await {
+                tracing::warn!(lease = %name, error = %e, "lease not given back; it expires");
+            }
+        }
+    }
+
     /// The process that holds the lease on `name` now, as Redis says.
     pub async fn holder(&self, name: &str) -> Result<Option<String>> {
         let value = self.inner.backend.get(self.inner.keys.lease(name)).await?;

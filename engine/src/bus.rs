@@ -30,6 +30,13 @@ pub struct SubscriptionId<K = String> {
     id: u64,
 }
 
+impl<K> SubscriptionId<K> {
+    /// The topic subscribed to.
+    pub fn topic(&self) -> &K {
+        &self.topic
+    }
+}
+
 impl<T, K> Default for Bus<T, K> {
     fn default() -> Self {
         Bus {
@@ -48,6 +55,11 @@ impl<T, K: Hash + Eq + Clone> Bus<T, K> {
         let topic = topic.to_owned();
         self.topics.write().entry(topic.clone()).or_default().push((id, Arc::new(deliver)));
         SubscriptionId { topic, id }
+    }
+
+    /// Every topic with a subscriber now.
+    pub fn topics(&self) -> Vec<K> {
+        self.topics.read().keys().cloned().collect()
     }
 
     pub fn unsubscribe(&self, sub: &SubscriptionId<K>) {

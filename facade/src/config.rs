@@ -310,6 +310,7 @@ impl ServerConfig {
             payment: self.payment.clone(),
             identity: self.identity.clone(),
             account_centre: self.account_centre.clone(),
+            leased: self.cluster.is_some(),
             ..self.game.clone()
         }
     }

@@ -104,7 +104,14 @@ pub struct ApiError {
     pub code: i64,
     pub message: &'static str,
     pub data: Value,
+    /// In a cluster: the queue or room another process owns (the call is forwarded there,
+    /// `joined::forward`); the response names it in [`NOT_OWNER_HEADER`].
+    pub elsewhere: Option<String>,
 }
+
+/// The header of a refusal made because another process owns what the call changes: the
+/// forwarding process retries at the owner (never sent on to a browser).
+pub const NOT_OWNER_HEADER: &str = "x-yoo-not-owner";
 
 impl ApiError {
     pub fn new(status: StatusCode, code: i64, message: &'static str) -> Self {
@@ -113,6 +120,7 @@ impl ApiError {
             code,
             message,
             data: Value::Null,
+            elsewhere: None,
         }
     }
     pub fn with_data(mut self, data: impl Serialize) -> Self {
@@ -164,7 +172,11 @@ impl ResponseError for ApiError {
         self.status
     }
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status).json(self.body())
+        let mut r = HttpResponse::build(self.status);
+        if let Some(name) = &self.elsewhere {
+            r.insert_header((NOT_OWNER_HEADER, name.as_str()));
+        }
+        r.json(self.body())
     }
 }
 
@@ -474,6 +486,11 @@ pub fn refusal(e: &DomainError) -> ApiError {
         DomainError::MemberGrantReceived => err(S::CONFLICT, 20230, "今日会员时长已领取，明天再来吧"),
         DomainError::MemberGrantNotHeld => err(S::FORBIDDEN, 20231, "开通会员即可每日领取会员时长"),
         DomainError::Internal(_) => err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试"),
+        // another process owns it (forwarded there), or none does for a takeover's moment
+        DomainError::NotOwner(name) => ApiError {
+            elsewhere: Some(name.clone()),
+            ..err(S::SERVICE_UNAVAILABLE, 50000, "服务繁忙，请稍后再试")
+        },
         DomainError::UcRedirect => err(S::BAD_REQUEST, 20270, "跳转地址不正确"),
         DomainError::UcTarget => err(S::BAD_REQUEST, 20271, "账号中心页面不存在"),
         DomainError::UcNoticeRefused(_) => err(S::BAD_REQUEST, 20272, "账号中心通知校验失败"),

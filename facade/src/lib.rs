@@ -64,6 +64,10 @@ struct Parts {
     state: web::Data<AppState>,
     document: web::Data<openapi::Document>,
     prometheus: metrics_exporter_prometheus::PrometheusHandle,
+    /// The cluster, once joined (`[cluster]`): the calls forwarded to their owners read it.
+    cluster: web::Data<joined::forward::ClusterSlot>,
+    /// The pushes across processes (`[cluster]`), given to the cluster when it is joined.
+    bus: Option<std::sync::Arc<joined::bus::ClusterBus>>,
 }
 
 /// Checks the configuration, opens storage and starts the domain: everything but the socket.
@@ -85,7 +89,14 @@ async fn assemble(config: &ServerConfig) -> Result<Parts, String> {
     .await
     .map_err(|e| e.to_string())?
     .map_err(|e| format!("cannot open the database {at}: {e}"))?;
-    let platform = Platform::start(store, config.domain()).await?;
+    let bus = match &config.cluster {
+        Some(c) => Some(joined::bus::ClusterBus::start(&c.config(config.bind))?),
+        None => None,
+    };
+    let platform = match &bus {
+        Some(bus) => Platform::start_on_bus(store, config.domain(), bus.clone()).await?,
+        None => Platform::start(store, config.domain()).await?,
+    };
     platform
         .rooms
         .set_room_wire(std::sync::Arc::new(routes::rooms::wire::ProtoRoomWire));
@@ -107,6 +118,8 @@ async fn assemble(config: &ServerConfig) -> Result<Parts, String> {
         state,
         document,
         prometheus,
+        cluster: web::Data::new(joined::forward::ClusterSlot::new()),
+        bus,
     })
 }
 
@@ -130,6 +143,7 @@ fn app(
         .app_data(parts.state)
         .app_data(web::Data::new(parts.prometheus))
         .app_data(parts.document)
+        .app_data(parts.cluster)
         .app_data(
             web::JsonConfig::default()
                 .limit(64 * 1024)
@@ -138,6 +152,7 @@ fn app(
         .app_data(web::QueryConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
         .app_data(web::FormConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
         .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::bad_request().into()))
+        .wrap(actix_web::middleware::from_fn(joined::forward::forward))
         .wrap_fn(|req, srv| {
             let started = std::time::Instant::now();
             let fut = srv.call(req);
@@ -176,17 +191,15 @@ pub async fn start(config: ServerConfig) -> Result<Running, String> {
     if let Some(sandbox) = platform.accounts.uc_sandbox() {
         sandbox.set_transport(routes::accounts::dev_uc::LoopbackUc::new(addr));
     }
-    let cluster = match &config.cluster {
-        Some(c) => {
-            // what this build shares: the store, the membership, the ends of logins; the node
-            // queues and rooms are not yet owned by one process of the cluster (issue 24 goes on)
-            tracing::warn!(
-                process = %c.process_id,
-                "[cluster]: the store, membership, login ends, socket tokens and security counts are shared; every process still runs every node queue and room"
-            );
-            Some(std::sync::Arc::new(joined::Joined::join(&c.config(addr), &platform).await?))
+    let cluster = match (&config.cluster, &parts.bus) {
+        (Some(c), Some(bus)) => {
+            // node queues are owned by one process each; rooms are not yet (issue 24 goes on)
+            tracing::warn!(process = %c.process_id, "[cluster]: every process still runs every room");
+            let joined = std::sync::Arc::new(joined::Joined::join(&c.config(addr), &platform, bus.clone()).await?);
+            let _ = parts.cluster.set(joined.clone());
+            Some(joined)
         }
-        None => None,
+        _ => None,
     };
     let server = server.run();
     let handle = server.handle();

@@ -169,16 +169,16 @@ async fn main() {
     println!("yoo-server listening on http://{}", running.addr);
     release_free_memory_periodically();
     let handle = running.handle.clone();
-    let members = running.cluster.as_ref().map(|c| c.members.clone());
+    let joined = running.cluster.clone();
     tokio::spawn(async move {
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
         }
-        if let Some(m) = members {
-            // the other processes see this one gone at once, not after the TTL
-            let _ = m.leave().await;
+        if let Some(j) = joined {
+            // the other processes take its node queues and see it gone at once, not after the TTL
+            j.leave().await;
         }
         handle.stop(true).await;
     });

@@ -114,6 +114,12 @@ pub async fn run(host: Arc<Host>, mut events: mpsc::UnboundedReceiver<HostMsg>) 
                 tracing::warn!(error = %why, "link to the platform lost");
                 watch.down();
             }
+            Err(LinkError::Refused(LinkRefusal::Elsewhere)) => {
+                // the front door spreads links over the processes: the next may be the owner
+                metrics::counter!("yoo_gamehost_link_connects_total", "outcome" => "elsewhere").increment(1);
+                tracing::debug!("the node's queue is owned by another process: linking again");
+                backoff = MIN_BACKOFF;
+            }
             Err(LinkError::Refused(reason)) => {
                 metrics::counter!("yoo_gamehost_link_connects_total", "outcome" => "refused").increment(1);
                 tracing::error!(?reason, "the platform refused this host (check node_id, host and secret)");

@@ -277,8 +277,8 @@ impl crate::play::ports::StartGate for CertificationGate {
         Some(crate::play::ports::CutNotice {
             lead_ms: minors::CUTOFF_NOTICE_MS,
             notice: Notice::ChildrenLimit {
-                msg: minors::CUTOFF_MESSAGE,
-                remark: minors::CUTOFF_REMARK,
+                msg: minors::CUTOFF_MESSAGE.into(),
+                remark: minors::CUTOFF_REMARK.into(),
             },
         })
     }

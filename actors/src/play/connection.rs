@@ -48,7 +48,7 @@ impl Connection {
 
 /// Tells the queue of every node that a socket of `uid` opened or closed: the queue where the
 /// player waits, if any, keeps their rank fresh only while they have one (`ranks.rs`).
-fn watch(ctx: &Ctx, uid: i64) {
+pub(crate) fn watch(ctx: &Ctx, uid: i64) {
     for q in ctx.all_queues() {
         let _ = q.send_message(QueueMsg::Watch(uid));
     }

@@ -331,12 +331,21 @@ impl Actor for GameSessionActor {
     /// a WAL checkpoint's time. The actor's own messages come after this.
     async fn post_start(&self, _me: ActorRef<SessionMsg>, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
         if let Some(now) = st.fresh.take() {
-            self.persist(st, now).await;
+            let fence = self.ctx.node_fence(st.view.node_id);
+            crate::ctx::as_owner(fence, self.persist(st, now)).await;
         }
         Ok(())
     }
 
     async fn handle(&self, me: ActorRef<SessionMsg>, msg: SessionMsg, st: &mut Self::State) -> Result<(), ActorProcessingErr> {
+        // In a cluster every write of the node's owner carries its epoch (`storage::ownership`).
+        let fence = self.ctx.node_fence(st.view.node_id);
+        crate::ctx::as_owner(fence, self.handle_msg(me, msg, st)).await
+    }
+}
+
+impl GameSessionActor {
+    async fn handle_msg(&self, me: ActorRef<SessionMsg>, msg: SessionMsg, st: &mut SessionActorState) -> Result<(), ActorProcessingErr> {
         match msg {
             SessionMsg::CountdownLapsed => self.apply(&me, st, Event::CountdownLapsed).await.unwrap_or(()),
             SessionMsg::Stopped(reason) => {

@@ -142,6 +142,9 @@ pub enum HostRefusal {
     Duplicate,
     /// The node has no queue (not configured).
     UnknownNode,
+    /// In a cluster: another process owns the node's queue (or none does for the moment of a
+    /// takeover); the host links again, through the front door, until it reaches the owner.
+    Elsewhere,
 }
 
 /// The platform's use of a slot.
@@ -257,6 +260,16 @@ pub fn machine_id(host: &str, slot: u32) -> MachineId {
 }
 
 impl HostTable {
+    /// Closes every link and forgets the node's hosts (the node's queue moved to another
+    /// process: its hosts link there). Link numbers keep counting up.
+    pub fn close_all(&mut self) {
+        let next_link = self.next_link;
+        for h in std::mem::take(self).hosts.into_values() {
+            h.sink.close();
+        }
+        self.next_link = next_link;
+    }
+
     /// Links a host: its free slots join the pool; slots busy with a game the platform did not
     /// launch on this link are ended. `taken`: machine names the node has already (its static
     /// list), which a host may not reuse.

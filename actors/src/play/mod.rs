@@ -39,6 +39,11 @@ use queue::{GameMeta, NodeShared, QueueActor, QueueMsg};
 /// pauses double up to a second: about a minute in all, longer than a supervised restart).
 const RELEASE_TRIES: u32 = 70;
 
+/// The name of a node queue's lease and ownership (`queue:1`).
+pub fn queue_name(node_id: i64) -> String {
+    format!("queue:{node_id}")
+}
+
 /// The play feature's shared state, a slot of [`Ctx`]: its actor registries and what each
 /// node's queue keeps across its restarts.
 pub struct PlayShared {
@@ -60,7 +65,18 @@ impl PlayShared {
             players: OnceLock::new(),
             sessions: OnceLock::new(),
             queues: OnceLock::new(),
-            nodes: config.nodes.iter().map(|n| (n.id, Arc::default())).collect(),
+            nodes: config
+                .nodes
+                .iter()
+                .map(|n| {
+                    let shared = if config.leased {
+                        NodeShared::leased()
+                    } else {
+                        NodeShared::default()
+                    };
+                    (n.id, Arc::new(shared))
+                })
+                .collect(),
             relay_controllers: Default::default(),
             ports,
         }
@@ -94,6 +110,9 @@ pub(crate) trait PlayCtx {
 
     /// Tells a player's actor if it is running (a stopped one reloads from storage anyway).
     fn tell_player_now(&self, uid: i64, msg: PlayerMsg);
+
+    /// The fence of this process's writes for node `node_id` (none when one process owns all).
+    fn node_fence(&self, node_id: i64) -> Option<storage::ownership::Fence>;
 
     /// What a queue shows of a game in every view.
     async fn game_meta(&self, game_id: i64) -> DomainResult<GameMeta>;
@@ -139,6 +158,11 @@ impl PlayCtx for Ctx {
 
     /// The queue of a configured node (queues start with the platform).
     fn queue(&self, node_id: i64) -> DomainResult<ActorRef<QueueMsg>> {
+        if let Some(n) = self.play_state().nodes.get(&node_id) {
+            if !n.owner().here() {
+                return Err(DomainError::NotOwner(queue_name(node_id)));
+            }
+        }
         self.play_state()
             .queues
             .get()
@@ -179,6 +203,10 @@ impl PlayCtx for Ctx {
         if let Some(p) = self.players().get(&uid) {
             let _ = p.send_message(msg);
         }
+    }
+
+    fn node_fence(&self, node_id: i64) -> Option<storage::ownership::Fence> {
+        self.play_state().nodes.get(&node_id).and_then(|n| n.owner().fence())
     }
 
     /// What a queue shows of a game in every view.

@@ -128,6 +128,18 @@ impl Actor for PlayerActor {
     }
 
     async fn handle(&self, me: ActorRef<PlayerMsg>, msg: PlayerMsg, st: &mut PlayerState) -> Result<(), ActorProcessingErr> {
+        // In a cluster the writes about a session carry the epoch of its node's owner.
+        let node = match &msg {
+            PlayerMsg::Start { node, .. } => Some(node.id),
+            _ => st.current.as_ref().map(|c| c.node_id),
+        };
+        let fence = node.and_then(|n| self.ctx.node_fence(n));
+        crate::ctx::as_owner(fence, self.handle_msg(me, msg, st)).await
+    }
+}
+
+impl PlayerActor {
+    async fn handle_msg(&self, me: ActorRef<PlayerMsg>, msg: PlayerMsg, st: &mut PlayerState) -> Result<(), ActorProcessingErr> {
         if !matches!(msg, PlayerMsg::Idle) {
             st.busy = true;
         }
@@ -143,8 +155,14 @@ impl Actor for PlayerActor {
             } => {
                 if replace {
                     if let Some(c) = st.current.as_ref().map(|c| c.id) {
-                        if let Err(e) = self.op(st, SessionOp::Over, c).await {
-                            tracing::debug!(error = %e, "switching game: the old session was already gone");
+                        match self.op(st, SessionOp::Over, c).await {
+                            // the old session runs in another process: the switch is made there
+                            Err(e @ DomainError::NotOwner(_)) => {
+                                let _ = reply.send(Err(e));
+                                return Ok(());
+                            }
+                            Err(e) => tracing::debug!(error = %e, "switching game: the old session was already gone"),
+                            Ok(_) => {}
                         }
                     }
                 }
@@ -256,6 +274,15 @@ impl PlayerActor {
     /// A queue that cannot be asked is an error (the session may well still wait there); a
     /// session actor that stops while asked has ended.
     async fn locate(&self, st: &mut PlayerState) -> DomainResult<Option<Located>> {
+        if st.current.is_none() && self.ctx.config.leased {
+            // in a cluster a session may have started in another process since this actor
+            // loaded: the store says (its node's owner then answers, `NotOwner` here)
+            st.current = self.ctx.open_session_of(st.uid).await?.map(|r| Current {
+                id: r.id,
+                game_id: r.game_id,
+                node_id: r.node_id,
+            });
+        }
         let Some(c) = st.current.clone() else { return Ok(None) };
         // The queue first: a grant starts the session actor before the queue answers anything
         // else, so "not in the queue" means "in a session actor, or ended".
@@ -298,8 +325,9 @@ impl PlayerActor {
             lane: lane.code(),
             cutoff_at: cutoff,
         };
-        let record = self.ctx.db(move |s| s.sessions.insert(&new)).await?;
+        // the node's queue first: in a cluster another process may own it (nothing is written)
         let ch = self.ctx.queue(node.id)?;
+        let record = self.ctx.db(move |s| s.sessions.insert(&new)).await?;
         let waiting = Waiting {
             session_id: record.id,
             uid: st.uid,

@@ -115,6 +115,56 @@ impl GameMeta {
 pub struct NodeShared {
     pub hosts: Mutex<HostTable>,
     counted: Mutex<Counted>,
+    /// Who owns the node's queue: this process alone, or (in a cluster) the holder of its lease.
+    owner: Mutex<NodeOwner>,
+    /// Set by the queue's first start: a start after it is a restart by the supervisor, and the
+    /// queue rebuilds itself from storage (the platform, or a takeover, restores the first one).
+    pub(crate) started: Arc<AtomicBool>,
+}
+
+/// Who owns a node's queue, its sessions and its hosts' slots.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum NodeOwner {
+    /// One process owns every node (no cluster): its writes are not fenced.
+    #[default]
+    Alone,
+    /// This process holds the node's lease, and its claim's epoch fences its writes.
+    Mine(storage::ownership::Fence),
+    /// Another process owns it, or no one does now (between a lease's loss and a takeover).
+    Elsewhere,
+}
+
+impl NodeOwner {
+    /// Whether the node's queue runs here.
+    pub fn here(&self) -> bool {
+        !matches!(self, NodeOwner::Elsewhere)
+    }
+
+    /// The fence of the owner's writes (none alone).
+    pub fn fence(&self) -> Option<storage::ownership::Fence> {
+        match self {
+            NodeOwner::Mine(f) => Some(f.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl NodeShared {
+    /// A node of a cluster: owned elsewhere until this process takes its lease.
+    pub fn leased() -> NodeShared {
+        NodeShared {
+            owner: Mutex::new(NodeOwner::Elsewhere),
+            ..NodeShared::default()
+        }
+    }
+
+    pub fn owner(&self) -> NodeOwner {
+        self.owner.lock().clone()
+    }
+
+    pub(crate) fn set_owner(&self, owner: NodeOwner) {
+        *self.owner.lock() = owner;
+    }
 }
 
 impl std::fmt::Debug for NodeShared {
@@ -147,9 +197,7 @@ pub struct QueueArgs {
     pub node_name: Arc<str>,
     /// The static machines of the configuration (the hosts' come and go).
     pub machines: Vec<MachineId>,
-    /// Set by the first start: a start after it is a restart by the supervisor, and the queue
-    /// rebuilds itself from storage (the platform restores the first one).
-    pub started: Arc<AtomicBool>,
+    /// What the node's queue keeps across its restarts (its `started` flag among it).
     pub shared: Arc<NodeShared>,
 }
 
@@ -335,7 +383,7 @@ impl Actor for QueueActor {
     type Arguments = QueueArgs;
 
     async fn pre_start(&self, me: ActorRef<QueueMsg>, args: QueueArgs) -> Result<QueueState, ActorProcessingErr> {
-        let restart = args.started.swap(true, Ordering::SeqCst);
+        let restart = args.shared.started.swap(true, Ordering::SeqCst);
         let mut st = QueueState {
             node_id: args.node_id,
             node_name: args.node_name,
@@ -356,7 +404,8 @@ impl Actor for QueueActor {
             metrics: NodeMetrics::new(args.node_id),
         };
         if restart {
-            self.recover(&me, &mut st).await?;
+            let fence = st.shared.owner().fence();
+            crate::ctx::as_owner(fence, self.recover(&me, &mut st)).await?;
         }
         self.watch_hosts(&me, &mut st);
         sync_gauges(&st);
@@ -372,6 +421,14 @@ impl Actor for QueueActor {
     }
 
     async fn handle(&self, me: ActorRef<QueueMsg>, msg: QueueMsg, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
+        // In a cluster every write of the owner carries its epoch (`storage::ownership`).
+        let fence = st.shared.owner().fence();
+        crate::ctx::as_owner(fence, self.handle_msg(me, msg, st)).await
+    }
+}
+
+impl QueueActor {
+    async fn handle_msg(&self, me: ActorRef<QueueMsg>, msg: QueueMsg, st: &mut QueueState) -> Result<(), ActorProcessingErr> {
         match msg {
             QueueMsg::Enqueue(w, lane, meta, reply) => {
                 st.games.insert(w.game_id, meta);

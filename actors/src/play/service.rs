@@ -10,7 +10,7 @@ use crate::play::holdings::Holdings;
 use crate::play::hosts::{HostEvent, HostHello, HostLink, HostRefusal, HostSink, StreamTarget};
 use crate::play::lanes::Lane;
 use crate::play::player::{PlayerMsg, SessionOp};
-use crate::play::queue::{GameMeta, QueueMsg};
+use crate::play::queue::{GameMeta, NodeOwner, QueueMsg};
 use crate::play::wait::WaitRange;
 use crate::play::PlayCtx;
 use crate::view::{EndReason, GameState, Push, SessionView, Status};
@@ -493,6 +493,33 @@ impl Play {
         Ok(Connection::open(&self.ctx, uid, sink))
     }
 
+    /// The player's current state for a socket just opened: pushed to it at once when the
+    /// session is owned here (or there is none), else asked of the owner, whose push crosses
+    /// the cluster's bus (`PushBus::ask_state`).
+    pub async fn state_to_new_socket(&self, uid: i64, sink: &dyn ConnectionSink) {
+        match self.game_state(uid).await {
+            Ok(current) => {
+                sink.push(&Push::GameStatus(current));
+            }
+            Err(DomainError::NotOwner(_)) => self.ctx.bus.ask_state(&uid),
+            Err(e) => tracing::debug!(uid, error = %e, "no state for a new socket"),
+        }
+    }
+
+    /// In a cluster: another process asks for `uid`'s state (a socket opened there): pushed
+    /// if the session is owned here.
+    pub async fn push_state_if_owned(&self, uid: i64) {
+        if let Ok(current @ (GameState::Online(_) | GameState::Ended { .. })) = self.game_state(uid).await {
+            self.ctx.bus.publish(&uid, &Push::GameStatus(current));
+        }
+    }
+
+    /// In a cluster: `uid`'s sockets on other processes came or went; the queues here keep
+    /// its rank fresh while it has one anywhere.
+    pub fn sockets_changed(&self, uid: i64) {
+        crate::play::connection::watch(&self.ctx, uid);
+    }
+
     /// Open connections (sockets) of a user.
     pub fn connections(&self, uid: i64) -> usize {
         self.ctx.bus.subscribers(&uid)
@@ -511,7 +538,10 @@ impl Play {
     /// A game host of a node says hello (the facade checked its MAC against the node's secret):
     /// its free slots join the node's pool. The first command on `sink` is the welcome.
     pub async fn link_host(&self, hello: HostHello, sink: Arc<dyn HostSink>) -> Result<HostLink, HostRefusal> {
-        let q = self.ctx.queue(hello.node_id).map_err(|_| HostRefusal::UnknownNode)?;
+        let q = self.ctx.queue(hello.node_id).map_err(|e| match e {
+            DomainError::NotOwner(_) => HostRefusal::Elsewhere,
+            _ => HostRefusal::UnknownNode,
+        })?;
         match ractor::call!(q, QueueMsg::HostHello, hello, sink) {
             Ok(r) => r,
             Err(e) => {
@@ -673,6 +703,73 @@ impl Play {
     pub async fn machine_stats(&self, node_id: i64) -> DomainResult<(usize, usize)> {
         let q = self.ctx.queue(node_id)?;
         Ok(ractor::call!(q, QueueMsg::Stats)?)
+    }
+
+    /// In a cluster: this process won node `node_id`'s lease and claimed `fence` in the store.
+    /// The node's queue starts here and takes its sessions from the store (what the previous
+    /// owner last wrote: waiting players in their places, READY with its countdown less the gap,
+    /// games on their machines, whose game hosts link here next), every write fenced by the
+    /// claim. An error leaves the node not owned here (the caller gives the lease back).
+    pub async fn take_node(&self, node_id: i64, fence: storage::ownership::Fence) -> Result<(), String> {
+        let started = tokio::time::Instant::now();
+        let shared = self.ctx.play_state().nodes.get(&node_id).cloned().ok_or("not a configured node")?;
+        self.drop_node(node_id);
+        shared.started.store(false, std::sync::atomic::Ordering::SeqCst);
+        shared.set_owner(NodeOwner::Mine(fence.clone()));
+        let taken = crate::ctx::as_owner(Some(fence), async {
+            self.ctx
+                .play_state()
+                .queues
+                .get()
+                .expect("platform started")
+                .get_or_start(&node_id)
+                .await?;
+            let now = self.ctx.clock.now_ms();
+            let open = self.ctx.db(|s| s.sessions.list_open()).await.map_err(|e| e.to_string())?;
+            let mine: Vec<GameSessionRecord> = open.into_iter().filter(|r| r.node_id == node_id).collect();
+            let count = mine.len();
+            self.restore(mine, now).await?;
+            Ok::<usize, String>(count)
+        })
+        .await;
+        match taken {
+            Ok(sessions) => {
+                metrics::counter!("yoo_cluster_takeovers_total", "kind" => "queue").increment(1);
+                metrics::histogram!("yoo_cluster_restore_seconds", "kind" => "queue").record(started.elapsed().as_secs_f64());
+                tracing::info!(node_id, sessions, ms = started.elapsed().as_millis() as u64, "node queue taken");
+                Ok(())
+            }
+            Err(e) => {
+                self.drop_node(node_id);
+                Err(e)
+            }
+        }
+    }
+
+    /// In a cluster: this process no longer owns node `node_id` (its lease was lost or given
+    /// back). Its queue and its sessions' actors stop at once, without another write (a write
+    /// in flight is refused by the fence once the next owner has claimed), its hosts' links
+    /// close (they link to the next owner), and every player actor is dropped (they reload
+    /// from the store where their calls go next).
+    pub fn drop_node(&self, node_id: i64) {
+        let Some(shared) = self.ctx.play_state().nodes.get(&node_id).cloned() else {
+            return;
+        };
+        if self.ctx.config.leased {
+            shared.set_owner(NodeOwner::Elsewhere);
+        }
+        if let Some(q) = self.ctx.play_state().queues.get().and_then(|r| r.get(&node_id)) {
+            q.kill();
+        }
+        for (key, session) in self.ctx.sessions().all() {
+            if key.init.as_ref().is_some_and(|i| i.view.node_id == node_id) {
+                session.kill();
+            }
+        }
+        for (_, player) in self.ctx.players().all() {
+            player.kill();
+        }
+        shared.hosts.lock().close_all();
     }
 
     /// Brings back what was live at the last stop (a crash included): queued sessions in their

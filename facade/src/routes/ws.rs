@@ -302,9 +302,7 @@ pub async fn echo(
     // A socket that comes back after a drop first gets the state as it is now: whatever it
     // missed while away (a rank, READY, the end) is in it. The place in the queue never
     // depended on the socket.
-    if let Ok(current) = state.platform.play.game_state(uid).await {
-        sink.push(&Push::GameStatus(current));
-    }
+    state.platform.play.state_to_new_socket(uid, &*sink).await;
     metrics::gauge!("yoo_websockets_open").increment(1.0);
     // The login's own end closes the socket too (the idle clock never runs past it).
     let left_ms = (login.expires_at - state.platform.clock().now_ms()).max(0) as u64;

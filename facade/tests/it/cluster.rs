@@ -250,3 +250,151 @@ async fn three_processes_do_not_triple_a_security_threshold() {
     assert_eq!(code(&r), 20125, "the third request, on the third process: {r}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The player's game state as floatBall answers it (through `c`'s process).
+async fn float_ball(c: &mut Client) -> serde_json::Value {
+    let (_, r) = c.post("/api/japi/yoo/game/floatBall", json!({})).await;
+    assert_eq!(code(&r), 0, "{r}");
+    r["data"].clone()
+}
+
+/// The process that owns node 1's queue now, as the store's latest claim says, and its epoch.
+async fn queue_owner(store: &storage::Store) -> Option<(String, i64)> {
+    let store = store.clone();
+    tokio::task::spawn_blocking(move || store.ownership.get("queue:1").unwrap().map(|o| (o.owner, o.epoch)))
+        .await
+        .unwrap()
+}
+
+/// Waits (bounded) until node 1's queue is owned by one of `among`, and that process says so.
+async fn owned_by_one_of(
+    store: &storage::Store,
+    procs: &[(&str, std::net::SocketAddr)],
+    within: Duration,
+) -> (String, i64, std::net::SocketAddr) {
+    let started = Instant::now();
+    loop {
+        if let Some((owner, epoch)) = queue_owner(store).await {
+            if let Some((_, addr)) = procs.iter().find(|(p, _)| *p == owner) {
+                let text = get_text(&format!("http://{addr}/metrics")).await;
+                if gauge(&text, "yoo_cluster_leases_held") == Some(1.0) {
+                    return (owner, epoch, *addr);
+                }
+            }
+        }
+        assert!(
+            started.elapsed() < within,
+            "node 1's queue not owned by one of {procs:?} within {within:?}"
+        );
+        actix_rt::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// One process owns node 1's queue; the other forwards the players' calls to it and carries
+/// its pushes to the sockets it holds. Killed with `-9`, the owner is replaced within 5 s by
+/// the survivor, which restores the queue from the store: the READY player keeps their machine
+/// and its countdown less the gap, the waiting ones their order, and the calls go on (answered
+/// by the new owner, under the next epoch).
+#[actix_rt::test]
+async fn a_node_queue_has_one_owner_and_a_killed_owner_is_replaced_within_5_s() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_queue");
+    let dir = temp_dir("cluster-queue");
+    let url = db.url().to_owned();
+    // the synchronous store's client runs off the test's runtime
+    let store = tokio::task::spawn_blocking(move || storage::Store::open_postgres(&url, 2).unwrap())
+        .await
+        .unwrap();
+    let mut p1 = Some(spawn(&cluster_config(&dir.join("p1"), db.url(), &redis, "p1")));
+    let mut p2 = Some(spawn(&cluster_config(&dir.join("p2"), db.url(), &redis, "p2")));
+    let (a1, a2) = (p1.as_ref().unwrap().1, p2.as_ref().unwrap().1);
+    let procs = [("p1", a1), ("p2", a2)];
+    let (owner, epoch, owner_addr) = owned_by_one_of(&store, &procs, Duration::from_secs(5)).await;
+    let other = if owner_addr == a1 { a2 } else { a1 };
+    // the other process holds no queue
+    let text = get_text(&format!("http://{other}/metrics")).await;
+    assert_ne!(gauge(&text, "yoo_cluster_leases_held"), Some(1.0), "one owner");
+
+    // three players, every call through the process that does not own the queue
+    let mut players = vec![];
+    for (i, phone) in ["13700000011", "13700000012", "13700000013"].iter().enumerate() {
+        let mut c = Client::new(other, &format!("dev-{i}"));
+        c.login(phone).await;
+        let (_, r) = c
+            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+            .await;
+        assert_eq!(code(&r), 0, "start forwarded to the owner: {r}");
+        players.push(c);
+    }
+    let first = float_ball(&mut players[0]).await;
+    assert_eq!(first["status"], 3, "the one machine is the first player's: {first}");
+    let (s1, s2) = (float_ball(&mut players[1]).await, float_ball(&mut players[2]).await);
+    assert_eq!((s1["status"].clone(), s1["sort"].clone()), (json!(1), json!(1)), "{s1}");
+    assert_eq!((s2["status"].clone(), s2["sort"].clone()), (json!(1), json!(2)), "{s2}");
+    // the second player's socket is on the process that does not own the queue: the owner's
+    // push reaches it when the first player gives the machine up
+    let token = players[1].socket_token().await;
+    let mut socket = Client::socket_at(&format!("http://{other}"), &token).await.expect("socket");
+    assert_eq!(socket.next_state(5).await["status"], 1);
+    let (_, r) = players[0]
+        .post("/api/japi/yoo/game/cancelConfirm", json!({"id": first["id"]}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let ready = socket.wait_state(5, |s| s["status"] == 3).await;
+    assert_eq!(ready["id"], s1["id"], "READY pushed across processes: {ready}");
+    let s2 = float_ball(&mut players[2]).await;
+    assert_eq!(s2["sort"], 1, "{s2}");
+    let before = float_ball(&mut players[1]).await;
+
+    // kill -9 the owner: the survivor takes the queue within 5 s (TTL included)
+    let killed_at = Instant::now();
+    if owner == "p1" {
+        drop(p1.take());
+    } else {
+        drop(p2.take());
+    }
+    let survivor = [("p1", a1), ("p2", a2)]
+        .into_iter()
+        .filter(|(p, _)| *p != owner)
+        .collect::<Vec<_>>();
+    let (new_owner, new_epoch, _) = owned_by_one_of(&store, &survivor, Duration::from_secs(5)).await;
+    assert_ne!(new_owner, owner);
+    assert!(new_epoch > epoch, "a new epoch: {new_epoch} after {epoch}");
+    // and it serves: the READY player keeps the machine and the countdown less the gap
+    let again;
+    loop {
+        let (_, r) = players[1].post("/api/japi/yoo/game/floatBall", json!({})).await;
+        if code(&r) == 0 {
+            again = r["data"].clone();
+            break;
+        }
+        assert_eq!(code(&r), 50000, "a refusal with the retry code while no one owns it: {r}");
+        assert!(killed_at.elapsed() < Duration::from_secs(5), "not served again within 5 s: {r}");
+        actix_rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let failover = killed_at.elapsed();
+    assert!(failover < Duration::from_secs(5), "served again after {failover:?}");
+    assert_eq!(
+        (again["id"].clone(), again["status"].clone()),
+        (before["id"].clone(), json!(3)),
+        "{again}"
+    );
+    let (was, left) = (crate::crash::remaining(&before), crate::crash::remaining(&again));
+    assert!(
+        left < was && left > was - 10.0,
+        "the countdown went on through the gap: {left} after {was}"
+    );
+    let s2 = float_ball(&mut players[2]).await;
+    assert_eq!(
+        (s2["status"].clone(), s2["sort"].clone()),
+        (json!(1), json!(1)),
+        "kept its place: {s2}"
+    );
+    // the READY player confirms through the new owner
+    let (_, r) = players[1]
+        .post("/api/japi/yoo/game/confirmConnect", json!({"id": again["id"]}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}

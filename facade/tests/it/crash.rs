@@ -86,7 +86,7 @@ async fn state(c: &mut Client) -> Value {
 }
 
 /// The remaining ready countdown the browser would compute, in seconds.
-fn remaining(s: &Value) -> f64 {
+pub(crate) fn remaining(s: &Value) -> f64 {
     s["connectCountdown"].as_f64().unwrap() - (s["serverTime"].as_f64().unwrap() - s["responseTime"].as_f64().unwrap()) / 1000.0
 }
 

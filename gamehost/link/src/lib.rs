@@ -134,6 +134,9 @@ pub enum LinkRefusal {
     Stale,
     /// A host of that name is already linked for the node.
     Duplicate,
+    /// In a cluster: another process owns the node's queue now (or none does, for the moment
+    /// of a takeover): link again, soon, through the front door.
+    Elsewhere,
 }
 
 /// Host → platform.

@@ -281,6 +281,13 @@ async fn hello(frames: &mut Frames, sink: &Arc<LinkSink>, platform: &Platform) -
         Ok(link) => Some(link),
         Err(HostRefusal::Duplicate) => refuse(LinkRefusal::Duplicate),
         Err(HostRefusal::UnknownNode) => refuse(LinkRefusal::UnknownNode),
+        Err(HostRefusal::Elsewhere) => {
+            // not an error: the host links again until it reaches the node's owner
+            sink.frame(&PlatformMsg::Refused {
+                reason: LinkRefusal::Elsewhere,
+            });
+            None
+        }
     }
 }
 

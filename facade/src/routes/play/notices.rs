@@ -48,8 +48,8 @@ pub struct RelayEndData {
 /// CHILDREN_LIMIT (130135): a minor's play window is closing (the limit alert's text).
 #[derive(Serialize, ToSchema)]
 pub struct ChildrenLimitData {
-    pub msg: &'static str,
-    pub remark: &'static str,
+    pub msg: String,
+    pub remark: String,
 }
 
 /// The JSON text of a notice's data, as a frame carries it.
@@ -74,7 +74,10 @@ pub fn notice_data(n: &Notice) -> String {
             dd_rid: *dd_rid,
             room_serial: *room_serial,
         }),
-        Notice::ChildrenLimit { msg, remark } => serde_json::to_string(&ChildrenLimitData { msg, remark }),
+        Notice::ChildrenLimit { msg, remark } => serde_json::to_string(&ChildrenLimitData {
+            msg: msg.to_string(),
+            remark: remark.to_string(),
+        }),
     };
     text.unwrap_or_else(|_| "{}".into())
 }

@@ -5,6 +5,14 @@
 //! `fetchToken` did; and the counts of the security checks (password failures, code requests),
 //! so that the processes together allow what one would. The domain names the ports (`accounts::passport::LoginPeers`,
 //! `SharedSocketTokens`); the texts crossing Redis are this module's.
+//!
+//! - `owners.rs`: the lease of every node queue, and the queue started where it is won.
+//! - `forward.rs`: a call refused because another process owns its queue, sent to the owner.
+//! - `bus.rs`: pushes to users whose sockets are on other processes.
+
+pub mod bus;
+pub mod forward;
+pub mod owners;
 
 use std::sync::Arc;
 
@@ -16,14 +24,27 @@ use serde::{Deserialize, Serialize};
 
 /// What a process of a cluster keeps while it runs.
 pub struct Joined {
+    pub process: String,
     pub members: cluster::Members,
     pub logins: Arc<cluster::Broadcast>,
     pub tickets: cluster::Tickets,
+    pub leases: cluster::Leases,
+    pub owners: owners::Owners,
+    pub bus: Arc<bus::ClusterBus>,
 }
 
 impl Joined {
-    pub async fn join(config: &cluster::ClusterConfig, platform: &Platform) -> Result<Joined, String> {
+    /// Joins the cluster with the platform started on `bus` (`bus::ClusterBus::start`).
+    pub async fn join(config: &cluster::ClusterConfig, platform: &Platform, bus: Arc<bus::ClusterBus>) -> Result<Joined, String> {
         let members = cluster::Members::start(config).await.map_err(|e| e.to_string())?;
+        let play = platform.play.clone();
+        bus.on_remote_change(move |uid| play.sockets_changed(uid));
+        let play = platform.play.clone();
+        bus.on_ask_state(move |uid| {
+            let play = play.clone();
+            tokio::spawn(async move { play.push_state_if_owned(uid).await });
+        });
+        tokio::spawn(forget_gone_processes(members.clone(), Arc::downgrade(&bus)));
         let (on_message, on_gap) = (platform.clone(), platform.clone());
         let logins = Arc::new(
             cluster::Broadcast::start(
@@ -43,7 +64,45 @@ impl Joined {
         platform.passport().set_shared_tokens(Arc::new(SocketTickets(tickets.clone())));
         let runs = cluster::Runs::start(config).map_err(|e| e.to_string())?;
         platform.passport().set_shared_runs(Arc::new(RedisRuns(runs)));
-        Ok(Joined { members, logins, tickets })
+        let leases = cluster::Leases::start(config).map_err(|e| e.to_string())?;
+        let owners = owners::Owners::start(leases.clone(), platform.clone(), config.process_id.clone());
+        Ok(Joined {
+            process: config.process_id.clone(),
+            members,
+            logins,
+            tickets,
+            leases,
+            owners,
+            bus,
+        })
+    }
+
+    /// Where the owner of `name` (`queue:1`) answers (`host:port`), if a live process holds
+    /// its lease now.
+    pub async fn owner_address(&self, name: &str) -> Option<String> {
+        let holder = self.leases.holder(name).await.ok()??;
+        if let Some(m) = self.members.live().into_iter().find(|m| m.process == holder) {
+            return Some(m.advertise);
+        }
+        // a process that joined since the last heartbeat
+        let live = self.members.refresh().await.ok()?;
+        live.into_iter().find(|m| m.process == holder).map(|m| m.advertise)
+    }
+
+    /// Leaves the cluster: gives back every node queue owned here, then the membership.
+    pub async fn leave(&self) {
+        self.owners.leave().await;
+        let _ = self.members.leave().await;
+    }
+}
+
+/// Drops what the bus knew of the sockets of processes no longer live (every second).
+async fn forget_gone_processes(members: cluster::Members, bus: std::sync::Weak<bus::ClusterBus>) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        let Some(bus) = bus.upgrade() else { return };
+        let live = members.live().into_iter().map(|m| m.process).collect();
+        bus.keep_processes(&live);
     }
 }
 
