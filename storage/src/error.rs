@@ -20,7 +20,7 @@ pub enum Error {
     Refused(Refusal),
     /// A write fenced by an owner's epoch that is no longer the thing's current one: another
     /// process has claimed it since (`ownership`). Nothing was written; the writer is no longer
-    /// the owner and must stop. The text is for logs.
+    /// the owner and must stop. The text is the thing's name (`queue:1`).
     #[error("fenced: {0}")]
     Fenced(String),
 }

@@ -398,3 +398,115 @@ async fn a_node_queue_has_one_owner_and_a_killed_owner_is_replaced_within_5_s() 
     tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Sends `signal` (`STOP`, `CONT`) to a process.
+fn signal(proc: &Proc, signal: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &proc.0.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal}");
+}
+
+/// The owner of node 1's queue paused with SIGSTOP past its lease: the other process takes
+/// the queue under the next epoch, and the READY player confirms there and plays. Resumed
+/// after the READY countdown would have lapsed, the old owner's session actor wakes to that
+/// lapse and would end the game as missed; its write carries the old epoch and is refused, and
+/// the old owner stops its queue (its lease is gone). The game plays on.
+#[actix_rt::test]
+async fn an_owner_paused_past_its_lease_writes_nothing_when_it_wakes() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_paused");
+    let dir = temp_dir("cluster-paused");
+    let url = db.url().to_owned();
+    let store = tokio::task::spawn_blocking(move || storage::Store::open_postgres(&url, 2).unwrap())
+        .await
+        .unwrap();
+    const COUNTDOWN_SECS: u64 = 2;
+    let config = |p: &str| {
+        let path = cluster_config(&dir.join(p), db.url(), &redis, p);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = text.replace("connect_countdown_secs = 60", &format!("connect_countdown_secs = {COUNTDOWN_SECS}"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let procs = [spawn(&config("p1")), spawn(&config("p2"))];
+    let named = [("p1", procs[0].1), ("p2", procs[1].1)];
+    let (owner, epoch, owner_addr) = owned_by_one_of(&store, &named, Duration::from_secs(5)).await;
+    let (paused, other) = if owner == "p1" {
+        (&procs[0].0, procs[1].1)
+    } else {
+        (&procs[1].0, procs[0].1)
+    };
+    let survivor: Vec<_> = named.iter().copied().filter(|(p, _)| *p != owner).collect();
+
+    let mut a = Client::new(other, "dev-a");
+    a.login("13700000021").await;
+    let (_, r) = a
+        .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let ready_at = Instant::now();
+    let ready = float_ball(&mut a).await;
+    assert_eq!(ready["status"], 3, "{ready}");
+
+    signal(paused, "STOP");
+    let (new_owner, new_epoch, _) = owned_by_one_of(&store, &survivor, Duration::from_secs(5)).await;
+    assert!(new_owner != owner && new_epoch > epoch, "taken under a new epoch");
+    // confirmed on the new owner, and playing
+    let mut confirmed = false;
+    let started = Instant::now();
+    while !confirmed {
+        let (_, r) = a.post("/api/japi/yoo/game/confirmConnect", json!({"id": ready["id"]})).await;
+        confirmed = code(&r) == 0;
+        assert!(confirmed || code(&r) == 50000, "{r}");
+        assert!(started.elapsed() < Duration::from_secs(5), "{r}");
+    }
+    let started = Instant::now();
+    loop {
+        let s = float_ball(&mut a).await;
+        assert_eq!(s["id"], ready["id"], "{s}");
+        if s["status"] == 5 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "not playing: {s}");
+        actix_rt::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // resumed once its own READY countdown is overdue
+    let overdue = Duration::from_secs(COUNTDOWN_SECS) + Duration::from_millis(500);
+    if let Some(rest) = overdue.checked_sub(ready_at.elapsed()) {
+        actix_rt::time::sleep(rest).await;
+    }
+    signal(paused, "CONT");
+    // it finds its lease gone and stops its queue (bounded)
+    metrics_until(owner_addr, Duration::from_secs(3), |t| {
+        gauge(t, "yoo_cluster_leases_held") == Some(0.0)
+    })
+    .await;
+    actix_rt::time::sleep(Duration::from_millis(300)).await;
+    // (whether its session actor tried before it was stopped is a race; when it did, the
+    // store refused it: `yoo_store_fenced_total`)
+    let text = get_text(&format!("http://{owner_addr}/metrics")).await;
+    eprintln!("the woken owner's refused writes: {:?}", gauge(&text, "yoo_store_fenced_total"));
+    // the game plays on: the store, the new owner and the old one (which forwards) all say so
+    let id = ready["id"].as_i64().unwrap();
+    let s = store.clone();
+    let row = tokio::task::spawn_blocking(move || s.sessions.get(id).unwrap().unwrap())
+        .await
+        .unwrap();
+    assert_eq!((row.status, row.ended_at, row.end_reason.clone()), (5, None, None), "{row:?}");
+    for addr in [other, owner_addr] {
+        let mut c = Client::new(addr, "dev-a");
+        c.cookies = a.cookies.clone();
+        let s = float_ball(&mut c).await;
+        assert_eq!(
+            (s["id"].clone(), s["status"].clone()),
+            (ready["id"].clone(), json!(5)),
+            "via {addr}: {s}"
+        );
+    }
+    tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

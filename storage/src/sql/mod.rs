@@ -78,7 +78,7 @@ impl Db {
                 let epoch: Option<i64> = tx.query_row(sql, [&*fence.name], |r| r.get(0)).optional()?;
                 if epoch != Some(fence.epoch) {
                     metrics::counter!("yoo_store_fenced_total").increment(1);
-                    return Err(Error::Fenced(format!("{} at epoch {} (now {epoch:?})", fence.name, fence.epoch)));
+                    return Err(Error::Fenced(fence.name.to_string()));
                 }
                 f(tx)
             }),
