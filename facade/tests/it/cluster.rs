@@ -251,6 +251,15 @@ async fn three_processes_do_not_triple_a_security_threshold() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The cluster's store, read by the test (the synchronous client runs off the test's runtime;
+/// drop it there too).
+async fn open_store(url: &str) -> storage::Store {
+    let url = url.to_owned();
+    tokio::task::spawn_blocking(move || storage::Store::open_postgres(&url, 2).unwrap())
+        .await
+        .unwrap()
+}
+
 /// The player's game state as floatBall answers it (through `c`'s process).
 async fn float_ball(c: &mut Client) -> serde_json::Value {
     let (_, r) = c.post("/api/japi/yoo/game/floatBall", json!({})).await;
@@ -300,11 +309,7 @@ async fn a_node_queue_has_one_owner_and_a_killed_owner_is_replaced_within_5_s() 
     let redis = RedisServer::start();
     let db = FreshPostgres::new("cluster_queue");
     let dir = temp_dir("cluster-queue");
-    let url = db.url().to_owned();
-    // the synchronous store's client runs off the test's runtime
-    let store = tokio::task::spawn_blocking(move || storage::Store::open_postgres(&url, 2).unwrap())
-        .await
-        .unwrap();
+    let store = open_store(db.url()).await;
     let mut p1 = Some(spawn(&cluster_config(&dir.join("p1"), db.url(), &redis, "p1")));
     let mut p2 = Some(spawn(&cluster_config(&dir.join("p2"), db.url(), &redis, "p2")));
     let (a1, a2) = (p1.as_ref().unwrap().1, p2.as_ref().unwrap().1);
@@ -419,10 +424,7 @@ async fn an_owner_paused_past_its_lease_writes_nothing_when_it_wakes() {
     let redis = RedisServer::start();
     let db = FreshPostgres::new("cluster_paused");
     let dir = temp_dir("cluster-paused");
-    let url = db.url().to_owned();
-    let store = tokio::task::spawn_blocking(move || storage::Store::open_postgres(&url, 2).unwrap())
-        .await
-        .unwrap();
+    let store = open_store(db.url()).await;
     const COUNTDOWN_SECS: u64 = 2;
     let config = |p: &str| {
         let path = cluster_config(&dir.join(p), db.url(), &redis, p);
@@ -507,6 +509,86 @@ async fn an_owner_paused_past_its_lease_writes_nothing_when_it_wakes() {
             "via {addr}: {s}"
         );
     }
+    tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Redis restarted (it keeps nothing): every lease is gone, the owner stops its queue at its
+/// next renewal, and a process takes the queue again under the next epoch, restored from the
+/// store: the waiting players keep their order, and the pushes cross the processes again (the
+/// bus subscribes again and the processes tell each other their sockets anew).
+#[actix_rt::test]
+async fn a_redis_restart_loses_no_place_and_the_queue_is_owned_again() {
+    let mut redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_redis_restart");
+    let dir = temp_dir("cluster-redis-restart");
+    let store = open_store(db.url()).await;
+    let procs = [
+        spawn(&cluster_config(&dir.join("p1"), db.url(), &redis, "p1")),
+        spawn(&cluster_config(&dir.join("p2"), db.url(), &redis, "p2")),
+    ];
+    let named = [("p1", procs[0].1), ("p2", procs[1].1)];
+    let (_, epoch, owner_addr) = owned_by_one_of(&store, &named, Duration::from_secs(5)).await;
+    let other = if owner_addr == named[0].1 { named[1].1 } else { named[0].1 };
+    let mut players = vec![];
+    for (i, phone) in ["13700000031", "13700000032", "13700000033"].iter().enumerate() {
+        let mut c = Client::new(other, &format!("dev-{i}"));
+        c.login(phone).await;
+        let (_, r) = c
+            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+            .await;
+        assert_eq!(code(&r), 0, "{r}");
+        players.push(c);
+    }
+    let before: Vec<serde_json::Value> = {
+        let mut v = vec![];
+        for p in &mut players {
+            v.push(float_ball(p).await);
+        }
+        v
+    };
+
+    redis.restart();
+    let started = Instant::now();
+    let (_, new_epoch, _) = loop {
+        let owned = owned_by_one_of(&store, &named, Duration::from_secs(10)).await;
+        if owned.1 > epoch {
+            break owned;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "not claimed again");
+        actix_rt::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(new_epoch > epoch);
+    // every player as before, through either process, once the owner serves
+    for (p, was) in players.iter_mut().zip(&before) {
+        let now = loop {
+            let (_, r) = p.post("/api/japi/yoo/game/floatBall", json!({})).await;
+            if code(&r) == 0 {
+                break r["data"].clone();
+            }
+            assert_eq!(code(&r), 50000, "{r}");
+            assert!(started.elapsed() < Duration::from_secs(10), "{r}");
+            actix_rt::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(
+            (now["id"].clone(), now["status"].clone(), now["sort"].clone()),
+            (was["id"].clone(), was["status"].clone(), was["sort"].clone()),
+            "{now} after {was}"
+        );
+    }
+    // a push crosses the processes again: the second player's socket on the process that does
+    // not own the queue (whichever that is now) hears READY when the first gives the machine up
+    let owner_now = owned_by_one_of(&store, &named, Duration::from_secs(1)).await.2;
+    let not_owner = if owner_now == named[0].1 { named[1].1 } else { named[0].1 };
+    let token = players[1].socket_token().await;
+    let mut socket = Client::socket_at(&format!("http://{not_owner}"), &token).await.expect("socket");
+    assert_eq!(socket.next_state(5).await["status"], 1);
+    let (_, r) = players[0]
+        .post("/api/japi/yoo/game/cancelConfirm", json!({"id": before[0]["id"]}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let ready = socket.wait_state(5, |s| s["status"] == 3).await;
+    assert_eq!(ready["id"], before[1]["id"]);
     tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
