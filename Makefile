@@ -1,8 +1,11 @@
 # The two commands of the README. The scripts live in ops/.
-.PHONY: run test ops frontend server
+.PHONY: run run-cluster test ops frontend server
 
 run:
 	bash ops/run.sh
+
+run-cluster:
+	bash ops/run-cluster.sh
 
 test:
 	bash ops/test.sh

@@ -211,7 +211,9 @@ impl Platform {
             .desk
             .set(Registry::new("order_desk", policy, parent.clone(), desk).await.map_err(err)?);
         ctx.slot::<CommerceShared>().desk.get().expect("set above").get_or_start(&0).await?;
-        let passport = Arc::new(Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()));
+        let passport = Arc::new(
+            Passport::new(store, sms, clock, config.register_gift_minutes, config.sms.clone()).with_site_key(config.identity.key()),
+        );
         let platform = Platform::assemble(ctx, passport, root);
         if !platform.ctx.config.leased {
             platform.play.restore(open, now).await?;

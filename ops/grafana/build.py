@@ -67,6 +67,20 @@ DASHBOARDS = {
         ("支付通知/秒（按结果）", [("{{provider}} {{outcome}}", "provider_outcome:yoo_payment_notices:rate5m")], "ops", "timeseries"),
         ("堆内存", [("已分配", "yoo_heap_in_use_bytes")], "bytes", "timeseries"),
     ]),
+    "cluster": ("集群", [
+        ("存活进程", [("进程", "max(yoo_cluster_processes)")], "short", "stat"),
+        ("进程在线（按进程）", [("{{process}}", "max by (process) (yoo_cluster_process_up)")], "short", "timeseries"),
+        ("持有的队列（按进程）", [("{{instance}}", "sum by (instance) (yoo_cluster_leases_held)")], "short", "timeseries"),
+        ("租约续期耗时 p99", [("{{instance}}", 'max by (instance) (yoo_cluster_lease_renewal_seconds{quantile="0.99"})')], "s", "timeseries"),
+        ("接管（10 分钟）", [("{{kind}}", "sum by (kind) (increase(yoo_cluster_takeovers_total[10m]))")], "short", "timeseries"),
+        ("接管恢复耗时 p99", [("{{kind}}", 'max by (kind) (yoo_cluster_restore_seconds{quantile="0.99"})')], "s", "timeseries"),
+        ("租约丢失（10 分钟，按原因）", [("{{why}}", "sum by (why) (increase(yoo_cluster_leases_lost_total[10m]))")], "short", "timeseries"),
+        ("转发调用/秒（按结果）", [("{{outcome}}", "sum by (outcome) (rate(yoo_cluster_forwarded_total[1m]))")], "reqps", "timeseries"),
+        ("转发耗时 p99", [("{{instance}}", 'max by (instance) (yoo_cluster_forward_seconds{quantile="0.99"})')], "s", "timeseries"),
+        ("跨进程推送/秒", [("推送", "sum(rate(yoo_cluster_pushes_sent_total[1m]))")], "ops", "timeseries"),
+        ("跨进程推送延迟 p99", [("{{instance}}", 'max by (instance) (yoo_cluster_push_delay_seconds{quantile="0.99"})')], "s", "timeseries"),
+        ("旧纪元写入被拒（10 分钟）", [("拒绝", "sum(increase(yoo_store_fenced_total[10m]))")], "short", "stat"),
+    ]),
 }
 
 

@@ -320,6 +320,19 @@ fn secs_until(at: i64, now: i64) -> u64 {
 }
 
 impl Passport {
+    /// The key of the stored codes' hashes derived from the site's identity key (the same in
+    /// every process of a cluster and across restarts: a code sent by one process is checked by
+    /// any, also after a restart). Without one, the passport's random key stays (tests).
+    pub fn with_site_key(mut self, site_key: Option<[u8; 32]>) -> Self {
+        if let Some(k) = site_key {
+            let mut h = Sha256::new();
+            h.update(b"yoo sms code hash key\0");
+            h.update(k);
+            self.code_key = h.finalize().into();
+        }
+        self
+    }
+
     pub fn new(store: Store, sms: Arc<dyn SmsProvider>, clock: Clock, gift_minutes: i64, limits: SmsLimits) -> Self {
         Passport {
             store,

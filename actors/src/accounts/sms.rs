@@ -25,12 +25,23 @@ pub trait SmsProvider: Send + Sync + 'static {
     fn outbox(&self, _phone: &str) -> Option<Vec<SmsMessage>> {
         None
     }
+    /// In a cluster: the sandbox's outbox is one phone for every process, as a real phone
+    /// would be: `announce` carries each message this process sends to the others. A real
+    /// provider has nothing to share.
+    fn share_outbox(&self, _announce: Announce) {}
+    /// In a cluster: a message another process's sandbox sent (its outbox shows it here too).
+    fn sent_elsewhere(&self, _m: &SmsMessage) {}
 }
+
+/// Carries a sandbox message to the other processes of a cluster.
+pub type Announce = Arc<dyn Fn(&SmsMessage) + Send + Sync>;
 
 pub struct SandboxSms {
     /// The messages sent, by phone (bounded: the oldest phones are forgotten first).
     outbox: Arc<Mutex<Outbox>>,
     fail_numbers: Vec<String>,
+    /// In a cluster: carries each message to the other processes' outboxes.
+    announce: std::sync::OnceLock<Announce>,
 }
 
 /// Phones the outbox remembers at most.
@@ -92,6 +103,25 @@ impl SandboxSms {
         SandboxSms {
             outbox: Default::default(),
             fail_numbers,
+            announce: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+/// Adds a message to the outbox (the oldest phones and messages make room).
+fn record(outbox: &Mutex<Outbox>, phone: SmallStr, msg: Message) {
+    let mut o = outbox.lock();
+    let o = &mut *o;
+    match o.by_phone.get_mut(phone.as_str()) {
+        Some(sent) => sent.push(msg),
+        None => {
+            if o.order.len() >= OUTBOX_PHONES {
+                if let Some(old) = o.order.pop_front() {
+                    o.by_phone.remove(&old);
+                }
+            }
+            o.order.push_back(phone.clone());
+            o.by_phone.insert(phone, Sent::One(msg));
         }
     }
 }
@@ -107,27 +137,34 @@ impl SmsProvider for SandboxSms {
                 sent_at: now_ms,
             },
         );
+        let announce = self.announce.get().cloned();
         Box::pin(async move {
             tokio::task::yield_now().await;
             if fail {
                 return Err("sandbox gateway rejected the number".into());
             }
-            let mut o = outbox.lock();
-            let o = &mut *o;
-            match o.by_phone.get_mut(phone.as_str()) {
-                Some(sent) => sent.push(msg),
-                None => {
-                    if o.order.len() >= OUTBOX_PHONES {
-                        if let Some(old) = o.order.pop_front() {
-                            o.by_phone.remove(&old);
-                        }
-                    }
-                    o.order.push_back(phone.clone());
-                    o.by_phone.insert(phone, Sent::One(msg));
-                }
+            if let Some(announce) = announce {
+                announce(&SmsMessage {
+                    phone: phone.to_string(),
+                    code: msg.code.to_string(),
+                    sent_at: msg.sent_at,
+                });
             }
+            record(&outbox, phone, msg);
             Ok(())
         })
+    }
+
+    fn share_outbox(&self, announce: Announce) {
+        let _ = self.announce.set(announce);
+    }
+
+    fn sent_elsewhere(&self, m: &SmsMessage) {
+        let msg = Message {
+            code: m.code.as_str().into(),
+            sent_at: m.sent_at,
+        };
+        record(&self.outbox, SmallStr::new(&m.phone), msg);
     }
 
     fn outbox(&self, phone: &str) -> Option<Vec<SmsMessage>> {

@@ -110,6 +110,9 @@ enum Out {
 #[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
 struct Frame {
     from: String,
+    /// When the sender sent it (unix ms, the wall clock: `yoo_cluster_push_delay_seconds`).
+    #[serde(default)]
+    at_ms: i64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pushes: Vec<(i64, Push)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -216,6 +219,10 @@ impl ClusterBus {
             return;
         }
         metrics::counter!("yoo_cluster_push_frames_received_total").increment(1);
+        if !frame.pushes.is_empty() {
+            let delay_ms = (wall_ms() - frame.at_ms).max(0);
+            metrics::histogram!("yoo_cluster_push_delay_seconds").record(delay_ms as f64 / 1000.0);
+        }
         for (uid, push) in &frame.pushes {
             self.local.publish(uid, push);
         }
@@ -333,6 +340,7 @@ async fn publisher(bus: Weak<ClusterBus>, broadcast: cluster::Broadcast, mut rx:
             next = rx.try_recv().ok();
         }
         drop(bus);
+        frame.at_ms = wall_ms();
         let Ok(bytes) = serde_json::to_vec(&frame) else { continue };
         match broadcast.publish(&bytes).await {
             Ok(_) => {
@@ -345,6 +353,13 @@ async fn publisher(bus: Weak<ClusterBus>, broadcast: cluster::Broadcast, mut rx:
             }
         }
     }
+}
+
+/// The wall clock in unix ms (the processes of a cluster share one machine's clock, or NTP's).
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 impl ClusterBus {
@@ -381,6 +396,7 @@ mod tests {
         use actors::view::{Changed, EndReason, GameState, Notice};
         let f = Frame {
             from: "p1".into(),
+            at_ms: 1_700_000_000_000,
             pushes: vec![
                 (
                     7,

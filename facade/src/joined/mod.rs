@@ -31,11 +31,22 @@ pub struct Joined {
     pub leases: cluster::Leases,
     pub owners: owners::Owners,
     pub bus: Arc<bus::ClusterBus>,
+    /// The sandbox SMS outbox shared by the processes (one phone for all, as a real one).
+    _sandbox_sms: Arc<cluster::Broadcast>,
 }
 
 impl Joined {
     /// Joins the cluster with the platform started on `bus` (`bus::ClusterBus::start`).
     pub async fn join(config: &cluster::ClusterConfig, platform: &Platform, bus: Arc<bus::ClusterBus>) -> Result<Joined, String> {
+        // the cluster's counters exist from the start, at zero (the dashboard reads them)
+        metrics::counter!("yoo_store_fenced_total").increment(0);
+        for why in ["refused", "expired", "released"] {
+            metrics::counter!("yoo_cluster_leases_lost_total", "why" => why).increment(0);
+        }
+        for outcome in ["answered", "no_owner"] {
+            metrics::counter!("yoo_cluster_forwarded_total", "outcome" => outcome).increment(0);
+        }
+        metrics::counter!("yoo_cluster_pushes_sent_total").increment(0);
         let members = cluster::Members::start(config).await.map_err(|e| e.to_string())?;
         let play = platform.play.clone();
         bus.on_remote_change(move |uid| play.sockets_changed(uid));
@@ -64,6 +75,7 @@ impl Joined {
         platform.passport().set_shared_tokens(Arc::new(SocketTickets(tickets.clone())));
         let runs = cluster::Runs::start(config).map_err(|e| e.to_string())?;
         platform.passport().set_shared_runs(Arc::new(RedisRuns(runs)));
+        let sandbox_sms = share_sandbox_outbox(config, platform)?;
         let leases = cluster::Leases::start(config).map_err(|e| e.to_string())?;
         let owners = owners::Owners::start(leases.clone(), platform.clone(), config.process_id.clone());
         Ok(Joined {
@@ -74,6 +86,7 @@ impl Joined {
             leases,
             owners,
             bus,
+            _sandbox_sms: sandbox_sms,
         })
     }
 
@@ -94,6 +107,57 @@ impl Joined {
         self.owners.leave().await;
         let _ = self.members.leave().await;
     }
+}
+
+/// A message of the sandbox SMS provider, as it crosses the cluster.
+#[derive(Serialize, Deserialize)]
+struct SandboxSms {
+    from: String,
+    phone: String,
+    code: String,
+    sent_at: i64,
+}
+
+/// The sandbox SMS outbox as one for every process: what one sends, every outbox shows (a
+/// tester reading the codes through the front door reaches any process).
+fn share_sandbox_outbox(config: &cluster::ClusterConfig, platform: &Platform) -> Result<Arc<cluster::Broadcast>, String> {
+    let me = config.process_id.clone();
+    let receiver = platform.clone();
+    let broadcast = Arc::new(
+        cluster::Broadcast::start(
+            config,
+            "sandbox_sms",
+            Arc::new(move |bytes: &[u8]| match serde_json::from_slice::<SandboxSms>(bytes) {
+                Ok(m) if m.from != me => receiver.passport().sms().sent_elsewhere(&actors::accounts::sms::SmsMessage {
+                    phone: m.phone,
+                    code: m.code,
+                    sent_at: m.sent_at,
+                }),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "a sandbox SMS of the cluster that does not parse"),
+            }),
+            Arc::new(|| {}),
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let (out, from) = (broadcast.clone(), config.process_id.clone());
+    platform.passport().sms().share_outbox(Arc::new(move |m| {
+        let Ok(bytes) = serde_json::to_vec(&SandboxSms {
+            from: from.clone(),
+            phone: m.phone.clone(),
+            code: m.code.clone(),
+            sent_at: m.sent_at,
+        }) else {
+            return;
+        };
+        let out = out.clone();
+        tokio::spawn(async move {
+            if let Err(e) = out.publish(&bytes).await {
+                tracing::warn!(error = %e, "a sandbox SMS not shared with the cluster");
+            }
+        });
+    }));
+    Ok(broadcast)
 }
 
 /// Drops what the bus knew of the sockets of processes no longer live (every second).

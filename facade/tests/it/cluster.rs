@@ -260,6 +260,21 @@ async fn open_store(url: &str) -> storage::Store {
         .unwrap()
 }
 
+/// Players of these phones logged in on `addr`, each starting game 1 on node 1 there, in order.
+async fn started_on(addr: std::net::SocketAddr, phones: &[&str]) -> Vec<Client> {
+    let mut players = vec![];
+    for (i, phone) in phones.iter().enumerate() {
+        let mut c = Client::new(addr, &format!("dev-{i}"));
+        c.login(phone).await;
+        let (_, r) = c
+            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+            .await;
+        assert_eq!(code(&r), 0, "started (forwarded to the owner when not owned here): {r}");
+        players.push(c);
+    }
+    players
+}
+
 /// The player's game state as floatBall answers it (through `c`'s process).
 async fn float_ball(c: &mut Client) -> serde_json::Value {
     let (_, r) = c.post("/api/japi/yoo/game/floatBall", json!({})).await;
@@ -321,16 +336,7 @@ async fn a_node_queue_has_one_owner_and_a_killed_owner_is_replaced_within_5_s() 
     assert_ne!(gauge(&text, "yoo_cluster_leases_held"), Some(1.0), "one owner");
 
     // three players, every call through the process that does not own the queue
-    let mut players = vec![];
-    for (i, phone) in ["13700000011", "13700000012", "13700000013"].iter().enumerate() {
-        let mut c = Client::new(other, &format!("dev-{i}"));
-        c.login(phone).await;
-        let (_, r) = c
-            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
-            .await;
-        assert_eq!(code(&r), 0, "start forwarded to the owner: {r}");
-        players.push(c);
-    }
+    let mut players = started_on(other, &["13700000011", "13700000012", "13700000013"]).await;
     let first = float_ball(&mut players[0]).await;
     assert_eq!(first["status"], 3, "the one machine is the first player's: {first}");
     let (s1, s2) = (float_ball(&mut players[1]).await, float_ball(&mut players[2]).await);
@@ -530,16 +536,7 @@ async fn a_redis_restart_loses_no_place_and_the_queue_is_owned_again() {
     let named = [("p1", procs[0].1), ("p2", procs[1].1)];
     let (_, epoch, owner_addr) = owned_by_one_of(&store, &named, Duration::from_secs(5)).await;
     let other = if owner_addr == named[0].1 { named[1].1 } else { named[0].1 };
-    let mut players = vec![];
-    for (i, phone) in ["13700000031", "13700000032", "13700000033"].iter().enumerate() {
-        let mut c = Client::new(other, &format!("dev-{i}"));
-        c.login(phone).await;
-        let (_, r) = c
-            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
-            .await;
-        assert_eq!(code(&r), 0, "{r}");
-        players.push(c);
-    }
+    let mut players = started_on(other, &["13700000031", "13700000032", "13700000033"]).await;
     let before: Vec<serde_json::Value> = {
         let mut v = vec![];
         for p in &mut players {
@@ -591,4 +588,42 @@ async fn a_redis_restart_loses_no_place_and_the_queue_is_owned_again() {
     assert_eq!(ready["id"], before[1]["id"]);
     tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A code one process sent logs in on another (the front door spreads a player's calls): the
+/// code's stored hash is keyed by the site's key, the same in every process, and the sandbox's
+/// outbox, the tester's phone, shows the message on every process.
+#[actix_rt::test]
+async fn a_code_sent_by_one_process_logs_in_on_another() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_codes");
+    let dir = temp_dir("cluster-codes");
+    let (_p1, a1) = spawn(&cluster_config(&dir.join("p1"), db.url(), &redis, "p1"));
+    let (_p2, a2) = spawn(&cluster_config(&dir.join("p2"), db.url(), &redis, "p2"));
+    let phone = "13700000041";
+    let mut on_p1 = Client::new(a1, "dev-a");
+    let (_, r) = on_p1.post("/api/passport/login/sendcode", json!({"phone": phone})).await;
+    assert_eq!(code(&r), 0, "{r}");
+    let mut on_p2 = Client::new(a2, "dev-a");
+    on_p2.cookies = on_p1.cookies.clone();
+    let started = Instant::now();
+    let sent = loop {
+        let (_, outbox) = on_p2.get(&format!("/api/dev/sms/outbox?phone={phone}")).await;
+        if let Some(c) = outbox["data"][0]["code"].as_str() {
+            break c.to_owned();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "p2's outbox never showed p1's message: {outbox}"
+        );
+        actix_rt::time::sleep(Duration::from_millis(10)).await;
+    };
+    let (_, r) = on_p2
+        .post(
+            "/api/passport/login",
+            json!({"cellphone": phone, "code": sent, "device_no": "dev-a"}),
+        )
+        .await;
+    assert_eq!(code(&r), 0, "p2 checks the code p1 sent: {r}");
+    let _ = std::fs::remove_dir_all(dir);
 }
