@@ -139,6 +139,96 @@ pub const METRICS: &[(&str, Kind, &str)] = &[
         Kind::Counter,
         "Code requests through the security check in front of SMS codes, by outcome (not_needed, solved, required, failed).",
     ),
+    // a cluster's (`[cluster]`)
+    (
+        "yoo_cluster_processes",
+        Kind::Gauge,
+        "Live processes of the cluster, as this one sees them.",
+    ),
+    (
+        "yoo_cluster_process_up",
+        Kind::Gauge,
+        "Whether a process of the cluster is live (1) or gone (0), by process.",
+    ),
+    (
+        "yoo_cluster_heartbeat_seconds",
+        Kind::Summary,
+        "Time of this process's heartbeat call to Redis.",
+    ),
+    ("yoo_cluster_leases_held", Kind::Gauge, "Leases (node queues) this process holds."),
+    ("yoo_cluster_leases_acquired_total", Kind::Counter, "Leases this process won."),
+    (
+        "yoo_cluster_leases_lost_total",
+        Kind::Counter,
+        "Leases this process lost, by why (refused, expired, released).",
+    ),
+    (
+        "yoo_cluster_lease_renewal_seconds",
+        Kind::Summary,
+        "Time of one renewal of this process's leases.",
+    ),
+    (
+        "yoo_cluster_lease_renewal_failures_total",
+        Kind::Counter,
+        "Lease renewals that failed.",
+    ),
+    ("yoo_cluster_heartbeat_failures_total", Kind::Counter, "Heartbeats that failed."),
+    (
+        "yoo_cluster_takeovers_total",
+        Kind::Counter,
+        "Things this process took over (their restore done), by kind.",
+    ),
+    (
+        "yoo_cluster_restore_seconds",
+        Kind::Summary,
+        "Time from a lease won to the thing restored and serving, by kind.",
+    ),
+    (
+        "yoo_cluster_forwarded_total",
+        Kind::Counter,
+        "Calls forwarded to the owner of their queue, by outcome (answered, no_owner).",
+    ),
+    (
+        "yoo_cluster_forward_seconds",
+        Kind::Summary,
+        "Time of a forwarded call, retries included.",
+    ),
+    ("yoo_cluster_pushes_sent_total", Kind::Counter, "Pushes sent to other processes."),
+    (
+        "yoo_cluster_push_frames_sent_total",
+        Kind::Counter,
+        "Messages of pushes sent to the other processes.",
+    ),
+    (
+        "yoo_cluster_push_frames_lost_total",
+        Kind::Counter,
+        "Messages of pushes that Redis did not take.",
+    ),
+    (
+        "yoo_cluster_push_frames_received_total",
+        Kind::Counter,
+        "Messages of pushes received from other processes.",
+    ),
+    (
+        "yoo_cluster_push_delay_seconds",
+        Kind::Summary,
+        "Time from another process sending a message of pushes to its arrival here (wall clocks).",
+    ),
+    (
+        "yoo_cluster_broadcast_resubscribes_total",
+        Kind::Counter,
+        "Subscriptions to a broadcast of the cluster, by result (subscribed, failed).",
+    ),
+    (
+        "yoo_cluster_login_broadcast_failures_total",
+        Kind::Counter,
+        "Ended logins not announced to the cluster.",
+    ),
+    (
+        "yoo_store_fenced_total",
+        Kind::Counter,
+        "Writes of an old owner's epoch refused by the store.",
+    ),
 ];
 
 /// A series' type, for its HELP text.

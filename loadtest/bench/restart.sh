@@ -10,6 +10,7 @@
 # Needs target/debug/yoo-server and target/debug/yoo-gamehost (make run builds them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. loadtest/bench/lib.sh
 RESTARTS=${RESTARTS:-10}
 B=http://127.0.0.1:8080
 work=$(mktemp -d)
@@ -23,18 +24,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ms() { date +%s%3N; }
 start_server() {
   target/debug/yoo-server --config ops/dev.toml --data-dir "$work/data" >>"$work/server.log" 2>&1 &
   server_pid=$!
-}
-# until CMD succeeds, at most 20 s; fails otherwise
-until_ok() {
-  local end=$(($(ms) + 20000))
-  until "$@" >/dev/null 2>&1; do
-    [ "$(ms)" -lt "$end" ] || { echo "gave up waiting for: $*" >&2; return 1; }
-    sleep 0.02
-  done
 }
 adopted() { [ "$(grep -c 'session adopted' "$work/server.log")" -ge "$1" ]; }
 
@@ -83,7 +75,6 @@ for i in $(seq 1 "$RESTARTS"); do
   resumed+=($((t3 - t0)))
   echo "restart $i: serving again $((t1 - t0)) ms, adopted $((t2 - t0)) ms, playing with a fresh ticket $((t3 - t0)) ms"
 done
-stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "p50 %d ms, max %d ms", v[int((NR + 1) / 2)], v[NR] }'; }
 echo "serving again: $(stats "${serving[@]}")"
 echo "session adopted on its slot: $(stats "${adopt[@]}")"
 echo "playing with a fresh ticket: $(stats "${resumed[@]}")"

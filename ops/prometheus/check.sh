@@ -51,13 +51,19 @@ name = "压测一区"
 status = 1
 machines = ["m01"]
 TOML
-RUST_LOG=warn "$SERVER" --config "$TMP/server.toml" > "$TMP/server.out" 2> "$TMP/server.err" &
-server=$!
-for _ in $(seq 100); do
-  grep -q "listening on" "$TMP/server.out" 2>/dev/null && break
-  sleep 0.1
-done
-url=$(sed -n 's/^yoo-server listening on //p' "$TMP/server.out")
+# starts the server of $TMP/$1.toml in the background (its pid in $started) and prints its URL
+started=
+start_server() {
+  RUST_LOG=warn "$SERVER" --config "$TMP/$1.toml" > "$TMP/$1.out" 2> "$TMP/$1.err" &
+  started=$!
+  for _ in $(seq 100); do
+    grep -q "listening on" "$TMP/$1.out" 2>/dev/null && break
+    sleep 0.1
+  done
+  sed -n 's/^yoo-server listening on //p' "$TMP/$1.out"
+}
+url=$(start_server server)
+server=$(pgrep -n -f "$TMP/server.toml" || true)
 [ -n "$url" ] || { echo "the server did not start"; cat "$TMP/server.err"; exit 1; }
 prefix=$(( $$ % 90 + 10 ))
 timeout 120 "$LOADTEST" --url "$url" --players 6 --concurrency 6 --play-ms 100 --timeout-secs 100 \
@@ -98,13 +104,8 @@ pool_size = 4
 redis_url = "redis://127.0.0.1:$redis_port/0"
 process_id = "$p"
 TOML
-  RUST_LOG=warn "$SERVER" --config "$TMP/$p.toml" > "$TMP/$p.out" 2> "$TMP/$p.err" &
-  cluster_pids+=("$!")
-  for _ in $(seq 100); do
-    grep -q "listening on" "$TMP/$p.out" 2>/dev/null && break
-    sleep 0.1
-  done
-  u=$(sed -n 's/^yoo-server listening on //p' "$TMP/$p.out")
+  u=$(start_server "$p")
+  cluster_pids+=("$(pgrep -n -f "$TMP/$p.toml" || true)")
   [ -n "$u" ] || { echo "cluster process $p did not start"; cat "$TMP/$p.err"; exit 1; }
   urls+=("$u")
 done
@@ -118,7 +119,8 @@ i=0
 for u in "${urls[@]}"; do
   i=$((i + 1))
   timeout 120 "$LOADTEST" --url "$u" --players 4 --concurrency 4 --play-ms 100 --timeout-secs 100 \
-    --phone-prefix "16${prefix}${i}" > "$TMP/cluster-journeys-$i.txt"
+    --phone-prefix "16${prefix}${i}" > "$TMP/cluster-journeys-$i.txt" 2>&1 \
+    || { echo "journeys through cluster process $i failed:"; cat "$TMP/cluster-journeys-$i.txt"; exit 1; }
   curl -sf "$u/metrics" > "$TMP/cluster-metrics-$i.txt"
   promtool check metrics < "$TMP/cluster-metrics-$i.txt"
 done

@@ -70,7 +70,7 @@ impl PlayShared {
                 .iter()
                 .map(|n| {
                     let shared = if config.leased {
-                        NodeShared::leased()
+                        NodeShared::leased(n.id)
                     } else {
                         NodeShared::default()
                     };
@@ -113,6 +113,9 @@ pub(crate) trait PlayCtx {
 
     /// The fence of this process's writes for node `node_id` (none when one process owns all).
     fn node_fence(&self, node_id: i64) -> Option<storage::ownership::Fence>;
+
+    /// Whether node `node_id`'s queue runs in this process (always, without a cluster).
+    fn owns_node(&self, node_id: i64) -> bool;
 
     /// What a queue shows of a game in every view.
     async fn game_meta(&self, game_id: i64) -> DomainResult<GameMeta>;
@@ -207,6 +210,10 @@ impl PlayCtx for Ctx {
 
     fn node_fence(&self, node_id: i64) -> Option<storage::ownership::Fence> {
         self.play_state().nodes.get(&node_id).and_then(|n| n.owner().fence())
+    }
+
+    fn owns_node(&self, node_id: i64) -> bool {
+        self.play_state().nodes.get(&node_id).is_none_or(|n| n.owner().here())
     }
 
     /// What a queue shows of a game in every view.

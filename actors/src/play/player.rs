@@ -143,6 +143,11 @@ impl PlayerActor {
         if !matches!(msg, PlayerMsg::Idle) {
             st.busy = true;
         }
+        if !matches!(msg, PlayerMsg::Idle | PlayerMsg::SessionEnded { .. }) {
+            if let Err(e) = self.refresh(st).await {
+                tracing::warn!(uid = st.uid, error = %e, "the player's session not read again");
+            }
+        }
         match msg {
             PlayerMsg::Start {
                 game,
@@ -270,19 +275,26 @@ impl PlayerActor {
         Ok((card, view))
     }
 
+    /// In a cluster: what this actor knows of the player's session may be stale when the
+    /// session's node is not owned here (another process started, ended or replaced it since):
+    /// the store says (the node's owner then answers the call, `NotOwner` here). The owner's own
+    /// actor sees every change of its sessions and is not read again.
+    async fn refresh(&self, st: &mut PlayerState) -> DomainResult<()> {
+        if !self.ctx.config.leased || st.current.as_ref().is_some_and(|c| self.ctx.owns_node(c.node_id)) {
+            return Ok(());
+        }
+        st.current = self.ctx.open_session_of(st.uid).await?.map(|r| Current {
+            id: r.id,
+            game_id: r.game_id,
+            node_id: r.node_id,
+        });
+        Ok(())
+    }
+
     /// Finds the current session: in its queue, else in its session actor; else it has ended.
     /// A queue that cannot be asked is an error (the session may well still wait there); a
     /// session actor that stops while asked has ended.
     async fn locate(&self, st: &mut PlayerState) -> DomainResult<Option<Located>> {
-        if st.current.is_none() && self.ctx.config.leased {
-            // in a cluster a session may have started in another process since this actor
-            // loaded: the store says (its node's owner then answers, `NotOwner` here)
-            st.current = self.ctx.open_session_of(st.uid).await?.map(|r| Current {
-                id: r.id,
-                game_id: r.game_id,
-                node_id: r.node_id,
-            });
-        }
         let Some(c) = st.current.clone() else { return Ok(None) };
         // The queue first: a grant starts the session actor before the queue answers anything
         // else, so "not in the queue" means "in a session actor, or ended".

@@ -131,29 +131,34 @@ pub enum NodeOwner {
     /// This process holds the node's lease, and its claim's epoch fences its writes.
     Mine(storage::ownership::Fence),
     /// Another process owns it, or no one does now (between a lease's loss and a takeover).
-    Elsewhere,
+    /// The fence is the last this process held (epoch 0 if none): a write still made with it
+    /// (an actor not yet stopped) is refused once another process has claimed the node.
+    Elsewhere(storage::ownership::Fence),
 }
 
 impl NodeOwner {
     /// Whether the node's queue runs here.
     pub fn here(&self) -> bool {
-        !matches!(self, NodeOwner::Elsewhere)
+        !matches!(self, NodeOwner::Elsewhere(_))
     }
 
-    /// The fence of the owner's writes (none alone).
+    /// The fence of this process's writes for the node: none alone; in a cluster always one,
+    /// the last held once the lease is lost (never an unfenced write).
     pub fn fence(&self) -> Option<storage::ownership::Fence> {
         match self {
-            NodeOwner::Mine(f) => Some(f.clone()),
-            _ => None,
+            NodeOwner::Alone => None,
+            NodeOwner::Mine(f) | NodeOwner::Elsewhere(f) => Some(f.clone()),
         }
     }
 }
 
 impl NodeShared {
-    /// A node of a cluster: owned elsewhere until this process takes its lease.
-    pub fn leased() -> NodeShared {
+    /// A node of a cluster: owned elsewhere until this process takes its lease (epoch 0: no
+    /// write of this process lands before it has claimed one).
+    pub fn leased(node_id: i64) -> NodeShared {
+        let never = storage::ownership::Fence::new(&crate::play::queue_name(node_id), 0);
         NodeShared {
-            owner: Mutex::new(NodeOwner::Elsewhere),
+            owner: Mutex::new(NodeOwner::Elsewhere(never)),
             ..NodeShared::default()
         }
     }

@@ -755,8 +755,9 @@ impl Play {
         let Some(shared) = self.ctx.play_state().nodes.get(&node_id).cloned() else {
             return;
         };
-        if self.ctx.config.leased {
-            shared.set_owner(NodeOwner::Elsewhere);
+        // the last fence stays: an actor not yet stopped writes under it, refused once claimed
+        if let NodeOwner::Mine(last) = shared.owner() {
+            shared.set_owner(NodeOwner::Elsewhere(last));
         }
         if let Some(q) = self.ctx.play_state().queues.get().and_then(|r| r.get(&node_id)) {
             q.kill();

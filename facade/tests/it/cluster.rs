@@ -337,6 +337,17 @@ async fn a_node_queue_has_one_owner_and_a_killed_owner_is_replaced_within_5_s() 
 
     // three players, every call through the process that does not own the queue
     let mut players = started_on(other, &["13700000011", "13700000012", "13700000013"]).await;
+    // a call right after a forwarded start, by the actor of this process that knew no session
+    // (its state was read before the start): it reads the store again and is forwarded
+    let mut late = Client::new(other, "dev-late");
+    late.login("13700000019").await;
+    assert_eq!(float_ball(&mut late).await["hasGameOnline"], false);
+    let (_, r) = late
+        .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+        .await;
+    assert_eq!(code(&r), 0, "{r}");
+    let (_, r) = late.post("/api/japi/yoo/game/cancelQue", json!({"id": r["data"]["id"]})).await;
+    assert_eq!(code(&r), 0, "a cancel through the process that did not start it: {r}");
     let first = float_ball(&mut players[0]).await;
     assert_eq!(first["status"], 3, "the one machine is the first player's: {first}");
     let (s1, s2) = (float_ball(&mut players[1]).await, float_ball(&mut players[2]).await);
