@@ -158,6 +158,11 @@ pub const METRICS: &[(&str, Kind, &str)] = &[
     ("yoo_cluster_leases_held", Kind::Gauge, "Leases (node queues) this process holds."),
     ("yoo_cluster_leases_acquired_total", Kind::Counter, "Leases this process won."),
     (
+        "yoo_cluster_leases_shed_total",
+        Kind::Counter,
+        "Node queues given back to even the processes' shares.",
+    ),
+    (
         "yoo_cluster_leases_lost_total",
         Kind::Counter,
         "Leases this process lost, by why (refused, expired, released).",

@@ -77,7 +77,7 @@ impl Joined {
         platform.passport().set_shared_runs(Arc::new(RedisRuns(runs)));
         let sandbox_sms = share_sandbox_outbox(config, platform)?;
         let leases = cluster::Leases::start(config).map_err(|e| e.to_string())?;
-        let owners = owners::Owners::start(leases.clone(), platform.clone(), config.process_id.clone());
+        let owners = owners::Owners::start(leases.clone(), members.clone(), platform.clone(), config);
         Ok(Joined {
             process: config.process_id.clone(),
             members,

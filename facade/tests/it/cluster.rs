@@ -262,12 +262,17 @@ async fn open_store(url: &str) -> storage::Store {
 
 /// Players of these phones logged in on `addr`, each starting game 1 on node 1 there, in order.
 async fn started_on(addr: std::net::SocketAddr, phones: &[&str]) -> Vec<Client> {
+    started_on_node(addr, phones, 1).await
+}
+
+/// Players of these phones logged in on `addr`, each starting game 1 on `node` there, in order.
+async fn started_on_node(addr: std::net::SocketAddr, phones: &[&str], node: i64) -> Vec<Client> {
     let mut players = vec![];
     for (i, phone) in phones.iter().enumerate() {
         let mut c = Client::new(addr, &format!("dev-{i}"));
         c.login(phone).await;
         let (_, r) = c
-            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"}))
+            .post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": node, "nodeDelay": "[]"}))
             .await;
         assert_eq!(code(&r), 0, "started (forwarded to the owner when not owned here): {r}");
         players.push(c);
@@ -637,4 +642,59 @@ async fn a_code_sent_by_one_process_logs_in_on_another() {
         .await;
     assert_eq!(code(&r), 0, "p2 checks the code p1 sent: {r}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The first process up takes every node queue; once a second joins, the first gives back what
+/// is over its share (the nodes over the live processes) and the second takes it: each owns one
+/// of the two nodes, and a player waiting on the moved node keeps their place.
+#[actix_rt::test]
+async fn the_node_queues_are_shared_out_when_a_process_joins() {
+    let redis = RedisServer::start();
+    let db = FreshPostgres::new("cluster_share");
+    let dir = temp_dir("cluster-share");
+    let store = open_store(db.url()).await;
+    let config = |p: &str| {
+        let path = cluster_config(&dir.join(p), db.url(), &redis, p);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let second = "[[nodes]]\nid = 2\nname = \"测试二区\"\nstatus = 1\nmachines = [\"n2\"]\n";
+        // the second node goes with the first, before [storage]
+        let text = text.replacen("[storage]", &format!("{second}[storage]"), 1);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let held = |text: &str| gauge(text, "yoo_cluster_leases_held").unwrap_or(0.0);
+    let (_p1, a1) = spawn(&config("p1"));
+    metrics_until(a1, Duration::from_secs(5), |t| held(t) == 2.0).await;
+    // two players on node 2: one plays on its machine, one waits
+    let mut players = started_on_node(a1, &["13700000051", "13700000052"], 2).await;
+    let before = float_ball(&mut players[1]).await;
+    assert_eq!((before["status"].clone(), before["sort"].clone()), (json!(1), json!(1)), "{before}");
+
+    let (_p2, a2) = spawn(&config("p2"));
+    let text = metrics_until(a2, Duration::from_secs(10), |t| held(t) == 1.0).await;
+    assert_eq!(held(&text), 1.0);
+    let text = metrics_until(a1, Duration::from_secs(2), |t| held(t) == 1.0).await;
+    assert_eq!(gauge(&text, "yoo_cluster_leases_shed_total"), Some(1.0), "one given back");
+    let s = store.clone();
+    let owners = tokio::task::spawn_blocking(move || ["queue:1", "queue:2"].map(|n| s.ownership.get(n).unwrap().unwrap().owner))
+        .await
+        .unwrap();
+    assert_ne!(owners[0], owners[1], "one node each: {owners:?}");
+    let mut again = None;
+    let started = Instant::now();
+    while again.is_none() {
+        let (_, r) = players[1].post("/api/japi/yoo/game/floatBall", json!({})).await;
+        if code(&r) == 0 {
+            again = Some(r["data"].clone());
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "{r}");
+    }
+    let again = again.unwrap();
+    assert_eq!(
+        (again["id"].clone(), again["sort"].clone()),
+        (before["id"].clone(), json!(1)),
+        "{again}"
+    );
+    tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
 }
