@@ -447,6 +447,49 @@ pub fn ownership(store: &Store) {
 /// can (on one store) while the new one claims (on the other) and then reads; every write of
 /// the old epoch either landed before the claim (and the new owner read it) or was refused, and
 /// none lands after. Ten owners in turn; run on one store and on two, as two processes would.
+/// A user's first session, started at once from many threads (and pools: the processes of a
+/// cluster), is inserted once: `insert_if_none_open` answers `None` to every other, and again
+/// once the one inserted has not ended; after it ends, the next is inserted.
+pub fn one_open_session_per_start(stores: &[Store]) {
+    const AT_ONCE: usize = 8;
+    let mut last = None;
+    // twenty users, each started by eight threads released together
+    for n in 0..20 {
+        let uid = user(&stores[0], &format!("137000001{n:02}")).uid;
+        let gate = std::sync::Barrier::new(AT_ONCE);
+        let inserted: Vec<Option<GameSessionRecord>> = std::thread::scope(|scope| {
+            let all: Vec<_> = (0..AT_ONCE)
+                .map(|i| {
+                    let (store, gate) = (&stores[i % stores.len()], &gate);
+                    scope.spawn(move || {
+                        gate.wait();
+                        store
+                            .sessions
+                            .insert_if_none_open(&new_session(uid, 1 + i as i64, 1_000))
+                            .expect("insert")
+                    })
+                })
+                .collect();
+            all.into_iter().map(|t| t.join().expect("thread")).collect()
+        });
+        let won: Vec<&GameSessionRecord> = inserted.iter().flatten().collect();
+        assert_eq!(won.len(), 1, "user {n}: one of {AT_ONCE} starts at once: {inserted:?}");
+        assert_eq!(stores[0].sessions.list_by_user(uid, 10).expect("list").len(), 1);
+        last = Some((uid, won[0].clone()));
+    }
+    let (uid, won) = last.expect("a user");
+    assert_eq!(
+        stores[0].sessions.insert_if_none_open(&new_session(uid, 1, 2_000)).expect("insert"),
+        None
+    );
+    let mut ended = won;
+    ended.status = 0;
+    ended.ended_at = Some(3_000);
+    stores[0].sessions.update(&ended).expect("end");
+    let next = stores[0].sessions.insert_if_none_open(&new_session(uid, 2, 4_000)).expect("insert");
+    assert!(next.is_some_and(|r| r.id > ended.id && r.game_id == 2));
+}
+
 pub fn fencing_races(stores: &[Store]) {
     use crate::ownership::{fenced, Fence};
     use std::sync::atomic::{AtomicI64, Ordering};

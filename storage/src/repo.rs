@@ -102,6 +102,10 @@ pub trait GameSessionRepo: Send + Sync {
     /// Stores a session in status 1 (QUEUE) under a new, never reused, increasing id, with the
     /// given lane, tag and seq 0 (no place yet) and no minutes played.
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord>;
+    /// [`insert`](Self::insert) unless the user has a session not ended: `None` then. Two of
+    /// these for one user at once (two processes of a cluster) insert one at most: the check and
+    /// the insert are one write transaction (SERIALIZABLE on PostgreSQL, one writer on SQLite).
+    fn insert_if_none_open(&self, s: &NewGameSession) -> Result<Option<GameSessionRecord>>;
     /// Replaces every field but the id, the place and `play_minutes` included; NotFound if the id
     /// is unknown. `play_minutes` is also written by [`AssetRepo::charge_minute`], so a caller
     /// that updates a session being charged must carry it over from a fresh read.

@@ -62,6 +62,14 @@ macro_rules! suite {
             conformance::fencing_races(&[fresh("fencing").open()]);
         }
         #[test]
+        fn one_open_session_per_start() {
+            conformance::one_open_session_per_start(&[fresh("one_open").open()]);
+        }
+        #[test]
+        fn one_open_session_per_start_across_processes() {
+            conformance::one_open_session_per_start(&two(&fresh("one_open_2")));
+        }
+        #[test]
         fn fencing_races_across_processes() {
             conformance::fencing_races(&two(&fresh("fencing_2")));
         }

@@ -339,7 +339,24 @@ impl PlayerActor {
         };
         // the node's queue first: in a cluster another process may own it (nothing is written)
         let ch = self.ctx.queue(node.id)?;
-        let record = self.ctx.db(move |s| s.sessions.insert(&new)).await?;
+        let record = if self.ctx.config.leased {
+            // two first starts at once on two processes: one inserts; the other finds the
+            // player's session, whose node's owner answers the start as a conflict
+            match self.ctx.db(move |s| s.sessions.insert_if_none_open(&new)).await? {
+                Some(r) => r,
+                None => {
+                    self.refresh(st).await?;
+                    return match self.locate(st).await? {
+                        Some(Located::Queued(v, _) | Located::Active(v, _)) => {
+                            Err(start_conflict(Some(&v), game.id, &device_no).unwrap_or(DomainError::WrongState))
+                        }
+                        None => Err(DomainError::WrongState),
+                    };
+                }
+            }
+        } else {
+            self.ctx.db(move |s| s.sessions.insert(&new)).await?
+        };
         let waiting = Waiting {
             session_id: record.id,
             uid: st.uid,

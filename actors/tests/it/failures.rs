@@ -33,6 +33,10 @@ impl GameSessionRepo for Flaky {
         check(&self.fail_insert)?;
         self.inner.insert(s)
     }
+    fn insert_if_none_open(&self, s: &NewGameSession) -> storage::Result<Option<GameSessionRecord>> {
+        check(&self.fail_insert)?;
+        self.inner.insert_if_none_open(s)
+    }
     fn update(&self, r: &GameSessionRecord) -> storage::Result<()> {
         self.inner.update(r)
     }

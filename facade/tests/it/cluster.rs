@@ -695,6 +695,32 @@ async fn the_node_queues_are_shared_out_when_a_process_joins() {
         (before["id"].clone(), json!(1)),
         "{again}"
     );
+
+    // one player's first start on node 1 through p1 and on node 2 through p2 at the same moment
+    // (each node owned by another process): one starts, the other is refused as a conflict
+    let mut via1 = Client::new(a1, "dev-x");
+    via1.login("13700000059").await;
+    let mut via2 = Client::new(a2, "dev-x");
+    via2.cookies = via1.cookies.clone();
+    let (r1, r2) = futures_util::join!(
+        via1.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 1, "nodeDelay": "[]"})),
+        via2.post("/api/japi/yoo/game/start", json!({"gameId": 1, "nodeId": 2, "nodeDelay": "[]"})),
+    );
+    let codes = [code(&r1.1), code(&r2.1)];
+    assert!(
+        codes.contains(&0) && codes.iter().any(|c| ![0, 50000].contains(c)),
+        "{:?}",
+        (r1.1, r2.1)
+    );
+    let s = store.clone();
+    let uid = tokio::task::spawn_blocking(move || s.users.find_by_phone("13700000059").unwrap().unwrap().uid)
+        .await
+        .unwrap();
+    let s = store.clone();
+    let open = tokio::task::spawn_blocking(move || s.sessions.list_by_user(uid, 10).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(open.iter().filter(|r| r.ended_at.is_none()).count(), 1, "{open:?}");
     tokio::task::spawn_blocking(move || drop(store)).await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }

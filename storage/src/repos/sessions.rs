@@ -55,34 +55,28 @@ fn from_row(row: &Row) -> Result<GameSessionRecord> {
 impl GameSessionRepo for SqlSessions {
     fn insert(&self, s: &NewGameSession) -> Result<GameSessionRecord> {
         // each write of a session is a transaction: a node queue's owner fences them
-        let id: i64 = self.db.write(|conn| {
-            conn.query_row(
-                "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane, cutoff_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
-                params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane, s.cutoff_at],
-                |r| r.get(0),
-            )
+        let id: i64 = self.db.write(|conn| insert_session(conn, s))?;
+        Ok(inserted(s, id))
+    }
+
+    fn insert_if_none_open(&self, s: &NewGameSession) -> Result<Option<GameSessionRecord>> {
+        // the read and the insert in one write transaction: SERIALIZABLE on PostgreSQL (two
+        // such at once for one user: one is retried, and finds the other's session), the one
+        // writer on SQLite
+        let id: Option<i64> = self.db.write(|conn| {
+            let open: Option<i64> = conn
+                .query_row(
+                    "SELECT id FROM game_sessions WHERE uid = ?1 AND ended_at IS NULL LIMIT 1",
+                    params![s.uid],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match open {
+                Some(_) => Ok(None),
+                None => insert_session(conn, s).map(Some),
+            }
         })?;
-        Ok(GameSessionRecord {
-            id,
-            uid: s.uid,
-            game_id: s.game_id,
-            node_id: s.node_id,
-            device_no: s.device_no.clone(),
-            status: QUEUE,
-            machine_id: None,
-            created_at: s.created_at,
-            ready_at: None,
-            playing_at: None,
-            ended_at: None,
-            end_reason: None,
-            lane: s.lane,
-            tag: 0,
-            seq: 0,
-            play_minutes: 0,
-            cutoff_at: s.cutoff_at,
-            requeues: 0,
-        })
+        Ok(id.map(|id| inserted(s, id)))
     }
 
     fn update(&self, r: &GameSessionRecord) -> Result<()> {
@@ -257,6 +251,40 @@ fn quality_from(row: &Row, at: usize) -> Result<QualityReport> {
         reconnects: row.get(at + 7)?,
         reported_at: row.get(at + 8)?,
     })
+}
+
+/// Inserts a session in status QUEUE; its id.
+fn insert_session(conn: &crate::sql::Conn<'_>, s: &NewGameSession) -> Result<i64> {
+    conn.query_row(
+        "INSERT INTO game_sessions (uid, game_id, node_id, device_no, status, created_at, lane, cutoff_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+        params![s.uid, s.game_id, s.node_id, s.device_no, QUEUE, s.created_at, s.lane, s.cutoff_at],
+        |r| r.get(0),
+    )
+}
+
+/// The record of a session just inserted as `id`.
+fn inserted(s: &NewGameSession, id: i64) -> GameSessionRecord {
+    GameSessionRecord {
+        id,
+        uid: s.uid,
+        game_id: s.game_id,
+        node_id: s.node_id,
+        device_no: s.device_no.clone(),
+        status: QUEUE,
+        machine_id: None,
+        created_at: s.created_at,
+        ready_at: None,
+        playing_at: None,
+        ended_at: None,
+        end_reason: None,
+        lane: s.lane,
+        tag: 0,
+        seq: 0,
+        play_minutes: 0,
+        cutoff_at: s.cutoff_at,
+        requeues: 0,
+    }
 }
 
 #[cfg(test)]
