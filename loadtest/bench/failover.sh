@@ -34,32 +34,7 @@ psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $db" postgres
 ports=()
 for i in 0 1 2; do
   ports+=("$(free_port)")
-  cat >"$work/p$i.toml" <<TOML
-mode = "dev"
-bind = "127.0.0.1:${ports[$i]}"
-data_dir = "$work/p$i"
-frontend_dir = "/nonexistent"
-workers = 1
-[sms]
-captcha_phone_per_hour = 0
-captcha_ip_per_hour = 0
-ip_per_hour = 1000000
-global_per_minute = 1000000
-[game]
-connect_delay_ms = 50
-[[nodes]]
-id = 1
-name = "压测一区"
-status = 1
-machines = ["m1"]
-[storage]
-kind = "postgres"
-url = "postgres://postgres@127.0.0.1:5432/$db"
-pool_size = 4
-[cluster]
-redis_url = "redis://127.0.0.1:$redis_port/0"
-process_id = "p$i"
-TOML
+  cluster_toml "$work/p$i.toml" "${ports[$i]}" "$work/p$i" "$db" "$redis_port" "p$i"
 done
 start() {
   RUST_LOG=warn target/debug/yoo-server --config "$work/p$1.toml" >>"$work/p$1.log" 2>&1 &
