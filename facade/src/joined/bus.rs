@@ -71,6 +71,13 @@ impl Remote {
         removed
     }
 
+    /// Forgets `process` (gone); the users it had.
+    fn forget(&mut self, process: &str) -> Vec<i64> {
+        let changed = self.replace(process, HashSet::new());
+        self.by_process.remove(process);
+        changed
+    }
+
     /// Replaces what `process` has; the users whose presence there changed.
     fn replace(&mut self, process: &str, uids: HashSet<i64>) -> Vec<i64> {
         let before = self.by_process.remove(process).unwrap_or_default();
@@ -188,8 +195,7 @@ impl ClusterBus {
             .cloned()
             .collect();
         for p in gone {
-            let changed = self.remote.lock().replace(&p, HashSet::new());
-            self.remote.lock().by_process.remove(&p);
+            let changed = self.remote.lock().forget(&p);
             self.tell(changed);
         }
     }
@@ -388,6 +394,8 @@ mod tests {
         assert_eq!((r.count[&7], r.count[&8]), (1, 1));
         assert!(r.remove("p2", 7));
         assert!(!r.count.contains_key(&7));
+        assert_eq!(r.forget("p1"), vec![8]);
+        assert!(r.count.is_empty() && r.by_process.is_empty());
     }
 
     // A frame crosses Redis as JSON and comes back the same, pushes included.
